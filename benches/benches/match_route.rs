@@ -1,0 +1,2 @@
+//! Placeholder: filled in by the template-engine work (see benches/README.md).
+fn main() {}

@@ -1,0 +1,67 @@
+//! # mcp-context
+//!
+//! A `no_std`, allocation-aware, sans-IO core for the Model Context Protocol (MCP) revision
+//! **2026-07-28**, limited to the context primitives: resources, resource templates
+//! (RFC 6570), prompts, completion, subscriptions, cache hints, annotations, `server/discover`,
+//! pagination and multi-round-trip results.
+//!
+//! ## The contract
+//!
+//! * **No I/O, no clock, no threads.** The crate never reads a socket, a file or the time.
+//!   Every call that can start or expire a deadline takes `now_ms` as an argument.
+//! * **`no_std` always.** The `alloc` feature (on by default) adds owned types; without it
+//!   everything works on caller-owned, fixed-capacity storage. Error types implement
+//!   `core::error::Error`.
+//! * **No allocation on the hot paths**: template parse (borrowed form), expand, match and
+//!   route never allocate, with or without `alloc`.
+//! * **Panic policy: a panic is a bug.** No input, however hostile, makes this crate panic.
+//!   Bad input yields a typed error; fixed capacities overflow into a typed error.
+//!   `unsafe` code is forbidden.
+//!
+//! ## What it does not do
+//!
+//! Transports, runtimes, TLS, authentication and persistence belong to the host. The crate
+//! gives bytes out and takes bytes in.
+//!
+//! ## Quick start: resource templates
+//!
+//! ```
+//! use mcp_context::template::{Template, Value};
+//!
+//! let t: Template<'_> = Template::parse("repo://{owner}/{repo}/issues/{number}").unwrap();
+//! let mut out = String::new();
+//! t.expand(&[("owner", Value::Str("acme")), ("repo", Value::Str("web app")),
+//!            ("number", Value::Str("812"))][..], &mut out).unwrap();
+//! assert_eq!(out, "repo://acme/web%20app/issues/812");
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
+#![warn(
+    missing_docs,
+    clippy::std_instead_of_core,
+    clippy::std_instead_of_alloc,
+    clippy::alloc_instead_of_core
+)]
+
+#[cfg(feature = "alloc")]
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
+pub mod pct;
+pub mod template;
+
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+struct ReadmeDoctests;

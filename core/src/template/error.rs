@@ -1,0 +1,116 @@
+//! Errors of the template engine: parsing, expansion.
+//!
+//! Small `Copy` values with a byte offset into the template source, so an error can be shown
+//! under the template (`{var:0}` → "prefix length must be 1..=9999 at byte 5").
+
+use core::fmt;
+
+/// Why a template failed to parse (RFC 6570 §2, §3).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ParseErrorKind {
+    /// A `{` with no matching `}`.
+    UnclosedExpression,
+    /// A `}` outside an expression, or a `{` inside one.
+    UnexpectedBrace,
+    /// `{}`: an expression without a variable.
+    EmptyExpression,
+    /// One of the operators RFC 6570 reserves for future extensions (`= , ! @ |`).
+    ReservedOperator,
+    /// A character that cannot appear in a variable name.
+    InvalidVarName,
+    /// An empty variable name (`{a,}` or `{x..y}`-style dot misuse).
+    EmptyVarName,
+    /// A prefix modifier that is not `:` followed by 1 to 9999 without a leading zero.
+    InvalidPrefix,
+    /// Something after a variable name that is neither `,`, `:n`, `*` nor `}`.
+    InvalidModifier,
+    /// A character that is not allowed in a literal (space, `"`, `<`, `>`, `\`, `^`,
+    /// `` ` ``, `|`, control characters, non-characters).
+    InvalidLiteral,
+    /// A `%` that does not start a pct-encoded triplet.
+    InvalidPercentEncoding,
+    /// The template has more parts than the fixed capacity the caller chose.
+    CapacityExceeded,
+    /// The template is longer than 4 GiB, the most a span can address.
+    TooLong,
+}
+
+impl ParseErrorKind {
+    /// A short, stable description.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::UnclosedExpression => "unclosed expression",
+            Self::UnexpectedBrace => "unexpected brace",
+            Self::EmptyExpression => "empty expression",
+            Self::ReservedOperator => "reserved operator",
+            Self::InvalidVarName => "invalid character in variable name",
+            Self::EmptyVarName => "empty variable name",
+            Self::InvalidPrefix => "prefix length must be 1..=9999 without a leading zero",
+            Self::InvalidModifier => "invalid modifier",
+            Self::InvalidLiteral => "character not allowed in a literal",
+            Self::InvalidPercentEncoding => "malformed percent-encoding",
+            Self::CapacityExceeded => "more parts than the template's capacity",
+            Self::TooLong => "template too long",
+        }
+    }
+}
+
+/// A template that failed to parse: what went wrong and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ParseError {
+    /// What went wrong.
+    pub kind: ParseErrorKind,
+    /// Byte offset into the template source where it went wrong.
+    pub at: usize,
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "invalid URI template: {} at byte {}",
+            self.kind.as_str(),
+            self.at
+        )
+    }
+}
+
+impl core::error::Error for ParseError {}
+
+/// Why an expansion failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ExpandError {
+    /// A prefix modifier (`{var:3}`) applied to a list or associative value, which RFC 6570
+    /// §2.4.1 does not allow. `at` is the byte offset of the variable in the template.
+    PrefixOnComposite {
+        /// Byte offset of the variable name in the template source.
+        at: usize,
+    },
+    /// The output buffer is too small; the whole expansion needs this many bytes.
+    BufferTooSmall {
+        /// Bytes the full expansion needs.
+        needed: usize,
+    },
+    /// The `core::fmt::Write` sink returned an error.
+    Write,
+}
+
+impl fmt::Display for ExpandError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::PrefixOnComposite { at } => write!(
+                f,
+                "prefix modifier applied to a list or associative value at byte {at}"
+            ),
+            Self::BufferTooSmall { needed } => {
+                write!(f, "buffer too small: {needed} bytes needed")
+            }
+            Self::Write => f.write_str("the output writer failed"),
+        }
+    }
+}
+
+impl core::error::Error for ExpandError {}
