@@ -47,18 +47,22 @@
         clippy::unimplemented
     )
 )]
-#![warn(
-    missing_docs,
-    clippy::std_instead_of_core,
-    clippy::std_instead_of_alloc,
-    clippy::alloc_instead_of_core
+#![warn(missing_docs)]
+#![cfg_attr(
+    not(test),
+    warn(
+        clippy::std_instead_of_core,
+        clippy::std_instead_of_alloc,
+        clippy::alloc_instead_of_core
+    )
 )]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
-#[cfg(feature = "std")]
+#[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod error_code;
 pub mod pct;
 pub mod template;
 
