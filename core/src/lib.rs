@@ -64,6 +64,7 @@ extern crate std;
 
 pub mod error_code;
 pub mod pct;
+pub mod state;
 pub mod template;
 
 #[cfg(doctest)]
