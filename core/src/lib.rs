@@ -63,6 +63,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod error_code;
+pub mod http;
 pub mod pct;
 pub mod state;
 pub mod template;
