@@ -65,6 +65,7 @@ extern crate std;
 pub mod error_code;
 pub mod http;
 pub mod pct;
+pub mod server;
 pub mod state;
 pub mod template;
 
