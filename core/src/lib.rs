@@ -62,6 +62,7 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod cache;
 pub mod context;
 pub mod error_code;
 pub mod http;
