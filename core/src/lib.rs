@@ -62,8 +62,13 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod cache;
+pub mod context;
 pub mod error_code;
+pub mod http;
 pub mod pct;
+pub mod server;
+pub mod state;
 pub mod template;
 
 #[cfg(doctest)]
