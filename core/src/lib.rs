@@ -63,6 +63,7 @@ extern crate alloc;
 extern crate std;
 
 pub mod error_code;
+pub mod json;
 pub mod pct;
 pub mod template;
 
