@@ -64,6 +64,8 @@ extern crate std;
 
 pub mod error_code;
 pub mod json;
+pub mod jsonrpc;
+pub mod messages;
 pub mod pct;
 pub mod template;
 

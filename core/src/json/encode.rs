@@ -84,3 +84,41 @@ pub fn encoded_len<E: Encode + ?Sized>(value: &E) -> Result<usize, EncodeError> 
         Err(e) => Err(e),
     }
 }
+
+impl Encode for bool {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+        w.bool(*self)
+    }
+}
+
+impl Encode for u64 {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+        w.u64(*self)
+    }
+}
+
+impl<S: JsonSink + ?Sized> Writer<'_, S> {
+    /// `"key":value`.
+    ///
+    /// # Errors
+    /// When the sink or the value's encoder fails.
+    pub fn field<E: Encode + ?Sized>(&mut self, key: &str, value: &E) -> Result<(), EncodeError> {
+        self.key(key)?;
+        value.encode(self)
+    }
+
+    /// `"key":value` when `value` is `Some`; nothing otherwise.
+    ///
+    /// # Errors
+    /// When the sink or the value's encoder fails.
+    pub fn opt_field<E: Encode>(
+        &mut self,
+        key: &str,
+        value: &Option<E>,
+    ) -> Result<(), EncodeError> {
+        match value {
+            Some(v) => self.field(key, v),
+            None => Ok(()),
+        }
+    }
+}

@@ -16,6 +16,7 @@
 
 mod encode;
 mod error;
+pub(crate) mod fields;
 mod number;
 mod scan;
 mod string;

@@ -240,13 +240,18 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
         self.sink.put(format_u64(value.unsigned_abs(), &mut buf))
     }
 
-    /// A finite floating-point number (shortest round-trip form).
+    /// A finite floating-point number: integral values within ±2^53 as integers (`1`, not
+    /// `1.0`), others in the shortest form that reads back to the same `f64`.
     ///
     /// # Errors
     /// [`EncodeError::InvalidValue`] for NaN or an infinity; otherwise when the sink fails.
     pub fn f64(&mut self, value: f64) -> R {
         if !value.is_finite() {
             return Err(EncodeError::InvalidValue { what: "number" });
+        }
+        let int = value as i64;
+        if int as f64 == value && int.unsigned_abs() <= 1 << 53 {
+            return self.i64(int);
         }
         self.sep()?;
         let mut buf = StackBuf::<40>::new();
