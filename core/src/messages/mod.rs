@@ -40,6 +40,8 @@ mod legacy;
 mod lists;
 mod meta;
 mod notifications;
+#[cfg(feature = "alloc")]
+pub mod owned;
 mod prompts;
 mod read;
 mod resource;

@@ -61,14 +61,6 @@ impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
         })
     }
 
-    /// A sequence over caller-provided items (for encoding).
-    #[must_use]
-    pub fn from_source(items: &'a (dyn SeqSource<'a, T> + 'a)) -> Self {
-        Self {
-            repr: SeqRepr::Source(items),
-        }
-    }
-
     /// The number of items.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -108,6 +100,14 @@ impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
 }
 
 impl<'a, T> Seq<'a, T> {
+    /// A sequence over caller-provided items (for encoding).
+    #[must_use]
+    pub fn from_source(items: &'a (dyn SeqSource<'a, T> + 'a)) -> Self {
+        Self {
+            repr: SeqRepr::Source(items),
+        }
+    }
+
     /// A sequence over a slice (for encoding without allocation).
     #[must_use]
     pub const fn from_slice(items: &'a [T]) -> Self {
@@ -236,14 +236,6 @@ impl<'a, V: FromJson<'a> + Copy> Map<'a, V> {
         })
     }
 
-    /// A map over caller-provided entries (for encoding).
-    #[must_use]
-    pub fn from_source(entries: &'a (dyn MapSource<'a, V> + 'a)) -> Self {
-        Self {
-            repr: MapRepr::Source(entries),
-        }
-    }
-
     /// The number of entries.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -280,6 +272,14 @@ impl<'a, V: FromJson<'a> + Copy> Map<'a, V> {
 }
 
 impl<'a, V> Map<'a, V> {
+    /// A map over caller-provided entries (for encoding).
+    #[must_use]
+    pub fn from_source(entries: &'a (dyn MapSource<'a, V> + 'a)) -> Self {
+        Self {
+            repr: MapRepr::Source(entries),
+        }
+    }
+
     /// A map over a slice of pairs (for encoding without allocation).
     #[must_use]
     pub const fn from_pairs(entries: &'a [(&'a str, V)]) -> Self {
