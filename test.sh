@@ -22,6 +22,19 @@ step "core tests (default features, then no alloc)"
 cargo test -p mcp-context
 cargo test -p mcp-context --no-default-features --lib
 
+# ---- message layer: every message the core tests emitted is valid against the schema ----
+step "emitted messages validate against schema 2026-07-28 (jsonschema, Draft 2020-12)"
+SCHEMA_VENV="$MCP_CACHE/venv-schema-$(sha256sum tests/schema/requirements.txt | cut -c1-12)"
+if [ ! -f "$SCHEMA_VENV/.complete" ]; then
+  rm -rf "$SCHEMA_VENV"
+  python3 -m venv "$SCHEMA_VENV"
+  "$SCHEMA_VENV/bin/pip" install -q --disable-pip-version-check -r tests/schema/requirements.txt
+  touch "$SCHEMA_VENV/.complete"
+fi
+"$SCHEMA_VENV/bin/python" tests/schema/validate_emitted.py \
+  tests/vectors/mcp/2026-07-28/schema.json target/emitted
+# ---- end of message layer step ----
+
 step "doc tests and docs (missing docs are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p mcp-context --no-deps
 

@@ -1,0 +1,364 @@
+//! The validating scanner: one iterative pass over untrusted bytes (RFC 8259), bounded in
+//! length and nesting depth, so a hostile message is a typed error and never a stack overflow.
+//!
+//! After [`validate`] accepts a text, the navigation helpers at the bottom of this file walk
+//! it without re-checking the grammar.
+
+use super::error::{JsonError, JsonErrorKind as K};
+use super::value::RawJson;
+
+/// Declared limits for one untrusted JSON message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Limits {
+    /// The largest accepted message, in bytes.
+    pub max_len: usize,
+    /// The deepest accepted nesting of objects and arrays (at most [`Limits::MAX_DEPTH`]).
+    pub max_depth: u16,
+}
+
+impl Limits {
+    /// The hard ceiling on [`Limits::max_depth`]; larger values are clamped to it.
+    pub const MAX_DEPTH: u16 = 256;
+    /// 16 MiB and 64 levels: room for large `resources/read` blobs and deep JSON Schemas in
+    /// `inputRequests`, while a nesting bomb fails fast.
+    pub const DEFAULT: Self = Self {
+        max_len: 16 * 1024 * 1024,
+        max_depth: 64,
+    };
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}
+
+/// A fixed bit stack: one bit per open container (1 = object, 0 = array).
+struct Stack {
+    bits: [u64; 4],
+    depth: u16,
+}
+
+impl Stack {
+    fn push(&mut self, object: bool, max: u16) -> bool {
+        if self.depth >= max {
+            return false;
+        }
+        let (word, bit) = (usize::from(self.depth / 64), self.depth % 64);
+        if let Some(w) = self.bits.get_mut(word) {
+            if object {
+                *w |= 1 << bit;
+            } else {
+                *w &= !(1 << bit);
+            }
+        }
+        self.depth += 1;
+        true
+    }
+
+    fn top_is_object(&self) -> bool {
+        let d = self.depth.saturating_sub(1);
+        self.bits
+            .get(usize::from(d / 64))
+            .is_some_and(|w| w & (1 << (d % 64)) != 0)
+    }
+}
+
+/// Checks that `input` is exactly one JSON value (with optional surrounding whitespace),
+/// valid UTF-8, within `limits`, and returns it.
+///
+/// # Errors
+/// A [`JsonError`] naming the first problem and its byte offset.
+pub fn validate(input: &[u8], limits: Limits) -> Result<RawJson<'_>, JsonError> {
+    if input.len() > limits.max_len {
+        return Err(JsonError::new(K::TooLarge, limits.max_len));
+    }
+    let text =
+        core::str::from_utf8(input).map_err(|e| JsonError::new(K::InvalidUtf8, e.valid_up_to()))?;
+    let b = input;
+    let max_depth = limits.max_depth.min(Limits::MAX_DEPTH);
+    let mut stack = Stack {
+        bits: [0; 4],
+        depth: 0,
+    };
+    let start = skip_ws(b, 0);
+    let mut i = start;
+    'value: loop {
+        let c = *b.get(i).ok_or(JsonError::new(K::UnexpectedEnd, i))?;
+        match c {
+            b'{' => {
+                if !stack.push(true, max_depth) {
+                    return Err(JsonError::new(K::TooDeep, i));
+                }
+                i = skip_ws(b, i + 1);
+                if b.get(i) == Some(&b'}') {
+                    stack.depth -= 1;
+                    i += 1;
+                } else {
+                    i = object_key(b, i)?;
+                    continue 'value;
+                }
+            }
+            b'[' => {
+                if !stack.push(false, max_depth) {
+                    return Err(JsonError::new(K::TooDeep, i));
+                }
+                i = skip_ws(b, i + 1);
+                if b.get(i) == Some(&b']') {
+                    stack.depth -= 1;
+                    i += 1;
+                } else {
+                    continue 'value;
+                }
+            }
+            b'"' => i = scan_string(b, i + 1)?.0,
+            b'-' | b'0'..=b'9' => i = scan_number(b, i)?,
+            b't' => i = literal(b, i, b"true")?,
+            b'f' => i = literal(b, i, b"false")?,
+            b'n' => i = literal(b, i, b"null")?,
+            _ => return Err(JsonError::new(K::UnexpectedByte, i)),
+        }
+        // After a complete value: separators and closing brackets.
+        while stack.depth > 0 {
+            i = skip_ws(b, i);
+            let c = *b.get(i).ok_or(JsonError::new(K::UnexpectedEnd, i))?;
+            match (stack.top_is_object(), c) {
+                (true, b',') => {
+                    i = object_key(b, skip_ws(b, i + 1))?;
+                    continue 'value;
+                }
+                (false, b',') => {
+                    i = skip_ws(b, i + 1);
+                    continue 'value;
+                }
+                (true, b'}') | (false, b']') => {
+                    stack.depth -= 1;
+                    i += 1;
+                }
+                _ => return Err(JsonError::new(K::UnexpectedByte, i)),
+            }
+        }
+        break;
+    }
+    let rest = skip_ws(b, i);
+    if rest != b.len() {
+        return Err(JsonError::new(K::TrailingCharacters, rest));
+    }
+    text.get(start..i)
+        .map(RawJson::from_validated)
+        .ok_or(JsonError::new(K::UnexpectedEnd, i))
+}
+
+#[inline]
+pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
+    while let Some(b' ' | b'\t' | b'\n' | b'\r') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+/// `"key"` `:` at `i`; returns the index of the member value.
+fn object_key(b: &[u8], i: usize) -> Result<usize, JsonError> {
+    match b.get(i) {
+        Some(b'"') => {}
+        Some(_) => return Err(JsonError::new(K::UnexpectedByte, i)),
+        None => return Err(JsonError::new(K::UnexpectedEnd, i)),
+    }
+    let i = skip_ws(b, scan_string(b, i + 1)?.0);
+    match b.get(i) {
+        Some(b':') => Ok(skip_ws(b, i + 1)),
+        Some(_) => Err(JsonError::new(K::UnexpectedByte, i)),
+        None => Err(JsonError::new(K::UnexpectedEnd, i)),
+    }
+}
+
+fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, JsonError> {
+    let end = i + word.len();
+    match b.get(i..end) {
+        Some(s) if s == word => Ok(end),
+        _ => Err(JsonError::new(K::UnexpectedByte, i)),
+    }
+}
+
+const HI: u64 = 0x8080_8080_8080_8080;
+const LO: u64 = 0x0101_0101_0101_0101;
+
+/// Whether any byte of an 8-byte word is `"`, `\` or a control character.
+#[inline]
+fn word_has_special(w: u64) -> bool {
+    let quote = w ^ (LO * u64::from(b'"'));
+    let slash = w ^ (LO * u64::from(b'\\'));
+    let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    let ctrl = w.wrapping_sub(LO * 0x20) & !w & HI;
+    (zero(quote) | zero(slash) | ctrl) != 0
+}
+
+/// Scans a string body starting just after the opening quote. Returns the index after the
+/// closing quote and whether the body contains escapes.
+pub(crate) fn scan_string(b: &[u8], mut i: usize) -> Result<(usize, bool), JsonError> {
+    let mut escaped = false;
+    loop {
+        // Fast path: skip 8 plain bytes at a time.
+        while let Some(chunk) = b.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            if word_has_special(u64::from_le_bytes(word)) {
+                break;
+            }
+            i += 8;
+        }
+        let c = *b.get(i).ok_or(JsonError::new(K::UnexpectedEnd, i))?;
+        match c {
+            b'"' => return Ok((i + 1, escaped)),
+            b'\\' => {
+                escaped = true;
+                i = scan_escape(b, i)?;
+            }
+            0..=0x1f => return Err(JsonError::new(K::ControlCharacter, i)),
+            _ => i += 1,
+        }
+    }
+}
+
+/// One escape at `i` (the backslash); returns the index after it.
+fn scan_escape(b: &[u8], i: usize) -> Result<usize, JsonError> {
+    match b.get(i + 1) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(i + 2),
+        Some(b'u') => {
+            let unit = hex4(b, i + 2).ok_or(JsonError::new(K::InvalidEscape, i))?;
+            match unit {
+                0xD800..=0xDBFF => {
+                    let low = match (b.get(i + 6), b.get(i + 7)) {
+                        (Some(b'\\'), Some(b'u')) => hex4(b, i + 8),
+                        _ => None,
+                    };
+                    match low {
+                        Some(0xDC00..=0xDFFF) => Ok(i + 12),
+                        _ => Err(JsonError::new(K::LoneSurrogate, i)),
+                    }
+                }
+                0xDC00..=0xDFFF => Err(JsonError::new(K::LoneSurrogate, i)),
+                _ => Ok(i + 6),
+            }
+        }
+        Some(_) => Err(JsonError::new(K::InvalidEscape, i)),
+        None => Err(JsonError::new(K::UnexpectedEnd, i + 1)),
+    }
+}
+
+/// Four hex digits at `i` as a UTF-16 code unit.
+pub(crate) fn hex4(b: &[u8], i: usize) -> Option<u16> {
+    let digits = b.get(i..i + 4)?;
+    let mut v: u16 = 0;
+    for &d in digits {
+        v = (v << 4) | u16::from(crate::pct::hex_value(d)?);
+    }
+    Some(v)
+}
+
+/// Scans a number at `i` (RFC 8259 §6); returns the index after it.
+pub(crate) fn scan_number(b: &[u8], mut i: usize) -> Result<usize, JsonError> {
+    let start = i;
+    let bad = JsonError::new(K::InvalidNumber, start);
+    if b.get(i) == Some(&b'-') {
+        i += 1;
+    }
+    match b.get(i) {
+        Some(b'0') => i += 1,
+        Some(b'1'..=b'9') => i = digits(b, i + 1),
+        _ => return Err(bad),
+    }
+    if b.get(i) == Some(&b'.') {
+        let after = digits(b, i + 1);
+        if after == i + 1 {
+            return Err(bad);
+        }
+        i = after;
+    }
+    if let Some(b'e' | b'E') = b.get(i) {
+        i += 1;
+        if let Some(b'+' | b'-') = b.get(i) {
+            i += 1;
+        }
+        let after = digits(b, i);
+        if after == i {
+            return Err(bad);
+        }
+        i = after;
+    }
+    // A digit right after `0` (as in `01`) is caught by the caller as an unexpected byte.
+    Ok(i)
+}
+
+fn digits(b: &[u8], mut i: usize) -> usize {
+    while let Some(b'0'..=b'9') = b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+// ---- Navigation over text that `validate` accepted (no grammar checks) ----
+
+/// The end of the string whose body starts at `i`, and whether it has escapes.
+#[inline]
+pub(crate) fn skip_string(b: &[u8], mut i: usize) -> (usize, bool) {
+    let mut escaped = false;
+    loop {
+        while let Some(chunk) = b.get(i..i + 8) {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            if word_has_special(u64::from_le_bytes(word)) {
+                break;
+            }
+            i += 8;
+        }
+        match b.get(i) {
+            Some(b'"') => return (i + 1, escaped),
+            Some(b'\\') => {
+                escaped = true;
+                i += 2;
+            }
+            Some(_) => i += 1,
+            None => return (b.len(), escaped),
+        }
+    }
+}
+
+/// The end of the value that starts at `i`.
+pub(crate) fn skip_value(b: &[u8], i: usize) -> usize {
+    match b.get(i) {
+        Some(b'"') => skip_string(b, i + 1).0,
+        Some(b'{' | b'[') => {
+            let mut depth = 0usize;
+            let mut j = i;
+            loop {
+                match b.get(j) {
+                    Some(b'{' | b'[') => depth += 1,
+                    Some(b'}' | b']') => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            return j + 1;
+                        }
+                    }
+                    Some(b'"') => {
+                        j = skip_string(b, j + 1).0;
+                        continue;
+                    }
+                    Some(_) => {}
+                    None => return b.len(),
+                }
+                j += 1;
+            }
+        }
+        _ => {
+            let mut j = i;
+            while let Some(c) = b.get(j) {
+                if matches!(c, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r') {
+                    break;
+                }
+                j += 1;
+            }
+            j
+        }
+    }
+}

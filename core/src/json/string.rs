@@ -1,0 +1,244 @@
+//! [`JsonStr`]: a JSON string that borrows the input and unescapes only when asked.
+
+use core::fmt;
+use core::hash::{Hash, Hasher};
+
+use super::error::EncodeError;
+use super::scan::hex4;
+
+/// A JSON string value.
+///
+/// A string without escapes is borrowed as `&str` at no cost ([`JsonStr::as_str`]). A string
+/// with escapes stays escaped until the caller asks: [`JsonStr::chars`] decodes lazily,
+/// [`JsonStr::unescape_into`] writes into caller scratch, and [`JsonStr::to_cow`] (feature
+/// `alloc`) allocates only when there are escapes. Surrogate pairs (`\ud83d\ude00`) decode to
+/// one character; lone surrogates were already rejected by validation.
+///
+/// Equality, hashing and [`Display`](fmt::Display) are on the decoded value, so
+/// `"\u0061"` equals `"a"`.
+///
+/// ```
+/// use mcp_context::json::{JsonStr, RawJson};
+/// let v = RawJson::parse(br#""caf\u00e9 \ud83d\ude00""#).unwrap();
+/// let s = v.as_str().unwrap();
+/// assert!(s.as_str().is_none()); // escaped: not borrowable as-is
+/// let mut scratch = [0u8; 16];
+/// assert_eq!(s.unescape_into(&mut scratch).unwrap(), "café 😀");
+/// assert_eq!(JsonStr::new("plain").as_str(), Some("plain"));
+/// ```
+#[derive(Clone, Copy)]
+pub struct JsonStr<'a> {
+    text: &'a str,
+    escaped: bool,
+}
+
+impl<'a> JsonStr<'a> {
+    /// A string whose value is `value` (nothing is unescaped; used to build messages).
+    #[must_use]
+    pub const fn new(value: &'a str) -> Self {
+        Self {
+            text: value,
+            escaped: false,
+        }
+    }
+
+    /// A string read from validated JSON source: `src` is the text between the quotes.
+    pub(crate) const fn from_source(src: &'a str, escaped: bool) -> Self {
+        Self { text: src, escaped }
+    }
+
+    /// The value as a borrowed `&str`, when it needs no unescaping.
+    #[must_use]
+    pub const fn as_str(&self) -> Option<&'a str> {
+        if self.escaped { None } else { Some(self.text) }
+    }
+
+    /// The text as held: the JSON source between the quotes (escapes kept) for a decoded
+    /// string with escapes, otherwise the value itself.
+    #[must_use]
+    pub const fn source(&self) -> &'a str {
+        self.text
+    }
+
+    /// Whether the value must be unescaped before use.
+    #[must_use]
+    pub const fn has_escapes(&self) -> bool {
+        self.escaped
+    }
+
+    /// The decoded characters, computed lazily.
+    #[must_use]
+    pub fn chars(&self) -> Chars<'a> {
+        Chars {
+            rest: self.text,
+            escaped: self.escaped,
+        }
+    }
+
+    /// The length of the decoded value in UTF-8 bytes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        if self.escaped {
+            self.chars().map(char::len_utf8).sum()
+        } else {
+            self.text.len()
+        }
+    }
+
+    /// Whether the decoded value is empty.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// The decoded value: borrowed when there are no escapes, otherwise unescaped into
+    /// `scratch`.
+    ///
+    /// # Errors
+    /// [`EncodeError::BufferTooSmall`] with the decoded length when `scratch` is too small.
+    pub fn unescape_into<'b>(&self, scratch: &'b mut [u8]) -> Result<&'b str, EncodeError>
+    where
+        'a: 'b,
+    {
+        if !self.escaped {
+            return Ok(self.text);
+        }
+        let mut len = 0usize;
+        for c in self.chars() {
+            let n = c.len_utf8();
+            if let Some(dst) = scratch.get_mut(len..len + n) {
+                c.encode_utf8(dst);
+            }
+            len += n;
+        }
+        let out = scratch
+            .get(..len)
+            .ok_or(EncodeError::BufferTooSmall { needed: len })?;
+        core::str::from_utf8(out).map_err(|_| EncodeError::BufferTooSmall { needed: len })
+    }
+
+    /// The decoded value, borrowed when there are no escapes.
+    #[cfg(feature = "alloc")]
+    #[must_use]
+    pub fn to_cow(&self) -> alloc::borrow::Cow<'a, str> {
+        match self.as_str() {
+            Some(s) => alloc::borrow::Cow::Borrowed(s),
+            None => alloc::borrow::Cow::Owned(self.chars().collect()),
+        }
+    }
+
+    /// Whether the decoded value equals `other`.
+    #[must_use]
+    pub fn eq_str(&self, other: &str) -> bool {
+        if self.escaped {
+            self.chars().eq(other.chars())
+        } else {
+            self.text == other
+        }
+    }
+}
+
+impl PartialEq for JsonStr<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.escaped, other.escaped) {
+            (false, false) => self.text == other.text,
+            _ => self.chars().eq(other.chars()),
+        }
+    }
+}
+
+impl Eq for JsonStr<'_> {}
+
+impl PartialEq<str> for JsonStr<'_> {
+    fn eq(&self, other: &str) -> bool {
+        self.eq_str(other)
+    }
+}
+
+impl PartialEq<&str> for JsonStr<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        self.eq_str(other)
+    }
+}
+
+impl Hash for JsonStr<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let mut buf = [0u8; 4];
+        for c in self.chars() {
+            state.write(c.encode_utf8(&mut buf).as_bytes());
+        }
+        state.write_u8(0xff);
+    }
+}
+
+impl fmt::Display for JsonStr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if !self.escaped {
+            return f.write_str(self.text);
+        }
+        self.chars().try_for_each(|c| fmt::Write::write_char(f, c))
+    }
+}
+
+impl fmt::Debug for JsonStr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Write::write_char(f, '"')?;
+        for c in self.chars() {
+            for e in c.escape_debug() {
+                fmt::Write::write_char(f, e)?;
+            }
+        }
+        fmt::Write::write_char(f, '"')
+    }
+}
+
+/// The decoded characters of a [`JsonStr`].
+#[derive(Debug, Clone)]
+pub struct Chars<'a> {
+    rest: &'a str,
+    escaped: bool,
+}
+
+impl Chars<'_> {
+    fn take_unit(&mut self) -> Option<u16> {
+        let unit = hex4(self.rest.as_bytes(), 0)?;
+        self.rest = self.rest.get(4..)?;
+        Some(unit)
+    }
+}
+
+impl Iterator for Chars<'_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        let mut it = self.rest.chars();
+        let c = it.next()?;
+        self.rest = it.as_str();
+        if c != '\\' || !self.escaped {
+            return Some(c);
+        }
+        let e = it.next()?;
+        self.rest = it.as_str();
+        Some(match e {
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'u' => {
+                let hi = self.take_unit().unwrap_or(0xFFFD);
+                if (0xD800..0xDC00).contains(&hi) && self.rest.starts_with("\\u") {
+                    self.rest = self.rest.get(2..).unwrap_or("");
+                    let lo = self.take_unit().unwrap_or(0);
+                    let code = 0x10000
+                        + ((u32::from(hi) - 0xD800) << 10)
+                        + u32::from(lo).wrapping_sub(0xDC00);
+                    char::from_u32(code).unwrap_or('\u{FFFD}')
+                } else {
+                    char::from_u32(u32::from(hi)).unwrap_or('\u{FFFD}')
+                }
+            }
+            other => other, // `"`, `\`, `/`
+        })
+    }
+}

@@ -1,0 +1,254 @@
+//! Unit and property tests of the JSON layer.
+
+use super::*;
+use proptest::prelude::*;
+use std::string::{String, ToString};
+use std::vec::Vec;
+use std::{format, vec};
+
+fn kind_of(input: &[u8]) -> Option<JsonErrorKind> {
+    validate(input, Limits::DEFAULT).err().map(|e| e.kind)
+}
+
+#[test]
+fn accepts_valid_texts() {
+    for ok in [
+        "0",
+        "-0",
+        "1.5e-3",
+        "-12E+4",
+        "\"\"",
+        "true",
+        "false",
+        "null",
+        "[]",
+        "{}",
+        " [1, [2, {\"a\": []}], \"x\"] ",
+        "{\"a\":{\"b\":{\"c\":null}}}",
+        "\"\\ud83d\\ude00\"",
+        "\"\\u00e9\\/\\b\\f\\n\\r\\t\\\\\\\"\"",
+        "\"é😀\"",
+    ] {
+        assert!(validate(ok.as_bytes(), Limits::DEFAULT).is_ok(), "{ok}");
+    }
+}
+
+#[test]
+fn rejects_with_typed_errors() {
+    use JsonErrorKind as K;
+    let cases: &[(&[u8], K)] = &[
+        (b"", K::UnexpectedEnd),
+        (b"[1,]", K::UnexpectedByte),
+        (b"{\"a\" 1}", K::UnexpectedByte),
+        (b"{\"a\":1,}", K::UnexpectedByte),
+        (b"01", K::TrailingCharacters),
+        (b"1.", K::InvalidNumber),
+        (b"-", K::InvalidNumber),
+        (b"1e", K::InvalidNumber),
+        (b"+1", K::UnexpectedByte),
+        (b".5", K::UnexpectedByte),
+        (b"\"\\x\"", K::InvalidEscape),
+        (b"\"\\u12\"", K::InvalidEscape),
+        (b"\"\\ud83d\"", K::LoneSurrogate),
+        (b"\"\\ude00\"", K::LoneSurrogate),
+        (b"\"\\ud83d\\u0041\"", K::LoneSurrogate),
+        (b"\"a\nb\"", K::ControlCharacter),
+        (b"\"\xff\"", K::InvalidUtf8),
+        (b"[1] x", K::TrailingCharacters),
+        (b"tru", K::UnexpectedByte),
+        (b"{", K::UnexpectedEnd),
+        (b"\"abc", K::UnexpectedEnd),
+    ];
+    for (input, kind) in cases {
+        assert_eq!(
+            kind_of(input),
+            Some(*kind),
+            "{}",
+            String::from_utf8_lossy(input)
+        );
+    }
+}
+
+#[test]
+fn depth_and_size_limits() {
+    let limits = Limits {
+        max_len: 1 << 20,
+        max_depth: 8,
+    };
+    let ok = "[".repeat(8) + &"]".repeat(8);
+    assert!(validate(ok.as_bytes(), limits).is_ok());
+    let deep = "[".repeat(9) + &"]".repeat(9);
+    assert_eq!(
+        validate(deep.as_bytes(), limits).unwrap_err().kind,
+        JsonErrorKind::TooDeep
+    );
+    // A nesting bomb far past any stack: an error, not a crash.
+    let bomb = "[{\"a\":".repeat(200_000);
+    assert_eq!(kind_of(bomb.as_bytes()), Some(JsonErrorKind::TooDeep));
+    let small = Limits {
+        max_len: 3,
+        max_depth: 8,
+    };
+    assert_eq!(
+        validate(b"[1,2]", small).unwrap_err().kind,
+        JsonErrorKind::TooLarge
+    );
+    // Depth above the hard ceiling is clamped.
+    let huge = Limits {
+        max_len: 1 << 20,
+        max_depth: u16::MAX,
+    };
+    let d300 = "[".repeat(300) + &"]".repeat(300);
+    assert_eq!(
+        validate(d300.as_bytes(), huge).unwrap_err().kind,
+        JsonErrorKind::TooDeep
+    );
+}
+
+#[test]
+fn navigation_borrows() {
+    let v =
+        RawJson::parse(br#" {"a" : [ 1 , "x\"y" , {"k":true} ] , "b\u0021":null, "n": -2.5e3}"#)
+            .unwrap();
+    let members: Vec<_> = v.object().unwrap().collect();
+    assert_eq!(members.len(), 3);
+    assert!(members[1].0 == "b!");
+    let arr: Vec<_> = v.get("a").unwrap().array().unwrap().collect();
+    assert_eq!(arr.len(), 3);
+    assert_eq!(arr[0].as_number().unwrap().as_u64(), Some(1));
+    assert_eq!(arr[1].as_str().unwrap().to_string(), "x\"y");
+    assert_eq!(arr[2].get("k").unwrap().as_bool(), Some(true));
+    assert_eq!(
+        v.get("n").unwrap().as_number().unwrap().as_f64(),
+        Some(-2500.0)
+    );
+    assert_eq!(
+        v.get("n").unwrap().as_number().unwrap().as_i64(),
+        Some(-2500)
+    );
+    assert!(v.get("missing").is_none());
+}
+
+#[test]
+fn numbers() {
+    let n = |s| Number::parse(s).unwrap();
+    assert_eq!(n("18446744073709551615").as_u64(), Some(u64::MAX));
+    assert_eq!(n("18446744073709551616").as_u64(), None);
+    assert_eq!(n("-9223372036854775808").as_i64(), Some(i64::MIN));
+    assert_eq!(n("1.0").as_i64(), Some(1));
+    assert_eq!(n("1.5").as_i64(), None);
+    assert_eq!(n("1e400").as_f64(), None);
+    assert!(n("-0").as_i64() == Some(0) && !n("-0").is_negative());
+    assert!(n("-0.5").is_negative() && n("-1e-9").is_negative());
+    assert!(!n("-0.0e5").is_negative());
+}
+
+#[test]
+fn unescape_into_reports_needed_size() {
+    let v = RawJson::parse(br#""\u00e9\u00e9""#).unwrap();
+    let s = v.as_str().unwrap();
+    let mut small = [0u8; 3];
+    assert_eq!(
+        s.unescape_into(&mut small),
+        Err(EncodeError::BufferTooSmall { needed: 4 })
+    );
+    assert_eq!(s.len(), 4);
+    assert_eq!(s.to_cow(), "éé");
+}
+
+#[test]
+fn writer_escapes_and_compacts() {
+    let mut out = String::new();
+    let mut w = Writer::new(&mut out);
+    w.begin_array().unwrap();
+    w.str("\u{1}\u{1f}\t\"\\/é").unwrap();
+    w.raw(RawJson::parse(b"{ \"a b\" : [ 1 , 2 ] }").unwrap())
+        .unwrap();
+    w.i64(-42).unwrap();
+    w.u64(0).unwrap();
+    w.f64(0.8).unwrap();
+    w.null().unwrap();
+    w.begin_object().unwrap();
+    w.end_object().unwrap();
+    w.end_array().unwrap();
+    assert_eq!(
+        out,
+        r#"["\u0001\u001f\t\"\\/é",{"a b":[1,2]},-42,0,0.8,null,{}]"#
+    );
+    assert!(Writer::new(&mut String::new()).f64(f64::NAN).is_err());
+}
+
+#[test]
+fn slice_sink_reports_needed() {
+    let v = RawJson::parse(br#"{"abc": "defgh"}"#).unwrap();
+    let mut buf = [0u8; 5];
+    assert_eq!(
+        to_slice(&v, &mut buf),
+        Err(EncodeError::BufferTooSmall { needed: 15 })
+    );
+    let mut buf = [0u8; 15];
+    assert_eq!(to_slice(&v, &mut buf), Ok(15));
+    assert_eq!(&buf, br#"{"abc":"defgh"}"#);
+    assert_eq!(encoded_len(&v), Ok(15));
+}
+
+fn json_value() -> impl Strategy<Value = serde_json::Value> {
+    let leaf = prop_oneof![
+        Just(serde_json::Value::Null),
+        any::<bool>().prop_map(serde_json::Value::from),
+        any::<i64>().prop_map(serde_json::Value::from),
+        any::<u64>().prop_map(serde_json::Value::from),
+        (-1_000_000i64..1_000_000).prop_map(|n| serde_json::Value::from(n as f64 / 64.0)),
+        any::<String>().prop_map(serde_json::Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 6, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(serde_json::Value::Array),
+            prop::collection::vec((any::<String>(), inner), 0..6)
+                .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest! {
+    #[test]
+    fn strings_round_trip(s in any::<String>()) {
+        let mut out = String::new();
+        Writer::new(&mut out).str(&s).unwrap();
+        prop_assert_eq!(serde_json::from_str::<String>(&out).unwrap(), s.clone());
+        let v = RawJson::parse(out.as_bytes()).unwrap();
+        prop_assert_eq!(v.as_str().unwrap().to_cow(), s.as_str());
+        // serde_json's escaping (with \uXXXX for everything non-ASCII) decodes the same.
+        let ascii = serde_json::to_string(&s).unwrap().chars().flat_map(|c| {
+            if c.is_ascii() { vec![c] } else {
+                let mut units = [0u16; 2];
+                c.encode_utf16(&mut units).iter().flat_map(|u| format!("\\u{u:04x}").chars().collect::<Vec<_>>()).collect()
+            }
+        }).collect::<String>();
+        let v = RawJson::parse(ascii.as_bytes()).unwrap();
+        prop_assert!(v.as_str().unwrap().eq_str(&s));
+    }
+
+    #[test]
+    fn values_agree_with_serde_json(v in json_value(), pretty in any::<bool>()) {
+        let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap();
+        let raw = RawJson::parse(text.as_bytes()).unwrap();
+        let compact = to_string(&raw).unwrap();
+        prop_assert_eq!(serde_json::from_str::<serde_json::Value>(&compact).unwrap(), v.clone());
+        prop_assert_eq!(compact, serde_json::to_string(&v).unwrap());
+    }
+
+    #[test]
+    fn arbitrary_bytes_never_panic_and_agree(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        let ours = validate(&bytes, Limits::DEFAULT).is_ok();
+        let theirs = serde_json::from_slice::<serde_json::Value>(&bytes).is_ok();
+        prop_assert_eq!(ours, theirs);
+    }
+
+    #[test]
+    fn json_like_text_agrees(s in "[\\[\\]{}\",:0-9eE.+\\- a-z\\\\u]{0,40}") {
+        let ours = validate(s.as_bytes(), Limits::DEFAULT).is_ok();
+        let theirs = serde_json::from_str::<serde_json::Value>(&s).is_ok();
+        prop_assert_eq!(ours, theirs, "{}", s);
+    }
+}

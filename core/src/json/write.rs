@@ -1,0 +1,424 @@
+//! The JSON writer: canonical compact output (no whitespace, minimal string escaping) into a
+//! caller-owned `&mut [u8]`, any `core::fmt::Write`, or (feature `alloc`) a `String`/`Vec`.
+
+use core::fmt;
+
+use super::error::EncodeError;
+use super::number::Number;
+use super::string::JsonStr;
+use super::value::RawJson;
+
+/// Where encoded bytes go.
+pub trait JsonSink {
+    /// Appends UTF-8 text.
+    ///
+    /// # Errors
+    /// [`EncodeError::Write`] when the destination fails.
+    fn put(&mut self, s: &str) -> Result<(), EncodeError>;
+}
+
+/// Writes into a byte slice. When the slice is too small it keeps counting, so
+/// [`SliceSink::finish`] can report the exact size needed.
+#[derive(Debug)]
+pub struct SliceSink<'b> {
+    buf: &'b mut [u8],
+    len: usize,
+}
+
+impl<'b> SliceSink<'b> {
+    /// A sink over `buf`.
+    pub fn new(buf: &'b mut [u8]) -> Self {
+        Self { buf, len: 0 }
+    }
+
+    /// The number of bytes written.
+    ///
+    /// # Errors
+    /// [`EncodeError::BufferTooSmall`] with the full length when the output did not fit.
+    pub fn finish(self) -> Result<usize, EncodeError> {
+        if self.len > self.buf.len() {
+            Err(EncodeError::BufferTooSmall { needed: self.len })
+        } else {
+            Ok(self.len)
+        }
+    }
+}
+
+impl JsonSink for SliceSink<'_> {
+    #[inline]
+    fn put(&mut self, s: &str) -> Result<(), EncodeError> {
+        let end = self.len.saturating_add(s.len());
+        if let Some(dst) = self.buf.get_mut(self.len..end) {
+            dst.copy_from_slice(s.as_bytes());
+        }
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// Writes into any `core::fmt::Write`.
+#[derive(Debug)]
+pub struct FmtSink<'w, W: fmt::Write + ?Sized>(pub &'w mut W);
+
+impl<W: fmt::Write + ?Sized> JsonSink for FmtSink<'_, W> {
+    #[inline]
+    fn put(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.0.write_str(s).map_err(|_| EncodeError::Write)
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl JsonSink for alloc::string::String {
+    #[inline]
+    fn put(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl JsonSink for alloc::vec::Vec<u8> {
+    #[inline]
+    fn put(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+}
+
+/// A streaming JSON writer that places commas and colons itself.
+///
+/// ```
+/// use mcp_context::json::Writer;
+/// let mut out = String::new();
+/// let mut w = Writer::new(&mut out);
+/// w.begin_object().unwrap();
+/// w.key("a").unwrap();
+/// w.str("x\"y").unwrap();
+/// w.key("b").unwrap();
+/// w.begin_array().unwrap();
+/// w.u64(1).unwrap();
+/// w.bool(true).unwrap();
+/// w.end_array().unwrap();
+/// w.end_object().unwrap();
+/// assert_eq!(out, r#"{"a":"x\"y","b":[1,true]}"#);
+/// ```
+pub struct Writer<'s, S: JsonSink + ?Sized> {
+    sink: &'s mut S,
+    first: bool,
+    after_key: bool,
+}
+
+impl<S: JsonSink + ?Sized> fmt::Debug for Writer<'_, S> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Writer").finish_non_exhaustive()
+    }
+}
+
+type R = Result<(), EncodeError>;
+
+impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
+    /// A writer at the start of one top-level value.
+    pub fn new(sink: &'s mut S) -> Self {
+        Self {
+            sink,
+            first: true,
+            after_key: false,
+        }
+    }
+
+    #[inline]
+    fn sep(&mut self) -> R {
+        if self.after_key {
+            self.after_key = false;
+        } else if !self.first {
+            self.sink.put(",")?;
+        }
+        self.first = false;
+        Ok(())
+    }
+
+    /// `{`
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn begin_object(&mut self) -> R {
+        self.sep()?;
+        self.first = true;
+        self.sink.put("{")
+    }
+
+    /// `}`
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn end_object(&mut self) -> R {
+        self.first = false;
+        self.sink.put("}")
+    }
+
+    /// `[`
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn begin_array(&mut self) -> R {
+        self.sep()?;
+        self.first = true;
+        self.sink.put("[")
+    }
+
+    /// `]`
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn end_array(&mut self) -> R {
+        self.first = false;
+        self.sink.put("]")
+    }
+
+    /// An object key; the next call writes its value.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn key(&mut self, key: &str) -> R {
+        self.sep()?;
+        write_escaped(self.sink, key)?;
+        self.sink.put(":")?;
+        self.after_key = true;
+        Ok(())
+    }
+
+    /// An object key held as a [`JsonStr`].
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn json_key(&mut self, key: JsonStr<'_>) -> R {
+        self.sep()?;
+        write_json_str(self.sink, key)?;
+        self.sink.put(":")?;
+        self.after_key = true;
+        Ok(())
+    }
+
+    /// A string value, escaped minimally.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn str(&mut self, value: &str) -> R {
+        self.sep()?;
+        write_escaped(self.sink, value)
+    }
+
+    /// A string value held as a [`JsonStr`] (re-escaped canonically).
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn json_str(&mut self, value: JsonStr<'_>) -> R {
+        self.sep()?;
+        write_json_str(self.sink, value)
+    }
+
+    /// An unsigned integer.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn u64(&mut self, value: u64) -> R {
+        self.sep()?;
+        let mut buf = [0u8; 20];
+        self.sink.put(format_u64(value, &mut buf))
+    }
+
+    /// A signed integer.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn i64(&mut self, value: i64) -> R {
+        self.sep()?;
+        if value < 0 {
+            self.sink.put("-")?;
+        }
+        let mut buf = [0u8; 20];
+        self.sink.put(format_u64(value.unsigned_abs(), &mut buf))
+    }
+
+    /// A finite floating-point number: integral values within ±2^53 as integers (`1`, not
+    /// `1.0`), others in the shortest form that reads back to the same `f64`.
+    ///
+    /// # Errors
+    /// [`EncodeError::InvalidValue`] for NaN or an infinity; otherwise when the sink fails.
+    pub fn f64(&mut self, value: f64) -> R {
+        if !value.is_finite() {
+            return Err(EncodeError::InvalidValue { what: "number" });
+        }
+        let int = value as i64;
+        if int as f64 == value && int.unsigned_abs() <= 1 << 53 {
+            return self.i64(int);
+        }
+        self.sep()?;
+        let mut buf = StackBuf::<40>::new();
+        fmt::Write::write_fmt(&mut buf, format_args!("{value:?}"))
+            .map_err(|_| EncodeError::InvalidValue { what: "number" })?;
+        self.sink.put(buf.as_str())
+    }
+
+    /// A number kept as its literal text.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn number(&mut self, value: Number<'_>) -> R {
+        self.sep()?;
+        self.sink.put(value.as_str())
+    }
+
+    /// `true` or `false`.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn bool(&mut self, value: bool) -> R {
+        self.sep()?;
+        self.sink.put(if value { "true" } else { "false" })
+    }
+
+    /// `null`.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn null(&mut self) -> R {
+        self.sep()?;
+        self.sink.put("null")
+    }
+
+    /// A pass-through value, copied with the whitespace outside strings removed.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    pub fn raw(&mut self, value: RawJson<'_>) -> R {
+        self.sep()?;
+        write_compact(self.sink, value.as_text())
+    }
+}
+
+fn format_u64(mut v: u64, buf: &mut [u8; 20]) -> &str {
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        if let Some(slot) = buf.get_mut(i) {
+            *slot = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || i == 0 {
+            break;
+        }
+    }
+    buf.get(i..)
+        .and_then(|s| core::str::from_utf8(s).ok())
+        .unwrap_or("0")
+}
+
+/// A small fixed buffer implementing `fmt::Write`.
+struct StackBuf<const N: usize> {
+    buf: [u8; N],
+    len: usize,
+}
+
+impl<const N: usize> StackBuf<N> {
+    fn new() -> Self {
+        Self {
+            buf: [0; N],
+            len: 0,
+        }
+    }
+    fn as_str(&self) -> &str {
+        self.buf
+            .get(..self.len)
+            .and_then(|s| core::str::from_utf8(s).ok())
+            .unwrap_or("")
+    }
+}
+
+impl<const N: usize> fmt::Write for StackBuf<N> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        let end = self.len + s.len();
+        let dst = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
+        dst.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn escape_of(c: u8) -> Option<&'static str> {
+    Some(match c {
+        b'"' => "\\\"",
+        b'\\' => "\\\\",
+        b'\n' => "\\n",
+        b'\r' => "\\r",
+        b'\t' => "\\t",
+        0x08 => "\\b",
+        0x0c => "\\f",
+        0..=0x1f => "",
+        _ => return None,
+    })
+}
+
+fn put_control<S: JsonSink + ?Sized>(sink: &mut S, c: u8) -> R {
+    let hi = HEX.get(usize::from(c >> 4)).copied().unwrap_or(b'0');
+    let lo = HEX.get(usize::from(c & 0xf)).copied().unwrap_or(b'0');
+    let seq = [b'\\', b'u', b'0', b'0', hi, lo];
+    sink.put(core::str::from_utf8(&seq).unwrap_or("\\u0000"))
+}
+
+/// Writes `s` as a JSON string literal with minimal escaping: `"` `\` and control
+/// characters only (short forms where JSON has them).
+pub(crate) fn write_escaped<S: JsonSink + ?Sized>(sink: &mut S, s: &str) -> R {
+    sink.put("\"")?;
+    let mut start = 0;
+    for (i, &c) in s.as_bytes().iter().enumerate() {
+        let Some(esc) = escape_of(c) else { continue };
+        sink.put(s.get(start..i).unwrap_or(""))?;
+        if esc.is_empty() {
+            put_control(sink, c)?;
+        } else {
+            sink.put(esc)?;
+        }
+        start = i + 1;
+    }
+    sink.put(s.get(start..).unwrap_or(""))?;
+    sink.put("\"")
+}
+
+fn write_json_str<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<'_>) -> R {
+    if !value.has_escapes() {
+        return write_escaped(sink, value.source());
+    }
+    sink.put("\"")?;
+    let mut buf = [0u8; 4];
+    for c in value.chars() {
+        let s: &str = c.encode_utf8(&mut buf);
+        match u8::try_from(c).ok().and_then(escape_of) {
+            Some("") => put_control(sink, s.as_bytes().first().copied().unwrap_or(0))?,
+            Some(esc) => sink.put(esc)?,
+            None => sink.put(s)?,
+        }
+    }
+    sink.put("\"")
+}
+
+/// Copies validated JSON text, dropping whitespace outside strings.
+fn write_compact<S: JsonSink + ?Sized>(sink: &mut S, text: &str) -> R {
+    let b = text.as_bytes();
+    let mut start = 0;
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'"' => i = super::scan::skip_string(b, i + 1).0,
+            b' ' | b'\t' | b'\n' | b'\r' => {
+                sink.put(text.get(start..i).unwrap_or(""))?;
+                i += 1;
+                start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    sink.put(text.get(start..).unwrap_or(""))
+}

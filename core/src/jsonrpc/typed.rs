@@ -1,0 +1,167 @@
+//! Typed messages: a request, notification or response whose `params`/`result` is a typed
+//! view, decoded in one call and encoded back canonically.
+
+use super::envelope::{Message, begin};
+use super::error::{DecodeError, EnvelopeError, ParamsError};
+use super::id::RequestId;
+use super::method::Method;
+use crate::json::{Encode, EncodeError, JsonSink, Limits, RawJson, Writer, validate};
+
+/// A view decoded from one JSON value.
+pub trait FromJson<'a>: Sized {
+    /// Decodes and checks the value.
+    ///
+    /// # Errors
+    /// [`ParamsError`] naming the first field that breaks the schema or a spec rule.
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError>;
+}
+
+impl<'a> FromJson<'a> for RawJson<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        Ok(v)
+    }
+}
+
+/// The `params` of one method.
+pub trait MethodParams<'a>: FromJson<'a> + Encode {
+    /// The method these params belong to.
+    const METHOD: Method<'static>;
+
+    /// Decodes `params`, which may be absent.
+    ///
+    /// # Errors
+    /// [`ParamsError`]; by default a missing `params` is an error (every modern request
+    /// requires `params._meta`, DIGEST §1.1).
+    fn from_params(params: Option<RawJson<'a>>) -> Result<Self, ParamsError> {
+        Self::from_json(params.ok_or(ParamsError::missing("params"))?)
+    }
+
+    /// Whether `params` is left out when encoding (only for notifications whose params are
+    /// all absent).
+    fn omit(&self) -> bool {
+        false
+    }
+}
+
+/// A request with typed params, e.g. [`ReadResourceRequest`](crate::messages::ReadResourceRequest).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TypedRequest<'a, P> {
+    /// The request id.
+    pub id: RequestId<'a>,
+    /// The params.
+    pub params: P,
+}
+
+impl<'a, P: MethodParams<'a>> TypedRequest<'a, P> {
+    /// Decodes a complete message that must be a request for `P::METHOD`.
+    ///
+    /// # Errors
+    /// `-32700`, `-32600` (including a different kind or method) or `-32602`.
+    pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
+        match Message::from_json(validate(bytes, Limits::DEFAULT)?)? {
+            Message::Request(r) if r.method == P::METHOD => Ok(Self {
+                id: r.id,
+                params: P::from_params(r.params)?,
+            }),
+            Message::Request(_) => Err(EnvelopeError::UnexpectedMethod.into()),
+            _ => Err(EnvelopeError::UnexpectedKind.into()),
+        }
+    }
+
+    /// Decodes the params of an already classified request (its method is not re-checked).
+    ///
+    /// # Errors
+    /// [`ParamsError`] (`-32602`).
+    pub fn from_request(r: super::envelope::Request<'a>) -> Result<Self, ParamsError> {
+        Ok(Self {
+            id: r.id,
+            params: P::from_params(r.params)?,
+        })
+    }
+}
+
+impl<'a, P: MethodParams<'a>> Encode for TypedRequest<'a, P> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+        begin(w)?;
+        w.key("id")?;
+        self.id.encode(w)?;
+        w.key("method")?;
+        w.str(P::METHOD.as_str())?;
+        w.key("params")?;
+        self.params.encode(w)?;
+        w.end_object()
+    }
+}
+
+/// A notification with typed params.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TypedNotification<P> {
+    /// The params.
+    pub params: P,
+}
+
+impl<'a, P: MethodParams<'a>> TypedNotification<P> {
+    /// Decodes a complete message that must be a notification for `P::METHOD`.
+    ///
+    /// # Errors
+    /// `-32700`, `-32600` (including a different kind or method) or `-32602`.
+    pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
+        match Message::from_json(validate(bytes, Limits::DEFAULT)?)? {
+            Message::Notification(n) if n.method == P::METHOD => Ok(Self {
+                params: P::from_params(n.params)?,
+            }),
+            Message::Notification(_) => Err(EnvelopeError::UnexpectedMethod.into()),
+            _ => Err(EnvelopeError::UnexpectedKind.into()),
+        }
+    }
+}
+
+impl<'a, P: MethodParams<'a>> Encode for TypedNotification<P> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+        begin(w)?;
+        w.key("method")?;
+        w.str(P::METHOD.as_str())?;
+        if !self.params.omit() {
+            w.key("params")?;
+            self.params.encode(w)?;
+        }
+        w.end_object()
+    }
+}
+
+/// A successful response with a typed result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TypedResponse<'a, R> {
+    /// The id of the request answered.
+    pub id: RequestId<'a>,
+    /// The result.
+    pub result: R,
+}
+
+impl<'a, R: FromJson<'a>> TypedResponse<'a, R> {
+    /// Decodes a complete message that must be a successful response.
+    ///
+    /// # Errors
+    /// `-32700`, `-32600` (including an error response) or `-32602` for a result that
+    /// breaks the schema.
+    pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
+        match Message::from_json(validate(bytes, Limits::DEFAULT)?)? {
+            Message::Response(r) => Ok(Self {
+                id: r.id,
+                result: R::from_json(r.result)?,
+            }),
+            _ => Err(EnvelopeError::UnexpectedKind.into()),
+        }
+    }
+}
+
+impl<'a, R: Encode> Encode for TypedResponse<'a, R> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+        begin(w)?;
+        w.key("id")?;
+        self.id.encode(w)?;
+        w.key("result")?;
+        self.result.encode(w)?;
+        w.end_object()
+    }
+}

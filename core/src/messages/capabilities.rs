@@ -1,0 +1,249 @@
+//! Client and server capabilities (DIGEST §1.6).
+
+use super::common::{Enc, boolean, fields, next, object};
+use crate::json::{Encode, JsonSink, RawJson, Writer};
+use crate::jsonrpc::{FromJson, ParamsError};
+
+/// What a client supports, sent on every request (`ClientCapabilities`, DIGEST §1.6). Each
+/// member is kept as its raw object; the accessors answer the questions MRTR asks
+/// (DIGEST §13: a server may only send input requests the client declared).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ClientCapabilities<'a> {
+    /// `elicitation` (`{form?, url?}`).
+    pub elicitation: Option<RawJson<'a>>,
+    /// `roots` (deprecated).
+    pub roots: Option<RawJson<'a>>,
+    /// `sampling` (`{context?, tools?}`, deprecated).
+    pub sampling: Option<RawJson<'a>>,
+    /// `experimental`: name → settings object.
+    pub experimental: Option<RawJson<'a>>,
+    /// `extensions`: prefixed id → settings object.
+    pub extensions: Option<RawJson<'a>>,
+}
+
+const CLIENT_KEYS: &[&str] = &[
+    "elicitation",
+    "roots",
+    "sampling",
+    "experimental",
+    "extensions",
+];
+
+impl<'a> ClientCapabilities<'a> {
+    /// `{}`: no optional capabilities.
+    pub const EMPTY: ClientCapabilities<'static> = ClientCapabilities {
+        elicitation: None,
+        roots: None,
+        sampling: None,
+        experimental: None,
+        extensions: None,
+    };
+
+    pub(crate) fn decode(v: RawJson<'a>, field: &'static str) -> Result<Self, ParamsError> {
+        let mut f = fields(v, CLIENT_KEYS, field)?;
+        let mut c = Self::default();
+        while let Some((i, v)) = next(&mut f)? {
+            let v = Some(object(v, field)?);
+            match i {
+                0 => c.elicitation = v,
+                1 => c.roots = v,
+                2 => c.sampling = v,
+                3 => c.experimental = v,
+                _ => c.extensions = v,
+            }
+        }
+        for (cap, subs) in [
+            (c.elicitation, ["form", "url"]),
+            (c.sampling, ["context", "tools"]),
+        ] {
+            for sub in subs.iter().filter_map(|s| cap.and_then(|c| c.get(s))) {
+                object(sub, field)?;
+            }
+        }
+        for map in [c.experimental, c.extensions].into_iter().flatten() {
+            for (_, settings) in map.object().into_iter().flatten() {
+                object(settings, field)?;
+            }
+        }
+        Ok(c)
+    }
+
+    /// Form-mode elicitation: `elicitation.form`, or an `elicitation` object with neither
+    /// mode (the schema's "form only, implicit" example).
+    #[must_use]
+    pub fn elicitation_form(&self) -> bool {
+        self.elicitation
+            .is_some_and(|e| e.get("form").is_some() || e.get("url").is_none())
+    }
+
+    /// URL-mode elicitation: `elicitation.url`.
+    #[must_use]
+    pub fn elicitation_url(&self) -> bool {
+        self.elicitation.is_some_and(|e| e.get("url").is_some())
+    }
+
+    /// `sampling` is declared.
+    #[must_use]
+    pub fn sampling(&self) -> bool {
+        self.sampling.is_some()
+    }
+
+    /// `roots` is declared.
+    #[must_use]
+    pub fn roots(&self) -> bool {
+        self.roots.is_some()
+    }
+
+    /// The settings of extension `id`, when declared.
+    #[must_use]
+    pub fn extension(&self, id: &str) -> Option<RawJson<'a>> {
+        self.extensions?.get(id)
+    }
+}
+
+impl<'a> FromJson<'a> for ClientCapabilities<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        Self::decode(v, "capabilities")
+    }
+}
+
+impl Encode for ClientCapabilities<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        for (name, v) in CLIENT_KEYS.iter().zip([
+            self.elicitation,
+            self.roots,
+            self.sampling,
+            self.experimental,
+            self.extensions,
+        ]) {
+            w.opt_field(name, &v)?;
+        }
+        w.end_object()
+    }
+}
+
+/// `resources` in [`ServerCapabilities`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ResourcesCapability {
+    /// `subscribe`: honours `resourceSubscriptions` in `subscriptions/listen`.
+    pub subscribe: Option<bool>,
+    /// `listChanged`: emits `notifications/resources/list_changed`.
+    pub list_changed: Option<bool>,
+}
+
+/// `prompts` or `tools` in [`ServerCapabilities`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ListChangedCapability {
+    /// `listChanged`: emits the matching `list_changed` notification.
+    pub list_changed: Option<bool>,
+}
+
+/// What a server supports, returned by `server/discover` (DIGEST §1.6, §2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ServerCapabilities<'a> {
+    /// `resources` (declare `{}` even without flags, DIGEST §19 item 12).
+    pub resources: Option<ResourcesCapability>,
+    /// `prompts`
+    pub prompts: Option<ListChangedCapability>,
+    /// `tools`
+    pub tools: Option<ListChangedCapability>,
+    /// `completions` (an object, usually `{}`).
+    pub completions: Option<RawJson<'a>>,
+    /// `logging` (deprecated; an object).
+    pub logging: Option<RawJson<'a>>,
+    /// `experimental`: name → settings object.
+    pub experimental: Option<RawJson<'a>>,
+    /// `extensions`: prefixed id → settings object.
+    pub extensions: Option<RawJson<'a>>,
+}
+
+const SERVER_KEYS: &[&str] = &[
+    "resources",
+    "prompts",
+    "tools",
+    "completions",
+    "logging",
+    "experimental",
+    "extensions",
+];
+
+fn list_changed(v: RawJson<'_>, field: &'static str) -> Result<Option<bool>, ParamsError> {
+    let mut f = fields(v, &["listChanged"], field)?;
+    let mut flag = None;
+    while let Some((_, v)) = next(&mut f)? {
+        flag = Some(boolean(v, "listChanged")?);
+    }
+    Ok(flag)
+}
+
+impl<'a> FromJson<'a> for ServerCapabilities<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, SERVER_KEYS, "capabilities")?;
+        let mut c = Self::default();
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => {
+                    let mut r = ResourcesCapability::default();
+                    let mut g = fields(v, &["subscribe", "listChanged"], "resources")?;
+                    while let Some((j, v)) = next(&mut g)? {
+                        let flag = Some(boolean(v, "resources")?);
+                        if j == 0 {
+                            r.subscribe = flag
+                        } else {
+                            r.list_changed = flag
+                        }
+                    }
+                    c.resources = Some(r);
+                }
+                1 => {
+                    c.prompts = Some(ListChangedCapability {
+                        list_changed: list_changed(v, "prompts")?,
+                    })
+                }
+                2 => {
+                    c.tools = Some(ListChangedCapability {
+                        list_changed: list_changed(v, "tools")?,
+                    })
+                }
+                3 => c.completions = Some(object(v, "completions")?),
+                4 => c.logging = Some(object(v, "logging")?),
+                5 => c.experimental = Some(object(v, "experimental")?),
+                _ => c.extensions = Some(object(v, "extensions")?),
+            }
+        }
+        Ok(c)
+    }
+}
+
+fn encode_list_changed<S: JsonSink + ?Sized>(
+    w: &mut Writer<'_, S>,
+    key: &str,
+    cap: Option<ListChangedCapability>,
+) -> Enc {
+    let Some(cap) = cap else { return Ok(()) };
+    w.key(key)?;
+    w.begin_object()?;
+    w.opt_field("listChanged", &cap.list_changed)?;
+    w.end_object()
+}
+
+impl Encode for ServerCapabilities<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        if let Some(r) = self.resources {
+            w.key("resources")?;
+            w.begin_object()?;
+            w.opt_field("subscribe", &r.subscribe)?;
+            w.opt_field("listChanged", &r.list_changed)?;
+            w.end_object()?;
+        }
+        encode_list_changed(w, "prompts", self.prompts)?;
+        encode_list_changed(w, "tools", self.tools)?;
+        w.opt_field("completions", &self.completions)?;
+        w.opt_field("logging", &self.logging)?;
+        w.opt_field("experimental", &self.experimental)?;
+        w.opt_field("extensions", &self.extensions)?;
+        w.end_object()
+    }
+}

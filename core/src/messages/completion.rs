@@ -1,0 +1,219 @@
+//! `completion/complete` (DIGEST §10).
+
+use super::common::{Enc, ResultType, boolean, count, fields, next, object, required, string};
+use super::input_required::complete_only;
+use super::meta::{RequestMeta, ResultMeta};
+use super::prompts::Arguments;
+use super::seq::{Map, Seq};
+use crate::json::{Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError, ParamsErrorKind};
+
+/// The most values one completion result may carry (DIGEST §10, §16.6 rule 39).
+pub const MAX_COMPLETION_VALUES: usize = 100;
+
+/// `ref`: what is being completed.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Reference<'a> {
+    /// `{"type": "ref/prompt", name, title?}`
+    Prompt {
+        /// `name`
+        name: JsonStr<'a>,
+        /// `title`
+        title: Option<JsonStr<'a>>,
+    },
+    /// `{"type": "ref/resource", uri}`: a URI or URI template.
+    Resource {
+        /// `uri`
+        uri: JsonStr<'a>,
+    },
+}
+
+impl<'a> FromJson<'a> for Reference<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["type", "name", "title", "uri"], "ref")?;
+        let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
+        while let Some((i, v)) = next(&mut f)? {
+            if let Some(slot) = s.get_mut(i) {
+                *slot = Some(string(v, "ref")?);
+            }
+        }
+        let [ty, name, title, uri] = s;
+        let ty = required(ty, "type")?;
+        if ty == "ref/prompt" {
+            Ok(Self::Prompt {
+                name: required(name, "name")?,
+                title,
+            })
+        } else if ty == "ref/resource" {
+            Ok(Self::Resource {
+                uri: required(uri, "uri")?,
+            })
+        } else {
+            Err(ParamsError::new(ParamsErrorKind::UnknownValue, "type"))
+        }
+    }
+}
+
+impl Encode for Reference<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        match self {
+            Self::Prompt { name, title } => {
+                w.field("type", "ref/prompt")?;
+                w.field("name", name)?;
+                w.opt_field("title", title)?;
+            }
+            Self::Resource { uri } => {
+                w.field("type", "ref/resource")?;
+                w.field("uri", uri)?;
+            }
+        }
+        w.end_object()
+    }
+}
+
+/// `completion/complete` params (`CompleteRequestParams`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CompleteParams<'a> {
+    /// `_meta` (required).
+    pub meta: RequestMeta<'a>,
+    /// `ref`
+    pub reference: Reference<'a>,
+    /// `argument.name`
+    pub argument_name: JsonStr<'a>,
+    /// `argument.value`: the partial value to complete.
+    pub argument_value: JsonStr<'a>,
+    /// `context`: `Some(None)` for `"context": {}`, `Some(Some(args))` with
+    /// already-resolved `arguments`.
+    pub context: Option<Option<Arguments<'a>>>,
+}
+
+impl<'a> FromJson<'a> for CompleteParams<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["_meta", "ref", "argument", "context"], "params")?;
+        let (mut meta, mut reference, mut argument, mut context) = (None, None, None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => meta = Some(RequestMeta::from_json(v)?),
+                1 => reference = Some(Reference::from_json(v)?),
+                2 => {
+                    let mut g = fields(v, &["name", "value"], "argument")?;
+                    let (mut name, mut value) = (None, None);
+                    while let Some((j, v)) = next(&mut g)? {
+                        let s = Some(string(v, "argument")?);
+                        if j == 0 { name = s } else { value = s }
+                    }
+                    argument = Some((required(name, "name")?, required(value, "value")?));
+                }
+                _ => {
+                    let args = object(v, "context")?.get("arguments");
+                    context = Some(args.map(|a| Map::decode(a, "arguments")).transpose()?);
+                }
+            }
+        }
+        let (argument_name, argument_value) = required(argument, "argument")?;
+        Ok(Self {
+            meta: required(meta, "_meta")?,
+            reference: required(reference, "ref")?,
+            argument_name,
+            argument_value,
+            context,
+        })
+    }
+}
+
+impl Encode for CompleteParams<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("_meta", &self.meta)?;
+        w.field("ref", &self.reference)?;
+        w.key("argument")?;
+        w.begin_object()?;
+        w.field("name", &self.argument_name)?;
+        w.field("value", &self.argument_value)?;
+        w.end_object()?;
+        if let Some(args) = &self.context {
+            w.key("context")?;
+            w.begin_object()?;
+            w.opt_field("arguments", args)?;
+            w.end_object()?;
+        }
+        w.end_object()
+    }
+}
+
+impl<'a> MethodParams<'a> for CompleteParams<'a> {
+    const METHOD: Method<'static> = Method::CompletionComplete;
+}
+
+/// `CompleteResult`: at most 100 `values`; `total` may exceed them; `hasMore` says more
+/// exist. Not cacheable, not paginated, never `input_required` (DIGEST §10).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CompleteResult<'a> {
+    /// `resultType` (absent from legacy servers).
+    pub result_type: Option<ResultType>,
+    /// `completion.values`
+    pub values: Seq<'a, JsonStr<'a>>,
+    /// `completion.total`
+    pub total: Option<u64>,
+    /// `completion.hasMore`
+    pub has_more: Option<bool>,
+    /// `_meta`
+    pub meta: Option<ResultMeta<'a>>,
+}
+
+impl<'a> FromJson<'a> for CompleteResult<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["resultType", "completion", "_meta"], "result")?;
+        let (mut result_type, mut completion, mut meta) = (None, None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => result_type = Some(complete_only(v)?),
+                1 => completion = Some(v),
+                _ => meta = Some(ResultMeta::from_json(v)?),
+            }
+        }
+        let mut g = fields(
+            required(completion, "completion")?,
+            &["values", "total", "hasMore"],
+            "completion",
+        )?;
+        let (mut values, mut total, mut has_more) = (None, None, None);
+        while let Some((i, v)) = next(&mut g)? {
+            match i {
+                0 => values = Some(Seq::decode(v, "values")?),
+                1 => total = Some(count(v, "total")?),
+                _ => has_more = Some(boolean(v, "hasMore")?),
+            }
+        }
+        let values: Seq<'a, JsonStr<'a>> = required(values, "values")?;
+        if values.len() > MAX_COMPLETION_VALUES {
+            return Err(ParamsError::new(ParamsErrorKind::TooManyItems, "values"));
+        }
+        Ok(Self {
+            result_type,
+            values,
+            total,
+            has_more,
+            meta,
+        })
+    }
+}
+
+impl Encode for CompleteResult<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        if self.values.len() > MAX_COMPLETION_VALUES {
+            return Err(EncodeError::InvalidValue { what: "values" });
+        }
+        w.begin_object()?;
+        w.opt_field("resultType", &self.result_type)?;
+        w.key("completion")?;
+        w.begin_object()?;
+        w.field("values", &self.values)?;
+        w.opt_field("total", &self.total)?;
+        w.opt_field("hasMore", &self.has_more)?;
+        w.end_object()?;
+        w.opt_field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}

@@ -1,0 +1,134 @@
+//! `server/discover` (DIGEST §2).
+
+use super::capabilities::ServerCapabilities;
+use super::common::{CacheScope, Enc, ResultType, fields, next, required, string, ttl};
+use super::input_required::complete_only;
+use super::meta::{RequestMeta, ResultMeta};
+use super::seq::Seq;
+use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+
+/// `server/discover` params: the standard `_meta` only (both required keys apply).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DiscoverParams<'a> {
+    /// `_meta` (required).
+    pub meta: RequestMeta<'a>,
+}
+
+impl<'a> FromJson<'a> for DiscoverParams<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["_meta"], "params")?;
+        let mut meta = None;
+        while let Some((_, v)) = next(&mut f)? {
+            meta = Some(RequestMeta::from_json(v)?);
+        }
+        Ok(Self {
+            meta: required(meta, "_meta")?,
+        })
+    }
+}
+
+impl Encode for DiscoverParams<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}
+
+impl<'a> MethodParams<'a> for DiscoverParams<'a> {
+    const METHOD: Method<'static> = Method::ServerDiscover;
+}
+
+/// `DiscoverResult`: versions, capabilities, instructions, caching hints; `serverInfo`
+/// lives in `_meta` (DIGEST §2, §19 item 18).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct DiscoverResult<'a> {
+    /// `resultType` (absent from legacy servers).
+    pub result_type: Option<ResultType>,
+    /// `supportedVersions`
+    pub supported_versions: Seq<'a, JsonStr<'a>>,
+    /// `capabilities`
+    pub capabilities: ServerCapabilities<'a>,
+    /// `instructions`
+    pub instructions: Option<JsonStr<'a>>,
+    /// `ttlMs` (required by the schema; negative values read as 0).
+    pub ttl_ms: Option<u64>,
+    /// `cacheScope` (required by the schema).
+    pub cache_scope: Option<CacheScope>,
+    /// `_meta`
+    pub meta: Option<ResultMeta<'a>>,
+}
+
+impl<'a> DiscoverResult<'a> {
+    /// A complete result with caching hints (DIGEST §19 item 3: per the schema).
+    #[must_use]
+    pub const fn new(
+        supported_versions: Seq<'a, JsonStr<'a>>,
+        capabilities: ServerCapabilities<'a>,
+        ttl_ms: u64,
+        cache_scope: CacheScope,
+    ) -> Self {
+        Self {
+            result_type: Some(ResultType::Complete),
+            supported_versions,
+            capabilities,
+            instructions: None,
+            ttl_ms: Some(ttl_ms),
+            cache_scope: Some(cache_scope),
+            meta: None,
+        }
+    }
+}
+
+impl<'a> FromJson<'a> for DiscoverResult<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        const NAMES: &[&str] = &[
+            "resultType",
+            "supportedVersions",
+            "capabilities",
+            "instructions",
+            "ttlMs",
+            "cacheScope",
+            "_meta",
+        ];
+        let mut f = fields(v, NAMES, "result")?;
+        let (mut result_type, mut versions, mut capabilities, mut instructions) =
+            (None, None, None, None);
+        let (mut ttl_ms, mut cache_scope, mut meta) = (None, None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => result_type = Some(complete_only(v)?),
+                1 => versions = Some(Seq::decode(v, "supportedVersions")?),
+                2 => capabilities = Some(ServerCapabilities::from_json(v)?),
+                3 => instructions = Some(string(v, "instructions")?),
+                4 => ttl_ms = Some(ttl(v)?),
+                5 => cache_scope = Some(CacheScope::from_json(v)?),
+                _ => meta = Some(ResultMeta::from_json(v)?),
+            }
+        }
+        Ok(Self {
+            result_type,
+            supported_versions: required(versions, "supportedVersions")?,
+            capabilities: required(capabilities, "capabilities")?,
+            instructions,
+            ttl_ms,
+            cache_scope,
+            meta,
+        })
+    }
+}
+
+impl Encode for DiscoverResult<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field("resultType", &self.result_type)?;
+        w.field("supportedVersions", &self.supported_versions)?;
+        w.field("capabilities", &self.capabilities)?;
+        w.opt_field("instructions", &self.instructions)?;
+        w.opt_field("ttlMs", &self.ttl_ms)?;
+        w.opt_field("cacheScope", &self.cache_scope)?;
+        w.opt_field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}

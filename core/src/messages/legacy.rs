@@ -1,0 +1,77 @@
+//! 2025-11-25 shapes a dual-era peer still meets (DIGEST §17): `resources/subscribe` and
+//! `resources/unsubscribe` (`params: {uri}`, no required `_meta`). Results without
+//! `resultType`, `-32002` not-found errors and notifications without a subscription id are
+//! accepted by the modern views themselves.
+
+use super::common::{Enc, fields, next, object, required, string};
+use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+
+/// `{uri, _meta?}` of the legacy subscribe/unsubscribe requests.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct UriParams<'a> {
+    /// `uri`
+    pub uri: JsonStr<'a>,
+    /// `_meta` (legacy: optional, only `progressToken` defined), passed through.
+    pub meta: Option<RawJson<'a>>,
+}
+
+impl<'a> FromJson<'a> for UriParams<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["uri", "_meta"], "params")?;
+        let (mut uri, mut meta) = (None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            if i == 0 {
+                uri = Some(string(v, "uri")?);
+            } else {
+                meta = Some(object(v, "_meta")?);
+            }
+        }
+        Ok(Self {
+            uri: required(uri, "uri")?,
+            meta,
+        })
+    }
+}
+
+impl Encode for UriParams<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field("_meta", &self.meta)?;
+        w.field("uri", &self.uri)?;
+        w.end_object()
+    }
+}
+
+macro_rules! legacy_uri {
+    ($(#[$doc:meta])* $name:ident = $method:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct $name<'a>(pub UriParams<'a>);
+
+        impl<'a> FromJson<'a> for $name<'a> {
+            fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+                UriParams::from_json(v).map(Self)
+            }
+        }
+
+        impl Encode for $name<'_> {
+            fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+                self.0.encode(w)
+            }
+        }
+
+        impl<'a> MethodParams<'a> for $name<'a> {
+            const METHOD: Method<'static> = Method::$method;
+        }
+    };
+}
+
+legacy_uri!(
+    /// Legacy `resources/subscribe` params (removed in 2026-07-28).
+    SubscribeParams = ResourcesSubscribe
+);
+legacy_uri!(
+    /// Legacy `resources/unsubscribe` params (removed in 2026-07-28).
+    UnsubscribeParams = ResourcesUnsubscribe
+);

@@ -1,0 +1,246 @@
+//! Paginated, cacheable lists (DIGEST §3–§6, §8): `resources/list`,
+//! `resources/templates/list`, `prompts/list` (and `tools/list`, recognised).
+
+use super::common::{CacheScope, Enc, ResultType, fields, next, object, string, ttl};
+use super::input_required::complete_only;
+use super::meta::{RequestMeta, ResultMeta};
+use super::prompts::Prompt;
+use super::resource::{Resource, ResourceTemplate};
+use super::seq::Seq;
+use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+
+/// `PaginatedRequestParams`: the standard `_meta` and an opaque `cursor`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PaginatedParams<'a> {
+    /// `_meta` (required).
+    pub meta: RequestMeta<'a>,
+    /// `cursor`: where to continue; opaque (DIGEST §3).
+    pub cursor: Option<JsonStr<'a>>,
+}
+
+impl<'a> FromJson<'a> for PaginatedParams<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["_meta", "cursor"], "params")?;
+        let (mut meta, mut cursor) = (None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            if i == 0 {
+                meta = Some(RequestMeta::from_json(v)?);
+            } else {
+                cursor = Some(string(v, "cursor")?);
+            }
+        }
+        Ok(Self {
+            meta: meta.ok_or(ParamsError::missing("_meta"))?,
+            cursor,
+        })
+    }
+}
+
+impl Encode for PaginatedParams<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("_meta", &self.meta)?;
+        w.opt_field("cursor", &self.cursor)?;
+        w.end_object()
+    }
+}
+
+macro_rules! paginated_params {
+    ($(#[$doc:meta])* $name:ident = $method:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq)]
+        pub struct $name<'a>(pub PaginatedParams<'a>);
+
+        impl<'a> FromJson<'a> for $name<'a> {
+            fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+                PaginatedParams::from_json(v).map(Self)
+            }
+        }
+
+        impl Encode for $name<'_> {
+            fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+                self.0.encode(w)
+            }
+        }
+
+        impl<'a> MethodParams<'a> for $name<'a> {
+            const METHOD: Method<'static> = Method::$method;
+        }
+    };
+}
+
+paginated_params!(
+    /// `resources/list` params.
+    ListResourcesParams = ResourcesList
+);
+paginated_params!(
+    /// `resources/templates/list` params.
+    ListResourceTemplatesParams = ResourcesTemplatesList
+);
+paginated_params!(
+    /// `prompts/list` params.
+    ListPromptsParams = PromptsList
+);
+paginated_params!(
+    /// `tools/list` params (tools are out of scope; recognised for completeness).
+    ListToolsParams = ToolsList
+);
+
+/// An item type of a paginated list, and the result member that holds the page.
+pub trait ListItem<'a>: FromJson<'a> + Encode + Copy {
+    /// The members of the list result; index 1 is the items array (`"resources"`, …).
+    const FIELDS: &'static [&'static str];
+}
+
+impl<'a> ListItem<'a> for Resource<'a> {
+    const FIELDS: &'static [&'static str] = &[
+        "resultType",
+        "resources",
+        "nextCursor",
+        "ttlMs",
+        "cacheScope",
+        "_meta",
+    ];
+}
+
+impl<'a> ListItem<'a> for ResourceTemplate<'a> {
+    const FIELDS: &'static [&'static str] = &[
+        "resultType",
+        "resourceTemplates",
+        "nextCursor",
+        "ttlMs",
+        "cacheScope",
+        "_meta",
+    ];
+}
+
+impl<'a> ListItem<'a> for Prompt<'a> {
+    const FIELDS: &'static [&'static str] = &[
+        "resultType",
+        "prompts",
+        "nextCursor",
+        "ttlMs",
+        "cacheScope",
+        "_meta",
+    ];
+}
+
+/// A tool definition, passed through unparsed (tools are out of scope).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Tool<'a>(pub RawJson<'a>);
+
+impl<'a> FromJson<'a> for Tool<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        object(v, "tools").map(Self)
+    }
+}
+
+impl Encode for Tool<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.raw(self.0)
+    }
+}
+
+impl<'a> ListItem<'a> for Tool<'a> {
+    const FIELDS: &'static [&'static str] = &[
+        "resultType",
+        "tools",
+        "nextCursor",
+        "ttlMs",
+        "cacheScope",
+        "_meta",
+    ];
+}
+
+/// One page of a list (`PaginatedResult & CacheableResult`).
+///
+/// Decoding is lenient where the spec tells clients to be (DIGEST §4, §17.2): a missing
+/// `resultType` is "complete", a missing or negative `ttlMs` reads as 0 ([`ListResult::ttl`]),
+/// a missing `cacheScope` is `None` (treat as private). It is strict elsewhere:
+/// `input_required` is refused (DIGEST §13) and `cacheScope` must be `public`/`private`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ListResult<'a, T: ListItem<'a>> {
+    /// `resultType` (absent from legacy servers).
+    pub result_type: Option<ResultType>,
+    /// The items of this page.
+    pub items: Seq<'a, T>,
+    /// `nextCursor`: present (even `""`) means more pages; absent means the end (DIGEST §3).
+    pub next_cursor: Option<JsonStr<'a>>,
+    /// `ttlMs` as sent (negative values already read as 0).
+    pub ttl_ms: Option<u64>,
+    /// `cacheScope`
+    pub cache_scope: Option<CacheScope>,
+    /// `_meta`
+    pub meta: Option<ResultMeta<'a>>,
+}
+
+impl<'a, T: ListItem<'a>> ListResult<'a, T> {
+    /// A complete page with the caching hints a server MUST send (DIGEST §16.4 rule 21).
+    #[must_use]
+    pub fn new(items: Seq<'a, T>, ttl_ms: u64, cache_scope: CacheScope) -> Self {
+        Self {
+            result_type: Some(ResultType::Complete),
+            items,
+            next_cursor: None,
+            ttl_ms: Some(ttl_ms),
+            cache_scope: Some(cache_scope),
+            meta: None,
+        }
+    }
+
+    /// The freshness lifetime in milliseconds: absent reads as 0 (DIGEST §4).
+    #[must_use]
+    pub fn ttl(&self) -> u64 {
+        self.ttl_ms.unwrap_or(0)
+    }
+}
+
+impl<'a, T: ListItem<'a>> FromJson<'a> for ListResult<'a, T> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, T::FIELDS, "result")?;
+        let items_key = T::FIELDS.get(1).copied().unwrap_or("items");
+        let (mut result_type, mut items, mut next_cursor) = (None, None, None);
+        let (mut ttl_ms, mut cache_scope, mut meta) = (None, None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => result_type = Some(complete_only(v)?),
+                1 => items = Some(Seq::decode(v, items_key)?),
+                2 => next_cursor = Some(string(v, "nextCursor")?),
+                3 => ttl_ms = Some(ttl(v)?),
+                4 => cache_scope = Some(CacheScope::from_json(v)?),
+                _ => meta = Some(ResultMeta::from_json(v)?),
+            }
+        }
+        Ok(Self {
+            result_type,
+            items: items.ok_or(ParamsError::missing(items_key))?,
+            next_cursor,
+            ttl_ms,
+            cache_scope,
+            meta,
+        })
+    }
+}
+
+impl<'a, T: ListItem<'a>> Encode for ListResult<'a, T> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field("resultType", &self.result_type)?;
+        w.field(T::FIELDS.get(1).copied().unwrap_or("items"), &self.items)?;
+        w.opt_field("nextCursor", &self.next_cursor)?;
+        w.opt_field("ttlMs", &self.ttl_ms)?;
+        w.opt_field("cacheScope", &self.cache_scope)?;
+        w.opt_field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}
+
+/// `ListResourcesResult`
+pub type ListResourcesResult<'a> = ListResult<'a, Resource<'a>>;
+/// `ListResourceTemplatesResult`
+pub type ListResourceTemplatesResult<'a> = ListResult<'a, ResourceTemplate<'a>>;
+/// `ListPromptsResult`
+pub type ListPromptsResult<'a> = ListResult<'a, Prompt<'a>>;
+/// `ListToolsResult` (tools pass through unparsed).
+pub type ListToolsResult<'a> = ListResult<'a, Tool<'a>>;

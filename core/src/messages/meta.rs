@@ -1,0 +1,356 @@
+//! `_meta` objects (DIGEST §1.1–§1.3) and `Implementation` / `Icon`.
+//!
+//! Each `_meta` view types the keys the spec defines and keeps the whole object as
+//! `extra`, so keys it does not know are re-emitted unchanged on encode ("implementations
+//! MUST NOT make assumptions about values at these keys", DIGEST §1.1).
+
+use super::capabilities::ClientCapabilities;
+use super::common::{Enc, LoggingLevel, Theme, fields, next, required, string};
+use super::seq::Seq;
+use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{FromJson, ParamsError, RequestId};
+
+/// `io.modelcontextprotocol/protocolVersion`
+pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
+/// `io.modelcontextprotocol/clientCapabilities`
+pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `io.modelcontextprotocol/clientInfo`
+pub const CLIENT_INFO_KEY: &str = "io.modelcontextprotocol/clientInfo";
+/// `io.modelcontextprotocol/logLevel`
+pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
+/// `io.modelcontextprotocol/serverInfo`
+pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
+/// `io.modelcontextprotocol/subscriptionId`
+pub const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// Copies the members of `extra` whose keys are not in `known`.
+pub(crate) fn encode_extra<S: JsonSink + ?Sized>(
+    w: &mut Writer<'_, S>,
+    extra: Option<RawJson<'_>>,
+    known: &[&str],
+) -> Enc {
+    for (k, v) in extra.and_then(|e| e.object()).into_iter().flatten() {
+        if !known.iter().any(|n| k == *n) {
+            w.json_key(k)?;
+            w.raw(v)?;
+        }
+    }
+    Ok(())
+}
+
+fn id<'a>(v: RawJson<'a>, field: &'static str) -> Result<RequestId<'a>, ParamsError> {
+    RequestId::from_json(v).map_err(|_| ParamsError::wrong_type(field))
+}
+
+/// An icon (`Icon`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Icon<'a> {
+    /// `src` (a URI, possibly `data:`).
+    pub src: JsonStr<'a>,
+    /// `mimeType`
+    pub mime_type: Option<JsonStr<'a>>,
+    /// `sizes` (`"48x48"`, `"any"`).
+    pub sizes: Option<Seq<'a, JsonStr<'a>>>,
+    /// `theme`
+    pub theme: Option<Theme>,
+}
+
+impl<'a> FromJson<'a> for Icon<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["src", "mimeType", "sizes", "theme"], "icons")?;
+        let (mut src, mut mime_type, mut sizes, mut theme) = (None, None, None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => src = Some(string(v, "src")?),
+                1 => mime_type = Some(string(v, "mimeType")?),
+                2 => sizes = Some(Seq::decode(v, "sizes")?),
+                _ => theme = Some(Theme::from_json(v)?),
+            }
+        }
+        Ok(Self {
+            src: required(src, "src")?,
+            mime_type,
+            sizes,
+            theme,
+        })
+    }
+}
+
+impl Encode for Icon<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("src", &self.src)?;
+        w.opt_field("mimeType", &self.mime_type)?;
+        w.opt_field("sizes", &self.sizes)?;
+        w.opt_field("theme", &self.theme)?;
+        w.end_object()
+    }
+}
+
+/// Who is talking (`Implementation`): `clientInfo` / `serverInfo`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Implementation<'a> {
+    /// `name`
+    pub name: JsonStr<'a>,
+    /// `version`
+    pub version: JsonStr<'a>,
+    /// `title`
+    pub title: Option<JsonStr<'a>>,
+    /// `description`
+    pub description: Option<JsonStr<'a>>,
+    /// `websiteUrl`
+    pub website_url: Option<JsonStr<'a>>,
+    /// `icons`
+    pub icons: Option<Seq<'a, Icon<'a>>>,
+}
+
+impl<'a> Implementation<'a> {
+    /// `{name, version}`.
+    #[must_use]
+    pub const fn new(name: &'a str, version: &'a str) -> Self {
+        Self {
+            name: JsonStr::new(name),
+            version: JsonStr::new(version),
+            title: None,
+            description: None,
+            website_url: None,
+            icons: None,
+        }
+    }
+}
+
+impl<'a> FromJson<'a> for Implementation<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        const NAMES: &[&str] = &[
+            "name",
+            "version",
+            "title",
+            "description",
+            "websiteUrl",
+            "icons",
+        ];
+        let mut f = fields(v, NAMES, "implementation")?;
+        let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
+        let mut icons = None;
+        while let Some((i, v)) = next(&mut f)? {
+            match (s.get_mut(i), NAMES.get(i)) {
+                (Some(slot), Some(name)) => *slot = Some(string(v, name)?),
+                _ => icons = Some(Seq::decode(v, "icons")?),
+            }
+        }
+        let [name, version, title, description, website_url] = s;
+        Ok(Self {
+            name: required(name, "name")?,
+            version: required(version, "version")?,
+            title,
+            description,
+            website_url,
+            icons,
+        })
+    }
+}
+
+impl Encode for Implementation<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("name", &self.name)?;
+        w.field("version", &self.version)?;
+        w.opt_field("title", &self.title)?;
+        w.opt_field("description", &self.description)?;
+        w.opt_field("websiteUrl", &self.website_url)?;
+        w.opt_field("icons", &self.icons)?;
+        w.end_object()
+    }
+}
+
+const REQUEST_META_KEYS: &[&str] = &[
+    PROTOCOL_VERSION_KEY,
+    CLIENT_CAPABILITIES_KEY,
+    CLIENT_INFO_KEY,
+    LOG_LEVEL_KEY,
+    "progressToken",
+    "traceparent",
+    "tracestate",
+    "baggage",
+];
+
+/// The per-request `params._meta` (`RequestMetaObject`, DIGEST §1.1). Both
+/// `protocolVersion` and `clientCapabilities` are required: a request without them is
+/// rejected with `-32602` (DIGEST §16.1 rule 1).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RequestMeta<'a> {
+    /// `io.modelcontextprotocol/protocolVersion`
+    pub protocol_version: JsonStr<'a>,
+    /// `io.modelcontextprotocol/clientCapabilities`
+    pub client_capabilities: ClientCapabilities<'a>,
+    /// `io.modelcontextprotocol/clientInfo`
+    pub client_info: Option<Implementation<'a>>,
+    /// `io.modelcontextprotocol/logLevel` (deprecated; absent = no log notifications).
+    pub log_level: Option<LoggingLevel>,
+    /// `progressToken` (a string or an integer).
+    pub progress_token: Option<RequestId<'a>>,
+    /// `traceparent` (W3C Trace Context).
+    pub traceparent: Option<JsonStr<'a>>,
+    /// `tracestate` (W3C Trace Context).
+    pub tracestate: Option<JsonStr<'a>>,
+    /// `baggage` (W3C Baggage).
+    pub baggage: Option<JsonStr<'a>>,
+    /// The whole `_meta` object as received; its other keys are re-emitted on encode.
+    pub extra: Option<RawJson<'a>>,
+}
+
+impl<'a> RequestMeta<'a> {
+    /// The two required keys, nothing else.
+    #[must_use]
+    pub const fn new(protocol_version: &'a str, capabilities: ClientCapabilities<'a>) -> Self {
+        Self {
+            protocol_version: JsonStr::new(protocol_version),
+            client_capabilities: capabilities,
+            client_info: None,
+            log_level: None,
+            progress_token: None,
+            traceparent: None,
+            tracestate: None,
+            baggage: None,
+            extra: None,
+        }
+    }
+}
+
+impl<'a> FromJson<'a> for RequestMeta<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, REQUEST_META_KEYS, "_meta")?;
+        let mut m = Self::new("", ClientCapabilities::EMPTY);
+        let (mut version, mut caps) = (None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => version = Some(string(v, PROTOCOL_VERSION_KEY)?),
+                1 => caps = Some(ClientCapabilities::decode(v, CLIENT_CAPABILITIES_KEY)?),
+                2 => m.client_info = Some(Implementation::from_json(v)?),
+                3 => m.log_level = Some(LoggingLevel::from_json(v)?),
+                4 => m.progress_token = Some(id(v, "progressToken")?),
+                5 => m.traceparent = Some(string(v, "traceparent")?),
+                6 => m.tracestate = Some(string(v, "tracestate")?),
+                _ => m.baggage = Some(string(v, "baggage")?),
+            }
+        }
+        m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
+        m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
+        m.extra = Some(v);
+        Ok(m)
+    }
+}
+
+impl Encode for RequestMeta<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field(PROTOCOL_VERSION_KEY, &self.protocol_version)?;
+        w.field(CLIENT_CAPABILITIES_KEY, &self.client_capabilities)?;
+        w.opt_field(CLIENT_INFO_KEY, &self.client_info)?;
+        w.opt_field(LOG_LEVEL_KEY, &self.log_level)?;
+        w.opt_field("progressToken", &self.progress_token)?;
+        w.opt_field("traceparent", &self.traceparent)?;
+        w.opt_field("tracestate", &self.tracestate)?;
+        w.opt_field("baggage", &self.baggage)?;
+        encode_extra(w, self.extra, REQUEST_META_KEYS)?;
+        w.end_object()
+    }
+}
+
+/// A notification's `params._meta` (`NotificationMetaObject`, DIGEST §1.3).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct NotificationMeta<'a> {
+    /// `io.modelcontextprotocol/subscriptionId`: the id of the `subscriptions/listen`
+    /// request whose stream carries the notification, in its JSON type (DIGEST §11.3).
+    /// Absent on legacy notifications (DIGEST §17.2 item 4).
+    pub subscription_id: Option<RequestId<'a>>,
+    /// The whole `_meta` object as received; its other keys are re-emitted on encode.
+    pub extra: Option<RawJson<'a>>,
+}
+
+impl<'a> NotificationMeta<'a> {
+    /// `{"io.modelcontextprotocol/subscriptionId": id}`.
+    #[must_use]
+    pub const fn subscription(id: RequestId<'a>) -> Self {
+        Self {
+            subscription_id: Some(id),
+            extra: None,
+        }
+    }
+}
+
+impl<'a> FromJson<'a> for NotificationMeta<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &[SUBSCRIPTION_ID_KEY], "_meta")?;
+        let mut subscription_id = None;
+        while let Some((_, v)) = next(&mut f)? {
+            subscription_id = Some(id(v, SUBSCRIPTION_ID_KEY)?);
+        }
+        Ok(Self {
+            subscription_id,
+            extra: Some(v),
+        })
+    }
+}
+
+impl Encode for NotificationMeta<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field(SUBSCRIPTION_ID_KEY, &self.subscription_id)?;
+        encode_extra(w, self.extra, &[SUBSCRIPTION_ID_KEY])?;
+        w.end_object()
+    }
+}
+
+const RESULT_META_KEYS: &[&str] = &[SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY];
+
+/// A result's `_meta` (`ResultMetaObject`, DIGEST §1.2, and the listen result's
+/// `subscriptionId`, DIGEST §11.4).
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ResultMeta<'a> {
+    /// `io.modelcontextprotocol/serverInfo` (servers SHOULD include it).
+    pub server_info: Option<Implementation<'a>>,
+    /// `io.modelcontextprotocol/subscriptionId` (required on a `subscriptions/listen` result).
+    pub subscription_id: Option<RequestId<'a>>,
+    /// The whole `_meta` object as received; its other keys are re-emitted on encode.
+    pub extra: Option<RawJson<'a>>,
+}
+
+impl<'a> ResultMeta<'a> {
+    /// `{"io.modelcontextprotocol/serverInfo": info}`.
+    #[must_use]
+    pub const fn server_info(info: Implementation<'a>) -> Self {
+        Self {
+            server_info: Some(info),
+            subscription_id: None,
+            extra: None,
+        }
+    }
+}
+
+impl<'a> FromJson<'a> for ResultMeta<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, RESULT_META_KEYS, "_meta")?;
+        let mut m = Self {
+            extra: Some(v),
+            ..Self::default()
+        };
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => m.server_info = Some(Implementation::from_json(v)?),
+                _ => m.subscription_id = Some(id(v, SUBSCRIPTION_ID_KEY)?),
+            }
+        }
+        Ok(m)
+    }
+}
+
+impl Encode for ResultMeta<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field(SERVER_INFO_KEY, &self.server_info)?;
+        w.opt_field(SUBSCRIPTION_ID_KEY, &self.subscription_id)?;
+        encode_extra(w, self.extra, RESULT_META_KEYS)?;
+        w.end_object()
+    }
+}

@@ -1,0 +1,166 @@
+//! The notifications in scope (DIGEST §12): `list_changed` ×3, `resources/updated`,
+//! `cancelled`. Each may carry `_meta.subscriptionId`; legacy ones do not (DIGEST §17.2).
+
+use super::common::{Enc, fields, next, required, string};
+use super::meta::NotificationMeta;
+use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError, RequestId};
+
+/// Params of a `list_changed` notification: only an optional `_meta`. With no `_meta` the
+/// notification is encoded without `params`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ListChangedParams<'a> {
+    /// `_meta` (carries the subscription id on a listen stream).
+    pub meta: Option<NotificationMeta<'a>>,
+}
+
+impl<'a> FromJson<'a> for ListChangedParams<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["_meta"], "params")?;
+        let mut meta = None;
+        while let Some((_, v)) = next(&mut f)? {
+            meta = Some(NotificationMeta::from_json(v)?);
+        }
+        Ok(Self { meta })
+    }
+}
+
+impl Encode for ListChangedParams<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}
+
+macro_rules! list_changed {
+    ($(#[$doc:meta])* $name:ident = $method:ident) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, Copy, PartialEq, Default)]
+        pub struct $name<'a>(pub ListChangedParams<'a>);
+
+        impl<'a> FromJson<'a> for $name<'a> {
+            fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+                ListChangedParams::from_json(v).map(Self)
+            }
+        }
+
+        impl Encode for $name<'_> {
+            fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+                self.0.encode(w)
+            }
+        }
+
+        impl<'a> MethodParams<'a> for $name<'a> {
+            const METHOD: Method<'static> = Method::$method;
+            fn from_params(params: Option<RawJson<'a>>) -> Result<Self, ParamsError> {
+                params.map_or(Ok(Self::default()), Self::from_json)
+            }
+            fn omit(&self) -> bool {
+                self.0.meta.is_none()
+            }
+        }
+    };
+}
+
+list_changed!(
+    /// `notifications/resources/list_changed` params.
+    ResourceListChangedParams = ResourcesListChanged
+);
+list_changed!(
+    /// `notifications/prompts/list_changed` params.
+    PromptListChangedParams = PromptsListChanged
+);
+list_changed!(
+    /// `notifications/tools/list_changed` params.
+    ToolListChangedParams = ToolsListChanged
+);
+
+/// `notifications/resources/updated` params: the changed `uri` (possibly a sub-resource
+/// of the subscribed one).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ResourceUpdatedParams<'a> {
+    /// `_meta` (the subscription id on a listen stream; absent in legacy sessions).
+    pub meta: Option<NotificationMeta<'a>>,
+    /// `uri`
+    pub uri: JsonStr<'a>,
+}
+
+impl<'a> FromJson<'a> for ResourceUpdatedParams<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["_meta", "uri"], "params")?;
+        let (mut meta, mut uri) = (None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            if i == 0 {
+                meta = Some(NotificationMeta::from_json(v)?);
+            } else {
+                uri = Some(string(v, "uri")?);
+            }
+        }
+        Ok(Self {
+            meta,
+            uri: required(uri, "uri")?,
+        })
+    }
+}
+
+impl Encode for ResourceUpdatedParams<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field("_meta", &self.meta)?;
+        w.field("uri", &self.uri)?;
+        w.end_object()
+    }
+}
+
+impl<'a> MethodParams<'a> for ResourceUpdatedParams<'a> {
+    const METHOD: Method<'static> = Method::ResourcesUpdated;
+}
+
+/// `notifications/cancelled` params (DIGEST §11.4, §12).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct CancelledParams<'a> {
+    /// `_meta`
+    pub meta: Option<NotificationMeta<'a>>,
+    /// `requestId`: the request to cancel (for a server, the listen request it ends).
+    pub request_id: RequestId<'a>,
+    /// `reason`
+    pub reason: Option<JsonStr<'a>>,
+}
+
+impl<'a> FromJson<'a> for CancelledParams<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["_meta", "requestId", "reason"], "params")?;
+        let (mut meta, mut request_id, mut reason) = (None, None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => meta = Some(NotificationMeta::from_json(v)?),
+                1 => {
+                    let id = RequestId::from_json(v)
+                        .map_err(|_| ParamsError::wrong_type("requestId"))?;
+                    request_id = Some(id);
+                }
+                _ => reason = Some(string(v, "reason")?),
+            }
+        }
+        Ok(Self {
+            meta,
+            request_id: required(request_id, "requestId")?,
+            reason,
+        })
+    }
+}
+
+impl Encode for CancelledParams<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field("_meta", &self.meta)?;
+        w.field("requestId", &self.request_id)?;
+        w.opt_field("reason", &self.reason)?;
+        w.end_object()
+    }
+}
+
+impl<'a> MethodParams<'a> for CancelledParams<'a> {
+    const METHOD: Method<'static> = Method::Cancelled;
+}

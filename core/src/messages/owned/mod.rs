@@ -1,0 +1,143 @@
+//! Owned builders (feature `alloc`) for what a server emits: they store `String`s and
+//! `Vec`s, borrow themselves as the zero-copy views ([`AsView`]) and encode through the
+//! views' encoders, so there is one encoder per message shape.
+//!
+//! ```
+//! use mcp_context::json::to_string;
+//! use mcp_context::jsonrpc::OwnedRequestId;
+//! use mcp_context::messages::CacheScope;
+//! use mcp_context::messages::owned::{OwnedReadResourceResult, OwnedResourceContents, OwnedResponse};
+//! let result = OwnedReadResourceResult {
+//!     contents: vec![OwnedResourceContents::text("file:///a.txt", Some("text/plain"), "hi")],
+//!     ..OwnedReadResourceResult::new(60_000, CacheScope::Private)
+//! };
+//! let response = OwnedResponse { id: OwnedRequestId::Int(2), result };
+//! assert_eq!(to_string(&response).unwrap(),
+//!     r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","contents":[{"uri":"file:///a.txt","mimeType":"text/plain","text":"hi"}],"ttlMs":60000,"cacheScope":"private"}}"#);
+//! ```
+
+mod items;
+mod notify;
+mod results;
+
+pub use items::{
+    OwnedAnnotations, OwnedContentBlock, OwnedIcon, OwnedImplementation, OwnedPrompt,
+    OwnedPromptArgument, OwnedPromptMessage, OwnedResource, OwnedResourceContents,
+    OwnedResourceTemplate,
+};
+pub use notify::{
+    ListKind, OwnedAcknowledged, OwnedCancelled, OwnedErrorData, OwnedErrorResponse,
+    OwnedListChanged, OwnedResourceUpdated, OwnedSubscriptionFilter,
+};
+pub use results::{
+    OwnedCompleteResult, OwnedDiscoverResult, OwnedGetPromptResult, OwnedInputRequest,
+    OwnedInputRequiredResult, OwnedListPromptsResult, OwnedListResourceTemplatesResult,
+    OwnedListResourcesResult, OwnedListResult, OwnedListenResult, OwnedReadResourceResult,
+    OwnedResponse, OwnedServerCapabilities,
+};
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::seq::{MapSource, SeqSource};
+use crate::json::{JsonError, JsonStr, RawJson};
+
+/// A validated JSON value that owns its text: `_meta`, `experimental`, input request params.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct OwnedJson(String);
+
+impl OwnedJson {
+    /// Validates `text` as one JSON value.
+    ///
+    /// # Errors
+    /// [`JsonError`] when it is not.
+    pub fn parse(text: impl Into<String>) -> Result<Self, JsonError> {
+        let text: String = text.into();
+        RawJson::parse(text.as_bytes())?;
+        let trimmed = text.trim_matches(|c| matches!(c, ' ' | '\t' | '\n' | '\r'));
+        Ok(Self(if trimmed.len() == text.len() {
+            text
+        } else {
+            String::from(trimmed)
+        }))
+    }
+
+    /// `{}`
+    #[must_use]
+    pub fn empty_object() -> Self {
+        Self(String::from("{}"))
+    }
+
+    /// Borrows as a [`RawJson`].
+    #[must_use]
+    pub fn as_raw(&self) -> RawJson<'_> {
+        RawJson::from_validated(&self.0)
+    }
+}
+
+impl fmt::Debug for OwnedJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// An owned value that can lend itself as a zero-copy view.
+pub trait AsView {
+    /// The view type.
+    type View<'a>
+    where
+        Self: 'a;
+    /// Borrows as the view.
+    fn view(&self) -> Self::View<'_>;
+}
+
+impl AsView for String {
+    type View<'a> = JsonStr<'a>;
+    fn view(&self) -> JsonStr<'_> {
+        JsonStr::new(self)
+    }
+}
+
+impl<'a, O: AsView> SeqSource<'a, O::View<'a>> for Vec<O> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn item(&'a self, index: usize) -> Option<O::View<'a>> {
+        self.get(index).map(AsView::view)
+    }
+}
+
+impl<'a, O: AsView> MapSource<'a, O::View<'a>> for Vec<(String, O)> {
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    fn entry(&'a self, index: usize) -> Option<(JsonStr<'a>, O::View<'a>)> {
+        self.get(index).map(|(k, v)| (JsonStr::new(k), v.view()))
+    }
+}
+
+pub(crate) fn opt_str(s: &Option<String>) -> Option<JsonStr<'_>> {
+    s.as_deref().map(JsonStr::new)
+}
+
+pub(crate) fn opt_raw(j: &Option<OwnedJson>) -> Option<RawJson<'_>> {
+    j.as_ref().map(OwnedJson::as_raw)
+}
+
+/// Standard base64 (RFC 4648 §4, padded), as `blob` and image/audio `data` require.
+#[must_use]
+pub fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let sym = |i: u32| char::from(ALPHABET.get((i & 63) as usize).copied().unwrap_or(b'A'));
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
+        let n = (b(0) << 16) | (b(1) << 8) | b(2);
+        out.push(sym(n >> 18));
+        out.push(sym(n >> 12));
+        out.push(if chunk.len() > 1 { sym(n >> 6) } else { '=' });
+        out.push(if chunk.len() > 2 { sym(n) } else { '=' });
+    }
+    out
+}

@@ -1,0 +1,299 @@
+//! Prompts (DIGEST §8, §9): `Prompt`, `prompts/get` params and result.
+
+use super::common::{Enc, ResultType, Role, boolean, fields, next, object, required, string};
+use super::content::ContentBlock;
+use super::input_required::{InputResponses, complete_only};
+use super::meta::{Icon, RequestMeta, ResultMeta};
+use super::seq::{Map, Seq};
+use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+
+/// `PromptArgument`
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PromptArgument<'a> {
+    /// `name`
+    pub name: JsonStr<'a>,
+    /// `title`
+    pub title: Option<JsonStr<'a>>,
+    /// `description`
+    pub description: Option<JsonStr<'a>>,
+    /// `required`
+    pub required: Option<bool>,
+}
+
+impl<'a> FromJson<'a> for PromptArgument<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(
+            v,
+            &["name", "title", "description", "required"],
+            "arguments",
+        )?;
+        let mut a = Self {
+            name: JsonStr::new(""),
+            title: None,
+            description: None,
+            required: None,
+        };
+        let mut name = None;
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => name = Some(string(v, "name")?),
+                1 => a.title = Some(string(v, "title")?),
+                2 => a.description = Some(string(v, "description")?),
+                _ => a.required = Some(boolean(v, "required")?),
+            }
+        }
+        a.name = required(name, "name")?;
+        Ok(a)
+    }
+}
+
+impl Encode for PromptArgument<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("name", &self.name)?;
+        w.opt_field("title", &self.title)?;
+        w.opt_field("description", &self.description)?;
+        w.opt_field("required", &self.required)?;
+        w.end_object()
+    }
+}
+
+/// A prompt template (`Prompt`, DIGEST §8).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Prompt<'a> {
+    /// `name`: unique id.
+    pub name: JsonStr<'a>,
+    /// `title`
+    pub title: Option<JsonStr<'a>>,
+    /// `description`
+    pub description: Option<JsonStr<'a>>,
+    /// `arguments`
+    pub arguments: Option<Seq<'a, PromptArgument<'a>>>,
+    /// `icons`
+    pub icons: Option<Seq<'a, Icon<'a>>>,
+    /// `_meta`, passed through.
+    pub meta: Option<RawJson<'a>>,
+}
+
+impl<'a> Prompt<'a> {
+    /// `{name}`.
+    #[must_use]
+    pub const fn new(name: &'a str) -> Self {
+        Self {
+            name: JsonStr::new(name),
+            title: None,
+            description: None,
+            arguments: None,
+            icons: None,
+            meta: None,
+        }
+    }
+}
+
+impl<'a> FromJson<'a> for Prompt<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        const NAMES: &[&str] = &[
+            "name",
+            "title",
+            "description",
+            "arguments",
+            "icons",
+            "_meta",
+        ];
+        let mut f = fields(v, NAMES, "prompts")?;
+        let mut p = Self::new("");
+        let mut name = None;
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => name = Some(string(v, "name")?),
+                1 => p.title = Some(string(v, "title")?),
+                2 => p.description = Some(string(v, "description")?),
+                3 => p.arguments = Some(Seq::decode(v, "arguments")?),
+                4 => p.icons = Some(Seq::decode(v, "icons")?),
+                _ => p.meta = Some(object(v, "_meta")?),
+            }
+        }
+        p.name = required(name, "name")?;
+        Ok(p)
+    }
+}
+
+impl Encode for Prompt<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("name", &self.name)?;
+        w.opt_field("title", &self.title)?;
+        w.opt_field("description", &self.description)?;
+        w.opt_field("arguments", &self.arguments)?;
+        w.opt_field("icons", &self.icons)?;
+        w.opt_field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}
+
+/// `PromptMessage`: one role and exactly one content block (DIGEST §9).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PromptMessage<'a> {
+    /// `role`
+    pub role: Role,
+    /// `content`
+    pub content: ContentBlock<'a>,
+}
+
+impl<'a> FromJson<'a> for PromptMessage<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, &["role", "content"], "messages")?;
+        let (mut role, mut content) = (None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            if i == 0 {
+                role = Some(Role::from_json(v)?);
+            } else {
+                content = Some(ContentBlock::from_json(object(v, "content")?)?);
+            }
+        }
+        Ok(Self {
+            role: required(role, "role")?,
+            content: required(content, "content")?,
+        })
+    }
+}
+
+impl Encode for PromptMessage<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("role", &self.role)?;
+        w.field("content", &self.content)?;
+        w.end_object()
+    }
+}
+
+/// A string argument value: prompt arguments are strings only (DIGEST §9, §16.6 rule 38).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ArgValue<'a>(pub JsonStr<'a>);
+
+impl<'a> FromJson<'a> for ArgValue<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        string(v, "arguments").map(Self)
+    }
+}
+
+impl Encode for ArgValue<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.json_str(self.0)
+    }
+}
+
+/// Argument name → string value (`arguments`, `context.arguments`).
+pub type Arguments<'a> = Map<'a, ArgValue<'a>>;
+
+/// `prompts/get` params (`GetPromptRequestParams`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GetPromptParams<'a> {
+    /// `_meta` (required).
+    pub meta: RequestMeta<'a>,
+    /// `name`
+    pub name: JsonStr<'a>,
+    /// `arguments`: string values only.
+    pub arguments: Option<Arguments<'a>>,
+    /// `inputResponses` (MRTR retry only).
+    pub input_responses: Option<InputResponses<'a>>,
+    /// `requestState` (MRTR retry only; echoed exactly).
+    pub request_state: Option<JsonStr<'a>>,
+}
+
+impl<'a> FromJson<'a> for GetPromptParams<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        const NAMES: &[&str] = &[
+            "_meta",
+            "name",
+            "arguments",
+            "inputResponses",
+            "requestState",
+        ];
+        let mut f = fields(v, NAMES, "params")?;
+        let (mut meta, mut name, mut arguments) = (None, None, None);
+        let (mut input_responses, mut request_state) = (None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => meta = Some(RequestMeta::from_json(v)?),
+                1 => name = Some(string(v, "name")?),
+                2 => arguments = Some(Map::decode(v, "arguments")?),
+                3 => input_responses = Some(Map::decode(v, "inputResponses")?),
+                _ => request_state = Some(string(v, "requestState")?),
+            }
+        }
+        Ok(Self {
+            meta: required(meta, "_meta")?,
+            name: required(name, "name")?,
+            arguments,
+            input_responses,
+            request_state,
+        })
+    }
+}
+
+impl Encode for GetPromptParams<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("_meta", &self.meta)?;
+        w.field("name", &self.name)?;
+        w.opt_field("arguments", &self.arguments)?;
+        w.opt_field("inputResponses", &self.input_responses)?;
+        w.opt_field("requestState", &self.request_state)?;
+        w.end_object()
+    }
+}
+
+impl<'a> MethodParams<'a> for GetPromptParams<'a> {
+    const METHOD: Method<'static> = Method::PromptsGet;
+}
+
+/// `GetPromptResult` (complete). Not cacheable: no `ttlMs`/`cacheScope` (DIGEST §9).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GetPromptResult<'a> {
+    /// `resultType` (absent from legacy servers).
+    pub result_type: Option<ResultType>,
+    /// `description`
+    pub description: Option<JsonStr<'a>>,
+    /// `messages`
+    pub messages: Seq<'a, PromptMessage<'a>>,
+    /// `_meta`
+    pub meta: Option<ResultMeta<'a>>,
+}
+
+impl<'a> FromJson<'a> for GetPromptResult<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(
+            v,
+            &["resultType", "description", "messages", "_meta"],
+            "result",
+        )?;
+        let (mut result_type, mut description, mut messages, mut meta) = (None, None, None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => result_type = Some(complete_only(v)?),
+                1 => description = Some(string(v, "description")?),
+                2 => messages = Some(Seq::decode(v, "messages")?),
+                _ => meta = Some(ResultMeta::from_json(v)?),
+            }
+        }
+        Ok(Self {
+            result_type,
+            description,
+            messages: required(messages, "messages")?,
+            meta,
+        })
+    }
+}
+
+impl Encode for GetPromptResult<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field("resultType", &self.result_type)?;
+        w.opt_field("description", &self.description)?;
+        w.field("messages", &self.messages)?;
+        w.opt_field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}

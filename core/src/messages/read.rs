@@ -1,0 +1,158 @@
+//! `resources/read` (DIGEST §7).
+
+use super::common::{CacheScope, Enc, ResultType, fields, next, required, string, ttl};
+use super::content::ResourceContents;
+use super::input_required::{InputResponses, complete_only};
+use super::meta::{RequestMeta, ResultMeta};
+use super::seq::{Map, Seq};
+use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+
+/// `resources/read` params (`ReadResourceRequestParams`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReadResourceParams<'a> {
+    /// `_meta` (required).
+    pub meta: RequestMeta<'a>,
+    /// `uri`: any scheme; the server interprets it.
+    pub uri: JsonStr<'a>,
+    /// `inputResponses` (MRTR retry only).
+    pub input_responses: Option<InputResponses<'a>>,
+    /// `requestState` (MRTR retry only; echoed exactly).
+    pub request_state: Option<JsonStr<'a>>,
+}
+
+impl<'a> ReadResourceParams<'a> {
+    /// `{_meta, uri}`.
+    #[must_use]
+    pub const fn new(meta: RequestMeta<'a>, uri: &'a str) -> Self {
+        Self {
+            meta,
+            uri: JsonStr::new(uri),
+            input_responses: None,
+            request_state: None,
+        }
+    }
+
+    /// Whether this is an MRTR retry, whose result MUST NOT be cached (DIGEST §4).
+    #[must_use]
+    pub const fn is_retry(&self) -> bool {
+        self.input_responses.is_some() || self.request_state.is_some()
+    }
+}
+
+impl<'a> FromJson<'a> for ReadResourceParams<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(
+            v,
+            &["_meta", "uri", "inputResponses", "requestState"],
+            "params",
+        )?;
+        let (mut meta, mut uri, mut input_responses, mut request_state) = (None, None, None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => meta = Some(RequestMeta::from_json(v)?),
+                1 => uri = Some(string(v, "uri")?),
+                2 => input_responses = Some(Map::decode(v, "inputResponses")?),
+                _ => request_state = Some(string(v, "requestState")?),
+            }
+        }
+        Ok(Self {
+            meta: required(meta, "_meta")?,
+            uri: required(uri, "uri")?,
+            input_responses,
+            request_state,
+        })
+    }
+}
+
+impl Encode for ReadResourceParams<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("_meta", &self.meta)?;
+        w.field("uri", &self.uri)?;
+        w.opt_field("inputResponses", &self.input_responses)?;
+        w.opt_field("requestState", &self.request_state)?;
+        w.end_object()
+    }
+}
+
+impl<'a> MethodParams<'a> for ReadResourceParams<'a> {
+    const METHOD: Method<'static> = Method::ResourcesRead;
+}
+
+/// `ReadResourceResult` (complete). An empty `contents` is allowed for an existing empty
+/// resource (DIGEST §19 item 1); a missing resource is an error, not an empty list.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ReadResourceResult<'a> {
+    /// `resultType` (absent from legacy servers).
+    pub result_type: Option<ResultType>,
+    /// `contents`: text or blob items, each with its own `uri`.
+    pub contents: Seq<'a, ResourceContents<'a>>,
+    /// `ttlMs` (negative values already read as 0).
+    pub ttl_ms: Option<u64>,
+    /// `cacheScope`
+    pub cache_scope: Option<CacheScope>,
+    /// `_meta`
+    pub meta: Option<ResultMeta<'a>>,
+}
+
+impl<'a> ReadResourceResult<'a> {
+    /// A complete result with the caching hints a server MUST send (DIGEST §4).
+    #[must_use]
+    pub const fn new(
+        contents: Seq<'a, ResourceContents<'a>>,
+        ttl_ms: u64,
+        scope: CacheScope,
+    ) -> Self {
+        Self {
+            result_type: Some(ResultType::Complete),
+            contents,
+            ttl_ms: Some(ttl_ms),
+            cache_scope: Some(scope),
+            meta: None,
+        }
+    }
+
+    /// The freshness lifetime in milliseconds: absent reads as 0 (DIGEST §4).
+    #[must_use]
+    pub fn ttl(&self) -> u64 {
+        self.ttl_ms.unwrap_or(0)
+    }
+}
+
+impl<'a> FromJson<'a> for ReadResourceResult<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        const NAMES: &[&str] = &["resultType", "contents", "ttlMs", "cacheScope", "_meta"];
+        let mut f = fields(v, NAMES, "result")?;
+        let (mut result_type, mut contents, mut ttl_ms) = (None, None, None);
+        let (mut cache_scope, mut meta) = (None, None);
+        while let Some((i, v)) = next(&mut f)? {
+            match i {
+                0 => result_type = Some(complete_only(v)?),
+                1 => contents = Some(Seq::decode(v, "contents")?),
+                2 => ttl_ms = Some(ttl(v)?),
+                3 => cache_scope = Some(CacheScope::from_json(v)?),
+                _ => meta = Some(ResultMeta::from_json(v)?),
+            }
+        }
+        Ok(Self {
+            result_type,
+            contents: required(contents, "contents")?,
+            ttl_ms,
+            cache_scope,
+            meta,
+        })
+    }
+}
+
+impl Encode for ReadResourceResult<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.opt_field("resultType", &self.result_type)?;
+        w.field("contents", &self.contents)?;
+        w.opt_field("ttlMs", &self.ttl_ms)?;
+        w.opt_field("cacheScope", &self.cache_scope)?;
+        w.opt_field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}

@@ -1,0 +1,196 @@
+//! The listed items: `Resource` (DIGEST §5) and `ResourceTemplate` (DIGEST §6).
+
+use super::annotations::Annotations;
+use super::common::{Enc, count, fields, next, object, required, string};
+use super::meta::Icon;
+use super::seq::Seq;
+use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{FromJson, ParamsError};
+
+/// A resource (`Resource`), also the body of a `resource_link` content block.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Resource<'a> {
+    /// `uri`: the resource's unique id.
+    pub uri: JsonStr<'a>,
+    /// `name`: programmatic name.
+    pub name: JsonStr<'a>,
+    /// `title`: display name.
+    pub title: Option<JsonStr<'a>>,
+    /// `description`
+    pub description: Option<JsonStr<'a>>,
+    /// `mimeType`
+    pub mime_type: Option<JsonStr<'a>>,
+    /// `size`: raw bytes before base64 (a non-negative integer).
+    pub size: Option<u64>,
+    /// `annotations`
+    pub annotations: Option<Annotations<'a>>,
+    /// `icons`
+    pub icons: Option<Seq<'a, Icon<'a>>>,
+    /// `_meta`, passed through.
+    pub meta: Option<RawJson<'a>>,
+}
+
+impl<'a> Resource<'a> {
+    /// `{uri, name}`.
+    #[must_use]
+    pub const fn new(uri: &'a str, name: &'a str) -> Self {
+        Self {
+            uri: JsonStr::new(uri),
+            name: JsonStr::new(name),
+            title: None,
+            description: None,
+            mime_type: None,
+            size: None,
+            annotations: None,
+            icons: None,
+            meta: None,
+        }
+    }
+
+    pub(crate) fn encode_tagged<S: JsonSink + ?Sized>(
+        &self,
+        w: &mut Writer<'_, S>,
+        tag: Option<&str>,
+    ) -> Enc {
+        w.begin_object()?;
+        if let Some(tag) = tag {
+            w.field("type", tag)?;
+        }
+        w.field("uri", &self.uri)?;
+        w.field("name", &self.name)?;
+        w.opt_field("title", &self.title)?;
+        w.opt_field("description", &self.description)?;
+        w.opt_field("mimeType", &self.mime_type)?;
+        w.opt_field("size", &self.size)?;
+        w.opt_field("annotations", &self.annotations)?;
+        w.opt_field("icons", &self.icons)?;
+        w.opt_field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}
+
+const RESOURCE_KEYS: &[&str] = &[
+    "uri",
+    "name",
+    "title",
+    "description",
+    "mimeType",
+    "size",
+    "annotations",
+    "icons",
+    "_meta",
+];
+
+impl<'a> FromJson<'a> for Resource<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, RESOURCE_KEYS, "resources")?;
+        let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
+        let mut r = Self::new("", "");
+        while let Some((i, v)) = next(&mut f)? {
+            match (i, s.get_mut(i), RESOURCE_KEYS.get(i)) {
+                (0..=4, Some(slot), Some(name)) => *slot = Some(string(v, name)?),
+                (5, ..) => r.size = Some(count(v, "size")?),
+                (6, ..) => r.annotations = Some(Annotations::from_json(v)?),
+                (7, ..) => r.icons = Some(Seq::decode(v, "icons")?),
+                _ => r.meta = Some(object(v, "_meta")?),
+            }
+        }
+        let [uri, name, title, description, mime_type] = s;
+        r.uri = required(uri, "uri")?;
+        r.name = required(name, "name")?;
+        (r.title, r.description, r.mime_type) = (title, description, mime_type);
+        Ok(r)
+    }
+}
+
+impl Encode for Resource<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        self.encode_tagged(w, None)
+    }
+}
+
+/// A parameterised resource (`ResourceTemplate`). `uriTemplate` is an RFC 6570 template;
+/// it is not parsed here (see [`crate::template`]).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ResourceTemplate<'a> {
+    /// `uriTemplate`
+    pub uri_template: JsonStr<'a>,
+    /// `name`
+    pub name: JsonStr<'a>,
+    /// `title`
+    pub title: Option<JsonStr<'a>>,
+    /// `description`
+    pub description: Option<JsonStr<'a>>,
+    /// `mimeType` (only when every match has the same type).
+    pub mime_type: Option<JsonStr<'a>>,
+    /// `annotations`
+    pub annotations: Option<Annotations<'a>>,
+    /// `icons`
+    pub icons: Option<Seq<'a, Icon<'a>>>,
+    /// `_meta`, passed through.
+    pub meta: Option<RawJson<'a>>,
+}
+
+impl<'a> ResourceTemplate<'a> {
+    /// `{uriTemplate, name}`.
+    #[must_use]
+    pub const fn new(uri_template: &'a str, name: &'a str) -> Self {
+        Self {
+            uri_template: JsonStr::new(uri_template),
+            name: JsonStr::new(name),
+            title: None,
+            description: None,
+            mime_type: None,
+            annotations: None,
+            icons: None,
+            meta: None,
+        }
+    }
+}
+
+const TEMPLATE_KEYS: &[&str] = &[
+    "uriTemplate",
+    "name",
+    "title",
+    "description",
+    "mimeType",
+    "annotations",
+    "icons",
+    "_meta",
+];
+
+impl<'a> FromJson<'a> for ResourceTemplate<'a> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        let mut f = fields(v, TEMPLATE_KEYS, "resourceTemplates")?;
+        let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
+        let mut t = Self::new("", "");
+        while let Some((i, v)) = next(&mut f)? {
+            match (i, s.get_mut(i), TEMPLATE_KEYS.get(i)) {
+                (0..=4, Some(slot), Some(name)) => *slot = Some(string(v, name)?),
+                (5, ..) => t.annotations = Some(Annotations::from_json(v)?),
+                (6, ..) => t.icons = Some(Seq::decode(v, "icons")?),
+                _ => t.meta = Some(object(v, "_meta")?),
+            }
+        }
+        let [uri_template, name, title, description, mime_type] = s;
+        t.uri_template = required(uri_template, "uriTemplate")?;
+        t.name = required(name, "name")?;
+        (t.title, t.description, t.mime_type) = (title, description, mime_type);
+        Ok(t)
+    }
+}
+
+impl Encode for ResourceTemplate<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        w.begin_object()?;
+        w.field("uriTemplate", &self.uri_template)?;
+        w.field("name", &self.name)?;
+        w.opt_field("title", &self.title)?;
+        w.opt_field("description", &self.description)?;
+        w.opt_field("mimeType", &self.mime_type)?;
+        w.opt_field("annotations", &self.annotations)?;
+        w.opt_field("icons", &self.icons)?;
+        w.opt_field("_meta", &self.meta)?;
+        w.end_object()
+    }
+}

@@ -1,0 +1,360 @@
+//! Lazy collections inside views: [`Seq`] (a JSON array) and [`Map`] (a JSON object with
+//! string keys). Decoding checks every element once and stores nothing; iteration decodes
+//! again on demand, so a view never allocates. For encoding, both can also wrap a caller's
+//! slice (or any [`SeqSource`]/[`MapSource`], e.g. owned data with feature `alloc`).
+
+use core::fmt;
+
+use crate::json::{ArrayIter, Encode, EncodeError, JsonSink, JsonStr, ObjectIter, RawJson, Writer};
+use crate::jsonrpc::{FromJson, ParamsError};
+
+/// Items for a [`Seq`] that is being built rather than decoded.
+pub trait SeqSource<'a, T> {
+    /// The number of items.
+    fn len(&self) -> usize;
+    /// Whether there are no items.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The item at `index`.
+    fn item(&'a self, index: usize) -> Option<T>;
+}
+
+enum SeqRepr<'a, T> {
+    Json(RawJson<'a>, usize),
+    Slice(&'a [T]),
+    Source(&'a (dyn SeqSource<'a, T> + 'a)),
+}
+
+/// A JSON array of `T`, decoded lazily.
+pub struct Seq<'a, T> {
+    repr: SeqRepr<'a, T>,
+}
+
+impl<T> Clone for Seq<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Seq<'_, T> {}
+impl<T> Clone for SeqRepr<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for SeqRepr<'_, T> {}
+
+impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
+    /// Checks that `v` is an array whose every element decodes as `T`.
+    ///
+    /// # Errors
+    /// [`ParamsError`] with `field` when `v` is not an array, or the element's own error.
+    pub fn decode(v: RawJson<'a>, field: &'static str) -> Result<Self, ParamsError> {
+        let items = v.array().ok_or(ParamsError::wrong_type(field))?;
+        let mut len = 0;
+        for item in items {
+            T::from_json(item).map_err(|e| e.in_field(field))?;
+            len += 1;
+        }
+        Ok(Self {
+            repr: SeqRepr::Json(v, len),
+        })
+    }
+
+    /// The number of items.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self.repr {
+            SeqRepr::Json(_, n) => n,
+            SeqRepr::Slice(s) => s.len(),
+            SeqRepr::Source(s) => s.len(),
+        }
+    }
+
+    /// Whether there are no items.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The items, decoded one at a time.
+    #[must_use]
+    pub fn iter(&self) -> SeqIter<'a, T> {
+        SeqIter {
+            inner: match self.repr {
+                SeqRepr::Json(v, _) => IterRepr::Json(v.array()),
+                SeqRepr::Slice(s) => IterRepr::Slice(s.iter()),
+                SeqRepr::Source(s) => IterRepr::Source(s, 0),
+            },
+        }
+    }
+
+    /// The raw JSON array, when the sequence was decoded.
+    #[must_use]
+    pub fn raw(&self) -> Option<RawJson<'a>> {
+        match self.repr {
+            SeqRepr::Json(v, _) => Some(v),
+            SeqRepr::Slice(_) | SeqRepr::Source(_) => None,
+        }
+    }
+}
+
+impl<'a, T> Seq<'a, T> {
+    /// A sequence over caller-provided items (for encoding).
+    #[must_use]
+    pub fn from_source(items: &'a (dyn SeqSource<'a, T> + 'a)) -> Self {
+        Self {
+            repr: SeqRepr::Source(items),
+        }
+    }
+
+    /// A sequence over a slice (for encoding without allocation).
+    #[must_use]
+    pub const fn from_slice(items: &'a [T]) -> Self {
+        Self {
+            repr: SeqRepr::Slice(items),
+        }
+    }
+}
+
+impl<'a, T: FromJson<'a> + Copy> IntoIterator for Seq<'a, T> {
+    type Item = T;
+    type IntoIter = SeqIter<'a, T>;
+    fn into_iter(self) -> SeqIter<'a, T> {
+        self.iter()
+    }
+}
+
+enum IterRepr<'a, T> {
+    Json(Option<ArrayIter<'a>>),
+    Slice(core::slice::Iter<'a, T>),
+    Source(&'a (dyn SeqSource<'a, T> + 'a), usize),
+}
+
+/// The iterator of a [`Seq`].
+pub struct SeqIter<'a, T> {
+    inner: IterRepr<'a, T>,
+}
+
+impl<'a, T: FromJson<'a> + Copy> Iterator for SeqIter<'a, T> {
+    type Item = T;
+    fn next(&mut self) -> Option<T> {
+        match &mut self.inner {
+            // Elements were checked at decode, so this cannot fail; if it did, stop.
+            IterRepr::Json(it) => T::from_json(it.as_mut()?.next()?).ok(),
+            IterRepr::Slice(it) => it.next().copied(),
+            IterRepr::Source(s, i) => {
+                let item = s.item(*i)?;
+                *i += 1;
+                Some(item)
+            }
+        }
+    }
+}
+
+impl<T> fmt::Debug for SeqIter<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("SeqIter")
+    }
+}
+
+impl<'a, T: FromJson<'a> + Copy + fmt::Debug> fmt::Debug for Seq<'a, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<'a, T: FromJson<'a> + Copy + PartialEq> PartialEq for Seq<'a, T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<'a, T: FromJson<'a> + Copy + Encode> Encode for Seq<'a, T> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+        w.begin_array()?;
+        for item in self.iter() {
+            item.encode(w)?;
+        }
+        w.end_array()
+    }
+}
+
+/// Entries for a [`Map`] that is being built rather than decoded.
+pub trait MapSource<'a, V> {
+    /// The number of entries.
+    fn len(&self) -> usize;
+    /// Whether there are no entries.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The entry at `index`.
+    fn entry(&'a self, index: usize) -> Option<(JsonStr<'a>, V)>;
+}
+
+enum MapRepr<'a, V> {
+    Json(RawJson<'a>, usize),
+    Pairs(&'a [(&'a str, V)]),
+    Source(&'a (dyn MapSource<'a, V> + 'a)),
+}
+
+/// A JSON object from string keys to `V`, decoded lazily (prompt `arguments`,
+/// `inputRequests`, `inputResponses`).
+pub struct Map<'a, V> {
+    repr: MapRepr<'a, V>,
+}
+
+impl<V> Clone for Map<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<V> Copy for Map<'_, V> {}
+impl<V> Clone for MapRepr<'_, V> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<V> Copy for MapRepr<'_, V> {}
+
+impl<'a, V: FromJson<'a> + Copy> Map<'a, V> {
+    /// Checks that `v` is an object whose every value decodes as `V`. If a key repeats,
+    /// [`Map::get`] returns the first entry (checking would cost quadratic time on hostile
+    /// input).
+    ///
+    /// # Errors
+    /// [`ParamsError`] with `field` when `v` is not an object, or the value's own error.
+    pub fn decode(v: RawJson<'a>, field: &'static str) -> Result<Self, ParamsError> {
+        let entries = v.object().ok_or(ParamsError::wrong_type(field))?;
+        let mut len = 0;
+        for (_, value) in entries {
+            V::from_json(value).map_err(|e| e.in_field(field))?;
+            len += 1;
+        }
+        Ok(Self {
+            repr: MapRepr::Json(v, len),
+        })
+    }
+
+    /// The number of entries.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        match self.repr {
+            MapRepr::Json(_, n) => n,
+            MapRepr::Pairs(s) => s.len(),
+            MapRepr::Source(s) => s.len(),
+        }
+    }
+
+    /// Whether there are no entries.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The entries in document order.
+    #[must_use]
+    pub fn iter(&self) -> MapIter<'a, V> {
+        MapIter {
+            inner: match self.repr {
+                MapRepr::Json(v, _) => MapIterRepr::Json(v.object()),
+                MapRepr::Pairs(s) => MapIterRepr::Pairs(s.iter()),
+                MapRepr::Source(s) => MapIterRepr::Source(s, 0),
+            },
+        }
+    }
+
+    /// The value for `key`.
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<V> {
+        self.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+    }
+}
+
+impl<'a, V> Map<'a, V> {
+    /// A map over caller-provided entries (for encoding).
+    #[must_use]
+    pub fn from_source(entries: &'a (dyn MapSource<'a, V> + 'a)) -> Self {
+        Self {
+            repr: MapRepr::Source(entries),
+        }
+    }
+
+    /// A map over a slice of pairs (for encoding without allocation).
+    #[must_use]
+    pub const fn from_pairs(entries: &'a [(&'a str, V)]) -> Self {
+        Self {
+            repr: MapRepr::Pairs(entries),
+        }
+    }
+}
+
+enum MapIterRepr<'a, V> {
+    Json(Option<ObjectIter<'a>>),
+    Pairs(core::slice::Iter<'a, (&'a str, V)>),
+    Source(&'a (dyn MapSource<'a, V> + 'a), usize),
+}
+
+/// The iterator of a [`Map`].
+pub struct MapIter<'a, V> {
+    inner: MapIterRepr<'a, V>,
+}
+
+impl<'a, V: FromJson<'a> + Copy> Iterator for MapIter<'a, V> {
+    type Item = (JsonStr<'a>, V);
+    fn next(&mut self) -> Option<Self::Item> {
+        match &mut self.inner {
+            MapIterRepr::Json(it) => {
+                let (k, v) = it.as_mut()?.next()?;
+                Some((k, V::from_json(v).ok()?))
+            }
+            MapIterRepr::Pairs(it) => it.next().map(|(k, v)| (JsonStr::new(k), *v)),
+            MapIterRepr::Source(s, i) => {
+                let e = s.entry(*i)?;
+                *i += 1;
+                Some(e)
+            }
+        }
+    }
+}
+
+impl<V> fmt::Debug for MapIter<'_, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("MapIter")
+    }
+}
+
+impl<'a, V: FromJson<'a> + Copy + fmt::Debug> fmt::Debug for Map<'a, V> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<'a, V: FromJson<'a> + Copy + PartialEq> PartialEq for Map<'a, V> {
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len() && self.iter().eq(other.iter())
+    }
+}
+
+impl<'a, V: FromJson<'a> + Copy + Encode> Encode for Map<'a, V> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+        w.begin_object()?;
+        for (k, v) in self.iter() {
+            w.json_key(k)?;
+            v.encode(w)?;
+        }
+        w.end_object()
+    }
+}
+
+impl<'a, T: FromJson<'a> + Copy> FromJson<'a> for Seq<'a, T> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        Self::decode(v, ParamsError::ITEM)
+    }
+}
+
+impl<'a, V: FromJson<'a> + Copy> FromJson<'a> for Map<'a, V> {
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        Self::decode(v, ParamsError::ITEM)
+    }
+}
