@@ -114,3 +114,113 @@ impl fmt::Display for ExpandError {
 }
 
 impl core::error::Error for ExpandError {}
+
+/// Stable identifiers for the bindings (Python `TemplateError.kind`, Node `err.code`) and for
+/// logs: `snake_case`, one per variant, never changed once released. A new variant must get a
+/// new identifier here (the match is exhaustive inside this crate).
+impl ParseErrorKind {
+    /// The stable `snake_case` identifier of this kind, e.g. `"unclosed_expression"`.
+    ///
+    /// ```
+    /// use mcp_context::template::{ParseErrorKind, Template};
+    /// let err = Template::<4>::parse("{var").unwrap_err();
+    /// assert_eq!(err.kind, ParseErrorKind::UnclosedExpression);
+    /// assert_eq!(err.kind.ident(), "unclosed_expression");
+    /// ```
+    #[must_use]
+    pub const fn ident(self) -> &'static str {
+        match self {
+            Self::UnclosedExpression => "unclosed_expression",
+            Self::UnexpectedBrace => "unexpected_brace",
+            Self::EmptyExpression => "empty_expression",
+            Self::ReservedOperator => "reserved_operator",
+            Self::InvalidVarName => "invalid_var_name",
+            Self::EmptyVarName => "empty_var_name",
+            Self::InvalidPrefix => "invalid_prefix",
+            Self::InvalidModifier => "invalid_modifier",
+            Self::InvalidLiteral => "invalid_literal",
+            Self::InvalidPercentEncoding => "invalid_percent_encoding",
+            Self::CapacityExceeded => "capacity_exceeded",
+            Self::TooLong => "too_long",
+        }
+    }
+}
+
+impl ExpandError {
+    /// The stable `snake_case` identifier of this error, e.g. `"prefix_on_composite"`;
+    /// disjoint from every [`ParseErrorKind::ident`].
+    #[must_use]
+    pub const fn ident(self) -> &'static str {
+        match self {
+            Self::PrefixOnComposite { .. } => "prefix_on_composite",
+            Self::BufferTooSmall { .. } => "buffer_too_small",
+            Self::Write => "write_failed",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{ExpandError, ParseErrorKind};
+
+    const KINDS: [ParseErrorKind; 12] = [
+        ParseErrorKind::UnclosedExpression,
+        ParseErrorKind::UnexpectedBrace,
+        ParseErrorKind::EmptyExpression,
+        ParseErrorKind::ReservedOperator,
+        ParseErrorKind::InvalidVarName,
+        ParseErrorKind::EmptyVarName,
+        ParseErrorKind::InvalidPrefix,
+        ParseErrorKind::InvalidModifier,
+        ParseErrorKind::InvalidLiteral,
+        ParseErrorKind::InvalidPercentEncoding,
+        ParseErrorKind::CapacityExceeded,
+        ParseErrorKind::TooLong,
+    ];
+
+    #[test]
+    fn idents_are_snake_case_and_unique() {
+        let mut all: std::vec::Vec<&str> = KINDS.iter().map(|k| k.ident()).collect();
+        all.extend(
+            [
+                ExpandError::PrefixOnComposite { at: 0 },
+                ExpandError::BufferTooSmall { needed: 0 },
+                ExpandError::Write,
+            ]
+            .map(ExpandError::ident),
+        );
+        for id in &all {
+            assert!(!id.is_empty());
+            assert!(
+                id.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{id}"
+            );
+        }
+        let n = all.len();
+        all.sort_unstable();
+        all.dedup();
+        assert_eq!(all.len(), n, "identifiers must be unique");
+    }
+
+    #[test]
+    fn idents_are_stable() {
+        // Bindings expose these strings; changing one is a breaking change.
+        assert_eq!(
+            KINDS.map(ParseErrorKind::ident),
+            [
+                "unclosed_expression",
+                "unexpected_brace",
+                "empty_expression",
+                "reserved_operator",
+                "invalid_var_name",
+                "empty_var_name",
+                "invalid_prefix",
+                "invalid_modifier",
+                "invalid_literal",
+                "invalid_percent_encoding",
+                "capacity_exceeded",
+                "too_long",
+            ]
+        );
+    }
+}

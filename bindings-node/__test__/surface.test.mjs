@@ -1,0 +1,44 @@
+// The public surface: the exports are exactly the documented ones, CommonJS and ESM agree,
+// and the generated index.d.ts declares and documents every export.
+import assert from 'node:assert/strict'
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { it } from 'node:test'
+
+import * as esm from '../index.js'
+
+const require = createRequire(import.meta.url)
+const EXPORTS = ['ErrorCode', 'McpContextError', 'PROTOCOL_VERSION', 'TemplateError', 'UriTemplate']
+const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
+
+it('exports exactly the public names (CommonJS and ESM alike)', () => {
+  const cjs = require('../index.js')
+  const pub = (names) => names.filter((n) => !n.startsWith('__') && n !== 'default').sort()
+  assert.deepEqual(pub(Object.keys(cjs)), EXPORTS)
+  assert.deepEqual(pub(Object.keys(esm)), EXPORTS)
+  for (const name of EXPORTS) {
+    assert.notEqual(esm[name], undefined, name)
+    assert.equal(esm[name], cjs[name], name)
+  }
+})
+
+it('declares and documents every export in index.d.ts', () => {
+  for (const name of EXPORTS) {
+    const decl = new RegExp(`\\*/\\nexport declare (const|class|enum|function) ${name}\\b`)
+    assert.match(dts, decl, `${name} is declared with a doc comment right above it`)
+  }
+  for (const member of ['get source()', 'get variables()', 'expand(vars?: Record<string, VarValue>): string']) {
+    const at = dts.indexOf(member)
+    assert.ok(at > 0, member)
+    assert.ok(dts.lastIndexOf('*/', at) > dts.lastIndexOf(';', at), `${member} is documented`)
+  }
+  for (const type of ['McpContextErrorConstructor', 'TemplateErrorConstructor', 'VarValue', 'Scalar']) {
+    assert.match(dts, new RegExp(`export (interface|type) ${type}\\b`), type)
+  }
+})
+
+it('has the documented class members', () => {
+  const t = new esm.UriTemplate('{a}')
+  for (const member of ['source', 'variables']) assert.ok(member in t, member)
+  for (const method of ['expand', 'toString', 'toJSON']) assert.equal(typeof t[method], 'function', method)
+})

@@ -1,0 +1,28 @@
+// The Error subclasses thrown by the addon. Evaluated once per environment by errors.rs
+// (as an expression: nothing leaks into the global scope) and exported from the module.
+// Declared for TypeScript in dts-header.d.ts.
+(() => {
+  'use strict'
+  class McpContextError extends Error {
+    constructor(message, code) {
+      super(message)
+      /** Stable identifier: a string such as `ERR_TEMPLATE_UNCLOSED_EXPRESSION`. */
+      this.code = code
+    }
+  }
+  class TemplateError extends McpContextError {
+    constructor(message, code, position, byteOffset) {
+      super(message, code)
+      /** UTF-16 index into the template source (a JS string index). */
+      this.position = position
+      /** The same place as a UTF-8 byte offset. */
+      this.byteOffset = byteOffset
+    }
+  }
+  for (const cls of [McpContextError, TemplateError]) {
+    Object.defineProperty(cls.prototype, 'name', {
+      value: cls.name, writable: true, enumerable: false, configurable: true,
+    })
+  }
+  return [McpContextError, TemplateError]
+})()

@@ -1,0 +1,23 @@
+//! Node bindings of `mcp-context`: the npm package `mcp-context` (napi-rs).
+//!
+//! Thin by rule (STYLE convention 15): each file converts one concept's types and errors and
+//! holds no protocol logic; everything else lives in the core crate. One file per concept:
+//!
+//! * `errors.rs` (+ `errors.js`): the `Error` subclasses (`McpContextError` →
+//!   `TemplateError`, …), their stable `code` strings, and the mapping from core errors.
+//! * `error_code.rs`: the `ErrorCode` enum (JSON-RPC error codes).
+//! * `template.rs`: `UriTemplate` (RFC 6570 parse, expand) and the conversion of JS values to
+//!   template variables.
+//!
+//! Future concepts (`ServerMachine`, `ClientMachine`, `Router`, `Cache`, …) get their own
+//! file. Doc comments on exported items flow into the generated `index.d.ts`; names are
+//! camelCased by napi-rs. The error classes are declared in `dts-header.d.ts`, which the CLI
+//! puts at the top of `index.d.ts`.
+
+mod error_code;
+mod errors;
+mod template;
+
+/// The MCP revision this package implements: `"2026-07-28"`.
+#[napi_derive::napi]
+pub const PROTOCOL_VERSION: &str = mcp_context::error_code::version::CURRENT;

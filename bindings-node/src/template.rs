@@ -1,0 +1,226 @@
+//! `UriTemplate`: RFC 6570 templates (parse, expand) over the core's `OwnedTemplate`.
+//!
+//! The only work here is converting JS values into the core's `Value`s: strings as is,
+//! numbers and bigints through `String()`, arrays as lists, other objects as associative
+//! arrays (their enumerable string keys, in property order), `null`/`undefined` as undefined.
+//! Every rule of expansion is the core's.
+
+use std::collections::BTreeMap;
+
+use mcp_context::template::{OwnedTemplate, Value};
+use napi::bindgen_prelude::{JsObjectValue, JsValue, Object, Unknown};
+use napi::{Env, Result, ValueType};
+use napi_derive::napi;
+
+use crate::errors;
+
+/// A variable value converted from JS, owned until the expansion borrows it.
+enum Owned {
+    Str(String),
+    List(Vec<String>),
+    Assoc(Vec<(String, String)>),
+}
+
+impl Owned {
+    fn slices(&self) -> Slices<'_> {
+        match self {
+            Self::Str(s) => Slices::Str(s),
+            Self::List(l) => Slices::List(l.iter().map(String::as_str).collect()),
+            Self::Assoc(a) => {
+                Slices::Assoc(a.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect())
+            }
+        }
+    }
+}
+
+/// An [`Owned`] value's strings as the slices the core's [`Value`] borrows.
+enum Slices<'a> {
+    Str(&'a str),
+    List(Vec<&'a str>),
+    Assoc(Vec<(&'a str, &'a str)>),
+}
+
+impl Slices<'_> {
+    fn value(&self) -> Value<'_> {
+        match self {
+            Self::Str(s) => Value::Str(s),
+            Self::List(l) => Value::List(l),
+            Self::Assoc(a) => Value::Assoc(a),
+        }
+    }
+}
+
+fn type_name(value_type: ValueType) -> &'static str {
+    match value_type {
+        ValueType::Boolean => "boolean",
+        ValueType::Function => "function",
+        ValueType::Symbol => "symbol",
+        ValueType::External => "external",
+        ValueType::Object => "object",
+        _ => "value",
+    }
+}
+
+/// A string, or a number/bigint through `String()`.
+fn scalar(env: &Env, name: &str, value: &Unknown<'_>) -> Result<String> {
+    match value.get_type()? {
+        ValueType::String | ValueType::Number | ValueType::BigInt => {
+            value.coerce_to_string()?.into_utf8()?.into_owned()
+        }
+        other => Err(errors::type_error(
+            env,
+            format!(
+                "template variable '{name}': list items and object values must be strings or numbers, not {}",
+                type_name(other)
+            ),
+        )),
+    }
+}
+
+fn value(env: &Env, name: &str, value: &Unknown<'_>) -> Result<Option<Owned>> {
+    match value.get_type()? {
+        ValueType::Null | ValueType::Undefined => Ok(None),
+        ValueType::String | ValueType::Number | ValueType::BigInt => {
+            scalar(env, name, value).map(|s| Some(Owned::Str(s)))
+        }
+        ValueType::Object if value.is_array()? => {
+            let array = value.coerce_to_object()?;
+            let len = array.get_array_length()?;
+            (0..len)
+                .map(|i| scalar(env, name, &array.get_element::<Unknown<'_>>(i)?))
+                .collect::<Result<_>>()
+                .map(|l| Some(Owned::List(l)))
+        }
+        ValueType::Object => {
+            let object = value.coerce_to_object()?;
+            Object::keys(&object)?
+                .into_iter()
+                .map(|key| {
+                    let v = scalar(env, name, &object.get_named_property::<Unknown<'_>>(&key)?)?;
+                    Ok((key, v))
+                })
+                .collect::<Result<_>>()
+                .map(|a| Some(Owned::Assoc(a)))
+        }
+        other => Err(errors::type_error(
+            env,
+            format!(
+                "template variable '{name}' must be a string, number, bigint, array or object, not {}",
+                type_name(other)
+            ),
+        )),
+    }
+}
+
+/// An RFC 6570 URI template (levels 1–4), parsed once and expanded many times.
+///
+/// ```js
+/// const t = new UriTemplate('repo://{owner}/{repo}/issues{?labels}')
+/// t.expand({ owner: 'acme', repo: 'web app', labels: ['bug', 'ui'] })
+/// // 'repo://acme/web%20app/issues?labels=bug,ui'
+/// ```
+#[napi]
+pub struct UriTemplate {
+    inner: OwnedTemplate,
+}
+
+#[napi]
+impl UriTemplate {
+    /// Parses `source`.
+    ///
+    /// @throws {TemplateError} `source` is not a valid template; `code` says why and
+    /// `position` where.
+    #[napi(constructor, ts_args_type = "source: string")]
+    pub fn new(env: Env, source: Unknown<'_>) -> Result<Self> {
+        if source.get_type()? != ValueType::String {
+            return Err(errors::type_error(
+                &env,
+                String::from("new UriTemplate(source): source must be a string"),
+            ));
+        }
+        let source = source.coerce_to_string()?.into_utf8()?.into_owned()?;
+        OwnedTemplate::parse(&source)
+            .map(|inner| Self { inner })
+            .map_err(|err| errors::parse_error(&env, &source, err))
+    }
+
+    /// The template text, exactly as given.
+    #[napi(getter)]
+    pub fn source(&self) -> &str {
+        self.inner.source()
+    }
+
+    /// The variable names in template order, each once.
+    #[napi(getter)]
+    pub fn variables(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for spec in self.inner.variables() {
+            if !names.contains(&spec.name) {
+                names.push(spec.name);
+            }
+        }
+        names
+    }
+
+    /// Expands the template (RFC 6570 §3). Values: strings; numbers and bigints (through
+    /// `String()`); arrays of those (lists); plain objects of those (associative arrays, in
+    /// property order); `null`, `undefined` or a missing name is undefined and expands to
+    /// nothing.
+    ///
+    /// @throws {TypeError} a value of another type (booleans included: pass `'true'`).
+    /// @throws {TemplateError} a prefix modifier (`{var:3}`) applied to an array or object
+    /// (`code` `ERR_TEMPLATE_PREFIX_ON_COMPOSITE`).
+    #[napi(ts_args_type = "vars?: Record<string, VarValue>")]
+    pub fn expand(&self, env: Env, vars: Option<Unknown<'_>>) -> Result<String> {
+        let mut owned = BTreeMap::new();
+        if let Some(vars) = vars {
+            match vars.get_type()? {
+                ValueType::Null | ValueType::Undefined => {}
+                ValueType::Object if !vars.is_array()? => {
+                    let object = vars.coerce_to_object()?;
+                    for name in Object::keys(&object)? {
+                        let v = object.get_named_property::<Unknown<'_>>(&name)?;
+                        if let Some(v) = value(&env, &name, &v)? {
+                            owned.insert(name, v);
+                        }
+                    }
+                }
+                other => {
+                    return Err(errors::type_error(
+                        &env,
+                        format!(
+                            "expand() takes an object of variables, not {}",
+                            if vars.is_array()? {
+                                "an array"
+                            } else {
+                                type_name(other)
+                            }
+                        ),
+                    ));
+                }
+            }
+        }
+        // The core's `Value`s borrow slices of `&str`; build them once from the owned strings.
+        let slices: Vec<(&str, Slices<'_>)> = owned
+            .iter()
+            .map(|(name, v): (&String, &Owned)| (name.as_str(), v.slices()))
+            .collect();
+        let vars: BTreeMap<&str, Value<'_>> =
+            slices.iter().map(|(name, s)| (*name, s.value())).collect();
+        self.inner
+            .expand(&vars)
+            .map_err(|err| errors::expand_error(&env, self.inner.source(), err))
+    }
+
+    /// The template source (so a template interpolates as its text).
+    #[napi(js_name = "toString")]
+    pub fn to_js_string(&self) -> &str {
+        self.inner.source()
+    }
+
+    /// The template source (so `JSON.stringify` writes the `uriTemplate` string).
+    #[napi(js_name = "toJSON")]
+    pub fn to_json(&self) -> &str {
+        self.inner.source()
+    }
+}

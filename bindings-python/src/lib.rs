@@ -1,0 +1,45 @@
+//! Python bindings of `mcp-context`: the extension module `mcp_context`.
+//!
+//! Thin by rule (STYLE convention 15): each file converts one concept's types and errors and
+//! holds no protocol logic; everything else lives in the core crate. One file per concept:
+//!
+//! * `errors.rs`: the exception hierarchy (`McpContextError` → `TemplateError`, …) and the
+//!   mapping from core error types.
+//! * `error_code.rs`: `ErrorCode`, the JSON-RPC error codes as an `IntEnum`.
+//! * `template.rs`: `UriTemplate` (RFC 6570 parse, expand) and the conversion of Python values
+//!   to template variables.
+//!
+//! Future concepts (`ServerMachine`, `ClientMachine`, `Router`, `Cache`, …) get their own file
+//! and one `register` call below. The public surface is mirrored, with docstrings, in
+//! `mcp_context.pyi`; `tests/test_surface.py` keeps the two in step.
+
+use pyo3::prelude::*;
+
+mod error_code;
+mod errors;
+mod template;
+
+/// MCP 2026-07-28 context primitives on a sans-IO Rust core: RFC 6570 URI templates,
+/// JSON-RPC error codes. Bad input raises a subclass of ``McpContextError``; nothing panics.
+#[pymodule(name = "mcp_context")]
+fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add(
+        "PROTOCOL_VERSION",
+        mcp_context::error_code::version::CURRENT,
+    )?;
+    errors::register(m)?;
+    error_code::register(m)?;
+    template::register(m)?;
+    // `from mcp_context import *` and the generated package `__init__` re-export exactly these.
+    m.add(
+        "__all__",
+        [
+            "PROTOCOL_VERSION",
+            "ErrorCode",
+            "McpContextError",
+            "TemplateError",
+            "UriTemplate",
+        ],
+    )?;
+    Ok(())
+}

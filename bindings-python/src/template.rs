@@ -1,0 +1,248 @@
+//! `UriTemplate`: RFC 6570 templates (parse, expand) over the core's `OwnedTemplate`.
+//!
+//! The only work here is converting Python values into the core's `Value`s: `str` as is,
+//! `int`/`float` through `str()`, `list`/`tuple` as lists, any `Mapping` as an associative
+//! array (insertion order kept), `None` as undefined. Every rule of expansion is the core's.
+
+use std::collections::BTreeMap;
+
+use mcp_context::template::{OwnedTemplate, Value};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
+
+use crate::errors;
+
+/// An RFC 6570 URI template (levels 1–4), parsed once and expanded many times.
+///
+/// ``UriTemplate(source)`` raises ``TemplateError`` (a ``ValueError``) with ``.kind`` and
+/// ``.position`` when ``source`` is not a valid template.
+#[pyclass(module = "mcp_context", name = "UriTemplate", frozen)]
+pub(crate) struct UriTemplate {
+    inner: OwnedTemplate,
+}
+
+/// A variable value converted from Python, owned until the expansion borrows it.
+enum Owned {
+    Str(String),
+    List(Vec<String>),
+    Assoc(Vec<(String, String)>),
+}
+
+impl Owned {
+    fn slices(&self) -> Slices<'_> {
+        match self {
+            Self::Str(s) => Slices::Str(s),
+            Self::List(l) => Slices::List(l.iter().map(String::as_str).collect()),
+            Self::Assoc(a) => {
+                Slices::Assoc(a.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect())
+            }
+        }
+    }
+}
+
+/// An [`Owned`] value's strings as the slices the core's [`Value`] borrows.
+enum Slices<'a> {
+    Str(&'a str),
+    List(Vec<&'a str>),
+    Assoc(Vec<(&'a str, &'a str)>),
+}
+
+impl Slices<'_> {
+    fn value(&self) -> Value<'_> {
+        match self {
+            Self::Str(s) => Value::Str(s),
+            Self::List(l) => Value::List(l),
+            Self::Assoc(a) => Value::Assoc(a),
+        }
+    }
+}
+
+/// `str`, or `int`/`float` through `str()`. `bool` is refused: `str(True)` is rarely what a URI
+/// wants, so the caller must say `"true"` or `"1"`.
+fn scalar(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    if let Ok(s) = value.cast::<PyString>() {
+        return Ok(s.to_str()?.to_owned());
+    }
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(
+            "template values cannot be bool; pass a str such as 'true' or '1'",
+        ));
+    }
+    if value.is_instance_of::<PyInt>() || value.is_instance_of::<PyFloat>() {
+        return Ok(value.str()?.to_str()?.to_owned());
+    }
+    Err(type_error("a template value item", value))
+}
+
+fn type_error(what: &str, value: &Bound<'_, PyAny>) -> PyErr {
+    let type_name = value
+        .get_type()
+        .name()
+        .map_or_else(|_| String::from("?"), |n| n.to_string());
+    PyTypeError::new_err(format!(
+        "{what} must be str, int, float, list, tuple or a mapping, not {type_name}"
+    ))
+}
+
+/// `(key, value)` pairs of a `dict` or any other `Mapping`, in iteration order.
+fn items<'py>(
+    mapping: &Bound<'py, PyAny>,
+) -> PyResult<Vec<(Bound<'py, PyAny>, Bound<'py, PyAny>)>> {
+    if let Ok(dict) = mapping.cast::<PyDict>() {
+        return Ok(dict.iter().collect());
+    }
+    let items = mapping.cast::<PyMapping>()?.items()?;
+    items
+        .iter()
+        .map(|pair| pair.extract::<(Bound<'py, PyAny>, Bound<'py, PyAny>)>())
+        .collect()
+}
+
+fn value(value: &Bound<'_, PyAny>) -> PyResult<Option<Owned>> {
+    // Cheapest checks first: exact types before the `Mapping` ABC, which runs Python code.
+    if value.is_none() {
+        return Ok(None);
+    }
+    if value.is_instance_of::<PyString>()
+        || value.is_instance_of::<PyInt>()
+        || value.is_instance_of::<PyFloat>()
+    {
+        return scalar(value).map(|s| Some(Owned::Str(s)));
+    }
+    if let Ok(list) = value.cast::<PyList>() {
+        return list
+            .iter()
+            .map(|v| scalar(&v))
+            .collect::<PyResult<_>>()
+            .map(|l| Some(Owned::List(l)));
+    }
+    if let Ok(tuple) = value.cast::<PyTuple>() {
+        return tuple
+            .iter()
+            .map(|v| scalar(&v))
+            .collect::<PyResult<_>>()
+            .map(|l| Some(Owned::List(l)));
+    }
+    if is_mapping(value) {
+        return items(value)?
+            .iter()
+            .map(|(k, v)| Ok((scalar(k)?, scalar(v)?)))
+            .collect::<PyResult<_>>()
+            .map(|a| Some(Owned::Assoc(a)));
+    }
+    Err(type_error("a template value", value))
+}
+
+/// A `dict`, or anything registered as a `collections.abc.Mapping`.
+fn is_mapping(value: &Bound<'_, PyAny>) -> bool {
+    value.is_instance_of::<PyDict>() || value.cast::<PyMapping>().is_ok()
+}
+
+/// Adds `(name, value)` pairs of `mapping` to `vars`; later names replace earlier ones.
+fn collect(mapping: &Bound<'_, PyAny>, vars: &mut BTreeMap<String, Owned>) -> PyResult<()> {
+    for (name, v) in items(mapping)? {
+        let name = name
+            .cast::<PyString>()
+            .map_err(|_| PyTypeError::new_err("template variable names must be str"))?
+            .to_str()?
+            .to_owned();
+        match value(&v)? {
+            Some(owned) => vars.insert(name, owned),
+            None => vars.remove(&name),
+        };
+    }
+    Ok(())
+}
+
+#[pymethods]
+impl UriTemplate {
+    #[new]
+    fn new(py: Python<'_>, source: &str) -> PyResult<Self> {
+        OwnedTemplate::parse(source)
+            .map(|inner| Self { inner })
+            .map_err(|err| errors::parse_error(py, source, err))
+    }
+
+    /// The template text, exactly as given.
+    #[getter]
+    fn source(&self) -> &str {
+        self.inner.source()
+    }
+
+    /// The variable names in template order, each once.
+    #[getter]
+    fn variables(&self) -> Vec<&str> {
+        let mut names: Vec<&str> = Vec::new();
+        for spec in self.inner.variables() {
+            if !names.contains(&spec.name) {
+                names.push(spec.name);
+            }
+        }
+        names
+    }
+
+    /// Expands the template (RFC 6570 §3) with variables from ``mapping`` and/or keyword
+    /// arguments (keywords win). Values: ``str``; ``int``/``float`` (through ``str()``);
+    /// ``list``/``tuple`` of those; a ``Mapping`` of those; ``None`` or a missing name is
+    /// undefined. Raises ``TypeError`` for other types and ``TemplateError`` for a prefix
+    /// modifier (``{var:3}``) applied to a list or mapping.
+    #[pyo3(signature = (mapping = None, /, **kwargs))]
+    fn expand(
+        &self,
+        py: Python<'_>,
+        mapping: Option<&Bound<'_, PyAny>>,
+        kwargs: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<String> {
+        let mut owned = BTreeMap::new();
+        if let Some(mapping) = mapping {
+            if !is_mapping(mapping) {
+                return Err(PyTypeError::new_err(
+                    "expand() takes a mapping of variables and/or keyword arguments",
+                ));
+            }
+            collect(mapping, &mut owned)?;
+        }
+        if let Some(kwargs) = kwargs {
+            collect(kwargs.as_any(), &mut owned)?;
+        }
+        // The core's `Value`s borrow slices of `&str`; build them once from the owned strings.
+        let slices: Vec<(&str, Slices<'_>)> = owned
+            .iter()
+            .map(|(name, v)| (name.as_str(), v.slices()))
+            .collect();
+        let vars: BTreeMap<&str, Value<'_>> =
+            slices.iter().map(|(name, s)| (*name, s.value())).collect();
+        self.inner
+            .expand(&vars)
+            .map_err(|err| errors::expand_error(py, self.inner.source(), err))
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        let source = PyString::new(py, self.inner.source()).repr()?;
+        Ok(format!("UriTemplate({source})"))
+    }
+
+    fn __str__(&self) -> &str {
+        self.inner.source()
+    }
+
+    fn __eq__(&self, other: PyRef<'_, Self>) -> bool {
+        self.inner.source() == other.inner.source()
+    }
+
+    fn __hash__(&self, py: Python<'_>) -> PyResult<isize> {
+        PyString::new(py, self.inner.source()).hash()
+    }
+
+    fn __reduce__<'py>(
+        slf: &Bound<'py, Self>,
+    ) -> PyResult<(Bound<'py, pyo3::types::PyType>, (String,))> {
+        Ok((slf.get_type(), (slf.get().inner.source().to_owned(),)))
+    }
+}
+
+/// Adds `UriTemplate` to the module.
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<UriTemplate>()
+}
