@@ -53,26 +53,28 @@ step "examples build and run"
 cargo run -q -p mcp-context-examples --bin templates
 
 # --- bindings: Python (pyo3 + maturin) ------------------------------------------------------
-# A cached venv keyed on the interpreter and the pins; the backend shells out to `maturin`, so
-# the venv must be *activated* for `--no-build-isolation` (BINDINGS.md §2 gotcha 1). The dev
-# profile shares artifacts with the cargo steps above.
+# A cached venv keyed on the interpreter and the pins, shared by every checkout on the machine:
+# a lock serialises install + pytest so two checkouts never test each other's build. The
+# backend shells out to `maturin`, so the venv must be *activated* for `--no-build-isolation`
+# (BINDINGS.md §2 gotcha 1). The dev profile shares artifacts with the cargo steps above.
 step "Python binding: pip install from source, pytest"
 t0=$(date +%s)
 PY_PINS="maturin==1.16.0 pytest==9.2.0"
 PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
-if [ ! -f "$PYVENV/.ready" ]; then
-  rm -rf "$PYVENV"
-  python3 -m venv "$PYVENV"
-  "$PYVENV/bin/pip" install -q --disable-pip-version-check $PY_PINS
-  touch "$PYVENV/.ready"
-fi
 (
+  flock 9
+  if [ ! -f "$PYVENV/.ready" ]; then
+    rm -rf "$PYVENV"
+    python3 -m venv "$PYVENV"
+    "$PYVENV/bin/pip" install -q --disable-pip-version-check $PY_PINS
+    touch "$PYVENV/.ready"
+  fi
   # shellcheck disable=SC1091
   . "$PYVENV/bin/activate"
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
   python -m pytest -q -p no:cacheprovider bindings-python/tests
-)
+) 9>"$PYVENV.lock"
 echo "python binding step: $(( $(date +%s) - t0 )) s"
 # --- end bindings: Python ------------------------------------------------------------------
 

@@ -9,6 +9,10 @@
 //! * `template.rs`: `UriTemplate` (RFC 6570 parse, expand) and the conversion of JS values to
 //!   template variables.
 //!
+//! Panic policy: a panic is a bug, and input never causes one (the core is panic-free), but
+//! every exported method still carries `catch_unwind`, so a bug surfaces as a JS `Error`
+//! instead of aborting the process.
+//!
 //! Future concepts (`ServerMachine`, `ClientMachine`, `Router`, `Cache`, …) get their own
 //! file. Doc comments on exported items flow into the generated `index.d.ts`; names are
 //! camelCased by napi-rs. The error classes are declared in `dts-header.d.ts`, which the CLI

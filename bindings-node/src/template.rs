@@ -130,7 +130,7 @@ impl UriTemplate {
     ///
     /// @throws {TemplateError} `source` is not a valid template; `code` says why and
     /// `position` where.
-    #[napi(constructor, ts_args_type = "source: string")]
+    #[napi(constructor, catch_unwind, ts_args_type = "source: string")]
     pub fn new(env: Env, source: Unknown<'_>) -> Result<Self> {
         if source.get_type()? != ValueType::String {
             return Err(errors::type_error(
@@ -145,13 +145,13 @@ impl UriTemplate {
     }
 
     /// The template text, exactly as given.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn source(&self) -> &str {
         self.inner.source()
     }
 
     /// The variable names in template order, each once.
-    #[napi(getter)]
+    #[napi(getter, catch_unwind)]
     pub fn variables(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
         for spec in self.inner.variables() {
@@ -170,7 +170,7 @@ impl UriTemplate {
     /// @throws {TypeError} a value of another type (booleans included: pass `'true'`).
     /// @throws {TemplateError} a prefix modifier (`{var:3}`) applied to an array or object
     /// (`code` `ERR_TEMPLATE_PREFIX_ON_COMPOSITE`).
-    #[napi(ts_args_type = "vars?: Record<string, VarValue>")]
+    #[napi(catch_unwind, ts_args_type = "vars?: Record<string, VarValue>")]
     pub fn expand(&self, env: Env, vars: Option<Unknown<'_>>) -> Result<String> {
         let mut owned = BTreeMap::new();
         if let Some(vars) = vars {
@@ -213,13 +213,13 @@ impl UriTemplate {
     }
 
     /// The template source (so a template interpolates as its text).
-    #[napi(js_name = "toString")]
+    #[napi(js_name = "toString", catch_unwind)]
     pub fn to_js_string(&self) -> &str {
         self.inner.source()
     }
 
     /// The template source (so `JSON.stringify` writes the `uriTemplate` string).
-    #[napi(js_name = "toJSON")]
+    #[napi(js_name = "toJSON", catch_unwind)]
     pub fn to_json(&self) -> &str {
         self.inner.source()
     }

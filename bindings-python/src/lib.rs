@@ -9,6 +9,9 @@
 //! * `template.rs`: `UriTemplate` (RFC 6570 parse, expand) and the conversion of Python values
 //!   to template variables.
 //!
+//! Panic policy: a panic is a bug, and input never causes one (the core is panic-free); pyo3
+//! turns one that slips through into `pyo3_runtime.PanicException` at the boundary.
+//!
 //! Future concepts (`ServerMachine`, `ClientMachine`, `Router`, `Cache`, …) get their own file
 //! and one `register` call below. The public surface is mirrored, with docstrings, in
 //! `mcp_context.pyi`; `tests/test_surface.py` keeps the two in step.
