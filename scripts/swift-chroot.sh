@@ -2,15 +2,27 @@
 # Builds (once) a Debian 13 chroot with Debian's swiftlang, cached outside the clone.
 # Usage: scripts/swift-chroot.sh            -> prints the chroot path on success
 # Env:   SWIFT_CHROOT (default $MCP_CACHE/swift-trixie-6.0.3)
+# (usr/bin/swift is an absolute symlink, dangling seen from the host: test the real driver.
+# Inside, swift needs /proc mounted: its $ORIGIN rpath is resolved through /proc/self/exe.)
 set -euo pipefail
 MCP_CACHE="${MCP_CACHE:-$HOME/.cache/mcp-context}"
 CH="${SWIFT_CHROOT:-$MCP_CACHE/swift-trixie-6.0.3}"
-if [ -x "$CH/usr/bin/swift" ] && [ -f "$CH/.ready" ]; then echo "$CH"; exit 0; fi
+if [ -x "$CH/usr/libexec/swift/bin/swift-driver" ] && [ -f "$CH/.ready" ]; then echo "$CH"; exit 0; fi
 if [ "$(id -u)" != 0 ]; then echo "swift-chroot: needs root for debootstrap/chroot" >&2; exit 3; fi
+# One builder at a time (several clones share the cache); a waiter finds the chroot ready.
+mkdir -p "$(dirname "$CH")"
+exec 8>"$CH.lock"
+flock 8
+if [ -x "$CH/usr/libexec/swift/bin/swift-driver" ] && [ -f "$CH/.ready" ]; then echo "$CH"; exit 0; fi
 command -v debootstrap >/dev/null || { apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >&2; }
-# The Debian mirror apt is already configured with.
-MIRROR=$(grep -rhoE 'https?://[^ ]*debian/?' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null | grep -v security | head -n1)
+# The Debian mirror apt is already configured with (deb822 `URIs:` or one-line `deb`),
+# skipping comments; `|| true` because a missing file or an early `head` must not trip pipefail.
+MIRROR=$(cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null \
+  | awk '$1 == "URIs:" { print $2 } $1 == "deb" { print ($2 ~ /^\[/ ? $3 : $2) }' \
+  | grep -E '/debian/?$' | head -n1 || true)
+MIRROR="${MIRROR:-http://deb.debian.org/debian}"
 MIRROR="${MIRROR%/}"
+echo "swift-chroot: building $CH from $MIRROR (once; about 3.3 GB)" >&2
 mkdir -p "$(dirname "$CH")"
 rm -rf "$CH.tmp"
 debootstrap --variant=minbase trixie "$CH.tmp" "$MIRROR" >&2

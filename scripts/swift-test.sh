@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Every check of the Swift binding (bindings-swift/), cheapest first:
+#   1. Rust unit tests of the binding crate
+#   2. regenerate the uniffi sources and fail if they differ from the checked-in package
+#   3. pytest over uniffi's Python backend: the same C ABI, including the RFC 6570 suite
+#   4. a C smoke test: the generated header compiled by gcc, calls into the library
+#   5. `swift test` (XCTest) of bindings-swift/swift in a Debian 13 chroot with swiftlang 6.0.3
+# Step 5 needs root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
+# cached under $MCP_CACHE. SKIP_SWIFT_CHROOT=1 skips it (and says so).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export MCP_CACHE="${MCP_CACHE:-$HOME/.cache/mcp-context}"
+TARGET="$(cd "${CARGO_TARGET_DIR:-target}" 2>/dev/null && pwd || echo "$PWD/target")"
+LIB="$TARGET/debug/libmcp_context_ffi.so"
+PYTEST_VERSION=9.2.0
+
+echo "--- swift 1/5: binding crate unit tests"
+cargo test -q -p mcp-context-swift --lib
+
+echo "--- swift 2/5: regenerated bindings equal the checked-in ones"
+scripts/uniffi-gen.sh --check
+
+echo "--- swift 3/5: Python FFI tests (uniffi Python backend, pytest $PYTEST_VERSION)"
+VENV="$MCP_CACHE/pyvenv-pytest-$PYTEST_VERSION"
+if ! "$VENV/bin/python" -c "import pytest, sys; sys.exit(pytest.__version__ != '$PYTEST_VERSION')" 2>/dev/null; then
+  rm -rf "$VENV"
+  python3 -m venv "$VENV"
+  "$VENV/bin/pip" install -q "pytest==$PYTEST_VERSION"
+fi
+UNIFFI_PY_DIR="$TARGET/uniffi/python" "$VENV/bin/python" -m pytest -q -p no:cacheprovider bindings-swift/tests/python
+
+echo "--- swift 4/5: C smoke test of the generated header"
+gcc -std=c11 -Wall -Wextra -Werror -D_Nonnull= -D_Nullable= \
+  -I bindings-swift/swift/Sources/MCPContextFFI bindings-swift/tests/c/smoke.c \
+  -L "$TARGET/debug" -lmcp_context_ffi -Wl,-rpath,"$TARGET/debug" -o "$TARGET/uniffi/c-smoke"
+"$TARGET/uniffi/c-smoke"
+
+echo "--- swift 5/5: swift test (XCTest) in the Debian 13 swiftlang chroot"
+if [ "${SKIP_SWIFT_CHROOT:-0}" = 1 ]; then
+  echo "SKIPPED: SKIP_SWIFT_CHROOT=1 (no Swift compiler ran)"
+  exit 0
+fi
+CH="$(scripts/swift-chroot.sh)"
+# One run at a time per chroot (other clones on this machine share it).
+exec 9>"$CH/.swift-test.lock"
+flock 9
+# Sources are copied with their mtimes (-p) into the chroot at the repo's own layout, so the
+# tests find tests/vectors/ by #filePath; SwiftPM's scratch folder persists between runs.
+B="$CH/build"
+rm -rf "$B/bindings-swift" "$B/tests" "$B/lib"
+mkdir -p "$B/bindings-swift" "$B/tests/vectors" "$B/lib"
+cp -rp bindings-swift/swift "$B/bindings-swift/"
+cp -rp tests/vectors/rfc6570 "$B/tests/vectors/"
+cp -p "$LIB" "$B/lib/"
+mounted=0
+if ! mountpoint -q "$CH/proc"; then
+  mount -t proc proc "$CH/proc"
+  mounted=1
+fi
+trap '[ "$mounted" = 1 ] && umount "$CH/proc"' EXIT
+LOG="$TARGET/uniffi/swift-test.log"
+set +e
+chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
+  MCP_CONTEXT_LIB_DIR=/build/lib \
+  /bin/sh -c 'cd /build/bindings-swift/swift && swift test --disable-swift-testing --scratch-path /build/.build 2>&1' \
+  | tee "$LOG"
+rc=${PIPESTATUS[0]}
+set -e
+# XCTest's closing line is what CI logs are read for; demand it (and no failures).
+summary=$(grep -E 'Executed [0-9]+ tests?, with [0-9]+ failures?' "$LOG" | tail -n1 || true)
+echo "swift-test: ${summary:-no XCTest summary line}"
+if [ "$rc" != 0 ] || [ -z "$summary" ] || ! grep -q 'with 0 failures' <<<"$summary"; then
+  echo "swift-test: FAILED (swift test exit $rc)" >&2
+  exit 1
+fi
