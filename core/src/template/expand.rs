@@ -168,6 +168,8 @@ struct Specs<'s> {
     rest: &'s [u8],
     source: &'s str,
     at: usize,
+    /// Varspecs left, as the parser counted them: the last one needs no scan for `,`.
+    left: u16,
 }
 
 /// One varspec: name, modifier, byte offset of the name in the template source.
@@ -179,11 +181,12 @@ struct Spec<'s> {
 
 impl<'s> Specs<'s> {
     #[inline(always)]
-    fn new(source: &'s str, vars: Span) -> Self {
+    fn new(source: &'s str, vars: Span, var_count: u16) -> Self {
         Self {
             rest: vars.of(source).as_bytes(),
             source,
             at: vars.start as usize,
+            left: var_count,
         }
     }
 }
@@ -197,11 +200,15 @@ impl<'s> Iterator for Specs<'s> {
             return None;
         }
         let at = self.at;
-        let len = self
-            .rest
-            .iter()
-            .position(|&b| b == b',')
-            .unwrap_or(self.rest.len());
+        self.left = self.left.saturating_sub(1);
+        let len = if self.left == 0 {
+            self.rest.len()
+        } else {
+            self.rest
+                .iter()
+                .position(|&b| b == b',')
+                .unwrap_or(self.rest.len())
+        };
         let spec = self.rest.get(..len).unwrap_or_default();
         self.rest = self.rest.get(len + 1..).unwrap_or_default();
         self.at = at + len + 1;
@@ -247,7 +254,12 @@ pub(crate) fn expand<V: Variables + ?Sized>(
         match *part {
             Part::Literal(span) => encode_literal(out, span.of(t.source)),
             Part::Expression(expr) => {
-                expand_expression(expr.op, Specs::new(t.source, expr.vars), vars, out)?;
+                expand_expression(
+                    expr.op,
+                    Specs::new(t.source, expr.vars, expr.var_count),
+                    vars,
+                    out,
+                )?;
             }
         }
         if out.failed() {
