@@ -2,7 +2,7 @@
 
 use super::TemplateRef;
 use super::error::ExpandError;
-use super::parse::{Modifier, Operator, Part, VarSpecs};
+use super::parse::{Modifier, Operator, Part, Span};
 use super::value::{Value, Variables};
 use crate::pct;
 
@@ -72,27 +72,53 @@ fn put_triplet(out: &mut impl Sink, b: u8) {
 
 /// Writes `s` percent-encoding every byte outside the allowed set: unreserved (U), or
 /// unreserved + reserved + existing pct-encoded triplets (U+R), per RFC 6570 §3.2.1.
-#[inline]
+///
+/// The common case, a value with nothing to encode (an id, a name), is one scan and one
+/// `put`, inlined at the call site; anything else goes to [`encode_from`].
+#[inline(always)]
 pub(crate) fn encode(out: &mut impl Sink, s: &str, allow_reserved: bool) {
+    match first_to_encode(s.as_bytes(), allow_reserved) {
+        None => out.put(s),
+        Some(i) => encode_from(out, s, i, allow_reserved),
+    }
+}
+
+/// The offset of the first byte of `bytes` that is not in the allowed set (a `%` counts,
+/// even one that starts a triplet: [`encode_from`] decides).
+#[inline(always)]
+fn first_to_encode(bytes: &[u8], allow_reserved: bool) -> Option<usize> {
+    if allow_reserved {
+        bytes
+            .iter()
+            .position(|&b| !(pct::is_unreserved(b) || pct::is_reserved(b)))
+    } else {
+        bytes.iter().position(|&b| !pct::is_unreserved(b))
+    }
+}
+
+/// [`encode`] from byte `i` on, the first byte that may need encoding; `s[..i]` is copied
+/// as it is.
+#[inline(never)]
+fn encode_from(out: &mut impl Sink, s: &str, mut i: usize, allow_reserved: bool) {
     let bytes = s.as_bytes();
     let mut run = 0; // start of the current run of bytes copied as they are
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        let keep = pct::is_unreserved(b)
-            || (allow_reserved
-                && (pct::is_reserved(b)
-                    || (b == b'%'
-                        && pct::starts_with_triplet(bytes.get(i..).unwrap_or_default()))));
-        if keep {
+    loop {
+        let b = bytes.get(i).copied().unwrap_or_default();
+        if allow_reserved && pct::starts_with_triplet(bytes.get(i..).unwrap_or_default()) {
+            // An existing triplet passes through; its two hex digits are unreserved.
             i += 1;
-            continue;
+        } else {
+            if run < i {
+                out.put(s.get(run..i).unwrap_or_default());
+            }
+            put_triplet(out, b);
+            i += 1;
+            run = i;
         }
-        if run < i {
-            out.put(s.get(run..i).unwrap_or_default());
+        match first_to_encode(bytes.get(i..).unwrap_or_default(), allow_reserved) {
+            Some(k) => i += k,
+            None => break,
         }
-        put_triplet(out, b);
-        i += 1;
-        run = i;
     }
     if run < bytes.len() {
         out.put(s.get(run..).unwrap_or_default());
@@ -133,6 +159,91 @@ fn prefix(s: &str, n: u16) -> &str {
     }
 }
 
+/// The varspecs of an expression's (already validated) variable list.
+///
+/// Expansion's own, leaner `VarSpecs`, because this runs for every variable of every
+/// expansion: one byte scan for the `,`, then a look at the end of the varspec for the
+/// modifier, with no `char` searches and no `str::parse`.
+struct Specs<'s> {
+    rest: &'s [u8],
+    source: &'s str,
+    at: usize,
+    /// Varspecs left, as the parser counted them: the last one needs no scan for `,`.
+    left: u16,
+}
+
+/// One varspec: name, modifier, byte offset of the name in the template source.
+struct Spec<'s> {
+    name: &'s str,
+    modifier: Modifier,
+    at: usize,
+}
+
+impl<'s> Specs<'s> {
+    #[inline(always)]
+    fn new(source: &'s str, vars: Span, var_count: u16) -> Self {
+        Self {
+            rest: vars.of(source).as_bytes(),
+            source,
+            at: vars.start as usize,
+            left: var_count,
+        }
+    }
+}
+
+impl<'s> Iterator for Specs<'s> {
+    type Item = Spec<'s>;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Spec<'s>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let at = self.at;
+        self.left = self.left.saturating_sub(1);
+        let len = if self.left == 0 {
+            self.rest.len()
+        } else {
+            self.rest
+                .iter()
+                .position(|&b| b == b',')
+                .unwrap_or(self.rest.len())
+        };
+        let spec = self.rest.get(..len).unwrap_or_default();
+        self.rest = self.rest.get(len + 1..).unwrap_or_default();
+        self.at = at + len + 1;
+        // A modifier is at the end: `*`, or `:` and 1 to 4 digits (the parser checked which).
+        let (name_len, modifier) = match spec.split_last() {
+            Some((b'*', _)) => (len - 1, Modifier::Explode),
+            Some((d, head)) if d.is_ascii_digit() => prefix_modifier(head, *d),
+            _ => (len, Modifier::None),
+        };
+        let name = self.source.get(at..at + name_len).unwrap_or_default();
+        Some(Spec { name, modifier, at })
+    }
+}
+
+/// Reads a `:n` suffix whose last digit is `last` and which `head` precedes; a name that
+/// merely ends in digits (`v2`) has no modifier.
+#[inline(always)]
+fn prefix_modifier(head: &[u8], last: u8) -> (usize, Modifier) {
+    let mut value = u16::from(last - b'0');
+    let mut scale: u16 = 10;
+    let mut i = head.len();
+    while let Some(&b) = i.checked_sub(1).and_then(|j| head.get(j)) {
+        i -= 1;
+        match b {
+            b'0'..=b'9' if scale <= 1000 => {
+                value += u16::from(b - b'0') * scale;
+                scale *= 10;
+            }
+            b':' => return (i, Modifier::Prefix(value)),
+            _ => break,
+        }
+    }
+    (head.len() + 1, Modifier::None)
+}
+
 /// Expands `t` with `vars` into `out` (RFC 6570 Appendix A).
 pub(crate) fn expand<V: Variables + ?Sized>(
     t: TemplateRef<'_>,
@@ -143,7 +254,12 @@ pub(crate) fn expand<V: Variables + ?Sized>(
         match *part {
             Part::Literal(span) => encode_literal(out, span.of(t.source)),
             Part::Expression(expr) => {
-                expand_expression(expr.op, VarSpecs::new(t.source, expr.vars), vars, out)?;
+                expand_expression(
+                    expr.op,
+                    Specs::new(t.source, expr.vars, expr.var_count),
+                    vars,
+                    out,
+                )?;
             }
         }
         if out.failed() {
@@ -155,7 +271,7 @@ pub(crate) fn expand<V: Variables + ?Sized>(
 
 fn expand_expression<V: Variables + ?Sized>(
     op: Operator,
-    specs: VarSpecs<'_>,
+    specs: Specs<'_>,
     vars: &V,
     out: &mut impl Sink,
 ) -> Result<(), ExpandError> {
@@ -170,7 +286,10 @@ fn expand_expression<V: Variables + ?Sized>(
         if value.is_undefined() {
             continue;
         }
-        out.put(if first { op.first() } else { sep });
+        let lead = if first { op.first() } else { sep };
+        if !lead.is_empty() {
+            out.put(lead);
+        }
         first = false;
         match value {
             Value::Str(s) => {
