@@ -1,54 +1,16 @@
 //! `UriTemplate`: RFC 6570 templates (parse, expand) over the core's `OwnedTemplate`.
 //!
-//! The only work here is converting JS values into the core's `Value`s: strings as is,
+//! The only work here is converting JS values into the core's `OwnedValue`s: strings as is,
 //! numbers and bigints through `String()`, arrays as lists, other objects as associative
 //! arrays (their enumerable string keys, in property order), `null`/`undefined` as undefined.
 //! Every rule of expansion is the core's.
 
-use std::collections::BTreeMap;
-
-use mcp_context::template::{OwnedTemplate, Value};
+use mcp_context::template::{OwnedTemplate, OwnedValue, OwnedVariables};
 use napi::bindgen_prelude::{JsObjectValue, JsValue, Object, Unknown};
 use napi::{Env, Result, ValueType};
 use napi_derive::napi;
 
 use crate::errors;
-
-/// A variable value converted from JS, owned until the expansion borrows it.
-enum Owned {
-    Str(String),
-    List(Vec<String>),
-    Assoc(Vec<(String, String)>),
-}
-
-impl Owned {
-    fn slices(&self) -> Slices<'_> {
-        match self {
-            Self::Str(s) => Slices::Str(s),
-            Self::List(l) => Slices::List(l.iter().map(String::as_str).collect()),
-            Self::Assoc(a) => {
-                Slices::Assoc(a.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect())
-            }
-        }
-    }
-}
-
-/// An [`Owned`] value's strings as the slices the core's [`Value`] borrows.
-enum Slices<'a> {
-    Str(&'a str),
-    List(Vec<&'a str>),
-    Assoc(Vec<(&'a str, &'a str)>),
-}
-
-impl Slices<'_> {
-    fn value(&self) -> Value<'_> {
-        match self {
-            Self::Str(s) => Value::Str(s),
-            Self::List(l) => Value::List(l),
-            Self::Assoc(a) => Value::Assoc(a),
-        }
-    }
-}
 
 fn type_name(value_type: ValueType) -> &'static str {
     match value_type {
@@ -77,11 +39,11 @@ fn scalar(env: &Env, name: &str, value: &Unknown<'_>) -> Result<String> {
     }
 }
 
-fn value(env: &Env, name: &str, value: &Unknown<'_>) -> Result<Option<Owned>> {
+fn value(env: &Env, name: &str, value: &Unknown<'_>) -> Result<Option<OwnedValue>> {
     match value.get_type()? {
         ValueType::Null | ValueType::Undefined => Ok(None),
         ValueType::String | ValueType::Number | ValueType::BigInt => {
-            scalar(env, name, value).map(|s| Some(Owned::Str(s)))
+            scalar(env, name, value).map(|s| Some(OwnedValue::Str(s)))
         }
         ValueType::Object if value.is_array()? => {
             let array = value.coerce_to_object()?;
@@ -89,7 +51,7 @@ fn value(env: &Env, name: &str, value: &Unknown<'_>) -> Result<Option<Owned>> {
             (0..len)
                 .map(|i| scalar(env, name, &array.get_element::<Unknown<'_>>(i)?))
                 .collect::<Result<_>>()
-                .map(|l| Some(Owned::List(l)))
+                .map(|l| Some(OwnedValue::List(l)))
         }
         ValueType::Object => {
             let object = value.coerce_to_object()?;
@@ -100,7 +62,7 @@ fn value(env: &Env, name: &str, value: &Unknown<'_>) -> Result<Option<Owned>> {
                     Ok((key, v))
                 })
                 .collect::<Result<_>>()
-                .map(|a| Some(Owned::Assoc(a)))
+                .map(|a| Some(OwnedValue::Assoc(a)))
         }
         other => Err(errors::type_error(
             env,
@@ -172,7 +134,7 @@ impl UriTemplate {
     /// (`code` `ERR_TEMPLATE_PREFIX_ON_COMPOSITE`).
     #[napi(catch_unwind, ts_args_type = "vars?: Record<string, VarValue>")]
     pub fn expand(&self, env: Env, vars: Option<Unknown<'_>>) -> Result<String> {
-        let mut owned = BTreeMap::new();
+        let mut owned = OwnedVariables::new();
         if let Some(vars) = vars {
             match vars.get_type()? {
                 ValueType::Null | ValueType::Undefined => {}
@@ -200,15 +162,8 @@ impl UriTemplate {
                 }
             }
         }
-        // The core's `Value`s borrow slices of `&str`; build them once from the owned strings.
-        let slices: Vec<(&str, Slices<'_>)> = owned
-            .iter()
-            .map(|(name, v): (&String, &Owned)| (name.as_str(), v.slices()))
-            .collect();
-        let vars: BTreeMap<&str, Value<'_>> =
-            slices.iter().map(|(name, s)| (*name, s.value())).collect();
-        self.inner
-            .expand(&vars)
+        owned
+            .expand(self.inner.as_ref())
             .map_err(|err| errors::expand_error(&env, self.inner.source(), err))
     }
 

@@ -1,12 +1,10 @@
 //! `UriTemplate`: RFC 6570 templates (parse, expand) over the core's `OwnedTemplate`.
 //!
-//! The only work here is converting Python values into the core's `Value`s: `str` as is,
+//! The only work here is converting Python values into the core's `OwnedValue`s: `str` as is,
 //! `int`/`float` through `str()`, `list`/`tuple` as lists, any `Mapping` as an associative
 //! array (insertion order kept), `None` as undefined. Every rule of expansion is the core's.
 
-use std::collections::BTreeMap;
-
-use mcp_context::template::{OwnedTemplate, Value};
+use mcp_context::template::{OwnedTemplate, OwnedValue, OwnedVariables};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
@@ -20,42 +18,6 @@ use crate::errors;
 #[pyclass(module = "mcp_context", name = "UriTemplate", frozen)]
 pub(crate) struct UriTemplate {
     inner: OwnedTemplate,
-}
-
-/// A variable value converted from Python, owned until the expansion borrows it.
-enum Owned {
-    Str(String),
-    List(Vec<String>),
-    Assoc(Vec<(String, String)>),
-}
-
-impl Owned {
-    fn slices(&self) -> Slices<'_> {
-        match self {
-            Self::Str(s) => Slices::Str(s),
-            Self::List(l) => Slices::List(l.iter().map(String::as_str).collect()),
-            Self::Assoc(a) => {
-                Slices::Assoc(a.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect())
-            }
-        }
-    }
-}
-
-/// An [`Owned`] value's strings as the slices the core's [`Value`] borrows.
-enum Slices<'a> {
-    Str(&'a str),
-    List(Vec<&'a str>),
-    Assoc(Vec<(&'a str, &'a str)>),
-}
-
-impl Slices<'_> {
-    fn value(&self) -> Value<'_> {
-        match self {
-            Self::Str(s) => Value::Str(s),
-            Self::List(l) => Value::List(l),
-            Self::Assoc(a) => Value::Assoc(a),
-        }
-    }
 }
 
 /// `str`, or `int`/`float` through `str()`. `bool` is refused: `str(True)` is rarely what a URI
@@ -99,7 +61,7 @@ fn items<'py>(
         .collect()
 }
 
-fn value(value: &Bound<'_, PyAny>) -> PyResult<Option<Owned>> {
+fn value(value: &Bound<'_, PyAny>) -> PyResult<Option<OwnedValue>> {
     // Cheapest checks first: exact types before the `Mapping` ABC, which runs Python code.
     if value.is_none() {
         return Ok(None);
@@ -108,28 +70,28 @@ fn value(value: &Bound<'_, PyAny>) -> PyResult<Option<Owned>> {
         || value.is_instance_of::<PyInt>()
         || value.is_instance_of::<PyFloat>()
     {
-        return scalar(value).map(|s| Some(Owned::Str(s)));
+        return scalar(value).map(|s| Some(OwnedValue::Str(s)));
     }
     if let Ok(list) = value.cast::<PyList>() {
         return list
             .iter()
             .map(|v| scalar(&v))
             .collect::<PyResult<_>>()
-            .map(|l| Some(Owned::List(l)));
+            .map(|l| Some(OwnedValue::List(l)));
     }
     if let Ok(tuple) = value.cast::<PyTuple>() {
         return tuple
             .iter()
             .map(|v| scalar(&v))
             .collect::<PyResult<_>>()
-            .map(|l| Some(Owned::List(l)));
+            .map(|l| Some(OwnedValue::List(l)));
     }
     if is_mapping(value) {
         return items(value)?
             .iter()
             .map(|(k, v)| Ok((scalar(k)?, scalar(v)?)))
             .collect::<PyResult<_>>()
-            .map(|a| Some(Owned::Assoc(a)));
+            .map(|a| Some(OwnedValue::Assoc(a)));
     }
     Err(type_error("a template value", value))
 }
@@ -140,7 +102,7 @@ fn is_mapping(value: &Bound<'_, PyAny>) -> bool {
 }
 
 /// Adds `(name, value)` pairs of `mapping` to `vars`; later names replace earlier ones.
-fn collect(mapping: &Bound<'_, PyAny>, vars: &mut BTreeMap<String, Owned>) -> PyResult<()> {
+fn collect(mapping: &Bound<'_, PyAny>, vars: &mut OwnedVariables) -> PyResult<()> {
     for (name, v) in items(mapping)? {
         let name = name
             .cast::<PyString>()
@@ -149,8 +111,10 @@ fn collect(mapping: &Bound<'_, PyAny>, vars: &mut BTreeMap<String, Owned>) -> Py
             .to_owned();
         match value(&v)? {
             Some(owned) => vars.insert(name, owned),
-            None => vars.remove(&name),
-        };
+            None => {
+                vars.remove(&name);
+            }
+        }
     }
     Ok(())
 }
@@ -194,7 +158,7 @@ impl UriTemplate {
         mapping: Option<&Bound<'_, PyAny>>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
-        let mut owned = BTreeMap::new();
+        let mut owned = OwnedVariables::new();
         if let Some(mapping) = mapping {
             if !is_mapping(mapping) {
                 return Err(PyTypeError::new_err(
@@ -206,15 +170,8 @@ impl UriTemplate {
         if let Some(kwargs) = kwargs {
             collect(kwargs.as_any(), &mut owned)?;
         }
-        // The core's `Value`s borrow slices of `&str`; build them once from the owned strings.
-        let slices: Vec<(&str, Slices<'_>)> = owned
-            .iter()
-            .map(|(name, v)| (name.as_str(), v.slices()))
-            .collect();
-        let vars: BTreeMap<&str, Value<'_>> =
-            slices.iter().map(|(name, s)| (*name, s.value())).collect();
-        self.inner
-            .expand(&vars)
+        owned
+            .expand(self.inner.as_ref())
             .map_err(|err| errors::expand_error(py, self.inner.source(), err))
     }
 

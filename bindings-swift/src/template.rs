@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::sync::Arc;
 
-use mcp_context::template::{Modifier, OwnedTemplate, Value, Variables};
+use mcp_context::template::{Modifier, OwnedTemplate, OwnedValue, OwnedVariables};
 
 use crate::errors::TemplateError;
 
@@ -39,11 +39,11 @@ impl UriTemplate {
     /// dictionary are undefined. Throws `TemplateError.prefixOnComposite` for `{x:3}` when
     /// `x` is a list or dictionary.
     pub fn expand(&self, vars: HashMap<String, TemplateValue>) -> Result<String, TemplateError> {
-        let borrowed: HashMap<&str, Borrowed<'_>> = vars
-            .iter()
-            .map(|(name, value)| (name.as_str(), Borrowed::from(value)))
+        let vars: OwnedVariables = vars
+            .into_iter()
+            .map(|(n, v)| (n, OwnedValue::from(v)))
             .collect();
-        Ok(self.inner.expand(&BorrowedVars(borrowed))?)
+        Ok(vars.expand(self.inner.as_ref())?)
     }
 }
 
@@ -125,36 +125,15 @@ impl From<mcp_context::template::VarSpec<'_>> for TemplateVariable {
     }
 }
 
-/// A [`TemplateValue`] re-borrowed in the shapes the core's `Value` points into.
-enum Borrowed<'a> {
-    Str(&'a str),
-    List(Vec<&'a str>),
-    Assoc(Vec<(&'a str, &'a str)>),
-}
-
-impl<'a> From<&'a TemplateValue> for Borrowed<'a> {
-    fn from(value: &'a TemplateValue) -> Self {
+impl From<TemplateValue> for OwnedValue {
+    fn from(value: TemplateValue) -> Self {
         match value {
             TemplateValue::String(s) => Self::Str(s),
-            TemplateValue::List(l) => Self::List(l.iter().map(String::as_str).collect()),
-            TemplateValue::Dict(d) => Self::Assoc(
-                d.iter()
-                    .map(|p| (p.key.as_str(), p.value.as_str()))
-                    .collect(),
-            ),
+            TemplateValue::List(l) => Self::List(l),
+            TemplateValue::Dict(d) => {
+                Self::Assoc(d.into_iter().map(|p| (p.key, p.value)).collect())
+            }
         }
-    }
-}
-
-struct BorrowedVars<'a>(HashMap<&'a str, Borrowed<'a>>);
-
-impl Variables for BorrowedVars<'_> {
-    fn get(&self, name: &str) -> Option<Value<'_>> {
-        Some(match self.0.get(name)? {
-            Borrowed::Str(s) => Value::Str(s),
-            Borrowed::List(l) => Value::List(l),
-            Borrowed::Assoc(a) => Value::Assoc(a),
-        })
     }
 }
 

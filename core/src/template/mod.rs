@@ -10,10 +10,14 @@
 
 mod error;
 mod expand;
+#[cfg(feature = "alloc")]
+mod owned_vars;
 mod parse;
 mod value;
 
 pub use error::{ExpandError, ParseError, ParseErrorKind};
+#[cfg(feature = "alloc")]
+pub use owned_vars::{OwnedValue, OwnedVariables};
 pub use parse::{Expression, Modifier, Operator, Part, Span, VarSpec, VarSpecs};
 pub use value::{Value, Variables};
 
