@@ -41,7 +41,10 @@ impl<'a> Fields<'a> {
 }
 
 #[inline]
-fn find(names: &'static [&'static str], key: JsonStr<'_>) -> Option<(usize, &'static str)> {
+pub(crate) fn find(
+    names: &'static [&'static str],
+    key: JsonStr<'_>,
+) -> Option<(usize, &'static str)> {
     match key.as_str() {
         Some(k) => names
             .iter()

@@ -14,6 +14,7 @@
 //! Why not serde-json-core: it cannot unescape into `&str`, rejects surrogate pairs, has no
 //! depth limit and panics on some inputs (see the project's binding notes).
 
+mod cursor;
 mod encode;
 mod error;
 pub(crate) mod fields;
@@ -23,6 +24,7 @@ mod string;
 mod value;
 mod write;
 
+pub use cursor::Cursor;
 #[cfg(feature = "alloc")]
 pub use encode::to_string;
 pub use encode::{Encode, encoded_len, to_fmt, to_slice};

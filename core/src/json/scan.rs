@@ -75,13 +75,24 @@ pub fn validate(input: &[u8], limits: Limits) -> Result<RawJson<'_>, JsonError> 
     }
     let text =
         core::str::from_utf8(input).map_err(|e| JsonError::new(K::InvalidUtf8, e.valid_up_to()))?;
-    let b = input;
-    let max_depth = limits.max_depth.min(Limits::MAX_DEPTH);
+    let start = skip_ws(input, 0);
+    let end = validate_value(input, start, limits.max_depth.min(Limits::MAX_DEPTH))?;
+    let rest = skip_ws(input, end);
+    if rest != input.len() {
+        return Err(JsonError::new(K::TrailingCharacters, rest));
+    }
+    text.get(start..end)
+        .map(RawJson::from_validated)
+        .ok_or(JsonError::new(K::UnexpectedEnd, end))
+}
+
+/// Validates the one value starting at `start` (no leading whitespace) with at most
+/// `max_depth` nested containers; returns the index just after it. Iterative.
+pub(crate) fn validate_value(b: &[u8], start: usize, max_depth: u16) -> Result<usize, JsonError> {
     let mut stack = Stack {
         bits: [0; 4],
         depth: 0,
     };
-    let start = skip_ws(b, 0);
     let mut i = start;
     'value: loop {
         let c = *b.get(i).ok_or(JsonError::new(K::UnexpectedEnd, i))?;
@@ -140,13 +151,7 @@ pub fn validate(input: &[u8], limits: Limits) -> Result<RawJson<'_>, JsonError> 
         }
         break;
     }
-    let rest = skip_ws(b, i);
-    if rest != b.len() {
-        return Err(JsonError::new(K::TrailingCharacters, rest));
-    }
-    text.get(start..i)
-        .map(RawJson::from_validated)
-        .ok_or(JsonError::new(K::UnexpectedEnd, i))
+    Ok(i)
 }
 
 #[inline]
@@ -185,7 +190,7 @@ const LO: u64 = 0x0101_0101_0101_0101;
 
 /// Whether any byte of an 8-byte word is `"`, `\` or a control character.
 #[inline]
-fn word_has_special(w: u64) -> bool {
+pub(crate) fn word_has_special(w: u64) -> bool {
     let quote = w ^ (LO * u64::from(b'"'));
     let slash = w ^ (LO * u64::from(b'\\'));
     let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
@@ -199,10 +204,8 @@ pub(crate) fn scan_string(b: &[u8], mut i: usize) -> Result<(usize, bool), JsonE
     let mut escaped = false;
     loop {
         // Fast path: skip 8 plain bytes at a time.
-        while let Some(chunk) = b.get(i..i + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            if word_has_special(u64::from_le_bytes(word)) {
+        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            if word_has_special(u64::from_le_bytes(*chunk)) {
                 break;
             }
             i += 8;
@@ -304,10 +307,8 @@ fn digits(b: &[u8], mut i: usize) -> usize {
 pub(crate) fn skip_string(b: &[u8], mut i: usize) -> (usize, bool) {
     let mut escaped = false;
     loop {
-        while let Some(chunk) = b.get(i..i + 8) {
-            let mut word = [0u8; 8];
-            word.copy_from_slice(chunk);
-            if word_has_special(u64::from_le_bytes(word)) {
+        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            if word_has_special(u64::from_le_bytes(*chunk)) {
                 break;
             }
             i += 8;
@@ -324,6 +325,19 @@ pub(crate) fn skip_string(b: &[u8], mut i: usize) -> (usize, bool) {
     }
 }
 
+/// Whether any byte of an 8-byte word is `"`, `{`, `}`, `[` or `]`.
+#[inline]
+fn word_has_structural(w: u64) -> bool {
+    let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
+    // `[`/`]` differ from `{`/`}` only in bit 5; setting it folds them together (and no
+    // other byte maps onto `{` or `}`).
+    let folded = w | (LO * 0x20);
+    (zero(w ^ (LO * u64::from(b'"')))
+        | zero(folded ^ (LO * u64::from(b'{')))
+        | zero(folded ^ (LO * u64::from(b'}'))))
+        != 0
+}
+
 /// The end of the value that starts at `i`.
 pub(crate) fn skip_value(b: &[u8], i: usize) -> usize {
     match b.get(i) {
@@ -332,6 +346,12 @@ pub(crate) fn skip_value(b: &[u8], i: usize) -> usize {
             let mut depth = 0usize;
             let mut j = i;
             loop {
+                while let Some(chunk) = b.get(j..).and_then(<[u8]>::first_chunk::<8>) {
+                    if word_has_structural(u64::from_le_bytes(*chunk)) {
+                        break;
+                    }
+                    j += 8;
+                }
                 match b.get(j) {
                     Some(b'{' | b'[') => depth += 1,
                     Some(b'}' | b']') => {

@@ -103,13 +103,53 @@ impl<'a> JsonStr<'a> {
         if !self.escaped {
             return Ok(self.text);
         }
-        let mut len = 0usize;
-        for c in self.chars() {
-            let n = c.len_utf8();
-            if let Some(dst) = scratch.get_mut(len..len + n) {
-                c.encode_utf8(dst);
+        let src = self.text.as_bytes();
+        let (mut i, mut len) = (0usize, 0usize);
+        // Copy runs between backslashes; decode each escape in place.
+        while i < src.len() {
+            let run = src
+                .get(i..)
+                .and_then(|r| r.iter().position(|&c| c == b'\\'));
+            let end = run.map_or(src.len(), |p| i + p);
+            let piece = src.get(i..end).unwrap_or(&[]);
+            if let Some(dst) = scratch.get_mut(len..len + piece.len()) {
+                dst.copy_from_slice(piece);
             }
-            len += n;
+            len += piece.len();
+            if end >= src.len() {
+                break;
+            }
+            let simple = match src.get(end + 1) {
+                Some(b'"') => Some(b'"'),
+                Some(b'\\') => Some(b'\\'),
+                Some(b'/') => Some(b'/'),
+                Some(b'n') => Some(b'\n'),
+                Some(b't') => Some(b'\t'),
+                Some(b'r') => Some(b'\r'),
+                Some(b'b') => Some(0x08),
+                Some(b'f') => Some(0x0c),
+                _ => None,
+            };
+            if let Some(byte) = simple {
+                if let Some(dst) = scratch.get_mut(len) {
+                    *dst = byte;
+                }
+                len += 1;
+                i = end + 2;
+                continue;
+            }
+            let mut chars = Chars {
+                rest: self.text.get(end..).unwrap_or(""),
+                escaped: true,
+            };
+            let c = chars.next().unwrap_or('\u{FFFD}');
+            let mut buf = [0u8; 4];
+            let enc = c.encode_utf8(&mut buf).as_bytes();
+            if let Some(dst) = scratch.get_mut(len..len + enc.len()) {
+                dst.copy_from_slice(enc);
+            }
+            len += enc.len();
+            i = src.len() - chars.rest.len();
         }
         let out = scratch
             .get(..len)

@@ -347,17 +347,38 @@ impl<const N: usize> fmt::Write for StackBuf<N> {
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
+/// For each byte: 0 if it is written as is, else the letter of its escape (`u` = `\u00XX`).
+// Indexing in a const initialiser: an out-of-bounds index fails the build, never at run time.
+#[allow(clippy::indexing_slicing)]
+static ESCAPE: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 0x20 {
+        t[c] = b'u';
+        c += 1;
+    }
+    t[0x08] = b'b';
+    t[0x09] = b't';
+    t[0x0a] = b'n';
+    t[0x0c] = b'f';
+    t[0x0d] = b'r';
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t
+};
+
+#[inline]
 fn escape_of(c: u8) -> Option<&'static str> {
-    Some(match c {
+    Some(match ESCAPE.get(usize::from(c)).copied().unwrap_or(0) {
+        0 => return None,
         b'"' => "\\\"",
         b'\\' => "\\\\",
-        b'\n' => "\\n",
-        b'\r' => "\\r",
-        b'\t' => "\\t",
-        0x08 => "\\b",
-        0x0c => "\\f",
-        0..=0x1f => "",
-        _ => return None,
+        b'n' => "\\n",
+        b'r' => "\\r",
+        b't' => "\\t",
+        b'b' => "\\b",
+        b'f' => "\\f",
+        _ => "",
     })
 }
 
@@ -372,16 +393,27 @@ fn put_control<S: JsonSink + ?Sized>(sink: &mut S, c: u8) -> R {
 /// characters only (short forms where JSON has them).
 pub(crate) fn write_escaped<S: JsonSink + ?Sized>(sink: &mut S, s: &str) -> R {
     sink.put("\"")?;
-    let mut start = 0;
-    for (i, &c) in s.as_bytes().iter().enumerate() {
-        let Some(esc) = escape_of(c) else { continue };
-        sink.put(s.get(start..i).unwrap_or(""))?;
-        if esc.is_empty() {
-            put_control(sink, c)?;
-        } else {
-            sink.put(esc)?;
+    let b = s.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    loop {
+        // Skip 8 bytes at a time while none needs escaping.
+        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+            if super::scan::word_has_special(u64::from_le_bytes(*chunk)) {
+                break;
+            }
+            i += 8;
         }
-        start = i + 1;
+        let Some(&c) = b.get(i) else { break };
+        if let Some(esc) = escape_of(c) {
+            sink.put(s.get(start..i).unwrap_or(""))?;
+            if esc.is_empty() {
+                put_control(sink, c)?;
+            } else {
+                sink.put(esc)?;
+            }
+            start = i + 1;
+        }
+        i += 1;
     }
     sink.put(s.get(start..).unwrap_or(""))?;
     sink.put("\"")

@@ -6,7 +6,9 @@ use super::error_object::ErrorObject;
 use super::id::RequestId;
 use super::method::Method;
 use crate::json::fields::Fields;
-use crate::json::{Encode, EncodeError, JsonKind, JsonSink, Limits, RawJson, Writer, validate};
+use crate::json::{
+    Cursor, Encode, EncodeError, JsonKind, JsonSink, Limits, RawJson, Writer, validate,
+};
 
 /// A request: has an `id` and a `method`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -84,7 +86,10 @@ impl<'a> Message<'a> {
     /// # Errors
     /// [`DecodeError::Json`] (`-32700`) or [`DecodeError::Envelope`] (`-32600`).
     pub fn decode_with(bytes: &'a [u8], limits: Limits) -> Result<Self, DecodeError> {
-        Ok(Self::from_json(validate(bytes, limits)?)?)
+        decode_top(bytes, limits, |c| {
+            let members = walk(c, |_, _, _| Ok(false))?;
+            Ok(classify(members)?)
+        })
     }
 
     /// Classifies an already validated value.
@@ -97,7 +102,7 @@ impl<'a> Message<'a> {
             None if v.kind() == JsonKind::Array => return Err(EnvelopeError::Batch),
             None => return Err(EnvelopeError::NotAnObject),
         };
-        let mut m: [Option<RawJson<'a>>; 6] = [None; 6];
+        let mut m: Members<'a> = [None; 6];
         while let Some((i, value)) = fields
             .next_known()
             .map_err(EnvelopeError::DuplicateMember)?
@@ -106,49 +111,123 @@ impl<'a> Message<'a> {
                 *slot = Some(value);
             }
         }
-        let [jsonrpc, id, method, params, result, error] = m;
-        match jsonrpc.map(|j| j.as_str().is_some_and(|s| s == "2.0")) {
-            None => return Err(EnvelopeError::MissingVersion),
-            Some(false) => return Err(EnvelopeError::WrongVersion),
-            Some(true) => {}
+        classify(m)
+    }
+}
+
+/// The six envelope members: jsonrpc, id, method, params, result, error.
+pub(crate) type Members<'a> = [Option<RawJson<'a>>; 6];
+
+/// Index of `params` in [`Members`].
+pub(crate) const PARAMS: usize = 3;
+/// Index of `result` in [`Members`].
+pub(crate) const RESULT: usize = 4;
+
+/// Runs a one-pass decode over untrusted bytes. A `-32600`/`-32602` failure is re-checked
+/// against full validation, so malformed JSON anywhere is reported as `-32700` first.
+pub(crate) fn decode_top<'a, T>(
+    bytes: &'a [u8],
+    limits: Limits,
+    f: impl FnOnce(&mut Cursor<'a>) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    let mut c = Cursor::new(bytes, limits)?;
+    let result = f(&mut c).and_then(|t| {
+        c.finish()?;
+        Ok(t)
+    });
+    match result {
+        Err(DecodeError::Envelope(_) | DecodeError::Params(_)) => {
+            validate(bytes, limits)?;
+            result
         }
-        if let Some(method) = method {
-            if result.is_some() || error.is_some() {
-                return Err(EnvelopeError::Ambiguous);
-            }
-            let name = method.as_str().ok_or(EnvelopeError::InvalidMethod)?;
-            let method = Method::from_json(name);
-            if let Some(p) = params
-                && !matches!(p.kind(), JsonKind::Object | JsonKind::Array)
-            {
-                return Err(EnvelopeError::InvalidParams);
-            }
-            return Ok(match id {
-                Some(id) => Self::Request(Request {
-                    id: RequestId::from_json(id)?,
-                    method,
-                    params,
-                }),
-                None => Self::Notification(Notification { method, params }),
-            });
+        other => other,
+    }
+}
+
+/// Walks the envelope object once. For `params` and `result`, `body(index, method, cursor)`
+/// may decode the value in place and return `true` (the member is then recorded as `{}`);
+/// otherwise the value is validated and kept raw.
+pub(crate) fn walk<'a>(
+    c: &mut Cursor<'a>,
+    mut body: impl FnMut(usize, Option<Method<'a>>, &mut Cursor<'a>) -> Result<bool, DecodeError>,
+) -> Result<Members<'a>, DecodeError> {
+    match c.peek() {
+        Some(b'{') => c.begin_object()?,
+        Some(b'[') => return Err(EnvelopeError::Batch.into()),
+        _ => return Err(EnvelopeError::NotAnObject.into()),
+    }
+    let mut m: Members<'a> = [None; 6];
+    let (mut first, mut seen, mut method) = (true, 0u8, None);
+    while let Some(key) = c.next_key(&mut first)? {
+        let Some(i) = MEMBERS.iter().position(|n| key == *n) else {
+            c.value()?;
+            continue;
+        };
+        if seen & (1 << i) != 0 {
+            return Err(
+                EnvelopeError::DuplicateMember(MEMBERS.get(i).copied().unwrap_or("")).into(),
+            );
         }
-        match (result, error) {
-            (Some(_), Some(_)) => Err(EnvelopeError::Ambiguous),
-            (Some(result), None) => Ok(Self::Response(Response {
-                id: RequestId::from_json(id.ok_or(EnvelopeError::MissingId)?)?,
-                result,
-            })),
-            (None, Some(error)) => Ok(Self::Error(ErrorResponse {
-                // Base JSON-RPC answers unreadable ids with `null`; accept it as "absent".
-                id: match id {
-                    Some(id) if id.is_null() => None,
-                    Some(id) => Some(RequestId::from_json(id)?),
-                    None => None,
-                },
-                error: ErrorObject::from_json(error)?,
-            })),
-            (None, None) => Err(EnvelopeError::UnknownShape),
+        seen |= 1 << i;
+        let value = if (i == PARAMS || i == RESULT) && body(i, method, c)? {
+            RawJson::EMPTY_OBJECT
+        } else {
+            c.value()?
+        };
+        if i == 2 {
+            method = value.as_str().map(Method::from_json);
         }
+        if let Some(slot) = m.get_mut(i) {
+            *slot = Some(value);
+        }
+    }
+    Ok(m)
+}
+
+/// Classifies the envelope members (DIGEST §1.1, §1.3).
+pub(crate) fn classify(m: Members<'_>) -> Result<Message<'_>, EnvelopeError> {
+    let [jsonrpc, id, method, params, result, error] = m;
+    match jsonrpc.map(|j| j.as_str().is_some_and(|s| s == "2.0")) {
+        None => return Err(EnvelopeError::MissingVersion),
+        Some(false) => return Err(EnvelopeError::WrongVersion),
+        Some(true) => {}
+    }
+    if let Some(method) = method {
+        if result.is_some() || error.is_some() {
+            return Err(EnvelopeError::Ambiguous);
+        }
+        let name = method.as_str().ok_or(EnvelopeError::InvalidMethod)?;
+        let method = Method::from_json(name);
+        if let Some(p) = params
+            && !matches!(p.kind(), JsonKind::Object | JsonKind::Array)
+        {
+            return Err(EnvelopeError::InvalidParams);
+        }
+        return Ok(match id {
+            Some(id) => Message::Request(Request {
+                id: RequestId::from_json(id)?,
+                method,
+                params,
+            }),
+            None => Message::Notification(Notification { method, params }),
+        });
+    }
+    match (result, error) {
+        (Some(_), Some(_)) => Err(EnvelopeError::Ambiguous),
+        (Some(result), None) => Ok(Message::Response(Response {
+            id: RequestId::from_json(id.ok_or(EnvelopeError::MissingId)?)?,
+            result,
+        })),
+        (None, Some(error)) => Ok(Message::Error(ErrorResponse {
+            // Base JSON-RPC answers unreadable ids with `null`; accept it as "absent".
+            id: match id {
+                Some(id) if id.is_null() => None,
+                Some(id) => Some(RequestId::from_json(id)?),
+                None => None,
+            },
+            error: ErrorObject::from_json(error)?,
+        })),
+        (None, None) => Err(EnvelopeError::UnknownShape),
     }
 }
 
@@ -224,10 +303,10 @@ impl Encode for ErrorResponse<'_> {
 impl Encode for Message<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> R {
         match self {
-            Self::Request(m) => m.encode(w),
-            Self::Notification(m) => m.encode(w),
-            Self::Response(m) => m.encode(w),
-            Self::Error(m) => m.encode(w),
+            Message::Request(m) => m.encode(w),
+            Message::Notification(m) => m.encode(w),
+            Message::Response(m) => m.encode(w),
+            Message::Error(m) => m.encode(w),
         }
     }
 }

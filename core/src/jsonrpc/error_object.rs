@@ -167,7 +167,7 @@ impl<'a> ErrorObject<'a> {
                     .get("requested")
                     .ok_or(ParamsError::missing("requested"))?;
                 Ok(ErrorData::UnsupportedProtocolVersion {
-                    supported: Seq::decode(supported, "supported")?,
+                    supported: Seq::decode_raw(supported, "supported")?,
                     requested: requested
                         .as_str()
                         .ok_or(ParamsError::wrong_type("requested"))?,
@@ -178,7 +178,7 @@ impl<'a> ErrorObject<'a> {
                     .get("requiredCapabilities")
                     .ok_or(ParamsError::missing("requiredCapabilities"))?;
                 Ok(ErrorData::MissingRequiredClientCapability {
-                    required: ClientCapabilities::decode(caps, "requiredCapabilities")?,
+                    required: ClientCapabilities::decode_raw(caps, "requiredCapabilities")?,
                 })
             }
             ErrorCode::INVALID_PARAMS | ErrorCode::LEGACY_RESOURCE_NOT_FOUND => {

@@ -1,24 +1,37 @@
 //! Typed messages: a request, notification or response whose `params`/`result` is a typed
-//! view, decoded in one call and encoded back canonically.
+//! view, decoded in one pass and encoded back canonically.
 
-use super::envelope::{Message, begin};
+use super::envelope::{Message, PARAMS, RESULT, begin, classify, decode_top, walk};
 use super::error::{DecodeError, EnvelopeError, ParamsError};
 use super::id::RequestId;
 use super::method::Method;
-use crate::json::{Encode, EncodeError, JsonSink, Limits, RawJson, Writer, validate};
+use crate::json::{Cursor, Encode, EncodeError, JsonSink, Limits, RawJson, Writer};
 
-/// A view decoded from one JSON value.
+/// A view decoded from JSON.
 pub trait FromJson<'a>: Sized {
-    /// Decodes and checks the value.
+    /// Decodes the next value of `c`, validating it as it goes (one pass).
+    ///
+    /// # Errors
+    /// [`DecodeError::Json`] for malformed JSON, [`DecodeError::Params`] naming the first
+    /// field that breaks the schema or a spec rule.
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError>;
+
+    /// Decodes an already validated value.
     ///
     /// # Errors
     /// [`ParamsError`] naming the first field that breaks the schema or a spec rule.
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError>;
+    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+        Self::decode(&mut Cursor::over(v)).map_err(|e| match e {
+            DecodeError::Params(p) => p,
+            // `v` is validated: no JSON error can occur.
+            _ => ParamsError::wrong_type(ParamsError::ITEM),
+        })
+    }
 }
 
 impl<'a> FromJson<'a> for RawJson<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        Ok(v)
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        Ok(c.value()?)
     }
 }
 
@@ -43,6 +56,25 @@ pub trait MethodParams<'a>: FromJson<'a> + Encode {
     }
 }
 
+/// Decodes the body in place during the envelope walk; a body that breaks the schema is
+/// skipped (validated) so envelope errors, which rank first, can still be found.
+fn body_in_place<'a, T: FromJson<'a>>(
+    c: &mut Cursor<'a>,
+    slot: &mut Option<Result<T, ParamsError>>,
+) -> Result<bool, DecodeError> {
+    let (pos, depth) = (c.position(), c.depth());
+    match T::decode(c) {
+        Ok(t) => *slot = Some(Ok(t)),
+        Err(DecodeError::Params(e)) => {
+            c.rewind(pos, depth);
+            c.value()?;
+            *slot = Some(Err(e));
+        }
+        Err(e) => return Err(e),
+    }
+    Ok(true)
+}
+
 /// A request with typed params, e.g. [`ReadResourceRequest`](crate::messages::ReadResourceRequest).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TypedRequest<'a, P> {
@@ -53,19 +85,33 @@ pub struct TypedRequest<'a, P> {
 }
 
 impl<'a, P: MethodParams<'a>> TypedRequest<'a, P> {
-    /// Decodes a complete message that must be a request for `P::METHOD`.
+    /// Decodes a complete message that must be a request for `P::METHOD`, in one pass when
+    /// `method` precedes `params`.
     ///
     /// # Errors
     /// `-32700`, `-32600` (including a different kind or method) or `-32602`.
     pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
-        match Message::from_json(validate(bytes, Limits::DEFAULT)?)? {
-            Message::Request(r) if r.method == P::METHOD => Ok(Self {
-                id: r.id,
-                params: P::from_params(r.params)?,
-            }),
-            Message::Request(_) => Err(EnvelopeError::UnexpectedMethod.into()),
-            _ => Err(EnvelopeError::UnexpectedKind.into()),
-        }
+        decode_top(bytes, Limits::DEFAULT, |c| {
+            let mut params = None;
+            let members = walk(c, |i, method, c| {
+                if i == PARAMS && method == Some(P::METHOD) {
+                    body_in_place(c, &mut params)
+                } else {
+                    Ok(false)
+                }
+            })?;
+            match classify(members)? {
+                Message::Request(r) if r.method == P::METHOD => Ok(Self {
+                    id: r.id,
+                    params: match params {
+                        Some(p) => p?,
+                        None => P::from_params(r.params)?,
+                    },
+                }),
+                Message::Request(_) => Err(EnvelopeError::UnexpectedMethod.into()),
+                _ => Err(EnvelopeError::UnexpectedKind.into()),
+            }
+        })
     }
 
     /// Decodes the params of an already classified request (its method is not re-checked).
@@ -106,13 +152,26 @@ impl<'a, P: MethodParams<'a>> TypedNotification<P> {
     /// # Errors
     /// `-32700`, `-32600` (including a different kind or method) or `-32602`.
     pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
-        match Message::from_json(validate(bytes, Limits::DEFAULT)?)? {
-            Message::Notification(n) if n.method == P::METHOD => Ok(Self {
-                params: P::from_params(n.params)?,
-            }),
-            Message::Notification(_) => Err(EnvelopeError::UnexpectedMethod.into()),
-            _ => Err(EnvelopeError::UnexpectedKind.into()),
-        }
+        decode_top(bytes, Limits::DEFAULT, |c| {
+            let mut params = None;
+            let members = walk(c, |i, method, c| {
+                if i == PARAMS && method == Some(P::METHOD) {
+                    body_in_place(c, &mut params)
+                } else {
+                    Ok(false)
+                }
+            })?;
+            match classify(members)? {
+                Message::Notification(n) if n.method == P::METHOD => Ok(Self {
+                    params: match params {
+                        Some(p) => p?,
+                        None => P::from_params(n.params)?,
+                    },
+                }),
+                Message::Notification(_) => Err(EnvelopeError::UnexpectedMethod.into()),
+                _ => Err(EnvelopeError::UnexpectedKind.into()),
+            }
+        })
     }
 }
 
@@ -139,19 +198,32 @@ pub struct TypedResponse<'a, R> {
 }
 
 impl<'a, R: FromJson<'a>> TypedResponse<'a, R> {
-    /// Decodes a complete message that must be a successful response.
+    /// Decodes a complete message that must be a successful response, in one pass.
     ///
     /// # Errors
     /// `-32700`, `-32600` (including an error response) or `-32602` for a result that
     /// breaks the schema.
     pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
-        match Message::from_json(validate(bytes, Limits::DEFAULT)?)? {
-            Message::Response(r) => Ok(Self {
-                id: r.id,
-                result: R::from_json(r.result)?,
-            }),
-            _ => Err(EnvelopeError::UnexpectedKind.into()),
-        }
+        decode_top(bytes, Limits::DEFAULT, |c| {
+            let mut result = None;
+            let members = walk(c, |i, _, c| {
+                if i == RESULT {
+                    body_in_place(c, &mut result)
+                } else {
+                    Ok(false)
+                }
+            })?;
+            match classify(members)? {
+                Message::Response(r) => Ok(Self {
+                    id: r.id,
+                    result: match result {
+                        Some(res) => res?,
+                        None => R::from_json(r.result)?,
+                    },
+                }),
+                _ => Err(EnvelopeError::UnexpectedKind.into()),
+            }
+        })
     }
 }
 

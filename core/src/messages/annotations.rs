@@ -1,9 +1,9 @@
 //! `Annotations` (DIGEST §14.3): hints on resources, templates and content blocks.
 
-use super::common::{Enc, Priority, Role, fields, next, string};
+use super::common::{Enc, Priority, Role, obj, string};
 use super::seq::Seq;
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, ParamsError};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
 
 /// Annotations. Decoding enforces `priority` ∈ [0, 1] and `audience` ⊆ {`user`,
 /// `assistant`} (DIGEST §16.7 rule 41), each a `-32602` when broken.
@@ -18,20 +18,24 @@ pub struct Annotations<'a> {
 }
 
 impl<'a> FromJson<'a> for Annotations<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["audience", "priority", "lastModified"], "annotations")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["audience", "priority", "lastModified"], "annotations")?;
         let mut a = Self::default();
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
                 0 => {
-                    let seq = Seq::decode(v, "audience").map_err(|e| ParamsError {
-                        field: "audience",
-                        ..e
+                    let seq = Seq::decode(c, "audience").map_err(|e| match e {
+                        DecodeError::Params(p) => ParamsError {
+                            field: "audience",
+                            ..p
+                        }
+                        .into(),
+                        other => other,
                     })?;
                     a.audience = Some(seq);
                 }
-                1 => a.priority = Some(Priority::from_json(v)?),
-                _ => a.last_modified = Some(string(v, "lastModified")?),
+                1 => a.priority = Some(Priority::decode(c)?),
+                _ => a.last_modified = Some(string(c, "lastModified")?),
             }
         }
         Ok(a)

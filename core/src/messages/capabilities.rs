@@ -1,8 +1,8 @@
 //! Client and server capabilities (DIGEST §1.6).
 
-use super::common::{Enc, boolean, fields, next, object};
-use crate::json::{Encode, JsonSink, RawJson, Writer};
-use crate::jsonrpc::{FromJson, ParamsError};
+use super::common::{Enc, boolean, obj, object};
+use crate::json::{Cursor, Encode, JsonKind, JsonSink, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
 
 /// What a client supports, sent on every request (`ClientCapabilities`, DIGEST §1.6). Each
 /// member is kept as its raw object; the accessors answer the questions MRTR asks
@@ -39,33 +39,55 @@ impl<'a> ClientCapabilities<'a> {
         extensions: None,
     };
 
-    pub(crate) fn decode(v: RawJson<'a>, field: &'static str) -> Result<Self, ParamsError> {
-        let mut f = fields(v, CLIENT_KEYS, field)?;
-        let mut c = Self::default();
-        while let Some((i, v)) = next(&mut f)? {
-            let v = Some(object(v, field)?);
+    /// Decodes the capabilities at `c`, naming `field` in errors.
+    pub(crate) fn decode_field(
+        c: &mut Cursor<'a>,
+        field: &'static str,
+    ) -> Result<Self, DecodeError> {
+        let mut f = obj(c, CLIENT_KEYS, field)?;
+        let mut caps = Self::default();
+        while let Some(i) = f.next(c)? {
+            let v = Some(object(c, field)?);
             match i {
-                0 => c.elicitation = v,
-                1 => c.roots = v,
-                2 => c.sampling = v,
-                3 => c.experimental = v,
-                _ => c.extensions = v,
+                0 => caps.elicitation = v,
+                1 => caps.roots = v,
+                2 => caps.sampling = v,
+                3 => caps.experimental = v,
+                _ => caps.extensions = v,
             }
         }
+        let not_object = |v: RawJson<'_>| v.kind() != JsonKind::Object;
         for (cap, subs) in [
-            (c.elicitation, ["form", "url"]),
-            (c.sampling, ["context", "tools"]),
+            (caps.elicitation, ["form", "url"]),
+            (caps.sampling, ["context", "tools"]),
         ] {
-            for sub in subs.iter().filter_map(|s| cap.and_then(|c| c.get(s))) {
-                object(sub, field)?;
+            if subs
+                .iter()
+                .filter_map(|s| cap.and_then(|c| c.get(s)))
+                .any(not_object)
+            {
+                return Err(ParamsError::wrong_type(field).into());
             }
         }
-        for map in [c.experimental, c.extensions].into_iter().flatten() {
-            for (_, settings) in map.object().into_iter().flatten() {
-                object(settings, field)?;
+        for map in [caps.experimental, caps.extensions].into_iter().flatten() {
+            if map
+                .object()
+                .into_iter()
+                .flatten()
+                .any(|(_, v)| not_object(v))
+            {
+                return Err(ParamsError::wrong_type(field).into());
             }
         }
-        Ok(c)
+        Ok(caps)
+    }
+
+    /// As [`ClientCapabilities::decode_field`], over a validated value.
+    pub(crate) fn decode_raw(v: RawJson<'a>, field: &'static str) -> Result<Self, ParamsError> {
+        Self::decode_field(&mut Cursor::over(v), field).map_err(|e| match e {
+            DecodeError::Params(p) => p,
+            _ => ParamsError::wrong_type(field),
+        })
     }
 
     /// Form-mode elicitation: `elicitation.form`, or an `elicitation` object with neither
@@ -102,8 +124,8 @@ impl<'a> ClientCapabilities<'a> {
 }
 
 impl<'a> FromJson<'a> for ClientCapabilities<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        Self::decode(v, "capabilities")
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        Self::decode_field(c, "capabilities")
     }
 }
 
@@ -168,51 +190,51 @@ const SERVER_KEYS: &[&str] = &[
     "extensions",
 ];
 
-fn list_changed(v: RawJson<'_>, field: &'static str) -> Result<Option<bool>, ParamsError> {
-    let mut f = fields(v, &["listChanged"], field)?;
+fn list_changed(c: &mut Cursor<'_>, field: &'static str) -> Result<Option<bool>, DecodeError> {
+    let mut f = obj(c, &["listChanged"], field)?;
     let mut flag = None;
-    while let Some((_, v)) = next(&mut f)? {
-        flag = Some(boolean(v, "listChanged")?);
+    while f.next(c)?.is_some() {
+        flag = Some(boolean(c, "listChanged")?);
     }
     Ok(flag)
 }
 
 impl<'a> FromJson<'a> for ServerCapabilities<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, SERVER_KEYS, "capabilities")?;
-        let mut c = Self::default();
-        while let Some((i, v)) = next(&mut f)? {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, SERVER_KEYS, "capabilities")?;
+        let mut caps = Self::default();
+        while let Some(i) = f.next(c)? {
             match i {
                 0 => {
                     let mut r = ResourcesCapability::default();
-                    let mut g = fields(v, &["subscribe", "listChanged"], "resources")?;
-                    while let Some((j, v)) = next(&mut g)? {
-                        let flag = Some(boolean(v, "resources")?);
+                    let mut g = obj(c, &["subscribe", "listChanged"], "resources")?;
+                    while let Some(j) = g.next(c)? {
+                        let flag = Some(boolean(c, "resources")?);
                         if j == 0 {
                             r.subscribe = flag
                         } else {
                             r.list_changed = flag
                         }
                     }
-                    c.resources = Some(r);
+                    caps.resources = Some(r);
                 }
                 1 => {
-                    c.prompts = Some(ListChangedCapability {
-                        list_changed: list_changed(v, "prompts")?,
+                    caps.prompts = Some(ListChangedCapability {
+                        list_changed: list_changed(c, "prompts")?,
                     })
                 }
                 2 => {
-                    c.tools = Some(ListChangedCapability {
-                        list_changed: list_changed(v, "tools")?,
+                    caps.tools = Some(ListChangedCapability {
+                        list_changed: list_changed(c, "tools")?,
                     })
                 }
-                3 => c.completions = Some(object(v, "completions")?),
-                4 => c.logging = Some(object(v, "logging")?),
-                5 => c.experimental = Some(object(v, "experimental")?),
-                _ => c.extensions = Some(object(v, "extensions")?),
+                3 => caps.completions = Some(object(c, "completions")?),
+                4 => caps.logging = Some(object(c, "logging")?),
+                5 => caps.experimental = Some(object(c, "experimental")?),
+                _ => caps.extensions = Some(object(c, "extensions")?),
             }
         }
-        Ok(c)
+        Ok(caps)
     }
 }
 

@@ -3,63 +3,113 @@
 
 use core::fmt;
 
-use crate::json::fields::Fields;
-use crate::json::{Encode, EncodeError, JsonKind, JsonSink, JsonStr, Number, RawJson, Writer};
-use crate::jsonrpc::{FromJson, ParamsError, ParamsErrorKind};
+use crate::json::fields::find;
+use crate::json::{
+    Cursor, Encode, EncodeError, JsonKind, JsonSink, JsonStr, Number, RawJson, Writer,
+};
+use crate::jsonrpc::{DecodeError, FromJson, ParamsError, ParamsErrorKind};
 
 pub(crate) type Enc = Result<(), EncodeError>;
 
-/// The members of `v`, which must be an object (else `WrongType` on `field`).
-pub(crate) fn fields<'a>(
-    v: RawJson<'a>,
+pub(crate) type Dec<T> = Result<T, DecodeError>;
+
+/// Walks one object's members, matching keys against known names. Unknown members are
+/// validated and skipped; a known key seen twice is a `Duplicate` error.
+pub(crate) struct Obj {
+    names: &'static [&'static str],
+    seen: u64,
+    first: bool,
+}
+
+/// Opens the object at `c` (else `WrongType` on `field`).
+pub(crate) fn obj(
+    c: &mut Cursor<'_>,
     names: &'static [&'static str],
     field: &'static str,
-) -> Result<Fields<'a>, ParamsError> {
-    Fields::new(v, names).ok_or(ParamsError::wrong_type(field))
-}
-
-/// The next known member; a duplicate known key is a `Duplicate` error.
-pub(crate) fn next<'a>(f: &mut Fields<'a>) -> Result<Option<(usize, RawJson<'a>)>, ParamsError> {
-    f.next_known().map_err(ParamsError::duplicate)
-}
-
-pub(crate) fn string<'a>(v: RawJson<'a>, field: &'static str) -> Result<JsonStr<'a>, ParamsError> {
-    v.as_str().ok_or(ParamsError::wrong_type(field))
-}
-
-pub(crate) fn boolean(v: RawJson<'_>, field: &'static str) -> Result<bool, ParamsError> {
-    v.as_bool().ok_or(ParamsError::wrong_type(field))
-}
-
-pub(crate) fn object<'a>(v: RawJson<'a>, field: &'static str) -> Result<RawJson<'a>, ParamsError> {
-    if v.kind() == JsonKind::Object {
-        Ok(v)
-    } else {
-        Err(ParamsError::wrong_type(field))
+) -> Dec<Obj> {
+    if c.peek() != Some(b'{') {
+        return Err(ParamsError::wrong_type(field).into());
     }
+    c.begin_object()?;
+    Ok(Obj {
+        names,
+        seen: 0,
+        first: true,
+    })
+}
+
+impl Obj {
+    /// The index (into the names) of the next known member; its value is next in `c`.
+    pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
+        while let Some(key) = c.next_key(&mut self.first)? {
+            if let Some((i, name)) = find(self.names, key) {
+                let bit = 1u64 << (i % 64);
+                if self.seen & bit != 0 {
+                    return Err(ParamsError::duplicate(name).into());
+                }
+                self.seen |= bit;
+                return Ok(Some(i));
+            }
+            c.value()?;
+        }
+        Ok(None)
+    }
+}
+
+fn expect(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
+    match c.peek_kind() {
+        Some(k) if k == kind => Ok(()),
+        Some(_) => Err(ParamsError::wrong_type(field).into()),
+        None => Err(c
+            .value()
+            .err()
+            .map_or(ParamsError::wrong_type(field).into(), Into::into)),
+    }
+}
+
+pub(crate) fn string<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<JsonStr<'a>> {
+    expect(c, JsonKind::String, field)?;
+    Ok(c.string()?)
+}
+
+pub(crate) fn boolean(c: &mut Cursor<'_>, field: &'static str) -> Dec<bool> {
+    expect(c, JsonKind::Bool, field)?;
+    c.value()?
+        .as_bool()
+        .ok_or(ParamsError::wrong_type(field).into())
+}
+
+pub(crate) fn object<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<RawJson<'a>> {
+    expect(c, JsonKind::Object, field)?;
+    Ok(c.value()?)
+}
+
+fn number<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<Number<'a>> {
+    expect(c, JsonKind::Number, field)?;
+    Ok(c.number()?)
 }
 
 /// A non-negative integer (`size`, `total`).
-pub(crate) fn count(v: RawJson<'_>, field: &'static str) -> Result<u64, ParamsError> {
-    let n = v.as_number().ok_or(ParamsError::wrong_type(field))?;
+pub(crate) fn count(c: &mut Cursor<'_>, field: &'static str) -> Dec<u64> {
+    let n = number(c, field)?;
     if !n.is_integer() {
-        return Err(ParamsError::wrong_type(field));
+        return Err(ParamsError::wrong_type(field).into());
     }
     if n.is_negative() {
-        return Err(ParamsError::new(ParamsErrorKind::OutOfRange, field));
+        return Err(ParamsError::new(ParamsErrorKind::OutOfRange, field).into());
     }
     Ok(n.as_u64().unwrap_or(u64::MAX))
 }
 
 /// `ttlMs`: an integer; a negative value reads as 0 (DIGEST §4: "SHOULD ignore it and
 /// treat it as 0"); a huge one saturates.
-pub(crate) fn ttl(v: RawJson<'_>) -> Result<u64, ParamsError> {
-    let n = v.as_number().ok_or(ParamsError::wrong_type("ttlMs"))?;
+pub(crate) fn ttl(c: &mut Cursor<'_>) -> Dec<u64> {
+    let n = number(c, "ttlMs")?;
     if n.is_negative() {
         return Ok(0);
     }
     if !n.is_integer() {
-        return Err(ParamsError::wrong_type("ttlMs"));
+        return Err(ParamsError::wrong_type("ttlMs").into());
     }
     Ok(n.as_u64().unwrap_or(u64::MAX))
 }
@@ -69,8 +119,8 @@ pub(crate) fn required<T>(v: Option<T>, field: &'static str) -> Result<T, Params
 }
 
 impl<'a> FromJson<'a> for JsonStr<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        string(v, ParamsError::ITEM)
+    fn decode(c: &mut Cursor<'a>) -> Dec<Self> {
+        string(c, ParamsError::ITEM)
     }
 }
 
@@ -97,12 +147,12 @@ macro_rules! string_enum {
         }
 
         impl<'a> FromJson<'a> for $name {
-            fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-                let s = string(v, $field)?;
+            fn decode(c: &mut Cursor<'a>) -> Dec<Self> {
+                let s = string(c, $field)?;
+                let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, $field);
                 let mut buf = [0u8; 16];
-                let s = s.unescape_into(&mut buf)
-                    .map_err(|_| ParamsError::new(ParamsErrorKind::UnknownValue, $field))?;
-                Self::from_name(s).ok_or(ParamsError::new(ParamsErrorKind::UnknownValue, $field))
+                let s = s.unescape_into(&mut buf).map_err(|_| unknown)?;
+                Ok(Self::from_name(s).ok_or(unknown)?)
             }
         }
 
@@ -202,11 +252,11 @@ impl Priority {
 }
 
 impl<'a> FromJson<'a> for Priority {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let n: Number<'_> = v.as_number().ok_or(ParamsError::wrong_type("priority"))?;
-        n.as_f64()
+    fn decode(c: &mut Cursor<'a>) -> Dec<Self> {
+        let n = number(c, "priority")?;
+        Ok(n.as_f64()
             .and_then(Self::new)
-            .ok_or(ParamsError::new(ParamsErrorKind::OutOfRange, "priority"))
+            .ok_or(ParamsError::new(ParamsErrorKind::OutOfRange, "priority"))?)
     }
 }
 

@@ -1,12 +1,12 @@
 //! `completion/complete` (DIGEST §10).
 
-use super::common::{Enc, ResultType, boolean, count, fields, next, object, required, string};
+use super::common::{Enc, ResultType, boolean, count, obj, required, string};
 use super::input_required::complete_only;
 use super::meta::{RequestMeta, ResultMeta};
 use super::prompts::Arguments;
 use super::seq::{Map, Seq};
-use crate::json::{Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError, ParamsErrorKind};
+use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError, ParamsErrorKind};
 
 /// The most values one completion result may carry (DIGEST §10, §16.6 rule 39).
 pub const MAX_COMPLETION_VALUES: usize = 100;
@@ -29,12 +29,12 @@ pub enum Reference<'a> {
 }
 
 impl<'a> FromJson<'a> for Reference<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["type", "name", "title", "uri"], "ref")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["type", "name", "title", "uri"], "ref")?;
         let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             if let Some(slot) = s.get_mut(i) {
-                *slot = Some(string(v, "ref")?);
+                *slot = Some(string(c, "ref")?);
             }
         }
         let [ty, name, title, uri] = s;
@@ -49,7 +49,7 @@ impl<'a> FromJson<'a> for Reference<'a> {
                 uri: required(uri, "uri")?,
             })
         } else {
-            Err(ParamsError::new(ParamsErrorKind::UnknownValue, "type"))
+            Err(ParamsError::new(ParamsErrorKind::UnknownValue, "type").into())
         }
     }
 }
@@ -89,25 +89,29 @@ pub struct CompleteParams<'a> {
 }
 
 impl<'a> FromJson<'a> for CompleteParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["_meta", "ref", "argument", "context"], "params")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["_meta", "ref", "argument", "context"], "params")?;
         let (mut meta, mut reference, mut argument, mut context) = (None, None, None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => meta = Some(RequestMeta::from_json(v)?),
-                1 => reference = Some(Reference::from_json(v)?),
+                0 => meta = Some(RequestMeta::decode(c)?),
+                1 => reference = Some(Reference::decode(c)?),
                 2 => {
-                    let mut g = fields(v, &["name", "value"], "argument")?;
+                    let mut g = obj(c, &["name", "value"], "argument")?;
                     let (mut name, mut value) = (None, None);
-                    while let Some((j, v)) = next(&mut g)? {
-                        let s = Some(string(v, "argument")?);
+                    while let Some(j) = g.next(c)? {
+                        let s = Some(string(c, "argument")?);
                         if j == 0 { name = s } else { value = s }
                     }
                     argument = Some((required(name, "name")?, required(value, "value")?));
                 }
                 _ => {
-                    let args = object(v, "context")?.get("arguments");
-                    context = Some(args.map(|a| Map::decode(a, "arguments")).transpose()?);
+                    let mut g = obj(c, &["arguments"], "context")?;
+                    let mut args = None;
+                    while g.next(c)?.is_some() {
+                        args = Some(Map::decode(c, "arguments")?);
+                    }
+                    context = Some(args);
                 }
             }
         }
@@ -163,32 +167,31 @@ pub struct CompleteResult<'a> {
 }
 
 impl<'a> FromJson<'a> for CompleteResult<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["resultType", "completion", "_meta"], "result")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["resultType", "completion", "_meta"], "result")?;
         let (mut result_type, mut completion, mut meta) = (None, None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => result_type = Some(complete_only(v)?),
-                1 => completion = Some(v),
-                _ => meta = Some(ResultMeta::from_json(v)?),
+                0 => result_type = Some(complete_only(c)?),
+                1 => {
+                    let mut g = obj(c, &["values", "total", "hasMore"], "completion")?;
+                    let (mut values, mut total, mut has_more) = (None, None, None);
+                    while let Some(j) = g.next(c)? {
+                        match j {
+                            0 => values = Some(Seq::decode(c, "values")?),
+                            1 => total = Some(count(c, "total")?),
+                            _ => has_more = Some(boolean(c, "hasMore")?),
+                        }
+                    }
+                    completion = Some((required(values, "values")?, total, has_more));
+                }
+                _ => meta = Some(ResultMeta::decode(c)?),
             }
         }
-        let mut g = fields(
-            required(completion, "completion")?,
-            &["values", "total", "hasMore"],
-            "completion",
-        )?;
-        let (mut values, mut total, mut has_more) = (None, None, None);
-        while let Some((i, v)) = next(&mut g)? {
-            match i {
-                0 => values = Some(Seq::decode(v, "values")?),
-                1 => total = Some(count(v, "total")?),
-                _ => has_more = Some(boolean(v, "hasMore")?),
-            }
-        }
-        let values: Seq<'a, JsonStr<'a>> = required(values, "values")?;
+        let (values, total, has_more): (Seq<'a, JsonStr<'a>>, _, _) =
+            required(completion, "completion")?;
         if values.len() > MAX_COMPLETION_VALUES {
-            return Err(ParamsError::new(ParamsErrorKind::TooManyItems, "values"));
+            return Err(ParamsError::new(ParamsErrorKind::TooManyItems, "values").into());
         }
         Ok(Self {
             result_type,

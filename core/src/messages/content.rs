@@ -1,10 +1,11 @@
 //! Content blocks and resource contents (DIGEST §14.1, §14.2).
 
 use super::annotations::Annotations;
-use super::common::{Enc, fields, next, object, required, string};
+use super::common::{Enc, obj, object, required, string};
+use super::meta::start;
 use super::resource::Resource;
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, ParamsError, ParamsErrorKind};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, ParamsError, ParamsErrorKind};
 
 /// `TextResourceContents`: a resource's text.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -55,16 +56,16 @@ impl<'a> ResourceContents<'a> {
 }
 
 impl<'a> FromJson<'a> for ResourceContents<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["uri", "mimeType", "text", "blob", "_meta"], "contents")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["uri", "mimeType", "text", "blob", "_meta"], "contents")?;
         let (mut uri, mut mime_type, mut text, mut blob, mut meta) = (None, None, None, None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => uri = Some(string(v, "uri")?),
-                1 => mime_type = Some(string(v, "mimeType")?),
-                2 => text = Some(string(v, "text")?),
-                3 => blob = Some(string(v, "blob")?),
-                _ => meta = Some(object(v, "_meta")?),
+                0 => uri = Some(string(c, "uri")?),
+                1 => mime_type = Some(string(c, "mimeType")?),
+                2 => text = Some(string(c, "text")?),
+                3 => blob = Some(string(c, "blob")?),
+                _ => meta = Some(object(c, "_meta")?),
             }
         }
         let uri = required(uri, "uri")?;
@@ -81,8 +82,10 @@ impl<'a> FromJson<'a> for ResourceContents<'a> {
                 blob,
                 meta,
             })),
-            (None, None) => Err(ParamsError::missing("text")),
-            (Some(_), Some(_)) => Err(ParamsError::new(ParamsErrorKind::Conflicting, "blob")),
+            (None, None) => Err(ParamsError::missing("text").into()),
+            (Some(_), Some(_)) => {
+                Err(ParamsError::new(ParamsErrorKind::Conflicting, "blob").into())
+            }
         }
     }
 }
@@ -170,65 +173,98 @@ impl ContentBlock<'_> {
     }
 }
 
-const BLOCK_KEYS: &[&str] = &[
-    "type",
-    "text",
-    "data",
-    "mimeType",
-    "resource",
-    "annotations",
-    "_meta",
-];
+impl<'a> FromJson<'a> for TextContent<'a> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["text", "annotations", "_meta"], "content")?;
+        let (mut text, mut annotations, mut meta) = (None, None, None);
+        while let Some(i) = f.next(c)? {
+            match i {
+                0 => text = Some(string(c, "text")?),
+                1 => annotations = Some(Annotations::decode(c)?),
+                _ => meta = Some(object(c, "_meta")?),
+            }
+        }
+        Ok(Self {
+            text: required(text, "text")?,
+            annotations,
+            meta,
+        })
+    }
+}
+
+impl<'a> FromJson<'a> for MediaContent<'a> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["data", "mimeType", "annotations", "_meta"], "content")?;
+        let (mut data, mut mime_type, mut annotations, mut meta) = (None, None, None, None);
+        while let Some(i) = f.next(c)? {
+            match i {
+                0 => data = Some(string(c, "data")?),
+                1 => mime_type = Some(string(c, "mimeType")?),
+                2 => annotations = Some(Annotations::decode(c)?),
+                _ => meta = Some(object(c, "_meta")?),
+            }
+        }
+        Ok(Self {
+            data: required(data, "data")?,
+            mime_type: required(mime_type, "mimeType")?,
+            annotations,
+            meta,
+        })
+    }
+}
+
+impl<'a> FromJson<'a> for EmbeddedResource<'a> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["resource", "annotations", "_meta"], "content")?;
+        let (mut resource, mut annotations, mut meta) = (None, None, None);
+        while let Some(i) = f.next(c)? {
+            match i {
+                0 => resource = Some(ResourceContents::decode(c)?),
+                1 => annotations = Some(Annotations::decode(c)?),
+                _ => meta = Some(object(c, "_meta")?),
+            }
+        }
+        Ok(Self {
+            resource: required(resource, "resource")?,
+            annotations,
+            meta,
+        })
+    }
+}
 
 impl<'a> FromJson<'a> for ContentBlock<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let ty = required(v.get("type"), "type").and_then(|t| string(t, "type"))?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        // The `type` tag decides the shape. When it is the first member (as every encoder
+        // here writes it), the block is decoded in one pass; otherwise it is looked up first.
+        let (pos, depth) = (start(c), c.depth());
+        let mut tag = None;
+        if c.peek() == Some(b'{') {
+            c.begin_object()?;
+            let mut first = true;
+            if c.next_key(&mut first)?.is_some_and(|k| k == "type") {
+                tag = Some(string(c, "type")?);
+            }
+        }
+        c.rewind(pos, depth);
+        let ty = match tag {
+            Some(t) => t,
+            None => {
+                let raw = object(c, "content")?;
+                c.rewind(pos, depth);
+                let t = required(raw.get("type"), "type")?;
+                t.as_str().ok_or(ParamsError::wrong_type("type"))?
+            }
+        };
         let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, "type");
         let mut buf = [0u8; 16];
-        let tag = ty.unescape_into(&mut buf).map_err(|_| unknown)?;
-        if tag == "resource_link" {
-            return Resource::from_json(v).map(Self::ResourceLink);
+        match ty.unescape_into(&mut buf).map_err(|_| unknown)? {
+            "text" => TextContent::decode(c).map(Self::Text),
+            "image" => MediaContent::decode(c).map(Self::Image),
+            "audio" => MediaContent::decode(c).map(Self::Audio),
+            "resource_link" => Resource::decode(c).map(Self::ResourceLink),
+            "resource" => EmbeddedResource::decode(c).map(Self::Resource),
+            _ => Err(unknown.into()),
         }
-        if !matches!(tag, "text" | "image" | "audio" | "resource") {
-            return Err(unknown);
-        }
-        let mut f = fields(v, BLOCK_KEYS, "content")?;
-        let mut s: [Option<RawJson<'a>>; 7] = [None; 7];
-        while let Some((i, v)) = next(&mut f)? {
-            if let Some(slot) = s.get_mut(i) {
-                *slot = Some(v);
-            }
-        }
-        let [_, text, data, mime_type, resource, annotations, meta] = s;
-        let annotations = annotations.map(Annotations::from_json).transpose()?;
-        let meta = meta.map(|m| object(m, "_meta")).transpose()?;
-        let str_field =
-            |v: Option<RawJson<'a>>, name| required(v, name).and_then(|v| string(v, name));
-        Ok(match tag {
-            "text" => Self::Text(TextContent {
-                text: str_field(text, "text")?,
-                annotations,
-                meta,
-            }),
-            "resource" => Self::Resource(EmbeddedResource {
-                resource: ResourceContents::from_json(required(resource, "resource")?)?,
-                annotations,
-                meta,
-            }),
-            _ => {
-                let media = MediaContent {
-                    data: str_field(data, "data")?,
-                    mime_type: str_field(mime_type, "mimeType")?,
-                    annotations,
-                    meta,
-                };
-                if tag == "image" {
-                    Self::Image(media)
-                } else {
-                    Self::Audio(media)
-                }
-            }
-        })
     }
 }
 

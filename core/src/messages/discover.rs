@@ -1,12 +1,12 @@
 //! `server/discover` (DIGEST §2).
 
 use super::capabilities::ServerCapabilities;
-use super::common::{CacheScope, Enc, ResultType, fields, next, required, string, ttl};
+use super::common::{CacheScope, Enc, ResultType, obj, required, string, ttl};
 use super::input_required::complete_only;
 use super::meta::{RequestMeta, ResultMeta};
 use super::seq::Seq;
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
 /// `server/discover` params: the standard `_meta` only (both required keys apply).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -16,11 +16,11 @@ pub struct DiscoverParams<'a> {
 }
 
 impl<'a> FromJson<'a> for DiscoverParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["_meta"], "params")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["_meta"], "params")?;
         let mut meta = None;
-        while let Some((_, v)) = next(&mut f)? {
-            meta = Some(RequestMeta::from_json(v)?);
+        while f.next(c)?.is_some() {
+            meta = Some(RequestMeta::decode(c)?);
         }
         Ok(Self {
             meta: required(meta, "_meta")?,
@@ -82,7 +82,7 @@ impl<'a> DiscoverResult<'a> {
 }
 
 impl<'a> FromJson<'a> for DiscoverResult<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &[&str] = &[
             "resultType",
             "supportedVersions",
@@ -92,19 +92,19 @@ impl<'a> FromJson<'a> for DiscoverResult<'a> {
             "cacheScope",
             "_meta",
         ];
-        let mut f = fields(v, NAMES, "result")?;
+        let mut f = obj(c, NAMES, "result")?;
         let (mut result_type, mut versions, mut capabilities, mut instructions) =
             (None, None, None, None);
         let (mut ttl_ms, mut cache_scope, mut meta) = (None, None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => result_type = Some(complete_only(v)?),
-                1 => versions = Some(Seq::decode(v, "supportedVersions")?),
-                2 => capabilities = Some(ServerCapabilities::from_json(v)?),
-                3 => instructions = Some(string(v, "instructions")?),
-                4 => ttl_ms = Some(ttl(v)?),
-                5 => cache_scope = Some(CacheScope::from_json(v)?),
-                _ => meta = Some(ResultMeta::from_json(v)?),
+                0 => result_type = Some(complete_only(c)?),
+                1 => versions = Some(Seq::decode(c, "supportedVersions")?),
+                2 => capabilities = Some(ServerCapabilities::decode(c)?),
+                3 => instructions = Some(string(c, "instructions")?),
+                4 => ttl_ms = Some(ttl(c)?),
+                5 => cache_scope = Some(CacheScope::decode(c)?),
+                _ => meta = Some(ResultMeta::decode(c)?),
             }
         }
         Ok(Self {

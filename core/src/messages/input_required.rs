@@ -1,10 +1,11 @@
 //! `resultType: "input_required"` and the multi-round-trip retry (DIGEST §13).
 
-use super::common::{Enc, ResultType, fields, next, object, string};
+use super::common::{Enc, ResultType, obj, object, required, string};
 use super::meta::ResultMeta;
+use super::meta::start;
 use super::seq::Map;
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, ParamsError, ParamsErrorKind};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, Method, ParamsError, ParamsErrorKind};
 
 /// One entry of `inputRequests`: a request without `jsonrpc`/`id` that the client fulfils
 /// before retrying. Only `elicitation/create`, `sampling/createMessage` and `roots/list` are
@@ -18,25 +19,25 @@ pub struct InputRequest<'a> {
 }
 
 impl<'a> FromJson<'a> for InputRequest<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["method", "params"], "inputRequests")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["method", "params"], "inputRequests")?;
         let (mut method, mut params) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             if i == 0 {
-                method = Some(Method::from_json(string(v, "method")?));
+                method = Some(Method::from_json(string(c, "method")?));
             } else {
-                params = Some(object(v, "params")?);
+                params = Some(object(c, "params")?);
             }
         }
-        let method = method.ok_or(ParamsError::missing("method"))?;
+        let method = required(method, "method")?;
         match method {
             Method::ElicitationCreate | Method::SamplingCreateMessage if params.is_none() => {
-                Err(ParamsError::missing("params"))
+                Err(ParamsError::missing("params").into())
             }
             Method::ElicitationCreate | Method::SamplingCreateMessage | Method::RootsList => {
                 Ok(Self { method, params })
             }
-            _ => Err(ParamsError::new(ParamsErrorKind::UnknownValue, "method")),
+            _ => Err(ParamsError::new(ParamsErrorKind::UnknownValue, "method").into()),
         }
     }
 }
@@ -56,8 +57,8 @@ impl Encode for InputRequest<'_> {
 pub struct InputResponse<'a>(pub RawJson<'a>);
 
 impl<'a> FromJson<'a> for InputResponse<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        object(v, "inputResponses").map(Self)
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        object(c, "inputResponses").map(Self)
     }
 }
 
@@ -85,38 +86,32 @@ pub struct InputRequiredResult<'a> {
 }
 
 impl<'a> FromJson<'a> for InputRequiredResult<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &[&str] = &["resultType", "inputRequests", "requestState", "_meta"];
-        let mut f = fields(v, NAMES, "result")?;
+        let mut f = obj(c, NAMES, "result")?;
         let mut r = Self {
             input_requests: None,
             request_state: None,
             meta: None,
         };
         let mut result_type = None;
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => result_type = Some(ResultType::from_json(v)?),
-                1 => r.input_requests = Some(Map::decode(v, "inputRequests")?),
-                2 => r.request_state = Some(string(v, "requestState")?),
-                _ => r.meta = Some(ResultMeta::from_json(v)?),
+                0 => result_type = Some(ResultType::decode(c)?),
+                1 => r.input_requests = Some(Map::decode(c, "inputRequests")?),
+                2 => r.request_state = Some(string(c, "requestState")?),
+                _ => r.meta = Some(ResultMeta::decode(c)?),
             }
         }
         match result_type {
             Some(ResultType::InputRequired) => {}
             Some(ResultType::Complete) => {
-                return Err(ParamsError::new(
-                    ParamsErrorKind::UnknownValue,
-                    "resultType",
-                ));
+                return Err(ParamsError::new(ParamsErrorKind::UnknownValue, "resultType").into());
             }
-            None => return Err(ParamsError::missing("resultType")),
+            None => return Err(ParamsError::missing("resultType").into()),
         }
         if r.input_requests.is_none() && r.request_state.is_none() {
-            return Err(ParamsError::new(
-                ParamsErrorKind::EmptyInputRequired,
-                "result",
-            ));
+            return Err(ParamsError::new(ParamsErrorKind::EmptyInputRequired, "result").into());
         }
         Ok(r)
     }
@@ -149,20 +144,45 @@ pub enum Outcome<'a, T> {
     InputRequired(InputRequiredResult<'a>),
 }
 
+fn unrecognised(e: DecodeError) -> DecodeError {
+    match e {
+        DecodeError::Params(p) if p.kind == ParamsErrorKind::UnknownValue => {
+            ParamsError::new(ParamsErrorKind::UnknownResultType, "resultType").into()
+        }
+        other => other,
+    }
+}
+
 impl<'a, T: FromJson<'a>> FromJson<'a> for Outcome<'a, T> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let kind = match v.get("resultType") {
-            Some(t) => ResultType::from_json(t).map_err(|e| match e.kind {
-                ParamsErrorKind::UnknownValue => {
-                    ParamsError::new(ParamsErrorKind::UnknownResultType, "resultType")
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        // Peek at the first member: when it is `resultType` (as every encoder here writes
+        // it), dispatch and decode the object in one pass; otherwise find it first.
+        let (pos, depth) = (start(c), c.depth());
+        let kind = if c.peek() == Some(b'{') {
+            c.begin_object()?;
+            let mut first = true;
+            match c.next_key(&mut first)? {
+                Some(k) if k == "resultType" => Some(ResultType::decode(c).map_err(unrecognised)?),
+                _ => None,
+            }
+        } else {
+            None
+        };
+        c.rewind(pos, depth);
+        let kind = match kind {
+            Some(kind) => kind,
+            None => {
+                let raw = object(c, "result")?;
+                c.rewind(pos, depth);
+                match raw.get("resultType") {
+                    Some(t) => ResultType::from_json(t).map_err(|e| unrecognised(e.into()))?,
+                    None => ResultType::Complete,
                 }
-                _ => e,
-            })?,
-            None => ResultType::Complete,
+            }
         };
         match kind {
-            ResultType::Complete => T::from_json(v).map(Self::Complete),
-            ResultType::InputRequired => InputRequiredResult::from_json(v).map(Self::InputRequired),
+            ResultType::Complete => T::decode(c).map(Self::Complete),
+            ResultType::InputRequired => InputRequiredResult::decode(c).map(Self::InputRequired),
         }
     }
 }
@@ -178,17 +198,11 @@ impl<T: Encode> Encode for Outcome<'_, T> {
 
 /// Reads `resultType` of a result that must be complete: `input_required` is not allowed
 /// on this method (DIGEST §13) and any other value is unrecognised (DIGEST §1.2).
-pub(crate) fn complete_only(v: RawJson<'_>) -> Result<ResultType, ParamsError> {
-    match ResultType::from_json(v) {
-        Ok(ResultType::Complete) => Ok(ResultType::Complete),
-        Ok(ResultType::InputRequired) => Err(ParamsError::new(
-            ParamsErrorKind::InputRequiredNotAllowed,
-            "resultType",
-        )),
-        Err(e) if e.kind == ParamsErrorKind::UnknownValue => Err(ParamsError::new(
-            ParamsErrorKind::UnknownResultType,
-            "resultType",
-        )),
-        Err(e) => Err(e),
+pub(crate) fn complete_only(c: &mut Cursor<'_>) -> Result<ResultType, DecodeError> {
+    match ResultType::decode(c).map_err(unrecognised)? {
+        ResultType::Complete => Ok(ResultType::Complete),
+        ResultType::InputRequired => {
+            Err(ParamsError::new(ParamsErrorKind::InputRequiredNotAllowed, "resultType").into())
+        }
     }
 }

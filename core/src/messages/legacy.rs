@@ -3,9 +3,9 @@
 //! `resultType`, `-32002` not-found errors and notifications without a subscription id are
 //! accepted by the modern views themselves.
 
-use super::common::{Enc, fields, next, object, required, string};
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+use super::common::{Enc, obj, object, required, string};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
 /// `{uri, _meta?}` of the legacy subscribe/unsubscribe requests.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -17,14 +17,14 @@ pub struct UriParams<'a> {
 }
 
 impl<'a> FromJson<'a> for UriParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["uri", "_meta"], "params")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["uri", "_meta"], "params")?;
         let (mut uri, mut meta) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             if i == 0 {
-                uri = Some(string(v, "uri")?);
+                uri = Some(string(c, "uri")?);
             } else {
-                meta = Some(object(v, "_meta")?);
+                meta = Some(object(c, "_meta")?);
             }
         }
         Ok(Self {
@@ -50,8 +50,8 @@ macro_rules! legacy_uri {
         pub struct $name<'a>(pub UriParams<'a>);
 
         impl<'a> FromJson<'a> for $name<'a> {
-            fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-                UriParams::from_json(v).map(Self)
+            fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+                UriParams::decode(c).map(Self)
             }
         }
 

@@ -1,14 +1,14 @@
 //! Paginated, cacheable lists (DIGEST §3–§6, §8): `resources/list`,
 //! `resources/templates/list`, `prompts/list` (and `tools/list`, recognised).
 
-use super::common::{CacheScope, Enc, ResultType, fields, next, object, string, ttl};
+use super::common::{CacheScope, Enc, ResultType, obj, object, string, ttl};
 use super::input_required::complete_only;
 use super::meta::{RequestMeta, ResultMeta};
 use super::prompts::Prompt;
 use super::resource::{Resource, ResourceTemplate};
 use super::seq::Seq;
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError};
 
 /// `PaginatedRequestParams`: the standard `_meta` and an opaque `cursor`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -20,14 +20,14 @@ pub struct PaginatedParams<'a> {
 }
 
 impl<'a> FromJson<'a> for PaginatedParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["_meta", "cursor"], "params")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["_meta", "cursor"], "params")?;
         let (mut meta, mut cursor) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             if i == 0 {
-                meta = Some(RequestMeta::from_json(v)?);
+                meta = Some(RequestMeta::decode(c)?);
             } else {
-                cursor = Some(string(v, "cursor")?);
+                cursor = Some(string(c, "cursor")?);
             }
         }
         Ok(Self {
@@ -53,8 +53,8 @@ macro_rules! paginated_params {
         pub struct $name<'a>(pub PaginatedParams<'a>);
 
         impl<'a> FromJson<'a> for $name<'a> {
-            fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-                PaginatedParams::from_json(v).map(Self)
+            fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+                PaginatedParams::decode(c).map(Self)
             }
         }
 
@@ -131,8 +131,8 @@ impl<'a> ListItem<'a> for Prompt<'a> {
 pub struct Tool<'a>(pub RawJson<'a>);
 
 impl<'a> FromJson<'a> for Tool<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        object(v, "tools").map(Self)
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        object(c, "tools").map(Self)
     }
 }
 
@@ -197,19 +197,19 @@ impl<'a, T: ListItem<'a>> ListResult<'a, T> {
 }
 
 impl<'a, T: ListItem<'a>> FromJson<'a> for ListResult<'a, T> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, T::FIELDS, "result")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, T::FIELDS, "result")?;
         let items_key = T::FIELDS.get(1).copied().unwrap_or("items");
         let (mut result_type, mut items, mut next_cursor) = (None, None, None);
         let (mut ttl_ms, mut cache_scope, mut meta) = (None, None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => result_type = Some(complete_only(v)?),
-                1 => items = Some(Seq::decode(v, items_key)?),
-                2 => next_cursor = Some(string(v, "nextCursor")?),
-                3 => ttl_ms = Some(ttl(v)?),
-                4 => cache_scope = Some(CacheScope::from_json(v)?),
-                _ => meta = Some(ResultMeta::from_json(v)?),
+                0 => result_type = Some(complete_only(c)?),
+                1 => items = Some(Seq::decode(c, items_key)?),
+                2 => next_cursor = Some(string(c, "nextCursor")?),
+                3 => ttl_ms = Some(ttl(c)?),
+                4 => cache_scope = Some(CacheScope::decode(c)?),
+                _ => meta = Some(ResultMeta::decode(c)?),
             }
         }
         Ok(Self {

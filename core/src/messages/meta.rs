@@ -5,10 +5,10 @@
 //! MUST NOT make assumptions about values at these keys", DIGEST §1.1).
 
 use super::capabilities::ClientCapabilities;
-use super::common::{Enc, LoggingLevel, Theme, fields, next, required, string};
+use super::common::{Enc, LoggingLevel, Theme, obj, required, string};
 use super::seq::Seq;
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, ParamsError, RequestId};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, ParamsError, RequestId};
 
 /// `io.modelcontextprotocol/protocolVersion`
 pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
@@ -38,8 +38,14 @@ pub(crate) fn encode_extra<S: JsonSink + ?Sized>(
     Ok(())
 }
 
-fn id<'a>(v: RawJson<'a>, field: &'static str) -> Result<RequestId<'a>, ParamsError> {
-    RequestId::from_json(v).map_err(|_| ParamsError::wrong_type(field))
+fn id<'a>(c: &mut Cursor<'a>, field: &'static str) -> Result<RequestId<'a>, DecodeError> {
+    Ok(RequestId::from_json(c.value()?).map_err(|_| ParamsError::wrong_type(field))?)
+}
+
+/// The offset where the next value starts (after whitespace).
+pub(crate) fn start(c: &mut Cursor<'_>) -> usize {
+    c.peek();
+    c.position()
 }
 
 /// An icon (`Icon`).
@@ -56,15 +62,15 @@ pub struct Icon<'a> {
 }
 
 impl<'a> FromJson<'a> for Icon<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["src", "mimeType", "sizes", "theme"], "icons")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["src", "mimeType", "sizes", "theme"], "icons")?;
         let (mut src, mut mime_type, mut sizes, mut theme) = (None, None, None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => src = Some(string(v, "src")?),
-                1 => mime_type = Some(string(v, "mimeType")?),
-                2 => sizes = Some(Seq::decode(v, "sizes")?),
-                _ => theme = Some(Theme::from_json(v)?),
+                0 => src = Some(string(c, "src")?),
+                1 => mime_type = Some(string(c, "mimeType")?),
+                2 => sizes = Some(Seq::decode(c, "sizes")?),
+                _ => theme = Some(Theme::decode(c)?),
             }
         }
         Ok(Self {
@@ -120,7 +126,7 @@ impl<'a> Implementation<'a> {
 }
 
 impl<'a> FromJson<'a> for Implementation<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &[&str] = &[
             "name",
             "version",
@@ -129,13 +135,13 @@ impl<'a> FromJson<'a> for Implementation<'a> {
             "websiteUrl",
             "icons",
         ];
-        let mut f = fields(v, NAMES, "implementation")?;
+        let mut f = obj(c, NAMES, "implementation")?;
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut icons = None;
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match (s.get_mut(i), NAMES.get(i)) {
-                (Some(slot), Some(name)) => *slot = Some(string(v, name)?),
-                _ => icons = Some(Seq::decode(v, "icons")?),
+                (Some(slot), Some(name)) => *slot = Some(string(c, name)?),
+                _ => icons = Some(Seq::decode(c, "icons")?),
             }
         }
         let [name, version, title, description, website_url] = s;
@@ -218,25 +224,31 @@ impl<'a> RequestMeta<'a> {
 }
 
 impl<'a> FromJson<'a> for RequestMeta<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, REQUEST_META_KEYS, "_meta")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let (from, text) = (start(c), c.clone());
+        let mut f = obj(c, REQUEST_META_KEYS, "_meta")?;
         let mut m = Self::new("", ClientCapabilities::EMPTY);
         let (mut version, mut caps) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => version = Some(string(v, PROTOCOL_VERSION_KEY)?),
-                1 => caps = Some(ClientCapabilities::decode(v, CLIENT_CAPABILITIES_KEY)?),
-                2 => m.client_info = Some(Implementation::from_json(v)?),
-                3 => m.log_level = Some(LoggingLevel::from_json(v)?),
-                4 => m.progress_token = Some(id(v, "progressToken")?),
-                5 => m.traceparent = Some(string(v, "traceparent")?),
-                6 => m.tracestate = Some(string(v, "tracestate")?),
-                _ => m.baggage = Some(string(v, "baggage")?),
+                0 => version = Some(string(c, PROTOCOL_VERSION_KEY)?),
+                1 => {
+                    caps = Some(ClientCapabilities::decode_field(
+                        c,
+                        CLIENT_CAPABILITIES_KEY,
+                    )?)
+                }
+                2 => m.client_info = Some(Implementation::decode(c)?),
+                3 => m.log_level = Some(LoggingLevel::decode(c)?),
+                4 => m.progress_token = Some(id(c, "progressToken")?),
+                5 => m.traceparent = Some(string(c, "traceparent")?),
+                6 => m.tracestate = Some(string(c, "tracestate")?),
+                _ => m.baggage = Some(string(c, "baggage")?),
             }
         }
         m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
         m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
-        m.extra = Some(v);
+        m.extra = text.slice(from, c.position());
         Ok(m)
     }
 }
@@ -280,15 +292,16 @@ impl<'a> NotificationMeta<'a> {
 }
 
 impl<'a> FromJson<'a> for NotificationMeta<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &[SUBSCRIPTION_ID_KEY], "_meta")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let (from, text) = (start(c), c.clone());
+        let mut f = obj(c, &[SUBSCRIPTION_ID_KEY], "_meta")?;
         let mut subscription_id = None;
-        while let Some((_, v)) = next(&mut f)? {
-            subscription_id = Some(id(v, SUBSCRIPTION_ID_KEY)?);
+        while f.next(c)?.is_some() {
+            subscription_id = Some(id(c, SUBSCRIPTION_ID_KEY)?);
         }
         Ok(Self {
             subscription_id,
-            extra: Some(v),
+            extra: text.slice(from, c.position()),
         })
     }
 }
@@ -329,18 +342,17 @@ impl<'a> ResultMeta<'a> {
 }
 
 impl<'a> FromJson<'a> for ResultMeta<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, RESULT_META_KEYS, "_meta")?;
-        let mut m = Self {
-            extra: Some(v),
-            ..Self::default()
-        };
-        while let Some((i, v)) = next(&mut f)? {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let (from, text) = (start(c), c.clone());
+        let mut f = obj(c, RESULT_META_KEYS, "_meta")?;
+        let mut m = Self::default();
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => m.server_info = Some(Implementation::from_json(v)?),
-                _ => m.subscription_id = Some(id(v, SUBSCRIPTION_ID_KEY)?),
+                0 => m.server_info = Some(Implementation::decode(c)?),
+                _ => m.subscription_id = Some(id(c, SUBSCRIPTION_ID_KEY)?),
             }
         }
+        m.extra = text.slice(from, c.position());
         Ok(m)
     }
 }

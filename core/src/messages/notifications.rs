@@ -1,10 +1,10 @@
 //! The notifications in scope (DIGEST §12): `list_changed` ×3, `resources/updated`,
 //! `cancelled`. Each may carry `_meta.subscriptionId`; legacy ones do not (DIGEST §17.2).
 
-use super::common::{Enc, fields, next, required, string};
+use super::common::{Enc, obj, required, string};
 use super::meta::NotificationMeta;
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError, RequestId};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError, RequestId};
 
 /// Params of a `list_changed` notification: only an optional `_meta`. With no `_meta` the
 /// notification is encoded without `params`.
@@ -15,11 +15,11 @@ pub struct ListChangedParams<'a> {
 }
 
 impl<'a> FromJson<'a> for ListChangedParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["_meta"], "params")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["_meta"], "params")?;
         let mut meta = None;
-        while let Some((_, v)) = next(&mut f)? {
-            meta = Some(NotificationMeta::from_json(v)?);
+        while f.next(c)?.is_some() {
+            meta = Some(NotificationMeta::decode(c)?);
         }
         Ok(Self { meta })
     }
@@ -40,8 +40,8 @@ macro_rules! list_changed {
         pub struct $name<'a>(pub ListChangedParams<'a>);
 
         impl<'a> FromJson<'a> for $name<'a> {
-            fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-                ListChangedParams::from_json(v).map(Self)
+            fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+                ListChangedParams::decode(c).map(Self)
             }
         }
 
@@ -87,14 +87,14 @@ pub struct ResourceUpdatedParams<'a> {
 }
 
 impl<'a> FromJson<'a> for ResourceUpdatedParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["_meta", "uri"], "params")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["_meta", "uri"], "params")?;
         let (mut meta, mut uri) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             if i == 0 {
-                meta = Some(NotificationMeta::from_json(v)?);
+                meta = Some(NotificationMeta::decode(c)?);
             } else {
-                uri = Some(string(v, "uri")?);
+                uri = Some(string(c, "uri")?);
             }
         }
         Ok(Self {
@@ -129,18 +129,18 @@ pub struct CancelledParams<'a> {
 }
 
 impl<'a> FromJson<'a> for CancelledParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["_meta", "requestId", "reason"], "params")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["_meta", "requestId", "reason"], "params")?;
         let (mut meta, mut request_id, mut reason) = (None, None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => meta = Some(NotificationMeta::from_json(v)?),
+                0 => meta = Some(NotificationMeta::decode(c)?),
                 1 => {
-                    let id = RequestId::from_json(v)
+                    let id = RequestId::from_json(c.value()?)
                         .map_err(|_| ParamsError::wrong_type("requestId"))?;
                     request_id = Some(id);
                 }
-                _ => reason = Some(string(v, "reason")?),
+                _ => reason = Some(string(c, "reason")?),
             }
         }
         Ok(Self {

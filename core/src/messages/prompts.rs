@@ -1,12 +1,12 @@
 //! Prompts (DIGEST §8, §9): `Prompt`, `prompts/get` params and result.
 
-use super::common::{Enc, ResultType, Role, boolean, fields, next, object, required, string};
+use super::common::{Enc, ResultType, Role, boolean, obj, object, required, string};
 use super::content::ContentBlock;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{Icon, RequestMeta, ResultMeta};
 use super::seq::{Map, Seq};
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
 /// `PromptArgument`
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -22,9 +22,9 @@ pub struct PromptArgument<'a> {
 }
 
 impl<'a> FromJson<'a> for PromptArgument<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(
-            v,
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(
+            c,
             &["name", "title", "description", "required"],
             "arguments",
         )?;
@@ -35,12 +35,12 @@ impl<'a> FromJson<'a> for PromptArgument<'a> {
             required: None,
         };
         let mut name = None;
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => name = Some(string(v, "name")?),
-                1 => a.title = Some(string(v, "title")?),
-                2 => a.description = Some(string(v, "description")?),
-                _ => a.required = Some(boolean(v, "required")?),
+                0 => name = Some(string(c, "name")?),
+                1 => a.title = Some(string(c, "title")?),
+                2 => a.description = Some(string(c, "description")?),
+                _ => a.required = Some(boolean(c, "required")?),
             }
         }
         a.name = required(name, "name")?;
@@ -92,7 +92,7 @@ impl<'a> Prompt<'a> {
 }
 
 impl<'a> FromJson<'a> for Prompt<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &[&str] = &[
             "name",
             "title",
@@ -101,17 +101,17 @@ impl<'a> FromJson<'a> for Prompt<'a> {
             "icons",
             "_meta",
         ];
-        let mut f = fields(v, NAMES, "prompts")?;
+        let mut f = obj(c, NAMES, "prompts")?;
         let mut p = Self::new("");
         let mut name = None;
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => name = Some(string(v, "name")?),
-                1 => p.title = Some(string(v, "title")?),
-                2 => p.description = Some(string(v, "description")?),
-                3 => p.arguments = Some(Seq::decode(v, "arguments")?),
-                4 => p.icons = Some(Seq::decode(v, "icons")?),
-                _ => p.meta = Some(object(v, "_meta")?),
+                0 => name = Some(string(c, "name")?),
+                1 => p.title = Some(string(c, "title")?),
+                2 => p.description = Some(string(c, "description")?),
+                3 => p.arguments = Some(Seq::decode(c, "arguments")?),
+                4 => p.icons = Some(Seq::decode(c, "icons")?),
+                _ => p.meta = Some(object(c, "_meta")?),
             }
         }
         p.name = required(name, "name")?;
@@ -142,14 +142,14 @@ pub struct PromptMessage<'a> {
 }
 
 impl<'a> FromJson<'a> for PromptMessage<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["role", "content"], "messages")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["role", "content"], "messages")?;
         let (mut role, mut content) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             if i == 0 {
-                role = Some(Role::from_json(v)?);
+                role = Some(Role::decode(c)?);
             } else {
-                content = Some(ContentBlock::from_json(object(v, "content")?)?);
+                content = Some(ContentBlock::from_json(object(c, "content")?)?);
             }
         }
         Ok(Self {
@@ -173,8 +173,8 @@ impl Encode for PromptMessage<'_> {
 pub struct ArgValue<'a>(pub JsonStr<'a>);
 
 impl<'a> FromJson<'a> for ArgValue<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        string(v, "arguments").map(Self)
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        string(c, "arguments").map(Self)
     }
 }
 
@@ -203,7 +203,7 @@ pub struct GetPromptParams<'a> {
 }
 
 impl<'a> FromJson<'a> for GetPromptParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &[&str] = &[
             "_meta",
             "name",
@@ -211,16 +211,16 @@ impl<'a> FromJson<'a> for GetPromptParams<'a> {
             "inputResponses",
             "requestState",
         ];
-        let mut f = fields(v, NAMES, "params")?;
+        let mut f = obj(c, NAMES, "params")?;
         let (mut meta, mut name, mut arguments) = (None, None, None);
         let (mut input_responses, mut request_state) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => meta = Some(RequestMeta::from_json(v)?),
-                1 => name = Some(string(v, "name")?),
-                2 => arguments = Some(Map::decode(v, "arguments")?),
-                3 => input_responses = Some(Map::decode(v, "inputResponses")?),
-                _ => request_state = Some(string(v, "requestState")?),
+                0 => meta = Some(RequestMeta::decode(c)?),
+                1 => name = Some(string(c, "name")?),
+                2 => arguments = Some(Map::decode(c, "arguments")?),
+                3 => input_responses = Some(Map::decode(c, "inputResponses")?),
+                _ => request_state = Some(string(c, "requestState")?),
             }
         }
         Ok(Self {
@@ -263,19 +263,19 @@ pub struct GetPromptResult<'a> {
 }
 
 impl<'a> FromJson<'a> for GetPromptResult<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(
-            v,
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(
+            c,
             &["resultType", "description", "messages", "_meta"],
             "result",
         )?;
         let (mut result_type, mut description, mut messages, mut meta) = (None, None, None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => result_type = Some(complete_only(v)?),
-                1 => description = Some(string(v, "description")?),
-                2 => messages = Some(Seq::decode(v, "messages")?),
-                _ => meta = Some(ResultMeta::from_json(v)?),
+                0 => result_type = Some(complete_only(c)?),
+                1 => description = Some(string(c, "description")?),
+                2 => messages = Some(Seq::decode(c, "messages")?),
+                _ => meta = Some(ResultMeta::decode(c)?),
             }
         }
         Ok(Self {

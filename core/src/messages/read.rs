@@ -1,12 +1,12 @@
 //! `resources/read` (DIGEST §7).
 
-use super::common::{CacheScope, Enc, ResultType, fields, next, required, string, ttl};
+use super::common::{CacheScope, Enc, ResultType, obj, required, string, ttl};
 use super::content::ResourceContents;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{RequestMeta, ResultMeta};
 use super::seq::{Map, Seq};
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
 /// `resources/read` params (`ReadResourceRequestParams`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -41,19 +41,19 @@ impl<'a> ReadResourceParams<'a> {
 }
 
 impl<'a> FromJson<'a> for ReadResourceParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(
-            v,
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(
+            c,
             &["_meta", "uri", "inputResponses", "requestState"],
             "params",
         )?;
         let (mut meta, mut uri, mut input_responses, mut request_state) = (None, None, None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => meta = Some(RequestMeta::from_json(v)?),
-                1 => uri = Some(string(v, "uri")?),
-                2 => input_responses = Some(Map::decode(v, "inputResponses")?),
-                _ => request_state = Some(string(v, "requestState")?),
+                0 => meta = Some(RequestMeta::decode(c)?),
+                1 => uri = Some(string(c, "uri")?),
+                2 => input_responses = Some(Map::decode(c, "inputResponses")?),
+                _ => request_state = Some(string(c, "requestState")?),
             }
         }
         Ok(Self {
@@ -121,18 +121,18 @@ impl<'a> ReadResourceResult<'a> {
 }
 
 impl<'a> FromJson<'a> for ReadResourceResult<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &[&str] = &["resultType", "contents", "ttlMs", "cacheScope", "_meta"];
-        let mut f = fields(v, NAMES, "result")?;
+        let mut f = obj(c, NAMES, "result")?;
         let (mut result_type, mut contents, mut ttl_ms) = (None, None, None);
         let (mut cache_scope, mut meta) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => result_type = Some(complete_only(v)?),
-                1 => contents = Some(Seq::decode(v, "contents")?),
-                2 => ttl_ms = Some(ttl(v)?),
-                3 => cache_scope = Some(CacheScope::from_json(v)?),
-                _ => meta = Some(ResultMeta::from_json(v)?),
+                0 => result_type = Some(complete_only(c)?),
+                1 => contents = Some(Seq::decode(c, "contents")?),
+                2 => ttl_ms = Some(ttl(c)?),
+                3 => cache_scope = Some(CacheScope::decode(c)?),
+                _ => meta = Some(ResultMeta::decode(c)?),
             }
         }
         Ok(Self {

@@ -1,11 +1,11 @@
 //! The listed items: `Resource` (DIGEST §5) and `ResourceTemplate` (DIGEST §6).
 
 use super::annotations::Annotations;
-use super::common::{Enc, count, fields, next, object, required, string};
+use super::common::{Enc, count, obj, object, required, string};
 use super::meta::Icon;
 use super::seq::Seq;
-use crate::json::{Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, ParamsError};
+use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson};
 
 /// A resource (`Resource`), also the body of a `resource_link` content block.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,17 +82,17 @@ const RESOURCE_KEYS: &[&str] = &[
 ];
 
 impl<'a> FromJson<'a> for Resource<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, RESOURCE_KEYS, "resources")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, RESOURCE_KEYS, "resources")?;
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut r = Self::new("", "");
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match (i, s.get_mut(i), RESOURCE_KEYS.get(i)) {
-                (0..=4, Some(slot), Some(name)) => *slot = Some(string(v, name)?),
-                (5, ..) => r.size = Some(count(v, "size")?),
-                (6, ..) => r.annotations = Some(Annotations::from_json(v)?),
-                (7, ..) => r.icons = Some(Seq::decode(v, "icons")?),
-                _ => r.meta = Some(object(v, "_meta")?),
+                (0..=4, Some(slot), Some(name)) => *slot = Some(string(c, name)?),
+                (5, ..) => r.size = Some(count(c, "size")?),
+                (6, ..) => r.annotations = Some(Annotations::decode(c)?),
+                (7, ..) => r.icons = Some(Seq::decode(c, "icons")?),
+                _ => r.meta = Some(object(c, "_meta")?),
             }
         }
         let [uri, name, title, description, mime_type] = s;
@@ -160,16 +160,16 @@ const TEMPLATE_KEYS: &[&str] = &[
 ];
 
 impl<'a> FromJson<'a> for ResourceTemplate<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, TEMPLATE_KEYS, "resourceTemplates")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, TEMPLATE_KEYS, "resourceTemplates")?;
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut t = Self::new("", "");
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match (i, s.get_mut(i), TEMPLATE_KEYS.get(i)) {
-                (0..=4, Some(slot), Some(name)) => *slot = Some(string(v, name)?),
-                (5, ..) => t.annotations = Some(Annotations::from_json(v)?),
-                (6, ..) => t.icons = Some(Seq::decode(v, "icons")?),
-                _ => t.meta = Some(object(v, "_meta")?),
+                (0..=4, Some(slot), Some(name)) => *slot = Some(string(c, name)?),
+                (5, ..) => t.annotations = Some(Annotations::decode(c)?),
+                (6, ..) => t.icons = Some(Seq::decode(c, "icons")?),
+                _ => t.meta = Some(object(c, "_meta")?),
             }
         }
         let [uri_template, name, title, description, mime_type] = s;

@@ -5,8 +5,8 @@
 
 use core::fmt;
 
-use crate::json::{ArrayIter, Encode, EncodeError, JsonSink, JsonStr, ObjectIter, RawJson, Writer};
-use crate::jsonrpc::{FromJson, ParamsError};
+use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
 
 /// Items for a [`Seq`] that is being built rather than decoded.
 pub trait SeqSource<'a, T> {
@@ -45,19 +45,38 @@ impl<T> Clone for SeqRepr<'_, T> {
 impl<T> Copy for SeqRepr<'_, T> {}
 
 impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
-    /// Checks that `v` is an array whose every element decodes as `T`.
+    /// Decodes the array at `c`, checking that every element decodes as `T`; stores only
+    /// the array's text and length.
     ///
     /// # Errors
-    /// [`ParamsError`] with `field` when `v` is not an array, or the element's own error.
-    pub fn decode(v: RawJson<'a>, field: &'static str) -> Result<Self, ParamsError> {
-        let items = v.array().ok_or(ParamsError::wrong_type(field))?;
-        let mut len = 0;
-        for item in items {
-            T::from_json(item).map_err(|e| e.in_field(field))?;
+    /// `WrongType` on `field` when the value is not an array, or the element's own error.
+    pub fn decode(c: &mut Cursor<'a>, field: &'static str) -> Result<Self, DecodeError> {
+        if c.peek() != Some(b'[') {
+            return Err(ParamsError::wrong_type(field).into());
+        }
+        let (start, text) = (c.position(), c.clone());
+        c.begin_array()?;
+        let (mut first, mut len) = (true, 0);
+        while c.next_item(&mut first)? {
+            T::decode(c).map_err(|e| in_field(e, field))?;
             len += 1;
         }
+        let raw = text
+            .slice(start, c.position())
+            .ok_or(ParamsError::wrong_type(field))?;
         Ok(Self {
-            repr: SeqRepr::Json(v, len),
+            repr: SeqRepr::Json(raw, len),
+        })
+    }
+
+    /// As [`Seq::decode`], over a validated value.
+    ///
+    /// # Errors
+    /// As [`Seq::decode`].
+    pub fn decode_raw(v: RawJson<'a>, field: &'static str) -> Result<Self, ParamsError> {
+        Self::decode(&mut Cursor::over(v), field).map_err(|e| match e {
+            DecodeError::Params(p) => p,
+            _ => ParamsError::wrong_type(field),
         })
     }
 
@@ -82,7 +101,7 @@ impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
     pub fn iter(&self) -> SeqIter<'a, T> {
         SeqIter {
             inner: match self.repr {
-                SeqRepr::Json(v, _) => IterRepr::Json(v.array()),
+                SeqRepr::Json(v, _) => IterRepr::Json(Cursor::over(v), true),
                 SeqRepr::Slice(s) => IterRepr::Slice(s.iter()),
                 SeqRepr::Source(s) => IterRepr::Source(s, 0),
             },
@@ -126,7 +145,7 @@ impl<'a, T: FromJson<'a> + Copy> IntoIterator for Seq<'a, T> {
 }
 
 enum IterRepr<'a, T> {
-    Json(Option<ArrayIter<'a>>),
+    Json(Cursor<'a>, bool),
     Slice(core::slice::Iter<'a, T>),
     Source(&'a (dyn SeqSource<'a, T> + 'a), usize),
 }
@@ -141,7 +160,15 @@ impl<'a, T: FromJson<'a> + Copy> Iterator for SeqIter<'a, T> {
     fn next(&mut self) -> Option<T> {
         match &mut self.inner {
             // Elements were checked at decode, so this cannot fail; if it did, stop.
-            IterRepr::Json(it) => T::from_json(it.as_mut()?.next()?).ok(),
+            IterRepr::Json(c, first) => {
+                if *first {
+                    c.begin_array().ok()?;
+                }
+                if !c.next_item(first).ok()? {
+                    return None;
+                }
+                T::decode(c).ok()
+            }
             IterRepr::Slice(it) => it.next().copied(),
             IterRepr::Source(s, i) => {
                 let item = s.item(*i)?;
@@ -218,21 +245,28 @@ impl<V> Clone for MapRepr<'_, V> {
 impl<V> Copy for MapRepr<'_, V> {}
 
 impl<'a, V: FromJson<'a> + Copy> Map<'a, V> {
-    /// Checks that `v` is an object whose every value decodes as `V`. If a key repeats,
-    /// [`Map::get`] returns the first entry (checking would cost quadratic time on hostile
-    /// input).
+    /// Decodes the object at `c`, checking that every value decodes as `V`. If a key
+    /// repeats, [`Map::get`] returns the first entry (checking would cost quadratic time on
+    /// hostile input).
     ///
     /// # Errors
-    /// [`ParamsError`] with `field` when `v` is not an object, or the value's own error.
-    pub fn decode(v: RawJson<'a>, field: &'static str) -> Result<Self, ParamsError> {
-        let entries = v.object().ok_or(ParamsError::wrong_type(field))?;
-        let mut len = 0;
-        for (_, value) in entries {
-            V::from_json(value).map_err(|e| e.in_field(field))?;
+    /// `WrongType` on `field` when the value is not an object, or the value's own error.
+    pub fn decode(c: &mut Cursor<'a>, field: &'static str) -> Result<Self, DecodeError> {
+        if c.peek() != Some(b'{') {
+            return Err(ParamsError::wrong_type(field).into());
+        }
+        let (start, text) = (c.position(), c.clone());
+        c.begin_object()?;
+        let (mut first, mut len) = (true, 0);
+        while c.next_key(&mut first)?.is_some() {
+            V::decode(c).map_err(|e| in_field(e, field))?;
             len += 1;
         }
+        let raw = text
+            .slice(start, c.position())
+            .ok_or(ParamsError::wrong_type(field))?;
         Ok(Self {
-            repr: MapRepr::Json(v, len),
+            repr: MapRepr::Json(raw, len),
         })
     }
 
@@ -257,7 +291,7 @@ impl<'a, V: FromJson<'a> + Copy> Map<'a, V> {
     pub fn iter(&self) -> MapIter<'a, V> {
         MapIter {
             inner: match self.repr {
-                MapRepr::Json(v, _) => MapIterRepr::Json(v.object()),
+                MapRepr::Json(v, _) => MapIterRepr::Json(Cursor::over(v), true),
                 MapRepr::Pairs(s) => MapIterRepr::Pairs(s.iter()),
                 MapRepr::Source(s) => MapIterRepr::Source(s, 0),
             },
@@ -290,7 +324,7 @@ impl<'a, V> Map<'a, V> {
 }
 
 enum MapIterRepr<'a, V> {
-    Json(Option<ObjectIter<'a>>),
+    Json(Cursor<'a>, bool),
     Pairs(core::slice::Iter<'a, (&'a str, V)>),
     Source(&'a (dyn MapSource<'a, V> + 'a), usize),
 }
@@ -304,9 +338,12 @@ impl<'a, V: FromJson<'a> + Copy> Iterator for MapIter<'a, V> {
     type Item = (JsonStr<'a>, V);
     fn next(&mut self) -> Option<Self::Item> {
         match &mut self.inner {
-            MapIterRepr::Json(it) => {
-                let (k, v) = it.as_mut()?.next()?;
-                Some((k, V::from_json(v).ok()?))
+            MapIterRepr::Json(c, first) => {
+                if *first {
+                    c.begin_object().ok()?;
+                }
+                let k = c.next_key(first).ok()??;
+                Some((k, V::decode(c).ok()?))
             }
             MapIterRepr::Pairs(it) => it.next().map(|(k, v)| (JsonStr::new(k), *v)),
             MapIterRepr::Source(s, i) => {
@@ -348,13 +385,20 @@ impl<'a, V: FromJson<'a> + Copy + Encode> Encode for Map<'a, V> {
 }
 
 impl<'a, T: FromJson<'a> + Copy> FromJson<'a> for Seq<'a, T> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        Self::decode(v, ParamsError::ITEM)
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        Self::decode(c, ParamsError::ITEM)
     }
 }
 
 impl<'a, V: FromJson<'a> + Copy> FromJson<'a> for Map<'a, V> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        Self::decode(v, ParamsError::ITEM)
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        Self::decode(c, ParamsError::ITEM)
+    }
+}
+
+fn in_field(e: DecodeError, field: &'static str) -> DecodeError {
+    match e {
+        DecodeError::Params(p) => DecodeError::Params(p.in_field(field)),
+        other => other,
     }
 }

@@ -1,11 +1,11 @@
 //! `subscriptions/listen` and its acknowledgment (DIGEST §11).
 
-use super::common::{Enc, ResultType, boolean, fields, next, required};
+use super::common::{Enc, ResultType, boolean, obj, required};
 use super::input_required::complete_only;
 use super::meta::{NotificationMeta, RequestMeta, ResultMeta, SUBSCRIPTION_ID_KEY};
 use super::seq::Seq;
-use crate::json::{Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, MethodParams, ParamsError};
+use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, Writer};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
 /// `SubscriptionFilter`: the notification types a listen stream opts in to. An absent
 /// field means "not subscribed" (DIGEST §11.1).
@@ -22,21 +22,21 @@ pub struct SubscriptionFilter<'a> {
 }
 
 impl<'a> FromJson<'a> for SubscriptionFilter<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &[&str] = &[
             "toolsListChanged",
             "promptsListChanged",
             "resourcesListChanged",
             "resourceSubscriptions",
         ];
-        let mut f = fields(v, NAMES, "notifications")?;
+        let mut f = obj(c, NAMES, "notifications")?;
         let mut s = Self::default();
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             match i {
-                0 => s.tools_list_changed = Some(boolean(v, "toolsListChanged")?),
-                1 => s.prompts_list_changed = Some(boolean(v, "promptsListChanged")?),
-                2 => s.resources_list_changed = Some(boolean(v, "resourcesListChanged")?),
-                _ => s.resource_subscriptions = Some(Seq::decode(v, "resourceSubscriptions")?),
+                0 => s.tools_list_changed = Some(boolean(c, "toolsListChanged")?),
+                1 => s.prompts_list_changed = Some(boolean(c, "promptsListChanged")?),
+                2 => s.resources_list_changed = Some(boolean(c, "resourcesListChanged")?),
+                _ => s.resource_subscriptions = Some(Seq::decode(c, "resourceSubscriptions")?),
             }
         }
         Ok(s)
@@ -64,14 +64,14 @@ pub struct ListenParams<'a> {
 }
 
 impl<'a> FromJson<'a> for ListenParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["_meta", "notifications"], "params")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["_meta", "notifications"], "params")?;
         let (mut meta, mut notifications) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             if i == 0 {
-                meta = Some(RequestMeta::from_json(v)?);
+                meta = Some(RequestMeta::decode(c)?);
             } else {
-                notifications = Some(SubscriptionFilter::from_json(v)?);
+                notifications = Some(SubscriptionFilter::decode(c)?);
             }
         }
         Ok(Self {
@@ -105,14 +105,14 @@ pub struct ListenResult<'a> {
 }
 
 impl<'a> FromJson<'a> for ListenResult<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["resultType", "_meta"], "result")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["resultType", "_meta"], "result")?;
         let (mut result_type, mut meta) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             if i == 0 {
-                result_type = Some(complete_only(v)?);
+                result_type = Some(complete_only(c)?);
             } else {
-                meta = Some(ResultMeta::from_json(v)?);
+                meta = Some(ResultMeta::decode(c)?);
             }
         }
         let meta: ResultMeta<'a> = required(meta, "_meta")?;
@@ -146,14 +146,14 @@ pub struct AcknowledgedParams<'a> {
 }
 
 impl<'a> FromJson<'a> for AcknowledgedParams<'a> {
-    fn from_json(v: RawJson<'a>) -> Result<Self, ParamsError> {
-        let mut f = fields(v, &["_meta", "notifications"], "params")?;
+    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, &["_meta", "notifications"], "params")?;
         let (mut meta, mut notifications) = (None, None);
-        while let Some((i, v)) = next(&mut f)? {
+        while let Some(i) = f.next(c)? {
             if i == 0 {
-                meta = Some(NotificationMeta::from_json(v)?);
+                meta = Some(NotificationMeta::decode(c)?);
             } else {
-                notifications = Some(SubscriptionFilter::from_json(v)?);
+                notifications = Some(SubscriptionFilter::decode(c)?);
             }
         }
         Ok(Self {

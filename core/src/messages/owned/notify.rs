@@ -212,10 +212,12 @@ impl Encode for OwnedErrorResponse {
                 requested: JsonStr::new(requested),
             },
             OwnedErrorData::MissingRequiredClientCapability(caps) => {
-                let required = ClientCapabilities::decode(caps.as_raw(), "requiredCapabilities")
-                    .map_err(|_| EncodeError::InvalidValue {
-                        what: "requiredCapabilities",
-                    })?;
+                let required =
+                    ClientCapabilities::decode_raw(caps.as_raw(), "requiredCapabilities").map_err(
+                        |_| EncodeError::InvalidValue {
+                            what: "requiredCapabilities",
+                        },
+                    )?;
                 ErrorData::MissingRequiredClientCapability { required }
             }
             OwnedErrorData::ResourceNotFound(uri) => ErrorData::ResourceNotFound {

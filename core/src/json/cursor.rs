@@ -1,0 +1,271 @@
+//! [`Cursor`]: a validating pull parser. Typed views decode in one pass with it: every byte
+//! is checked once while the view is built, and pass-through values are validated as they
+//! are skipped ([`Cursor::value`], iterative and depth-bounded).
+
+use super::error::{JsonError, JsonErrorKind as K};
+use super::number::Number;
+use super::scan::{
+    Limits, scan_number, scan_string, skip_string, skip_value, skip_ws, validate_value,
+};
+use super::string::JsonStr;
+use super::value::{JsonKind, RawJson};
+
+/// A position in JSON text, read token by token with full validation.
+///
+/// Containers opened with [`Cursor::begin_object`] / [`Cursor::begin_array`] count toward
+/// the nesting limit; [`Cursor::value`] validates a whole value within what remains.
+#[derive(Debug, Clone)]
+pub struct Cursor<'a> {
+    text: &'a str,
+    pos: usize,
+    depth: u16,
+    max_depth: u16,
+    /// Over text already validated: values are skipped, not re-validated.
+    trusted: bool,
+}
+
+type R<T> = Result<T, JsonError>;
+
+impl<'a> Cursor<'a> {
+    /// A cursor over untrusted bytes: checks the size limit and UTF-8 up front.
+    ///
+    /// # Errors
+    /// [`K::TooLarge`] or [`K::InvalidUtf8`].
+    pub fn new(input: &'a [u8], limits: Limits) -> R<Self> {
+        if input.len() > limits.max_len {
+            return Err(JsonError::new(K::TooLarge, limits.max_len));
+        }
+        let text = core::str::from_utf8(input)
+            .map_err(|e| JsonError::new(K::InvalidUtf8, e.valid_up_to()))?;
+        Ok(Self {
+            text,
+            pos: 0,
+            depth: 0,
+            max_depth: limits.max_depth.min(Limits::MAX_DEPTH),
+            trusted: false,
+        })
+    }
+
+    /// A cursor over one validated value.
+    #[must_use]
+    pub fn over(value: RawJson<'a>) -> Self {
+        Self {
+            text: value.as_text(),
+            pos: 0,
+            depth: 0,
+            max_depth: Limits::MAX_DEPTH,
+            trusted: true,
+        }
+    }
+
+    #[inline]
+    fn bytes(&self) -> &'a [u8] {
+        self.text.as_bytes()
+    }
+
+    fn err(&self, kind: K) -> JsonError {
+        JsonError::new(kind, self.pos)
+    }
+
+    /// The validated text between two offsets of this cursor, as a value.
+    pub(crate) fn slice(&self, start: usize, end: usize) -> Option<RawJson<'a>> {
+        self.text.get(start..end).map(RawJson::from_validated)
+    }
+
+    /// The byte offset of the next token.
+    #[must_use]
+    pub const fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// Moves back to an offset returned by [`Cursor::position`] at the same depth.
+    pub(crate) fn rewind(&mut self, pos: usize, depth: u16) {
+        self.pos = pos;
+        self.depth = depth;
+    }
+
+    /// The current container depth.
+    #[must_use]
+    pub const fn depth(&self) -> u16 {
+        self.depth
+    }
+
+    /// The next non-whitespace byte, without consuming it.
+    #[inline]
+    pub fn peek(&mut self) -> Option<u8> {
+        self.pos = skip_ws(self.bytes(), self.pos);
+        self.bytes().get(self.pos).copied()
+    }
+
+    /// The JSON type of the next value, by its first byte.
+    pub fn peek_kind(&mut self) -> Option<JsonKind> {
+        Some(match self.peek()? {
+            b'{' => JsonKind::Object,
+            b'[' => JsonKind::Array,
+            b'"' => JsonKind::String,
+            b't' | b'f' => JsonKind::Bool,
+            b'n' => JsonKind::Null,
+            _ => JsonKind::Number,
+        })
+    }
+
+    /// A string.
+    ///
+    /// # Errors
+    /// When the next value is not a valid string.
+    #[inline]
+    pub fn string(&mut self) -> R<JsonStr<'a>> {
+        match self.peek() {
+            Some(b'"') => {}
+            Some(_) => return Err(self.err(K::UnexpectedByte)),
+            None => return Err(self.err(K::UnexpectedEnd)),
+        }
+        let start = self.pos + 1;
+        let (end, escaped) = if self.trusted {
+            skip_string(self.bytes(), start)
+        } else {
+            scan_string(self.bytes(), start)?
+        };
+        let s = self
+            .text
+            .get(start..end - 1)
+            .ok_or(self.err(K::UnexpectedEnd))?;
+        self.pos = end;
+        Ok(JsonStr::from_source(s, escaped))
+    }
+
+    /// A number.
+    ///
+    /// # Errors
+    /// When the next value is not a valid number.
+    pub fn number(&mut self) -> R<Number<'a>> {
+        self.peek();
+        let start = self.pos;
+        let end = scan_number(self.bytes(), start)?;
+        let s = self
+            .text
+            .get(start..end)
+            .ok_or(self.err(K::UnexpectedEnd))?;
+        self.pos = end;
+        Ok(Number::from_validated(s))
+    }
+
+    /// Any value, validated, as raw text.
+    ///
+    /// # Errors
+    /// When the value is malformed or nests deeper than the limit allows.
+    pub fn value(&mut self) -> R<RawJson<'a>> {
+        if self.peek().is_none() {
+            return Err(self.err(K::UnexpectedEnd));
+        }
+        let start = self.pos;
+        let end = if self.trusted {
+            skip_value(self.bytes(), start)
+        } else {
+            validate_value(
+                self.bytes(),
+                start,
+                self.max_depth.saturating_sub(self.depth),
+            )?
+        };
+        let s = self
+            .text
+            .get(start..end)
+            .ok_or(self.err(K::UnexpectedEnd))?;
+        self.pos = end;
+        Ok(RawJson::from_validated(s))
+    }
+
+    fn open(&mut self, bracket: u8) -> R<()> {
+        match self.peek() {
+            Some(c) if c == bracket => {}
+            Some(_) => return Err(self.err(K::UnexpectedByte)),
+            None => return Err(self.err(K::UnexpectedEnd)),
+        }
+        if self.depth >= self.max_depth {
+            return Err(self.err(K::TooDeep));
+        }
+        self.depth += 1;
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// `{`
+    ///
+    /// # Errors
+    /// When the next value is not an object, or nesting is too deep.
+    pub fn begin_object(&mut self) -> R<()> {
+        self.open(b'{')
+    }
+
+    /// `[`
+    ///
+    /// # Errors
+    /// When the next value is not an array, or nesting is too deep.
+    pub fn begin_array(&mut self) -> R<()> {
+        self.open(b'[')
+    }
+
+    /// The next key of the current object and its `:`, or `None` after the closing `}`.
+    /// `first` tracks whether a separating comma is due; start it at `true`.
+    ///
+    /// # Errors
+    /// On malformed separators or keys.
+    #[inline]
+    pub fn next_key(&mut self, first: &mut bool) -> R<Option<JsonStr<'a>>> {
+        let c = self.peek().ok_or(self.err(K::UnexpectedEnd))?;
+        if c == b'}' {
+            self.pos += 1;
+            self.depth = self.depth.saturating_sub(1);
+            return Ok(None);
+        }
+        if !*first {
+            if c != b',' {
+                return Err(self.err(K::UnexpectedByte));
+            }
+            self.pos += 1;
+        }
+        *first = false;
+        let key = self.string()?;
+        match self.peek() {
+            Some(b':') => self.pos += 1,
+            Some(_) => return Err(self.err(K::UnexpectedByte)),
+            None => return Err(self.err(K::UnexpectedEnd)),
+        }
+        Ok(Some(key))
+    }
+
+    /// Whether another element of the current array follows (consuming its comma), or
+    /// `false` after the closing `]`. `first` starts at `true`.
+    ///
+    /// # Errors
+    /// On malformed separators.
+    #[inline]
+    pub fn next_item(&mut self, first: &mut bool) -> R<bool> {
+        let c = self.peek().ok_or(self.err(K::UnexpectedEnd))?;
+        if c == b']' {
+            self.pos += 1;
+            self.depth = self.depth.saturating_sub(1);
+            return Ok(false);
+        }
+        if !*first {
+            if c != b',' {
+                return Err(self.err(K::UnexpectedByte));
+            }
+            self.pos += 1;
+        }
+        *first = false;
+        Ok(true)
+    }
+
+    /// Checks that only whitespace remains.
+    ///
+    /// # Errors
+    /// [`K::TrailingCharacters`] otherwise.
+    pub fn finish(&mut self) -> R<()> {
+        match self.peek() {
+            None => Ok(()),
+            Some(_) => Err(self.err(K::TrailingCharacters)),
+        }
+    }
+}
