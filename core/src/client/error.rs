@@ -223,6 +223,9 @@ pub enum CallError {
     CancelledByServer,
     /// The request could not be encoded (a value JSON cannot carry).
     Unencodable,
+    /// The transport could not deliver the request or got no JSON-RPC answer
+    /// ([`Client::handle_request_failed`](super::Client::handle_request_failed)).
+    Undeliverable,
 }
 
 impl fmt::Display for CallError {
@@ -237,6 +240,7 @@ impl fmt::Display for CallError {
             Self::UnsupportedInEra => f.write_str("method not available in the negotiated era"),
             Self::CancelledByServer => f.write_str("cancelled by the server"),
             Self::Unencodable => f.write_str("request could not be encoded"),
+            Self::Undeliverable => f.write_str("request could not be delivered"),
         }
     }
 }

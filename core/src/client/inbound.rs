@@ -189,6 +189,26 @@ impl Client {
         }
     }
 
+    /// The transport could not deliver request `id`, or answered it with something that is
+    /// not a JSON-RPC message (e.g. HTTP 404 or 405 with an empty body). For the
+    /// `server/discover` probe that means a legacy server (DIGEST §17.2, HTTP era
+    /// detection); any other request fails with [`CallError::Undeliverable`].
+    pub fn handle_request_failed(&mut self, id: i64, now_ms: u64) {
+        let Some(inflight) = self.pending.take(id) else {
+            return;
+        };
+        self.pending.abandon(id);
+        match inflight.purpose {
+            Purpose::Probe => self.fall_back(now_ms),
+            Purpose::Initialize => self.connect_failed(ConnectError::Rejected(
+                crate::error_code::ErrorCode::INVALID_REQUEST,
+            )),
+            Purpose::Subscribe { call, uri } => self.on_legacy_subscribed(call, uri, false),
+            Purpose::Unsubscribe => {}
+            Purpose::Call(call) => self.fail(call, CallError::Undeliverable),
+        }
+    }
+
     /// The transport closed. Outstanding calls fail with [`CallError::Closed`]; every open
     /// subscription ends with [`EndReason::UnexpectedClose`] carrying its filter, to be
     /// re-sent after reconnecting (DIGEST §11.4, §16.9 rule 57). The next call negotiates

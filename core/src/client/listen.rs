@@ -58,8 +58,17 @@ fn compare(
     let req_uris = requested.resource_subscriptions.as_deref().unwrap_or(&[]);
     let got_uris = granted.resource_subscriptions.as_deref().unwrap_or(&[]);
     exceeded |= got_uris.iter().any(|u| !req_uris.contains(u));
-    let (kept, dropped): (Vec<String>, Vec<String>) =
-        req_uris.iter().cloned().partition(|u| got_uris.contains(u));
+    let (mut kept, mut dropped): (Vec<String>, Vec<String>) = (Vec::new(), Vec::new());
+    for u in req_uris {
+        let side = if got_uris.contains(u) {
+            &mut kept
+        } else {
+            &mut dropped
+        };
+        if !side.contains(u) {
+            side.push(u.clone());
+        }
+    }
     let honoured = OwnedSubscriptionFilter {
         tools_list_changed: tools.0,
         prompts_list_changed: prompts.0,
@@ -282,13 +291,20 @@ impl Client {
             return;
         };
         let f = session.features;
-        let Some(Stage::Listening(listen)) = self.calls.get(&call).map(|s| &s.stage) else {
+        let Some(state) = self.calls.get(&call) else {
             return;
         };
+        let (Spec::Listen { filter }, Stage::Listening(listen)) = (&state.spec, &state.stage)
+        else {
+            return;
+        };
+        // What the session delivers anyway, limited to what this call asked for.
         let granted = OwnedSubscriptionFilter {
-            tools_list_changed: set(f.tools_list_changed),
-            prompts_list_changed: set(f.prompts_list_changed),
-            resources_list_changed: set(f.resources_list_changed),
+            tools_list_changed: set(f.tools_list_changed && on(filter.tools_list_changed)),
+            prompts_list_changed: set(f.prompts_list_changed && on(filter.prompts_list_changed)),
+            resources_list_changed: set(
+                f.resources_list_changed && on(filter.resources_list_changed)
+            ),
             resource_subscriptions: list(listen.granted.clone()),
         };
         self.acknowledge(call, &granted);

@@ -22,8 +22,9 @@
 //! ```
 //!
 //! **Drain rule**: after every input (a call, [`Client::handle_message`],
-//! [`Client::handle_timeout`], [`Client::handle_close`], [`Client::cancel`],
-//! [`Client::respond_input`]) call [`Client::poll_output`] until it returns `None`, then arm
+//! [`Client::handle_timeout`], [`Client::handle_close`],
+//! [`Client::handle_request_failed`], [`Client::cancel`], [`Client::respond_input`]) call
+//! [`Client::poll_output`] until it returns `None`, then arm
 //! a timer for [`Client::poll_timeout`].
 //!
 //! ```
@@ -71,7 +72,9 @@
 //!   notifications invalidate; a rejected cursor drops that list's pages.
 //! * Dual era (DIGEST §17.2): any probe error other than a recognised modern one, or no
 //!   answer within [`ClientConfig::probe_timeout_ms`], falls back to `initialize` +
-//!   `notifications/initialized`; listen is emulated with `resources/subscribe` /
+//!   `notifications/initialized` (on HTTP, a probe the host reports with
+//!   [`Client::handle_request_failed`], e.g. a 404 with an empty body, falls back too);
+//!   listen is emulated with `resources/subscribe` /
 //!   `unsubscribe` and unsolicited notifications are routed by method; `ping` is answered.
 //!
 //! # Not done here
@@ -91,6 +94,7 @@ mod listen;
 mod machine;
 mod pending;
 pub mod reply;
+mod requests;
 mod results;
 mod wire;
 
