@@ -123,6 +123,27 @@ t0=$(date +%s)
 echo "node binding step: $(( $(date +%s) - t0 )) s"
 # --- end bindings: Node --------------------------------------------------------------------
 
+# ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----
+# The client tests also record what they send in a 2025-11-25 session (dual-era fallback)
+# under target/emitted-2025-11-25; those validate against the 2025-11-25 schema. Then the
+# client machine drives two tiny servers over stdio (tests/interop/ts): one built with
+# @modelcontextprotocol/server 2.4.0 (2026-07-28), one with @modelcontextprotocol/sdk 1.32.2
+# (2025-11-25). Packages are pinned by package-lock.json and cached under $MCP_CACHE.
+step "client: legacy messages validate (schema 2025-11-25); interop with TypeScript SDK servers"
+"$SCHEMA_VENV/bin/python" tests/schema/validate_emitted.py \
+  tests/vectors/mcp/2025-11-25/schema.json target/emitted-2025-11-25
+INTEROP_TS="$MCP_CACHE/interop-ts-$(cat tests/interop/ts/package.json tests/interop/ts/package-lock.json | sha256sum | cut -c1-12)"
+if [ ! -f "$INTEROP_TS/.complete" ]; then
+  rm -rf "$INTEROP_TS"
+  mkdir -p "$INTEROP_TS"
+  cp tests/interop/ts/package.json tests/interop/ts/package-lock.json "$INTEROP_TS/"
+  (cd "$INTEROP_TS" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  touch "$INTEROP_TS/.complete"
+fi
+cp tests/interop/ts/*.mjs "$INTEROP_TS/"
+MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context --test client_interop -- --ignored
+# ---- end client ----
+
 # --- Swift binding (bindings-swift/): one step, see scripts/swift-test.sh ---------------
 step "swift binding: regenerated sources, Python FFI, C smoke, swift test (XCTest, chroot)"
 swift_started=$(date +%s)

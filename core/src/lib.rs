@@ -63,6 +63,8 @@ extern crate alloc;
 extern crate std;
 
 pub mod cache;
+#[cfg(feature = "alloc")]
+pub mod client;
 pub mod context;
 pub mod error_code;
 pub mod http;

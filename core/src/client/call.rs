@@ -1,0 +1,113 @@
+//! What the host asks for: call handles, list and cache options, and the owned request
+//! description the machine re-encodes for every attempt (new id, new version, MRTR retry,
+//! next page).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::cache::ListKind;
+use crate::messages::owned::{OwnedJson, OwnedSubscriptionFilter};
+
+/// The host's handle of one call. It stays the same across every JSON-RPC request the call
+/// makes (pages, version retry, `input_required` retries), unlike the JSON-RPC id, which is
+/// new for each (DIGEST §13 "The JSON-RPC `id` **MUST** be different").
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CallId(pub u64);
+
+impl fmt::Display for CallId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "call#{}", self.0)
+    }
+}
+
+/// How a list call pages (DIGEST §3).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ListMode {
+    /// One page, starting at this cursor (`None`: the first page). The event's
+    /// [`Listing::next_cursor`](super::Listing::next_cursor) says where to go on.
+    Page(Option<String>),
+    /// Every page: follow `nextCursor` until it is absent (`""` is a cursor, not the end),
+    /// at most [`ClientConfig::max_pages`](super::ClientConfig::max_pages) pages.
+    All,
+}
+
+/// Whether a cacheable call may be answered from the cache (DIGEST §4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CachePolicy {
+    /// Serve a fresh cached result (same method and result-affecting params, visible to the
+    /// current authorization context) without asking the server.
+    PreferCache,
+    /// Always ask the server (the result still refreshes the cache).
+    Refresh,
+}
+
+/// `ref` of a `completion/complete` call (DIGEST §10).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CompletionRef {
+    /// `ref/prompt`: a prompt argument.
+    Prompt(String),
+    /// `ref/resource`: a variable of a resource template (its `uriTemplate`).
+    Resource(String),
+}
+
+/// An owned request, re-encoded for each attempt.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Spec {
+    Discover,
+    List {
+        kind: ListKind,
+        /// The cursor of the page being fetched.
+        cursor: Option<String>,
+        follow: bool,
+        /// Pages received so far (result JSON, whether from cache).
+        pages: Vec<(String, bool)>,
+    },
+    Read {
+        uri: String,
+    },
+    GetPrompt {
+        name: String,
+        arguments: Vec<(String, String)>,
+    },
+    Complete {
+        reference: CompletionRef,
+        argument: (String, String),
+        context: Option<Vec<(String, String)>>,
+    },
+    Listen {
+        filter: OwnedSubscriptionFilter,
+    },
+}
+
+impl Spec {
+    /// The JSON-RPC method.
+    pub(crate) const fn method(&self) -> &'static str {
+        match self {
+            Self::Discover => "server/discover",
+            Self::List { kind, .. } => kind.method(),
+            Self::Read { .. } => "resources/read",
+            Self::GetPrompt { .. } => "prompts/get",
+            Self::Complete { .. } => "completion/complete",
+            Self::Listen { .. } => "subscriptions/listen",
+        }
+    }
+
+    /// The `Mcp-Name` value (DIGEST §16.10 rule 60): the `uri` of `resources/read`, the
+    /// `name` of `prompts/get`.
+    pub(crate) fn name(&self) -> Option<&str> {
+        match self {
+            Self::Read { uri } => Some(uri),
+            Self::GetPrompt { name, .. } => Some(name),
+            _ => None,
+        }
+    }
+}
+
+/// The MRTR retry data of a call (DIGEST §13): the host's `inputResponses` and the server's
+/// `requestState`, kept as its exact JSON token so it is echoed byte for byte.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Retry {
+    pub(crate) responses: Vec<(String, OwnedJson)>,
+    pub(crate) state_token: Option<String>,
+}

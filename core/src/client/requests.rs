@@ -1,0 +1,133 @@
+//! The host's calls: one builder per in-scope method (DIGEST §2–§11), plus
+//! [`Client::cancel`]. Each returns at once with a [`CallId`]; the result arrives as an
+//! [`Event`](super::Event).
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::call::{CachePolicy, CallId, CompletionRef, ListMode, Spec};
+use super::error::ClientError;
+use super::machine::{Client, Listen, Stage};
+use super::reply::{self, Reply};
+use crate::cache::{CacheKey, ListKind, Lookup};
+use crate::messages::owned::OwnedSubscriptionFilter;
+
+impl Client {
+    /// `server/discover` (DIGEST §2); modern sessions only.
+    pub fn discover(&mut self, policy: CachePolicy, now_ms: u64) -> CallId {
+        self.start(Spec::Discover, policy, now_ms)
+    }
+
+    /// `resources/list` (DIGEST §5).
+    pub fn list_resources(&mut self, mode: ListMode, policy: CachePolicy, now_ms: u64) -> CallId {
+        self.start(list(ListKind::Resources, mode), policy, now_ms)
+    }
+
+    /// `resources/templates/list` (DIGEST §6).
+    pub fn list_resource_templates(
+        &mut self,
+        mode: ListMode,
+        policy: CachePolicy,
+        now_ms: u64,
+    ) -> CallId {
+        self.start(list(ListKind::ResourceTemplates, mode), policy, now_ms)
+    }
+
+    /// `prompts/list` (DIGEST §8).
+    pub fn list_prompts(&mut self, mode: ListMode, policy: CachePolicy, now_ms: u64) -> CallId {
+        self.start(list(ListKind::Prompts, mode), policy, now_ms)
+    }
+
+    /// `resources/read` of `uri` (DIGEST §7).
+    pub fn read_resource(&mut self, uri: &str, policy: CachePolicy, now_ms: u64) -> CallId {
+        let uri = String::from(uri);
+        self.start(Spec::Read { uri }, policy, now_ms)
+    }
+
+    /// A fresh cached `resources/read` result for `uri` visible to the current
+    /// authorization context, without asking the server.
+    pub fn read_cached(&mut self, uri: &str, now_ms: u64) -> Option<Reply<reply::Read>> {
+        let cache = self.cache.as_mut()?;
+        match cache.lookup(&CacheKey::Read { uri }, self.auth, now_ms) {
+            Lookup::Fresh(bytes) => Reply::from_cached(bytes),
+            Lookup::Stale(_) | Lookup::Miss => None,
+        }
+    }
+
+    /// `prompts/get` of `name` with string `arguments` (DIGEST §9).
+    pub fn get_prompt(&mut self, name: &str, arguments: &[(&str, &str)], now_ms: u64) -> CallId {
+        let spec = Spec::GetPrompt {
+            name: String::from(name),
+            arguments: pairs(arguments),
+        };
+        self.start(spec, CachePolicy::Refresh, now_ms)
+    }
+
+    /// `completion/complete` of argument `name` at partial `value` (DIGEST §10);
+    /// `context` holds already-resolved arguments.
+    pub fn complete(
+        &mut self,
+        reference: CompletionRef,
+        argument: (&str, &str),
+        context: Option<&[(&str, &str)]>,
+        now_ms: u64,
+    ) -> CallId {
+        let spec = Spec::Complete {
+            reference,
+            argument: (String::from(argument.0), String::from(argument.1)),
+            context: context.map(pairs),
+        };
+        self.start(spec, CachePolicy::Refresh, now_ms)
+    }
+
+    /// `subscriptions/listen` with `filter` (DIGEST §11); on a legacy server, emulated with
+    /// `resources/subscribe` and unsolicited list-changed notifications (DIGEST §17.2).
+    pub fn listen(&mut self, filter: OwnedSubscriptionFilter, now_ms: u64) -> CallId {
+        self.start(Spec::Listen { filter }, CachePolicy::Refresh, now_ms)
+    }
+
+    /// Gives up on `call`. An outstanding request is cancelled (stdio:
+    /// `notifications/cancelled`; HTTP: [`Output::CloseStream`](super::Output::CloseStream));
+    /// a legacy subscription unsubscribes URIs no other subscription holds. Late answers are
+    /// ignored.
+    ///
+    /// # Errors
+    /// [`ClientError::UnknownCall`].
+    pub fn cancel(
+        &mut self,
+        call: CallId,
+        reason: Option<&str>,
+        now_ms: u64,
+    ) -> Result<(), ClientError> {
+        let state = self.calls.remove(&call).ok_or(ClientError::UnknownCall)?;
+        self.queued.retain(|c| *c != call);
+        match state.stage {
+            Stage::Sent(id) | Stage::Listening(Listen { id: Some(id), .. }) => {
+                self.cancel_request(id, reason);
+            }
+            Stage::Listening(listen) => self.legacy_unlisten(call, listen, now_ms),
+            Stage::Queued | Stage::AwaitingInput { .. } => {}
+        }
+        Ok(())
+    }
+}
+
+fn list(kind: ListKind, mode: ListMode) -> Spec {
+    let (cursor, follow) = match mode {
+        ListMode::Page(cursor) => (cursor, false),
+        ListMode::All => (None, true),
+    };
+    Spec::List {
+        kind,
+        cursor,
+        follow,
+        pages: Vec::new(),
+    }
+}
+
+fn pairs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|(k, v)| (String::from(*k), String::from(*v)))
+        .collect()
+}
