@@ -87,7 +87,7 @@ impl ClientConfig {
         {
             return Err(ConfigError::EmptyVersion);
         }
-        ClientCapabilities::decode(self.capabilities.as_raw(), "capabilities")
+        ClientCapabilities::decode_raw(self.capabilities.as_raw(), "capabilities")
             .map_err(|_| ConfigError::InvalidCapabilities)?;
         if self.max_pages == 0 || self.max_input_rounds == 0 {
             return Err(ConfigError::ZeroLimit);
@@ -97,7 +97,8 @@ impl ClientConfig {
 
     /// The capabilities as a view (checked by [`ClientConfig::check`]).
     pub(crate) fn capabilities(&self) -> ClientCapabilities<'_> {
-        ClientCapabilities::decode(self.capabilities.as_raw(), "capabilities").unwrap_or_default()
+        ClientCapabilities::decode_raw(self.capabilities.as_raw(), "capabilities")
+            .unwrap_or_default()
     }
 }
 

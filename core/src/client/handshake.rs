@@ -41,7 +41,7 @@ pub(crate) fn supported_versions(e: &ErrorObject<'_>) -> Option<Vec<String>> {
         Ok(ErrorData::UnsupportedProtocolVersion { supported, .. }) => supported,
         _ => match e.data {
             ErrorData::Raw(d) => {
-                crate::messages::Seq::decode(d.get("supported")?, "supported").ok()?
+                crate::messages::Seq::decode_raw(d.get("supported")?, "supported").ok()?
             }
             _ => return None,
         },

@@ -72,7 +72,7 @@ impl Role {
 }
 
 /// A present `audience` annotation as a set of roles.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, PartialOrd, Ord)]
 pub struct Audience {
     user: bool,
     assistant: bool,
@@ -229,6 +229,14 @@ fn order(a: &Candidate<'_>, b: &Candidate<'_>, budget: Budget) -> Ordering {
         .then_with(|| a.cost(budget).cmp(&b.cost(budget)))
         .then_with(|| a.size.cmp(&b.size))
         .then_with(|| a.tokens.cmp(&b.tokens))
+        // Fields that only matter for filtering or that rank equal (absent vs NaN priority)
+        // still break ties, so the order never depends on input order.
+        .then_with(|| a.audience.cmp(&b.audience))
+        .then_with(|| {
+            a.priority
+                .map(f64::to_bits)
+                .cmp(&b.priority.map(f64::to_bits))
+        })
 }
 
 /// Chooses candidates to attach (rules in the module docs), writing their indices into
