@@ -79,6 +79,22 @@ cargo check -p mcp-context-benches --benches
 step "examples build and run"
 cargo run -q -p mcp-context-examples --bin templates
 
+# ---- server: the demo (README's run command) and interop with the official Python SDK ----
+# The SDK client (mcp==2.3.0, which speaks 2026-07-28: it probes server/discover) drives the
+# demo server over stdio: list, read (static and templated), prompts, completion, listen.
+step "demo server transcript, then interop with the official Python SDK (mcp==2.3.0)"
+cargo run -q -p mcp-context-examples --bin demo-server -- --transcript > /dev/null
+INTEROP_VENV="$MCP_CACHE/venv-interop-mcp-2.3.0-pytest-9.2.0"
+if [ ! -f "$INTEROP_VENV/.ready" ]; then
+  rm -rf "$INTEROP_VENV"
+  python3 -m venv "$INTEROP_VENV"
+  "$INTEROP_VENV/bin/pip" install -q --disable-pip-version-check mcp==2.3.0 pytest==9.2.0
+  touch "$INTEROP_VENV/.ready"
+fi
+DEMO_SERVER="$PWD/target/debug/demo-server" \
+  "$INTEROP_VENV/bin/python" -m pytest -q -p no:cacheprovider tests/interop
+# ---- end server step ----
+
 # --- bindings: Python (pyo3 + maturin) ------------------------------------------------------
 # A cached venv keyed on the interpreter and the pins, shared by every checkout on the machine:
 # a lock serialises install + pytest so two checkouts never test each other's build. The

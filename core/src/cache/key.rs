@@ -197,7 +197,7 @@ pub fn uri_related(cached: &str, updated: &str) -> bool {
 }
 
 /// `child == parent`, or `child` below `parent` at a boundary (see [`uri_related`]).
-fn is_sub_resource(child: &str, parent: &str) -> bool {
+pub(crate) fn is_sub_resource(child: &str, parent: &str) -> bool {
     match child.strip_prefix(parent) {
         None => false,
         Some("") => true,

@@ -34,6 +34,8 @@ mod key;
 #[cfg(feature = "alloc")]
 mod store;
 
+#[cfg(feature = "alloc")]
+pub(crate) use key::is_sub_resource;
 pub use key::{CacheKey, Invalidation, KeyError, ListKind, uri_related};
 #[cfg(feature = "alloc")]
 pub use store::{Cache, CacheLimits, Lookup};

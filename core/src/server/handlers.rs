@@ -1,0 +1,463 @@
+//! One handler per method, called after validation (DIGEST §2–§11).
+
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::complete::complete_from;
+use super::config::CacheHint;
+use super::event::{
+    CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle, PromptEvent, ReadEvent,
+    ReadTarget, Retry,
+};
+use super::io::Ctx;
+use super::machine::Server;
+use super::mrtr;
+use super::outbox;
+use super::page::{ListId, decode_cursor, encode_cursor, page};
+use super::pending::{BindingData, Owed, Pending};
+use super::registry::Listed;
+use super::route::check_uri;
+use super::subscriptions::{Honoured, Tag};
+use crate::error_code::ErrorCode;
+use crate::json::{JsonStr, RawJson};
+use crate::jsonrpc::{ErrorData, ErrorObject, RequestId};
+use crate::messages::owned::{
+    AsView, OwnedAcknowledged, OwnedCompleteResult, OwnedDiscoverResult, OwnedJson,
+    OwnedServerCapabilities,
+};
+use crate::messages::{
+    Arguments, ClientRequest, CompleteParams, GetPromptParams, InputResponses,
+    ListChangedCapability, ListResult, ListenParams, ReadResourceParams, ReadResourceResult,
+    Reference, RequestMeta, ResourcesCapability, Seq,
+};
+
+fn pairs(args: Option<Arguments<'_>>) -> Vec<(String, String)> {
+    args.map(|m| {
+        m.iter()
+            .map(|(k, v)| (k.to_cow().into_owned(), v.0.to_cow().into_owned()))
+            .collect()
+    })
+    .unwrap_or_default()
+}
+
+impl Server {
+    pub(crate) fn dispatch(
+        &mut self,
+        req: ClientRequest<'_>,
+        id: RequestId<'_>,
+        ctx: Ctx,
+        meta: &RequestMeta<'_>,
+    ) {
+        match req {
+            ClientRequest::Discover(_) => self.discover(id, ctx),
+            ClientRequest::ListResources(p) => self.list(ListId::Resources, id, ctx, p.0.cursor),
+            ClientRequest::ListResourceTemplates(p) => {
+                self.list(ListId::Templates, id, ctx, p.0.cursor);
+            }
+            ClientRequest::ListPrompts(p) => self.list(ListId::Prompts, id, ctx, p.0.cursor),
+            ClientRequest::ReadResource(p) => self.read(id, ctx, &p, meta),
+            ClientRequest::GetPrompt(p) => self.get_prompt(id, ctx, &p, meta),
+            ClientRequest::Complete(p) => self.complete(id, ctx, &p),
+            ClientRequest::Listen(p) => self.listen(id, ctx, &p),
+            _ => {
+                let err = ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found");
+                self.reply_error(ctx, id, &err, 404);
+            }
+        }
+    }
+
+    /// `server/discover` (DIGEST §2): capabilities derived from what is registered.
+    fn discover(&mut self, id: RequestId<'_>, ctx: Ctx) {
+        if self.discover.is_none() {
+            let c = &self.config;
+            let result = OwnedDiscoverResult {
+                supported_versions: c.supported_versions.clone(),
+                capabilities: OwnedServerCapabilities {
+                    resources: self.serves_resources().then_some(ResourcesCapability {
+                        subscribe: Some(true),
+                        list_changed: Some(true),
+                    }),
+                    prompts: self.serves_prompts().then_some(ListChangedCapability {
+                        list_changed: Some(true),
+                    }),
+                    completions: self.serves_completions(),
+                    ..OwnedServerCapabilities::default()
+                },
+                instructions: c.instructions.clone(),
+                ttl_ms: c.discover_cache.ttl_ms,
+                cache_scope: c.discover_cache.scope,
+                server_info: c.server_info.clone(),
+            };
+            self.discover = outbox::encode(&result)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok());
+        }
+        let cached = self.discover.take().unwrap_or_default();
+        match RawJson::parse(cached.as_bytes()) {
+            Ok(raw) => self.reply(ctx, id, &raw),
+            Err(_) => {
+                let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error");
+                self.reply_error(ctx, id, &err, 200);
+            }
+        }
+        self.discover = Some(cached);
+    }
+
+    /// The three paginated lists (DIGEST §3, §5, §6, §8).
+    fn list(&mut self, list: ListId, id: RequestId<'_>, ctx: Ctx, cursor: Option<JsonStr<'_>>) {
+        let after = match cursor {
+            None => None,
+            Some(c) => match decode_cursor(list, &c.to_cow()) {
+                Some(k) => Some(k),
+                None => return self.invalid_params(ctx, id, "Invalid cursor"),
+            },
+        };
+        let after = after.as_deref();
+        let size = self.config.page_size;
+        let reg = &self.registry;
+        let vis = |item: Listed<'_>| self.visible(ctx.auth, item);
+        let encoded = match list {
+            ListId::Resources => {
+                let (items, next) = page(&reg.resources, after, size, |e| {
+                    vis(Listed::Resource(&e.resource))
+                });
+                let views: Vec<_> = items.iter().map(|e| e.resource.view()).collect();
+                let next = next.map(|k| encode_cursor(list, k));
+                let hint = self.config.resources_list_cache;
+                self.page_bytes(id, &views, next.as_deref(), hint)
+            }
+            ListId::Templates => {
+                let (items, next) = page(&reg.templates, after, size, |t| {
+                    vis(Listed::Template(&t.entry.template))
+                });
+                let views: Vec<_> = items.iter().map(|t| t.entry.template.view()).collect();
+                let next = next.map(|k| encode_cursor(list, k));
+                let hint = self.config.templates_list_cache;
+                self.page_bytes(id, &views, next.as_deref(), hint)
+            }
+            ListId::Prompts => {
+                let (items, next) = page(&reg.prompts, after, size, |p| {
+                    vis(Listed::Prompt(&p.prompt))
+                });
+                let views: Vec<_> = items.iter().map(|p| p.prompt.view()).collect();
+                let next = next.map(|k| encode_cursor(list, k));
+                let hint = self.config.prompts_list_cache;
+                self.page_bytes(id, &views, next.as_deref(), hint)
+            }
+        };
+        self.send_encoded(ctx, id, encoded);
+    }
+
+    fn page_bytes<'v, T: crate::messages::ListItem<'v>>(
+        &'v self,
+        id: RequestId<'_>,
+        views: &'v [T],
+        next: Option<&'v str>,
+        hint: CacheHint,
+    ) -> Result<Vec<u8>, crate::json::EncodeError> {
+        let hint = self.scoped(hint);
+        let mut result = ListResult::new(Seq::from_slice(views), hint.ttl_ms, hint.scope);
+        result.next_cursor = next.map(JsonStr::new);
+        result.meta = self.result_meta();
+        outbox::encode(&crate::jsonrpc::TypedResponse { id, result })
+    }
+
+    pub(crate) fn send_encoded(
+        &mut self,
+        ctx: Ctx,
+        id: RequestId<'_>,
+        encoded: Result<Vec<u8>, crate::json::EncodeError>,
+    ) {
+        match encoded {
+            Ok(bytes) => self.out.transmit(
+                outbox::response(ctx.stream, ctx.transport, bytes, 200),
+                None,
+            ),
+            Err(_) => {
+                let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error");
+                self.reply_error(ctx, id, &err, 200);
+            }
+        }
+    }
+
+    /// Verifies the MRTR inputs of a retry (DIGEST §13, §16.8 rule 45).
+    fn retry_inputs(
+        &self,
+        state: Option<JsonStr<'_>>,
+        responses: Option<InputResponses<'_>>,
+        binding: &BindingData,
+        auth: u64,
+    ) -> Result<Option<Retry>, crate::state::StateError> {
+        if state.is_none() && responses.is_none() {
+            return Ok(None);
+        }
+        let state = match state {
+            Some(t) => Some(mrtr::open(
+                &self.config.state_keys,
+                &t.to_cow(),
+                self.now,
+                binding,
+                auth,
+            )?),
+            None => None,
+        };
+        let input_responses = responses
+            .map(|m| {
+                m.iter()
+                    .filter_map(|(k, v)| {
+                        let json = OwnedJson::parse(v.0.as_text().to_owned()).ok()?;
+                        Some((k.to_cow().into_owned(), json))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Some(Retry {
+            state,
+            input_responses,
+        }))
+    }
+
+    /// Parks the request and asks the application.
+    fn ask(
+        &mut self,
+        ctx: Ctx,
+        id: RequestId<'_>,
+        owed: Owed,
+        caps: DeclaredCapabilities,
+        binding: Option<BindingData>,
+        event: impl FnOnce(Handle) -> Event,
+    ) {
+        let h = self.pending.insert(Pending {
+            stream: ctx.stream,
+            transport: ctx.transport,
+            id: id.to_owned_id(),
+            owed,
+            deadline: self.now.saturating_add(self.config.request_timeout_ms),
+            auth: ctx.auth,
+            caps,
+            binding,
+        });
+        self.out.event(event(h));
+    }
+
+    /// `resources/read` (DIGEST §7): validate, then static hit, template match, forward, or
+    /// -32602 with `data.uri` (never empty contents, §16.5 rule 30).
+    fn read(
+        &mut self,
+        id: RequestId<'_>,
+        ctx: Ctx,
+        p: &ReadResourceParams<'_>,
+        meta: &RequestMeta<'_>,
+    ) {
+        let uri = p.uri.to_cow();
+        if check_uri(&uri).is_err() {
+            let err = ErrorObject {
+                code: ErrorCode::INVALID_PARAMS,
+                message: JsonStr::new("Invalid resource URI"),
+                data: ErrorData::ResourceNotFound { uri: p.uri },
+            };
+            return self.reply_error(ctx, id, &err, 200);
+        }
+        let binding = mrtr::read_binding(&uri);
+        let retry = match self.retry_inputs(p.request_state, p.input_responses, &binding, ctx.auth)
+        {
+            Ok(r) => r,
+            Err(e) => return self.invalid_params(ctx, id, &format!("{e}")),
+        };
+        let caps = DeclaredCapabilities::of(&meta.client_capabilities);
+        let default = self.config.read_cache;
+        let uri: String = uri.into_owned();
+        let found = self
+            .registry
+            .resources
+            .get(&uri)
+            .filter(|e| self.visible(ctx.auth, Listed::Resource(&e.resource)));
+        let (target, hint) = if let Some(entry) = found {
+            let hint = self.scoped(entry.cache.unwrap_or(default));
+            if let Some(contents) = &entry.contents {
+                let mut result =
+                    ReadResourceResult::new(Seq::from_source(contents), hint.ttl_ms, hint.scope);
+                result.meta = self.result_meta();
+                let encoded = outbox::encode(&crate::jsonrpc::TypedResponse { id, result });
+                return self.send_encoded(ctx, id, encoded);
+            }
+            (ReadTarget::Resource, hint)
+        } else if let Some((tid, variables)) = self.router.route(&uri).filter(|(tid, _)| {
+            self.registry
+                .template_by_id(*tid)
+                .is_some_and(|t| self.visible(ctx.auth, Listed::Template(&t.entry.template)))
+        }) {
+            let cache = self
+                .registry
+                .template_by_id(tid)
+                .and_then(|t| t.entry.cache);
+            (
+                ReadTarget::Template { id: tid, variables },
+                self.scoped(cache.unwrap_or(default)),
+            )
+        } else if self.config.forward_unlisted_reads {
+            (ReadTarget::Unlisted, default)
+        } else {
+            let err = ErrorObject::resource_not_found(p.uri);
+            return self.reply_error(ctx, id, &err, 200);
+        };
+        let owed = Owed::Read {
+            uri: uri.clone(),
+            cache: hint,
+        };
+        self.ask(ctx, id, owed, caps, Some(binding), |handle| {
+            Event::ReadResource(ReadEvent {
+                handle,
+                uri,
+                target,
+                auth: ctx.auth,
+                capabilities: caps,
+                retry,
+            })
+        });
+    }
+
+    /// `prompts/get` (DIGEST §9): unknown prompt or missing required argument → -32602.
+    fn get_prompt(
+        &mut self,
+        id: RequestId<'_>,
+        ctx: Ctx,
+        p: &GetPromptParams<'_>,
+        meta: &RequestMeta<'_>,
+    ) {
+        let name = p.name.to_cow().into_owned();
+        let Some(entry) = self
+            .registry
+            .prompts
+            .get(&name)
+            .filter(|e| self.visible(ctx.auth, Listed::Prompt(&e.prompt)))
+        else {
+            return self.invalid_params(ctx, id, &format!("Unknown prompt: {name}"));
+        };
+        let arguments = pairs(p.arguments);
+        let missing = entry
+            .prompt
+            .arguments
+            .iter()
+            .find(|a| a.required == Some(true) && !arguments.iter().any(|(k, _)| *k == a.name));
+        if let Some(a) = missing {
+            let msg = format!("Missing required argument: {}", a.name);
+            return self.invalid_params(ctx, id, &msg);
+        }
+        let binding = mrtr::prompt_binding(&name, &arguments);
+        let retry = match self.retry_inputs(p.request_state, p.input_responses, &binding, ctx.auth)
+        {
+            Ok(r) => r,
+            Err(e) => return self.invalid_params(ctx, id, &format!("{e}")),
+        };
+        let caps = DeclaredCapabilities::of(&meta.client_capabilities);
+        self.ask(ctx, id, Owed::Prompt, caps, Some(binding), |handle| {
+            Event::GetPrompt(PromptEvent {
+                handle,
+                name,
+                arguments,
+                auth: ctx.auth,
+                capabilities: caps,
+                retry,
+            })
+        });
+    }
+
+    /// `completion/complete` (DIGEST §10): built-in value sets, else an event.
+    fn complete(&mut self, id: RequestId<'_>, ctx: Ctx, p: &CompleteParams<'_>) {
+        let argument = p.argument_name.to_cow().into_owned();
+        let value = p.argument_value.to_cow().into_owned();
+        let (target, set) = match p.reference {
+            Reference::Prompt { name, .. } => {
+                let name = name.to_cow().into_owned();
+                let Some(e) = self
+                    .registry
+                    .prompts
+                    .get(&name)
+                    .filter(|e| self.visible(ctx.auth, Listed::Prompt(&e.prompt)))
+                else {
+                    return self.invalid_params(ctx, id, &format!("Unknown prompt: {name}"));
+                };
+                if !e.prompt.arguments.iter().any(|a| a.name == argument) {
+                    return self.invalid_params(ctx, id, &format!("Unknown argument: {argument}"));
+                }
+                let set = e.completions.iter().find(|(n, _)| *n == argument);
+                (CompletionTarget::Prompt(name), set.map(|(_, v)| v))
+            }
+            Reference::Resource { uri } => {
+                let Some(t) = self
+                    .registry
+                    .templates
+                    .get(&*uri.to_cow())
+                    .filter(|t| self.visible(ctx.auth, Listed::Template(&t.entry.template)))
+                else {
+                    return self.invalid_params(ctx, id, "Unknown resource template");
+                };
+                if !t.variables.contains(&argument) {
+                    return self.invalid_params(ctx, id, &format!("Unknown argument: {argument}"));
+                }
+                let set = t.entry.completions.iter().find(|(n, _)| *n == argument);
+                (CompletionTarget::Template(t.id), set.map(|(_, v)| v))
+            }
+        };
+        let result = match set {
+            Some(values) => complete_from(values, &value),
+            None if self.config.completion_events => {
+                let context = pairs(p.context.flatten());
+                return self.ask(
+                    ctx,
+                    id,
+                    Owed::Complete,
+                    DeclaredCapabilities::default(),
+                    None,
+                    |handle| {
+                        Event::Complete(CompletionEvent {
+                            handle,
+                            target,
+                            argument,
+                            value,
+                            context,
+                            auth: ctx.auth,
+                        })
+                    },
+                );
+            }
+            None => OwnedCompleteResult::from_candidates(core::iter::empty()),
+        };
+        let mut view = result.view();
+        view.meta = self.result_meta();
+        let encoded = outbox::encode(&crate::jsonrpc::TypedResponse { id, result: view });
+        self.send_encoded(ctx, id, encoded);
+    }
+
+    /// `subscriptions/listen` (DIGEST §11): the acknowledgment, with the honoured subset,
+    /// is the subscription's first message (§16.9 rules 49, 50).
+    fn listen(&mut self, id: RequestId<'_>, ctx: Ctx, p: &ListenParams<'_>) {
+        if self.subs.find(ctx.stream, &id).is_some() {
+            let err = ErrorObject::new(ErrorCode::INVALID_REQUEST, "Request id already in use");
+            return self.reply_error(ctx, id, &err, 400);
+        }
+        let honoured = Honoured::of(
+            &p.notifications,
+            self.serves_resources(),
+            self.serves_prompts(),
+            |u| check_uri(u).is_ok(),
+        );
+        let ack = OwnedAcknowledged {
+            subscription_id: id.to_owned_id(),
+            notifications: honoured.to_filter(),
+        };
+        let Ok(bytes) = outbox::encode(&ack) else {
+            let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error");
+            return self.reply_error(ctx, id, &err, 200);
+        };
+        let k = self
+            .subs
+            .insert(ctx.stream, ctx.transport, id.to_owned_id(), honoured);
+        self.subs.queued(k, Tag::Other);
+        let t = outbox::on_listen_stream(ctx.stream, ctx.transport, bytes, false);
+        self.out.transmit(t, Some((k, Tag::Other)));
+    }
+}

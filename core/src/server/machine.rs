@@ -1,0 +1,529 @@
+//! [`Server`]: the state, the registration calls, the run-loop entry points and the
+//! per-request validation pipeline (docs/server-machine.md §Per-request validation).
+
+use alloc::boxed::Box;
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::config::{CacheHint, ConfigError, ServerConfig};
+use super::event::{CancelReason, Event};
+use super::io::{Ctx, Output, Received, StreamId, Transport};
+use super::outbox::{self, Outbox};
+use super::pending::PendingTable;
+use super::registry::{
+    Listed, PromptEntry, RegisterError, Registry, ResourceEntry, TemplateEntry, TemplateId,
+    VisibilityFilter,
+};
+use super::route::{NoRouter, TemplateRouter};
+use super::subscriptions::Subscriptions;
+use crate::error_code::ErrorCode;
+use crate::http::MALFORMED_META_STATUS;
+use crate::json::{Encode, EncodeError, JsonStr, RawJson};
+use crate::jsonrpc::{
+    DecodeError, ErrorData, ErrorObject, ErrorResponse, FromJson, Message, Method, Notification,
+    ParamsError, Request, RequestId, TypedResponse, recover_id,
+};
+use crate::messages::owned::{AsView, OwnedResourceContents};
+use crate::messages::{ClientRequest, RequestMeta, ResultMeta, Seq, ServerNotification};
+
+/// HTTP status for a body that is not a JSON-RPC message (the spec fixes none, §19.9).
+const MALFORMED_BODY_STATUS: u16 = 400;
+
+/// The sans-IO MCP 2026-07-28 server for the context primitives.
+///
+/// See the [module docs](super) for the run loop. **Drain rule:** after every input
+/// (`handle_message`, `respond_*`, `fail`, `handle_timeout`, `resource_updated`,
+/// `*_list_changed`, `stream_closed`, `shutdown`), call [`Server::poll_output`] until it
+/// returns `None`, then [`Server::poll_timeout`].
+pub struct Server {
+    pub(crate) config: ServerConfig,
+    pub(crate) registry: Registry,
+    pub(crate) router: Box<dyn TemplateRouter>,
+    pub(crate) filter: Option<VisibilityFilter>,
+    pub(crate) pending: PendingTable,
+    pub(crate) subs: Subscriptions,
+    pub(crate) out: Outbox,
+    pub(crate) now: u64,
+    /// The encoded `server/discover` result, rebuilt after any registry change.
+    pub(crate) discover: Option<String>,
+}
+
+impl core::fmt::Debug for Server {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Server")
+            .field("resources", &self.registry.resources.len())
+            .field("templates", &self.registry.templates.len())
+            .field("prompts", &self.registry.prompts.len())
+            .field("pending", &self.pending.len())
+            .field("subscriptions", &self.subs.len())
+            .field("queued", &self.out.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl Server {
+    /// A server with nothing registered.
+    ///
+    /// # Errors
+    /// [`ConfigError`] for a configuration it cannot run with.
+    pub fn new(config: ServerConfig) -> Result<Self, ConfigError> {
+        config.check()?;
+        Ok(Self {
+            config,
+            registry: Registry::default(),
+            router: Box::new(NoRouter),
+            filter: None,
+            pending: PendingTable::default(),
+            subs: Subscriptions::default(),
+            out: Outbox::default(),
+            now: 0,
+            discover: None,
+        })
+    }
+
+    /// The configuration.
+    #[must_use]
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    // ---- registration -------------------------------------------------------------------
+
+    /// Registers a static resource. Call [`Server::resources_list_changed`] to tell listeners.
+    ///
+    /// # Errors
+    /// [`RegisterError`]; nothing changes.
+    pub fn add_resource(&mut self, entry: ResourceEntry) -> Result<(), RegisterError> {
+        self.registry.add_resource(entry)?;
+        self.discover = None;
+        Ok(())
+    }
+
+    /// Removes a static resource; `false` if it was not registered.
+    pub fn remove_resource(&mut self, uri: &str) -> bool {
+        self.discover = None;
+        self.registry.resources.remove(uri).is_some()
+    }
+
+    /// Replaces the stored contents of a static resource (`None` = ask the application);
+    /// `false` if it is not registered. Call [`Server::resource_updated`] to tell listeners.
+    pub fn set_resource_contents(
+        &mut self,
+        uri: &str,
+        contents: Option<Vec<OwnedResourceContents>>,
+    ) -> bool {
+        match self.registry.resources.get_mut(uri) {
+            Some(e) => {
+                e.contents = contents;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Registers a template and gives it to the router.
+    ///
+    /// # Errors
+    /// [`RegisterError`]; nothing changes.
+    pub fn add_template(&mut self, entry: TemplateEntry) -> Result<TemplateId, RegisterError> {
+        let (id, vars) = self.registry.prepare_template(&entry)?;
+        self.router
+            .insert(id, &entry.template.uri_template)
+            .map_err(RegisterError::Router)?;
+        self.registry.commit_template(id, vars, entry);
+        self.discover = None;
+        Ok(id)
+    }
+
+    /// Removes a template by its `uriTemplate`; `false` if it was not registered.
+    pub fn remove_template(&mut self, uri_template: &str) -> bool {
+        self.discover = None;
+        match self.registry.remove_template(uri_template) {
+            Some(id) => {
+                self.router.remove(id);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The `uriTemplate` of a registered template.
+    #[must_use]
+    pub fn template(&self, id: TemplateId) -> Option<&str> {
+        self.registry
+            .template_by_id(id)
+            .map(|t| t.entry.template.uri_template.as_str())
+    }
+
+    /// Registers a prompt. Call [`Server::prompts_list_changed`] to tell listeners.
+    ///
+    /// # Errors
+    /// [`RegisterError`]; nothing changes.
+    pub fn add_prompt(&mut self, entry: PromptEntry) -> Result<(), RegisterError> {
+        self.registry.add_prompt(entry)?;
+        self.discover = None;
+        Ok(())
+    }
+
+    /// Removes a prompt; `false` if it was not registered.
+    pub fn remove_prompt(&mut self, name: &str) -> bool {
+        self.discover = None;
+        self.registry.prompts.remove(name).is_some()
+    }
+
+    /// Installs a visibility filter: lists, static reads, `prompts/get` and completion
+    /// references then depend on the caller's `auth`, so every list page and static read is
+    /// marked `cacheScope: "private"` (DIGEST §4).
+    pub fn set_visibility(&mut self, filter: VisibilityFilter) {
+        self.filter = Some(filter);
+    }
+
+    /// Installs the template router, replaying every registered template into it.
+    ///
+    /// # Errors
+    /// The first template the router refuses (the previous router stays installed).
+    pub fn set_router(&mut self, mut router: Box<dyn TemplateRouter>) -> Result<(), RegisterError> {
+        for (id, key) in &self.registry.template_keys {
+            router.insert(*id, key).map_err(RegisterError::Router)?;
+        }
+        self.router = router;
+        Ok(())
+    }
+
+    // ---- run loop ---------------------------------------------------------------------
+
+    /// The next output, in the order produced; `None` when drained.
+    #[must_use]
+    pub fn poll_output(&mut self) -> Option<Output> {
+        let q = self.out.pop()?;
+        if let Some((k, tag)) = &q.sub {
+            self.subs.dequeued(*k, tag);
+        }
+        Some(q.output)
+    }
+
+    /// The earliest instant (ms, the host's clock) at which [`Server::handle_timeout`] has
+    /// work: the deadline of the oldest unanswered event.
+    #[must_use]
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.pending.next_deadline()
+    }
+
+    /// Fails every request whose deadline is at or before `now_ms` with -32603 and reports
+    /// [`Event::Cancelled`] with [`CancelReason::TimedOut`].
+    pub fn handle_timeout(&mut self, now_ms: u64) {
+        self.tick(now_ms);
+        for h in self.pending.expired(self.now) {
+            if let Some(p) = self.pending.remove(h) {
+                let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Request timed out");
+                self.send_error(p.stream, p.transport, Some(p.id.as_ref()), &err, 200);
+                self.out.event(Event::Cancelled {
+                    handle: h,
+                    reason: CancelReason::TimedOut,
+                });
+            }
+        }
+    }
+
+    /// The transport closed `stream` (on HTTP: the client cancelled, DIGEST §16.10 rule 65).
+    /// Its subscriptions end silently, its unanswered events are reported
+    /// [`Event::Cancelled`], and nothing more is sent on it.
+    pub fn stream_closed(&mut self, stream: StreamId) {
+        for k in self.subs.on_stream(stream) {
+            self.subs.remove(k);
+        }
+        for h in self.pending.on_stream(stream) {
+            self.pending.remove(h);
+            self.out.event(Event::Cancelled {
+                handle: h,
+                reason: CancelReason::StreamClosed,
+            });
+        }
+        self.out.purge_stream(stream);
+    }
+
+    /// Handles one JSON-RPC message received at `now_ms` from `ctx`.
+    pub fn handle_message(&mut self, bytes: &[u8], now_ms: u64, ctx: Ctx) -> Received {
+        self.tick(now_ms);
+        match Message::decode_with(bytes, self.config.limits) {
+            Ok(Message::Request(r)) => {
+                self.on_request(r, ctx);
+                Received::Request
+            }
+            Ok(Message::Notification(n)) => {
+                self.on_notification(n, ctx);
+                Received::Notification
+            }
+            Ok(Message::Response(_) | Message::Error(_)) => Received::Response,
+            Err(e) => {
+                let id = match e {
+                    DecodeError::Json(_) => None,
+                    _ => recover_id(bytes),
+                };
+                let msg = format!("{e}");
+                let err = ErrorObject::new(e.error_code(), &msg);
+                self.send_error(ctx.stream, ctx.transport, id, &err, MALFORMED_BODY_STATUS);
+                Received::Invalid
+            }
+        }
+    }
+
+    fn tick(&mut self, now_ms: u64) {
+        self.now = self.now.max(now_ms);
+    }
+
+    /// DIGEST §19.8 order: `_meta` (-32602, 400), version (-32022), method and its server
+    /// capability (-32601), then params (-32602). Unknown and removed methods are -32601
+    /// before anything else, so legacy probes get the modern answer (DIGEST §17, §18).
+    fn on_request(&mut self, r: Request<'_>, ctx: Ctx) {
+        let served = matches!(
+            r.method,
+            Method::ServerDiscover
+                | Method::ResourcesList
+                | Method::ResourcesTemplatesList
+                | Method::ResourcesRead
+                | Method::PromptsList
+                | Method::PromptsGet
+                | Method::CompletionComplete
+                | Method::SubscriptionsListen
+        );
+        if !served {
+            return self.method_not_found(ctx, r.id, r.method);
+        }
+        let decoded = ClientRequest::from_request(&r);
+        let meta = match decoded.as_ref().ok().and_then(ClientRequest::meta) {
+            Some(m) => *m,
+            None => match meta_of(r.params) {
+                Ok(m) => m,
+                Err(e) => {
+                    let msg = format!("{e}");
+                    let err = ErrorObject::new(ErrorCode::INVALID_PARAMS, &msg);
+                    return self.reply_error(ctx, r.id, &err, MALFORMED_META_STATUS);
+                }
+            },
+        };
+        let supported = &self.config.supported_versions;
+        if !supported
+            .iter()
+            .any(|v| meta.protocol_version == v.as_str())
+        {
+            let err = ErrorObject {
+                code: ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+                message: JsonStr::new("Unsupported protocol version"),
+                data: ErrorData::UnsupportedProtocolVersion {
+                    supported: Seq::from_source(supported),
+                    requested: meta.protocol_version,
+                },
+            };
+            if let Some(bytes) = error_bytes(Some(r.id), &err) {
+                let t = outbox::response(ctx.stream, ctx.transport, bytes, 400);
+                self.out.transmit(t, None);
+            }
+            return;
+        }
+        let declared = match r.method {
+            Method::ResourcesList | Method::ResourcesTemplatesList | Method::ResourcesRead => {
+                self.serves_resources()
+            }
+            Method::PromptsList | Method::PromptsGet => self.serves_prompts(),
+            Method::CompletionComplete => self.serves_completions(),
+            _ => true,
+        };
+        if !declared {
+            return self.method_not_found(ctx, r.id, r.method);
+        }
+        match decoded {
+            Ok(req) => self.dispatch(req, r.id, ctx, &meta),
+            Err(e) => {
+                let msg = format!("{e}");
+                self.invalid_params(ctx, r.id, &msg);
+            }
+        }
+    }
+
+    fn on_notification(&mut self, n: Notification<'_>, ctx: Ctx) {
+        // The only client notification of the core protocol (DIGEST §1.3); invalid
+        // cancellations are ignored (DIGEST §12).
+        if let Ok(ServerNotification::Cancelled(p)) = ServerNotification::from_notification(&n) {
+            self.cancel(ctx.stream, &p.request_id);
+        }
+    }
+
+    /// A client cancelled request `id` on `stream`: a listen subscription ends, an
+    /// unanswered event is reported; nothing more is sent for it (DIGEST §16.9 rule 56).
+    fn cancel(&mut self, stream: StreamId, id: &RequestId<'_>) {
+        if let Some(k) = self.subs.find(stream, id) {
+            self.subs.remove(k);
+            self.out.purge_subscription(k);
+        } else if let Some(h) = self.pending.find(stream, id) {
+            self.pending.remove(h);
+            self.out.event(Event::Cancelled {
+                handle: h,
+                reason: CancelReason::Client,
+            });
+        }
+    }
+
+    // ---- capabilities -----------------------------------------------------------------
+
+    pub(crate) fn serves_resources(&self) -> bool {
+        self.config.declare_resources
+            || self.config.forward_unlisted_reads
+            || !self.registry.resources.is_empty()
+            || !self.registry.templates.is_empty()
+    }
+
+    pub(crate) fn serves_prompts(&self) -> bool {
+        self.config.declare_prompts || !self.registry.prompts.is_empty()
+    }
+
+    pub(crate) fn serves_completions(&self) -> bool {
+        self.config.completion_events || self.registry.has_value_sets()
+    }
+
+    /// Whether `item` is visible to `auth`.
+    pub(crate) fn visible(&self, auth: u64, item: Listed<'_>) -> bool {
+        self.filter.as_ref().is_none_or(|f| f(auth, item))
+    }
+
+    /// `hint`, made private when results depend on `auth` (DIGEST §4).
+    pub(crate) fn scoped(&self, hint: CacheHint) -> CacheHint {
+        match self.filter {
+            Some(_) => CacheHint::private(hint.ttl_ms),
+            None => hint,
+        }
+    }
+
+    pub(crate) fn result_meta(&self) -> Option<ResultMeta<'_>> {
+        self.config
+            .server_info
+            .as_ref()
+            .map(|i| ResultMeta::server_info(i.view()))
+    }
+
+    // ---- answering --------------------------------------------------------------------
+
+    /// Sends a successful response whose result encoding was `encoded`; an encoding
+    /// failure (a value the schema forbids) becomes -32603.
+    pub(crate) fn reply<R: Encode>(&mut self, ctx: Ctx, id: RequestId<'_>, result: &R) {
+        self.respond_on(ctx.stream, ctx.transport, id, result);
+    }
+
+    pub(crate) fn respond_on<R: Encode>(
+        &mut self,
+        stream: StreamId,
+        transport: Transport,
+        id: RequestId<'_>,
+        result: &R,
+    ) {
+        match outbox::encode(&TypedResponse { id, result }) {
+            Ok(bytes) => self
+                .out
+                .transmit(outbox::response(stream, transport, bytes, 200), None),
+            Err(e) => self.encode_failed(stream, transport, id, e),
+        }
+    }
+
+    fn encode_failed(
+        &mut self,
+        stream: StreamId,
+        transport: Transport,
+        id: RequestId<'_>,
+        _: EncodeError,
+    ) {
+        let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error");
+        self.send_error(stream, transport, Some(id), &err, 200);
+    }
+
+    pub(crate) fn reply_error<'a>(
+        &mut self,
+        ctx: Ctx,
+        id: RequestId<'a>,
+        err: &ErrorObject<'a>,
+        status: u16,
+    ) {
+        self.send_error(ctx.stream, ctx.transport, Some(id), err, status);
+    }
+
+    pub(crate) fn send_error<'a>(
+        &mut self,
+        stream: StreamId,
+        transport: Transport,
+        id: Option<RequestId<'a>>,
+        error: &ErrorObject<'a>,
+        status: u16,
+    ) {
+        if let Some(bytes) = error_bytes(id, error) {
+            self.out
+                .transmit(outbox::response(stream, transport, bytes, status), None);
+        }
+    }
+
+    pub(crate) fn invalid_params(&mut self, ctx: Ctx, id: RequestId<'_>, message: &str) {
+        let err = ErrorObject::new(ErrorCode::INVALID_PARAMS, message);
+        self.reply_error(ctx, id, &err, 200);
+    }
+
+    fn method_not_found(&mut self, ctx: Ctx, id: RequestId<'_>, method: Method<'_>) {
+        // A modern-only server SHOULD name its versions to an `initialize` (DIGEST §17.2).
+        let data = match method {
+            Method::Initialize => {
+                let mut text = String::from("{\"supported\":[");
+                for (i, v) in self.config.supported_versions.iter().enumerate() {
+                    if i > 0 {
+                        text.push(',');
+                    }
+                    text.push('"');
+                    text.push_str(v);
+                    text.push('"');
+                }
+                text.push_str("]}");
+                Some(text)
+            }
+            _ => None,
+        };
+        let err = ErrorObject {
+            code: ErrorCode::METHOD_NOT_FOUND,
+            message: JsonStr::new("Method not found"),
+            data: match data.as_deref().map(|t| RawJson::parse(t.as_bytes())) {
+                Some(Ok(raw)) => ErrorData::Raw(raw),
+                _ => ErrorData::None,
+            },
+        };
+        self.reply_error(ctx, id, &err, 404);
+    }
+
+    /// Number of requests waiting for the application.
+    #[must_use]
+    pub fn pending_requests(&self) -> usize {
+        self.pending.len()
+    }
+
+    /// Number of live listen subscriptions.
+    #[must_use]
+    pub fn subscriptions(&self) -> usize {
+        self.subs.len()
+    }
+}
+
+/// An error response's bytes; an error whose encoding fails (cannot happen for the
+/// machine's own errors) degrades to -32603.
+fn error_bytes<'a>(id: Option<RequestId<'a>>, error: &ErrorObject<'a>) -> Option<Vec<u8>> {
+    outbox::encode(&ErrorResponse { id, error: *error })
+        .or_else(|_| {
+            let error = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error");
+            outbox::encode(&ErrorResponse { id, error })
+        })
+        .ok()
+}
+
+/// `params._meta` alone, to tell a malformed `_meta` (-32602, HTTP 400) from other bad
+/// params.
+fn meta_of(params: Option<RawJson<'_>>) -> Result<RequestMeta<'_>, ParamsError> {
+    let m = params.and_then(|p| p.get("_meta")).ok_or(ParamsError::new(
+        crate::jsonrpc::ParamsErrorKind::Missing,
+        "_meta",
+    ))?;
+    RequestMeta::from_json(m)
+}

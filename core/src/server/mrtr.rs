@@ -1,0 +1,190 @@
+//! `input_required` and the multi-round-trip retry (DIGEST §13, checklist §16.8): sealing
+//! the application's state into `requestState` with [`crate::state`], bound to the method,
+//! a digest of the identifying params and the caller's `auth`, and checking that input
+//! requests ask only for capabilities the request declared.
+
+use alloc::string::String;
+use alloc::vec;
+use alloc::vec::Vec;
+
+use super::config::SealingKey;
+use super::event::DeclaredCapabilities;
+use super::pending::BindingData;
+use crate::jsonrpc::Method;
+use crate::messages::owned::{OwnedInputRequest, OwnedJson};
+use crate::state::{self, Binding, StateError, StateKey};
+
+/// The application's `input_required` answer to a `resources/read` or `prompts/get` event.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct InputRequired {
+    /// `inputRequests`: unique key → `elicitation/create`, `sampling/createMessage` or
+    /// `roots/list`, each allowed only when the request declared the capability.
+    pub requests: Vec<(String, OwnedInputRequest)>,
+    /// Application state to get back, verified, on the retry
+    /// ([`Retry::state`](super::Retry::state)). The machine seals it (or an empty state when
+    /// `None`) whenever sealing keys are configured. Not encrypted: no secrets.
+    pub state: Option<Vec<u8>>,
+}
+
+/// The longest `requestState` text accepted on a retry.
+pub(crate) const MAX_STATE_LEN: usize = 64 * 1024;
+
+/// `resources/read` binds the URI.
+pub(crate) fn read_binding(uri: &str) -> BindingData {
+    BindingData {
+        method: "resources/read",
+        digest: state::params_digest(&[uri.as_bytes()]),
+    }
+}
+
+/// `prompts/get` binds the name and the arguments sorted by name.
+pub(crate) fn prompt_binding(name: &str, args: &[(String, String)]) -> BindingData {
+    let mut sorted: Vec<&(String, String)> = args.iter().collect();
+    sorted.sort();
+    let mut parts: Vec<&[u8]> = vec![name.as_bytes()];
+    for (k, v) in sorted {
+        parts.push(k.as_bytes());
+        parts.push(v.as_bytes());
+    }
+    BindingData {
+        method: "prompts/get",
+        digest: state::params_digest(&parts),
+    }
+}
+
+fn principal(auth: u64) -> [u8; 8] {
+    auth.to_be_bytes()
+}
+
+fn keys(keys: &[SealingKey]) -> Vec<StateKey<'_>> {
+    keys.iter()
+        .filter_map(|k| StateKey::new(k.id, &k.secret).ok())
+        .collect()
+}
+
+/// Verifies a retry's `requestState` and returns the application state.
+pub(crate) fn open(
+    live: &[SealingKey],
+    token: &str,
+    now_ms: u64,
+    b: &BindingData,
+    auth: u64,
+) -> Result<Vec<u8>, StateError> {
+    if token.len() > MAX_STATE_LEN {
+        return Err(StateError::TooLong);
+    }
+    let p = principal(auth);
+    let binding = Binding {
+        method: b.method,
+        params_digest: &b.digest,
+        principal: &p,
+    };
+    let mut scratch = vec![0u8; state::base64::decoded_len_max(token.len())];
+    let live = keys(live);
+    if live.is_empty() {
+        return Err(StateError::UnknownKey);
+    }
+    state::open(&live, token, now_ms, &binding, &mut scratch).map(<[u8]>::to_vec)
+}
+
+/// Seals `app_state` with the newest key.
+pub(crate) fn seal(
+    key: &SealingKey,
+    now_ms: u64,
+    ttl_ms: u64,
+    b: &BindingData,
+    auth: u64,
+    app_state: &[u8],
+) -> Option<String> {
+    let key = StateKey::new(key.id, &key.secret).ok()?;
+    let p = principal(auth);
+    let binding = Binding {
+        method: b.method,
+        params_digest: &b.digest,
+        principal: &p,
+    };
+    let mut out = vec![0u8; state::sealed_len(app_state.len())?];
+    let n = state::seal(key, now_ms, ttl_ms, &binding, app_state, &mut out).ok()?;
+    out.truncate(n);
+    String::from_utf8(out).ok()
+}
+
+/// The `requiredCapabilities` object for input requests the client did not declare
+/// (DIGEST §13: "Servers MUST NOT send an inputRequests that the client has not declared";
+/// §1.1: -32021 with `data.requiredCapabilities`), or `None` when all are declared.
+pub(crate) fn missing_capabilities(
+    requests: &[(String, OwnedInputRequest)],
+    caps: DeclaredCapabilities,
+) -> Option<OwnedJson> {
+    let (mut form, mut url, mut sampling, mut roots) = (false, false, false, false);
+    for (_, r) in requests {
+        match r.method {
+            Method::ElicitationCreate => {
+                let is_url = r
+                    .params
+                    .as_ref()
+                    .and_then(|p| p.as_raw().get("mode"))
+                    .and_then(|m| m.as_str())
+                    .is_some_and(|m| m == "url");
+                if is_url {
+                    url |= !caps.elicitation_url;
+                } else {
+                    form |= !caps.elicitation_form;
+                }
+            }
+            Method::SamplingCreateMessage => sampling |= !caps.sampling,
+            _ => roots |= !caps.roots,
+        }
+    }
+    if !(form || url || sampling || roots) {
+        return None;
+    }
+    let mut text = String::from("{");
+    let mut sep = "";
+    if form || url {
+        text.push_str("\"elicitation\":{");
+        match (form, url) {
+            (true, true) => text.push_str("\"form\":{},\"url\":{}"),
+            (true, false) => text.push_str("\"form\":{}"),
+            _ => text.push_str("\"url\":{}"),
+        }
+        text.push('}');
+        sep = ",";
+    }
+    if sampling {
+        text.push_str(sep);
+        text.push_str("\"sampling\":{}");
+        sep = ",";
+    }
+    if roots {
+        text.push_str(sep);
+        text.push_str("\"roots\":{}");
+    }
+    text.push('}');
+    OwnedJson::parse(text).ok()
+}
+
+/// Why an [`InputRequired`] cannot be sent as given (caller error).
+pub(crate) fn check_requests(requests: &[(String, OwnedInputRequest)]) -> Result<(), ()> {
+    for (i, (k, r)) in requests.iter().enumerate() {
+        let allowed = matches!(
+            r.method,
+            Method::ElicitationCreate | Method::SamplingCreateMessage | Method::RootsList
+        );
+        let needs_params = matches!(
+            r.method,
+            Method::ElicitationCreate | Method::SamplingCreateMessage
+        );
+        let params_ok = match &r.params {
+            Some(p) => p.as_raw().object().is_some(),
+            None => !needs_params,
+        };
+        let unique = requests
+            .get(..i)
+            .is_some_and(|b| b.iter().all(|(o, _)| o != k));
+        if !(allowed && params_ok && unique) {
+            return Err(());
+        }
+    }
+    Ok(())
+}

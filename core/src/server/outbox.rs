@@ -1,0 +1,98 @@
+//! The output queue: transmits and events in the order they were produced, each transmit
+//! remembering the listen subscription it belongs to (for queue bounds and coalescing) so
+//! a cancelled stream or subscription can be purged before anything more is sent for it
+//! (DIGEST §12 "MUST NOT send any further messages", §16.9 rule 56).
+
+use alloc::collections::VecDeque;
+use alloc::vec::Vec;
+
+use super::event::Event;
+use super::io::{BodyKind, Output, StreamId, Transmit, Transport};
+use super::subscriptions::{SubKey, Tag};
+use crate::json::{Encode, EncodeError, Writer};
+
+pub(crate) struct Queued {
+    pub(crate) output: Output,
+    pub(crate) sub: Option<(SubKey, Tag)>,
+}
+
+#[derive(Default)]
+pub(crate) struct Outbox {
+    q: VecDeque<Queued>,
+}
+
+impl Outbox {
+    pub(crate) fn transmit(&mut self, t: Transmit, sub: Option<(SubKey, Tag)>) {
+        self.q.push_back(Queued {
+            output: Output::Transmit(t),
+            sub,
+        });
+    }
+
+    pub(crate) fn event(&mut self, e: Event) {
+        self.q.push_back(Queued {
+            output: Output::Event(e),
+            sub: None,
+        });
+    }
+
+    pub(crate) fn pop(&mut self) -> Option<Queued> {
+        self.q.pop_front()
+    }
+
+    /// Drops every queued transmit for `stream`.
+    pub(crate) fn purge_stream(&mut self, stream: StreamId) {
+        self.q
+            .retain(|q| !matches!(&q.output, Output::Transmit(t) if t.stream == stream));
+    }
+
+    /// Drops every queued transmit of subscription `k`.
+    pub(crate) fn purge_subscription(&mut self, k: SubKey) {
+        self.q
+            .retain(|q| !matches!(&q.sub, Some((s, _)) if *s == k));
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.q.len()
+    }
+}
+
+/// Encodes one message as compact JSON bytes.
+pub(crate) fn encode<E: Encode + ?Sized>(e: &E) -> Result<Vec<u8>, EncodeError> {
+    let mut out: Vec<u8> = Vec::with_capacity(256);
+    let mut w = Writer::new(&mut out);
+    e.encode(&mut w)?;
+    Ok(out)
+}
+
+/// A JSON response (or error) to one request.
+pub(crate) fn response(
+    stream: StreamId,
+    transport: Transport,
+    bytes: Vec<u8>,
+    http_status: u16,
+) -> Transmit {
+    Transmit {
+        stream,
+        bytes,
+        http_status,
+        kind: BodyKind::Json,
+        end_of_stream: transport == Transport::Http,
+    }
+}
+
+/// A message on a listen stream: an SSE event on HTTP (DIGEST §11.5).
+pub(crate) fn on_listen_stream(
+    stream: StreamId,
+    transport: Transport,
+    bytes: Vec<u8>,
+    end: bool,
+) -> Transmit {
+    Transmit {
+        stream,
+        bytes,
+        http_status: 200,
+        kind: BodyKind::Sse,
+        end_of_stream: end && transport == Transport::Http,
+    }
+}

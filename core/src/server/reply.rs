@@ -1,0 +1,308 @@
+//! The application's answers to events: `respond_*` and [`Server::fail`].
+//!
+//! A caller error (unknown handle, wrong kind of answer, malformed input requests) returns a
+//! [`RespondError`] and changes nothing (the handle stays answerable), except
+//! [`RespondError::ClientLacksCapability`], which is the client's problem: the machine
+//! answered -32021 and the handle is consumed.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use super::config::CacheHint;
+use super::event::Handle;
+use super::machine::Server;
+use super::mrtr::{self, InputRequired};
+use super::pending::Owed;
+use crate::error_code::ErrorCode;
+use crate::http::status_for;
+use crate::json::JsonStr;
+use crate::jsonrpc::ErrorObject;
+use crate::messages::owned::{
+    AsView, OwnedCompleteResult, OwnedGetPromptResult, OwnedResourceContents,
+};
+use crate::messages::{ClientCapabilities, InputRequiredResult, Map, ReadResourceResult, Seq};
+
+/// Why the application could not answer (see [`Server::fail`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Failure {
+    /// The resource (or prompt) does not exist: -32602, with `data.uri` for a read
+    /// (DIGEST §7, §16.5 rule 30).
+    NotFound,
+    /// Bad arguments: -32602 with this message (one concise sentence).
+    InvalidParams(&'static str),
+    /// -32603 (DIGEST §16.5 rule 31).
+    Internal,
+    /// An application-defined error. Codes inside -32768..=-32000 are reserved to JSON-RPC
+    /// and MCP (DIGEST §1.4) and are sent as -32603 instead.
+    Application {
+        /// The code.
+        code: i32,
+        /// The message.
+        message: &'static str,
+    },
+}
+
+/// An answer the machine refused (caller error).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RespondError {
+    /// No such request is waiting: already answered, cancelled or timed out.
+    UnknownHandle,
+    /// The answer does not fit the request (e.g. prompt messages for a read, or
+    /// `input_required` for a completion, DIGEST §13).
+    WrongKind,
+    /// Input requests that are not `elicitation/create` / `sampling/createMessage` /
+    /// `roots/list` with object params, or repeat a key, or an `input_required` answer with
+    /// neither requests nor a state to seal (DIGEST §13).
+    InvalidInputRequests,
+    /// Application state given but no sealing key configured.
+    NoStateKey,
+    /// The input requests need a capability the request did not declare: the client got
+    /// -32021 with `requiredCapabilities` and the handle is consumed (DIGEST §13).
+    ClientLacksCapability,
+}
+
+impl fmt::Display for RespondError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::UnknownHandle => "no request is waiting for this handle",
+            Self::WrongKind => "this answer does not fit the request",
+            Self::InvalidInputRequests => "invalid input requests",
+            Self::NoStateKey => "no requestState sealing key configured",
+            Self::ClientLacksCapability => "the client did not declare the needed capability",
+        })
+    }
+}
+
+impl core::error::Error for RespondError {}
+
+impl Server {
+    fn owed(&self, h: Handle) -> Result<&Owed, RespondError> {
+        self.pending
+            .get(h)
+            .map(|p| &p.owed)
+            .ok_or(RespondError::UnknownHandle)
+    }
+
+    /// Answers a [`ReadEvent`](super::ReadEvent) with contents, under the configured cache
+    /// hints (the resource's, its template's, or the default).
+    ///
+    /// # Errors
+    /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`].
+    pub fn respond_read(
+        &mut self,
+        handle: Handle,
+        contents: Vec<OwnedResourceContents>,
+    ) -> Result<(), RespondError> {
+        let Owed::Read { cache, .. } = self.owed(handle)? else {
+            return Err(RespondError::WrongKind);
+        };
+        let hint = *cache;
+        self.respond_read_cached(handle, contents, hint)
+    }
+
+    /// Answers a [`ReadEvent`](super::ReadEvent) with contents and explicit cache hints
+    /// (made private when a visibility filter is installed).
+    ///
+    /// # Errors
+    /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`].
+    pub fn respond_read_cached(
+        &mut self,
+        handle: Handle,
+        contents: Vec<OwnedResourceContents>,
+        cache: CacheHint,
+    ) -> Result<(), RespondError> {
+        if !matches!(self.owed(handle)?, Owed::Read { .. }) {
+            return Err(RespondError::WrongKind);
+        }
+        let p = self
+            .pending
+            .remove(handle)
+            .ok_or(RespondError::UnknownHandle)?;
+        let hint = self.scoped(cache);
+        let mut result =
+            ReadResourceResult::new(Seq::from_source(&contents), hint.ttl_ms, hint.scope);
+        result.meta = self.result_meta();
+        let encoded = super::outbox::encode(&crate::jsonrpc::TypedResponse {
+            id: p.id.as_ref(),
+            result,
+        });
+        self.deliver(p.stream, p.transport, p.id.as_ref(), encoded);
+        Ok(())
+    }
+
+    /// Answers a [`PromptEvent`](super::PromptEvent). `serverInfo` is added when the result
+    /// has none.
+    ///
+    /// # Errors
+    /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`].
+    pub fn respond_prompt(
+        &mut self,
+        handle: Handle,
+        result: OwnedGetPromptResult,
+    ) -> Result<(), RespondError> {
+        if !matches!(self.owed(handle)?, Owed::Prompt) {
+            return Err(RespondError::WrongKind);
+        }
+        let p = self
+            .pending
+            .remove(handle)
+            .ok_or(RespondError::UnknownHandle)?;
+        let mut view = result.view();
+        if view.meta.is_none() {
+            view.meta = self.result_meta();
+        }
+        let encoded = super::outbox::encode(&crate::jsonrpc::TypedResponse {
+            id: p.id.as_ref(),
+            result: view,
+        });
+        self.deliver(p.stream, p.transport, p.id.as_ref(), encoded);
+        Ok(())
+    }
+
+    /// Answers a [`CompletionEvent`](super::CompletionEvent) with candidates in relevance
+    /// order; the first 100 are sent, with `total` and `hasMore` (DIGEST §10).
+    ///
+    /// # Errors
+    /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`].
+    pub fn respond_completion(
+        &mut self,
+        handle: Handle,
+        values: Vec<String>,
+    ) -> Result<(), RespondError> {
+        if !matches!(self.owed(handle)?, Owed::Complete) {
+            return Err(RespondError::WrongKind);
+        }
+        let p = self
+            .pending
+            .remove(handle)
+            .ok_or(RespondError::UnknownHandle)?;
+        let result = OwnedCompleteResult::from_candidates(values);
+        let mut view = result.view();
+        view.meta = self.result_meta();
+        let encoded = super::outbox::encode(&crate::jsonrpc::TypedResponse {
+            id: p.id.as_ref(),
+            result: view,
+        });
+        self.deliver(p.stream, p.transport, p.id.as_ref(), encoded);
+        Ok(())
+    }
+
+    /// Answers a read or prompt event with `resultType: "input_required"` (DIGEST §13): the
+    /// input requests, and the application state sealed into `requestState` (bound to the
+    /// method, the identifying params and `auth`, expiring after
+    /// [`ServerConfig::state_ttl_ms`](super::ServerConfig::state_ttl_ms)). No cache hints
+    /// (§16.4 rule 23).
+    ///
+    /// # Errors
+    /// See [`RespondError`].
+    pub fn respond_input_required(
+        &mut self,
+        handle: Handle,
+        input: InputRequired,
+    ) -> Result<(), RespondError> {
+        let p = self
+            .pending
+            .get(handle)
+            .ok_or(RespondError::UnknownHandle)?;
+        if !matches!(p.owed, Owed::Read { .. } | Owed::Prompt) {
+            return Err(RespondError::WrongKind);
+        }
+        let key = self.config.state_keys.first();
+        if mrtr::check_requests(&input.requests).is_err()
+            || (input.requests.is_empty() && key.is_none())
+        {
+            return Err(RespondError::InvalidInputRequests);
+        }
+        if input.state.is_some() && key.is_none() {
+            return Err(RespondError::NoStateKey);
+        }
+        let missing = mrtr::missing_capabilities(&input.requests, p.caps);
+        let p = self
+            .pending
+            .remove(handle)
+            .ok_or(RespondError::UnknownHandle)?;
+        let (stream, transport, id) = (p.stream, p.transport, p.id.as_ref());
+        if let Some(missing) = missing {
+            let required = ClientCapabilities::decode(missing.as_raw(), "requiredCapabilities")
+                .unwrap_or_default();
+            let err = ErrorObject::missing_required_client_capability(required);
+            self.send_error(stream, transport, Some(id), &err, 400);
+            return Err(RespondError::ClientLacksCapability);
+        }
+        let token = match (key, p.binding) {
+            (Some(k), Some(b)) => {
+                let state = input.state.as_deref().unwrap_or(&[]);
+                match mrtr::seal(k, self.now, self.config.state_ttl_ms, &b, p.auth, state) {
+                    Some(t) => Some(t),
+                    None => {
+                        let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error");
+                        self.send_error(stream, transport, Some(id), &err, 200);
+                        return Ok(());
+                    }
+                }
+            }
+            _ => None,
+        };
+        let result = InputRequiredResult {
+            input_requests: (!input.requests.is_empty()).then(|| Map::from_source(&input.requests)),
+            request_state: token.as_deref().map(JsonStr::new),
+            meta: self.result_meta(),
+        };
+        let encoded = super::outbox::encode(&crate::jsonrpc::TypedResponse { id, result });
+        self.deliver(stream, transport, id, encoded);
+        Ok(())
+    }
+
+    /// Answers an event with an error.
+    ///
+    /// # Errors
+    /// [`RespondError::UnknownHandle`].
+    pub fn fail(&mut self, handle: Handle, failure: Failure) -> Result<(), RespondError> {
+        let p = self
+            .pending
+            .remove(handle)
+            .ok_or(RespondError::UnknownHandle)?;
+        let err = match (failure, &p.owed) {
+            (Failure::NotFound, Owed::Read { uri, .. }) => {
+                ErrorObject::resource_not_found(JsonStr::new(uri))
+            }
+            (Failure::NotFound, Owed::Prompt) => {
+                ErrorObject::new(ErrorCode::INVALID_PARAMS, "Unknown prompt")
+            }
+            (Failure::NotFound, Owed::Complete) => {
+                ErrorObject::new(ErrorCode::INVALID_PARAMS, "Unknown completion reference")
+            }
+            (Failure::InvalidParams(m), _) => ErrorObject::new(ErrorCode::INVALID_PARAMS, m),
+            (Failure::Application { code, message: m }, _)
+                if !(-32768..=-32000).contains(&code) =>
+            {
+                ErrorObject::new(ErrorCode(code), m)
+            }
+            _ => ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error"),
+        };
+        let status = status_for(err.code);
+        self.send_error(p.stream, p.transport, Some(p.id.as_ref()), &err, status);
+        Ok(())
+    }
+
+    fn deliver(
+        &mut self,
+        stream: super::io::StreamId,
+        transport: super::io::Transport,
+        id: crate::jsonrpc::RequestId<'_>,
+        encoded: Result<Vec<u8>, crate::json::EncodeError>,
+    ) {
+        match encoded {
+            Ok(bytes) => self
+                .out
+                .transmit(super::outbox::response(stream, transport, bytes, 200), None),
+            Err(_) => {
+                let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error");
+                self.send_error(stream, transport, Some(id), &err, 200);
+            }
+        }
+    }
+}

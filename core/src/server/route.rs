@@ -1,0 +1,208 @@
+//! The two seams where the template work of another module plugs in:
+//!
+//! * [`check_uri`]: the one function that validates a resource URI (DIGEST §7 "Servers
+//!   **MUST** validate all resource URIs", §16.5 rules 32, 34). It is a minimal RFC 3986
+//!   syntax check until the `uri` module lands; swapping it changes this function only.
+//! * [`TemplateRouter`]: how a `resources/read` URI is matched against the registered
+//!   templates. The machine holds no matcher of its own: the host installs a router
+//!   ([`Server::set_router`](super::Server::set_router)); until then, template URIs are not
+//!   found. The crate's template router implements this trait in a few lines when it lands.
+
+#[cfg(feature = "alloc")]
+use alloc::string::String;
+#[cfg(feature = "alloc")]
+use alloc::vec::Vec;
+use core::fmt;
+
+#[cfg(feature = "alloc")]
+use super::registry::TemplateId;
+use crate::pct::{hex_value, is_reserved, is_unreserved};
+
+/// The longest resource URI accepted, in bytes.
+pub const MAX_URI_LEN: usize = 8192;
+
+/// Why a resource URI was refused. The client gets -32602 with `data.uri`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum UriError {
+    /// The URI is empty.
+    Empty,
+    /// Longer than [`MAX_URI_LEN`].
+    TooLong,
+    /// No `scheme:` prefix (RFC 3986 §3.1).
+    MissingScheme,
+    /// A byte that may not appear in a URI (space, control, non-ASCII, `"`, `<`, …).
+    InvalidChar {
+        /// Its byte offset.
+        at: usize,
+    },
+    /// A `%` not followed by two hex digits.
+    BadPercent {
+        /// Its byte offset.
+        at: usize,
+    },
+}
+
+impl fmt::Display for UriError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Empty => f.write_str("empty URI"),
+            Self::TooLong => f.write_str("URI too long"),
+            Self::MissingScheme => f.write_str("URI has no scheme"),
+            Self::InvalidChar { at } => write!(f, "invalid character in URI at byte {at}"),
+            Self::BadPercent { at } => write!(f, "malformed percent-encoding in URI at byte {at}"),
+        }
+    }
+}
+
+impl core::error::Error for UriError {}
+
+/// Validates `uri` as an absolute URI (RFC 3986 §4.3 syntax: `scheme ":" …`, only URI
+/// characters, well-formed `%HH`). This is the swap point for the crate's `uri` module.
+///
+/// ```
+/// use mcp_context::server::{check_uri, UriError};
+/// assert!(check_uri("notes://acme/42").is_ok());
+/// assert_eq!(check_uri("no scheme"), Err(UriError::MissingScheme));
+/// assert_eq!(check_uri("a:b c"), Err(UriError::InvalidChar { at: 3 }));
+/// ```
+///
+/// # Errors
+/// The first [`UriError`] found.
+pub fn check_uri(uri: &str) -> Result<(), UriError> {
+    let b = uri.as_bytes();
+    if b.is_empty() {
+        return Err(UriError::Empty);
+    }
+    if b.len() > MAX_URI_LEN {
+        return Err(UriError::TooLong);
+    }
+    let colon = b
+        .iter()
+        .position(|&c| c == b':')
+        .ok_or(UriError::MissingScheme)?;
+    let scheme = b.get(..colon).unwrap_or(&[]);
+    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .iter()
+            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'));
+    if !scheme_ok {
+        return Err(UriError::MissingScheme);
+    }
+    let mut i = colon + 1;
+    while let Some(&c) = b.get(i) {
+        if c == b'%' {
+            let ok = b.get(i + 1).copied().and_then(hex_value).is_some()
+                && b.get(i + 2).copied().and_then(hex_value).is_some();
+            if !ok {
+                return Err(UriError::BadPercent { at: i });
+            }
+            i += 3;
+        } else if is_unreserved(c) || is_reserved(c) {
+            i += 1;
+        } else {
+            return Err(UriError::InvalidChar { at: i });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(feature = "alloc")]
+/// A router refused a template (its own reason is the host's to report).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum RouteInsertError {
+    /// The router cannot match this template.
+    Unsupported,
+    /// Another registered template makes it unreachable, or it matches the same URIs.
+    Conflict,
+}
+
+#[cfg(feature = "alloc")]
+impl fmt::Display for RouteInsertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Self::Unsupported => "the router cannot match this template",
+            Self::Conflict => "the template conflicts with a registered one",
+        })
+    }
+}
+
+#[cfg(feature = "alloc")]
+impl core::error::Error for RouteInsertError {}
+
+#[cfg(feature = "alloc")]
+/// Matches resource URIs against registered templates (DIGEST §6: "The server expands or
+/// matches the template itself").
+///
+/// The machine calls [`TemplateRouter::insert`] for every template registered (after the
+/// router is installed, it replays those registered before), [`TemplateRouter::remove`] when
+/// one is removed, and [`TemplateRouter::route`] for every `resources/read` URI that is not a
+/// registered resource.
+pub trait TemplateRouter: Send {
+    /// Registers `template` (an RFC 6570 template, already parsed successfully) as `id`.
+    ///
+    /// # Errors
+    /// [`RouteInsertError`] when the router cannot serve it; the registration fails.
+    fn insert(&mut self, id: TemplateId, template: &str) -> Result<(), RouteInsertError>;
+
+    /// Forgets `id`.
+    fn remove(&mut self, id: TemplateId);
+
+    /// The template matching `uri` and its variables, percent-decoded, by name. Variables
+    /// the URI leaves undefined are omitted.
+    fn route(&self, uri: &str) -> Option<(TemplateId, Vec<(String, String)>)>;
+}
+
+#[cfg(feature = "alloc")]
+/// The router installed by default: matches nothing.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoRouter;
+
+#[cfg(feature = "alloc")]
+impl TemplateRouter for NoRouter {
+    fn insert(&mut self, _: TemplateId, _: &str) -> Result<(), RouteInsertError> {
+        Ok(())
+    }
+
+    fn remove(&mut self, _: TemplateId) {}
+
+    fn route(&self, _: &str) -> Option<(TemplateId, Vec<(String, String)>)> {
+        None
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris() {
+        for ok in [
+            "file:///a/b.rs",
+            "test://static-text",
+            "notes://acme/42?x=1#f",
+            "urn:isbn:0451450523",
+            "a+b.c-d:%20",
+        ] {
+            assert_eq!(check_uri(ok), Ok(()), "{ok}");
+        }
+        let table: &[(&str, UriError)] = &[
+            ("", UriError::Empty),
+            ("nocolon", UriError::MissingScheme),
+            (":x", UriError::MissingScheme),
+            ("1a:x", UriError::MissingScheme),
+            ("a b:x", UriError::MissingScheme),
+            ("a:x y", UriError::InvalidChar { at: 3 }),
+            ("a:\u{e9}", UriError::InvalidChar { at: 2 }),
+            ("a:\"", UriError::InvalidChar { at: 2 }),
+            ("a:%2", UriError::BadPercent { at: 2 }),
+            ("a:%zz", UriError::BadPercent { at: 2 }),
+        ];
+        for (uri, err) in table {
+            assert_eq!(check_uri(uri), Err(*err), "{uri}");
+        }
+        let long = alloc::format!("a:{}", "x".repeat(MAX_URI_LEN));
+        assert_eq!(check_uri(&long), Err(UriError::TooLong));
+    }
+}

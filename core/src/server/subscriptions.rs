@@ -1,0 +1,200 @@
+//! `subscriptions/listen` state (DIGEST §11, §12; checklist §16.9): which streams asked for
+//! which notification types, and how many of their notifications are queued.
+//!
+//! A subscription lives from its acknowledgment until the client cancels it, its stream
+//! closes, its queue overflows, or the server shuts down. Its state is scoped to the listen
+//! request (DIGEST §1.5), keyed by (stream, listen id).
+
+use alloc::collections::BTreeMap;
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use super::io::{StreamId, Transport};
+use crate::cache::is_sub_resource;
+use crate::jsonrpc::{OwnedRequestId, RequestId};
+use crate::messages::SubscriptionFilter;
+use crate::messages::owned::{ListKind, OwnedSubscriptionFilter};
+
+/// The notification types a subscription was acknowledged for (DIGEST §11.2: "the subset
+/// the server agreed to honor").
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct Honoured {
+    pub(crate) resources_list: bool,
+    pub(crate) prompts_list: bool,
+    /// `None` = not subscribed to updates at all.
+    pub(crate) uris: Option<Vec<String>>,
+}
+
+impl Honoured {
+    /// The honoured subset of `requested`, given what the server supports. `valid_uri`
+    /// drops URIs the server will not watch (DIGEST §19.6 allows a per-URI subset).
+    pub(crate) fn of(
+        requested: &SubscriptionFilter<'_>,
+        resources: bool,
+        prompts: bool,
+        valid_uri: impl Fn(&str) -> bool,
+    ) -> Self {
+        let uris = requested
+            .resource_subscriptions
+            .filter(|_| resources)
+            .map(|seq| {
+                let mut v: Vec<String> = Vec::new();
+                for u in seq.iter() {
+                    let u = u.to_cow();
+                    if valid_uri(&u) && !v.iter().any(|x| *x == *u) {
+                        v.push(u.into_owned());
+                    }
+                }
+                v
+            });
+        Self {
+            resources_list: resources && requested.resources_list_changed == Some(true),
+            prompts_list: prompts && requested.prompts_list_changed == Some(true),
+            uris,
+        }
+    }
+
+    /// The filter as acknowledged: only `true` flags, and `resourceSubscriptions` when
+    /// updates are honoured (tools are never served, so `toolsListChanged` is omitted).
+    pub(crate) fn to_filter(&self) -> OwnedSubscriptionFilter {
+        OwnedSubscriptionFilter {
+            tools_list_changed: None,
+            prompts_list_changed: self.prompts_list.then_some(true),
+            resources_list_changed: self.resources_list.then_some(true),
+            resource_subscriptions: self.uris.clone(),
+        }
+    }
+
+    /// Whether an update of `uri` is wanted: it is, or is a sub-resource of, a subscribed
+    /// URI (DIGEST §12).
+    pub(crate) fn wants_update(&self, uri: &str) -> bool {
+        self.uris
+            .as_ref()
+            .is_some_and(|v| v.iter().any(|s| is_sub_resource(uri, s)))
+    }
+
+    pub(crate) fn wants_list(&self, kind: ListKind) -> bool {
+        match kind {
+            ListKind::Resources => self.resources_list,
+            ListKind::Prompts => self.prompts_list,
+            ListKind::Tools => false,
+        }
+    }
+}
+
+/// A queued notification's identity, for coalescing (an equal one already queued and not
+/// yet polled is not queued twice).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Tag {
+    List(ListKind),
+    Updated(String),
+    /// Never coalesced (acknowledgment, results, teardown).
+    Other,
+}
+
+#[derive(Debug)]
+pub(crate) struct Subscription {
+    pub(crate) stream: StreamId,
+    pub(crate) transport: Transport,
+    pub(crate) id: OwnedRequestId,
+    pub(crate) honoured: Honoured,
+    queued: Vec<Tag>,
+}
+
+impl Subscription {
+    pub(crate) fn is_queued(&self, tag: &Tag) -> bool {
+        *tag != Tag::Other && self.queued.contains(tag)
+    }
+
+    pub(crate) fn queued_len(&self) -> usize {
+        self.queued.len()
+    }
+}
+
+/// Serial number of a subscription (never reused).
+pub(crate) type SubKey = u64;
+
+#[derive(Default)]
+pub(crate) struct Subscriptions {
+    map: BTreeMap<SubKey, Subscription>,
+    next: SubKey,
+}
+
+impl Subscriptions {
+    pub(crate) fn find(&self, stream: StreamId, id: &RequestId<'_>) -> Option<SubKey> {
+        self.map
+            .iter()
+            .find(|(_, s)| s.stream == stream && s.id.as_ref() == *id)
+            .map(|(k, _)| *k)
+    }
+
+    pub(crate) fn insert(
+        &mut self,
+        stream: StreamId,
+        transport: Transport,
+        id: OwnedRequestId,
+        honoured: Honoured,
+    ) -> SubKey {
+        let k = self.next;
+        self.next = self.next.wrapping_add(1);
+        self.map.insert(
+            k,
+            Subscription {
+                stream,
+                transport,
+                id,
+                honoured,
+                queued: Vec::new(),
+            },
+        );
+        k
+    }
+
+    pub(crate) fn get(&self, k: SubKey) -> Option<&Subscription> {
+        self.map.get(&k)
+    }
+
+    pub(crate) fn remove(&mut self, k: SubKey) -> Option<Subscription> {
+        self.map.remove(&k)
+    }
+
+    pub(crate) fn keys(&self) -> Vec<SubKey> {
+        self.map.keys().copied().collect()
+    }
+
+    pub(crate) fn on_stream(&self, stream: StreamId) -> Vec<SubKey> {
+        self.map
+            .iter()
+            .filter(|(_, s)| s.stream == stream)
+            .map(|(k, _)| *k)
+            .collect()
+    }
+
+    /// Subscriptions that want a notification, in subscription order.
+    pub(crate) fn wanting(&self, pred: impl Fn(&Honoured) -> bool) -> Vec<SubKey> {
+        self.map
+            .iter()
+            .filter(|(_, s)| pred(&s.honoured))
+            .map(|(k, _)| *k)
+            .collect()
+    }
+
+    pub(crate) fn queued(&mut self, k: SubKey, tag: Tag) {
+        if let Some(s) = self.map.get_mut(&k) {
+            s.queued.push(tag);
+        }
+    }
+
+    /// A queued notification of `k` was polled.
+    pub(crate) fn dequeued(&mut self, k: SubKey, tag: &Tag) {
+        if let Some(s) = self.map.get_mut(&k)
+            && let Some(i) = s.queued.iter().position(|t| t == tag)
+        {
+            s.queued.remove(i);
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+}
