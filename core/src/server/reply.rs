@@ -226,7 +226,7 @@ impl Server {
             .ok_or(RespondError::UnknownHandle)?;
         let (stream, transport, id) = (p.stream, p.transport, p.id.as_ref());
         if let Some(missing) = missing {
-            let required = ClientCapabilities::decode(missing.as_raw(), "requiredCapabilities")
+            let required = ClientCapabilities::decode_raw(missing.as_raw(), "requiredCapabilities")
                 .unwrap_or_default();
             let err = ErrorObject::missing_required_client_capability(required);
             self.send_error(stream, transport, Some(id), &err, 400);
