@@ -224,3 +224,221 @@ mod tests {
         );
     }
 }
+
+/// Why a template cannot be compiled for matching (docs/matching.md §5). The same template
+/// may still be expanded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CompileErrorKind {
+    /// What follows a variable can also be part of its value, so its end is not determined:
+    /// `{a}{b}`, `{a}-{b}`, `{a}.{b}`, `{+a}{b}`.
+    AdjacentVariables,
+    /// An exploded variable is followed by another variable of the same expression
+    /// (`{/a*,b}`).
+    ExplodeNotLast,
+    /// A multi-variable expression whose values may contain its separator (`{+a,b}`,
+    /// `{.a,b}`, `{#a,b}`).
+    AmbiguousList,
+    /// An optional expression (or the next value of a list) starts with a character that can
+    /// also start what follows it (`{/a}/x`, `{/a}{/b}`, `{a,b},x`).
+    AmbiguousOptional,
+    /// `{&…}` before the query has started: its expansion would be part of the path.
+    ContinuationOutsideQuery,
+    /// `{?…}` after the query has started (a literal `?` or an earlier `{?…}`).
+    QueryOperatorInQuery,
+    /// A query section that is not a list of `name`, `name=value`, `name={var}`, `{?…}` and
+    /// `{&…}` parameters (`?q{a}`, `?q={a}x`, `?{a}`, `?x={/a}`).
+    UnsupportedQueryShape,
+    /// The same query parameter name bound twice (`{?a}{&a}`, `?a=1{&a}`).
+    DuplicateQueryParam,
+    /// More than 64 query parameters.
+    TooManyQueryParams,
+    /// A query expression inside the fragment (`#x{?a}`).
+    QueryInFragment,
+    /// A second fragment: `{#…}` or `#` after the fragment has started.
+    NestedFragment,
+    /// Something after an optional `{#…}` that would land in the path when it is undefined.
+    FragmentNotLast,
+    /// The compiled form needs more steps than the fixed capacity the caller chose.
+    CapacityExceeded,
+}
+
+impl CompileErrorKind {
+    /// A short, stable description.
+    #[must_use]
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::AdjacentVariables => "what follows this variable can be part of its value",
+            Self::ExplodeNotLast => "an exploded variable must be last in its expression",
+            Self::AmbiguousList => "list values may contain the list separator",
+            Self::AmbiguousOptional => {
+                "optional expression starts with a character that can also start what follows"
+            }
+            Self::ContinuationOutsideQuery => "{&...} before the query has started",
+            Self::QueryOperatorInQuery => "{?...} after the query has started; use {&...}",
+            Self::UnsupportedQueryShape => {
+                "query parts must be name, name=value, name={var}, {?...} or {&...}"
+            }
+            Self::DuplicateQueryParam => "query parameter bound twice",
+            Self::TooManyQueryParams => "more than 64 query parameters",
+            Self::QueryInFragment => "query expression inside the fragment",
+            Self::NestedFragment => "second fragment",
+            Self::FragmentNotLast => "an optional {#...} must end the template",
+            Self::CapacityExceeded => "more steps than the pattern's capacity",
+        }
+    }
+}
+
+/// A template that cannot be compiled for matching: why and where.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompileError {
+    /// Why.
+    pub kind: CompileErrorKind,
+    /// Byte offset into the template source.
+    pub at: usize,
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "URI template cannot be matched: {} at byte {}",
+            self.kind.as_str(),
+            self.at
+        )
+    }
+}
+
+impl core::error::Error for CompileError {}
+
+/// A template source that failed to parse or to compile for matching.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum PatternError {
+    /// Not a valid RFC 6570 template.
+    Parse(ParseError),
+    /// Valid, but not matchable (ambiguous or unsupported shape).
+    Compile(CompileError),
+}
+
+impl fmt::Display for PatternError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Parse(e) => e.fmt(f),
+            Self::Compile(e) => e.fmt(f),
+        }
+    }
+}
+
+impl core::error::Error for PatternError {}
+
+impl From<ParseError> for PatternError {
+    fn from(e: ParseError) -> Self {
+        Self::Parse(e)
+    }
+}
+
+impl From<CompileError> for PatternError {
+    fn from(e: CompileError) -> Self {
+        Self::Compile(e)
+    }
+}
+
+/// Why a URI produced no captures.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum MatchError {
+    /// The URI does not match (the template, or any template of the router).
+    NoMatch,
+    /// The URI matches, but the template has more variables than the [`Captures`] holds.
+    ///
+    /// [`Captures`]: super::Captures
+    TooManyVariables {
+        /// The capacity the captures need.
+        needed: usize,
+    },
+}
+
+impl fmt::Display for MatchError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::NoMatch => f.write_str("the URI matches no template"),
+            Self::TooManyVariables { needed } => {
+                write!(f, "captures too small: {needed} variables needed")
+            }
+        }
+    }
+}
+
+impl core::error::Error for MatchError {}
+
+/// The identifier a router gives a template: its registration index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct RouteId(pub(crate) u32);
+
+impl RouteId {
+    /// The registration index (0 for the first template).
+    #[must_use]
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+impl fmt::Display for RouteId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "template #{}", self.0)
+    }
+}
+
+/// Why a router refused a template (docs/matching.md §7).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum InsertError {
+    /// Not a valid RFC 6570 template.
+    Parse(ParseError),
+    /// Valid, but not matchable.
+    Compile(CompileError),
+    /// Same shape as a registered template (same literals after normalisation, same
+    /// operators and modifiers, same query parameters, names aside): no URI could reach it.
+    Indistinguishable {
+        /// The registered template.
+        existing: RouteId,
+        /// The id the refused template would have had.
+        new: RouteId,
+    },
+    /// Every URI the template matches is matched first by a registered one (for example it
+    /// adds only optional query parameters, which unknown-parameter tolerance already
+    /// accepts; or a `{+rest}` catch-all precedes it).
+    Shadowed {
+        /// The registered template that wins.
+        existing: RouteId,
+        /// The id the refused template would have had.
+        new: RouteId,
+    },
+    /// A fixed-capacity router is full (templates, steps, nodes or edges).
+    CapacityExceeded,
+}
+
+impl fmt::Display for InsertError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Parse(e) => e.fmt(f),
+            Self::Compile(e) => e.fmt(f),
+            Self::Indistinguishable { existing, new } => {
+                write!(f, "{new} is indistinguishable from {existing}")
+            }
+            Self::Shadowed { existing, new } => {
+                write!(f, "{new} is shadowed by {existing}: no URI can reach it")
+            }
+            Self::CapacityExceeded => f.write_str("router capacity exceeded"),
+        }
+    }
+}
+
+impl core::error::Error for InsertError {}
+
+impl From<ParseError> for InsertError {
+    fn from(e: ParseError) -> Self {
+        Self::Parse(e)
+    }
+}

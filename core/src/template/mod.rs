@@ -4,21 +4,47 @@
 //!   no allocation, usable without `alloc`. [`OwnedTemplate`] (feature `alloc`) owns its source.
 //! * Expansion (levels 1–4, all operators, string, list and associative values) writes into a
 //!   `core::fmt::Write` or a `&mut [u8]`; it never allocates.
+//! * [`Pattern`] compiles a template for matching URIs back into variables ([`Captures`],
+//!   percent-decoded lazily); ambiguous templates are refused with a [`CompileError`].
+//!   Semantics: `docs/matching.md`.
+//! * [`Router`] (with `alloc`) and [`FixedRouter`] index many templates in a trie over URI
+//!   segments and route a URI to the most specific one, without allocating.
 //!
 //! Resource templates are how MCP servers expose parameterised resources
 //! (DIGEST §6, `ResourceTemplate.uriTemplate`, `format: uri-template`).
 
+mod captures;
+mod check;
+mod compile;
+mod engine;
 mod error;
 mod expand;
+mod index;
+mod matcher;
+mod norm;
 #[cfg(feature = "alloc")]
 mod owned_vars;
 mod parse;
+mod router;
+mod segment;
+mod store;
 mod value;
 
-pub use error::{ExpandError, ParseError, ParseErrorKind};
+pub use captures::{Capture, Captures, Encoded, Pairs, QueryParams, Values};
+pub use compile::{MatchOptions, UnknownParams};
+pub use error::{
+    CompileError, CompileErrorKind, ExpandError, InsertError, MatchError, ParseError,
+    ParseErrorKind, PatternError, RouteId,
+};
+#[cfg(feature = "alloc")]
+pub use matcher::OwnedPattern;
+pub use matcher::{DEFAULT_STEPS, Pattern};
 #[cfg(feature = "alloc")]
 pub use owned_vars::{OwnedValue, OwnedVariables};
 pub use parse::{Expression, Modifier, Operator, Part, Span, VarSpec, VarSpecs};
+#[cfg(feature = "alloc")]
+pub use router::Router;
+pub use router::{FixedRouter, Routed};
 pub use value::{Value, Variables};
 
 use expand::{FmtSink, LenSink, SliceSink};

@@ -1,0 +1,393 @@
+//! The match loop (docs/matching.md §2–§4): runs a compiled program over a URI, writing
+//! captures into caller storage. Greedy, without backtracking, so linear in the URI length;
+//! never allocates. `check.rs` guarantees that the greedy decisions are the right ones.
+
+use super::captures::{self, Capture, Shape};
+use super::compile::{ExprStep, FragMode, Layout, ParamKind, Step, UnknownParams, VarStep};
+use super::error::MatchError;
+use super::norm;
+use super::parse::Span;
+
+/// A value whose end may still move left when the next literal is given back.
+#[derive(Clone, Copy)]
+struct Pending {
+    slot: u16,
+    start: usize,
+    /// The earliest end (after `start + 1` for a value that must not be empty).
+    floor: usize,
+    class: u8,
+}
+
+/// Runs a path or fragment sequence from `pos`; returns where it stopped.
+#[inline]
+pub(crate) fn run_seq<'v>(
+    source: &str,
+    steps: &[Step],
+    uri: &'v str,
+    mut pos: usize,
+    caps: &mut [Capture<'_, 'v>],
+) -> Option<usize> {
+    let b = uri.as_bytes();
+    let mut pending: Option<Pending> = None;
+    let mut i = 0;
+    while let Some(step) = steps.get(i) {
+        match *step {
+            Step::Lit(span) => {
+                let lit = span.of(source).as_bytes();
+                let mut rest = lit;
+                if let Some(p) = pending.take() {
+                    let l1 = norm::in_class_prefix(lit, p.class);
+                    if l1 > 0 {
+                        let (given, tail) = lit.split_at_checked(l1)?;
+                        let g = norm::match_backward(given, b, p.floor, pos)?;
+                        captures::shrink(caps, p.slot, uri.get(p.start..g)?);
+                        rest = tail;
+                    }
+                }
+                pos = norm::match_forward(rest, b, pos)?;
+                i += 1;
+            }
+            Step::Expr(e) => {
+                let end = i + 1 + usize::from(e.count);
+                let vars = steps.get(i + 1..end)?;
+                let (p, pend) = run_expr(e, vars, source, uri, pos, caps)?;
+                // An absent optional expression consumes nothing: the value before it may
+                // still give back the next literal.
+                if p != pos {
+                    pending = pend;
+                }
+                pos = p;
+                i = end;
+            }
+            Step::Var(_) | Step::Param(_) => return None,
+        }
+    }
+    Some(pos)
+}
+
+#[inline(always)]
+fn var(step: &Step) -> Option<VarStep> {
+    match *step {
+        Step::Var(v) => Some(v),
+        _ => None,
+    }
+}
+
+#[inline(always)]
+fn shape(v: VarStep, e: ExprStep) -> Shape {
+    if v.explode {
+        Shape::Split {
+            sep: e.sep,
+            named: e.named,
+        }
+    } else {
+        Shape::One
+    }
+}
+
+/// Captures the value of `v` starting at `start`; returns its end.
+#[inline(always)]
+fn value<'v>(
+    v: VarStep,
+    e: ExprStep,
+    uri: &'v str,
+    start: usize,
+    caps: &mut [Capture<'_, 'v>],
+) -> Option<usize> {
+    let (end, _) = norm::run(uri.as_bytes(), start, v.class)?;
+    captures::set(caps, v.slot, uri.get(start..end)?, shape(v, e));
+    Some(end)
+}
+
+fn mark_absent(vars: &[Step], caps: &mut [Capture<'_, '_>]) {
+    for v in vars.iter().filter_map(var) {
+        captures::absent(caps, v.slot);
+    }
+}
+
+/// Runs one expression; returns the position after it and the value that may give back.
+#[inline]
+fn run_expr<'v>(
+    e: ExprStep,
+    vars: &[Step],
+    source: &str,
+    uri: &'v str,
+    mut pos: usize,
+    caps: &mut [Capture<'_, 'v>],
+) -> Option<(usize, Option<Pending>)> {
+    let b = uri.as_bytes();
+    let mut pending = None;
+    if e.named {
+        for v in vars.iter().filter_map(var) {
+            captures::absent(caps, v.slot);
+            if b.get(pos) != Some(&b';') {
+                continue;
+            }
+            if v.explode {
+                let end = value(v, e, uri, pos + 1, caps)?;
+                pending = Some(Pending {
+                    slot: v.slot,
+                    start: pos + 1,
+                    floor: pos + 1,
+                    class: v.class,
+                });
+                pos = end;
+                continue;
+            }
+            let Some(q) = norm::match_forward(v.name.of(source).as_bytes(), b, pos + 1) else {
+                continue;
+            };
+            match b.get(q) {
+                Some(b'=') => {
+                    let end = value(v, e, uri, q + 1, caps)?;
+                    pending = Some(Pending {
+                        slot: v.slot,
+                        start: q + 1,
+                        floor: q + 1,
+                        class: v.class,
+                    });
+                    pos = end;
+                }
+                Some(&c) if norm::in_class(c, norm::C_U) => {} // a longer name: not this one
+                _ => {
+                    captures::set(caps, v.slot, uri.get(q..q)?, Shape::One);
+                    pending = None;
+                    pos = q;
+                }
+            }
+        }
+        return Some((pos, pending));
+    }
+    let start = pos;
+    for (k, step) in vars.iter().enumerate() {
+        let Some(v) = var(step) else { continue };
+        let lead = if k == 0 { e.lead } else { e.sep };
+        if lead != 0 {
+            if b.get(pos) != Some(&lead) {
+                mark_absent(vars.get(k..).unwrap_or_default(), caps);
+                break;
+            }
+            pos += 1;
+        }
+        let end = value(v, e, uri, pos, caps)?;
+        pending = Some(Pending {
+            slot: v.slot,
+            start: pos,
+            floor: pos,
+            class: v.class,
+        });
+        pos = end;
+    }
+    if e.min1 {
+        // A lead-less expression is never empty: its only value must keep a byte.
+        if pos == start {
+            return None;
+        }
+        if let Some(p) = pending.as_mut()
+            && p.start == start
+        {
+            p.floor = start + 1;
+        }
+    }
+    Some((pos, pending))
+}
+
+/// Whether every `%` of `s` starts a triplet.
+#[inline]
+fn well_formed(s: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(k) = s.get(i..).and_then(|t| t.iter().position(|&c| c == b'%')) {
+        let at = i + k;
+        if !crate::pct::starts_with_triplet(s.get(at..).unwrap_or_default()) {
+            return false;
+        }
+        i = at + 3;
+    }
+    true
+}
+
+/// Matches the query parameters (`params` are the program's `Param` steps).
+pub(crate) fn match_query<'v>(
+    source: &str,
+    params: &[Step],
+    layout: &Layout,
+    query: Option<&'v str>,
+    caps: &mut [Capture<'_, 'v>],
+) -> Option<()> {
+    for p in params {
+        if let Step::Param(p) = p
+            && let ParamKind::Var { slot, .. } = p.kind
+        {
+            captures::absent(caps, slot);
+        }
+    }
+    let mut seen = 0u64;
+    let mut rest = query;
+    while let Some(q) = rest {
+        let (item, tail) = match q.as_bytes().iter().position(|&c| c == b'&') {
+            Some(k) => (q.get(..k)?, q.get(k + 1..)),
+            None => (q, None),
+        };
+        rest = tail;
+        if item.is_empty() {
+            continue;
+        }
+        let (name, val) = match item.as_bytes().iter().position(|&c| c == b'=') {
+            Some(k) => (item.get(..k)?, Some(item.get(k + 1..)?)),
+            None => (item, None),
+        };
+        let found = params.iter().enumerate().find_map(|(k, s)| match s {
+            Step::Param(p) if norm::units_eq(p.name.of(source).as_bytes(), name.as_bytes()) => {
+                Some((k, *p))
+            }
+            _ => None,
+        });
+        let Some((k, p)) = found else {
+            if layout.unknown == UnknownParams::Reject {
+                return None;
+            }
+            continue;
+        };
+        let bit = 1u64 << (k & 63);
+        let v = val.unwrap_or("");
+        match p.kind {
+            ParamKind::Var { slot, explode, .. } => {
+                if !well_formed(v.as_bytes()) {
+                    return None;
+                }
+                if !explode {
+                    if seen & bit != 0 {
+                        return None; // a scalar given twice is ambiguous
+                    }
+                    captures::set(caps, slot, v, Shape::One);
+                } else if seen & bit == 0 {
+                    captures::set(caps, slot, query?, Shape::Query);
+                }
+            }
+            ParamKind::Fixed(want) => {
+                let want = want.map_or("", |w| w.of(source));
+                if !norm::units_eq(want.as_bytes(), v.as_bytes()) {
+                    return None;
+                }
+            }
+        }
+        seen |= bit;
+    }
+    (seen & layout.required == layout.required).then_some(())
+}
+
+/// Splits what follows the path at `pos` into query and fragment.
+#[inline]
+pub(crate) fn split_rest(uri: &str, pos: usize) -> Option<(Option<&str>, Option<usize>)> {
+    let b = uri.as_bytes();
+    match b.get(pos) {
+        None => Some((None, None)),
+        Some(b'#') => Some((None, Some(pos + 1))),
+        Some(b'?') => {
+            let q = uri.get(pos + 1..)?;
+            match q.as_bytes().iter().position(|&c| c == b'#') {
+                Some(k) => Some((Some(q.get(..k)?), Some(pos + 2 + k))),
+                None => Some((Some(q), None)),
+            }
+        }
+        Some(_) => None,
+    }
+}
+
+/// Matches the query and fragment sections of a program once its path ended at `pos`.
+pub(crate) fn match_tail_sections<'v>(
+    source: &str,
+    program: &[Step],
+    layout: &Layout,
+    uri: &'v str,
+    pos: usize,
+    caps: &mut [Capture<'_, 'v>],
+) -> Option<()> {
+    let (query, frag) = split_rest(uri, pos)?;
+    let params = program.get(usize::from(layout.path_end)..usize::from(layout.query_end))?;
+    if !params.is_empty() || (query.is_some() && layout.unknown == UnknownParams::Reject) {
+        match_query(source, params, layout, query, caps)?;
+    }
+    let frag_steps = program.get(usize::from(layout.query_end)..usize::from(layout.steps))?;
+    match (layout.frag, frag) {
+        (FragMode::None, None) => Some(()),
+        (FragMode::None, Some(_)) | (FragMode::Required, None) => None,
+        (FragMode::Optional, None) => {
+            mark_absent(frag_steps, caps);
+            Some(())
+        }
+        (_, Some(at)) => {
+            let end = run_seq(source, frag_steps, uri, at, caps)?;
+            (end == uri.len()).then_some(())
+        }
+    }
+}
+
+/// Checks the prefix modifiers (`{var:3}`) of a successful match.
+pub(crate) fn prefixes_hold(program: &[Step], caps: &[Capture<'_, '_>]) -> bool {
+    program.iter().all(|s| {
+        let (slot, n) = match *s {
+            Step::Var(v) => (v.slot, v.prefix),
+            Step::Param(p) => match p.kind {
+                ParamKind::Var { slot, prefix, .. } => (slot, prefix),
+                ParamKind::Fixed(_) => return true,
+            },
+            _ => return true,
+        };
+        n == 0
+            || caps.get(usize::from(slot)).is_none_or(|c| {
+                !c.present || norm::decoded_chars(c.raw.as_bytes()) <= usize::from(n)
+            })
+    })
+}
+
+/// Names the captures after a successful match.
+pub(crate) fn name_captures<'k, const N: usize>(
+    source: &'k str,
+    names: &[Span],
+    caps: &mut super::Captures<'k, '_, N>,
+) {
+    for (slot, name) in caps.slots.iter_mut().zip(names) {
+        slot.name = name.of(source);
+    }
+    caps.len = names.len().min(N);
+}
+
+/// Runs a whole program into raw slots; whether it matched (prefixes included).
+pub(crate) fn run_program<'v>(
+    source: &str,
+    program: &[Step],
+    layout: &Layout,
+    uri: &'v str,
+    slots: &mut [Capture<'_, 'v>],
+) -> bool {
+    let Some(path) = program.get(..usize::from(layout.path_end)) else {
+        return false;
+    };
+    let Some(pos) = run_seq(source, path, uri, 0, slots) else {
+        return false;
+    };
+    match_tail_sections(source, program, layout, uri, pos, slots).is_some()
+        && (!layout.prefixed || prefixes_hold(program, slots))
+}
+
+/// Matches a whole program (the single-template matcher).
+pub(crate) fn match_program<'k, 'v, const N: usize>(
+    source: &'k str,
+    program: &[Step],
+    names: &[Span],
+    layout: &Layout,
+    uri: &'v str,
+    caps: &mut super::Captures<'k, 'v, N>,
+) -> Result<(), MatchError> {
+    caps.len = 0;
+    let vars = usize::from(layout.vars);
+    if vars > N {
+        return Err(MatchError::TooManyVariables { needed: vars });
+    }
+    if !run_program(source, program, layout, uri, caps.slots_mut()) {
+        return Err(MatchError::NoMatch);
+    }
+    name_captures(source, names, caps);
+    Ok(())
+}
