@@ -12,7 +12,6 @@
 //! thread owns the server, answers its events from the catalogue and writes its transmits.
 
 mod catalogue;
-mod router;
 mod transcript;
 
 use std::io::{BufRead, Write};
@@ -46,10 +45,6 @@ impl Demo {
         };
         let mut server = Server::new(config).map_err(|e| e.to_string())?;
         let catalogue = Catalogue::demo();
-        let router = router::CatalogueRouter::new(catalogue.notes.keys().map(|(p, id)| (p, id)));
-        server
-            .set_router(Box::new(router))
-            .map_err(|e| e.to_string())?;
         catalogue.register(&mut server).map_err(|e| e.to_string())?;
         Ok(Self {
             server,

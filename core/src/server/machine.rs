@@ -15,7 +15,7 @@ use super::registry::{
     Listed, PromptEntry, RegisterError, Registry, ResourceEntry, TemplateEntry, TemplateId,
     VisibilityFilter,
 };
-use super::route::{NoRouter, TemplateRouter};
+use super::route::{IndexedRouter, TemplateRouter};
 use super::subscriptions::Subscriptions;
 use crate::error_code::ErrorCode;
 use crate::http::MALFORMED_META_STATUS;
@@ -72,7 +72,7 @@ impl Server {
         Ok(Self {
             config,
             registry: Registry::default(),
-            router: Box::new(NoRouter),
+            router: Box::new(IndexedRouter::default()),
             filter: None,
             pending: PendingTable::default(),
             subs: Subscriptions::default(),

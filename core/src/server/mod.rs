@@ -115,6 +115,6 @@ pub use registry::{
 };
 #[cfg(feature = "alloc")]
 pub use reply::{Failure, RespondError};
-pub use route::{MAX_URI_LEN, UriError, check_uri};
 #[cfg(feature = "alloc")]
-pub use route::{NoRouter, RouteInsertError, TemplateRouter};
+pub use route::{IndexedRouter, NoRouter, RouteInsertError, TemplateRouter};
+pub use route::{MAX_URI_LEN, UriError, check_uri};

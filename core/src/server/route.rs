@@ -5,8 +5,8 @@
 //!   syntax check until the `uri` module lands; swapping it changes this function only.
 //! * [`TemplateRouter`]: how a `resources/read` URI is matched against the registered
 //!   templates. The machine holds no matcher of its own: the host installs a router
-//!   ([`Server::set_router`](super::Server::set_router)); until then, template URIs are not
-//!   found. The crate's template router implements this trait in a few lines when it lands.
+//!   ([`Server::set_router`](super::Server::set_router)); the default is [`IndexedRouter`], the
+//!   crate's indexed template router.
 
 #[cfg(feature = "alloc")]
 use alloc::string::String;
@@ -169,6 +169,69 @@ impl TemplateRouter for NoRouter {
 
     fn route(&self, _: &str) -> Option<(TemplateId, Vec<(String, String)>)> {
         None
+    }
+}
+
+#[cfg(feature = "alloc")]
+/// The router the machine installs by default: the crate's indexed template
+/// [`Router`](crate::template::Router) (docs/matching.md), so routing cost stays flat in the
+/// number of templates and precedence follows its documented specificity order.
+///
+/// Values come back percent-decoded; an exploded list (`{/path*}`) comes back as its decoded
+/// items joined with `,`. A URI whose captures do not decode to UTF-8 matches nothing.
+#[derive(Debug, Default)]
+pub struct IndexedRouter {
+    router: crate::template::Router<TemplateId>,
+    entries: Vec<(TemplateId, String)>,
+}
+
+#[cfg(feature = "alloc")]
+impl TemplateRouter for IndexedRouter {
+    fn insert(&mut self, id: TemplateId, template: &str) -> Result<(), RouteInsertError> {
+        use crate::template::InsertError;
+        match self.router.insert(template, id) {
+            Ok(_) => {
+                self.entries.push((id, String::from(template)));
+                Ok(())
+            }
+            Err(InsertError::Indistinguishable { .. } | InsertError::Shadowed { .. }) => {
+                Err(RouteInsertError::Conflict)
+            }
+            Err(_) => Err(RouteInsertError::Unsupported),
+        }
+    }
+
+    fn remove(&mut self, id: TemplateId) {
+        // The index has no removal: rebuild it from the templates that stay (removal is rare;
+        // routing is the hot path). Every one of them was accepted before, in this order.
+        self.entries.retain(|(e, _)| *e != id);
+        let mut router = crate::template::Router::new();
+        for (e, t) in &self.entries {
+            let _ = router.insert(t, *e);
+        }
+        self.router = router;
+    }
+
+    fn route(&self, uri: &str) -> Option<(TemplateId, Vec<(String, String)>)> {
+        let mut caps = crate::template::Captures::<32>::new();
+        let hit = self.router.route(uri, &mut caps).ok()?;
+        let mut vars = Vec::new();
+        for cap in caps.iter() {
+            let value = if cap.is_exploded() {
+                let mut joined = String::new();
+                for (i, item) in cap.values().enumerate() {
+                    if i > 0 {
+                        joined.push(',');
+                    }
+                    joined.push_str(&item.decode().ok()?);
+                }
+                joined
+            } else {
+                cap.decode().ok()?.into_owned()
+            };
+            vars.push((String::from(cap.name()), value));
+        }
+        Some((*hit.value, vars))
     }
 }
 
