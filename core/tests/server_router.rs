@@ -66,10 +66,10 @@ fn more_literal_template_wins_and_misses_are_not_found() {
     );
     let mut vars = None;
     while let Some(out) = s.poll_output() {
-        if let Output::Event(Event::ReadResource(e)) = out {
-            if let ReadTarget::Template { variables, .. } = e.target {
-                vars = Some(variables);
-            }
+        if let Output::Event(Event::ReadResource(e)) = out
+            && let ReadTarget::Template { variables, .. } = e.target
+        {
+            vars = Some(variables);
         }
     }
     // The acme-specific template has no `owner` variable.

@@ -18,8 +18,8 @@ use mcp_context::messages::owned::{
     OwnedResourceContents, OwnedResourceTemplate,
 };
 use mcp_context::server::{
-    CacheHint, Ctx, Event, Failure, InputRequired, Output, PromptEntry, ResourceEntry,
-    SealingKey, Server, ServerConfig, StreamId, TemplateEntry,
+    CacheHint, Ctx, Event, Failure, InputRequired, Output, PromptEntry, ResourceEntry, SealingKey,
+    Server, ServerConfig, StreamId, TemplateEntry,
 };
 
 fn server() -> Server {
@@ -29,7 +29,10 @@ fn server() -> Server {
         request_timeout_ms: 50,
         completion_events: true,
         forward_unlisted_reads: true,
-        state_keys: vec![SealingKey { id: 1, secret: vec![7; 32] }],
+        state_keys: vec![SealingKey {
+            id: 1,
+            secret: vec![7; 32],
+        }],
         ..ServerConfig::default()
     };
     let mut s = Server::new(config).expect("valid config");
@@ -67,13 +70,19 @@ fn drain(s: &mut Server, answer: u8) {
             Output::Transmit(t) => {
                 assert!(!t.bytes.contains(&b'\n'), "embedded newline");
                 let msg = Message::decode(&t.bytes).expect("every transmit decodes");
-                assert!(!matches!(msg, Message::Request(_)), "the server sent a request");
+                assert!(
+                    !matches!(msg, Message::Request(_)),
+                    "the server sent a request"
+                );
             }
             Output::Event(e) => {
                 let roots = || InputRequired {
                     requests: vec![(
                         "r".into(),
-                        OwnedInputRequest { method: Method::RootsList, params: None },
+                        OwnedInputRequest {
+                            method: Method::RootsList,
+                            params: None,
+                        },
                     )],
                     state: Some(vec![answer]),
                 };
@@ -105,7 +114,9 @@ fuzz_target!(|data: &[u8]| {
     let mut now = 0u64;
     for chunk in data.split(|&b| b == b'\n') {
         now += 7;
-        let Some((&first, rest)) = chunk.split_first() else { continue };
+        let Some((&first, rest)) = chunk.split_first() else {
+            continue;
+        };
         if first == b'!' {
             match rest.first().copied().unwrap_or(0) % 6 {
                 0 => s.resource_updated(core::str::from_utf8(rest).unwrap_or("notes://x/1")),
@@ -117,7 +128,11 @@ fuzz_target!(|data: &[u8]| {
             }
         } else {
             let stream = StreamId(u64::from(first % 3));
-            let ctx = if first % 2 == 0 { Ctx::stdio(stream) } else { Ctx::http(stream, u64::from(first)) };
+            let ctx = if first % 2 == 0 {
+                Ctx::stdio(stream)
+            } else {
+                Ctx::http(stream, u64::from(first))
+            };
             let _ = s.handle_message(rest, now, ctx);
         }
         drain(&mut s, first);
