@@ -264,3 +264,23 @@ fn every_corpus_message_decodes_somehow() {
     }
     let _ = RawJson::parse(b"{}");
 }
+
+/// Found by the `message_decode` fuzz target: an unknown method name with escapes was stored
+/// as its escaped source and re-escaped on encode, so encode ∘ decode was not idempotent.
+#[test]
+fn unknown_method_with_escapes_re_encodes_unchanged() {
+    let msg = br#"{"jsonrpc":"2.0","id":"l","method":"x/\\\"y\u00e9","params":{}}"#;
+    decode_all::decode_all(msg);
+    let m = mcp_context::jsonrpc::Message::decode(msg).unwrap();
+    let mcp_context::jsonrpc::Message::Request(r) = m else {
+        panic!()
+    };
+    assert!(matches!(
+        r.method,
+        mcp_context::jsonrpc::Method::UnknownEscaped(_)
+    ));
+    assert_eq!(
+        mcp_context::json::to_string(&r).unwrap(),
+        r#"{"jsonrpc":"2.0","id":"l","method":"x/\\\"yé","params":{}}"#
+    );
+}

@@ -254,7 +254,7 @@ impl Encode for Request<'_> {
         w.key("id")?;
         self.id.encode(w)?;
         w.key("method")?;
-        w.str(self.method.as_str())?;
+        w.json_str(self.method.json_name())?;
         if let Some(p) = self.params {
             w.key("params")?;
             w.raw(p)?;
@@ -267,7 +267,7 @@ impl Encode for Notification<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> R {
         begin(w)?;
         w.key("method")?;
-        w.str(self.method.as_str())?;
+        w.json_str(self.method.json_name())?;
         if let Some(p) = self.params {
             w.key("params")?;
             w.raw(p)?;

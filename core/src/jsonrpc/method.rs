@@ -20,8 +20,12 @@ macro_rules! methods {
         #[non_exhaustive]
         pub enum Method<'a> {
             $( $(#[$doc])* #[doc = concat!("`", $name, "`")] $variant, )*
-            /// Any other method name, as written (escapes, if any, are left as written).
+            /// Any other method name.
             Unknown(&'a str),
+            /// Any other method name whose JSON text has escapes: the source text between the
+            /// quotes, escapes kept (decoding never allocates, so it is not unescaped here;
+            /// [`Method::json_name`] re-encodes it unchanged).
+            UnknownEscaped(&'a str),
         }
 
         impl<'a> Method<'a> {
@@ -38,7 +42,7 @@ macro_rules! methods {
             const fn known_static(self) -> Option<Method<'static>> {
                 match self {
                     $( Self::$variant => Some(Method::$variant), )*
-                    Self::Unknown(_) => None,
+                    Self::Unknown(_) | Self::UnknownEscaped(_) => None,
                 }
             }
 
@@ -47,7 +51,17 @@ macro_rules! methods {
             pub const fn as_str(&self) -> &'a str {
                 match self {
                     $( Self::$variant => $name, )*
-                    Self::Unknown(s) => s,
+                    Self::Unknown(s) | Self::UnknownEscaped(s) => s,
+                }
+            }
+
+            /// The name as a JSON string value, for encoding: an
+            /// [`UnknownEscaped`](Method::UnknownEscaped) name is written back exactly as read.
+            #[must_use]
+            pub const fn json_name(&self) -> JsonStr<'a> {
+                match self {
+                    Self::UnknownEscaped(s) => JsonStr::from_source(s, true),
+                    other => JsonStr::new(other.as_str()),
                 }
             }
         }
@@ -122,8 +136,8 @@ impl<'a> Method<'a> {
         match name.unescape_into(&mut buf) {
             Ok(s) => Method::from_name(s)
                 .known_static()
-                .unwrap_or(Self::Unknown(name.source())),
-            Err(_) => Self::Unknown(name.source()),
+                .unwrap_or(Self::UnknownEscaped(name.source())),
+            Err(_) => Self::UnknownEscaped(name.source()),
         }
     }
 
