@@ -2,6 +2,7 @@
 //! asked for (docs/matching.md §4). Storage is the caller's: a fixed-capacity [`Captures`].
 
 use super::norm;
+use super::parse::Span;
 use crate::pct::{self, DecodeError};
 
 /// A percent-encoded slice of the matched URI.
@@ -98,23 +99,33 @@ pub(crate) enum Shape {
     Query,
 }
 
-/// One variable of a match: its name and its percent-encoded value.
+/// The engine's record of one variable: byte offsets into the URI.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Capture<'k, 'v> {
-    pub(crate) name: &'k str,
-    pub(crate) raw: &'v str,
+pub(crate) struct Slot {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
     pub(crate) shape: Shape,
     pub(crate) present: bool,
 }
 
-impl<'k, 'v> Capture<'k, 'v> {
+impl Slot {
     const EMPTY: Self = Self {
-        name: "",
-        raw: "",
+        start: 0,
+        end: 0,
         shape: Shape::One,
         present: false,
     };
+}
 
+/// One variable of a match: its name and its percent-encoded value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Capture<'k, 'v> {
+    name: &'k str,
+    raw: &'v str,
+    shape: Shape,
+}
+
+impl<'k, 'v> Capture<'k, 'v> {
     /// The variable name as written in the template.
     #[must_use]
     pub fn name(&self) -> &'k str {
@@ -296,8 +307,11 @@ impl<'v> Iterator for QueryParams<'v> {
 /// [`MatchError::TooManyVariables`]: super::MatchError::TooManyVariables
 #[derive(Debug, Clone)]
 pub struct Captures<'k, 'v, const N: usize = 8> {
-    pub(crate) slots: [Capture<'k, 'v>; N],
-    pub(crate) len: usize,
+    slots: [Slot; N],
+    len: usize,
+    uri: &'v str,
+    source: &'k str,
+    names: &'k [Span],
 }
 
 impl<const N: usize> Default for Captures<'_, '_, N> {
@@ -311,24 +325,54 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
     #[must_use]
     pub const fn new() -> Self {
         Self {
-            slots: [Capture::EMPTY; N],
+            slots: [Slot::EMPTY; N],
             len: 0,
+            uri: "",
+            source: "",
+            names: &[],
+        }
+    }
+
+    fn capture(&self, slot: &Slot, name: &Span) -> Capture<'k, 'v> {
+        Capture {
+            name: name.of(self.source),
+            raw: self
+                .uri
+                .get(slot.start as usize..slot.end as usize)
+                .unwrap_or_default(),
+            shape: slot.shape,
         }
     }
 
     /// The first present capture named `name`.
     #[must_use]
-    pub fn get(&self, name: &str) -> Option<&Capture<'k, 'v>> {
-        self.iter().find(|c| c.name == name)
+    pub fn get(&self, name: &str) -> Option<Capture<'k, 'v>> {
+        let src = self.source.as_bytes();
+        let want = name.as_bytes();
+        for i in 0..self.len {
+            let (Some(n), Some(s)) = (self.names.get(i), self.slots.get(i)) else {
+                break;
+            };
+            if (n.end - n.start) as usize == want.len()
+                && s.present
+                && src
+                    .get(n.start as usize..n.end as usize)
+                    .is_some_and(|t| norm::eq_same_len(t, want))
+            {
+                return Some(self.capture(s, n));
+            }
+        }
+        None
     }
 
     /// The present captures, in template order.
-    pub fn iter(&self) -> impl Iterator<Item = &Capture<'k, 'v>> + '_ {
+    pub fn iter(&self) -> impl Iterator<Item = Capture<'k, 'v>> + '_ {
         self.slots
-            .get(..self.len)
-            .unwrap_or_default()
             .iter()
-            .filter(|c| c.present)
+            .zip(self.names)
+            .take(self.len)
+            .filter(|(s, _)| s.present)
+            .map(|(s, n)| self.capture(s, n))
     }
 
     /// Forgets the last match.
@@ -337,33 +381,46 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
     }
 
     /// The raw slots, for the engine.
-    pub(crate) fn slots_mut(&mut self) -> &mut [Capture<'k, 'v>] {
+    #[inline(always)]
+    pub(crate) fn slots_mut(&mut self) -> &mut [Slot] {
         &mut self.slots
+    }
+
+    /// Attaches the URI and the variable names after a successful match.
+    #[inline(always)]
+    pub(crate) fn finish(&mut self, uri: &'v str, source: &'k str, names: &'k [Span]) {
+        self.uri = uri;
+        self.source = source;
+        self.names = names;
+        self.len = names.len().min(N);
     }
 }
 
 /// Writes a present capture into `slot` (ignored past the capacity; the caller reports it).
 #[inline(always)]
-pub(crate) fn set<'v>(caps: &mut [Capture<'_, 'v>], slot: u16, raw: &'v str, shape: Shape) {
+pub(crate) fn set(caps: &mut [Slot], slot: u16, start: usize, end: usize, shape: Shape) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
-        c.raw = raw;
-        c.shape = shape;
-        c.present = true;
+        *c = Slot {
+            start: start as u32,
+            end: end as u32,
+            shape,
+            present: true,
+        };
     }
 }
 
 /// Marks `slot` absent.
 #[inline(always)]
-pub(crate) fn absent(caps: &mut [Capture<'_, '_>], slot: u16) {
+pub(crate) fn absent(caps: &mut [Slot], slot: u16) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
         c.present = false;
     }
 }
 
-/// Shrinks the value in `slot` to `raw` (after the next literal was given back).
+/// Moves the end of the value in `slot` (after the next literal was given back).
 #[inline(always)]
-pub(crate) fn shrink<'v>(caps: &mut [Capture<'_, 'v>], slot: u16, raw: &'v str) {
+pub(crate) fn shrink(caps: &mut [Slot], slot: u16, end: usize) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
-        c.raw = raw;
+        c.end = end as u32;
     }
 }

@@ -63,7 +63,7 @@ fn elem_at<'s>(source: &'s str, steps: &'s [Step], i: usize) -> Option<(Elem<'s>
             let end = i + 1 + usize::from(e.count);
             Some((Elem::Expr(e, steps.get(i + 1..end)?), end))
         }
-        Step::Var(_) | Step::Param(_) => None,
+        Step::Var(_) | Step::Param(_) | Step::Seg(_) => None,
     }
 }
 

@@ -61,6 +61,21 @@ pub(crate) enum Step {
     Var(VarStep),
     /// A query parameter.
     Param(ParamStep),
+    /// Compact form of a simple path (`Layout::simple_path`): a literal, then a lone
+    /// `{var}` unless `slot` is [`NO_SLOT`].
+    Seg(SegStep),
+}
+
+/// `SegStep::slot` when no variable follows the literal.
+pub(crate) const NO_SLOT: u16 = u16::MAX;
+
+/// One op of a compact simple path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct SegStep {
+    /// Plain literal text.
+    pub(crate) lit: Span,
+    /// The `{var}` after it, or [`NO_SLOT`].
+    pub(crate) slot: u16,
 }
 
 impl Default for Step {
@@ -158,6 +173,14 @@ pub(crate) struct Layout {
     pub(crate) prefixed: bool,
     /// The unknown-parameter rule.
     pub(crate) unknown: UnknownParams,
+    /// The path is plain literals and lone `{var}`s that never give a literal back: the
+    /// engine runs its compact form `[steps, simple_end)` with `engine::run_simple`.
+    pub(crate) simple_path: bool,
+    /// End of the compact simple path (equal to `steps` when there is none).
+    pub(crate) simple_end: u16,
+    /// No query or fragment section and no prefix modifier: a URI whose path ends the string
+    /// is accepted as it is.
+    pub(crate) bare: bool,
 }
 
 /// Receives a program as it is compiled.
@@ -246,6 +269,25 @@ pub(crate) fn compile(
     c.layout.vars = c.slot;
     let frag_start = usize::from(c.layout.query_end) + base;
     check::check_sequence(c.source, c.sink.steps_since(frag_start))?;
+    let path_end = usize::from(c.layout.path_end);
+    let mut ops = [SegStep {
+        lit: Span::default(),
+        slot: NO_SLOT,
+    }; 32];
+    let (simple, n) = {
+        let path = c.sink.steps_since(base).get(..path_end).unwrap_or_default();
+        let simple = is_simple(c.source, path);
+        (simple, if simple { compact(path, &mut ops) } else { 0 })
+    };
+    c.layout.simple_path = simple && n <= ops.len();
+    if c.layout.simple_path {
+        for op in ops.get(..n).unwrap_or_default() {
+            c.push(Step::Seg(*op), 0)?;
+        }
+    }
+    c.layout.simple_end = c.rel()?;
+    let l = &c.layout;
+    c.layout.bare = l.path_end == l.steps && l.frag == FragMode::None && !l.prefixed;
     Ok(c.layout)
 }
 
@@ -557,5 +599,98 @@ fn sub(span: Span, from: usize, to: usize) -> Span {
     Span {
         start: span.start + from as u32,
         end: span.start + to as u32,
+    }
+}
+
+/// Whether a path is plain literals and lone simple `{var}`s, each literal after a variable
+/// starting with a byte the variable cannot hold (so nothing is ever given back).
+fn is_simple(source: &str, path: &[Step]) -> bool {
+    let mut after_var = false;
+    for step in path {
+        match *step {
+            Step::Lit(span) => {
+                let text = span.of(source).as_bytes();
+                if !norm::is_plain(text) {
+                    return false;
+                }
+                if after_var && text.first().is_some_and(|&c| norm::in_class(c, norm::C_U)) {
+                    return false;
+                }
+                after_var = false;
+            }
+            Step::Expr(e) => {
+                if e.lead != 0 || !e.min1 || e.named || e.count != 1 {
+                    return false;
+                }
+            }
+            Step::Var(v) => {
+                if v.class != norm::C_U || v.explode || v.prefix != 0 {
+                    return false;
+                }
+                after_var = true;
+            }
+            Step::Param(_) | Step::Seg(_) => return false,
+        }
+    }
+    true
+}
+
+/// Writes the compact form of a simple path into `ops`; returns how many ops it needs
+/// (more than `ops.len()` when it does not fit: then only the fitting ones are written).
+fn compact(path: &[Step], ops: &mut [SegStep]) -> usize {
+    let mut n = 0;
+    let mut lit: Option<Span> = None;
+    let mut put = |op: SegStep, n: &mut usize| {
+        if let Some(slot) = ops.get_mut(*n) {
+            *slot = op;
+        }
+        *n += 1;
+    };
+    for step in path {
+        match *step {
+            Step::Lit(span) => lit = Some(span),
+            Step::Var(v) => {
+                let l = lit.take().unwrap_or(Span {
+                    start: v.name.start,
+                    end: v.name.start,
+                });
+                put(
+                    SegStep {
+                        lit: l,
+                        slot: v.slot,
+                    },
+                    &mut n,
+                );
+            }
+            _ => {}
+        }
+    }
+    if let Some(l) = lit {
+        put(
+            SegStep {
+                lit: l,
+                slot: NO_SLOT,
+            },
+            &mut n,
+        );
+    }
+    n
+}
+
+/// Where a position of a simple path (step `i`, byte `off` into its literal) falls in its
+/// compact form: an op index and a byte offset into that op's literal.
+pub(crate) fn compact_position(source: &str, path: &[Step], i: usize, off: u32) -> (usize, u32) {
+    let vars = path
+        .get(..i)
+        .unwrap_or(path)
+        .iter()
+        .filter(|s| matches!(s, Step::Var(_)))
+        .count();
+    match path.get(i) {
+        Some(Step::Lit(_)) => (vars, off),
+        _ => match i.checked_sub(1).and_then(|k| path.get(k)) {
+            Some(Step::Lit(s)) => (vars, s.of(source).len() as u32),
+            _ => (vars, 0),
+        },
     }
 }

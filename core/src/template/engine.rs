@@ -2,8 +2,10 @@
 //! captures into caller storage. Greedy, without backtracking, so linear in the URI length;
 //! never allocates. `check.rs` guarantees that the greedy decisions are the right ones.
 
-use super::captures::{self, Capture, Shape};
-use super::compile::{ExprStep, FragMode, Layout, ParamKind, Step, UnknownParams, VarStep};
+use super::captures::{self, Shape, Slot};
+use super::compile::{
+    ExprStep, FragMode, Layout, NO_SLOT, ParamKind, Step, UnknownParams, VarStep,
+};
 use super::error::MatchError;
 use super::norm;
 use super::parse::Span;
@@ -20,27 +22,28 @@ struct Pending {
 
 /// Runs a path or fragment sequence from `pos`; returns where it stopped.
 #[inline]
-pub(crate) fn run_seq<'v>(
+pub(crate) fn run_seq(
     source: &str,
     steps: &[Step],
-    uri: &'v str,
+    uri: &str,
     mut pos: usize,
-    caps: &mut [Capture<'_, 'v>],
+    caps: &mut [Slot],
 ) -> Option<usize> {
     let b = uri.as_bytes();
+    let src = source.as_bytes();
     let mut pending: Option<Pending> = None;
     let mut i = 0;
     while let Some(step) = steps.get(i) {
         match *step {
             Step::Lit(span) => {
-                let lit = span.of(source).as_bytes();
+                let lit = src.get(span.start as usize..span.end as usize)?;
                 let mut rest = lit;
                 if let Some(p) = pending.take() {
                     let l1 = norm::in_class_prefix(lit, p.class);
                     if l1 > 0 {
                         let (given, tail) = lit.split_at_checked(l1)?;
                         let g = norm::match_backward(given, b, p.floor, pos)?;
-                        captures::shrink(caps, p.slot, uri.get(p.start..g)?);
+                        captures::shrink(caps, p.slot, g);
                         rest = tail;
                     }
                 }
@@ -50,7 +53,7 @@ pub(crate) fn run_seq<'v>(
             Step::Expr(e) => {
                 let end = i + 1 + usize::from(e.count);
                 let vars = steps.get(i + 1..end)?;
-                let (p, pend) = run_expr(e, vars, source, uri, pos, caps)?;
+                let (p, pend) = run_expr(e, vars, source, b, pos, caps)?;
                 // An absent optional expression consumes nothing: the value before it may
                 // still give back the next literal.
                 if p != pos {
@@ -59,7 +62,39 @@ pub(crate) fn run_seq<'v>(
                 pos = p;
                 i = end;
             }
-            Step::Var(_) | Step::Param(_) => return None,
+            Step::Var(_) | Step::Param(_) | Step::Seg(_) => return None,
+        }
+    }
+    Some(pos)
+}
+
+/// Runs the compact form of a simple path (`Layout::simple_path`) from `pos`, the first
+/// op's literal starting `skip` bytes in: the same result as `run_seq` on the path, without
+/// give-back or optional values to consider.
+#[inline]
+pub(crate) fn run_simple(
+    source: &str,
+    ops: &[Step],
+    b: &[u8],
+    mut pos: usize,
+    mut skip: u32,
+    caps: &mut [Slot],
+) -> Option<usize> {
+    let src = source.as_bytes();
+    for op in ops {
+        let Step::Seg(s) = *op else {
+            return None;
+        };
+        let lit = src.get((s.lit.start + skip) as usize..s.lit.end as usize)?;
+        skip = 0;
+        pos = norm::match_forward(lit, b, pos)?;
+        if s.slot != NO_SLOT {
+            let end = norm::run(b, pos, norm::C_U)?;
+            if end == pos {
+                return None;
+            }
+            captures::set(caps, s.slot, pos, end, Shape::One);
+            pos = end;
         }
     }
     Some(pos)
@@ -87,19 +122,13 @@ fn shape(v: VarStep, e: ExprStep) -> Shape {
 
 /// Captures the value of `v` starting at `start`; returns its end.
 #[inline(always)]
-fn value<'v>(
-    v: VarStep,
-    e: ExprStep,
-    uri: &'v str,
-    start: usize,
-    caps: &mut [Capture<'_, 'v>],
-) -> Option<usize> {
-    let (end, _) = norm::run(uri.as_bytes(), start, v.class)?;
-    captures::set(caps, v.slot, uri.get(start..end)?, shape(v, e));
+fn value(v: VarStep, e: ExprStep, b: &[u8], start: usize, caps: &mut [Slot]) -> Option<usize> {
+    let end = norm::run(b, start, v.class)?;
+    captures::set(caps, v.slot, start, end, shape(v, e));
     Some(end)
 }
 
-fn mark_absent(vars: &[Step], caps: &mut [Capture<'_, '_>]) {
+fn mark_absent(vars: &[Step], caps: &mut [Slot]) {
     for v in vars.iter().filter_map(var) {
         captures::absent(caps, v.slot);
     }
@@ -107,15 +136,14 @@ fn mark_absent(vars: &[Step], caps: &mut [Capture<'_, '_>]) {
 
 /// Runs one expression; returns the position after it and the value that may give back.
 #[inline]
-fn run_expr<'v>(
+fn run_expr(
     e: ExprStep,
     vars: &[Step],
     source: &str,
-    uri: &'v str,
+    b: &[u8],
     mut pos: usize,
-    caps: &mut [Capture<'_, 'v>],
+    caps: &mut [Slot],
 ) -> Option<(usize, Option<Pending>)> {
-    let b = uri.as_bytes();
     let mut pending = None;
     if e.named {
         for v in vars.iter().filter_map(var) {
@@ -124,7 +152,7 @@ fn run_expr<'v>(
                 continue;
             }
             if v.explode {
-                let end = value(v, e, uri, pos + 1, caps)?;
+                let end = value(v, e, b, pos + 1, caps)?;
                 pending = Some(Pending {
                     slot: v.slot,
                     start: pos + 1,
@@ -139,7 +167,7 @@ fn run_expr<'v>(
             };
             match b.get(q) {
                 Some(b'=') => {
-                    let end = value(v, e, uri, q + 1, caps)?;
+                    let end = value(v, e, b, q + 1, caps)?;
                     pending = Some(Pending {
                         slot: v.slot,
                         start: q + 1,
@@ -150,7 +178,7 @@ fn run_expr<'v>(
                 }
                 Some(&c) if norm::in_class(c, norm::C_U) => {} // a longer name: not this one
                 _ => {
-                    captures::set(caps, v.slot, uri.get(q..q)?, Shape::One);
+                    captures::set(caps, v.slot, q, q, Shape::One);
                     pending = None;
                     pos = q;
                 }
@@ -169,7 +197,7 @@ fn run_expr<'v>(
             }
             pos += 1;
         }
-        let end = value(v, e, uri, pos, caps)?;
+        let end = value(v, e, b, pos, caps)?;
         pending = Some(Pending {
             slot: v.slot,
             start: pos,
@@ -206,13 +234,15 @@ fn well_formed(s: &[u8]) -> bool {
     true
 }
 
-/// Matches the query parameters (`params` are the program's `Param` steps).
-pub(crate) fn match_query<'v>(
+/// Matches the query parameters (`params` are the program's `Param` steps). The query is
+/// `uri[q0..q1]`, or absent.
+pub(crate) fn match_query(
     source: &str,
     params: &[Step],
     layout: &Layout,
-    query: Option<&'v str>,
-    caps: &mut [Capture<'_, 'v>],
+    uri: &str,
+    query: Option<(usize, usize)>,
+    caps: &mut [Slot],
 ) -> Option<()> {
     for p in params {
         if let Step::Param(p) = p
@@ -221,73 +251,83 @@ pub(crate) fn match_query<'v>(
             captures::absent(caps, slot);
         }
     }
+    let b = uri.as_bytes();
     let mut seen = 0u64;
-    let mut rest = query;
-    while let Some(q) = rest {
-        let (item, tail) = match q.as_bytes().iter().position(|&c| c == b'&') {
-            Some(k) => (q.get(..k)?, q.get(k + 1..)),
-            None => (q, None),
-        };
-        rest = tail;
-        if item.is_empty() {
-            continue;
-        }
-        let (name, val) = match item.as_bytes().iter().position(|&c| c == b'=') {
-            Some(k) => (item.get(..k)?, Some(item.get(k + 1..)?)),
-            None => (item, None),
-        };
-        let found = params.iter().enumerate().find_map(|(k, s)| match s {
-            Step::Param(p) if norm::units_eq(p.name.of(source).as_bytes(), name.as_bytes()) => {
-                Some((k, *p))
+    if let Some((q0, q1)) = query {
+        let mut at = q0;
+        while at <= q1 {
+            let item_end = b
+                .get(at..q1)?
+                .iter()
+                .position(|&c| c == b'&')
+                .map_or(q1, |k| at + k);
+            let item = b.get(at..item_end)?;
+            let start = at;
+            at = item_end + 1;
+            if item.is_empty() {
+                continue;
             }
-            _ => None,
-        });
-        let Some((k, p)) = found else {
-            if layout.unknown == UnknownParams::Reject {
-                return None;
-            }
-            continue;
-        };
-        let bit = 1u64 << (k & 63);
-        let v = val.unwrap_or("");
-        match p.kind {
-            ParamKind::Var { slot, explode, .. } => {
-                if !well_formed(v.as_bytes()) {
+            let eq = item.iter().position(|&c| c == b'=');
+            let name = item.get(..eq.unwrap_or(item.len()))?;
+            let (v0, v1) = match eq {
+                Some(k) => (start + k + 1, item_end),
+                None => (item_end, item_end),
+            };
+            let found = params.iter().enumerate().find_map(|(k, s)| match s {
+                Step::Param(p) if norm::units_eq(p.name.of(source).as_bytes(), name) => {
+                    Some((k, *p))
+                }
+                _ => None,
+            });
+            let Some((k, p)) = found else {
+                if layout.unknown == UnknownParams::Reject {
                     return None;
                 }
-                if !explode {
-                    if seen & bit != 0 {
-                        return None; // a scalar given twice is ambiguous
+                continue;
+            };
+            let bit = 1u64 << (k & 63);
+            let v = b.get(v0..v1)?;
+            match p.kind {
+                ParamKind::Var { slot, explode, .. } => {
+                    if !well_formed(v) {
+                        return None;
                     }
-                    captures::set(caps, slot, v, Shape::One);
-                } else if seen & bit == 0 {
-                    captures::set(caps, slot, query?, Shape::Query);
+                    if !explode {
+                        if seen & bit != 0 {
+                            return None; // a scalar given twice is ambiguous
+                        }
+                        captures::set(caps, slot, v0, v1, Shape::One);
+                    } else if seen & bit == 0 {
+                        captures::set(caps, slot, q0, q1, Shape::Query);
+                    }
+                }
+                ParamKind::Fixed(want) => {
+                    let want = want.map_or("", |w| w.of(source));
+                    if !norm::units_eq(want.as_bytes(), v) {
+                        return None;
+                    }
                 }
             }
-            ParamKind::Fixed(want) => {
-                let want = want.map_or("", |w| w.of(source));
-                if !norm::units_eq(want.as_bytes(), v.as_bytes()) {
-                    return None;
-                }
-            }
+            seen |= bit;
         }
-        seen |= bit;
     }
     (seen & layout.required == layout.required).then_some(())
 }
 
+/// The query span (`start..end` of the text after `?`) and where the fragment starts.
+type Rest = (Option<(usize, usize)>, Option<usize>);
+
 /// Splits what follows the path at `pos` into query and fragment.
 #[inline]
-pub(crate) fn split_rest(uri: &str, pos: usize) -> Option<(Option<&str>, Option<usize>)> {
-    let b = uri.as_bytes();
+pub(crate) fn split_rest(b: &[u8], pos: usize) -> Option<Rest> {
     match b.get(pos) {
         None => Some((None, None)),
         Some(b'#') => Some((None, Some(pos + 1))),
         Some(b'?') => {
-            let q = uri.get(pos + 1..)?;
-            match q.as_bytes().iter().position(|&c| c == b'#') {
-                Some(k) => Some((Some(q.get(..k)?), Some(pos + 2 + k))),
-                None => Some((Some(q), None)),
+            let q0 = pos + 1;
+            match b.get(q0..)?.iter().position(|&c| c == b'#') {
+                Some(k) => Some((Some((q0, q0 + k)), Some(q0 + k + 1))),
+                None => Some((Some((q0, b.len())), None)),
             }
         }
         Some(_) => None,
@@ -295,18 +335,21 @@ pub(crate) fn split_rest(uri: &str, pos: usize) -> Option<(Option<&str>, Option<
 }
 
 /// Matches the query and fragment sections of a program once its path ended at `pos`.
-pub(crate) fn match_tail_sections<'v>(
+pub(crate) fn match_tail_sections(
     source: &str,
     program: &[Step],
     layout: &Layout,
-    uri: &'v str,
+    uri: &str,
     pos: usize,
-    caps: &mut [Capture<'_, 'v>],
+    caps: &mut [Slot],
 ) -> Option<()> {
-    let (query, frag) = split_rest(uri, pos)?;
+    if pos == uri.len() && layout.path_end == layout.steps && layout.required == 0 {
+        return (layout.frag != FragMode::Required).then_some(());
+    }
+    let (query, frag) = split_rest(uri.as_bytes(), pos)?;
     let params = program.get(usize::from(layout.path_end)..usize::from(layout.query_end))?;
     if !params.is_empty() || (query.is_some() && layout.unknown == UnknownParams::Reject) {
-        match_query(source, params, layout, query, caps)?;
+        match_query(source, params, layout, uri, query, caps)?;
     }
     let frag_steps = program.get(usize::from(layout.query_end)..usize::from(layout.steps))?;
     match (layout.frag, frag) {
@@ -324,7 +367,7 @@ pub(crate) fn match_tail_sections<'v>(
 }
 
 /// Checks the prefix modifiers (`{var:3}`) of a successful match.
-pub(crate) fn prefixes_hold(program: &[Step], caps: &[Capture<'_, '_>]) -> bool {
+pub(crate) fn prefixes_hold(program: &[Step], uri: &str, caps: &[Slot]) -> bool {
     program.iter().all(|s| {
         let (slot, n) = match *s {
             Step::Var(v) => (v.slot, v.prefix),
@@ -336,51 +379,49 @@ pub(crate) fn prefixes_hold(program: &[Step], caps: &[Capture<'_, '_>]) -> bool 
         };
         n == 0
             || caps.get(usize::from(slot)).is_none_or(|c| {
-                !c.present || norm::decoded_chars(c.raw.as_bytes()) <= usize::from(n)
+                let raw = uri.as_bytes().get(c.start as usize..c.end as usize);
+                !c.present || norm::decoded_chars(raw.unwrap_or_default()) <= usize::from(n)
             })
     })
 }
 
-/// Names the captures after a successful match.
-pub(crate) fn name_captures<'k, const N: usize>(
-    source: &'k str,
-    names: &[Span],
-    caps: &mut super::Captures<'k, '_, N>,
-) {
-    for (slot, name) in caps.slots.iter_mut().zip(names) {
-        slot.name = name.of(source);
-    }
-    caps.len = names.len().min(N);
-}
-
 /// Runs a whole program into raw slots; whether it matched (prefixes included).
-pub(crate) fn run_program<'v>(
+pub(crate) fn run_program(
     source: &str,
     program: &[Step],
     layout: &Layout,
-    uri: &'v str,
-    slots: &mut [Capture<'_, 'v>],
+    uri: &str,
+    slots: &mut [Slot],
 ) -> bool {
     let Some(path) = program.get(..usize::from(layout.path_end)) else {
         return false;
     };
-    let Some(pos) = run_seq(source, path, uri, 0, slots) else {
+    let run = if layout.simple_path {
+        let ops = program.get(usize::from(layout.steps)..usize::from(layout.simple_end));
+        run_simple(source, ops.unwrap_or_default(), uri.as_bytes(), 0, 0, slots)
+    } else {
+        run_seq(source, path, uri, 0, slots)
+    };
+    let Some(pos) = run else {
         return false;
     };
+    if layout.bare && pos == uri.len() {
+        return true;
+    }
     match_tail_sections(source, program, layout, uri, pos, slots).is_some()
-        && (!layout.prefixed || prefixes_hold(program, slots))
+        && (!layout.prefixed || prefixes_hold(program, uri, slots))
 }
 
 /// Matches a whole program (the single-template matcher).
 pub(crate) fn match_program<'k, 'v, const N: usize>(
     source: &'k str,
     program: &[Step],
-    names: &[Span],
+    names: &'k [Span],
     layout: &Layout,
     uri: &'v str,
     caps: &mut super::Captures<'k, 'v, N>,
 ) -> Result<(), MatchError> {
-    caps.len = 0;
+    caps.clear();
     let vars = usize::from(layout.vars);
     if vars > N {
         return Err(MatchError::TooManyVariables { needed: vars });
@@ -388,6 +429,6 @@ pub(crate) fn match_program<'k, 'v, const N: usize>(
     if !run_program(source, program, layout, uri, caps.slots_mut()) {
         return Err(MatchError::NoMatch);
     }
-    name_captures(source, names, caps);
+    caps.finish(uri, source, names);
     Ok(())
 }

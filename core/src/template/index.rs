@@ -8,7 +8,7 @@
 //! the templates whose path ends there; their query and fragment sections decide.
 
 use super::TemplateRef;
-use super::captures::{self, Capture, Shape};
+use super::captures::{self, Shape, Slot};
 use super::compile::{self, Layout, MatchOptions, ProgramSink, Step};
 use super::engine;
 use super::error::{InsertError, RouteId};
@@ -18,9 +18,19 @@ use super::segment::{self, Relation, SEG_STEPS, Seg, Segmenter};
 use super::store::{Buf, Storage};
 
 pub(crate) const NONE: u32 = u32::MAX;
+const EMPTY: u64 = u64::MAX;
+const NO_INLINE: u8 = u8::MAX;
 
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Node {
+    /// How many templates pass through (or end at) this node.
+    count: u32,
+    /// With `count == 1`: that template, and where its path continues from this node's
+    /// segment (step index into the arena, byte offset into that step's literal). The walk
+    /// then runs the rest of the template directly instead of node by node.
+    single: u32,
+    single_step: u32,
+    single_off: u32,
     slot_base: u16,
     statics: u32,
     one: u32,
@@ -33,6 +43,10 @@ pub(crate) struct Node {
 impl Default for Node {
     fn default() -> Self {
         Self {
+            count: 0,
+            single: NONE,
+            single_step: 0,
+            single_off: 0,
             slot_base: 0,
             statics: 0,
             one: NONE,
@@ -62,6 +76,10 @@ pub(crate) struct Edge {
     next: u32,
     route: u32,
     key: Span,
+    /// A static key of at most 16 bytes, copied here so that comparing it touches nothing
+    /// else; `ilen` is `NO_INLINE` for longer keys.
+    ikey: [u8; 16],
+    ilen: u8,
     hash: u32,
     from: u32,
     to: u32,
@@ -88,7 +106,8 @@ pub(crate) struct Index<S: Storage> {
     names: S::Buf<Span>,
     nodes: S::Buf<Node>,
     edges: S::Buf<Edge>,
-    table: S::Buf<u32>,
+    /// Open addressing: `(hash of parent and key) << 32 | edge`, `EMPTY` when free.
+    table: S::Buf<u64>,
     routes: S::Buf<RouteInfo>,
     statics: usize,
     opts: MatchOptions,
@@ -123,34 +142,44 @@ fn src_of<'a, A: AsRef<str>>(sources: &'a [A], new: (u32, &'a str), r: u32) -> &
     }
 }
 
+/// The table hash of a static key under `parent`.
 #[inline(always)]
-fn probe(hash: u32, parent: u32, len: usize) -> usize {
+fn table_hash(hash: u32, parent: u32) -> u32 {
     let h = (hash ^ parent.wrapping_mul(0x9E37_79B9)).wrapping_mul(0x85EB_CA6B);
-    ((u64::from(h ^ (h >> 15)) * len as u64) >> 32) as usize
+    h ^ (h >> 15)
 }
 
-/// Scans the URI segment at `pos`: its end, whether it can be a `{var}` value, whether it is
-/// plain (no `%`, no non-ASCII).
+/// The first slot to probe for a table hash.
 #[inline(always)]
-fn scan(b: &[u8], mut i: usize) -> (usize, bool, bool) {
-    let (mut wild, mut plain) = (true, true);
-    while let Some(&c) = b.get(i) {
-        let bits = norm::bits(c);
-        if bits & norm::STOP != 0 {
-            break;
+fn home(th: u32, len: usize) -> usize {
+    ((u64::from(th) * len as u64) >> 32) as usize
+}
+
+/// Scans the URI segment at `pos`: its end, and whether it can be a `{var}` value (one or
+/// more unreserved or pct-encoded bytes). One pass: the `{var}` class run usually ends the
+/// segment.
+#[inline(always)]
+fn scan(b: &[u8], pos: usize) -> (usize, bool) {
+    if let Some(end) = norm::run(b, pos, norm::C_U) {
+        match b.get(end) {
+            None => return (end, end > pos),
+            Some(&c) if norm::bits(c) & norm::STOP != 0 => return (end, end > pos),
+            _ => {}
         }
-        if bits & norm::C_U == 0 {
-            wild = false;
-        }
-        if c == b'%' || c >= 0x80 {
-            plain = false;
-            if c == b'%' && !crate::pct::starts_with_triplet(b.get(i..).unwrap_or_default()) {
-                wild = false;
-            }
-        }
-        i += 1;
     }
-    (i, wild, plain)
+    let rest = b.get(pos..).unwrap_or_default();
+    let k = rest
+        .iter()
+        .position(|&c| norm::bits(c) & norm::STOP != 0)
+        .unwrap_or(rest.len());
+    (pos + k, false)
+}
+
+/// The matching state threaded through a walk.
+struct Walk<'a, 'u, A> {
+    sources: &'a [A],
+    uri: &'u str,
+    slots: &'a mut [Slot],
 }
 
 impl<S: Storage> Index<S> {
@@ -167,7 +196,7 @@ impl<S: Storage> Index<S> {
         };
         let _ = index.nodes.push(Node::default());
         if let Some(n) = index.table.capacity_limit() {
-            let _ = index.table.reset(n, NONE);
+            let _ = index.table.reset(n, EMPTY);
         }
         index
     }
@@ -194,6 +223,11 @@ impl<S: Storage> Index<S> {
 
     fn node_mut(&mut self, n: u32) -> Option<&mut Node> {
         self.nodes.items_mut().get_mut(n as usize)
+    }
+
+    #[inline(always)]
+    fn edge_ref(&self, e: u32) -> Option<&Edge> {
+        self.edges.items().get(e as usize)
     }
 
     fn edge(&self, e: u32) -> Edge {
@@ -275,6 +309,10 @@ impl<S: Storage> Index<S> {
         let mut node = 0u32;
         let mut buf = [Step::default(); SEG_STEPS];
         loop {
+            if create {
+                let at = self.resume_at(new.1, &info, seg.position());
+                self.pass(node, new.0, at)?;
+            }
             let (s, last) = seg.next(self.steps.items(), new.1, &mut buf).ok_or(full)?;
             let child = match s {
                 Seg::Tail { step, off } => {
@@ -289,7 +327,7 @@ impl<S: Storage> Index<S> {
                 }
                 Seg::Static(span) => {
                     let key = span.of(new.1).as_bytes();
-                    match self.find_static(sources, new, node, key, norm::is_plain(key)) {
+                    match self.find_static(sources, new, node, key) {
                         Some(c) => Some(c),
                         None if create => Some(self.add_static(node, new.0, span, key)?),
                         None => None,
@@ -314,9 +352,42 @@ impl<S: Storage> Index<S> {
             };
             node = child;
             if last {
+                if create {
+                    // The path ends here: walking into this node means the URI has another
+                    // segment, which this template does not.
+                    self.pass(node, new.0, (NONE as usize, 0))?;
+                }
                 return self.attach_terminal(sources, new, info, node, create);
             }
         }
+    }
+
+    /// Where `run_single` resumes a template whose path is at `(step, off)`: in the compact
+    /// ops of a simple path, else in the path steps.
+    fn resume_at(&self, src: &str, info: &RouteInfo, (step, off): (usize, u32)) -> (usize, u32) {
+        if !info.layout.simple_path {
+            return (step, off);
+        }
+        let p0 = info.prog as usize;
+        let path = self
+            .steps
+            .items()
+            .get(p0..p0 + usize::from(info.layout.path_end))
+            .unwrap_or_default();
+        let (op, off) = compile::compact_position(src, path, step - p0, off);
+        (p0 + usize::from(info.layout.steps) + op, off)
+    }
+
+    /// Counts template `route` through `node`, whose segment starts at `at` in its program.
+    fn pass(&mut self, node: u32, route: u32, at: (usize, u32)) -> Result<(), InsertError> {
+        let n = self.node_mut(node).ok_or(InsertError::CapacityExceeded)?;
+        n.count += 1;
+        if n.count == 1 {
+            n.single = route;
+            n.single_step = at.0 as u32;
+            n.single_off = at.1;
+        }
+        Ok(())
     }
 
     fn add_node(&mut self, parent: u32, vars: u16) -> Result<u32, InsertError> {
@@ -341,60 +412,76 @@ impl<S: Storage> Index<S> {
         }
     }
 
-    fn key_eq<A: AsRef<str>>(
-        &self,
-        sources: &[A],
-        new: (u32, &str),
-        e: &Edge,
-        seg: &[u8],
-        plain: bool,
-    ) -> bool {
-        let key = e.key.of(src_of(sources, new, e.route)).as_bytes();
-        if e.plain && plain {
-            key == seg
-        } else {
-            norm::units_eq(key, seg)
+    /// The key text of a static edge.
+    #[inline(always)]
+    fn key<'s, A: AsRef<str>>(
+        &'s self,
+        sources: &'s [A],
+        new: (u32, &'s str),
+        e: &'s Edge,
+    ) -> &'s [u8] {
+        if e.ilen != NO_INLINE {
+            return e.ikey.get(..usize::from(e.ilen)).unwrap_or_default();
         }
+        let src = src_of(sources, new, e.route).as_bytes();
+        src.get(e.key.start as usize..e.key.end as usize)
+            .unwrap_or_default()
+    }
+
+    #[inline(always)]
+    fn key_eq<A: AsRef<str>>(&self, sources: &[A], new: (u32, &str), e: &Edge, seg: &[u8]) -> bool {
+        let key = self.key(sources, new, e);
+        norm::eq_same_len(key, seg)
+            || (!e.plain || !norm::is_plain(seg)) && norm::units_eq(key, seg)
     }
 
     /// The child of `node` for the static segment `seg`.
-    #[inline]
+    #[inline(always)]
     fn find_static<A: AsRef<str>>(
         &self,
         sources: &[A],
         new: (u32, &str),
         node: u32,
         seg: &[u8],
-        plain: bool,
     ) -> Option<u32> {
         let n = self.node(node);
         match n.statics {
             0 => None,
             1 => {
-                let e = self.edge(n.one);
-                self.key_eq(sources, new, &e, seg, plain).then_some(e.child)
+                let e = self.edge_ref(n.one)?;
+                self.key_eq(sources, new, e, seg).then_some(e.child)
             }
-            _ => {
-                let table = self.table.items();
-                let hash = norm::hash(seg, plain);
-                let mut i = probe(hash, node, table.len());
-                for _ in 0..table.len() {
-                    let slot = *table.get(i)?;
-                    if slot == NONE {
-                        return None;
-                    }
-                    let e = self.edge(slot);
-                    if e.parent == node
-                        && e.hash == hash
-                        && self.key_eq(sources, new, &e, seg, plain)
-                    {
-                        return Some(e.child);
-                    }
-                    i = if i + 1 == table.len() { 0 } else { i + 1 };
-                }
-                None
-            }
+            _ => self.find_hashed(sources, new, node, seg, norm::hash(seg)),
         }
+    }
+
+    #[inline]
+    fn find_hashed<A: AsRef<str>>(
+        &self,
+        sources: &[A],
+        new: (u32, &str),
+        node: u32,
+        seg: &[u8],
+        hash: u32,
+    ) -> Option<u32> {
+        let table = self.table.items();
+        let th = table_hash(hash, node);
+        let mut i = home(th, table.len());
+        for _ in 0..table.len() {
+            let slot = *table.get(i)?;
+            if slot == EMPTY {
+                return None;
+            }
+            if (slot >> 32) as u32 == th
+                && let Some(e) = self.edge_ref(slot as u32)
+                && e.parent == node
+                && self.key_eq(sources, new, e, seg)
+            {
+                return Some(e.child);
+            }
+            i = if i + 1 == table.len() { 0 } else { i + 1 };
+        }
+        None
     }
 
     fn add_static(
@@ -405,8 +492,16 @@ impl<S: Storage> Index<S> {
         text: &[u8],
     ) -> Result<u32, InsertError> {
         let plain = norm::is_plain(text);
-        let hash = norm::hash(text, plain);
+        let hash = norm::hash(text);
         let child = self.add_node(parent, 0)?;
+        let mut ikey = [0u8; 16];
+        let ilen = match ikey.get_mut(..text.len()) {
+            Some(dst) => {
+                dst.copy_from_slice(text);
+                text.len() as u8
+            }
+            None => NO_INLINE,
+        };
         let edge = Edge {
             kind: Kind::Static,
             plain,
@@ -415,6 +510,8 @@ impl<S: Storage> Index<S> {
             next: NONE,
             route,
             key,
+            ikey,
+            ilen,
             hash,
             ..Edge::default()
         };
@@ -430,12 +527,18 @@ impl<S: Storage> Index<S> {
 
     fn table_insert(&mut self, id: u32) -> Result<(), InsertError> {
         let len = self.table.len();
-        if (self.statics + 1) * 4 > len * 3 {
+        // A growable table stays at most half full (short probe runs); a fixed one may fill
+        // to three quarters.
+        let full = match self.table.capacity_limit() {
+            Some(_) => (self.statics + 1) * 4 > len * 3,
+            None => (self.statics + 1) * 2 > len,
+        };
+        if full {
             if self.table.capacity_limit().is_some() {
                 return Err(InsertError::CapacityExceeded);
             }
             let new_len = (len * 2).max(16);
-            self.table.reset(new_len, NONE);
+            self.table.reset(new_len, EMPTY);
             self.statics = 0;
             for k in 0..self.edges.len() as u32 {
                 if k != id && self.edge(k).kind == Kind::Static {
@@ -449,14 +552,15 @@ impl<S: Storage> Index<S> {
 
     fn table_place(&mut self, id: u32) {
         let e = self.edge(id);
+        let th = table_hash(e.hash, e.parent);
         let table = self.table.items_mut();
         let len = table.len();
-        let mut i = probe(e.hash, e.parent, len);
+        let mut i = home(th, len);
         for _ in 0..len {
             if let Some(slot) = table.get_mut(i)
-                && *slot == NONE
+                && *slot == EMPTY
             {
-                *slot = id;
+                *slot = (u64::from(th) << 32) | u64::from(id);
                 self.statics += 1;
                 return;
             }
@@ -594,8 +698,13 @@ impl<S: Storage> Index<S> {
             .iter()
             .copied();
         let rank = segment::rank(segment::lit_units(new.1, frag), &info.layout);
+        let l = &info.layout;
+        // `plain` on a terminal: the template has neither query nor fragment section and no
+        // prefix modifier, so a URI whose path ends the string is accepted as it is.
+        let bare = l.path_end == l.steps && l.frag == compile::FragMode::None && !l.prefixed;
         let id = self.push_edge(Edge {
             kind: Kind::Term,
+            plain: bare,
             next: NONE,
             route: new.0,
             rank,
@@ -702,84 +811,173 @@ impl<S: Storage> Index<S> {
 
     /// Routes `uri`; returns the matching route with its captures in `slots`.
     #[inline]
-    pub(crate) fn route<'v, A: AsRef<str>>(
+    pub(crate) fn route<A: AsRef<str>>(
         &self,
         sources: &[A],
-        uri: &'v str,
-        slots: &mut [Capture<'_, 'v>],
+        uri: &str,
+        slots: &mut [Slot],
     ) -> Option<u32> {
-        self.walk(sources, uri, 0, 0, slots)
+        let mut w = Walk {
+            sources,
+            uri,
+            slots,
+        };
+        self.walk(&mut w, 0, 0)
     }
 
-    fn walk<'v, A: AsRef<str>>(
+    /// Depth-first walk from `node` at URI segment `pos`. Recurses only where a node offers
+    /// an alternative to come back to; a lone way forward is followed in the loop.
+    fn walk<A: AsRef<str>>(
         &self,
-        sources: &[A],
-        uri: &'v str,
-        node: u32,
-        pos: usize,
-        slots: &mut [Capture<'_, 'v>],
+        w: &mut Walk<'_, '_, A>,
+        mut node: u32,
+        mut pos: usize,
     ) -> Option<u32> {
-        let b = uri.as_bytes();
-        let n = self.node(node);
-        let (end, wild, plain) = scan(b, pos);
-        let last = b.get(end) != Some(&b'/');
-        let seg = b.get(pos..end)?;
         let none = (NONE, "");
-        if n.statics > 0
-            && let Some(child) = self.find_static(sources, none, node, seg, plain)
-            && let Some(r) = self.enter(sources, uri, child, end, last, slots)
-        {
-            return Some(r);
-        }
-        let mut e = n.patterns;
-        while e != NONE {
-            let edge = self.edge(e);
-            let src = src_of(sources, none, edge.route);
-            if engine::run_seq(src, self.arena(edge.from, edge.to), uri, pos, slots) == Some(end)
-                && let Some(r) = self.enter(sources, uri, edge.child, end, last, slots)
+        loop {
+            let b = w.uri.as_bytes();
+            let n = self.nodes.items().get(node as usize)?;
+            if n.count == 1 {
+                return self.run_single(w, n, pos);
+            }
+            if n.wild == NONE && n.patterns == NONE && n.tails == NONE {
+                // Static children only: no alternative to come back to.
+                let (child, end) = match n.statics {
+                    0 => return None,
+                    1 => {
+                        let e = self.edge_ref(n.one)?;
+                        let end = norm::match_forward(self.key(w.sources, none, e), b, pos)?;
+                        match b.get(end) {
+                            Some(&c) if norm::bits(c) & norm::STOP == 0 => return None,
+                            _ => (e.child, end),
+                        }
+                    }
+                    _ => {
+                        let (end, hash) = norm::scan_hash(b, pos);
+                        let seg = b.get(pos..end)?;
+                        (self.find_hashed(w.sources, none, node, seg, hash)?, end)
+                    }
+                };
+                if b.get(end) != Some(&b'/') {
+                    return self.terminals(w, child, end);
+                }
+                node = child;
+                pos = end + 1;
+                continue;
+            }
+            let (end, wild) = scan(b, pos);
+            let last = b.get(end) != Some(&b'/');
+            let seg = b.get(pos..end)?;
+            let wild = wild && n.wild != NONE;
+            if n.statics > 0
+                && let Some(child) = self.find_static(w.sources, none, node, seg)
+                && let Some(r) = self.enter(w, child, end, last)
             {
                 return Some(r);
             }
-            e = edge.next;
-        }
-        if n.wild != NONE && wild && end > pos {
-            captures::set(slots, n.slot_base, uri.get(pos..end)?, Shape::One);
-            if let Some(r) = self.enter(sources, uri, n.wild, end, last, slots) {
-                return Some(r);
+            let mut e = n.patterns;
+            while let Some(edge) = self.edge_ref(e) {
+                let src = src_of(w.sources, none, edge.route);
+                let steps = self.arena(edge.from, edge.to);
+                if engine::run_seq(src, steps, w.uri, pos, w.slots) == Some(end)
+                    && let Some(r) = self.enter(w, edge.child, end, last)
+                {
+                    return Some(r);
+                }
+                e = edge.next;
             }
+            if wild {
+                captures::set(w.slots, n.slot_base, pos, end, Shape::One);
+                if !last && n.tails == NONE {
+                    node = n.wild;
+                    pos = end + 1;
+                    continue;
+                }
+                if let Some(r) = self.enter(w, n.wild, end, last) {
+                    return Some(r);
+                }
+            }
+            let mut e = n.tails;
+            while let Some(edge) = self.edge_ref(e) {
+                let src = src_of(w.sources, none, edge.route);
+                let steps = self.arena(edge.from, edge.to);
+                if let Some(p) = engine::run_seq(src, steps, w.uri, pos, w.slots)
+                    && self.accept(src, edge.route, w.uri, p, w.slots)
+                {
+                    return Some(edge.route);
+                }
+                e = edge.next;
+            }
+            return None;
         }
-        let mut e = n.tails;
-        while e != NONE {
-            let edge = self.edge(e);
-            let src = src_of(sources, none, edge.route);
-            if let Some(p) = engine::run_seq(src, self.arena(edge.from, edge.to), uri, pos, slots)
-                && self.accept(src, edge.route, uri, p, slots)
+    }
+
+    /// The only template below `n`: runs the rest of its path from `pos`, then its query
+    /// and fragment.
+    #[inline(never)]
+    fn run_single<A: AsRef<str>>(
+        &self,
+        w: &mut Walk<'_, '_, A>,
+        n: &Node,
+        pos: usize,
+    ) -> Option<u32> {
+        let r = n.single;
+        if n.single_step == NONE {
+            return None;
+        }
+        let info = self.routes.items().get(r as usize)?;
+        let src = src_of(w.sources, (NONE, ""), r);
+        let b = w.uri.as_bytes();
+        let p0 = info.prog as usize;
+        let p = if info.layout.simple_path {
+            let end = p0 + usize::from(info.layout.simple_end);
+            let ops = self.steps.items().get(n.single_step as usize..end)?;
+            engine::run_simple(src, ops, b, pos, n.single_off, w.slots)?
+        } else {
+            let end = p0 + usize::from(info.layout.path_end);
+            let mut rest = self.steps.items().get(n.single_step as usize..end)?;
+            let mut p = pos;
+            if n.single_off > 0
+                && let Some((Step::Lit(span), tail)) = rest.split_first()
             {
-                return Some(edge.route);
+                let from = (span.start + n.single_off) as usize;
+                p = norm::match_forward(src.as_bytes().get(from..span.end as usize)?, b, p)?;
+                rest = tail;
             }
-            e = edge.next;
-        }
-        None
+            engine::run_seq(src, rest, w.uri, p, w.slots)?
+        };
+        self.accept(src, r, w.uri, p, w.slots).then_some(r)
     }
 
     #[inline(always)]
-    fn enter<'v, A: AsRef<str>>(
+    fn enter<A: AsRef<str>>(
         &self,
-        sources: &[A],
-        uri: &'v str,
+        w: &mut Walk<'_, '_, A>,
         child: u32,
         end: usize,
         last: bool,
-        slots: &mut [Capture<'_, 'v>],
     ) -> Option<u32> {
-        if !last {
-            return self.walk(sources, uri, child, end + 1, slots);
+        if last {
+            self.terminals(w, child, end)
+        } else {
+            self.walk(w, child, end + 1)
         }
-        let mut e = self.node(child).terms;
-        while e != NONE {
-            let edge = self.edge(e);
-            let src = src_of(sources, (NONE, ""), edge.route);
-            if self.accept(src, edge.route, uri, end, slots) {
+    }
+
+    /// The templates whose path ends at `node`, the URI's path having ended at `end`.
+    fn terminals<A: AsRef<str>>(
+        &self,
+        w: &mut Walk<'_, '_, A>,
+        node: u32,
+        end: usize,
+    ) -> Option<u32> {
+        let mut e = self.nodes.items().get(node as usize)?.terms;
+        while let Some(edge) = self.edge_ref(e) {
+            if edge.plain && end == w.uri.len() {
+                return Some(edge.route); // nothing follows the path and nothing is required
+            }
+            let src = src_of(w.sources, (NONE, ""), edge.route);
+            if self.accept(src, edge.route, w.uri, end, w.slots) {
                 return Some(edge.route);
             }
             e = edge.next;
@@ -788,20 +986,16 @@ impl<S: Storage> Index<S> {
     }
 
     /// Whether route `r`, whose path ended at `pos`, accepts the rest of the URI.
-    #[inline(always)]
-    fn accept<'v>(
-        &self,
-        src: &str,
-        r: u32,
-        uri: &'v str,
-        pos: usize,
-        slots: &mut [Capture<'_, 'v>],
-    ) -> bool {
-        let Some(info) = self.route_info(r) else {
+    #[inline]
+    fn accept(&self, src: &str, r: u32, uri: &str, pos: usize, slots: &mut [Slot]) -> bool {
+        let Some(info) = self.routes.items().get(r as usize) else {
             return false;
         };
-        let prog = self.program(&info);
+        if info.layout.bare && pos == uri.len() {
+            return true;
+        }
+        let prog = self.program(info);
         engine::match_tail_sections(src, prog, &info.layout, uri, pos, slots).is_some()
-            && (!info.layout.prefixed || engine::prefixes_hold(prog, slots))
+            && (!info.layout.prefixed || engine::prefixes_hold(prog, uri, slots))
     }
 }

@@ -1,7 +1,7 @@
 //! Matching one template: [`Pattern`] (fixed capacity, borrows its source) and
 //! [`OwnedPattern`] (feature `alloc`). Semantics: docs/matching.md.
 
-use super::captures::Captures;
+use super::captures::{Captures, Slot};
 use super::compile::{self, Layout, MatchOptions, ProgramSink, Step};
 use super::engine;
 use super::error::{CompileError, MatchError, PatternError};
@@ -150,10 +150,10 @@ impl<'t, const N: usize> Pattern<'t, N> {
     /// # Errors
     /// [`MatchError::NoMatch`], or [`MatchError::TooManyVariables`] when `caps` holds fewer
     /// than the template's variables.
-    pub fn matches<'u, const C: usize>(
-        &self,
+    pub fn matches<'p, 'u, const C: usize>(
+        &'p self,
         uri: &'u str,
-        caps: &mut Captures<'t, 'u, C>,
+        caps: &mut Captures<'p, 'u, C>,
     ) -> Result<(), MatchError> {
         let program = self.steps.get(..self.counts.0).unwrap_or_default();
         let names = self.names.get(..self.counts.1).unwrap_or_default();
@@ -163,9 +163,9 @@ impl<'t, const N: usize> Pattern<'t, N> {
     /// Whether `uri` matches.
     #[must_use]
     pub fn is_match(&self, uri: &str) -> bool {
-        let mut caps = Captures::<'t, '_, N>::new();
+        let mut slots = [Slot::default(); N];
         let program = self.steps.get(..self.counts.0).unwrap_or_default();
-        engine::run_program(self.source, program, &self.layout, uri, caps.slots_mut())
+        engine::run_program(self.source, program, &self.layout, uri, &mut slots)
     }
 }
 
@@ -176,7 +176,7 @@ mod owned {
     };
     use super::{compile, engine};
     use crate::template::OwnedTemplate;
-    use crate::template::captures::Capture;
+    use crate::template::captures::Slot;
     use alloc::string::String;
     use alloc::vec::Vec;
 
@@ -271,7 +271,7 @@ mod owned {
         /// Whether `uri` matches.
         #[must_use]
         pub fn is_match(&self, uri: &str) -> bool {
-            let mut slots = alloc::vec![Capture::default(); self.names.len()];
+            let mut slots = alloc::vec![Slot::default(); self.names.len()];
             engine::run_program(&self.source, &self.steps, &self.layout, uri, &mut slots)
         }
     }

@@ -96,7 +96,7 @@ const fn build() -> [u8; 256] {
     t
 }
 
-static TABLE: [u8; 256] = build();
+const TABLE: [u8; 256] = build();
 
 /// The class bits of byte `b`.
 #[inline(always)]
@@ -117,24 +117,72 @@ fn hex2(s: &[u8], i: usize) -> Option<u8> {
     Some((h << 4) | l)
 }
 
-/// Runs over the bytes of `class` from `pos`; returns the end and whether a `%` was seen.
-/// `None` when a `%` does not start a triplet (the URI is malformed there).
+/// The class table without `%`, for the run loop: triplets are handled out of line.
+const RUN: [u8; 256] = build_run();
+
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const evaluation: checked at compile time"
+)]
+const fn build_run() -> [u8; 256] {
+    let mut t = build();
+    t[b'%' as usize] = 0;
+    t
+}
+
+/// Runs over the bytes of `class` from `pos`; returns the end. `None` when a `%` does not
+/// start a triplet (the URI is malformed there).
 #[inline(always)]
-pub(crate) fn run(s: &[u8], mut pos: usize, class: u8) -> Option<(usize, bool)> {
-    let mut pct = false;
-    while let Some(&c) = s.get(pos) {
-        if bits(c) & class == 0 {
-            break;
+pub(crate) fn run(s: &[u8], mut pos: usize, class: u8) -> Option<usize> {
+    const T: &[u8; 256] = &RUN;
+    let table = T;
+    loop {
+        let rest = s.get(pos..)?;
+        let k = rest
+            .iter()
+            .position(|&c| table.get(usize::from(c)).copied().unwrap_or(0) & class == 0)
+            .unwrap_or(rest.len());
+        pos += k;
+        if s.get(pos) != Some(&b'%') {
+            return Some(pos);
         }
-        if c == b'%' {
-            hex2(s, pos + 1)?;
-            pct = true;
-            pos += 3;
-        } else {
-            pos += 1;
-        }
+        hex2(s, pos + 1)?;
+        pos += 3;
     }
-    Some((pos, pct))
+}
+
+/// Whether `a == b` for slices of equal length, with overlapping word loads for short ones
+/// (a libc call costs more than the comparison).
+#[inline(always)]
+pub(crate) fn eq_same_len(a: &[u8], b: &[u8]) -> bool {
+    fn w8(s: &[u8], at: usize) -> u64 {
+        s.get(at..at + 8)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u64::from_le_bytes)
+    }
+    fn w4(s: &[u8], at: usize) -> u32 {
+        s.get(at..at + 4)
+            .and_then(|w| w.try_into().ok())
+            .map_or(0, u32::from_le_bytes)
+    }
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        1..=3 => a.first() == b.first() && a.get(n / 2) == b.get(n / 2) && a.last() == b.last(),
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        _ => a == b,
+    }
+}
+
+/// Whether `rest` starts with `lit`.
+#[inline(always)]
+fn starts_with(rest: &[u8], lit: &[u8]) -> bool {
+    rest.get(..lit.len())
+        .is_some_and(|head| eq_same_len(head, lit))
 }
 
 /// One canonical unit: the decoded byte, and whether its canonical form is the raw byte.
@@ -200,12 +248,19 @@ fn unit_before(s: &[u8], i: usize) -> Option<(Unit, usize)> {
 }
 
 /// Matches the literal `lit` at `uri[pos..]`; returns the position after it.
-#[inline]
+#[inline(always)]
 pub(crate) fn match_forward(lit: &[u8], uri: &[u8], pos: usize) -> Option<usize> {
-    let rest = uri.get(pos..)?;
-    if rest.starts_with(lit) {
+    if uri.get(pos..).is_some_and(|rest| starts_with(rest, lit)) {
         return Some(pos + lit.len());
     }
+    match_forward_slow(lit, uri, pos)
+}
+
+/// [`match_forward`] when the bytes differ: equal only through normalisation.
+#[cold]
+#[inline(never)]
+fn match_forward_slow(lit: &[u8], uri: &[u8], pos: usize) -> Option<usize> {
+    let rest = uri.get(pos..)?;
     // Identical bytes are identical units; only a `%` or a non-ASCII byte on either side
     // can make different bytes equal.
     let cmp = lit.len().min(rest.len());
@@ -304,29 +359,114 @@ pub(crate) fn decoded_chars(s: &[u8]) -> usize {
     n
 }
 
-const SEED: u32 = 0x811C_9DC5;
+/// Packs canonical unit codes (9 bits each, 7 per word) and mixes one word at a time: the
+/// multiply is paid per 7 units, not per byte.
+#[derive(Clone, Copy)]
+struct Hasher {
+    h: u64,
+    acc: u64,
+    n: u32,
+    room: u32,
+}
 
-#[inline(always)]
-fn mix(h: u32, x: u32) -> u32 {
-    (h.rotate_left(5) ^ x).wrapping_mul(0x9E37_79B9)
+impl Hasher {
+    const fn new() -> Self {
+        Self {
+            h: 0x9E37_79B9_7F4A_7C15,
+            acc: 0,
+            n: 0,
+            room: 7,
+        }
+    }
+    #[inline(always)]
+    fn unit(&mut self, code: u32) {
+        self.acc = (self.acc << 9) | u64::from(code);
+        self.n += 1;
+        self.room -= 1;
+        if self.room == 0 {
+            self.unit_flush();
+        }
+    }
+    /// Mixes a full word (used by `scan_hash`, which packs words itself).
+    #[inline(always)]
+    fn unit_flush(&mut self) {
+        self.h = (self.h ^ self.acc)
+            .wrapping_mul(0xA076_1D64_78BD_642F)
+            .rotate_left(29);
+        self.acc = 0;
+        self.room = 7;
+    }
+
+    #[inline(always)]
+    fn finish(self) -> u32 {
+        let h = (self.h ^ self.acc ^ u64::from(self.n)).wrapping_mul(0xE703_7ED1_A0B4_28DB);
+        (h >> 32) as u32 ^ h as u32
+    }
 }
 
 /// A hash of the canonical units of `s`, equal for texts that compare equal.
 #[inline]
-pub(crate) fn hash(s: &[u8], plain: bool) -> u32 {
-    let mut h = SEED;
-    if plain {
-        for &c in s {
-            h = mix(h, u32::from(c));
+pub(crate) fn hash(s: &[u8]) -> u32 {
+    let mut h = Hasher::new();
+    let mut i = 0;
+    while let Some((u, w)) = unit_at(s, i) {
+        h.unit(u.code());
+        i += w;
+    }
+    h.finish()
+}
+
+/// The end of the URI segment at `pos` (the next `/`, `?`, `#` or the end) and the hash of
+/// its canonical units ([`hash`]), in one pass over plain bytes.
+#[inline(never)]
+pub(crate) fn scan_hash(s: &[u8], pos: usize) -> (usize, u32) {
+    let mut st = Hasher::new();
+    let mut i = pos;
+    // One word of seven units per outer turn: the multiply stays off the per-byte path.
+    loop {
+        let mut acc = 0u64;
+        let mut k = 0u32;
+        let mut stop = false;
+        while k < 7 {
+            let Some(&c) = s.get(i) else {
+                stop = true;
+                break;
+            };
+            if bits(c) & STOP != 0 {
+                stop = true;
+                break;
+            }
+            if c == b'%' || c >= 0x80 {
+                // Rare: decode the rest of the segment unit by unit.
+                st.acc = acc;
+                st.n += k;
+                st.room = 7 - k;
+                while let Some((u, w)) = unit_at(s, i) {
+                    if u.raw && bits(u.byte) & STOP != 0 {
+                        break;
+                    }
+                    st.unit(u.code());
+                    i += w;
+                }
+                return (i, st.finish());
+            }
+            acc = (acc << 9) | u64::from(c);
+            k += 1;
+            i += 1;
         }
-    } else {
-        let mut i = 0;
-        while let Some((u, w)) = unit_at(s, i) {
-            h = mix(h, u.code());
-            i += w;
+        st.n += k;
+        if k == 7 {
+            st.acc = acc;
+            st.room = 1;
+            st.unit_flush();
+        } else {
+            st.acc = acc;
+            st.room = 7 - k;
+        }
+        if stop {
+            return (i, st.finish());
         }
     }
-    h
 }
 
 /// Whether `s` has neither `%` nor non-ASCII bytes: its bytes are its canonical units.
@@ -353,10 +493,25 @@ mod tests {
         assert_eq!(match_backward(b"A", b"x%41", 1, 4), Some(1));
         assert_eq!(match_backward(b"A", b"%41", 1, 3), None);
         assert!(units_eq(b"%7Ex", b"~x") && !units_eq(b"/", b"%2F"));
-        assert_eq!(hash(b"~x", true), hash(b"%7ex", false));
+        assert_eq!(hash(b"~x"), hash(b"%7ex"));
+        assert_ne!(hash(b"/"), hash(b"%2F"));
+        assert_eq!(scan_hash(b"/caf%C3%A9/x", 1), (10, hash("café".as_bytes())));
+        assert_eq!(scan_hash(b"abcdefghij?", 0), (10, hash(b"abcdefghij")));
+        for t in [
+            "",
+            "a",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghijklmnopq",
+            "ab%41cdefghij%C3%A9",
+        ] {
+            let mut u = t.as_bytes().to_vec();
+            u.push(b'/');
+            assert_eq!(scan_hash(&u, 0), (t.len(), hash(t.as_bytes())), "{t}");
+        }
         assert_eq!(in_class_prefix(b".json/x", C_U), 5);
         assert_eq!(decoded_chars(b"caf%C3%A9"), 4);
-        assert_eq!(run(b"ab%41/", 0, C_U), Some((5, true)));
+        assert_eq!(run(b"ab%41/", 0, C_U), Some(5));
         assert_eq!(run(b"ab%4", 0, C_U), None);
     }
 }

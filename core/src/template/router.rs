@@ -6,7 +6,6 @@
 use super::Template;
 use super::captures::Captures;
 use super::compile::MatchOptions;
-use super::engine;
 use super::error::{InsertError, MatchError, RouteId};
 use super::index::Index;
 use super::store::{ArrayStorage, Storage};
@@ -40,7 +39,7 @@ fn route_in<'r, 'u, S: Storage, A: AsRef<str>, T, const N: usize>(
         return Err(MatchError::TooManyVariables { needed });
     }
     let template = sources.get(r as usize).ok_or(MatchError::NoMatch)?.as_ref();
-    engine::name_captures(template, index.names(&info), caps);
+    caps.finish(uri, template, index.names(&info));
     Ok(Routed {
         id: RouteId(r),
         template,

@@ -49,6 +49,11 @@ impl Segmenter {
         }
     }
 
+    /// Where the next segment starts: a step index and a byte offset into its literal.
+    pub(crate) fn position(&self) -> (usize, u32) {
+        (self.i, self.off)
+    }
+
     /// The next segment and whether the path ends with it. Segment steps go to `buf`.
     pub(crate) fn next(
         &mut self,
@@ -114,7 +119,7 @@ impl Segmenter {
                     n += 1 + count;
                     self.i += 1 + count;
                 }
-                Step::Var(_) | Step::Param(_) => return None,
+                Step::Var(_) | Step::Param(_) | Step::Seg(_) => return None,
             }
         }
     }
