@@ -65,6 +65,7 @@ extern crate std;
 pub mod error_code;
 pub mod pct;
 pub mod template;
+pub mod uri;
 
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
