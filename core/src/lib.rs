@@ -75,6 +75,7 @@ pub mod pct;
 pub mod server;
 pub mod state;
 pub mod template;
+pub mod uri;
 
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
