@@ -91,7 +91,10 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let names: Vec<&str> = p.variables().collect();
-    let repeated = names.iter().enumerate().any(|(i, n)| names[..i].contains(n));
+    let repeated = names
+        .iter()
+        .enumerate()
+        .any(|(i, n)| names[..i].contains(n));
     let after_query = t
         .find("{?")
         .and_then(|q| t[q..].find('}').map(|e| q + e + 1))

@@ -1,8 +1,7 @@
 //! The two seams where the template work of another module plugs in:
 //!
 //! * [`check_uri`]: the one function that validates a resource URI (DIGEST §7 "Servers
-//!   **MUST** validate all resource URIs", §16.5 rules 32, 34). It is a minimal RFC 3986
-//!   syntax check until the `uri` module lands; swapping it changes this function only.
+//!   **MUST** validate all resource URIs", §16.5 rules 32, 34), through [`crate::uri`].
 //! * [`TemplateRouter`]: how a `resources/read` URI is matched against the registered
 //!   templates. The machine holds no matcher of its own: the host installs a router
 //!   ([`Server::set_router`](super::Server::set_router)); the default is [`IndexedRouter`], the
@@ -16,7 +15,6 @@ use core::fmt;
 
 #[cfg(feature = "alloc")]
 use super::registry::TemplateId;
-use crate::pct::{hex_value, is_reserved, is_unreserved};
 
 /// The longest resource URI accepted, in bytes.
 pub const MAX_URI_LEN: usize = 8192;
@@ -57,8 +55,8 @@ impl fmt::Display for UriError {
 
 impl core::error::Error for UriError {}
 
-/// Validates `uri` as an absolute URI (RFC 3986 §4.3 syntax: `scheme ":" …`, only URI
-/// characters, well-formed `%HH`). This is the swap point for the crate's `uri` module.
+/// Validates `uri` as an absolute URI with the crate's RFC 3986 validator
+/// ([`crate::uri::validate_uri`]), plus the [`MAX_URI_LEN`] bound.
 ///
 /// ```
 /// use mcp_context::server::{check_uri, UriError};
@@ -70,41 +68,16 @@ impl core::error::Error for UriError {}
 /// # Errors
 /// The first [`UriError`] found.
 pub fn check_uri(uri: &str) -> Result<(), UriError> {
-    let b = uri.as_bytes();
-    if b.is_empty() {
-        return Err(UriError::Empty);
-    }
-    if b.len() > MAX_URI_LEN {
+    use crate::uri::{UriErrorKind as K, validate_uri};
+    if uri.len() > MAX_URI_LEN {
         return Err(UriError::TooLong);
     }
-    let colon = b
-        .iter()
-        .position(|&c| c == b':')
-        .ok_or(UriError::MissingScheme)?;
-    let scheme = b.get(..colon).unwrap_or(&[]);
-    let scheme_ok = scheme.first().is_some_and(u8::is_ascii_alphabetic)
-        && scheme
-            .iter()
-            .all(|&c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'));
-    if !scheme_ok {
-        return Err(UriError::MissingScheme);
-    }
-    let mut i = colon + 1;
-    while let Some(&c) = b.get(i) {
-        if c == b'%' {
-            let ok = b.get(i + 1).copied().and_then(hex_value).is_some()
-                && b.get(i + 2).copied().and_then(hex_value).is_some();
-            if !ok {
-                return Err(UriError::BadPercent { at: i });
-            }
-            i += 3;
-        } else if is_unreserved(c) || is_reserved(c) {
-            i += 1;
-        } else {
-            return Err(UriError::InvalidChar { at: i });
-        }
-    }
-    Ok(())
+    validate_uri(uri).map_err(|e| match e.kind {
+        K::Empty => UriError::Empty,
+        K::MissingScheme | K::InvalidScheme => UriError::MissingScheme,
+        K::InvalidPercentEncoding => UriError::BadPercent { at: e.at },
+        _ => UriError::InvalidChar { at: e.at },
+    })
 }
 
 #[cfg(feature = "alloc")]
