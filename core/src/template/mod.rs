@@ -23,6 +23,7 @@ mod index;
 mod matcher;
 mod norm;
 mod parse;
+mod program;
 mod router;
 mod segment;
 mod store;
