@@ -81,10 +81,10 @@ fuzz_target!(|data: &[u8]| {
     };
     let mut reserved = Vec::new();
     for part in tpl.parts() {
-        if let Part::Expression(e) = part
-            && e.op.allows_reserved()
-        {
-            reserved.extend(tpl.as_ref().varspecs(e).map(|v| v.name));
+        if let Part::Expression(e) = part {
+            if e.op.allows_reserved() {
+                reserved.extend(tpl.as_ref().varspecs(e).map(|v| v.name));
+            }
         }
     }
     let Some(Some(vars)) = capture(&p, uri, &reserved) else {
@@ -120,7 +120,7 @@ fuzz_target!(|data: &[u8]| {
         "{t:?}: {uri:?} matched, its re-expansion {again:?} did not"
     );
     let plain = !t.contains(['+', '#', '.', '*']);
-    if plain && let Some(Some(v2)) = second {
+    if let (true, Some(Some(v2))) = (plain, second) {
         assert_eq!(vars.strings, v2.strings, "{t:?}: {uri:?} -> {again:?}");
     }
 });

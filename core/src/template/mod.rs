@@ -25,6 +25,7 @@ mod norm;
 #[cfg(feature = "alloc")]
 mod owned_vars;
 mod parse;
+mod program;
 mod router;
 mod segment;
 mod store;
