@@ -42,26 +42,8 @@ pub use store::{Cache, CacheLimits, Lookup};
 
 use core::fmt;
 
-/// `cacheScope` (DIGEST §4).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum CacheScope {
-    /// `"public"`: no user-specific data; may be served to any authorization context.
-    Public,
-    /// `"private"`: only for the same authorization context.
-    Private,
-}
-
-impl CacheScope {
-    /// The wire value; `None` for anything but `"public"` / `"private"`.
-    #[must_use]
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "public" => Some(Self::Public),
-            "private" => Some(Self::Private),
-            _ => None,
-        }
-    }
-}
+/// `cacheScope` (DIGEST §4): the wire enum of the message layer, shared by the cache.
+pub use crate::messages::CacheScope;
 
 /// An authorization context: a stable identifier the host derives from the credentials a
 /// request carries (e.g. a keyed hash of the access token, or a principal id). Requests with

@@ -28,8 +28,8 @@ fn freshness() {
         (h.effective_ttl_ms(), h.effective_scope()),
         (0, CacheScope::Private)
     );
-    assert_eq!(CacheScope::parse("public"), Some(CacheScope::Public));
-    assert_eq!(CacheScope::parse("Public"), None);
+    assert_eq!(CacheScope::from_name("public"), Some(CacheScope::Public));
+    assert_eq!(CacheScope::from_name("Public"), None);
 }
 
 #[test]

@@ -9,7 +9,7 @@ use super::error::{CallError, ServerError};
 use super::event::{EndReason, Event};
 use super::machine::{Client, Stage, cache_key};
 use super::reply::{self, Listing, Reply, ReplyKind};
-use crate::cache::{Attempt, AuthContext, CacheHints, CacheScope, Invalidation, ListKind};
+use crate::cache::{Attempt, AuthContext, CacheHints, Invalidation, ListKind};
 use crate::error_code::ErrorCode;
 use crate::json::RawJson;
 use crate::jsonrpc::{ErrorObject, FromJson, ParamsError, RequestId};
@@ -19,10 +19,7 @@ use crate::messages::{self, GetPromptResult, ListenResult, Outcome, ReadResource
 pub(crate) fn hints(ttl_ms: Option<u64>, scope: Option<messages::CacheScope>) -> CacheHints {
     CacheHints {
         ttl_ms: ttl_ms.map(|t| i64::try_from(t).unwrap_or(i64::MAX)),
-        scope: scope.map(|s| match s {
-            messages::CacheScope::Public => CacheScope::Public,
-            messages::CacheScope::Private => CacheScope::Private,
-        }),
+        scope,
     }
 }
 
