@@ -13,6 +13,35 @@ const LITERAL: u8 = 4;
 /// `ALPHA / DIGIT / "_"`: the ASCII `varchar`s of RFC 6570 §2.3 (pct-encoded handled apart).
 const VARCHAR: u8 = 8;
 
+/// `ALPHA / DIGIT / "-" / "." / "_" / "~"` (RFC 3986 §2.3), usable in `const` table builders.
+pub(crate) const fn unreserved_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~')
+}
+
+/// `gen-delims / sub-delims` (RFC 3986 §2.2), usable in `const` table builders.
+pub(crate) const fn reserved_byte(b: u8) -> bool {
+    matches!(
+        b,
+        b':' | b'/'
+            | b'?'
+            | b'#'
+            | b'['
+            | b']'
+            | b'@'
+            | b'!'
+            | b'$'
+            | b'&'
+            | b'\''
+            | b'('
+            | b')'
+            | b'*'
+            | b'+'
+            | b','
+            | b';'
+            | b'='
+    )
+}
+
 #[allow(
     clippy::indexing_slicing,
     reason = "const evaluation: checked at compile time"
@@ -23,29 +52,10 @@ const fn build_table() -> [u8; 256] {
     while i < 256 {
         let b = i as u8;
         let mut c = 0u8;
-        if b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_' || b == b'~' {
+        if unreserved_byte(b) {
             c |= UNRESERVED;
         }
-        if matches!(
-            b,
-            b':' | b'/'
-                | b'?'
-                | b'#'
-                | b'['
-                | b']'
-                | b'@'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-        ) {
+        if reserved_byte(b) {
             c |= RESERVED;
         }
         // RFC 6570 §2.1: literals = %x21 / %x23-24 / %x26 / %x28-3B / %x3D / %x3F-5B / %x5D /

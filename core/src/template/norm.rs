@@ -43,32 +43,12 @@ const fn build() -> [u8; 256] {
     let mut i = 0usize;
     while i < 256 {
         let b = i as u8;
-        let unreserved =
-            b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_' || b == b'~';
+        let unreserved = crate::pct::unreserved_byte(b);
         let mut c = 0u8;
         if unreserved || b == b'%' || b >= 0x80 {
             c |= ALL_U;
         }
-        let reserved = matches!(
-            b,
-            b':' | b'/'
-                | b'?'
-                | b'#'
-                | b'['
-                | b']'
-                | b'@'
-                | b'!'
-                | b'$'
-                | b'&'
-                | b'\''
-                | b'('
-                | b')'
-                | b'*'
-                | b'+'
-                | b','
-                | b';'
-                | b'='
-        );
+        let reserved = crate::pct::reserved_byte(b);
         if reserved && b != b'?' && b != b'#' {
             c |= C_RES_PATH;
         }
