@@ -2,26 +2,26 @@
 //! non-allocating `fmt::Write`, `expand_to_slice` and `expanded_len`, over templates of every
 //! RFC 6570 level and every value kind.
 //!
-//! A counting `#[global_allocator]` wraps the system allocator. The counter is global, so the
-//! whole check is one `#[test]`: nothing else in this binary runs while it measures. A
+//! A counting global allocator (the `allocation-counter` crate) wraps the system allocator
+//! and counts per thread, so nothing else running in the binary disturbs the count. A
 //! positive control first shows that an allocation inside the measured region is counted.
 
-use std::alloc::System;
 use std::fmt;
 use std::hint::black_box;
 
 use mcp_context::template::{OwnedTemplate, Template, Value};
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
-/// Runs `f` and returns its result and the number of allocations (and reallocations) it made.
+/// Runs `f` and returns its result and the number of allocations it made on this thread
+/// (the `allocation-counter` crate installs a counting global allocator for this test binary
+/// and counts per thread, so tests running in parallel do not disturb the count).
 fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let region = Region::new(GLOBAL);
-    let result = black_box(f());
-    let change = region.change();
-    (result, change.allocations + change.reallocations)
+    let mut result = None;
+    let info = allocation_counter::measure(|| result = Some(black_box(f())));
+    let result = result.expect("the measured closure ran");
+    (
+        result,
+        usize::try_from(info.count_total).unwrap_or(usize::MAX),
+    )
 }
 
 /// A `fmt::Write` into a fixed array: the non-allocating writer a `no_std` caller would use.

@@ -2,10 +2,9 @@
 //! zero-copy views, lazy iteration, scratch-buffer unescaping, and encoding into a caller's
 //! `&mut [u8]` (DIGEST §7 shapes).
 //!
-//! A counting `#[global_allocator]` wraps the system allocator. The counter is global, so the
-//! whole check is one `#[test]`. A positive control shows an allocation is counted.
+//! A counting global allocator (the `allocation-counter` crate) wraps the system allocator
+//! and counts per thread. A positive control shows an allocation is counted.
 
-use std::alloc::System;
 use std::hint::black_box;
 
 use mcp_context::json::{JsonStr, to_slice};
@@ -15,16 +14,18 @@ use mcp_context::messages::{
     ReadResourceRequest, ReadResourceResult, ReadResourceResultResponse, RequestMeta,
     ResourceContents, ResultMeta, Seq, TextResourceContents,
 };
-use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
-#[global_allocator]
-static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
-
+/// Runs `f` and returns its result and the number of allocations it made on this thread
+/// (the `allocation-counter` crate installs a counting global allocator for this test binary
+/// and counts per thread, so tests running in parallel do not disturb the count).
 fn allocations<R>(f: impl FnOnce() -> R) -> (R, usize) {
-    let region = Region::new(GLOBAL);
-    let result = black_box(f());
-    let change = region.change();
-    (result, change.allocations + change.reallocations)
+    let mut result = None;
+    let info = allocation_counter::measure(|| result = Some(black_box(f())));
+    let result = result.expect("the measured closure ran");
+    (
+        result,
+        usize::try_from(info.count_total).unwrap_or(usize::MAX),
+    )
 }
 
 const REQUEST: &[u8] = br#"{"jsonrpc":"2.0","id":"read-1","method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"ExampleClient","version":"1.0.0"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}},"traceparent":"00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01"},"uri":"file:\/\/\/project\/src\/main.rs"}}"#;
