@@ -5,10 +5,14 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, MutexGuard};
 
+use mcp_context::messages::owned::{
+    FromJsonText, OwnedGetPromptResult, OwnedInputRequest, OwnedPrompt, OwnedResource,
+    OwnedResourceContents, OwnedResourceTemplate,
+};
 use mcp_context::server::{
-    Ctx as CoreCtx, Failure as CoreFailure, Handle, PromptEntry, ResourceEntry,
-    SealingKey as CoreKey, Server, ServerConfig as CoreConfig, StreamId, TemplateEntry,
-    Transport as CoreTransport,
+    CacheHint as CoreHint, Ctx as CoreCtx, Failure as CoreFailure, Handle, InputRequired,
+    PromptEntry, ResourceEntry, SealingKey as CoreKey, Server, ServerConfig as CoreConfig,
+    StreamId, TemplateEntry, Transport as CoreTransport,
 };
 
 use crate::records::{
@@ -207,14 +211,27 @@ impl From<Failure> for CoreFailure {
     fn from(f: Failure) -> Self {
         match f {
             Failure::NotFound => Self::NotFound,
-            Failure::InvalidParams { message: _ } => Self::InvalidParams("Invalid params"), // PENDING-OWNED-FAILURE
+            Failure::InvalidParams { message } => Self::InvalidParams(message.into()),
             Failure::Internal => Self::Internal,
-            Failure::Application { code, message: _ } => Self::Application {
+            Failure::Application { code, message } => Self::Application {
                 code,
-                message: "Application error",
-            }, // PENDING-OWNED-FAILURE
+                message: message.into(),
+            },
         }
     }
+}
+
+fn register_json(description: String) -> RegisterError {
+    RegisterError::InvalidJson { description }
+}
+
+fn respond_json(description: String) -> RespondError {
+    RespondError::InvalidJson { description }
+}
+
+/// Decodes wire-shaped JSON text with the core's schema-checking decoders.
+fn decode<T: FromJsonText, E>(text: &str, err: impl Fn(String) -> E) -> Result<T, E> {
+    T::from_json_text(text).map_err(|e| err(e.to_string()))
 }
 
 fn value_sets(c: HashMap<String, Vec<String>>) -> Vec<(String, Vec<String>)> {
@@ -320,6 +337,62 @@ impl ServerMachine {
         })?)
     }
 
+    /// `addResource` with the resource (`Resource`), its contents (an array of
+    /// `ResourceContents`) and cache hints (`{"ttlMs","cacheScope"}`) as JSON text in the
+    /// spec's wire shape, annotations, icons and `_meta` included. Throws
+    /// `RegisterError.InvalidJson` naming the first field that breaks the schema.
+    pub fn add_resource_json(
+        &self,
+        resource_json: String,
+        contents_json: Option<String>,
+        cache_json: Option<String>,
+    ) -> Result<(), RegisterError> {
+        let resource = decode::<OwnedResource, _>(&resource_json, register_json)?;
+        let contents = contents_json
+            .map(|t| decode::<Vec<OwnedResourceContents>, _>(&t, register_json))
+            .transpose()?;
+        let cache = cache_json
+            .map(|t| decode::<CoreHint, _>(&t, register_json))
+            .transpose()?;
+        Ok(self.lock().add_resource(ResourceEntry {
+            resource,
+            contents,
+            cache,
+        })?)
+    }
+
+    /// `addTemplate` with the `ResourceTemplate` and cache hints as wire-shaped JSON text.
+    pub fn add_template_json(
+        &self,
+        template_json: String,
+        cache_json: Option<String>,
+        completions: HashMap<String, Vec<String>>,
+    ) -> Result<u32, RegisterError> {
+        let template = decode::<OwnedResourceTemplate, _>(&template_json, register_json)?;
+        let cache = cache_json
+            .map(|t| decode::<CoreHint, _>(&t, register_json))
+            .transpose()?;
+        let id = self.lock().add_template(TemplateEntry {
+            template,
+            cache,
+            completions: value_sets(completions),
+        })?;
+        Ok(id.get())
+    }
+
+    /// `addPrompt` with the `Prompt` as wire-shaped JSON text.
+    pub fn add_prompt_json(
+        &self,
+        prompt_json: String,
+        completions: HashMap<String, Vec<String>>,
+    ) -> Result<(), RegisterError> {
+        let prompt = decode::<OwnedPrompt, _>(&prompt_json, register_json)?;
+        Ok(self.lock().add_prompt(PromptEntry {
+            prompt,
+            completions: value_sets(completions),
+        })?)
+    }
+
     /// Removes a prompt; `false` if not registered.
     pub fn remove_prompt(&self, name: String) -> bool {
         self.lock().remove_prompt(&name)
@@ -385,6 +458,43 @@ impl ServerMachine {
             records::contents(contents),
             cache.into(),
         )?)
+    }
+
+    /// `respondRead` with the contents as a wire-shaped JSON array of `ResourceContents`.
+    pub fn respond_read_json(
+        &self,
+        handle: u64,
+        contents_json: String,
+    ) -> Result<(), RespondError> {
+        let contents = decode::<Vec<OwnedResourceContents>, _>(&contents_json, respond_json)?;
+        Ok(self
+            .lock()
+            .respond_read(Handle::from_raw(handle), contents)?)
+    }
+
+    /// Answers a `getPrompt` event with a `GetPromptResult` in wire-shaped JSON text
+    /// (`{"description"?, "messages": [{"role", "content"}]}`); `serverInfo` is added.
+    pub fn respond_prompt(&self, handle: u64, result_json: String) -> Result<(), RespondError> {
+        let result = decode::<OwnedGetPromptResult, _>(&result_json, respond_json)?;
+        Ok(self
+            .lock()
+            .respond_prompt(Handle::from_raw(handle), result)?)
+    }
+
+    /// Answers a read or prompt event with `input_required` (DIGEST §13): `input_requests_json`
+    /// is the `inputRequests` object (key → `{"method", "params"}`); `state` is sealed into
+    /// `requestState` (needs a sealing key) and comes back, verified, in the retry's event.
+    pub fn respond_input_required(
+        &self,
+        handle: u64,
+        input_requests_json: String,
+        state: Option<Vec<u8>>,
+    ) -> Result<(), RespondError> {
+        let requests =
+            decode::<Vec<(String, OwnedInputRequest)>, _>(&input_requests_json, respond_json)?;
+        Ok(self
+            .lock()
+            .respond_input_required(Handle::from_raw(handle), InputRequired { requests, state })?)
     }
 
     /// Answers a `complete` event with candidates in relevance order (first 100 sent).

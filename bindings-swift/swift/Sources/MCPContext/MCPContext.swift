@@ -1700,16 +1700,34 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func addPrompt(prompt: Prompt, completions: [String: [String]]) throws 
     
     /**
+     * `addPrompt` with the `Prompt` as wire-shaped JSON text.
+     */
+    func addPromptJson(promptJson: String, completions: [String: [String]]) throws 
+    
+    /**
      * Registers a static resource; `contents` `nil` asks the application on each read
      * (`readResource` event), `[]` is an existing empty resource.
      */
     func addResource(resource: Resource, contents: [ResourceContents]?, cache: CacheHint?) throws 
     
     /**
+     * `addResource` with the resource (`Resource`), its contents (an array of
+     * `ResourceContents`) and cache hints (`{"ttlMs","cacheScope"}`) as JSON text in the
+     * spec's wire shape, annotations, icons and `_meta` included. Throws
+     * `RegisterError.InvalidJson` naming the first field that breaks the schema.
+     */
+    func addResourceJson(resourceJson: String, contentsJson: String?, cacheJson: String?) throws 
+    
+    /**
      * Registers a template (reads of URIs it matches become `readResource` events with
      * `.template` targets); `completions`: variable → candidate values. Returns its id.
      */
     func addTemplate(template: ResourceTemplate, cache: CacheHint?, completions: [String: [String]]) throws  -> UInt32
+    
+    /**
+     * `addTemplate` with the `ResourceTemplate` and cache hints as wire-shaped JSON text.
+     */
+    func addTemplateJson(templateJson: String, cacheJson: String?, completions: [String: [String]]) throws  -> UInt32
     
     /**
      * Answers an event with an error.
@@ -1778,6 +1796,19 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func respondCompletion(handle: UInt64, values: [String]) throws 
     
     /**
+     * Answers a read or prompt event with `input_required` (DIGEST §13): `input_requests_json`
+     * is the `inputRequests` object (key → `{"method", "params"}`); `state` is sealed into
+     * `requestState` (needs a sealing key) and comes back, verified, in the retry's event.
+     */
+    func respondInputRequired(handle: UInt64, inputRequestsJson: String, state: Data?) throws 
+    
+    /**
+     * Answers a `getPrompt` event with a `GetPromptResult` in wire-shaped JSON text
+     * (`{"description"?, "messages": [{"role", "content"}]}`); `serverInfo` is added.
+     */
+    func respondPrompt(handle: UInt64, resultJson: String) throws 
+    
+    /**
      * Answers a `readResource` event with contents (configured cache hints).
      */
     func respondRead(handle: UInt64, contents: [ResourceContents]) throws 
@@ -1786,6 +1817,11 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
      * Answers a `readResource` event with contents and explicit cache hints.
      */
     func respondReadCached(handle: UInt64, contents: [ResourceContents], cache: CacheHint) throws 
+    
+    /**
+     * `respondRead` with the contents as a wire-shaped JSON array of `ResourceContents`.
+     */
+    func respondReadJson(handle: UInt64, contentsJson: String) throws 
     
     /**
      * Replaces the stored contents of a static resource; `false` if not registered. Call
@@ -1892,6 +1928,19 @@ open func addPrompt(prompt: Prompt, completions: [String: [String]])throws   {tr
 }
     
     /**
+     * `addPrompt` with the `Prompt` as wire-shaped JSON text.
+     */
+open func addPromptJson(promptJson: String, completions: [String: [String]])throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_prompt_json(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(promptJson),
+        FfiConverterDictionaryStringSequenceString.lower(completions),uniffiCallStatus
+    )
+}
+}
+    
+    /**
      * Registers a static resource; `contents` `nil` asks the application on each read
      * (`readResource` event), `[]` is an existing empty resource.
      */
@@ -1907,6 +1956,23 @@ open func addResource(resource: Resource, contents: [ResourceContents]?, cache: 
 }
     
     /**
+     * `addResource` with the resource (`Resource`), its contents (an array of
+     * `ResourceContents`) and cache hints (`{"ttlMs","cacheScope"}`) as JSON text in the
+     * spec's wire shape, annotations, icons and `_meta` included. Throws
+     * `RegisterError.InvalidJson` naming the first field that breaks the schema.
+     */
+open func addResourceJson(resourceJson: String, contentsJson: String?, cacheJson: String?)throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_resource_json(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(resourceJson),
+        FfiConverterOptionString.lower(contentsJson),
+        FfiConverterOptionString.lower(cacheJson),uniffiCallStatus
+    )
+}
+}
+    
+    /**
      * Registers a template (reads of URIs it matches become `readResource` events with
      * `.template` targets); `completions`: variable → candidate values. Returns its id.
      */
@@ -1917,6 +1983,21 @@ open func addTemplate(template: ResourceTemplate, cache: CacheHint?, completions
             self.uniffiCloneHandle(),
         FfiConverterTypeResourceTemplate_lower(template),
         FfiConverterOptionTypeCacheHint.lower(cache),
+        FfiConverterDictionaryStringSequenceString.lower(completions),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `addTemplate` with the `ResourceTemplate` and cache hints as wire-shaped JSON text.
+     */
+open func addTemplateJson(templateJson: String, cacheJson: String?, completions: [String: [String]])throws  -> UInt32  {
+    return try  FfiConverterUInt32.lift(try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_template_json(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(templateJson),
+        FfiConverterOptionString.lower(cacheJson),
         FfiConverterDictionaryStringSequenceString.lower(completions),uniffiCallStatus
     )
 })
@@ -2086,6 +2167,36 @@ open func respondCompletion(handle: UInt64, values: [String])throws   {try rustC
 }
     
     /**
+     * Answers a read or prompt event with `input_required` (DIGEST §13): `input_requests_json`
+     * is the `inputRequests` object (key → `{"method", "params"}`); `state` is sealed into
+     * `requestState` (needs a sealing key) and comes back, verified, in the retry's event.
+     */
+open func respondInputRequired(handle: UInt64, inputRequestsJson: String, state: Data?)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_input_required(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(inputRequestsJson),
+        FfiConverterOptionData.lower(state),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Answers a `getPrompt` event with a `GetPromptResult` in wire-shaped JSON text
+     * (`{"description"?, "messages": [{"role", "content"}]}`); `serverInfo` is added.
+     */
+open func respondPrompt(handle: UInt64, resultJson: String)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_prompt(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(resultJson),uniffiCallStatus
+    )
+}
+}
+    
+    /**
      * Answers a `readResource` event with contents (configured cache hints).
      */
 open func respondRead(handle: UInt64, contents: [ResourceContents])throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
@@ -2108,6 +2219,19 @@ open func respondReadCached(handle: UInt64, contents: [ResourceContents], cache:
         FfiConverterUInt64.lower(handle),
         FfiConverterSequenceTypeResourceContents.lower(contents),
         FfiConverterTypeCacheHint_lower(cache),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `respondRead` with the contents as a wire-shaped JSON array of `ResourceContents`.
+     */
+open func respondReadJson(handle: UInt64, contentsJson: String)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_read_json(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(contentsJson),uniffiCallStatus
     )
 }
 }
@@ -10831,10 +10955,19 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt() != 41767) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt_json() != 15785) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_resource() != 41398) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_resource_json() != 1559) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_template() != 53890) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_template_json() != 47796) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_fail() != 53289) {
@@ -10876,10 +11009,19 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_completion() != 48061) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_input_required() != 34353) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_prompt() != 39495) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_read() != 10484) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_read_cached() != 6712) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_read_json() != 14854) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_resource_contents() != 27662) {
