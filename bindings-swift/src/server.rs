@@ -3,7 +3,7 @@
 //! events) out; the host answers events by handle.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use mcp_context::messages::owned::{
     FromJsonText, OwnedGetPromptResult, OwnedInputRequest, OwnedPrompt, OwnedResource,
@@ -391,6 +391,13 @@ impl ServerMachine {
             prompt,
             completions: value_sets(completions),
         })?)
+    }
+
+    /// Installs a visibility filter (see `VisibilityFilter`): lists, reads, prompts and
+    /// completion references then depend on the caller's `auth`, and every list page and
+    /// static read is `cacheScope: "private"`.
+    pub fn set_visibility(&self, filter: Arc<dyn crate::visibility::VisibilityFilter>) {
+        self.lock().set_visibility(crate::visibility::boxed(filter));
     }
 
     /// Removes a prompt; `false` if not registered.
