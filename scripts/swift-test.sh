@@ -35,6 +35,14 @@ echo "--- swift 4/6: C smoke test of the generated header"
 gcc -std=c11 -Wall -Wextra -Werror -D_Nonnull= -D_Nullable= \
   -I bindings-swift/swift/Sources/MCPContextFFI bindings-swift/tests/c/smoke.c \
   -L "$TARGET/debug" -lmcp_context_ffi -Wl,-rpath,"$TARGET/debug" -o "$TARGET/uniffi/c-smoke"
+# Every function the header declares is exported by the library (a Swift link would fail).
+declared=$(grep -o '\b\(uniffi\|ffi\)_mcp_context_ffi_[a-z0-9_]*' bindings-swift/swift/Sources/MCPContextFFI/MCPContextFFI.h | sort -u)
+missing=$(comm -23 <(echo "$declared") <(nm -D --defined-only "$LIB" | awk '{print $3}' | sort -u))
+if [ -n "$missing" ]; then
+  echo "swift-test: header functions missing from $LIB:" $missing >&2
+  exit 1
+fi
+echo "c-smoke: all $(echo "$declared" | wc -l) header functions are exported"
 "$TARGET/uniffi/c-smoke"
 
 echo "--- swift 5/6: swift test (XCTest) in the Debian 13 swiftlang chroot"

@@ -549,3 +549,16 @@ impl ServerMachine {
         u64::try_from(self.lock().subscriptions()).unwrap_or(u64::MAX)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{CoreConfig, server_config};
+
+    /// The record carries every setting it names unchanged, both ways: the Swift defaults are
+    /// the core's.
+    #[test]
+    fn config_round_trips_to_the_core_defaults() {
+        let core: CoreConfig = server_config().into();
+        assert_eq!(format!("{core:?}"), format!("{:?}", CoreConfig::default()));
+    }
+}
