@@ -101,10 +101,11 @@ chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
     swift build --scratch-path /build/.build --product mcp-stdio-client 2>&1 | tail -n 1
     swift build --scratch-path /build/.build --product mcp-stdio-server 2>&1 | tail -n 1
     bin=/build/.build/debug
-    echo "> mcp-stdio-client --listen notes://acme/1 -- demo-server --tick-ms 100"
-    timeout 120 $bin/mcp-stdio-client --listen notes://acme/1 -- /build/bin/demo-server --tick-ms 100
-    echo "> mcp-stdio-client -- mcp-stdio-server"
-    timeout 120 $bin/mcp-stdio-client -- $bin/mcp-stdio-server' 2>&1 | tee "$EXLOG"
+    echo "> mcp-stdio-client --listen notes://acme/1 --prompt review_note project=acme id=1 -- demo-server --tick-ms 100"
+    timeout 120 $bin/mcp-stdio-client --listen notes://acme/1 --prompt review_note project=acme id=1 \
+      -- /build/bin/demo-server --tick-ms 100
+    echo "> mcp-stdio-client --prompt greet name=swift -- mcp-stdio-server"
+    timeout 120 $bin/mcp-stdio-client --prompt greet name=swift -- $bin/mcp-stdio-server' 2>&1 | tee "$EXLOG"
 rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" != 0 ] || [ "$(grep -c 'mcp-stdio-client: ok' "$EXLOG")" != 2 ]; then
