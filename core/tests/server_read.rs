@@ -227,7 +227,7 @@ fn rule_31_internal_and_application_errors() {
             e.handle,
             Failure::Application {
                 code: 1234,
-                message: "Quota exceeded",
+                message: "Quota exceeded".into(),
             },
         )
         .unwrap();
@@ -248,7 +248,7 @@ fn rule_31_internal_and_application_errors() {
             e.handle,
             Failure::Application {
                 code: -32050,
-                message: "x",
+                message: "x".into(),
             },
         )
         .unwrap();
@@ -260,7 +260,7 @@ fn rule_31_internal_and_application_errors() {
         json!({"uri": "notes://acme/1"}),
     ));
     h.server
-        .fail(e.handle, Failure::InvalidParams("Bad revision"))
+        .fail(e.handle, Failure::InvalidParams("Bad revision".into()))
         .unwrap();
     assert_eq!(only(&h.drain())["error"]["message"], "Bad revision");
 }

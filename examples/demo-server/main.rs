@@ -73,7 +73,7 @@ impl Demo {
                 Some(result) => self.server.respond_prompt(e.handle, result),
                 None => self
                     .server
-                    .fail(e.handle, Failure::InvalidParams("No such note")),
+                    .fail(e.handle, Failure::InvalidParams("No such note".into())),
             },
             Event::Complete(e) => {
                 let values = self.catalogue.complete(&e);

@@ -39,7 +39,7 @@ macro_rules! methods {
             }
 
             /// The same method without a borrow (`None` for [`Method::Unknown`]).
-            const fn known_static(self) -> Option<Method<'static>> {
+            pub(crate) const fn known_static(self) -> Option<Method<'static>> {
                 match self {
                     $( Self::$variant => Some(Method::$variant), )*
                     Self::Unknown(_) | Self::UnknownEscaped(_) => None,

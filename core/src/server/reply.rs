@@ -17,6 +17,8 @@ use super::pending::Owed;
 use crate::error_code::ErrorCode;
 use crate::http::status_for;
 use crate::json::JsonStr;
+use alloc::borrow::Cow;
+
 use crate::jsonrpc::ErrorObject;
 use crate::messages::owned::{
     AsView, OwnedCompleteResult, OwnedGetPromptResult, OwnedResourceContents,
@@ -24,14 +26,17 @@ use crate::messages::owned::{
 use crate::messages::{ClientCapabilities, InputRequiredResult, Map, ReadResourceResult, Seq};
 
 /// Why the application could not answer (see [`Server::fail`]).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+///
+/// Messages are `Cow`s: a Rust host passes `"literal".into()`, a binding passes the
+/// host's own `String`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Failure {
     /// The resource (or prompt) does not exist: -32602, with `data.uri` for a read
     /// (DIGEST §7, §16.5 rule 30).
     NotFound,
     /// Bad arguments: -32602 with this message (one concise sentence).
-    InvalidParams(&'static str),
+    InvalidParams(Cow<'static, str>),
     /// -32603 (DIGEST §16.5 rule 31).
     Internal,
     /// An application-defined error. Codes inside -32768..=-32000 are reserved to JSON-RPC
@@ -40,7 +45,7 @@ pub enum Failure {
         /// The code.
         code: i32,
         /// The message.
-        message: &'static str,
+        message: Cow<'static, str>,
     },
 }
 
@@ -265,7 +270,7 @@ impl Server {
             .pending
             .remove(handle)
             .ok_or(RespondError::UnknownHandle)?;
-        let err = match (failure, &p.owed) {
+        let err = match (&failure, &p.owed) {
             (Failure::NotFound, Owed::Read { uri, .. }) => {
                 ErrorObject::resource_not_found(JsonStr::new(uri))
             }
@@ -276,10 +281,8 @@ impl Server {
                 ErrorObject::new(ErrorCode::INVALID_PARAMS, "Unknown completion reference")
             }
             (Failure::InvalidParams(m), _) => ErrorObject::new(ErrorCode::INVALID_PARAMS, m),
-            (Failure::Application { code, message: m }, _)
-                if !(-32768..=-32000).contains(&code) =>
-            {
-                ErrorObject::new(ErrorCode(code), m)
+            (Failure::Application { code, message: m }, _) if !(-32768..=-32000).contains(code) => {
+                ErrorObject::new(ErrorCode(*code), m)
             }
             _ => ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error"),
         };

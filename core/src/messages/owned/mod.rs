@@ -16,10 +16,12 @@
 //!     r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","contents":[{"uri":"file:///a.txt","mimeType":"text/plain","text":"hi"}],"ttlMs":60000,"cacheScope":"private"}}"#);
 //! ```
 
+mod from_json;
 mod items;
 mod notify;
 mod results;
 
+pub use from_json::FromJsonText;
 pub use items::{
     OwnedAnnotations, OwnedContentBlock, OwnedIcon, OwnedImplementation, OwnedPrompt,
     OwnedPromptArgument, OwnedPromptMessage, OwnedResource, OwnedResourceContents,
