@@ -18,7 +18,7 @@ Conventions:
 """
 
 import builtins
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
 from typing import Any, Final, Literal, TypeAlias
 
@@ -55,6 +55,15 @@ __all__ = [
     "Notified",
     "SubscriptionEnded",
     "ClientNotice",
+    "ServerMachine",
+    "Handle",
+    "Transmit",
+    "Retry",
+    "ReadResource",
+    "GetPrompt",
+    "Complete",
+    "Cancelled",
+    "StreamOverflow",
 ]
 
 Json: TypeAlias = dict[str, Any]
@@ -647,3 +656,252 @@ class ClientMachine:
     @property
     def outstanding(self) -> int:
         """Requests sent and not yet answered."""
+
+class Handle:
+    """The machine's name for one request the application must answer.
+
+    Pass it back to ``respond_*``/``fail``; hashable; ``int(handle)`` is unique for
+    the machine's lifetime.
+    """
+
+    def __int__(self) -> int:
+        """The handle as a number."""
+
+class Transmit:
+    """Bytes to write: stdio ``bytes + b"\\n"``; HTTP per ``stream`` (status, JSON or SSE)."""
+
+    stream: int
+    """The ``stream`` given to ``handle_message``."""
+    bytes: builtins.bytes
+    """One compact JSON-RPC message, without a newline."""
+    http_status: int
+    """HTTP: the POST's response status (the first transmit of a stream decides it)."""
+    kind: Literal["json", "sse"]
+    """HTTP: the whole JSON body, or one ``data: ...\\n\\n`` event of a listen stream."""
+    end_of_stream: bool
+    """HTTP: the response is complete."""
+
+class Retry:
+    """The verified inputs of an MRTR retry (DIGEST §13)."""
+
+    state: builtins.bytes | None
+    """The state given to ``respond_input_required``, verified; ``None`` if none."""
+    input_responses: dict[str, Json]
+    """``inputResponses`` as sent (validate before use)."""
+
+class ReadResource:
+    """``resources/read`` needs contents: ``respond_read``, ``respond_input_required`` or ``fail``."""
+
+    handle: Handle
+    """Pass back to ``respond_*``/``fail``."""
+    uri: str
+    """The URI, validated, exactly as requested."""
+    target: Literal["resource", "template", "unlisted"]
+    """What the URI resolved to."""
+    template: str | None
+    """The matched ``uriTemplate`` when ``target == "template"``."""
+    variables: dict[str, str]
+    """The template variables, percent-decoded."""
+    auth: int
+    """The caller context given to ``handle_message``."""
+    capabilities: frozenset[str]
+    """Declared on this request: ``"elicitation.form"``, ``"elicitation.url"``, ``"sampling"``, ``"roots"``."""
+    retry: Retry | None
+    """The verified retry inputs on an MRTR retry."""
+
+class GetPrompt:
+    """``prompts/get`` needs messages: ``respond_prompt``, ``respond_input_required`` or ``fail``."""
+
+    handle: Handle
+    """Pass back to ``respond_*``/``fail``."""
+    name: str
+    """The prompt name."""
+    arguments: dict[str, str]
+    """The arguments; every required one is present."""
+    auth: int
+    """The caller context."""
+    capabilities: frozenset[str]
+    """Declared client capabilities."""
+    retry: Retry | None
+    """The verified retry inputs on an MRTR retry."""
+
+class Complete:
+    """``completion/complete`` without a value set: ``respond_completion`` or ``fail``."""
+
+    handle: Handle
+    """Pass back to ``respond_completion``/``fail``."""
+    prompt: str | None
+    """The prompt name of a ``ref/prompt``."""
+    template: str | None
+    """The ``uriTemplate`` of a ``ref/resource``."""
+    argument: str
+    """The argument or variable being completed."""
+    value: str
+    """What the user typed so far."""
+    context: dict[str, str]
+    """``context.arguments``."""
+    auth: int
+    """The caller context."""
+
+class Cancelled:
+    """A handle is dead: stop working on it; later answers are refused."""
+
+    handle: Handle
+    """The request."""
+    reason: Literal["client", "stream_closed", "timed_out"]
+    """Why."""
+
+class StreamOverflow:
+    """A listen subscription's queue overflowed and it was torn down."""
+
+    stream: int
+    """The stream."""
+    subscription: int | str
+    """The listen request's id."""
+
+ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Cancelled | StreamOverflow
+"""What ``ServerMachine.poll_output`` returns."""
+
+class ServerMachine:
+    """The sans-IO MCP server machine (docs/server-machine.md).
+
+    Drain rule: after any input call ``poll_output()`` until ``None``, then
+    ``poll_timeout()``. Not thread-safe: serialise calls; a concurrent or
+    re-entrant call raises ``RuntimeError``.
+    """
+
+    def __init__(
+        self,
+        *,
+        server_info: Json | Literal[False] | None = None,
+        instructions: str | None = None,
+        supported_versions: Sequence[str] | None = None,
+        page_size: int = 50,
+        discover_cache: Json | None = None,
+        resources_list_cache: Json | None = None,
+        templates_list_cache: Json | None = None,
+        prompts_list_cache: Json | None = None,
+        read_cache: Json | None = None,
+        request_timeout_ms: int = 30000,
+        stream_queue: int = 256,
+        state_keys: Sequence[tuple[int, builtins.bytes]] | None = None,
+        state_ttl_ms: int = 600000,
+        forward_unlisted_reads: bool = False,
+        declare_resources: bool = False,
+        declare_prompts: bool = False,
+        completion_events: bool = False,
+    ) -> None:
+        """Configures the machine; cache hints are ``{"ttlMs", "cacheScope"}`` dicts.
+
+        Raises:
+            ConfigError: e.g. ``page_size`` 0 or a short state key.
+            InvalidMessage: a dict the spec refuses.
+        """
+
+    def add_resource(self, resource: Json, contents: list[Json] | None = None, cache: Json | None = None) -> None:
+        """Registers a static resource (contents ``None``: ask the app with ``ReadResource``).
+
+        Raises:
+            InvalidMessage: a dict the spec refuses (``code`` -32602).
+            RegisterError: e.g. ``kind == "duplicate"``.
+        """
+
+    def remove_resource(self, uri: str) -> bool:
+        """Unregisters a static resource."""
+
+    def set_resource_contents(self, uri: str, contents: list[Json] | None) -> bool:
+        """Replaces stored contents (``None``: ask the app); ``False`` if not registered."""
+
+    def add_template(self, template: Json, cache: Json | None = None, completions: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Registers a ``ResourceTemplate`` dict; ``completions``: variable → values."""
+
+    def remove_template(self, uri_template: str) -> bool:
+        """Unregisters a template by its ``uriTemplate``."""
+
+    def add_prompt(self, prompt: Json, completions: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Registers a ``Prompt`` dict; ``completions``: argument → values."""
+
+    def remove_prompt(self, name: str) -> bool:
+        """Unregisters a prompt."""
+
+    def set_visibility(self, visible: Callable[[int, Literal["resource", "template", "prompt"], str], bool]) -> None:
+        """Installs ``visible(auth, kind, key)``: per-caller lists and reads (hidden = not found).
+
+        Makes every list and read private. An exception hides the item. The
+        callback must not call the machine.
+        """
+
+    def handle_message(
+        self,
+        data: builtins.bytes,
+        now_ms: int,
+        *,
+        stream: int = 0,
+        auth: int = 0,
+        transport: Literal["stdio", "http"] = "stdio",
+    ) -> Literal["request", "notification", "response", "invalid"]:
+        """One JSON-RPC message from a client (``"notification"`` on HTTP: answer 202)."""
+
+    def poll_output(self) -> ServerOutput | None:
+        """The next output, or ``None``."""
+
+    def poll_timeout(self) -> int | None:
+        """When (``now_ms``) to call ``handle_timeout``."""
+
+    def handle_timeout(self, now_ms: int) -> None:
+        """Fails requests past their deadline with -32603."""
+
+    def stream_closed(self, stream: int) -> None:
+        """The transport closed ``stream``: its subscriptions and events end."""
+
+    def respond_read(self, handle: Handle, contents: list[Json], cache: Json | None = None) -> None:
+        """Answers a ``ReadResource`` with ``ResourceContents`` dicts (``cache`` overrides hints).
+
+        Raises:
+            RespondError: unknown handle or wrong kind.
+            InvalidMessage: contents the spec refuses.
+        """
+
+    def respond_prompt(self, handle: Handle, result: Json) -> None:
+        """Answers a ``GetPrompt`` with a ``GetPromptResult`` dict."""
+
+    def respond_completion(self, handle: Handle, values: Sequence[str]) -> None:
+        """Answers a ``Complete`` with candidate values (first 100 sent)."""
+
+    def respond_input_required(self, handle: Handle, requests: Json, state: builtins.bytes | None = None) -> None:
+        """Answers with ``input_required``: ``requests`` key → ``{"method", "params"}``.
+
+        Raises:
+            RespondError: ``kind == "client_lacks_capability"`` means the client got
+                -32021 and the handle is consumed.
+        """
+
+    def fail(
+        self,
+        handle: Handle,
+        reason: Literal["not_found", "invalid_params", "internal", "application"],
+        message: str | None = None,
+        *,
+        code: int | None = None,
+    ) -> None:
+        """Fails the request (-32602 with ``data.uri``, -32602, -32603, or ``code``)."""
+
+    def resource_updated(self, uri: str) -> None:
+        """Queues ``notifications/resources/updated`` on the listens that opted in."""
+
+    def resources_list_changed(self) -> None:
+        """Queues ``notifications/resources/list_changed``."""
+
+    def prompts_list_changed(self) -> None:
+        """Queues ``notifications/prompts/list_changed``."""
+
+    def shutdown(self) -> None:
+        """Graceful close of every subscription."""
+
+    @property
+    def pending_requests(self) -> int:
+        """Requests waiting for the application."""
+
+    @property
+    def subscriptions(self) -> int:
+        """Open listen subscriptions."""

@@ -74,7 +74,6 @@ fn template_error(py: Python<'_>) -> PyResult<&Bound<'_, PyType>> {
 
 /// The exception classes below `McpContextError` other than `TemplateError`.
 #[derive(Debug, Clone, Copy)]
-#[allow(dead_code)] // `Respond` is raised by the server machine (next commit)
 pub(crate) enum Exc {
     InvalidMessage,
     Path,

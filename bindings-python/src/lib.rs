@@ -27,6 +27,7 @@ mod file_root;
 mod http;
 mod pyjson;
 mod router;
+mod server;
 mod template;
 
 /// MCP 2026-07-28 context primitives on a sans-IO Rust core: RFC 6570 URI templates,
@@ -46,6 +47,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     file_root::register(m)?;
     http::register(m)?;
     client::register(m)?;
+    server::register(m)?;
     // `from mcp_context import *` and the generated package `__init__` re-export exactly these.
     m.add(
         "__all__",
@@ -82,6 +84,15 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "Notified",
             "SubscriptionEnded",
             "ClientNotice",
+            "ServerMachine",
+            "Handle",
+            "Transmit",
+            "Retry",
+            "ReadResource",
+            "GetPrompt",
+            "Complete",
+            "Cancelled",
+            "StreamOverflow",
         ],
     )?;
     Ok(())

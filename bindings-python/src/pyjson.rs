@@ -70,3 +70,22 @@ pub(crate) fn request_id<'py>(py: Python<'py>, id: &OwnedRequestId) -> PyResult<
         OwnedRequestId::BigInt(digits) => py.get_type::<PyInt>().call1((digits.as_str(),)),
     }
 }
+
+/// A Python value in the spec's JSON shape decoded into the core's owned type: `json.dumps`,
+/// then the core's schema-checking decoder. A refusal is `InvalidMessage` with the JSON-RPC
+/// code the core gives it (-32602 for a field that breaks the schema).
+pub(crate) fn decode<T: mcp_context::messages::owned::FromJsonText>(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<T> {
+    let py = value.py();
+    let text = dumps(value).map_err(|e| invalid(py, format!("{what}: {e}")))?;
+    T::from_json_text(&text).map_err(|e| {
+        errors::new_error(
+            py,
+            Exc::InvalidMessage,
+            format!("{what}: {e}"),
+            &[("code", PyInt::new(py, e.error_code().code()).into_any())],
+        )
+    })
+}
