@@ -1,5 +1,7 @@
 """A client machine wired to a server machine in memory (no I/O): the test harness."""
 
+import json
+
 from mcp_context import ClientMachine, ServerMachine, Transmit
 
 
@@ -15,6 +17,7 @@ class Pair:
         self.now = 1_000
         self.client_events = []
         self.server_events = []
+        self.wire = []  # every server -> client message, decoded, in order
 
     def pump(self):
         moved = True
@@ -30,6 +33,7 @@ class Pair:
                 moved = True
                 if isinstance(out, Transmit):
                     assert b"\n" not in out.bytes
+                    self.wire.append(json.loads(out.bytes))
                     self.client.handle_message(out.bytes, self.now)
                 else:
                     self.server_events.append(out)
