@@ -686,7 +686,6 @@ impl ServerMachine {
         #[napi(ts_arg_type = "number | bigint")] handle: Int,
         failure: FailureSpec,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
         let message = failure.message.unwrap_or_default();
         let f = match failure.kind.as_str() {
             "notFound" => Failure::NotFound,
@@ -705,6 +704,7 @@ impl ServerMachine {
                 ));
             }
         };
+        let h = self.handle(&env, &handle)?;
         let r = self.inner.fail(h, f);
         self.answered(&env, h, r)
     }
