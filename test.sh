@@ -76,8 +76,10 @@ fi
 step "benches compile"
 cargo check -p mcp-context-benches --benches
 
-step "examples build and run"
+step "examples build and run; the reference router's tests"
 cargo run -q -p mcp-context-examples --bin templates
+cargo run -q -p mcp-context-examples --bin repo-router -- --transcript > /dev/null
+cargo test -q -p mcp-context-examples
 
 # ---- server: the demo (README's run command) and interop with the official Python SDK ----
 # The SDK client (mcp==2.3.0, which speaks 2026-07-28: it probes server/discover) drives the
@@ -137,8 +139,29 @@ t0=$(date +%s)
   fi
   npm test --silent
 )
+# The pinned tools of examples/node (the official TypeScript client, Node 22 and the
+# conformance suite, the benchmark's peers), installed once under $MCP_CACHE and linked in.
+NODE_TOOLS="$MCP_CACHE/node-tools-$(cat examples/node/package.json examples/node/package-lock.json | sha256sum | cut -c1-12)"
+if [ ! -f "$NODE_TOOLS/.complete" ]; then
+  rm -rf "$NODE_TOOLS"
+  mkdir -p "$NODE_TOOLS"
+  cp examples/node/package.json examples/node/package-lock.json "$NODE_TOOLS/"
+  (cd "$NODE_TOOLS" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  touch "$NODE_TOOLS/.complete"
+fi
+ln -sfn "$NODE_TOOLS/node_modules" examples/node/node_modules
+# The examples end to end (HTTP and stdio hosts, the knowledge base) and interop with
+# @modelcontextprotocol/client 2.4.0.
+node --test examples/node/test/
 echo "node binding step: $(( $(date +%s) - t0 )) s"
 # --- end bindings: Node --------------------------------------------------------------------
+
+# --- conformance: the official MCP suite against examples/node (Node 22) ----------------------
+# @modelcontextprotocol/conformance 0.2.0-alpha.12, --requirements 2026-07-28, with the
+# per-check baseline examples/node/conformance-baseline.yml (tool checks only, each explained).
+step "conformance: @modelcontextprotocol/conformance against the example HTTP server"
+examples/node/conformance.sh "$NODE_TOOLS"
+# --- end conformance -------------------------------------------------------------------------
 
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----
 # The client tests also record what they send in a 2025-11-25 session (dual-era fallback)

@@ -3,8 +3,8 @@
 
 /** Base class of every error mcp-context throws on bad input. */
 export interface McpContextError extends Error {
-  /** Stable identifier, e.g. `ERR_TEMPLATE_UNCLOSED_EXPRESSION`. */
-  readonly code: string
+  /** Stable identifier, e.g. `ERR_TEMPLATE_UNCLOSED_EXPRESSION`; a number (the JSON-RPC code) on `McpError`. */
+  readonly code: string | number
 }
 /** The `McpContextError` class. */
 export interface McpContextErrorConstructor {
@@ -20,6 +20,7 @@ export interface McpContextErrorConstructor {
  * `CAPACITY_EXCEEDED`, `TOO_LONG` (parse) or `PREFIX_ON_COMPOSITE` (expand).
  */
 export interface TemplateError extends McpContextError {
+  readonly code: string
   /** Index into the template source (a JS string index, in UTF-16 units) where it went wrong. */
   readonly position: number
   /** The same place as a UTF-8 byte offset; equals `position` for ASCII. */
@@ -39,3 +40,134 @@ export type Scalar = string | number | bigint
  * property order) or `null`/`undefined` (undefined).
  */
 export type VarValue = Scalar | ReadonlyArray<Scalar> | { readonly [key: string]: Scalar } | null | undefined
+
+/** A JSON-RPC error: `code` is the JSON-RPC code (compare with `ErrorCode`). */
+export interface McpError extends McpContextError {
+  readonly code: number
+  /** The error's `data` (parsed JSON), if any. */
+  readonly data?: unknown
+  /** The HTTP status that goes with it on Streamable HTTP. */
+  readonly httpStatus: number
+}
+/** The `McpError` class. */
+export interface McpErrorConstructor {
+  new (message?: string, code?: number, data?: unknown, httpStatus?: number): McpError
+  readonly prototype: McpError
+}
+
+/** A request whose `Host` or `Origin` failed `checkOrigin`. */
+export interface OriginError extends McpContextError {
+  /** `ERR_MISSING_HOST`, `ERR_MALFORMED_HOST`, `ERR_HOST_NOT_ALLOWED`, `ERR_NULL_ORIGIN`, `ERR_MALFORMED_ORIGIN`, `ERR_ORIGIN_NOT_ALLOWED`. */
+  readonly code: string
+  /** 400 (missing or malformed `Host`) or 403. */
+  readonly httpStatus: number
+}
+/** The `OriginError` class. */
+export interface OriginErrorConstructor {
+  new (message?: string, code?: string, httpStatus?: number): OriginError
+  readonly prototype: OriginError
+}
+
+// ---- Wire shapes (MCP 2026-07-28, camelCase as on the wire); the core validates them. ----
+
+/** `{ttlMs, cacheScope}` (DIGEST §4). */
+export interface CacheHint { ttlMs: number; cacheScope: 'public' | 'private' }
+/** `Implementation` (`serverInfo`). */
+export interface Implementation { name: string; version: string; title?: string; [k: string]: unknown }
+/** Optional annotations of a resource or content block. */
+export interface Annotations { audience?: Array<'user' | 'assistant'>; priority?: number; lastModified?: string }
+/** A `resources/list` entry. */
+export interface Resource {
+  uri: string; name: string; title?: string; description?: string; mimeType?: string
+  size?: number; annotations?: Annotations; [k: string]: unknown
+}
+/** A `resources/templates/list` entry. */
+export interface ResourceTemplate {
+  uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string
+  annotations?: Annotations; [k: string]: unknown
+}
+/** Text or binary (base64 `blob`) contents of a resource. */
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string; [k: string]: unknown }
+  | { uri: string; mimeType?: string; blob: string; [k: string]: unknown }
+/** A prompt argument. */
+export interface PromptArgument { name: string; title?: string; description?: string; required?: boolean }
+/** A `prompts/list` entry. */
+export interface Prompt { name: string; title?: string; description?: string; arguments?: PromptArgument[]; [k: string]: unknown }
+/** A content block of a prompt message. */
+export type ContentBlock =
+  | { type: 'text'; text: string; annotations?: Annotations }
+  | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: Annotations }
+  | { type: 'resource'; resource: ResourceContents; annotations?: Annotations }
+  | { type: 'resource_link'; uri: string; name: string; [k: string]: unknown }
+/** A prompt message. */
+export interface PromptMessage { role: 'user' | 'assistant'; content: ContentBlock }
+/** The result of `prompts/get`. */
+export interface GetPromptResult { description?: string; messages: PromptMessage[] }
+/** One request of an `input_required` result. */
+export type InputRequest =
+  | { method: 'elicitation/create'; params: Record<string, unknown> }
+  | { method: 'sampling/createMessage'; params: Record<string, unknown> }
+  | { method: 'roots/list'; params?: Record<string, unknown> }
+
+/** `new ServerMachine(config)`: every field optional. */
+export interface ServerConfig {
+  serverInfo?: Implementation
+  instructions?: string
+  supportedVersions?: string[]
+  /** Items per list page (50). */
+  pageSize?: number
+  /** Requests the application never answers fail with -32603 after this (30 000 ms). */
+  requestTimeoutMs?: number | bigint
+  /** Notifications queued per subscription before it overflows (256). */
+  streamQueue?: number
+  /** `requestState` sealing keys (the newest seals, all open); secrets of 32 bytes or more. */
+  stateKeys?: Array<{ id: number; secret: Buffer }>
+  stateTtlMs?: number | bigint
+  discoverCache?: CacheHint
+  resourcesListCache?: CacheHint
+  templatesListCache?: CacheHint
+  promptsListCache?: CacheHint
+  /** Default hints of `resources/read` results (0 ms, private). */
+  readCache?: CacheHint
+  /** Reads of unknown URIs become `readResource` events with `target: 'unlisted'`. */
+  forwardUnlistedReads?: boolean
+  declareResources?: boolean
+  declarePrompts?: boolean
+  /** Completions without a value set become `complete` events. */
+  completionEvents?: boolean
+}
+
+/** Which client capabilities the request declared. */
+export interface DeclaredCapabilities { elicitationForm: boolean; elicitationUrl: boolean; sampling: boolean; roots: boolean }
+/** The retry of an `input_required` round: verified state and the client's responses by key. */
+export interface Retry { state: Buffer | null; inputResponses: Record<string, unknown> }
+/** Bytes to write. stdio: `bytes` + `\n`. HTTP: the POST's `httpStatus`; `kind` `json` (the whole body) or `sse` (`data: …\n\n`). */
+export interface TransmitOutput {
+  type: 'transmit'; stream: number | bigint; bytes: Buffer; httpStatus: number; kind: 'json' | 'sse'; endOfStream: boolean
+}
+/** A read the application answers (`respondRead`, `respondInputRequired` or `fail`). */
+export interface ReadResourceEvent {
+  type: 'readResource'; handle: number | bigint; uri: string
+  target: 'resource' | 'template' | 'unlisted'
+  /** For `target: 'template'`: the template text and its decoded variables. */
+  template?: string; variables?: Record<string, string>
+  auth: number | bigint; capabilities: DeclaredCapabilities; retry: Retry | null
+}
+/** A `prompts/get` the application answers (`respondPrompt`, `respondInputRequired` or `fail`). */
+export interface GetPromptEvent {
+  type: 'getPrompt'; handle: number | bigint; name: string; arguments: Record<string, string>
+  auth: number | bigint; capabilities: DeclaredCapabilities; retry: Retry | null
+}
+/** A completion the application answers (`respondCompletion` or `fail`). */
+export interface CompleteEvent {
+  type: 'complete'; handle: number | bigint
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }
+  argument: string; value: string; context: Record<string, string>; auth: number | bigint
+}
+/** Stop working on `handle`: later answers are refused. */
+export interface CancelledEvent { type: 'cancelled'; handle: number | bigint; reason: 'client' | 'streamClosed' | 'timedOut' }
+/** A subscription's queue overflowed; it was torn down (the client re-listens). */
+export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
+/** What `ServerMachine.pollOutput()` returns. */
+export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | CancelledEvent | StreamOverflowEvent

@@ -3,8 +3,8 @@
 
 /** Base class of every error mcp-context throws on bad input. */
 export interface McpContextError extends Error {
-  /** Stable identifier, e.g. `ERR_TEMPLATE_UNCLOSED_EXPRESSION`. */
-  readonly code: string
+  /** Stable identifier, e.g. `ERR_TEMPLATE_UNCLOSED_EXPRESSION`; a number (the JSON-RPC code) on `McpError`. */
+  readonly code: string | number
 }
 /** The `McpContextError` class. */
 export interface McpContextErrorConstructor {
@@ -20,6 +20,7 @@ export interface McpContextErrorConstructor {
  * `CAPACITY_EXCEEDED`, `TOO_LONG` (parse) or `PREFIX_ON_COMPOSITE` (expand).
  */
 export interface TemplateError extends McpContextError {
+  readonly code: string
   /** Index into the template source (a JS string index, in UTF-16 units) where it went wrong. */
   readonly position: number
   /** The same place as a UTF-8 byte offset; equals `position` for ASCII. */
@@ -40,6 +41,137 @@ export type Scalar = string | number | bigint
  */
 export type VarValue = Scalar | ReadonlyArray<Scalar> | { readonly [key: string]: Scalar } | null | undefined
 
+/** A JSON-RPC error: `code` is the JSON-RPC code (compare with `ErrorCode`). */
+export interface McpError extends McpContextError {
+  readonly code: number
+  /** The error's `data` (parsed JSON), if any. */
+  readonly data?: unknown
+  /** The HTTP status that goes with it on Streamable HTTP. */
+  readonly httpStatus: number
+}
+/** The `McpError` class. */
+export interface McpErrorConstructor {
+  new (message?: string, code?: number, data?: unknown, httpStatus?: number): McpError
+  readonly prototype: McpError
+}
+
+/** A request whose `Host` or `Origin` failed `checkOrigin`. */
+export interface OriginError extends McpContextError {
+  /** `ERR_MISSING_HOST`, `ERR_MALFORMED_HOST`, `ERR_HOST_NOT_ALLOWED`, `ERR_NULL_ORIGIN`, `ERR_MALFORMED_ORIGIN`, `ERR_ORIGIN_NOT_ALLOWED`. */
+  readonly code: string
+  /** 400 (missing or malformed `Host`) or 403. */
+  readonly httpStatus: number
+}
+/** The `OriginError` class. */
+export interface OriginErrorConstructor {
+  new (message?: string, code?: string, httpStatus?: number): OriginError
+  readonly prototype: OriginError
+}
+
+// ---- Wire shapes (MCP 2026-07-28, camelCase as on the wire); the core validates them. ----
+
+/** `{ttlMs, cacheScope}` (DIGEST §4). */
+export interface CacheHint { ttlMs: number; cacheScope: 'public' | 'private' }
+/** `Implementation` (`serverInfo`). */
+export interface Implementation { name: string; version: string; title?: string; [k: string]: unknown }
+/** Optional annotations of a resource or content block. */
+export interface Annotations { audience?: Array<'user' | 'assistant'>; priority?: number; lastModified?: string }
+/** A `resources/list` entry. */
+export interface Resource {
+  uri: string; name: string; title?: string; description?: string; mimeType?: string
+  size?: number; annotations?: Annotations; [k: string]: unknown
+}
+/** A `resources/templates/list` entry. */
+export interface ResourceTemplate {
+  uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string
+  annotations?: Annotations; [k: string]: unknown
+}
+/** Text or binary (base64 `blob`) contents of a resource. */
+export type ResourceContents =
+  | { uri: string; mimeType?: string; text: string; [k: string]: unknown }
+  | { uri: string; mimeType?: string; blob: string; [k: string]: unknown }
+/** A prompt argument. */
+export interface PromptArgument { name: string; title?: string; description?: string; required?: boolean }
+/** A `prompts/list` entry. */
+export interface Prompt { name: string; title?: string; description?: string; arguments?: PromptArgument[]; [k: string]: unknown }
+/** A content block of a prompt message. */
+export type ContentBlock =
+  | { type: 'text'; text: string; annotations?: Annotations }
+  | { type: 'image' | 'audio'; data: string; mimeType: string; annotations?: Annotations }
+  | { type: 'resource'; resource: ResourceContents; annotations?: Annotations }
+  | { type: 'resource_link'; uri: string; name: string; [k: string]: unknown }
+/** A prompt message. */
+export interface PromptMessage { role: 'user' | 'assistant'; content: ContentBlock }
+/** The result of `prompts/get`. */
+export interface GetPromptResult { description?: string; messages: PromptMessage[] }
+/** One request of an `input_required` result. */
+export type InputRequest =
+  | { method: 'elicitation/create'; params: Record<string, unknown> }
+  | { method: 'sampling/createMessage'; params: Record<string, unknown> }
+  | { method: 'roots/list'; params?: Record<string, unknown> }
+
+/** `new ServerMachine(config)`: every field optional. */
+export interface ServerConfig {
+  serverInfo?: Implementation
+  instructions?: string
+  supportedVersions?: string[]
+  /** Items per list page (50). */
+  pageSize?: number
+  /** Requests the application never answers fail with -32603 after this (30 000 ms). */
+  requestTimeoutMs?: number | bigint
+  /** Notifications queued per subscription before it overflows (256). */
+  streamQueue?: number
+  /** `requestState` sealing keys (the newest seals, all open); secrets of 32 bytes or more. */
+  stateKeys?: Array<{ id: number; secret: Buffer }>
+  stateTtlMs?: number | bigint
+  discoverCache?: CacheHint
+  resourcesListCache?: CacheHint
+  templatesListCache?: CacheHint
+  promptsListCache?: CacheHint
+  /** Default hints of `resources/read` results (0 ms, private). */
+  readCache?: CacheHint
+  /** Reads of unknown URIs become `readResource` events with `target: 'unlisted'`. */
+  forwardUnlistedReads?: boolean
+  declareResources?: boolean
+  declarePrompts?: boolean
+  /** Completions without a value set become `complete` events. */
+  completionEvents?: boolean
+}
+
+/** Which client capabilities the request declared. */
+export interface DeclaredCapabilities { elicitationForm: boolean; elicitationUrl: boolean; sampling: boolean; roots: boolean }
+/** The retry of an `input_required` round: verified state and the client's responses by key. */
+export interface Retry { state: Buffer | null; inputResponses: Record<string, unknown> }
+/** Bytes to write. stdio: `bytes` + `\n`. HTTP: the POST's `httpStatus`; `kind` `json` (the whole body) or `sse` (`data: …\n\n`). */
+export interface TransmitOutput {
+  type: 'transmit'; stream: number | bigint; bytes: Buffer; httpStatus: number; kind: 'json' | 'sse'; endOfStream: boolean
+}
+/** A read the application answers (`respondRead`, `respondInputRequired` or `fail`). */
+export interface ReadResourceEvent {
+  type: 'readResource'; handle: number | bigint; uri: string
+  target: 'resource' | 'template' | 'unlisted'
+  /** For `target: 'template'`: the template text and its decoded variables. */
+  template?: string; variables?: Record<string, string>
+  auth: number | bigint; capabilities: DeclaredCapabilities; retry: Retry | null
+}
+/** A `prompts/get` the application answers (`respondPrompt`, `respondInputRequired` or `fail`). */
+export interface GetPromptEvent {
+  type: 'getPrompt'; handle: number | bigint; name: string; arguments: Record<string, string>
+  auth: number | bigint; capabilities: DeclaredCapabilities; retry: Retry | null
+}
+/** A completion the application answers (`respondCompletion` or `fail`). */
+export interface CompleteEvent {
+  type: 'complete'; handle: number | bigint
+  ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }
+  argument: string; value: string; context: Record<string, string>; auth: number | bigint
+}
+/** Stop working on `handle`: later answers are refused. */
+export interface CancelledEvent { type: 'cancelled'; handle: number | bigint; reason: 'client' | 'streamClosed' | 'timedOut' }
+/** A subscription's queue overflowed; it was torn down (the client re-listens). */
+export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
+/** What `ServerMachine.pollOutput()` returns. */
+export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | CancelledEvent | StreamOverflowEvent
+
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
@@ -47,6 +179,190 @@ export type VarValue = Scalar | ReadonlyArray<Scalar> | { readonly [key: string]
  * can point the loader at a WASI artifact this package does not build itself.
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
+
+/**
+ * Routes a URI among many RFC 6570 templates at once (docs/matching.md §7): the cost does
+ * not grow with templates that share no prefix with the URI. Precedence: at the first
+ * segment where templates differ, literal text beats mixed text, beats a bare `{var}`,
+ * beats anything spanning segments; equal kinds keep registration order.
+ *
+ * ```js
+ * const router = new Router()
+ * router.insert('repo://{owner}/{repo}')           // 0
+ * router.insert('repo://{owner}/{repo}/issues/{n}') // 1
+ * router.route('repo://acme/web/issues/7')
+ * // { id: 1, template: 'repo://{owner}/{repo}/issues/{n}', variables: { owner: 'acme', repo: 'web', n: '7' } }
+ * ```
+ */
+export declare class Router {
+  /** An empty router. */
+  constructor()
+  /**
+   * Registers `template`; returns its id (the registration index).
+   *
+   * @throws {TemplateError} `template` does not parse.
+   * @throws {McpContextError} `ERR_TEMPLATE_NOT_MATCHABLE`, `ERR_ROUTE_INDISTINGUISHABLE`
+   * or `ERR_ROUTE_SHADOWED` (a registered template makes it unreachable).
+   */
+  insert(template: string): number
+  /**
+   * The template `uri` routes to with its decoded variables, or `null`.
+   *
+   * @throws {McpContextError} `ERR_TOO_MANY_VARIABLES` (more than 32 in one template).
+   */
+  route(uri: string): { id: number; template: string; variables: Record<string, string | string[]> } | null
+  /** The number of templates. */
+  get length(): number
+}
+
+/**
+ * The MCP server machine (DIGEST §1–§13): feed it messages, drain its outputs, answer its
+ * events. It does no I/O and reads no clock. Drain rule: after every input call
+ * `pollOutput()` until it returns `null`, then `pollTimeout()`.
+ *
+ * ```js
+ * const server = new ServerMachine({ serverInfo: { name: 'demo', version: '1.0.0' } })
+ * server.addResource({ uri: 'notes://1', name: 'note 1' }, [{ uri: 'notes://1', text: 'hi' }])
+ * server.handleMessage(Buffer.from(line), Date.now())
+ * for (let out; (out = server.pollOutput()); ) {
+ *   if (out.type === 'transmit') process.stdout.write(Buffer.concat([out.bytes, Buffer.from('
+')]))
+ * }
+ * ```
+ */
+export declare class ServerMachine {
+  /**
+   * A machine with `config` (all optional): `serverInfo` (`{name, version, …}`),
+   * `instructions`, `supportedVersions`, `pageSize` (50), `requestTimeoutMs` (30 000),
+   * `streamQueue` (256), `stateKeys` (`[{id, secret: Buffer}]`, ≥ 32 bytes), `stateTtlMs`,
+   * cache hints `discoverCache`, `resourcesListCache`, `templatesListCache`,
+   * `promptsListCache`, `readCache` (`{ttlMs, cacheScope}`), and the flags
+   * `forwardUnlistedReads`, `declareResources`, `declarePrompts`, `completionEvents`.
+   *
+   * @throws {McpError} a structured field breaks the schema.
+   * @throws {McpContextError} `ERR_CONFIG`: an unusable configuration.
+   */
+  constructor(config?: ServerConfig)
+  /**
+   * Registers a static resource: `resource` is its `resources/list` entry
+   * (`{uri, name, title?, description?, mimeType?, …}`); `contents`, when given, are
+   * answered by the machine itself (otherwise each read is a `readResource` event);
+   * `cache` (`{ttlMs, cacheScope}`) overrides `readCache` for it.
+   *
+   * @throws {McpError} a value breaks the schema.
+   * @throws {McpContextError} `ERR_DUPLICATE`, `ERR_INVALID_URI`.
+   */
+  addResource(resource: Resource, contents?: ResourceContents[] | null, cache?: CacheHint | null): void
+  /**
+   * Registers a resource template (`{uriTemplate, name, …}`), with optional read cache
+   * hints and completion value sets (`{variable: ['a', 'b']}`, answered by prefix).
+   *
+   * @throws {McpError} a value breaks the schema.
+   * @throws {McpContextError} `ERR_DUPLICATE`, `ERR_INVALID_TEMPLATE`, `ERR_ROUTER`,
+   * `ERR_UNKNOWN_ARGUMENT`.
+   */
+  addTemplate(template: ResourceTemplate, cache?: CacheHint | null, completions?: Record<string, string[]> | null): void
+  /**
+   * Registers a prompt (`{name, title?, description?, arguments?: [{name, required?}]}`),
+   * with optional completion value sets per argument.
+   *
+   * @throws {McpError} a value breaks the schema.
+   * @throws {McpContextError} `ERR_DUPLICATE`, `ERR_UNKNOWN_ARGUMENT`.
+   */
+  addPrompt(prompt: Prompt, completions?: Record<string, string[]> | null): void
+  /** Removes a resource; whether it was registered. */
+  removeResource(uri: string): boolean
+  /** Removes a template by its text; whether it was registered. */
+  removeTemplate(uriTemplate: string): boolean
+  /** Removes a prompt; whether it was registered. */
+  removePrompt(name: string): boolean
+  /**
+   * Replaces the stored contents of a registered resource (`null`: ask the application).
+   * Returns whether the resource is registered. Call `resourceUpdated(uri)` to notify.
+   *
+   * @throws {McpError} the contents break the schema.
+   */
+  setResourceContents(uri: string, contents: ResourceContents[] | null): boolean
+  /**
+   * Handles one JSON-RPC message (a `Buffer` or a string) received at `nowMs`. Returns
+   * what it was: `'request'`, `'notification'` (on HTTP: answer 202 with no body),
+   * `'response'` or `'invalid'`. Then drain `pollOutput()`.
+   */
+  handleMessage(message: Buffer | string, nowMs: number | bigint, context?: MessageContext): 'request' | 'notification' | 'response' | 'invalid'
+  /**
+   * The next output, or `null`: a `transmit` (write `bytes` on `stream`: stdio adds a
+   * newline; HTTP uses `httpStatus`, `kind` `'json'` or `'sse'`, `endOfStream`) or an
+   * event: `readResource`, `getPrompt`, `complete` (answer its `handle` exactly once),
+   * `cancelled` (stop work on `handle`), `streamOverflow`.
+   */
+  pollOutput(): ServerOutput | null
+  /**
+   * Answers a `readResource` event with contents (`[{uri, mimeType?, text} | {uri,
+   * mimeType?, blob}]`), optionally with its own cache hints.
+   *
+   * @throws {McpError} the contents break the schema.
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
+   */
+  respondRead(handle: number | bigint, contents: ResourceContents[], cache?: CacheHint | null): void
+  /**
+   * Answers a `getPrompt` event with a `GetPromptResult` (`{description?, messages}`).
+   *
+   * @throws {McpError} the result breaks the schema.
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
+   */
+  respondPrompt(handle: number | bigint, result: GetPromptResult): void
+  /**
+   * Answers a `complete` event with candidate values (the first 100 are sent, with
+   * `total` and `hasMore`).
+   *
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
+   */
+  respondCompletion(handle: number | bigint, values: Array<string>): void
+  /**
+   * Answers a read or prompt event with `resultType: "input_required"`: `inputRequests`
+   * (`{key: {method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
+   * params}}`) and optional application `state` that comes back, verified, in the retry's
+   * `retry.state` (needs `stateKeys`).
+   *
+   * @throws {McpError} the requests break the schema.
+   * @throws {McpContextError} `ERR_INVALID_INPUT_REQUESTS`, `ERR_NO_STATE_KEY`,
+   * `ERR_CLIENT_LACKS_CAPABILITY` (the client got -32021; the handle is consumed).
+   */
+  respondInputRequired(handle: number | bigint, inputRequests: Record<string, InputRequest>, state?: Buffer | null): void
+  /**
+   * Fails an event's request: `{kind: 'notFound'}` (-32602, reads carry `data.uri`),
+   * `{kind: 'invalidParams', message}`, `{kind: 'internal'}` (-32603) or
+   * `{kind: 'application', code, message}`.
+   *
+   * @throws {TypeError} an unknown `kind`.
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`.
+   */
+  fail(handle: number | bigint, failure: FailureSpec): void
+  /** The earliest deadline (ms) at which `handleTimeout` has work, or `null`. */
+  pollTimeout(): number | bigint | null
+  /** Fails every request past its deadline with -32603 (each gets a `cancelled` event). */
+  handleTimeout(nowMs: number | bigint): void
+  /**
+   * The transport closed `stream` (HTTP client gone): its subscriptions end, its pending
+   * events are cancelled, its queued transmits dropped.
+   */
+  streamClosed(stream: number | bigint): void
+  /**
+   * Queues `notifications/resources/updated` for the listens subscribed to `uri` (or a
+   * URI it is a sub-resource of).
+   */
+  resourceUpdated(uri: string): void
+  /** Queues `notifications/resources/list_changed` on the listens that opted in. */
+  resourcesListChanged(): void
+  /** Queues `notifications/prompts/list_changed` on the listens that opted in. */
+  promptsListChanged(): void
+  /** Graceful close: every subscription gets its final `subscriptions/listen` result. */
+  shutdown(): void
+  /** Requests waiting for the application. */
+  get pendingRequests(): number
+  /** Open `subscriptions/listen` streams. */
+  get subscriptions(): number
+}
 
 /**
  * An RFC 6570 URI template (levels 1–4), parsed once and expanded many times.
@@ -80,11 +396,42 @@ export declare class UriTemplate {
    * (`code` `ERR_TEMPLATE_PREFIX_ON_COMPOSITE`).
    */
   expand(vars?: Record<string, VarValue>): string
+  /**
+   * Matches `uri` against the template (docs/matching.md): the decoded variables
+   * (`{name: 'value'}`, an array for an exploded variable), or `null` when it does not
+   * match.
+   *
+   * @throws {McpContextError} `ERR_TEMPLATE_NOT_MATCHABLE`: the template cannot be
+   * matched (an ambiguous shape); `ERR_TOO_MANY_VARIABLES` beyond 32 variables.
+   */
+  match(uri: string): Record<string, string | string[]> | null
   /** The template source (so a template interpolates as its text). */
   toString(): string
   /** The template source (so `JSON.stringify` writes the `uriTemplate` string). */
   toJSON(): string
 }
+
+/**
+ * Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (DIGEST
+ * §15.1, rules 62–63), for requests (not notifications). Call it after checking the body's
+ * `_meta` keys and before the machine checks the version (docs/server-machine.md).
+ *
+ * @throws {McpError} `code` -32020 (`ErrorCode.HeaderMismatch`), `httpStatus` 400, `data`
+ * `{header, problem}` (`problem`: `missing`, `invalidCharacters`, `malformedEncoding`,
+ * `mismatch`).
+ */
+export declare function checkHeaders(headers: McpHeaders, body: McpBodyFields): void
+
+/**
+ * Validates `Host` and `Origin` against `allowList` (entries `host` for any port or
+ * `host:port`; default: `localhost`, `127.0.0.1`, `[::1]`, the list for a server bound to
+ * loopback). This is the DNS-rebinding defence (DIGEST §15.1).
+ *
+ * @throws {OriginError} `code` `ERR_MISSING_HOST` / `ERR_MALFORMED_HOST` (`httpStatus`
+ * 400), `ERR_HOST_NOT_ALLOWED`, `ERR_NULL_ORIGIN`, `ERR_MALFORMED_ORIGIN`,
+ * `ERR_ORIGIN_NOT_ALLOWED` (403).
+ */
+export declare function checkOrigin(host?: string | undefined | null, origin?: string | undefined | null, allowList?: Array<string> | undefined | null): void
 
 /**
  * JSON-RPC error codes used by MCP 2026-07-28. The vocabulary is open: a peer may send any
@@ -114,11 +461,83 @@ export declare enum ErrorCode {
   LegacyResourceNotFound = -32002,
 }
 
+/** How the application fails a request (`fail`'s second argument). */
+export interface FailureSpec {
+  /**
+   * `'notFound'` (-32602; reads carry `data.uri`), `'invalidParams'` (-32602 with
+   * `message`), `'internal'` (-32603) or `'application'` (`code`, `message`; codes in
+   * -32768..=-32000 are sent as -32603).
+   */
+  kind: 'notFound' | 'invalidParams' | 'internal' | 'application'
+  /** The message for `'invalidParams'` and `'application'`. */
+  message?: string
+  /** The code for `'application'`. */
+  code?: number
+}
+
+/**
+ * What the JSON body says: `params._meta["io.modelcontextprotocol/protocolVersion"]`, the
+ * JSON-RPC `method`, and the field `Mcp-Name` mirrors (`params.name` for `prompts/get` and
+ * `tools/call`, `params.uri` for `resources/read`).
+ */
+export interface McpBodyFields {
+  /** The body's protocol version. */
+  protocolVersion: string
+  /** The JSON-RPC method. */
+  method: string
+  /** `params.name` or `params.uri`, when the method has one. */
+  name?: string
+}
+
 /** Base class of every error mcp-context throws on bad input; `code` is a stable string. */
 export declare const McpContextError: McpContextErrorConstructor
 
+/**
+ * A JSON-RPC error: `code` is the JSON-RPC error code (a number, compare with `ErrorCode`),
+ * `data` the error's data (parsed), `httpStatus` the status that goes with it on HTTP.
+ */
+export declare const McpError: McpErrorConstructor
+
+/** The standard MCP request headers as received (absent ones left out or `null`). */
+export interface McpHeaders {
+  /** `MCP-Protocol-Version`. */
+  protocolVersion?: string
+  /** `Mcp-Method`. */
+  method?: string
+  /** `Mcp-Name`. */
+  name?: string
+}
+
+/**
+ * Where a message came from (`handleMessage`'s third argument). Defaults: stream 0,
+ * anonymous (`auth` 0), stdio.
+ */
+export interface MessageContext {
+  /**
+   * The host's id of the channel the answers go to: one per HTTP POST, one for a whole
+   * stdio connection.
+   */
+  stream?: Int
+  /** An opaque caller-context id (the authorization the host resolved; 0 = anonymous). */
+  auth?: Int
+  /** `'stdio'` (default) or `'http'`. */
+  transport?: 'stdio' | 'http'
+}
+
+/**
+ * A request whose `Host` or `Origin` failed `checkOrigin`: `code`
+ * (`ERR_HOST_NOT_ALLOWED`, …) and `httpStatus` (400 or 403).
+ */
+export declare const OriginError: OriginErrorConstructor
+
 /** The MCP revision this package implements: `"2026-07-28"`. */
 export declare const PROTOCOL_VERSION: string
+
+/**
+ * The HTTP status for a JSON-RPC error response with `code`: 404 for -32601, 400 for
+ * -32020/-32021/-32022, else 200 (DIGEST §15.1, §19.9).
+ */
+export declare function statusFor(code: number): number
 
 /**
  * An RFC 6570 URI template that cannot be parsed or expanded: `code`

@@ -835,8 +835,15 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.Router = nativeBinding.Router
+module.exports.ServerMachine = nativeBinding.ServerMachine
 module.exports.UriTemplate = nativeBinding.UriTemplate
+module.exports.checkHeaders = nativeBinding.checkHeaders
+module.exports.checkOrigin = nativeBinding.checkOrigin
 module.exports.ErrorCode = nativeBinding.ErrorCode
 module.exports.McpContextError = nativeBinding.McpContextError
+module.exports.McpError = nativeBinding.McpError
+module.exports.OriginError = nativeBinding.OriginError
 module.exports.PROTOCOL_VERSION = nativeBinding.PROTOCOL_VERSION
+module.exports.statusFor = nativeBinding.statusFor
 module.exports.TemplateError = nativeBinding.TemplateError

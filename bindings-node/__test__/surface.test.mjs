@@ -8,7 +8,10 @@ import { it } from 'node:test'
 import * as esm from '../index.js'
 
 const require = createRequire(import.meta.url)
-const EXPORTS = ['ErrorCode', 'McpContextError', 'PROTOCOL_VERSION', 'TemplateError', 'UriTemplate']
+const EXPORTS = [
+  'ErrorCode', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router', 'ServerMachine',
+  'TemplateError', 'UriTemplate', 'checkHeaders', 'checkOrigin', 'statusFor',
+]
 const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
 
 it('exports exactly the public names (CommonJS and ESM alike)', () => {
@@ -32,7 +35,21 @@ it('declares and documents every export in index.d.ts', () => {
     assert.ok(at > 0, member)
     assert.ok(dts.lastIndexOf('*/', at) > dts.lastIndexOf(';', at), `${member} is documented`)
   }
-  for (const type of ['McpContextErrorConstructor', 'TemplateErrorConstructor', 'VarValue', 'Scalar']) {
+  const documented = [
+    'match(uri: string): Record<string, string | string[]> | null', 'insert(template: string): number',
+    'handleMessage(message: Buffer | string', 'pollOutput(): ServerOutput | null', 'respondRead(handle',
+    'respondPrompt(handle', 'respondCompletion(handle', 'respondInputRequired(handle', 'fail(handle',
+    'pollTimeout(): number | bigint | null', 'handleTimeout(nowMs', 'streamClosed(stream', 'resourceUpdated(uri',
+    'addResource(resource: Resource', 'addTemplate(template: ResourceTemplate', 'addPrompt(prompt: Prompt',
+  ]
+  for (const member of documented) {
+    const at = dts.indexOf(member)
+    assert.ok(at > 0, member)
+    assert.ok(dts.lastIndexOf('*/', at) > dts.lastIndexOf(';', at), `${member} is documented`)
+  }
+  for (const type of ['McpContextErrorConstructor', 'TemplateErrorConstructor', 'McpErrorConstructor',
+    'OriginErrorConstructor', 'VarValue', 'Scalar', 'ServerConfig', 'ServerOutput', 'Resource',
+    'ResourceContents', 'GetPromptResult', 'CacheHint', 'InputRequest', 'MessageContext', 'FailureSpec']) {
     assert.match(dts, new RegExp(`export (interface|type) ${type}\\b`), type)
   }
 })

@@ -19,10 +19,26 @@
       this.byteOffset = byteOffset
     }
   }
-  for (const cls of [McpContextError, TemplateError]) {
+  class McpError extends McpContextError {
+    constructor(message, code, data, httpStatus) {
+      super(message, code)
+      /** The error's `data` member (parsed JSON), or `undefined`. */
+      this.data = data
+      /** The HTTP status that goes with it on Streamable HTTP. */
+      this.httpStatus = httpStatus
+    }
+  }
+  class OriginError extends McpContextError {
+    constructor(message, code, httpStatus) {
+      super(message, code)
+      /** The HTTP status to reject the request with (400 or 403). */
+      this.httpStatus = httpStatus
+    }
+  }
+  for (const cls of [McpContextError, TemplateError, McpError, OriginError]) {
     Object.defineProperty(cls.prototype, 'name', {
       value: cls.name, writable: true, enumerable: false, configurable: true,
     })
   }
-  return [McpContextError, TemplateError]
+  return [McpContextError, TemplateError, McpError, OriginError]
 })()

@@ -3,10 +3,12 @@
 //! ```text
 //! Error
 //! └── McpContextError      root of everything the addon throws on bad input; `code` string
-//!     └── TemplateError    RFC 6570 parse or expand error; `code`, `position`, `byteOffset`
+//!     ├── TemplateError    RFC 6570 parse or expand error; `code`, `position`, `byteOffset`
+//!     ├── McpError         a JSON-RPC error: numeric `code` (the JSON-RPC code), `data`,
+//!     │                    `httpStatus`
+//!     └── OriginError      a Host/Origin check failed: `code` string, `httpStatus`
 //! ```
-//! JSON-RPC errors join under `McpContextError` with the machines. Wrong JS *types* throw the
-//! built-in `TypeError`, as JS code expects.
+//! Wrong JS *types* throw the built-in `TypeError`, as JS code expects.
 //!
 //! The classes are real `class … extends Error` (stack traces, `instanceof`), written in
 //! `errors.js`. It is evaluated once per environment when the module loads; the constructors
@@ -29,6 +31,10 @@ use napi_derive::napi;
 pub(crate) type McpContextErrorConstructor = ();
 /// Stands for `TemplateErrorConstructor` (declared in `dts-header.d.ts`).
 pub(crate) type TemplateErrorConstructor = ();
+/// Stands for `McpErrorConstructor` (declared in `dts-header.d.ts`).
+pub(crate) type McpErrorConstructor = ();
+/// Stands for `OriginErrorConstructor` (declared in `dts-header.d.ts`).
+pub(crate) type OriginErrorConstructor = ();
 
 /// Base class of every error mcp-context throws on bad input; `code` is a stable string.
 #[napi]
@@ -41,13 +47,29 @@ pub const McpContextError: McpContextErrorConstructor = ();
 #[allow(non_upper_case_globals, unreachable_pub)]
 pub const TemplateError: TemplateErrorConstructor = ();
 
+/// A JSON-RPC error: `code` is the JSON-RPC error code (a number, compare with `ErrorCode`),
+/// `data` the error's data (parsed), `httpStatus` the status that goes with it on HTTP.
+#[napi]
+#[allow(non_upper_case_globals, unreachable_pub)]
+pub const McpError: McpErrorConstructor = ();
+
+/// A request whose `Host` or `Origin` failed `checkOrigin`: `code`
+/// (`ERR_HOST_NOT_ALLOWED`, …) and `httpStatus` (400 or 403).
+#[napi]
+#[allow(non_upper_case_globals, unreachable_pub)]
+pub const OriginError: OriginErrorConstructor = ();
+
 type BaseArgs = FnArgs<(String, String)>;
 type TemplateArgs = FnArgs<(String, String, u32, u32)>;
+type McpArgs = FnArgs<(String, i32, Option<String>, u32)>;
+type OriginArgs = FnArgs<(String, String, u32)>;
 
 /// The constructors of the environment, kept as references for the throw paths.
 struct Classes {
     mcp_context_error: FunctionRef<BaseArgs, ()>,
     template_error: FunctionRef<TemplateArgs, ()>,
+    mcp_error: FunctionRef<McpArgs, ()>,
+    origin_error: FunctionRef<OriginArgs, ()>,
 }
 
 fn missing(what: &str) -> Error {
@@ -64,12 +86,22 @@ pub(crate) fn register_error_classes(mut exports: Object<'_>, env: Env) -> Resul
     let template: Function<'_, TemplateArgs, ()> = classes
         .get(1)?
         .ok_or_else(|| missing("errors.js returned no TemplateError"))?;
+    let mcp: Function<'_, McpArgs, ()> = classes
+        .get(2)?
+        .ok_or_else(|| missing("errors.js returned no McpError"))?;
+    let origin: Function<'_, OriginArgs, ()> = classes
+        .get(3)?
+        .ok_or_else(|| missing("errors.js returned no OriginError"))?;
     let stored = Classes {
         mcp_context_error: base.create_ref()?,
         template_error: template.create_ref()?,
+        mcp_error: mcp.create_ref()?,
+        origin_error: origin.create_ref()?,
     };
     exports.set_named_property("McpContextError", base)?;
     exports.set_named_property("TemplateError", template)?;
+    exports.set_named_property("McpError", mcp)?;
+    exports.set_named_property("OriginError", origin)?;
     // The finaliser drops the references when the environment goes away.
     env.set_instance_data(stored, (), |_| {})
 }
@@ -133,6 +165,49 @@ pub(crate) fn type_error(env: &Env, message: String) -> Error {
         let mut object = unknown.coerce_to_object()?;
         object.set_named_property("code", "ERR_INVALID_ARG_TYPE")?;
         Ok(Error::from(unknown))
+    };
+    build().unwrap_or_else(|failed| failed)
+}
+
+/// A plain `McpContextError` with `code` (`ERR_` + an upper-cased core identifier).
+pub(crate) fn context_error(env: &Env, message: String, code: String) -> Error {
+    let build = || -> Result<Error> {
+        let class = classes(env)?.mcp_context_error.borrow_back(env)?;
+        Ok(Error::from(class.new_instance((message, code).into())?))
+    };
+    build().unwrap_or_else(|failed| failed)
+}
+
+/// An `McpError`: JSON-RPC `code`, optional `data` as JSON text (parsed on the JS side by
+/// the constructor's caller: here it is set as a parsed value), and the HTTP status.
+pub(crate) fn mcp_error(
+    env: &Env,
+    message: String,
+    code: i32,
+    data_json: Option<String>,
+    http_status: u16,
+) -> Error {
+    let build = || -> Result<Error> {
+        let class = classes(env)?.mcp_error.borrow_back(env)?;
+        let err =
+            class.new_instance((message, code, None::<String>, u32::from(http_status)).into())?;
+        if let Some(text) = data_json {
+            let mut object = err.coerce_to_object()?;
+            let data = crate::convert::parse_json(env, &text)?;
+            object.set_named_property("data", data)?;
+        }
+        Ok(Error::from(err))
+    };
+    build().unwrap_or_else(|failed| failed)
+}
+
+/// An `OriginError` with `code` and `httpStatus`.
+pub(crate) fn origin_error(env: &Env, message: String, code: String, http_status: u16) -> Error {
+    let build = || -> Result<Error> {
+        let class = classes(env)?.origin_error.borrow_back(env)?;
+        Ok(Error::from(class.new_instance(
+            (message, code, u32::from(http_status)).into(),
+        )?))
     };
     build().unwrap_or_else(|failed| failed)
 }

@@ -18,8 +18,12 @@
 //! camelCased by napi-rs. The error classes are declared in `dts-header.d.ts`, which the CLI
 //! puts at the top of `index.d.ts`.
 
+mod convert;
 mod error_code;
 mod errors;
+mod http;
+mod router;
+mod server;
 mod template;
 
 /// The MCP revision this package implements: `"2026-07-28"`.

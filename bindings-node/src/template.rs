@@ -5,12 +5,16 @@
 //! arrays (their enumerable string keys, in property order), `null`/`undefined` as undefined.
 //! Every rule of expansion is the core's.
 
-use mcp_context::template::{OwnedTemplate, OwnedValue, OwnedVariables};
+use mcp_context::template::{
+    Captures, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables, PatternError,
+};
+use napi::bindgen_prelude::{Either, Null};
 use napi::bindgen_prelude::{JsObjectValue, JsValue, Object, Unknown};
 use napi::{Env, Result, ValueType};
 use napi_derive::napi;
 
 use crate::errors;
+use crate::router;
 
 fn type_name(value_type: ValueType) -> &'static str {
     match value_type {
@@ -84,6 +88,8 @@ fn value(env: &Env, name: &str, value: &Unknown<'_>) -> Result<Option<OwnedValue
 #[napi]
 pub struct UriTemplate {
     inner: OwnedTemplate,
+    /// The template compiled for matching (or why it cannot be matched).
+    pattern: std::result::Result<OwnedPattern, PatternError>,
 }
 
 #[napi]
@@ -101,9 +107,12 @@ impl UriTemplate {
             ));
         }
         let source = source.coerce_to_string()?.into_utf8()?.into_owned()?;
-        OwnedTemplate::parse(&source)
-            .map(|inner| Self { inner })
-            .map_err(|err| errors::parse_error(&env, &source, err))
+        let inner =
+            OwnedTemplate::parse(&source).map_err(|err| errors::parse_error(&env, &source, err))?;
+        Ok(Self {
+            inner,
+            pattern: OwnedPattern::parse(&source),
+        })
     }
 
     /// The template text, exactly as given.
@@ -165,6 +174,30 @@ impl UriTemplate {
         owned
             .expand(self.inner.as_ref())
             .map_err(|err| errors::expand_error(&env, self.inner.source(), err))
+    }
+
+    /// Matches `uri` against the template (docs/matching.md): the decoded variables
+    /// (`{name: 'value'}`, an array for an exploded variable), or `null` when it does not
+    /// match.
+    ///
+    /// @throws {McpContextError} `ERR_TEMPLATE_NOT_MATCHABLE`: the template cannot be
+    /// matched (an ambiguous shape); `ERR_TOO_MANY_VARIABLES` beyond 32 variables.
+    #[napi(
+        js_name = "match",
+        catch_unwind,
+        ts_return_type = "Record<string, string | string[]> | null"
+    )]
+    pub fn match_uri<'e>(&self, env: &'e Env, uri: String) -> Result<Either<Object<'e>, Null>> {
+        let pattern = match &self.pattern {
+            Ok(p) => p,
+            Err(e) => return Err(router::pattern_error(env, self.inner.source(), *e)),
+        };
+        let mut caps = Captures::<{ router::MAX_VARS }>::new();
+        match pattern.matches(&uri, &mut caps) {
+            Ok(()) => Ok(Either::A(router::captures_object(env, &caps)?)),
+            Err(MatchError::NoMatch) => Ok(Either::B(Null)),
+            Err(e) => Err(router::match_error(env, e)),
+        }
     }
 
     /// The template source (so a template interpolates as its text).

@@ -1,0 +1,95 @@
+//! Value conversions shared by every class: 64-bit integers (`number` or `bigint`), JSON
+//! text to and from JS values (through the engine's own `JSON`), string pairs to objects.
+//!
+//! Integers: the core's ids, handles and times are `u64`. JS gives `number` (exact up to
+//! 2^53 − 1) or `bigint`; the addon returns a `number` while it is exact and a `bigint`
+//! beyond, so nothing is ever rounded.
+
+use napi::bindgen_prelude::{BigInt, Either, Function, JsObjectValue, JsValue, Object, Unknown};
+use napi::{Env, Result, ValueType};
+
+use crate::errors;
+
+/// A `u64` on the JS side: `number` (exact integers only) or `bigint`.
+pub(crate) type Int = Either<f64, BigInt>;
+
+/// The largest integer a `number` holds exactly.
+const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// Reads a non-negative integer; anything else is a `TypeError` naming `what`.
+pub(crate) fn u64_in(env: &Env, value: &Int, what: &str) -> Result<u64> {
+    match value {
+        Either::A(n) => {
+            if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 && *n <= MAX_SAFE as f64 {
+                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+                Ok(*n as u64)
+            } else {
+                Err(errors::type_error(
+                    env,
+                    format!(
+                        "{what} must be a non-negative integer (a bigint beyond 2^53), not {n}"
+                    ),
+                ))
+            }
+        }
+        Either::B(b) => match b.get_u64() {
+            (false, v, true) => Ok(v),
+            _ => Err(errors::type_error(
+                env,
+                format!("{what} must be a bigint in 0..2^64"),
+            )),
+        },
+    }
+}
+
+/// An optional integer, `0` when absent.
+pub(crate) fn u64_or_zero(env: &Env, value: Option<&Int>, what: &str) -> Result<u64> {
+    value.map_or(Ok(0), |v| u64_in(env, v, what))
+}
+
+/// A `u64` for JS: a `number` while exact, else a `bigint`.
+pub(crate) fn u64_out(n: u64) -> Int {
+    if n <= MAX_SAFE {
+        #[allow(clippy::cast_precision_loss)]
+        Either::A(n as f64)
+    } else {
+        Either::B(BigInt::from(n))
+    }
+}
+
+fn json_fn<'e>(env: &'e Env, name: &str) -> Result<Function<'e, Unknown<'e>, Unknown<'e>>> {
+    let global = env.get_global()?;
+    let json: Object<'_> = global.get_named_property("JSON")?;
+    json.get_named_property(name)
+}
+
+/// `JSON.stringify(value)`; `what` names the argument in the `TypeError` thrown when the
+/// value has no JSON form (`undefined`, a function).
+pub(crate) fn stringify(env: &Env, value: Unknown<'_>, what: &str) -> Result<String> {
+    let f = json_fn(env, "stringify")?;
+    let out = f.call(value)?;
+    if out.get_type()? == ValueType::String {
+        out.coerce_to_string()?.into_utf8()?.into_owned()
+    } else {
+        Err(errors::type_error(
+            env,
+            format!("{what} must be a JSON value (an object in the spec's wire shape)"),
+        ))
+    }
+}
+
+/// `JSON.parse(text)`.
+pub(crate) fn parse_json<'e>(env: &'e Env, text: &str) -> Result<Unknown<'e>> {
+    let f = json_fn(env, "parse")?;
+    let s = env.create_string(text)?;
+    f.call(s.to_unknown())
+}
+
+/// `[(k, v), …]` as a plain object `{k: v, …}` (later duplicates win).
+pub(crate) fn pairs_object<'e>(env: &'e Env, pairs: &[(String, String)]) -> Result<Object<'e>> {
+    let mut o = Object::new(env)?;
+    for (k, v) in pairs {
+        o.set_named_property(k, v.as_str())?;
+    }
+    Ok(o)
+}

@@ -1,0 +1,134 @@
+//! `Router` (many templates, one URI: the core's indexed `Router`) and the capture
+//! conversion shared with `UriTemplate.match`.
+//!
+//! Captured values come back decoded: a string per variable, an array of strings for an
+//! exploded one (`{/path*}`). A value whose percent-decoding is not UTF-8 is given raw.
+
+use mcp_context::template::{Captures, InsertError, MatchError, PatternError, Router as Core};
+use napi::bindgen_prelude::{Either, JsObjectValue, Null, Object};
+use napi::{Env, Result};
+use napi_derive::napi;
+
+use crate::errors;
+
+/// Captures beyond this many variables are refused (`ERR_TOO_MANY_VARIABLES`).
+pub(crate) const MAX_VARS: usize = 32;
+
+/// The captures of a match as `{name: value}`.
+pub(crate) fn captures_object<'e, const N: usize>(
+    env: &'e Env,
+    caps: &Captures<'_, '_, N>,
+) -> Result<Object<'e>> {
+    let mut o = Object::new(env)?;
+    for c in caps.iter() {
+        if c.is_exploded() {
+            let items: Vec<String> = c
+                .values()
+                .map(|v| {
+                    v.decode()
+                        .map_or_else(|_| v.raw().to_string(), |d| d.into_owned())
+                })
+                .collect();
+            o.set_named_property(c.name(), items)?;
+        } else {
+            let v = c
+                .decode()
+                .map_or_else(|_| c.raw().to_string(), |d| d.into_owned());
+            o.set_named_property(c.name(), v)?;
+        }
+    }
+    Ok(o)
+}
+
+/// A `TemplateError` (unparsable) or `McpContextError` `ERR_TEMPLATE_NOT_MATCHABLE`.
+pub(crate) fn pattern_error(env: &Env, source: &str, e: PatternError) -> napi::Error {
+    match e {
+        PatternError::Parse(p) => errors::parse_error(env, source, p),
+        other => errors::context_error(
+            env,
+            other.to_string(),
+            String::from("ERR_TEMPLATE_NOT_MATCHABLE"),
+        ),
+    }
+}
+
+pub(crate) fn match_error(env: &Env, e: MatchError) -> napi::Error {
+    errors::context_error(env, e.to_string(), String::from("ERR_TOO_MANY_VARIABLES"))
+}
+
+/// Routes a URI among many RFC 6570 templates at once (docs/matching.md §7): the cost does
+/// not grow with templates that share no prefix with the URI. Precedence: at the first
+/// segment where templates differ, literal text beats mixed text, beats a bare `{var}`,
+/// beats anything spanning segments; equal kinds keep registration order.
+///
+/// ```js
+/// const router = new Router()
+/// router.insert('repo://{owner}/{repo}')           // 0
+/// router.insert('repo://{owner}/{repo}/issues/{n}') // 1
+/// router.route('repo://acme/web/issues/7')
+/// // { id: 1, template: 'repo://{owner}/{repo}/issues/{n}', variables: { owner: 'acme', repo: 'web', n: '7' } }
+/// ```
+#[napi]
+pub struct Router {
+    inner: Core<()>,
+}
+
+#[napi]
+impl Router {
+    /// An empty router.
+    #[napi(constructor, catch_unwind)]
+    #[allow(clippy::new_without_default)] // a JS constructor
+    pub fn new() -> Self {
+        Self { inner: Core::new() }
+    }
+
+    /// Registers `template`; returns its id (the registration index).
+    ///
+    /// @throws {TemplateError} `template` does not parse.
+    /// @throws {McpContextError} `ERR_TEMPLATE_NOT_MATCHABLE`, `ERR_ROUTE_INDISTINGUISHABLE`
+    /// or `ERR_ROUTE_SHADOWED` (a registered template makes it unreachable).
+    #[napi(catch_unwind)]
+    pub fn insert(&mut self, env: Env, template: String) -> Result<u32> {
+        self.inner
+            .insert(&template, ())
+            .map(|id| u32::try_from(id.index()).unwrap_or(u32::MAX))
+            .map_err(|e| {
+                let code = match e {
+                    InsertError::Parse(p) => return errors::parse_error(&env, &template, p),
+                    InsertError::Compile(_) => "ERR_TEMPLATE_NOT_MATCHABLE",
+                    InsertError::Indistinguishable { .. } => "ERR_ROUTE_INDISTINGUISHABLE",
+                    InsertError::Shadowed { .. } => "ERR_ROUTE_SHADOWED",
+                    _ => "ERR_ROUTE_CAPACITY",
+                };
+                errors::context_error(&env, format!("{template}: {e}"), code.to_string())
+            })
+    }
+
+    /// The template `uri` routes to with its decoded variables, or `null`.
+    ///
+    /// @throws {McpContextError} `ERR_TOO_MANY_VARIABLES` (more than 32 in one template).
+    #[napi(
+        catch_unwind,
+        ts_return_type = "{ id: number; template: string; variables: Record<string, string | string[]> } | null"
+    )]
+    pub fn route<'e>(&self, env: &'e Env, uri: String) -> Result<Either<Object<'e>, Null>> {
+        let mut caps = Captures::<MAX_VARS>::new();
+        match self.inner.route(&uri, &mut caps) {
+            Ok(hit) => {
+                let mut o = Object::new(env)?;
+                o.set_named_property("id", u32::try_from(hit.id.index()).unwrap_or(u32::MAX))?;
+                o.set_named_property("template", hit.template)?;
+                o.set_named_property("variables", captures_object(env, &caps)?)?;
+                Ok(Either::A(o))
+            }
+            Err(MatchError::NoMatch) => Ok(Either::B(Null)),
+            Err(e) => Err(match_error(env, e)),
+        }
+    }
+
+    /// The number of templates.
+    #[napi(getter, catch_unwind)]
+    pub fn length(&self) -> u32 {
+        u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
+    }
+}
