@@ -10,7 +10,7 @@ use mcp_context::client::{
 use mcp_context::messages::owned::{OwnedJson, OwnedSubscriptionFilter};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 use crate::errors::{self, Exc};
 use crate::pyjson;
@@ -843,8 +843,5 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Acknowledged>()?;
     m.add_class::<Notified>()?;
     m.add_class::<SubscriptionEnded>()?;
-    m.add_class::<ClientNotice>()?;
-    let _ = PyInt::new(m.py(), 0);
-    let _ = PyString::new(m.py(), "");
-    Ok(())
+    m.add_class::<ClientNotice>()
 }
