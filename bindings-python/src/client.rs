@@ -151,6 +151,28 @@ pub(crate) struct ClientNotice {
     id: Option<Py<PyAny>>,
 }
 
+pyjson::py_repr!(ClientTransmit, ["id", "method", "name", "bytes"]);
+pyjson::py_repr!(CloseStream, ["id"]);
+pyjson::py_repr!(Connected, ["era", "version", "features"]);
+pyjson::py_repr!(ClientReply, ["kind", "call", "from_cache", "result"]);
+pyjson::py_repr!(
+    Listed,
+    [
+        "kind",
+        "call",
+        "from_cache",
+        "next_cursor",
+        "truncated",
+        "pages"
+    ]
+);
+pyjson::py_repr!(InputRequired, ["call", "round", "requests"]);
+pyjson::py_repr!(Failed, ["call", "error"]);
+pyjson::py_repr!(Acknowledged, ["call", "honoured", "refused"]);
+pyjson::py_repr!(Notified, ["subscription", "method", "uri"]);
+pyjson::py_repr!(SubscriptionEnded, ["call", "reason", "filter"]);
+pyjson::py_repr!(ClientNotice, ["kind", "message", "id"]);
+
 fn pybool_dict<'py>(py: Python<'py>, items: &[(&str, bool)]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     for (k, v) in items {
