@@ -102,9 +102,10 @@ DEMO_SERVER="$PWD/target/debug/demo-server" \
 # a lock serialises install + pytest so two checkouts never test each other's build. The
 # backend shells out to `maturin`, so the venv must be *activated* for `--no-build-isolation`
 # (BINDINGS.md §2 gotcha 1). The dev profile shares artifacts with the cargo steps above.
-step "Python binding: pip install from source, pytest"
+step "Python binding: pip install from source, pytest (API, machines, notes server, SDK interop, memory)"
 t0=$(date +%s)
-PY_PINS="maturin==1.16.0 pytest==9.2.0"
+# mcp==2.3.0: the official SDK client the interop tests drive against examples/python.
+PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0"
 PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
 (
   flock 9

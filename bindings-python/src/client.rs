@@ -10,7 +10,7 @@ use mcp_context::client::{
 use mcp_context::messages::owned::{OwnedJson, OwnedSubscriptionFilter};
 use pyo3::exceptions::{PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyInt, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList};
 
 use crate::errors::{self, Exc};
 use crate::pyjson;
@@ -150,6 +150,28 @@ pub(crate) struct ClientNotice {
     /// The response id for ``"unknown_response"``, else ``None``.
     id: Option<Py<PyAny>>,
 }
+
+pyjson::py_repr!(ClientTransmit, ["id", "method", "name", "bytes"]);
+pyjson::py_repr!(CloseStream, ["id"]);
+pyjson::py_repr!(Connected, ["era", "version", "features"]);
+pyjson::py_repr!(ClientReply, ["kind", "call", "from_cache", "result"]);
+pyjson::py_repr!(
+    Listed,
+    [
+        "kind",
+        "call",
+        "from_cache",
+        "next_cursor",
+        "truncated",
+        "pages"
+    ]
+);
+pyjson::py_repr!(InputRequired, ["call", "round", "requests"]);
+pyjson::py_repr!(Failed, ["call", "error"]);
+pyjson::py_repr!(Acknowledged, ["call", "honoured", "refused"]);
+pyjson::py_repr!(Notified, ["subscription", "method", "uri"]);
+pyjson::py_repr!(SubscriptionEnded, ["call", "reason", "filter"]);
+pyjson::py_repr!(ClientNotice, ["kind", "message", "id"]);
 
 fn pybool_dict<'py>(py: Python<'py>, items: &[(&str, bool)]) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
@@ -843,8 +865,5 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Acknowledged>()?;
     m.add_class::<Notified>()?;
     m.add_class::<SubscriptionEnded>()?;
-    m.add_class::<ClientNotice>()?;
-    let _ = PyInt::new(m.py(), 0);
-    let _ = PyString::new(m.py(), "");
-    Ok(())
+    m.add_class::<ClientNotice>()
 }

@@ -3,17 +3,26 @@
 //! Thin by rule (STYLE convention 15): each file converts one concept's types and errors and
 //! holds no protocol logic; everything else lives in the core crate. One file per concept:
 //!
-//! * `errors.rs`: the exception hierarchy (`McpContextError` → `TemplateError`, …) and the
-//!   mapping from core error types.
+//! * `errors.rs`: the exception hierarchy (`McpContextError` → `TemplateError`,
+//!   `InvalidMessage`, `PathError`, `HttpError`, `RegisterError`, `ConfigError`,
+//!   `RespondError`, `ClientError`, `McpError`) and the mapping from core error types.
 //! * `error_code.rs`: `ErrorCode`, the JSON-RPC error codes as an `IntEnum`.
-//! * `template.rs`: `UriTemplate` (RFC 6570 parse, expand) and the conversion of Python values
-//!   to template variables.
+//! * `template.rs`: `UriTemplate` (RFC 6570 parse, expand, match) and the conversion of
+//!   Python values to template variables.
+//! * `router.rs`: `Router` (the core's indexed template router).
+//! * `pyjson.rs`: JSON text ↔ Python objects; dicts in the spec's shape → the core's owned
+//!   types through `FromJsonText` (the core validates).
+//! * `server.rs`: `ServerMachine`, `Handle` and the server's output classes.
+//! * `client.rs`: `ClientMachine` and the client's output classes.
+//! * `cache.rs`: `Cache`; `context.rs`: `select_context`; `file_root.rs`: `FileRoot`;
+//!   `http.rs`: `check_origin`, `check_headers`, `http_status`.
+//!
+//! Time is `now_ms: int` (milliseconds) everywhere, as in the core.
 //!
 //! Panic policy: a panic is a bug, and input never causes one (the core is panic-free); pyo3
 //! turns one that slips through into `pyo3_runtime.PanicException` at the boundary.
 //!
-//! Future concepts (`ServerMachine`, `ClientMachine`, `Router`, `Cache`, …) get their own file
-//! and one `register` call below. The public surface is mirrored, with docstrings, in
+//! Each concept has its own file and one `register` call below. The public surface is mirrored, with docstrings, in
 //! `mcp_context.pyi`; `tests/test_surface.py` keeps the two in step.
 
 use pyo3::prelude::*;
@@ -30,8 +39,10 @@ mod router;
 mod server;
 mod template;
 
-/// MCP 2026-07-28 context primitives on a sans-IO Rust core: RFC 6570 URI templates,
-/// JSON-RPC error codes. Bad input raises a subclass of ``McpContextError``; nothing panics.
+/// MCP 2026-07-28 context primitives on a sans-IO Rust core: RFC 6570 URI templates and
+/// routing, the server and client machines, the result cache, context selection, the
+/// ``file://`` root mapper and the Streamable HTTP checks. Time is ``now_ms`` (int
+/// milliseconds). Bad input raises a subclass of ``McpContextError``; nothing panics.
 #[pymodule(name = "mcp_context")]
 fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(

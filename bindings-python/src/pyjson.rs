@@ -89,3 +89,32 @@ pub(crate) fn decode<T: mcp_context::messages::owned::FromJsonText>(
         )
     })
 }
+
+/// `Name(field=value, ...)` with each field's `repr`, for the output classes.
+pub(crate) fn repr_of(obj: &Bound<'_, PyAny>, name: &str, fields: &[&str]) -> PyResult<String> {
+    let mut out = String::from(name);
+    out.push('(');
+    for (i, f) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(f);
+        out.push('=');
+        out.push_str(obj.getattr(*f)?.repr()?.to_str()?);
+    }
+    out.push(')');
+    Ok(out)
+}
+
+/// `__repr__` for an output class from its field names.
+macro_rules! py_repr {
+    ($t:ident, [$($f:literal),* $(,)?]) => {
+        #[pymethods]
+        impl $t {
+            fn __repr__(slf: &Bound<'_, Self>) -> PyResult<String> {
+                crate::pyjson::repr_of(slf.as_any(), stringify!($t), &[$($f),*])
+            }
+        }
+    };
+}
+pub(crate) use py_repr;

@@ -149,6 +149,44 @@ pub(crate) struct StreamOverflow {
     subscription: Py<PyAny>,
 }
 
+pyjson::py_repr!(
+    Transmit,
+    ["stream", "http_status", "kind", "end_of_stream", "bytes"]
+);
+pyjson::py_repr!(Retry, ["state", "input_responses"]);
+pyjson::py_repr!(
+    ReadResource,
+    [
+        "handle",
+        "uri",
+        "target",
+        "template",
+        "variables",
+        "auth",
+        "capabilities",
+        "retry"
+    ]
+);
+pyjson::py_repr!(
+    GetPrompt,
+    [
+        "handle",
+        "name",
+        "arguments",
+        "auth",
+        "capabilities",
+        "retry"
+    ]
+);
+pyjson::py_repr!(
+    Complete,
+    [
+        "handle", "prompt", "template", "argument", "value", "context", "auth"
+    ]
+);
+pyjson::py_repr!(Cancelled, ["handle", "reason"]);
+pyjson::py_repr!(StreamOverflow, ["stream", "subscription"]);
+
 fn caps<'py>(py: Python<'py>, c: DeclaredCapabilities) -> PyResult<Bound<'py, PyFrozenSet>> {
     let mut names = Vec::new();
     for (on, name) in [

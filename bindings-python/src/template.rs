@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 
 use mcp_context::template::{
     Captures, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables, PatternError,
+    Value,
 };
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
@@ -156,6 +157,37 @@ fn collect(mapping: &Bound<'_, PyAny>, vars: &mut OwnedVariables) -> PyResult<()
     Ok(())
 }
 
+impl UriTemplate {
+    /// Expands with the values of `dict` borrowed from their Python strings (no copies), or
+    /// `None` when a name is not a `str` or a value is neither `str` nor `None` (the general
+    /// path then converts them).
+    fn expand_borrowed(
+        &self,
+        py: Python<'_>,
+        dict: &Bound<'_, PyDict>,
+    ) -> PyResult<Option<String>> {
+        let mut keep: Vec<(Bound<'_, PyString>, Bound<'_, PyString>)> =
+            Vec::with_capacity(dict.len());
+        for (k, v) in dict.iter() {
+            if v.is_none() {
+                continue;
+            }
+            let (Ok(k), Ok(v)) = (k.cast_into::<PyString>(), v.cast_into::<PyString>()) else {
+                return Ok(None);
+            };
+            keep.push((k, v));
+        }
+        let mut vars: Vec<(&str, Value<'_>)> = Vec::with_capacity(keep.len());
+        for (k, v) in &keep {
+            vars.push((k.to_str()?, Value::Str(v.to_str()?)));
+        }
+        self.inner
+            .expand(vars.as_slice())
+            .map(Some)
+            .map_err(|err| errors::expand_error(py, self.inner.source(), err))
+    }
+}
+
 #[pymethods]
 impl UriTemplate {
     #[new]
@@ -198,6 +230,17 @@ impl UriTemplate {
         mapping: Option<&Bound<'_, PyAny>>,
         kwargs: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<String> {
+        // Fast path, same result: one `dict` of `str` (or `None`) values, borrowed as is.
+        let only = match (mapping, kwargs) {
+            (Some(m), None) => m.cast::<PyDict>().ok(),
+            (None, Some(k)) => Some(k),
+            _ => None,
+        };
+        if let Some(dict) = only
+            && let Some(expanded) = self.expand_borrowed(py, dict)?
+        {
+            return Ok(expanded);
+        }
         let mut owned = OwnedVariables::new();
         if let Some(mapping) = mapping {
             if !is_mapping(mapping) {

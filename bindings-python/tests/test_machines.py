@@ -315,3 +315,10 @@ def test_raw_wire_errors():
     assert s.handle_message(json.dumps(note).encode(), 0) == "notification"
     with pytest.raises(ValueError):
         s.handle_message(b"{}", 0, transport="pigeon")
+
+
+def test_outputs_have_readable_reprs(pair):
+    _, (ev,) = pair.call(lambda c, now: c.read_resource("notes://dynamic", now))
+    assert repr(ev).startswith("ClientReply(kind='read', call=") and "'# dyn'" in repr(ev)
+    (read,) = pair.server_events
+    assert repr(read).startswith("ReadResource(handle=Handle(") and "uri='notes://dynamic'" in repr(read)

@@ -1,0 +1,27 @@
+"""The README's Python quickstart works as written: every ```python block of its "## Python"
+section runs, and every standalone `# output` comment line appears in what it prints."""
+
+import contextlib
+import io
+import re
+
+from conftest import REPO
+
+
+def python_blocks():
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    section = text.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```python\n(.*?)```", section, flags=re.S)
+
+
+def test_quickstart_blocks_run_and_print_what_they_say():
+    blocks = python_blocks()
+    assert len(blocks) >= 2
+    for block in blocks:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            exec(compile(block, "README.md", "exec"), {})
+        printed = out.getvalue()
+        for line in block.splitlines():
+            if line.startswith("# "):
+                assert line[2:] in printed, (line, printed)
