@@ -603,7 +603,7 @@ export declare class UriTemplate {
    * Expands the template (RFC 6570 §3). Values: strings; numbers and bigints (through
    * `String()`); arrays of those (lists); plain objects of those (associative arrays, in
    * property order); `null`, `undefined` or a missing name is undefined and expands to
-   * nothing.
+   * nothing. Only the template's own variable names are read from `vars`.
    *
    * @throws {TypeError} a value of another type (booleans included: pass `'true'`).
    * @throws {TemplateError} a prefix modifier (`{var:3}`) applied to an array or object
