@@ -76,8 +76,10 @@ fi
 step "benches compile"
 cargo check -p mcp-context-benches --benches
 
-step "examples build and run"
+step "examples build and run; the reference router's tests"
 cargo run -q -p mcp-context-examples --bin templates
+cargo run -q -p mcp-context-examples --bin repo-router -- --transcript > /dev/null
+cargo test -q -p mcp-context-examples
 
 # ---- server: the demo (README's run command) and interop with the official Python SDK ----
 # The SDK client (mcp==2.3.0, which speaks 2026-07-28: it probes server/discover) drives the

@@ -1,21 +1,73 @@
 """MCP 2026-07-28 context primitives on a sans-IO Rust core.
 
-Today: RFC 6570 URI templates (``UriTemplate``) and the JSON-RPC error codes
-(``ErrorCode``). Bad input raises a subclass of ``McpContextError``; wrong
-Python types raise ``TypeError``. The extension never panics on input.
+RFC 6570 URI templates (``UriTemplate``, ``Router``), the sans-IO server and
+client machines (``ServerMachine``, ``ClientMachine``), the scope-aware result
+``Cache``, context selection (``select_context``), the ``file://`` root mapper
+(``FileRoot``), the Streamable HTTP checks (``check_origin``, ``check_headers``)
+and the JSON-RPC error codes (``ErrorCode``).
+
+Conventions:
+
+* Time is ``now_ms``: an ``int`` of milliseconds from a monotonic clock the host
+  chooses (e.g. ``time.monotonic_ns() // 1_000_000``). Nothing here reads a clock.
+* Bytes in, bytes out: the machines take and give ``bytes`` (one JSON-RPC message).
+* Structured inputs and results are ``dict``s in the spec's JSON shape (camelCase
+  keys, as on the wire); the core validates them against the spec.
+* Bad input raises a subclass of ``McpContextError``; wrong Python types raise
+  ``TypeError``. The extension never panics on input.
 """
 
-from collections.abc import Mapping, Sequence
+import builtins
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
-from typing import Final, Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
 __all__ = [
     "PROTOCOL_VERSION",
     "ErrorCode",
     "McpContextError",
     "TemplateError",
+    "InvalidMessage",
+    "PathError",
+    "HttpError",
+    "RegisterError",
+    "ConfigError",
+    "RespondError",
+    "ClientError",
+    "McpError",
     "UriTemplate",
+    "Router",
+    "Cache",
+    "FileRoot",
+    "select_context",
+    "check_origin",
+    "check_headers",
+    "http_status",
+    "ClientMachine",
+    "ClientTransmit",
+    "CloseStream",
+    "Connected",
+    "ClientReply",
+    "Listed",
+    "InputRequired",
+    "Failed",
+    "Acknowledged",
+    "Notified",
+    "SubscriptionEnded",
+    "ClientNotice",
+    "ServerMachine",
+    "Handle",
+    "Transmit",
+    "Retry",
+    "ReadResource",
+    "GetPrompt",
+    "Complete",
+    "Cancelled",
+    "StreamOverflow",
 ]
+
+Json: TypeAlias = dict[str, Any]
+"""A JSON object in the spec's shape (camelCase keys), as ``json.loads`` gives it."""
 
 PROTOCOL_VERSION: Final[str]
 """The MCP revision this module implements: ``"2026-07-28"``."""
@@ -75,7 +127,7 @@ class McpContextError(Exception):
     """Base class of every error mcp_context raises on bad input."""
 
 class TemplateError(McpContextError, ValueError):
-    """An RFC 6570 URI template that cannot be parsed or expanded."""
+    """An RFC 6570 URI template that cannot be parsed, expanded or matched."""
 
     kind: TemplateErrorKind
     """Stable snake_case identifier of what went wrong, e.g. ``"unclosed_expression"``."""
@@ -124,6 +176,20 @@ class UriTemplate:
                 mapping (``kind == "prefix_on_composite"``).
         """
 
+    def match(self, uri: str) -> dict[str, str | list[str]] | None:
+        """Matches ``uri`` and returns its variables, or ``None``.
+
+        Values are percent-decoded; an exploded variable (``{/path*}``) is a
+        ``list``. Variables the URI leaves out are absent.
+
+        >>> UriTemplate("repo://{owner}/{repo}").match("repo://acme/web%20app")
+        {'owner': 'acme', 'repo': 'web app'}
+
+        Raises:
+            TemplateError: the template cannot be matched (ambiguous, e.g.
+                ``{a}{b}``; ``kind`` says why).
+        """
+
     def __repr__(self) -> str:
         """``UriTemplate('...')``."""
 
@@ -135,3 +201,707 @@ class UriTemplate:
 
     def __hash__(self) -> int:
         """The hash of the source."""
+
+class InvalidMessage(McpContextError, ValueError):
+    """A structured input (a dict in the spec's JSON shape) that the core refuses."""
+
+    code: int
+    """The JSON-RPC code the spec gives such input (-32602)."""
+
+class PathError(McpContextError, ValueError):
+    """A ``file://`` URI that does not map to a path under the root (DIGEST §7)."""
+
+    kind: str
+    """Stable snake_case identifier, e.g. ``"dot_segment"``, ``"outside_root"``."""
+    code: int
+    """The JSON-RPC code to answer with (-32602)."""
+
+class HttpError(McpContextError):
+    """A Streamable HTTP request refused before it reaches the server machine."""
+
+    status: int
+    """The HTTP status to answer with (400 or 403)."""
+    kind: str
+    """Stable snake_case identifier, e.g. ``"origin_not_allowed"``, ``"mismatch"``."""
+    code: int | None
+    """-32020 for a header mismatch, else ``None``."""
+
+class RegisterError(McpContextError, ValueError):
+    """A resource, template or prompt that could not be registered."""
+
+    kind: str
+    """``"duplicate"``, ``"invalid_uri"``, ``"invalid_template"``, ``"router"``,
+    ``"unknown_argument"``, ``"indistinguishable"`` or ``"shadowed"``."""
+
+class ConfigError(McpContextError, ValueError):
+    """A machine configuration the core refuses."""
+
+class RespondError(McpContextError):
+    """An answer the server machine refused; nothing changed, except for
+    ``kind == "client_lacks_capability"`` (the client got -32021, the handle is consumed)."""
+
+    kind: str
+    """``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_input_requests"``,
+    ``"no_state_key"`` or ``"client_lacks_capability"``."""
+
+class ClientError(McpContextError):
+    """A client machine call refused (host mistake); nothing was sent."""
+
+    kind: str
+    """E.g. ``"unknown_call"``, ``"not_awaiting_input"``, ``"missing_input_response"``."""
+
+class McpError(McpContextError):
+    """A call failed: the server answered a JSON-RPC error, or the call ended without one."""
+
+    kind: str
+    """``"server"`` for a JSON-RPC error, else why the call ended (``"timeout"``,
+    ``"closed"``, ``"invalid_result"``, ``"too_many_input_rounds"``, ...)."""
+    code: int | None
+    """The JSON-RPC code (compare with ``ErrorCode``), or ``None``."""
+    message: str
+    """The error message."""
+    data: Any
+    """The error's ``data`` (e.g. ``{"uri": ...}`` for resource not found), or ``None``."""
+
+class Router:
+    """Routes a URI to the most specific of many RFC 6570 templates.
+
+    Precedence: URIs are compared segment by segment; at the first segment where
+    templates differ, literal text beats text mixed with variables, which beats a
+    bare ``{var}``, which beats anything spanning segments; equal kinds keep
+    registration order. Routing cost does not grow with unrelated templates.
+
+    >>> r = Router()
+    >>> r.add("repo://{owner}/{repo}/issues/{number}", "issue")
+    0
+    >>> r.match("repo://acme/web/issues/7")
+    ('issue', {'owner': 'acme', 'repo': 'web', 'number': '7'})
+    """
+
+    def __init__(self) -> None:
+        """An empty router."""
+
+    def add(self, template: str, name: object = None) -> int:
+        """Registers ``template``; returns its id (0, 1, ... in order).
+
+        ``name`` (default: the id) is what ``match`` returns for it.
+
+        Raises:
+            TemplateError: the template does not parse or cannot be matched.
+            RegisterError: no URI could reach it (``kind`` ``"indistinguishable"``
+                or ``"shadowed"``). The router is unchanged.
+        """
+
+    def match(self, uri: str) -> tuple[Any, dict[str, str | list[str]]] | None:
+        """``(name, variables)`` of the most specific matching template, or ``None``.
+
+        Variables are percent-decoded; an exploded one is a ``list``.
+        """
+
+    def __len__(self) -> int:
+        """The number of templates."""
+
+CacheRefusal: TypeAlias = Literal["retry", "immediately_stale", "too_large"]
+"""Why ``Cache.insert`` stored nothing."""
+
+class Cache:
+    """A bounded, scope-aware cache of results (DIGEST §4).
+
+    Keys: ``server/discover``; ``resources/list``, ``resources/templates/list``,
+    ``prompts/list``, ``tools/list`` with their cursor (or ``None``);
+    ``resources/read`` with its URI. ``auth`` is the caller's authorization
+    context (an ``int``, ``None`` = anonymous): ``"private"`` results are served
+    only to the same ``auth``. Results of MRTR retries are never stored.
+    """
+
+    def __init__(self, max_entries: int = 256, max_bytes: int = 4194304) -> None:
+        """At most ``max_entries`` entries and ``max_bytes`` key + value bytes."""
+
+    def insert(
+        self,
+        method: str,
+        key: str | None,
+        value: bytes,
+        *,
+        ttl_ms: int | None,
+        cache_scope: Literal["public", "private"] | None,
+        now_ms: int,
+        auth: int | None = None,
+        retry: bool = False,
+    ) -> CacheRefusal | None:
+        """Stores ``value`` received at ``now_ms``; ``None`` when stored, else why not.
+
+        ``ttl_ms``/``cache_scope`` ``None`` mean absent (read as 0 and private).
+
+        Raises:
+            ValueError: ``method`` is not cacheable (or a read without a URI).
+        """
+
+    def get(self, method: str, key: str | None, *, now_ms: int, auth: int | None = None) -> bytes | None:
+        """The fresh result ``auth`` may see, or ``None``."""
+
+    def lookup(
+        self, method: str, key: str | None, *, now_ms: int, auth: int | None = None
+    ) -> tuple[Literal["fresh", "stale"], bytes] | None:
+        """The best result ``auth`` may see, fresh or stale (re-fetch; MAY be served if that fails)."""
+
+    def invalidate(self, notification: str, uri: str | None = None) -> int:
+        """Drops what a ``notifications/...`` method makes stale; returns how many entries."""
+
+    def cursor_rejected(self, method: str) -> int:
+        """Drops every page of the list ``method`` after a rejected cursor; returns how many."""
+
+    def forget_context(self, auth: int | None = None) -> int:
+        """Drops every private entry of ``auth``; returns how many."""
+
+    def purge_stale(self, now_ms: int) -> int:
+        """Drops every entry not fresh at ``now_ms``; returns how many."""
+
+    def clear(self) -> None:
+        """Drops everything."""
+
+    @property
+    def total_bytes(self) -> int:
+        """Key + value bytes held."""
+
+    def __len__(self) -> int:
+        """The number of entries."""
+
+class FileRoot:
+    """Maps ``file://`` URIs under a root to relative paths, refusing traversal (DIGEST §7).
+
+    >>> FileRoot("file:///srv/project").resolve("file:///srv/project/src/a%20b.rs")
+    'src/a b.rs'
+    """
+
+    def __init__(self, root_uri: str) -> None:
+        """``root_uri``: ``file:///dir`` (or ``file://localhost/dir``).
+
+        Raises:
+            PathError: not a valid local ``file://`` URI.
+        """
+
+    @property
+    def uri(self) -> str:
+        """The root URI, as given."""
+
+    def resolve(self, uri: str) -> str:
+        """The decoded path of ``uri`` relative to the root (``""`` for the root).
+
+        Never decode the result again. Raises ``PathError`` (``code`` -32602) for
+        dot segments, encoded separators, drive letters, other hosts, queries,
+        fragments and anything outside the root.
+        """
+
+def select_context(
+    candidates: Iterable[Json],
+    *,
+    max_bytes: int | None = None,
+    max_tokens: int | None = None,
+    role: Literal["user", "assistant"] | None = None,
+) -> list[int]:
+    """Chooses which resources to put in a model's context within a budget (DIGEST §14.3).
+
+    ``candidates`` are ``Resource`` dicts (``uri``, ``size``, ``annotations``:
+    ``audience``, ``priority``, ``lastModified``), optionally with ``tokens``. Give
+    exactly one budget. Returns indices into ``candidates`` in selection order:
+    priority, then recency, then ``uri``; greedy, skipping what does not fit.
+    """
+
+def check_origin(host: str | None, origin: str | None = None, allowed: Sequence[str] | None = None) -> None:
+    """Checks ``Host`` and ``Origin`` against ``allowed`` (default: the localhost names).
+
+    Raises:
+        HttpError: ``status`` 400 (missing/malformed ``Host``) or 403.
+    """
+
+def check_headers(
+    *,
+    header_protocol_version: str | None,
+    header_method: str | None,
+    header_name: str | None,
+    protocol_version: str,
+    method: str,
+    name: str | None = None,
+) -> None:
+    """Checks the ``MCP-Protocol-Version``/``Mcp-Method``/``Mcp-Name`` headers against the body.
+
+    Raises:
+        HttpError: ``status`` 400, ``code`` -32020, on a missing or mismatched header.
+    """
+
+def http_status(code: int) -> int:
+    """The HTTP status of a JSON-RPC error code (404 for -32601, 400 for -32020..-32022)."""
+
+class ClientTransmit:
+    """One message to send: on stdio ``bytes + b"\\n"``; on HTTP a POST with the headers."""
+
+    bytes: builtins.bytes
+    """One compact JSON-RPC message."""
+    id: int | None
+    """The JSON-RPC id of a request."""
+    method: str | None
+    """``Mcp-Method``; ``None`` for a response."""
+    name: str | None
+    """``Mcp-Name``: the ``uri`` of a read, the ``name`` of a prompt."""
+    protocol_version: str | None
+    """``MCP-Protocol-Version`` of a modern request."""
+
+class CloseStream:
+    """HTTP only: close the response stream of request ``id`` (cancellation)."""
+
+    id: int
+    """The JSON-RPC id."""
+
+class Connected:
+    """The era and version are settled."""
+
+    era: Literal["modern", "legacy"]
+    """The protocol era."""
+    version: str
+    """The negotiated protocol version."""
+    features: dict[str, bool]
+    """``resources``, ``resources_subscribe``, ``resources_list_changed``, ``prompts``,
+    ``prompts_list_changed``, ``tools_list_changed``, ``completions``."""
+    handshake: Json
+    """The ``DiscoverResult`` (or legacy ``InitializeResult``)."""
+
+class ClientReply:
+    """A call's result."""
+
+    kind: Literal["discover", "read", "prompt", "completion"]
+    """Which method answered."""
+    call: int
+    """The call id."""
+    result: Json
+    """The ``result`` object, validated by the core."""
+    from_cache: bool
+    """Whether the cache answered."""
+
+class Listed:
+    """The pages of a list call."""
+
+    kind: Literal["resources", "templates", "prompts"]
+    """Which list."""
+    call: int
+    """The call id."""
+    pages: list[Json]
+    """The result objects of the pages, in order."""
+    from_cache: bool
+    """Whether every page came from the cache."""
+    next_cursor: str | None
+    """Where to continue (``""`` is a cursor), else ``None``."""
+    truncated: bool
+    """Whether an ``all_pages`` walk stopped at the page limit."""
+
+class InputRequired:
+    """The server needs input (DIGEST §13): ``respond_input`` or ``cancel``."""
+
+    call: int
+    """The call id."""
+    round: int
+    """1 for the first round."""
+    requests: dict[str, Json]
+    """Key → ``{"method": ..., "params": ...}``."""
+
+class Failed:
+    """A call ended without a result."""
+
+    call: int
+    """The call id."""
+    error: McpError
+    """Why (raise it, or read ``.code``/``.data``)."""
+
+class Acknowledged:
+    """A subscription is acknowledged (DIGEST §11.2)."""
+
+    call: int
+    """The listen call id."""
+    honoured: Json
+    """The honoured ``SubscriptionFilter``."""
+    refused: Json
+    """Requested and not honoured (``{}``: nothing)."""
+
+class Notified:
+    """A change notification."""
+
+    subscription: int | None
+    """The listen call id, or ``None`` when no open subscription claims it."""
+    method: str
+    """E.g. ``"notifications/resources/updated"``."""
+    uri: str | None
+    """The updated resource's URI, else ``None``."""
+
+class SubscriptionEnded:
+    """A subscription ended."""
+
+    call: int
+    """The listen call id."""
+    reason: Literal["graceful", "cancelled_by_server", "unexpected_close"]
+    """How."""
+    filter: Json | None
+    """On ``"unexpected_close"``: the filter to re-send after reconnecting."""
+
+class ClientNotice:
+    """Not a call's result: ``"connect_failed"``, ``"unknown_response"``, ``"peer_error"``."""
+
+    kind: str
+    """What happened."""
+    message: str
+    """A description."""
+    id: int | str | None
+    """The response id of ``"unknown_response"``."""
+
+ClientOutput: TypeAlias = (
+    ClientTransmit | CloseStream | Connected | ClientReply | Listed | InputRequired | Failed
+    | Acknowledged | Notified | SubscriptionEnded | ClientNotice
+)
+"""What ``ClientMachine.poll_output`` returns."""
+
+class ClientMachine:
+    """The sans-IO MCP client machine (negotiation, pagination, MRTR, subscriptions, cache).
+
+    Drain rule: after every input call ``poll_output()`` until ``None``, then arm
+    a timer for ``poll_timeout()``. Every call method returns a call id (``int``).
+    """
+
+    def __init__(
+        self,
+        name: str,
+        version: str,
+        *,
+        capabilities: Json | None = None,
+        transport: Literal["stdio", "http"] = "stdio",
+        request_timeout_ms: int = 30000,
+        probe_timeout_ms: int = 5000,
+        max_pages: int = 64,
+        max_input_rounds: int = 8,
+        cache: tuple[int, int] | None = (256, 4194304),
+        legacy_fallback: bool = True,
+    ) -> None:
+        """A client named ``name``/``version`` (``clientInfo``).
+
+        Raises:
+            ConfigError: e.g. ``capabilities`` is not a ``ClientCapabilities``.
+        """
+
+    def connect(self, now_ms: int) -> None:
+        """Starts the negotiation (a call connects by itself)."""
+
+    def discover(self, now_ms: int, *, refresh: bool = False) -> int:
+        """``server/discover``."""
+
+    def list_resources(self, now_ms: int, *, cursor: str | None = None, all_pages: bool = False, refresh: bool = False) -> int:
+        """``resources/list``: one page from ``cursor``, or every page."""
+
+    def list_resource_templates(
+        self, now_ms: int, *, cursor: str | None = None, all_pages: bool = False, refresh: bool = False
+    ) -> int:
+        """``resources/templates/list``."""
+
+    def list_prompts(self, now_ms: int, *, cursor: str | None = None, all_pages: bool = False, refresh: bool = False) -> int:
+        """``prompts/list``."""
+
+    def read_resource(self, uri: str, now_ms: int, *, refresh: bool = False) -> int:
+        """``resources/read``; a fresh cached result answers unless ``refresh``."""
+
+    def read_cached(self, uri: str, now_ms: int) -> Json | None:
+        """The fresh cached read result for the current auth context, or ``None``."""
+
+    def get_prompt(self, name: str, now_ms: int, arguments: Mapping[str, str] | None = None) -> int:
+        """``prompts/get``."""
+
+    def complete(self, ref: Json, argument: Json, now_ms: int, context: Json | None = None) -> int:
+        """``completion/complete`` (``ref``, ``argument``, ``context`` in the spec's shape)."""
+
+    def listen(self, filter: Json, now_ms: int) -> int:
+        """``subscriptions/listen`` with a ``SubscriptionFilter`` dict."""
+
+    def cancel(self, call: int, now_ms: int, reason: str | None = None) -> None:
+        """Gives up on ``call``. Raises ``ClientError`` for an unknown call."""
+
+    def respond_input(self, call: int, responses: Mapping[str, Json], now_ms: int) -> None:
+        """Answers ``InputRequired`` (one result dict per key) and retries.
+
+        Raises:
+            ClientError: wrong keys, or the call is not waiting for input.
+            InvalidMessage: a response JSON cannot carry.
+        """
+
+    def handle_message(self, data: bytes, now_ms: int) -> None:
+        """One message from the server."""
+
+    def handle_timeout(self, now_ms: int) -> None:
+        """Fails requests past their deadline."""
+
+    def handle_request_failed(self, id: int, now_ms: int) -> None:
+        """HTTP: request ``id`` got no JSON-RPC answer."""
+
+    def handle_close(self, now_ms: int) -> None:
+        """The transport closed."""
+
+    def poll_output(self) -> ClientOutput | None:
+        """The next output, or ``None``."""
+
+    def poll_timeout(self) -> int | None:
+        """When (``now_ms``) to call ``handle_timeout``."""
+
+    def set_auth_context(self, auth: int | None) -> None:
+        """The authorization context for the cache (private entries are per context)."""
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The negotiated version, or ``None`` before ``Connected``."""
+
+    @property
+    def outstanding(self) -> int:
+        """Requests sent and not yet answered."""
+
+class Handle:
+    """The machine's name for one request the application must answer.
+
+    Pass it back to ``respond_*``/``fail``; hashable; ``int(handle)`` is unique for
+    the machine's lifetime.
+    """
+
+    def __int__(self) -> int:
+        """The handle as a number."""
+
+class Transmit:
+    """Bytes to write: stdio ``bytes + b"\\n"``; HTTP per ``stream`` (status, JSON or SSE)."""
+
+    stream: int
+    """The ``stream`` given to ``handle_message``."""
+    bytes: builtins.bytes
+    """One compact JSON-RPC message, without a newline."""
+    http_status: int
+    """HTTP: the POST's response status (the first transmit of a stream decides it)."""
+    kind: Literal["json", "sse"]
+    """HTTP: the whole JSON body, or one ``data: ...\\n\\n`` event of a listen stream."""
+    end_of_stream: bool
+    """HTTP: the response is complete."""
+
+class Retry:
+    """The verified inputs of an MRTR retry (DIGEST §13)."""
+
+    state: builtins.bytes | None
+    """The state given to ``respond_input_required``, verified; ``None`` if none."""
+    input_responses: dict[str, Json]
+    """``inputResponses`` as sent (validate before use)."""
+
+class ReadResource:
+    """``resources/read`` needs contents: ``respond_read``, ``respond_input_required`` or ``fail``."""
+
+    handle: Handle
+    """Pass back to ``respond_*``/``fail``."""
+    uri: str
+    """The URI, validated, exactly as requested."""
+    target: Literal["resource", "template", "unlisted"]
+    """What the URI resolved to."""
+    template: str | None
+    """The matched ``uriTemplate`` when ``target == "template"``."""
+    variables: dict[str, str]
+    """The template variables, percent-decoded."""
+    auth: int
+    """The caller context given to ``handle_message``."""
+    capabilities: frozenset[str]
+    """Declared on this request: ``"elicitation.form"``, ``"elicitation.url"``, ``"sampling"``, ``"roots"``."""
+    retry: Retry | None
+    """The verified retry inputs on an MRTR retry."""
+
+class GetPrompt:
+    """``prompts/get`` needs messages: ``respond_prompt``, ``respond_input_required`` or ``fail``."""
+
+    handle: Handle
+    """Pass back to ``respond_*``/``fail``."""
+    name: str
+    """The prompt name."""
+    arguments: dict[str, str]
+    """The arguments; every required one is present."""
+    auth: int
+    """The caller context."""
+    capabilities: frozenset[str]
+    """Declared client capabilities."""
+    retry: Retry | None
+    """The verified retry inputs on an MRTR retry."""
+
+class Complete:
+    """``completion/complete`` without a value set: ``respond_completion`` or ``fail``."""
+
+    handle: Handle
+    """Pass back to ``respond_completion``/``fail``."""
+    prompt: str | None
+    """The prompt name of a ``ref/prompt``."""
+    template: str | None
+    """The ``uriTemplate`` of a ``ref/resource``."""
+    argument: str
+    """The argument or variable being completed."""
+    value: str
+    """What the user typed so far."""
+    context: dict[str, str]
+    """``context.arguments``."""
+    auth: int
+    """The caller context."""
+
+class Cancelled:
+    """A handle is dead: stop working on it; later answers are refused."""
+
+    handle: Handle
+    """The request."""
+    reason: Literal["client", "stream_closed", "timed_out"]
+    """Why."""
+
+class StreamOverflow:
+    """A listen subscription's queue overflowed and it was torn down."""
+
+    stream: int
+    """The stream."""
+    subscription: int | str
+    """The listen request's id."""
+
+ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Cancelled | StreamOverflow
+"""What ``ServerMachine.poll_output`` returns."""
+
+class ServerMachine:
+    """The sans-IO MCP server machine (docs/server-machine.md).
+
+    Drain rule: after any input call ``poll_output()`` until ``None``, then
+    ``poll_timeout()``. Not thread-safe: serialise calls; a concurrent or
+    re-entrant call raises ``RuntimeError``.
+    """
+
+    def __init__(
+        self,
+        *,
+        server_info: Json | Literal[False] | None = None,
+        instructions: str | None = None,
+        supported_versions: Sequence[str] | None = None,
+        page_size: int = 50,
+        discover_cache: Json | None = None,
+        resources_list_cache: Json | None = None,
+        templates_list_cache: Json | None = None,
+        prompts_list_cache: Json | None = None,
+        read_cache: Json | None = None,
+        request_timeout_ms: int = 30000,
+        stream_queue: int = 256,
+        state_keys: Sequence[tuple[int, builtins.bytes]] | None = None,
+        state_ttl_ms: int = 600000,
+        forward_unlisted_reads: bool = False,
+        declare_resources: bool = False,
+        declare_prompts: bool = False,
+        completion_events: bool = False,
+    ) -> None:
+        """Configures the machine; cache hints are ``{"ttlMs", "cacheScope"}`` dicts.
+
+        Raises:
+            ConfigError: e.g. ``page_size`` 0 or a short state key.
+            InvalidMessage: a dict the spec refuses.
+        """
+
+    def add_resource(self, resource: Json, contents: list[Json] | None = None, cache: Json | None = None) -> None:
+        """Registers a static resource (contents ``None``: ask the app with ``ReadResource``).
+
+        Raises:
+            InvalidMessage: a dict the spec refuses (``code`` -32602).
+            RegisterError: e.g. ``kind == "duplicate"``.
+        """
+
+    def remove_resource(self, uri: str) -> bool:
+        """Unregisters a static resource."""
+
+    def set_resource_contents(self, uri: str, contents: list[Json] | None) -> bool:
+        """Replaces stored contents (``None``: ask the app); ``False`` if not registered."""
+
+    def add_template(self, template: Json, cache: Json | None = None, completions: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Registers a ``ResourceTemplate`` dict; ``completions``: variable → values."""
+
+    def remove_template(self, uri_template: str) -> bool:
+        """Unregisters a template by its ``uriTemplate``."""
+
+    def add_prompt(self, prompt: Json, completions: Mapping[str, Sequence[str]] | None = None) -> None:
+        """Registers a ``Prompt`` dict; ``completions``: argument → values."""
+
+    def remove_prompt(self, name: str) -> bool:
+        """Unregisters a prompt."""
+
+    def set_visibility(self, visible: Callable[[int, Literal["resource", "template", "prompt"], str], bool]) -> None:
+        """Installs ``visible(auth, kind, key)``: per-caller lists and reads (hidden = not found).
+
+        Makes every list and read private. An exception hides the item. The
+        callback must not call the machine.
+        """
+
+    def handle_message(
+        self,
+        data: builtins.bytes,
+        now_ms: int,
+        *,
+        stream: int = 0,
+        auth: int = 0,
+        transport: Literal["stdio", "http"] = "stdio",
+    ) -> Literal["request", "notification", "response", "invalid"]:
+        """One JSON-RPC message from a client (``"notification"`` on HTTP: answer 202)."""
+
+    def poll_output(self) -> ServerOutput | None:
+        """The next output, or ``None``."""
+
+    def poll_timeout(self) -> int | None:
+        """When (``now_ms``) to call ``handle_timeout``."""
+
+    def handle_timeout(self, now_ms: int) -> None:
+        """Fails requests past their deadline with -32603."""
+
+    def stream_closed(self, stream: int) -> None:
+        """The transport closed ``stream``: its subscriptions and events end."""
+
+    def respond_read(self, handle: Handle, contents: list[Json], cache: Json | None = None) -> None:
+        """Answers a ``ReadResource`` with ``ResourceContents`` dicts (``cache`` overrides hints).
+
+        Raises:
+            RespondError: unknown handle or wrong kind.
+            InvalidMessage: contents the spec refuses.
+        """
+
+    def respond_prompt(self, handle: Handle, result: Json) -> None:
+        """Answers a ``GetPrompt`` with a ``GetPromptResult`` dict."""
+
+    def respond_completion(self, handle: Handle, values: Sequence[str]) -> None:
+        """Answers a ``Complete`` with candidate values (first 100 sent)."""
+
+    def respond_input_required(self, handle: Handle, requests: Json, state: builtins.bytes | None = None) -> None:
+        """Answers with ``input_required``: ``requests`` key → ``{"method", "params"}``.
+
+        Raises:
+            RespondError: ``kind == "client_lacks_capability"`` means the client got
+                -32021 and the handle is consumed.
+        """
+
+    def fail(
+        self,
+        handle: Handle,
+        reason: Literal["not_found", "invalid_params", "internal", "application"],
+        message: str | None = None,
+        *,
+        code: int | None = None,
+    ) -> None:
+        """Fails the request (-32602 with ``data.uri``, -32602, -32603, or ``code``)."""
+
+    def resource_updated(self, uri: str) -> None:
+        """Queues ``notifications/resources/updated`` on the listens that opted in."""
+
+    def resources_list_changed(self) -> None:
+        """Queues ``notifications/resources/list_changed``."""
+
+    def prompts_list_changed(self) -> None:
+        """Queues ``notifications/prompts/list_changed``."""
+
+    def shutdown(self) -> None:
+        """Graceful close of every subscription."""
+
+    @property
+    def pending_requests(self) -> int:
+        """Requests waiting for the application."""
+
+    @property
+    def subscriptions(self) -> int:
+        """Open listen subscriptions."""

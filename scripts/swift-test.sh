@@ -5,7 +5,9 @@
 #   3. pytest over uniffi's Python backend: the same C ABI, including the RFC 6570 suite
 #   4. a C smoke test: the generated header compiled by gcc, calls into the library
 #   5. `swift test` (XCTest) of bindings-swift/swift in a Debian 13 chroot with swiftlang 6.0.3
-# Step 5 needs root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
+#   6. the package's examples in the same chroot: the Swift stdio client host drives the Rust
+#      demo server (built here on the host) and the Swift stdio server, over pipes
+# Steps 5-6 need root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
 # cached under $MCP_CACHE. SKIP_SWIFT_CHROOT=1 skips it (and says so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -14,13 +16,13 @@ TARGET="$(cd "${CARGO_TARGET_DIR:-target}" 2>/dev/null && pwd || echo "$PWD/targ
 LIB="$TARGET/debug/libmcp_context_ffi.so"
 PYTEST_VERSION=9.2.0
 
-echo "--- swift 1/5: binding crate unit tests"
+echo "--- swift 1/6: binding crate unit tests"
 cargo test -q -p mcp-context-swift --lib
 
-echo "--- swift 2/5: regenerated bindings equal the checked-in ones"
+echo "--- swift 2/6: regenerated bindings equal the checked-in ones"
 scripts/uniffi-gen.sh --check
 
-echo "--- swift 3/5: Python FFI tests (uniffi Python backend, pytest $PYTEST_VERSION)"
+echo "--- swift 3/6: Python FFI tests (uniffi Python backend, pytest $PYTEST_VERSION)"
 VENV="$MCP_CACHE/pyvenv-pytest-$PYTEST_VERSION"
 if ! "$VENV/bin/python" -c "import pytest, sys; sys.exit(pytest.__version__ != '$PYTEST_VERSION')" 2>/dev/null; then
   rm -rf "$VENV"
@@ -29,13 +31,13 @@ if ! "$VENV/bin/python" -c "import pytest, sys; sys.exit(pytest.__version__ != '
 fi
 UNIFFI_PY_DIR="$TARGET/uniffi/python" "$VENV/bin/python" -m pytest -q -p no:cacheprovider bindings-swift/tests/python
 
-echo "--- swift 4/5: C smoke test of the generated header"
+echo "--- swift 4/6: C smoke test of the generated header"
 gcc -std=c11 -Wall -Wextra -Werror -D_Nonnull= -D_Nullable= \
   -I bindings-swift/swift/Sources/MCPContextFFI bindings-swift/tests/c/smoke.c \
   -L "$TARGET/debug" -lmcp_context_ffi -Wl,-rpath,"$TARGET/debug" -o "$TARGET/uniffi/c-smoke"
 "$TARGET/uniffi/c-smoke"
 
-echo "--- swift 5/5: swift test (XCTest) in the Debian 13 swiftlang chroot"
+echo "--- swift 5/6: swift test (XCTest) in the Debian 13 swiftlang chroot"
 if [ "${SKIP_SWIFT_CHROOT:-0}" = 1 ]; then
   echo "SKIPPED: SKIP_SWIFT_CHROOT=1 (no Swift compiler ran)"
   exit 0
@@ -45,6 +47,8 @@ if [ "$(id -u)" != 0 ]; then
   echo "SKIPPED: not root, so no chroot: no Swift compiler ran (steps 1-4 passed)"
   exit 0
 fi
+# The Rust demo server for step 6 (a host binary: the chroot's glibc is newer, so it runs there).
+cargo build -q -p mcp-context-examples --bin demo-server
 CH="$(scripts/swift-chroot.sh)"
 # One run at a time per chroot (other clones on this machine share it).
 exec 9>"$CH/.swift-test.lock"
@@ -52,11 +56,12 @@ flock 9
 # Sources are copied with their mtimes (-p) into the chroot at the repo's own layout, so the
 # tests find tests/vectors/ by #filePath; SwiftPM's scratch folder persists between runs.
 B="$CH/build"
-rm -rf "$B/bindings-swift" "$B/tests" "$B/lib"
-mkdir -p "$B/bindings-swift" "$B/tests/vectors" "$B/lib"
+rm -rf "$B/bindings-swift" "$B/tests" "$B/lib" "$B/bin"
+mkdir -p "$B/bindings-swift" "$B/tests/vectors" "$B/lib" "$B/bin"
 cp -rp bindings-swift/swift "$B/bindings-swift/"
 cp -rp tests/vectors/rfc6570 "$B/tests/vectors/"
 cp -p "$LIB" "$B/lib/"
+cp -p "$TARGET/debug/demo-server" "$B/bin/"
 mounted=0
 if ! mountpoint -q "$CH/proc"; then
   mount -t proc proc "$CH/proc"
@@ -78,3 +83,25 @@ if [ "$rc" != 0 ] || [ -z "$summary" ] || ! grep -q 'with 0 failures' <<<"$summa
   echo "swift-test: FAILED (swift test exit $rc)" >&2
   exit 1
 fi
+
+echo "--- swift 6/6: examples in the chroot: Swift stdio client vs the Rust demo server and the Swift server"
+EXLOG="$TARGET/uniffi/swift-examples.log"
+set +e
+chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
+  MCP_CONTEXT_LIB_DIR=/build/lib LD_LIBRARY_PATH=/build/lib \
+  /bin/sh -c 'set -e; cd /build/bindings-swift/swift
+    swift build --scratch-path /build/.build --product mcp-stdio-client 2>&1 | tail -n 1
+    swift build --scratch-path /build/.build --product mcp-stdio-server 2>&1 | tail -n 1
+    bin=/build/.build/debug
+    echo "> mcp-stdio-client --listen notes://acme/1 -- demo-server --tick-ms 100"
+    timeout 120 $bin/mcp-stdio-client --listen notes://acme/1 -- /build/bin/demo-server --tick-ms 100
+    echo "> mcp-stdio-client -- mcp-stdio-server"
+    timeout 120 $bin/mcp-stdio-client -- $bin/mcp-stdio-server' 2>&1 | tee "$EXLOG"
+rc=${PIPESTATUS[0]}
+set -e
+if [ "$rc" != 0 ] || [ "$(grep -c 'mcp-stdio-client: ok' "$EXLOG")" != 2 ]; then
+  echo "swift-test: examples FAILED (exit $rc)" >&2
+  exit 1
+fi
+# The XCTest count is the run's closing line.
+echo "swift-test: $summary"

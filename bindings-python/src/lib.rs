@@ -18,8 +18,16 @@
 
 use pyo3::prelude::*;
 
+mod cache;
+mod client;
+mod context;
 mod error_code;
 mod errors;
+mod file_root;
+mod http;
+mod pyjson;
+mod router;
+mod server;
 mod template;
 
 /// MCP 2026-07-28 context primitives on a sans-IO Rust core: RFC 6570 URI templates,
@@ -33,6 +41,13 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     errors::register(m)?;
     error_code::register(m)?;
     template::register(m)?;
+    router::register(m)?;
+    cache::register(m)?;
+    context::register(m)?;
+    file_root::register(m)?;
+    http::register(m)?;
+    client::register(m)?;
+    server::register(m)?;
     // `from mcp_context import *` and the generated package `__init__` re-export exactly these.
     m.add(
         "__all__",
@@ -41,7 +56,43 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "ErrorCode",
             "McpContextError",
             "TemplateError",
+            "InvalidMessage",
+            "PathError",
+            "HttpError",
+            "RegisterError",
+            "ConfigError",
+            "RespondError",
+            "ClientError",
+            "McpError",
             "UriTemplate",
+            "Router",
+            "Cache",
+            "FileRoot",
+            "select_context",
+            "check_origin",
+            "check_headers",
+            "http_status",
+            "ClientMachine",
+            "ClientTransmit",
+            "CloseStream",
+            "Connected",
+            "ClientReply",
+            "Listed",
+            "InputRequired",
+            "Failed",
+            "Acknowledged",
+            "Notified",
+            "SubscriptionEnded",
+            "ClientNotice",
+            "ServerMachine",
+            "Handle",
+            "Transmit",
+            "Retry",
+            "ReadResource",
+            "GetPrompt",
+            "Complete",
+            "Cancelled",
+            "StreamOverflow",
         ],
     )?;
     Ok(())

@@ -4,7 +4,11 @@
 //! `int`/`float` through `str()`, `list`/`tuple` as lists, any `Mapping` as an associative
 //! array (insertion order kept), `None` as undefined. Every rule of expansion is the core's.
 
-use mcp_context::template::{OwnedTemplate, OwnedValue, OwnedVariables};
+use std::sync::OnceLock;
+
+use mcp_context::template::{
+    Captures, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables, PatternError,
+};
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyMapping, PyString, PyTuple};
@@ -18,6 +22,39 @@ use crate::errors;
 #[pyclass(module = "mcp_context", name = "UriTemplate", frozen)]
 pub(crate) struct UriTemplate {
     inner: OwnedTemplate,
+    /// Compiled for matching on the first `match` (a valid template may not be matchable).
+    pattern: OnceLock<Result<OwnedPattern, PatternError>>,
+}
+
+/// The most variables one match reports (a template with more cannot be matched here).
+pub(crate) const MAX_CAPTURES: usize = 32;
+
+/// The variables of a match as a `dict`: each value percent-decoded; an exploded variable
+/// (`{/path*}`, `{?list*}`) as a `list` of decoded items. `None` when a value does not
+/// decode to UTF-8 (the URI then matches nothing, as in the core's router).
+pub(crate) fn captures_dict<'py, const N: usize>(
+    py: Python<'py>,
+    caps: &Captures<'_, '_, N>,
+) -> PyResult<Option<Bound<'py, PyDict>>> {
+    let dict = PyDict::new(py);
+    for cap in caps.iter() {
+        if cap.is_exploded() {
+            let list = PyList::empty(py);
+            for item in cap.values() {
+                let Ok(text) = item.decode() else {
+                    return Ok(None);
+                };
+                list.append(text.as_ref())?;
+            }
+            dict.set_item(cap.name(), list)?;
+        } else {
+            let Ok(text) = cap.decode() else {
+                return Ok(None);
+            };
+            dict.set_item(cap.name(), text.as_ref())?;
+        }
+    }
+    Ok(Some(dict))
 }
 
 /// `str`, or `int`/`float` through `str()`. `bool` is refused: `str(True)` is rarely what a URI
@@ -124,7 +161,10 @@ impl UriTemplate {
     #[new]
     fn new(py: Python<'_>, source: &str) -> PyResult<Self> {
         OwnedTemplate::parse(source)
-            .map(|inner| Self { inner })
+            .map(|inner| Self {
+                inner,
+                pattern: OnceLock::new(),
+            })
             .map_err(|err| errors::parse_error(py, source, err))
     }
 
@@ -173,6 +213,32 @@ impl UriTemplate {
         owned
             .expand(self.inner.as_ref())
             .map_err(|err| errors::expand_error(py, self.inner.source(), err))
+    }
+
+    /// Matches ``uri`` against the template (docs/matching.md) and returns its variables,
+    /// percent-decoded (an exploded variable as a ``list``), or ``None`` when it does not
+    /// match. Variables the URI leaves out are absent. Raises ``TemplateError`` when the
+    /// template cannot be matched (ambiguous, e.g. ``{a}{b}``).
+    fn r#match<'py>(&self, py: Python<'py>, uri: &str) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let pattern = self
+            .pattern
+            .get_or_init(|| OwnedPattern::parse(self.inner.source()));
+        let pattern = match pattern {
+            Ok(p) => p,
+            Err(PatternError::Compile(e)) => {
+                return Err(errors::compile_error(py, self.inner.source(), *e));
+            }
+            Err(PatternError::Parse(e)) => {
+                return Err(errors::parse_error(py, self.inner.source(), *e));
+            }
+            Err(other) => return Err(PyTypeError::new_err(other.to_string())),
+        };
+        let mut caps = Captures::<MAX_CAPTURES>::new();
+        match pattern.matches(uri, &mut caps) {
+            Ok(()) => captures_dict(py, &caps),
+            Err(MatchError::NoMatch) => Ok(None),
+            Err(e) => Err(errors::too_many_variables(py, self.inner.source(), e)),
+        }
     }
 
     fn __repr__(&self, py: Python<'_>) -> PyResult<String> {

@@ -6,11 +6,16 @@
 //! | file | Swift surface |
 //! | --- | --- |
 //! | `template.rs` | `UriTemplate` (parse, variables, expand), `TemplateValue`, `TemplateVariable` |
+//! | `router.rs` | `Router` (many templates, one URI → `RouteMatch`), `RouterError` |
 //! | `errors.rs` | the stable error table: `TemplateError`, `TemplateParseErrorKind` |
 //! | `error_code.rs` | `ErrorCode` (JSON-RPC codes, DIGEST §1.4), `protocolVersion()` |
+//! | `records.rs` | `Resource`, `ResourceTemplate`, `Prompt`, `ResourceContents`, `SubscriptionFilter`, `CacheHint`, `Implementation` |
+//! | `server.rs`, `server_types.rs` | `ServerMachine`, `ServerConfig`, `ServerOutput`, `ServerEvent`, its errors |
+//! | `client.rs`, `client_types.rs` | `ClientMachine`, `ClientConfig`, `ClientOutput`, `ClientEvent`, `Reply`, `CallError`, … |
+//! | `cache.rs` | `Cache`, `CacheKey`, `Invalidation`, `CacheLookup`, `CacheError` |
+//! | `context.rs` | `selectContext(candidates:budget:target:)` |
 //!
-//! Later slots, one file each: `server.rs` (`ServerMachine`), `client.rs` (`ClientMachine`),
-//! `router.rs` (`Router`), `matching.rs` (template `match`), `cache.rs` (`Cache`).
+//! Time is integer milliseconds (`nowMs: UInt64`) everywhere; bytes are `Data`.
 //!
 //! **Panics.** The core never panics on input. uniffi's scaffolding catches a panic at every
 //! exported function (no unwinding crosses the FFI); Swift receives it as an error from a
@@ -18,10 +23,44 @@
 
 uniffi::setup_scaffolding!();
 
+mod cache;
+mod client;
+mod client_types;
+mod context;
 mod error_code;
 mod errors;
+mod records;
+mod router;
+mod server;
+mod server_types;
 mod template;
 
+pub use cache::{
+    Cache, CacheError, CacheKey, CacheLookup, Invalidation, ListKind, cache_key,
+    invalidation_for_notification,
+};
+pub use client::{
+    CachePolicy, ClientConfig, ClientMachine, ClientTransport, CompletionRef, ListPaging,
+    client_config,
+};
+pub use client_types::{
+    CallError, ClientError, ClientEvent, ClientOutput, ConnectError, EndReason, Era, InputRequest,
+    Listing, Notice, PeerErrorKind, Reply, ServerError, ServerFeatures, Session,
+};
+pub use context::{ContextBudget, ContextCandidate, Role, select_context};
 pub use error_code::{ErrorCode, known_error_codes, protocol_version};
 pub use errors::{TemplateError, TemplateParseErrorKind};
+pub use records::{
+    CacheHint, CacheScope, Implementation, Prompt, PromptArgument, Resource, ResourceContents,
+    ResourceTemplate, SubscriptionFilter,
+};
+pub use router::{RouteCapture, RouteMatch, Router, RouterError};
+pub use server::{
+    Failure, MessageContext, Received, SealingKey, ServerConfig, ServerMachine, ServerTransport,
+    server_config,
+};
+pub use server_types::{
+    BodyKind, CancelReason, CompletionTarget, DeclaredCapabilities, ReadTarget, RegisterError,
+    RespondError, Retry, ServerConfigError, ServerEvent, ServerOutput,
+};
 pub use template::{TemplateModifier, TemplatePair, TemplateValue, TemplateVariable, UriTemplate};

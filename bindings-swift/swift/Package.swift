@@ -27,5 +27,9 @@ let package = Package(
             ]
         ),
         .testTarget(name: "MCPContextTests", dependencies: ["MCPContext"]),
+        // Examples (not products): a stdio client host over `Process` + `Pipe`, and a stdio
+        // server loop. scripts/swift-test.sh runs them against each other and the Rust demo.
+        .executableTarget(name: "mcp-stdio-client", dependencies: ["MCPContext"], path: "Examples/StdioClient"),
+        .executableTarget(name: "mcp-stdio-server", dependencies: ["MCPContext"], path: "Examples/StdioServer"),
     ]
 )

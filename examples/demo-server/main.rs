@@ -7,20 +7,17 @@
 //! options: --tick-ms N        how often the timer edits notes://acme/1 (default 5000; 0 = never)
 //! ```
 //!
-//! The machine does the protocol; this file only moves bytes: a thread reads stdin lines, a
-//! timer thread edits a note (listeners get `notifications/resources/updated`), and the main
-//! thread owns the server, answers its events from the catalogue and writes its transmits.
+//! The machine does the protocol; the shared stdio loop (`mcp_context_examples::stdio`)
+//! moves bytes, and this file answers the machine's events from the catalogue and edits a
+//! note on every tick (listeners get `notifications/resources/updated`).
 
 mod catalogue;
 mod transcript;
 
-use std::io::{BufRead, Write};
-use std::sync::mpsc;
-use std::time::{Duration, Instant};
-
 use catalogue::Catalogue;
 use mcp_context::messages::owned::OwnedImplementation;
-use mcp_context::server::{Ctx, Event, Failure, Output, Server, ServerConfig, StreamId, Transmit};
+use mcp_context::server::{Event, Failure, Server, ServerConfig, Transmit};
+use mcp_context_examples::stdio::{self, App};
 
 /// The server and the data behind it.
 pub(crate) struct Demo {
@@ -55,12 +52,13 @@ impl Demo {
 
     /// Drains the machine: transmits go to `write`, events are answered from the catalogue.
     pub(crate) fn pump(&mut self, write: &mut dyn FnMut(&Transmit)) {
-        while let Some(out) = self.server.poll_output() {
-            match out {
-                Output::Transmit(t) => write(&t),
-                Output::Event(e) => self.answer(e),
-            }
-        }
+        stdio::pump(self, write);
+    }
+}
+
+impl App for Demo {
+    fn server(&mut self) -> &mut Server {
+        &mut self.server
     }
 
     fn answer(&mut self, e: Event) {
@@ -91,87 +89,17 @@ impl Demo {
     }
 
     /// The timer fired: edit a note and tell listeners.
-    pub(crate) fn tick(&mut self) {
+    fn tick(&mut self) {
         self.ticks += 1;
         let uri = self.catalogue.touch(self.ticks);
         self.server.resource_updated(&uri);
     }
 }
 
-enum Input {
-    Line(Vec<u8>),
-    Tick,
-    Eof,
-}
-
 fn serve(tick_ms: u64) -> Result<(), String> {
     let mut demo = Demo::new()?;
-    let ctx = Ctx::stdio(StreamId(0));
-    let start = Instant::now();
-    let now = || u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
-    let (tx, rx) = mpsc::channel();
-    let lines = tx.clone();
-    std::thread::spawn(move || {
-        for line in std::io::stdin().lock().split(b'\n') {
-            match line {
-                Ok(l) => {
-                    if lines.send(Input::Line(l)).is_err() {
-                        return;
-                    }
-                }
-                Err(_) => break,
-            }
-        }
-        let _ = lines.send(Input::Eof);
-    });
-    if tick_ms > 0 {
-        std::thread::spawn(move || {
-            loop {
-                std::thread::sleep(Duration::from_millis(tick_ms));
-                if tx.send(Input::Tick).is_err() {
-                    return;
-                }
-            }
-        });
-    }
-    let stdout = std::io::stdout();
-    let mut write = |t: &Transmit| {
-        let mut out = stdout.lock();
-        let _ = out.write_all(&t.bytes);
-        let _ = out.write_all(b"\n");
-        let _ = out.flush();
-    };
-    loop {
-        let input = match demo.server.poll_timeout() {
-            Some(deadline) => {
-                let wait = Duration::from_millis(deadline.saturating_sub(now()));
-                match rx.recv_timeout(wait) {
-                    Ok(i) => Some(i),
-                    Err(mpsc::RecvTimeoutError::Timeout) => None,
-                    Err(mpsc::RecvTimeoutError::Disconnected) => Some(Input::Eof),
-                }
-            }
-            None => Some(rx.recv().unwrap_or(Input::Eof)),
-        };
-        match input {
-            None => demo.server.handle_timeout(now()),
-            Some(Input::Line(mut line)) => {
-                if line.last() == Some(&b'\r') {
-                    line.pop();
-                }
-                if !line.iter().all(u8::is_ascii_whitespace) {
-                    demo.server.handle_message(&line, now(), ctx);
-                }
-            }
-            Some(Input::Tick) => demo.tick(),
-            Some(Input::Eof) => {
-                demo.server.shutdown();
-                demo.pump(&mut write);
-                return Ok(());
-            }
-        }
-        demo.pump(&mut write);
-    }
+    stdio::serve(&mut demo, tick_ms);
+    Ok(())
 }
 
 fn main() {

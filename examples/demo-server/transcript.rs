@@ -3,6 +3,8 @@
 
 use mcp_context::server::{Ctx, StreamId, Transmit};
 
+use mcp_context_examples::stdio::App;
+
 use crate::Demo;
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;

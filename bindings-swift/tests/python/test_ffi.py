@@ -109,3 +109,118 @@ def test_error_codes():
     assert codes[-32002].may_mean_not_found()
     assert m.ErrorCode(code=-32000).name() is None
     assert m.protocol_version() == "2026-07-28"
+
+
+# --- the machines, router, cache and context selection through the same C ABI -------------
+
+
+def make_server():
+    config = m.server_config()
+    config.read_cache = m.CacheHint(ttl_ms=60_000, scope=m.CacheScope.PUBLIC)
+    server = m.ServerMachine(config)
+    server.add_resource(
+        m.Resource(uri="notes://acme/readme", name="readme", title=None, description=None, mime_type=None, size=None),
+        [m.ResourceContents.TEXT(uri="notes://acme/readme", mime_type="text/plain", text="hello")],
+        None,
+    )
+    assert server.add_template(
+        m.ResourceTemplate(uri_template="notes://{project}/{id}", name="note", title=None, description=None, mime_type=None),
+        None,
+        {},
+    ) == 0
+    return server
+
+
+def pump(client, server, now, on_event):
+    """Moves bytes both ways until both machines are drained; returns the client's events."""
+    ctx = m.MessageContext(stream=1, auth=0, transport=m.ServerTransport.STDIO)
+    events, progressed = [], True
+    while progressed:
+        progressed = False
+        while (out := client.poll_output()) is not None:
+            progressed = True
+            if isinstance(out, m.ClientOutput.TRANSMIT):
+                server.handle_message(out.bytes, now, ctx)
+            elif isinstance(out, m.ClientOutput.EVENT):
+                events.append(out.event)
+        while (out := server.poll_output()) is not None:
+            progressed = True
+            if isinstance(out, m.ServerOutput.TRANSMIT):
+                assert b"\n" not in out.bytes
+                client.handle_message(out.bytes, now)
+            else:
+                on_event(server, out.event)
+    return events
+
+
+def test_client_and_server_machines_talk():
+    server = make_server()
+    client = m.ClientMachine(m.client_config("py", "1.0"))
+
+    def answer(server, event):
+        assert isinstance(event, m.ServerEvent.READ_RESOURCE)
+        assert isinstance(event.target, m.ReadTarget.TEMPLATE)
+        assert event.target.variables == {"project": "acme", "id": "7"}
+        server.respond_read(event.handle, [m.ResourceContents.BLOB(uri=event.uri, mime_type=None, data=b"\x00\xff")])
+
+    static = client.read_resource("notes://acme/readme", m.CachePolicy.PREFER_CACHE, 10)
+    templated = client.read_resource("notes://acme/7", m.CachePolicy.REFRESH, 10)
+    events = pump(client, server, 10, answer)
+    assert isinstance(events[0], m.ClientEvent.CONNECTED)
+    assert events[0].session.era == m.Era.MODERN
+    reads = {e.call: e.reply for e in events if isinstance(e, m.ClientEvent.RESOURCE_READ)}
+    assert json.loads(reads[static].json)["contents"][0]["text"] == "hello"
+    assert json.loads(reads[templated].json)["contents"][0]["blob"] == "AP8="
+    assert client.read_cached("notes://acme/readme", 20).from_cache is True
+
+
+def test_machine_errors_are_typed():
+    server = make_server()
+    with pytest.raises(m.RespondError.UnknownHandle):
+        server.respond_read(77, [])
+    with pytest.raises(m.RegisterError.Duplicate):
+        server.add_resource(
+            m.Resource(uri="notes://acme/readme", name="x", title=None, description=None, mime_type=None, size=None),
+            None,
+            None,
+        )
+    config = m.server_config()
+    config.page_size = 0
+    with pytest.raises(m.ServerConfigError.ZeroCapacity):
+        m.ServerMachine(config)
+    client = m.ClientMachine(m.client_config("py", "1.0"))
+    with pytest.raises(m.ClientError.UnknownCall):
+        client.cancel(5, None, 0)
+
+    def not_found(server, event):
+        server.fail(event.handle, m.Failure.NOT_FOUND())
+
+    call = client.read_resource("notes://acme/404", m.CachePolicy.REFRESH, 0)
+    failed = [e for e in pump(client, server, 0, not_found) if isinstance(e, m.ClientEvent.FAILED)]
+    assert failed[0].call == call
+    assert isinstance(failed[0].error, m.CallError.SERVER)
+    assert isinstance(failed[0].error.error, m.ServerError.RESOURCE_NOT_FOUND)
+    assert failed[0].error.error.uri == "notes://acme/404"
+
+
+def test_router_cache_and_context_selection():
+    router = m.Router()
+    assert router.insert("repo://{owner}/{repo}") == 0
+    assert router.insert("repo://acme/{repo}") == 1
+    hit = router.route("repo://acme/web%20site")
+    assert (hit.id, [(c.name, c.values) for c in hit.captures]) == (1, [("repo", ["web site"])])
+    assert router.route("other://x") is None
+    with pytest.raises(m.RouterError.Indistinguishable):
+        router.insert("repo://{a}/{b}")
+
+    cache = m.Cache(8, 1024)
+    key = m.cache_key("resources/read", "file:///a")
+    cache.insert(key, 1, 100, m.CacheScope.PRIVATE, False, b"A", 0)
+    assert cache.get(key, 1, 5) == b"A"
+    assert cache.get(key, 2, 5) is None
+    with pytest.raises(m.CacheError.ImmediatelyStale):
+        cache.insert(key, 1, 0, m.CacheScope.PRIVATE, False, b"A", 0)
+
+    c = lambda uri, size, p: m.ContextCandidate(uri=uri, size=size, tokens=None, audience=None, priority=p, last_modified=None)
+    picked = m.select_context([c("a:1", 600, 0.9), c("a:2", 500, 0.8), c("a:3", 300, 0.1)], m.ContextBudget.BYTES(limit=1000), None)
+    assert picked == [0, 2]

@@ -86,6 +86,8 @@ mod page;
 #[cfg(feature = "alloc")]
 mod pending;
 #[cfg(feature = "alloc")]
+mod raw_ids;
+#[cfg(feature = "alloc")]
 mod registry;
 #[cfg(feature = "alloc")]
 mod reply;

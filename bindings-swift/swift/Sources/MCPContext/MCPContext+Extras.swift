@@ -69,3 +69,14 @@ extension ErrorCode {
         .legacyResourceNotFound,
     ]
 }
+
+// Every thrown error renders with the core's wording (the generated Rust `Display`).
+extension RouterError: CustomStringConvertible {}
+extension CacheError: CustomStringConvertible {}
+extension ClientError: CustomStringConvertible {}
+extension ServerConfigError: CustomStringConvertible {}
+extension RegisterError: CustomStringConvertible {}
+extension RespondError: CustomStringConvertible {}
+
+/// A failed call (delivered in `ClientEvent.failed`) can be thrown as it is.
+extension CallError: Error {}

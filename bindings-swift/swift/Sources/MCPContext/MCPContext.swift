@@ -465,11 +465,43 @@ fileprivate final class UniffiHandleMap<T>: @unchecked Sendable {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterUInt8: FfiConverterPrimitive {
+    typealias FfiType = UInt8
+    typealias SwiftType = UInt8
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt8 {
+        return try lift(readInt(&buf))
+    }
+
+    public static func write(_ value: UInt8, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterUInt16: FfiConverterPrimitive {
     typealias FfiType = UInt16
     typealias SwiftType = UInt16
 
     public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt16 {
+        return try lift(readInt(&buf))
+    }
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterUInt32: FfiConverterPrimitive {
+    typealias FfiType = UInt32
+    typealias SwiftType = UInt32
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt32 {
         return try lift(readInt(&buf))
     }
 
@@ -507,6 +539,38 @@ fileprivate struct FfiConverterUInt64: FfiConverterPrimitive {
 
     public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
         writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterInt64: FfiConverterPrimitive {
+    typealias FfiType = Int64
+    typealias SwiftType = Int64
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Int64 {
+        return try lift(readInt(&buf))
+    }
+
+    public static func write(_ value: Int64, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterDouble: FfiConverterPrimitive {
+    typealias FfiType = Double
+    typealias SwiftType = Double
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Double {
+        return try lift(readDouble(&buf))
+    }
+
+    public static func write(_ value: Double, into buf: inout [UInt8]) {
+        writeDouble(&buf, lower(value))
     }
 }
 
@@ -579,6 +643,1695 @@ fileprivate struct FfiConverterString: FfiConverter {
         writeBytes(&buf, value.utf8)
     }
 }
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterData: FfiConverterRustBuffer {
+    typealias SwiftType = Data
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Data {
+        let len: Int32 = try readInt(&buf)
+        return Data(try readBytes(&buf, count: Int(len)))
+    }
+
+    public static func write(_ value: Data, into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        writeBytes(&buf, value)
+    }
+}
+
+
+
+
+/**
+ * A bounded, scope-aware cache of serialized results. `auth` is the authorization context
+ * (`nil` = anonymous, its own context); private results are served only to their context.
+ */
+public protocol CacheProtocol: AnyObject, Sendable {
+    
+    /**
+     * Key + value bytes held.
+     */
+    func bytes()  -> UInt64
+    
+    /**
+     * Drops everything.
+     */
+    func clear() 
+    
+    /**
+     * Entries held (fresh or stale).
+     */
+    func count()  -> UInt64
+    
+    /**
+     * Drops every private entry of `auth_context` (sign-out); returns how many.
+     */
+    func forgetContext(authContext: UInt64?)  -> UInt64
+    
+    /**
+     * The fresh result for `key` that `auth_context` may see.
+     */
+    func get(key: CacheKey, authContext: UInt64?, nowMs: UInt64)  -> Data?
+    
+    /**
+     * Stores `value`, received at `now_ms` with the result's `ttlMs` / `cacheScope` (`nil`
+     * when absent). `retry`: the result answers an MRTR retry. Throws `CacheError` saying
+     * why nothing was stored.
+     */
+    func insert(key: CacheKey, authContext: UInt64?, ttlMs: Int64?, scope: CacheScope?, retry: Bool, value: Data, nowMs: UInt64) throws 
+    
+    /**
+     * Drops every entry `event` makes stale; returns how many.
+     */
+    func invalidate(event: Invalidation)  -> UInt64
+    
+    /**
+     * The best result for `key` that `auth_context` may see: fresh, stale, or a miss.
+     */
+    func lookup(key: CacheKey, authContext: UInt64?, nowMs: UInt64)  -> CacheLookup
+    
+    /**
+     * Drops every entry not fresh at `now_ms`; returns how many.
+     */
+    func purgeStale(nowMs: UInt64)  -> UInt64
+    
+}
+/**
+ * A bounded, scope-aware cache of serialized results. `auth` is the authorization context
+ * (`nil` = anonymous, its own context); private results are served only to their context.
+ */
+open class Cache: CacheProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_cache(self.handle, $0) }
+    }
+    /**
+     * An empty cache holding at most `max_entries` entries and `max_bytes` key + value bytes.
+     */
+public convenience init(maxEntries: UInt64, maxBytes: UInt64) {
+    let handle =
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_constructor_cache_new(
+        FfiConverterUInt64.lower(maxEntries),
+        FfiConverterUInt64.lower(maxBytes),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_cache(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Key + value bytes held.
+     */
+open func bytes() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cache_bytes(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Drops everything.
+     */
+open func clear()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cache_clear(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Entries held (fresh or stale).
+     */
+open func count() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cache_count(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Drops every private entry of `auth_context` (sign-out); returns how many.
+     */
+open func forgetContext(authContext: UInt64?) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cache_forget_context(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionUInt64.lower(authContext),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The fresh result for `key` that `auth_context` may see.
+     */
+open func get(key: CacheKey, authContext: UInt64?, nowMs: UInt64) -> Data?  {
+    return try!  FfiConverterOptionData.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cache_get(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeCacheKey_lower(key),
+        FfiConverterOptionUInt64.lower(authContext),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Stores `value`, received at `now_ms` with the result's `ttlMs` / `cacheScope` (`nil`
+     * when absent). `retry`: the result answers an MRTR retry. Throws `CacheError` saying
+     * why nothing was stored.
+     */
+open func insert(key: CacheKey, authContext: UInt64?, ttlMs: Int64?, scope: CacheScope?, retry: Bool, value: Data, nowMs: UInt64)throws   {try rustCallWithError(FfiConverterTypeCacheError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cache_insert(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeCacheKey_lower(key),
+        FfiConverterOptionUInt64.lower(authContext),
+        FfiConverterOptionInt64.lower(ttlMs),
+        FfiConverterOptionTypeCacheScope.lower(scope),
+        FfiConverterBool.lower(retry),
+        FfiConverterData.lower(value),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Drops every entry `event` makes stale; returns how many.
+     */
+open func invalidate(event: Invalidation) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cache_invalidate(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeInvalidation_lower(event),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The best result for `key` that `auth_context` may see: fresh, stale, or a miss.
+     */
+open func lookup(key: CacheKey, authContext: UInt64?, nowMs: UInt64) -> CacheLookup  {
+    return try!  FfiConverterTypeCacheLookup_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cache_lookup(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeCacheKey_lower(key),
+        FfiConverterOptionUInt64.lower(authContext),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Drops every entry not fresh at `now_ms`; returns how many.
+     */
+open func purgeStale(nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cache_purge_stale(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCache: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = Cache
+
+    public static func lift(_ handle: UInt64) throws -> Cache {
+        return Cache(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: Cache) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Cache {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: Cache, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCache_lift(_ handle: UInt64) throws -> Cache {
+    return try FfiConverterTypeCache.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCache_lower(_ value: Cache) -> UInt64 {
+    return FfiConverterTypeCache.lower(value)
+}
+
+
+
+
+
+
+/**
+ * The sans-IO MCP client. Drain rule: after every input, call `pollOutput()` until `nil`,
+ * then arm a timer for `pollTimeout()`. Thread-safe (one lock).
+ */
+public protocol ClientMachineProtocol: AnyObject, Sendable {
+    
+    /**
+     * Gives up on `call` (stdio: `notifications/cancelled`; HTTP: `closeStream`).
+     * Throws `ClientError.unknownCall`.
+     */
+    func cancel(call: UInt64, reason: String?, nowMs: UInt64) throws 
+    
+    /**
+     * `completion/complete` of `argument` at partial `value`; `context` holds resolved
+     * arguments.
+     */
+    func complete(reference: CompletionRef, argument: String, value: String, context: [String: String]?, nowMs: UInt64)  -> UInt64
+    
+    /**
+     * Starts the negotiation (`server/discover` first) if not connected; calls connect by
+     * themselves.
+     */
+    func connect(nowMs: UInt64) 
+    
+    /**
+     * `server/discover`; returns the call id.
+     */
+    func discover(policy: CachePolicy, nowMs: UInt64)  -> UInt64
+    
+    /**
+     * `prompts/get` of `name` with string `arguments`.
+     */
+    func getPrompt(name: String, arguments: [String: String], nowMs: UInt64)  -> UInt64
+    
+    /**
+     * The transport closed.
+     */
+    func handleClose(nowMs: UInt64) 
+    
+    /**
+     * One message from the server (one stdio line, or one HTTP/SSE body).
+     */
+    func handleMessage(bytes: Data, nowMs: UInt64) 
+    
+    /**
+     * HTTP: request `id` got no JSON-RPC answer (e.g. 404 with an empty body).
+     */
+    func handleRequestFailed(id: Int64, nowMs: UInt64) 
+    
+    /**
+     * Fails requests past their deadline; call at `pollTimeout()`.
+     */
+    func handleTimeout(nowMs: UInt64) 
+    
+    /**
+     * `prompts/list`.
+     */
+    func listPrompts(paging: ListPaging, policy: CachePolicy, nowMs: UInt64)  -> UInt64
+    
+    /**
+     * `resources/templates/list`.
+     */
+    func listResourceTemplates(paging: ListPaging, policy: CachePolicy, nowMs: UInt64)  -> UInt64
+    
+    /**
+     * `resources/list`.
+     */
+    func listResources(paging: ListPaging, policy: CachePolicy, nowMs: UInt64)  -> UInt64
+    
+    /**
+     * `subscriptions/listen` with `filter` (legacy servers: emulated).
+     */
+    func listen(filter: SubscriptionFilter, nowMs: UInt64)  -> UInt64
+    
+    /**
+     * Requests outstanding.
+     */
+    func outstanding()  -> UInt64
+    
+    /**
+     * The next output, `nil` when drained.
+     */
+    func pollOutput()  -> ClientOutput?
+    
+    /**
+     * When `handleTimeout` must be called next.
+     */
+    func pollTimeout()  -> UInt64?
+    
+    /**
+     * A fresh cached `resources/read` result for `uri`, without a call.
+     */
+    func readCached(uri: String, nowMs: UInt64)  -> Reply?
+    
+    /**
+     * `resources/read` of `uri`.
+     */
+    func readResource(uri: String, policy: CachePolicy, nowMs: UInt64)  -> UInt64
+    
+    /**
+     * Answers an `inputRequired` event: one result object (JSON text) per requested key;
+     * the call is retried with them.
+     */
+    func respondInput(call: UInt64, responses: [String: String], nowMs: UInt64) throws 
+    
+    /**
+     * The negotiated session, once connected.
+     */
+    func session()  -> Session?
+    
+    /**
+     * The authorization context of the requests that follow (`nil` = anonymous); private
+     * results are cached per context.
+     */
+    func setAuthContext(authContext: UInt64?) 
+    
+}
+/**
+ * The sans-IO MCP client. Drain rule: after every input, call `pollOutput()` until `nil`,
+ * then arm a timer for `pollTimeout()`. Thread-safe (one lock).
+ */
+open class ClientMachine: ClientMachineProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_clientmachine(self.handle, $0) }
+    }
+    /**
+     * A client with `config`. Throws `ClientError.invalidConfig…`.
+     */
+public convenience init(config: ClientConfig)throws  {
+    let handle =
+        try rustCallWithError(FfiConverterTypeClientError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_constructor_clientmachine_new(
+        FfiConverterTypeClientConfig_lower(config),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_clientmachine(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Gives up on `call` (stdio: `notifications/cancelled`; HTTP: `closeStream`).
+     * Throws `ClientError.unknownCall`.
+     */
+open func cancel(call: UInt64, reason: String?, nowMs: UInt64)throws   {try rustCallWithError(FfiConverterTypeClientError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_cancel(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(call),
+        FfiConverterOptionString.lower(reason),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `completion/complete` of `argument` at partial `value`; `context` holds resolved
+     * arguments.
+     */
+open func complete(reference: CompletionRef, argument: String, value: String, context: [String: String]?, nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_complete(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeCompletionRef_lower(reference),
+        FfiConverterString.lower(argument),
+        FfiConverterString.lower(value),
+        FfiConverterOptionDictionaryStringString.lower(context),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Starts the negotiation (`server/discover` first) if not connected; calls connect by
+     * themselves.
+     */
+open func connect(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_connect(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `server/discover`; returns the call id.
+     */
+open func discover(policy: CachePolicy, nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_discover(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeCachePolicy_lower(policy),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `prompts/get` of `name` with string `arguments`.
+     */
+open func getPrompt(name: String, arguments: [String: String], nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_get_prompt(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(name),
+        FfiConverterDictionaryStringString.lower(arguments),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The transport closed.
+     */
+open func handleClose(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_handle_close(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * One message from the server (one stdio line, or one HTTP/SSE body).
+     */
+open func handleMessage(bytes: Data, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_handle_message(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(bytes),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * HTTP: request `id` got no JSON-RPC answer (e.g. 404 with an empty body).
+     */
+open func handleRequestFailed(id: Int64, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_handle_request_failed(
+            self.uniffiCloneHandle(),
+        FfiConverterInt64.lower(id),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Fails requests past their deadline; call at `pollTimeout()`.
+     */
+open func handleTimeout(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_handle_timeout(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `prompts/list`.
+     */
+open func listPrompts(paging: ListPaging, policy: CachePolicy, nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_list_prompts(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeListPaging_lower(paging),
+        FfiConverterTypeCachePolicy_lower(policy),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `resources/templates/list`.
+     */
+open func listResourceTemplates(paging: ListPaging, policy: CachePolicy, nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_list_resource_templates(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeListPaging_lower(paging),
+        FfiConverterTypeCachePolicy_lower(policy),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `resources/list`.
+     */
+open func listResources(paging: ListPaging, policy: CachePolicy, nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_list_resources(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeListPaging_lower(paging),
+        FfiConverterTypeCachePolicy_lower(policy),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `subscriptions/listen` with `filter` (legacy servers: emulated).
+     */
+open func listen(filter: SubscriptionFilter, nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_listen(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeSubscriptionFilter_lower(filter),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Requests outstanding.
+     */
+open func outstanding() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_outstanding(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The next output, `nil` when drained.
+     */
+open func pollOutput() -> ClientOutput?  {
+    return try!  FfiConverterOptionTypeClientOutput.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_poll_output(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * When `handleTimeout` must be called next.
+     */
+open func pollTimeout() -> UInt64?  {
+    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_poll_timeout(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * A fresh cached `resources/read` result for `uri`, without a call.
+     */
+open func readCached(uri: String, nowMs: UInt64) -> Reply?  {
+    return try!  FfiConverterOptionTypeReply.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_read_cached(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(uri),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `resources/read` of `uri`.
+     */
+open func readResource(uri: String, policy: CachePolicy, nowMs: UInt64) -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_read_resource(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(uri),
+        FfiConverterTypeCachePolicy_lower(policy),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Answers an `inputRequired` event: one result object (JSON text) per requested key;
+     * the call is retried with them.
+     */
+open func respondInput(call: UInt64, responses: [String: String], nowMs: UInt64)throws   {try rustCallWithError(FfiConverterTypeClientError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_respond_input(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(call),
+        FfiConverterDictionaryStringString.lower(responses),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The negotiated session, once connected.
+     */
+open func session() -> Session?  {
+    return try!  FfiConverterOptionTypeSession.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_session(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The authorization context of the requests that follow (`nil` = anonymous); private
+     * results are cached per context.
+     */
+open func setAuthContext(authContext: UInt64?)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_set_auth_context(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionUInt64.lower(authContext),uniffiCallStatus
+    )
+}
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeClientMachine: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = ClientMachine
+
+    public static func lift(_ handle: UInt64) throws -> ClientMachine {
+        return ClientMachine(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: ClientMachine) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ClientMachine {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: ClientMachine, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientMachine_lift(_ handle: UInt64) throws -> ClientMachine {
+    return try FfiConverterTypeClientMachine.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientMachine_lower(_ value: ClientMachine) -> UInt64 {
+    return FfiConverterTypeClientMachine.lower(value)
+}
+
+
+
+
+
+
+/**
+ * A template router. Thread-safe; `route` never allocates in the core.
+ */
+public protocol RouterProtocol: AnyObject, Sendable {
+    
+    /**
+     * Number of templates.
+     */
+    func count()  -> UInt32
+    
+    /**
+     * Registers `template`; returns its id. Throws `RouterError` (and changes nothing) for
+     * a template that does not parse, cannot be matched, or that a registered one makes
+     * unreachable.
+     */
+    func insert(template: String) throws  -> UInt32
+    
+    /**
+     * The most specific template matching `uri` and its decoded variables; `nil` when none
+     * matches. Throws `RouterError.tooManyVariables` / `.undecodable`.
+     */
+    func route(uri: String) throws  -> RouteMatch?
+    
+    /**
+     * The template registered as `id`.
+     */
+    func template(id: UInt32)  -> String?
+    
+}
+/**
+ * A template router. Thread-safe; `route` never allocates in the core.
+ */
+open class Router: RouterProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_router(self.handle, $0) }
+    }
+    /**
+     * An empty router.
+     */
+public convenience init() {
+    let handle =
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_constructor_router_new(uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_router(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Number of templates.
+     */
+open func count() -> UInt32  {
+    return try!  FfiConverterUInt32.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_router_count(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Registers `template`; returns its id. Throws `RouterError` (and changes nothing) for
+     * a template that does not parse, cannot be matched, or that a registered one makes
+     * unreachable.
+     */
+open func insert(template: String)throws  -> UInt32  {
+    return try  FfiConverterUInt32.lift(try rustCallWithError(FfiConverterTypeRouterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_router_insert(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(template),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The most specific template matching `uri` and its decoded variables; `nil` when none
+     * matches. Throws `RouterError.tooManyVariables` / `.undecodable`.
+     */
+open func route(uri: String)throws  -> RouteMatch?  {
+    return try  FfiConverterOptionTypeRouteMatch.lift(try rustCallWithError(FfiConverterTypeRouterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_router_route(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(uri),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The template registered as `id`.
+     */
+open func template(id: UInt32) -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_router_template(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt32.lower(id),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRouter: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = Router
+
+    public static func lift(_ handle: UInt64) throws -> Router {
+        return Router(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: Router) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Router {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: Router, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRouter_lift(_ handle: UInt64) throws -> Router {
+    return try FfiConverterTypeRouter.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRouter_lower(_ value: Router) -> UInt64 {
+    return FfiConverterTypeRouter.lower(value)
+}
+
+
+
+
+
+
+/**
+ * The sans-IO MCP server. Drain rule: after every input call `pollOutput()` until `nil`,
+ * then arm a timer for `pollTimeout()`. Thread-safe (one lock).
+ */
+public protocol ServerMachineProtocol: AnyObject, Sendable {
+    
+    /**
+     * Registers a prompt; `completions`: argument → candidate values.
+     */
+    func addPrompt(prompt: Prompt, completions: [String: [String]]) throws 
+    
+    /**
+     * `addPrompt` with the `Prompt` as wire-shaped JSON text.
+     */
+    func addPromptJson(promptJson: String, completions: [String: [String]]) throws 
+    
+    /**
+     * Registers a static resource; `contents` `nil` asks the application on each read
+     * (`readResource` event), `[]` is an existing empty resource.
+     */
+    func addResource(resource: Resource, contents: [ResourceContents]?, cache: CacheHint?) throws 
+    
+    /**
+     * `addResource` with the resource (`Resource`), its contents (an array of
+     * `ResourceContents`) and cache hints (`{"ttlMs","cacheScope"}`) as JSON text in the
+     * spec's wire shape, annotations, icons and `_meta` included. Throws
+     * `RegisterError.InvalidJson` naming the first field that breaks the schema.
+     */
+    func addResourceJson(resourceJson: String, contentsJson: String?, cacheJson: String?) throws 
+    
+    /**
+     * Registers a template (reads of URIs it matches become `readResource` events with
+     * `.template` targets); `completions`: variable → candidate values. Returns its id.
+     */
+    func addTemplate(template: ResourceTemplate, cache: CacheHint?, completions: [String: [String]]) throws  -> UInt32
+    
+    /**
+     * `addTemplate` with the `ResourceTemplate` and cache hints as wire-shaped JSON text.
+     */
+    func addTemplateJson(templateJson: String, cacheJson: String?, completions: [String: [String]]) throws  -> UInt32
+    
+    /**
+     * Answers an event with an error.
+     */
+    func fail(handle: UInt64, failure: Failure) throws 
+    
+    /**
+     * One JSON-RPC message (a stdio line without its newline, or an HTTP POST body).
+     */
+    func handleMessage(bytes: Data, nowMs: UInt64, context: MessageContext)  -> Received
+    
+    /**
+     * Fails every request past its deadline (-32603).
+     */
+    func handleTimeout(nowMs: UInt64) 
+    
+    /**
+     * Events not yet answered.
+     */
+    func pendingRequests()  -> UInt64
+    
+    /**
+     * The next output, in the order produced; `nil` when drained.
+     */
+    func pollOutput()  -> ServerOutput?
+    
+    /**
+     * When `handleTimeout` must be called next.
+     */
+    func pollTimeout()  -> UInt64?
+    
+    /**
+     * `notifications/prompts/list_changed` to the subscriptions that opted in.
+     */
+    func promptsListChanged() 
+    
+    /**
+     * Removes a prompt; `false` if not registered.
+     */
+    func removePrompt(name: String)  -> Bool
+    
+    /**
+     * Removes a static resource; `false` if it was not registered.
+     */
+    func removeResource(uri: String)  -> Bool
+    
+    /**
+     * Removes a template by its `uriTemplate`; `false` if not registered.
+     */
+    func removeTemplate(uriTemplate: String)  -> Bool
+    
+    /**
+     * `notifications/resources/updated` to the subscriptions that listed `uri` (or a
+     * URI it is a sub-resource of).
+     */
+    func resourceUpdated(uri: String) 
+    
+    /**
+     * `notifications/resources/list_changed` to the subscriptions that opted in.
+     */
+    func resourcesListChanged() 
+    
+    /**
+     * Answers a `complete` event with candidates in relevance order (first 100 sent).
+     */
+    func respondCompletion(handle: UInt64, values: [String]) throws 
+    
+    /**
+     * Answers a read or prompt event with `input_required` (DIGEST §13): `input_requests_json`
+     * is the `inputRequests` object (key → `{"method", "params"}`); `state` is sealed into
+     * `requestState` (needs a sealing key) and comes back, verified, in the retry's event.
+     */
+    func respondInputRequired(handle: UInt64, inputRequestsJson: String, state: Data?) throws 
+    
+    /**
+     * Answers a `getPrompt` event with a `GetPromptResult` in wire-shaped JSON text
+     * (`{"description"?, "messages": [{"role", "content"}]}`); `serverInfo` is added.
+     */
+    func respondPrompt(handle: UInt64, resultJson: String) throws 
+    
+    /**
+     * Answers a `readResource` event with contents (configured cache hints).
+     */
+    func respondRead(handle: UInt64, contents: [ResourceContents]) throws 
+    
+    /**
+     * Answers a `readResource` event with contents and explicit cache hints.
+     */
+    func respondReadCached(handle: UInt64, contents: [ResourceContents], cache: CacheHint) throws 
+    
+    /**
+     * `respondRead` with the contents as a wire-shaped JSON array of `ResourceContents`.
+     */
+    func respondReadJson(handle: UInt64, contentsJson: String) throws 
+    
+    /**
+     * Replaces the stored contents of a static resource; `false` if not registered. Call
+     * `resourceUpdated` to tell listeners.
+     */
+    func setResourceContents(uri: String, contents: [ResourceContents]?)  -> Bool
+    
+    /**
+     * Graceful close of every subscription.
+     */
+    func shutdown() 
+    
+    /**
+     * The transport closed `stream`: its subscriptions end, its events are cancelled.
+     */
+    func streamClosed(stream: UInt64) 
+    
+    /**
+     * Open listen subscriptions.
+     */
+    func subscriptions()  -> UInt64
+    
+}
+/**
+ * The sans-IO MCP server. Drain rule: after every input call `pollOutput()` until `nil`,
+ * then arm a timer for `pollTimeout()`. Thread-safe (one lock).
+ */
+open class ServerMachine: ServerMachineProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_servermachine(self.handle, $0) }
+    }
+    /**
+     * A server with `config`. Throws `ServerConfigError`.
+     */
+public convenience init(config: ServerConfig)throws  {
+    let handle =
+        try rustCallWithError(FfiConverterTypeServerConfigError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_constructor_servermachine_new(
+        FfiConverterTypeServerConfig_lower(config),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_servermachine(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Registers a prompt; `completions`: argument → candidate values.
+     */
+open func addPrompt(prompt: Prompt, completions: [String: [String]])throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_prompt(
+            self.uniffiCloneHandle(),
+        FfiConverterTypePrompt_lower(prompt),
+        FfiConverterDictionaryStringSequenceString.lower(completions),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `addPrompt` with the `Prompt` as wire-shaped JSON text.
+     */
+open func addPromptJson(promptJson: String, completions: [String: [String]])throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_prompt_json(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(promptJson),
+        FfiConverterDictionaryStringSequenceString.lower(completions),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Registers a static resource; `contents` `nil` asks the application on each read
+     * (`readResource` event), `[]` is an existing empty resource.
+     */
+open func addResource(resource: Resource, contents: [ResourceContents]?, cache: CacheHint?)throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_resource(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeResource_lower(resource),
+        FfiConverterOptionSequenceTypeResourceContents.lower(contents),
+        FfiConverterOptionTypeCacheHint.lower(cache),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `addResource` with the resource (`Resource`), its contents (an array of
+     * `ResourceContents`) and cache hints (`{"ttlMs","cacheScope"}`) as JSON text in the
+     * spec's wire shape, annotations, icons and `_meta` included. Throws
+     * `RegisterError.InvalidJson` naming the first field that breaks the schema.
+     */
+open func addResourceJson(resourceJson: String, contentsJson: String?, cacheJson: String?)throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_resource_json(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(resourceJson),
+        FfiConverterOptionString.lower(contentsJson),
+        FfiConverterOptionString.lower(cacheJson),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Registers a template (reads of URIs it matches become `readResource` events with
+     * `.template` targets); `completions`: variable → candidate values. Returns its id.
+     */
+open func addTemplate(template: ResourceTemplate, cache: CacheHint?, completions: [String: [String]])throws  -> UInt32  {
+    return try  FfiConverterUInt32.lift(try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_template(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeResourceTemplate_lower(template),
+        FfiConverterOptionTypeCacheHint.lower(cache),
+        FfiConverterDictionaryStringSequenceString.lower(completions),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `addTemplate` with the `ResourceTemplate` and cache hints as wire-shaped JSON text.
+     */
+open func addTemplateJson(templateJson: String, cacheJson: String?, completions: [String: [String]])throws  -> UInt32  {
+    return try  FfiConverterUInt32.lift(try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_template_json(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(templateJson),
+        FfiConverterOptionString.lower(cacheJson),
+        FfiConverterDictionaryStringSequenceString.lower(completions),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Answers an event with an error.
+     */
+open func fail(handle: UInt64, failure: Failure)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_fail(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterTypeFailure_lower(failure),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * One JSON-RPC message (a stdio line without its newline, or an HTTP POST body).
+     */
+open func handleMessage(bytes: Data, nowMs: UInt64, context: MessageContext) -> Received  {
+    return try!  FfiConverterTypeReceived_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_handle_message(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(bytes),
+        FfiConverterUInt64.lower(nowMs),
+        FfiConverterTypeMessageContext_lower(context),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Fails every request past its deadline (-32603).
+     */
+open func handleTimeout(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_handle_timeout(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Events not yet answered.
+     */
+open func pendingRequests() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_pending_requests(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The next output, in the order produced; `nil` when drained.
+     */
+open func pollOutput() -> ServerOutput?  {
+    return try!  FfiConverterOptionTypeServerOutput.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_poll_output(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * When `handleTimeout` must be called next.
+     */
+open func pollTimeout() -> UInt64?  {
+    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_poll_timeout(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `notifications/prompts/list_changed` to the subscriptions that opted in.
+     */
+open func promptsListChanged()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_prompts_list_changed(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Removes a prompt; `false` if not registered.
+     */
+open func removePrompt(name: String) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_remove_prompt(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(name),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Removes a static resource; `false` if it was not registered.
+     */
+open func removeResource(uri: String) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_remove_resource(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(uri),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Removes a template by its `uriTemplate`; `false` if not registered.
+     */
+open func removeTemplate(uriTemplate: String) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_remove_template(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(uriTemplate),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * `notifications/resources/updated` to the subscriptions that listed `uri` (or a
+     * URI it is a sub-resource of).
+     */
+open func resourceUpdated(uri: String)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_resource_updated(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(uri),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `notifications/resources/list_changed` to the subscriptions that opted in.
+     */
+open func resourcesListChanged()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_resources_list_changed(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Answers a `complete` event with candidates in relevance order (first 100 sent).
+     */
+open func respondCompletion(handle: UInt64, values: [String])throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_completion(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterSequenceString.lower(values),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Answers a read or prompt event with `input_required` (DIGEST §13): `input_requests_json`
+     * is the `inputRequests` object (key → `{"method", "params"}`); `state` is sealed into
+     * `requestState` (needs a sealing key) and comes back, verified, in the retry's event.
+     */
+open func respondInputRequired(handle: UInt64, inputRequestsJson: String, state: Data?)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_input_required(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(inputRequestsJson),
+        FfiConverterOptionData.lower(state),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Answers a `getPrompt` event with a `GetPromptResult` in wire-shaped JSON text
+     * (`{"description"?, "messages": [{"role", "content"}]}`); `serverInfo` is added.
+     */
+open func respondPrompt(handle: UInt64, resultJson: String)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_prompt(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(resultJson),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Answers a `readResource` event with contents (configured cache hints).
+     */
+open func respondRead(handle: UInt64, contents: [ResourceContents])throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_read(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterSequenceTypeResourceContents.lower(contents),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Answers a `readResource` event with contents and explicit cache hints.
+     */
+open func respondReadCached(handle: UInt64, contents: [ResourceContents], cache: CacheHint)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_read_cached(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterSequenceTypeResourceContents.lower(contents),
+        FfiConverterTypeCacheHint_lower(cache),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `respondRead` with the contents as a wire-shaped JSON array of `ResourceContents`.
+     */
+open func respondReadJson(handle: UInt64, contentsJson: String)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_read_json(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(contentsJson),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Replaces the stored contents of a static resource; `false` if not registered. Call
+     * `resourceUpdated` to tell listeners.
+     */
+open func setResourceContents(uri: String, contents: [ResourceContents]?) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_set_resource_contents(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(uri),
+        FfiConverterOptionSequenceTypeResourceContents.lower(contents),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Graceful close of every subscription.
+     */
+open func shutdown()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_shutdown(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The transport closed `stream`: its subscriptions end, its events are cancelled.
+     */
+open func streamClosed(stream: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_stream_closed(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(stream),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Open listen subscriptions.
+     */
+open func subscriptions() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_subscriptions(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeServerMachine: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = ServerMachine
+
+    public static func lift(_ handle: UInt64) throws -> ServerMachine {
+        return ServerMachine(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: ServerMachine) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerMachine {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: ServerMachine, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerMachine_lift(_ handle: UInt64) throws -> ServerMachine {
+    return try FfiConverterTypeServerMachine.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerMachine_lower(_ value: ServerMachine) -> UInt64 {
+    return FfiConverterTypeServerMachine.lower(value)
+}
+
+
 
 
 
@@ -797,6 +2550,442 @@ public func FfiConverterTypeUriTemplate_lower(_ value: UriTemplate) -> UInt64 {
 
 
 /**
+ * Caching hints a server puts on a cacheable result (DIGEST §4): `ttlMs`, `cacheScope`.
+ */
+public struct CacheHint: Equatable, Hashable {
+    /**
+     * `ttlMs` (0 = immediately stale).
+     */
+    public var ttlMs: UInt64
+    /**
+     * `cacheScope`.
+     */
+    public var scope: CacheScope
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `ttlMs` (0 = immediately stale).
+         */ttlMs: UInt64, 
+        /**
+         * `cacheScope`.
+         */scope: CacheScope) {
+        self.ttlMs = ttlMs
+        self.scope = scope
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension CacheHint: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCacheHint: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CacheHint {
+        return
+            try CacheHint(
+                ttlMs: FfiConverterUInt64.read(from: &buf), 
+                scope: FfiConverterTypeCacheScope.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: CacheHint, into buf: inout [UInt8]) {
+        FfiConverterUInt64.write(value.ttlMs, into: &buf)
+        FfiConverterTypeCacheScope.write(value.scope, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheHint_lift(_ buf: RustBuffer) throws -> CacheHint {
+    return try FfiConverterTypeCacheHint.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheHint_lower(_ value: CacheHint) -> RustBuffer {
+    return FfiConverterTypeCacheHint.lower(value)
+}
+
+
+/**
+ * The client's configuration. `clientConfig(name:version:)` gives the core's defaults.
+ */
+public struct ClientConfig: Equatable, Hashable {
+    /**
+     * `clientInfo.name` (`nil` with `client_version` `nil`: sent without clientInfo).
+     */
+    public var clientName: String?
+    /**
+     * `clientInfo.version`.
+     */
+    public var clientVersion: String?
+    /**
+     * `ClientCapabilities` JSON sent on every request (`"{}"` = none).
+     */
+    public var capabilitiesJson: String
+    /**
+     * Modern versions, most preferred first (the first is probed).
+     */
+    public var versions: [String]
+    /**
+     * Legacy versions for the dual-era fallback; empty = modern only.
+     */
+    public var legacyVersions: [String]
+    /**
+     * The transport.
+     */
+    public var transport: ClientTransport
+    /**
+     * How long a request may stay unanswered.
+     */
+    public var requestTimeoutMs: UInt64
+    /**
+     * How long the `server/discover` probe waits before the server is taken as legacy.
+     */
+    public var probeTimeoutMs: UInt64
+    /**
+     * Pages one aggregated list call may fetch.
+     */
+    public var maxPages: UInt32
+    /**
+     * `input_required` rounds per call.
+     */
+    public var maxInputRounds: UInt8
+    /**
+     * Result cache entries (`nil`: no cache).
+     */
+    public var cacheMaxEntries: UInt64?
+    /**
+     * Result cache bytes.
+     */
+    public var cacheMaxBytes: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `clientInfo.name` (`nil` with `client_version` `nil`: sent without clientInfo).
+         */clientName: String?, 
+        /**
+         * `clientInfo.version`.
+         */clientVersion: String?, 
+        /**
+         * `ClientCapabilities` JSON sent on every request (`"{}"` = none).
+         */capabilitiesJson: String, 
+        /**
+         * Modern versions, most preferred first (the first is probed).
+         */versions: [String], 
+        /**
+         * Legacy versions for the dual-era fallback; empty = modern only.
+         */legacyVersions: [String], 
+        /**
+         * The transport.
+         */transport: ClientTransport, 
+        /**
+         * How long a request may stay unanswered.
+         */requestTimeoutMs: UInt64, 
+        /**
+         * How long the `server/discover` probe waits before the server is taken as legacy.
+         */probeTimeoutMs: UInt64, 
+        /**
+         * Pages one aggregated list call may fetch.
+         */maxPages: UInt32, 
+        /**
+         * `input_required` rounds per call.
+         */maxInputRounds: UInt8, 
+        /**
+         * Result cache entries (`nil`: no cache).
+         */cacheMaxEntries: UInt64?, 
+        /**
+         * Result cache bytes.
+         */cacheMaxBytes: UInt64) {
+        self.clientName = clientName
+        self.clientVersion = clientVersion
+        self.capabilitiesJson = capabilitiesJson
+        self.versions = versions
+        self.legacyVersions = legacyVersions
+        self.transport = transport
+        self.requestTimeoutMs = requestTimeoutMs
+        self.probeTimeoutMs = probeTimeoutMs
+        self.maxPages = maxPages
+        self.maxInputRounds = maxInputRounds
+        self.cacheMaxEntries = cacheMaxEntries
+        self.cacheMaxBytes = cacheMaxBytes
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ClientConfig: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeClientConfig: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ClientConfig {
+        return
+            try ClientConfig(
+                clientName: FfiConverterOptionString.read(from: &buf), 
+                clientVersion: FfiConverterOptionString.read(from: &buf), 
+                capabilitiesJson: FfiConverterString.read(from: &buf), 
+                versions: FfiConverterSequenceString.read(from: &buf), 
+                legacyVersions: FfiConverterSequenceString.read(from: &buf), 
+                transport: FfiConverterTypeClientTransport.read(from: &buf), 
+                requestTimeoutMs: FfiConverterUInt64.read(from: &buf), 
+                probeTimeoutMs: FfiConverterUInt64.read(from: &buf), 
+                maxPages: FfiConverterUInt32.read(from: &buf), 
+                maxInputRounds: FfiConverterUInt8.read(from: &buf), 
+                cacheMaxEntries: FfiConverterOptionUInt64.read(from: &buf), 
+                cacheMaxBytes: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ClientConfig, into buf: inout [UInt8]) {
+        FfiConverterOptionString.write(value.clientName, into: &buf)
+        FfiConverterOptionString.write(value.clientVersion, into: &buf)
+        FfiConverterString.write(value.capabilitiesJson, into: &buf)
+        FfiConverterSequenceString.write(value.versions, into: &buf)
+        FfiConverterSequenceString.write(value.legacyVersions, into: &buf)
+        FfiConverterTypeClientTransport.write(value.transport, into: &buf)
+        FfiConverterUInt64.write(value.requestTimeoutMs, into: &buf)
+        FfiConverterUInt64.write(value.probeTimeoutMs, into: &buf)
+        FfiConverterUInt32.write(value.maxPages, into: &buf)
+        FfiConverterUInt8.write(value.maxInputRounds, into: &buf)
+        FfiConverterOptionUInt64.write(value.cacheMaxEntries, into: &buf)
+        FfiConverterUInt64.write(value.cacheMaxBytes, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientConfig_lift(_ buf: RustBuffer) throws -> ClientConfig {
+    return try FfiConverterTypeClientConfig.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientConfig_lower(_ value: ClientConfig) -> RustBuffer {
+    return FfiConverterTypeClientConfig.lower(value)
+}
+
+
+/**
+ * One resource that could be attached.
+ */
+public struct ContextCandidate: Equatable, Hashable {
+    /**
+     * `Resource.uri`
+     */
+    public var uri: String
+    /**
+     * `Resource.size`: raw bytes.
+     */
+    public var size: UInt64?
+    /**
+     * The host's token estimate, if it has one.
+     */
+    public var tokens: UInt64?
+    /**
+     * `annotations.audience`; `nil` when absent (suits every role), `[]` suits nobody.
+     */
+    public var audience: [Role]?
+    /**
+     * `annotations.priority`, nominally in `[0, 1]`.
+     */
+    public var priority: Double?
+    /**
+     * `annotations.lastModified` (RFC 3339).
+     */
+    public var lastModified: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `Resource.uri`
+         */uri: String, 
+        /**
+         * `Resource.size`: raw bytes.
+         */size: UInt64?, 
+        /**
+         * The host's token estimate, if it has one.
+         */tokens: UInt64?, 
+        /**
+         * `annotations.audience`; `nil` when absent (suits every role), `[]` suits nobody.
+         */audience: [Role]?, 
+        /**
+         * `annotations.priority`, nominally in `[0, 1]`.
+         */priority: Double?, 
+        /**
+         * `annotations.lastModified` (RFC 3339).
+         */lastModified: String?) {
+        self.uri = uri
+        self.size = size
+        self.tokens = tokens
+        self.audience = audience
+        self.priority = priority
+        self.lastModified = lastModified
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ContextCandidate: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeContextCandidate: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ContextCandidate {
+        return
+            try ContextCandidate(
+                uri: FfiConverterString.read(from: &buf), 
+                size: FfiConverterOptionUInt64.read(from: &buf), 
+                tokens: FfiConverterOptionUInt64.read(from: &buf), 
+                audience: FfiConverterOptionSequenceTypeRole.read(from: &buf), 
+                priority: FfiConverterOptionDouble.read(from: &buf), 
+                lastModified: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ContextCandidate, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.uri, into: &buf)
+        FfiConverterOptionUInt64.write(value.size, into: &buf)
+        FfiConverterOptionUInt64.write(value.tokens, into: &buf)
+        FfiConverterOptionSequenceTypeRole.write(value.audience, into: &buf)
+        FfiConverterOptionDouble.write(value.priority, into: &buf)
+        FfiConverterOptionString.write(value.lastModified, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContextCandidate_lift(_ buf: RustBuffer) throws -> ContextCandidate {
+    return try FfiConverterTypeContextCandidate.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContextCandidate_lower(_ value: ContextCandidate) -> RustBuffer {
+    return FfiConverterTypeContextCandidate.lower(value)
+}
+
+
+/**
+ * The client capabilities declared on the request itself (DIGEST §1.1).
+ */
+public struct DeclaredCapabilities: Equatable, Hashable {
+    /**
+     * `elicitation` in form mode.
+     */
+    public var elicitationForm: Bool
+    /**
+     * `elicitation.url`
+     */
+    public var elicitationUrl: Bool
+    /**
+     * `sampling`
+     */
+    public var sampling: Bool
+    /**
+     * `roots`
+     */
+    public var roots: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `elicitation` in form mode.
+         */elicitationForm: Bool, 
+        /**
+         * `elicitation.url`
+         */elicitationUrl: Bool, 
+        /**
+         * `sampling`
+         */sampling: Bool, 
+        /**
+         * `roots`
+         */roots: Bool) {
+        self.elicitationForm = elicitationForm
+        self.elicitationUrl = elicitationUrl
+        self.sampling = sampling
+        self.roots = roots
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension DeclaredCapabilities: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDeclaredCapabilities: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> DeclaredCapabilities {
+        return
+            try DeclaredCapabilities(
+                elicitationForm: FfiConverterBool.read(from: &buf), 
+                elicitationUrl: FfiConverterBool.read(from: &buf), 
+                sampling: FfiConverterBool.read(from: &buf), 
+                roots: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: DeclaredCapabilities, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.elicitationForm, into: &buf)
+        FfiConverterBool.write(value.elicitationUrl, into: &buf)
+        FfiConverterBool.write(value.sampling, into: &buf)
+        FfiConverterBool.write(value.roots, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDeclaredCapabilities_lift(_ buf: RustBuffer) throws -> DeclaredCapabilities {
+    return try FfiConverterTypeDeclaredCapabilities.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDeclaredCapabilities_lower(_ value: DeclaredCapabilities) -> RustBuffer {
+    return FfiConverterTypeDeclaredCapabilities.lower(value)
+}
+
+
+/**
  * A JSON-RPC error code. Any `Int32` is representable; `name()` says whether MCP names it.
  */
 public struct ErrorCode: Equatable, Hashable, CustomStringConvertible {
@@ -901,6 +3090,1610 @@ public func FfiConverterTypeErrorCode_lift(_ buf: RustBuffer) throws -> ErrorCod
 #endif
 public func FfiConverterTypeErrorCode_lower(_ value: ErrorCode) -> RustBuffer {
     return FfiConverterTypeErrorCode.lower(value)
+}
+
+
+/**
+ * `Implementation` (`serverInfo` / `clientInfo`), without icons.
+ */
+public struct Implementation: Equatable, Hashable {
+    /**
+     * `name`
+     */
+    public var name: String
+    /**
+     * `version`
+     */
+    public var version: String
+    /**
+     * `title`
+     */
+    public var title: String?
+    /**
+     * `description`
+     */
+    public var description: String?
+    /**
+     * `websiteUrl`
+     */
+    public var websiteUrl: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `name`
+         */name: String, 
+        /**
+         * `version`
+         */version: String, 
+        /**
+         * `title`
+         */title: String?, 
+        /**
+         * `description`
+         */description: String?, 
+        /**
+         * `websiteUrl`
+         */websiteUrl: String?) {
+        self.name = name
+        self.version = version
+        self.title = title
+        self.description = description
+        self.websiteUrl = websiteUrl
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Implementation: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeImplementation: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Implementation {
+        return
+            try Implementation(
+                name: FfiConverterString.read(from: &buf), 
+                version: FfiConverterString.read(from: &buf), 
+                title: FfiConverterOptionString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                websiteUrl: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Implementation, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.version, into: &buf)
+        FfiConverterOptionString.write(value.title, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterOptionString.write(value.websiteUrl, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeImplementation_lift(_ buf: RustBuffer) throws -> Implementation {
+    return try FfiConverterTypeImplementation.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeImplementation_lower(_ value: Implementation) -> RustBuffer {
+    return FfiConverterTypeImplementation.lower(value)
+}
+
+
+/**
+ * One input request of an `input_required` result (DIGEST §13).
+ */
+public struct InputRequest: Equatable, Hashable {
+    /**
+     * `elicitation/create`, `sampling/createMessage` or `roots/list`.
+     */
+    public var method: String
+    /**
+     * `params` JSON, when present.
+     */
+    public var paramsJson: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `elicitation/create`, `sampling/createMessage` or `roots/list`.
+         */method: String, 
+        /**
+         * `params` JSON, when present.
+         */paramsJson: String?) {
+        self.method = method
+        self.paramsJson = paramsJson
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension InputRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeInputRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> InputRequest {
+        return
+            try InputRequest(
+                method: FfiConverterString.read(from: &buf), 
+                paramsJson: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: InputRequest, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.method, into: &buf)
+        FfiConverterOptionString.write(value.paramsJson, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInputRequest_lift(_ buf: RustBuffer) throws -> InputRequest {
+    return try FfiConverterTypeInputRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInputRequest_lower(_ value: InputRequest) -> RustBuffer {
+    return FfiConverterTypeInputRequest.lower(value)
+}
+
+
+/**
+ * The pages of one list call (DIGEST §3).
+ */
+public struct Listing: Equatable, Hashable {
+    /**
+     * The pages, in order.
+     */
+    public var pages: [Reply]
+    /**
+     * Where to continue (present, even `""`, means more pages).
+     */
+    public var nextCursor: String?
+    /**
+     * An aggregated walk stopped at `maxPages`.
+     */
+    public var truncated: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The pages, in order.
+         */pages: [Reply], 
+        /**
+         * Where to continue (present, even `""`, means more pages).
+         */nextCursor: String?, 
+        /**
+         * An aggregated walk stopped at `maxPages`.
+         */truncated: Bool) {
+        self.pages = pages
+        self.nextCursor = nextCursor
+        self.truncated = truncated
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Listing: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeListing: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Listing {
+        return
+            try Listing(
+                pages: FfiConverterSequenceTypeReply.read(from: &buf), 
+                nextCursor: FfiConverterOptionString.read(from: &buf), 
+                truncated: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Listing, into buf: inout [UInt8]) {
+        FfiConverterSequenceTypeReply.write(value.pages, into: &buf)
+        FfiConverterOptionString.write(value.nextCursor, into: &buf)
+        FfiConverterBool.write(value.truncated, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeListing_lift(_ buf: RustBuffer) throws -> Listing {
+    return try FfiConverterTypeListing.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeListing_lower(_ value: Listing) -> RustBuffer {
+    return FfiConverterTypeListing.lower(value)
+}
+
+
+/**
+ * Where a message came from.
+ */
+public struct MessageContext: Equatable, Hashable {
+    /**
+     * The host's id of the stream the answers go to (one per POST; one per stdio link).
+     */
+    public var stream: UInt64
+    /**
+     * Opaque caller-context id (the resolved authorization; 0 = anonymous).
+     */
+    public var auth: UInt64
+    /**
+     * The transport of `stream`.
+     */
+    public var transport: ServerTransport
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The host's id of the stream the answers go to (one per POST; one per stdio link).
+         */stream: UInt64, 
+        /**
+         * Opaque caller-context id (the resolved authorization; 0 = anonymous).
+         */auth: UInt64, 
+        /**
+         * The transport of `stream`.
+         */transport: ServerTransport) {
+        self.stream = stream
+        self.auth = auth
+        self.transport = transport
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension MessageContext: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeMessageContext: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> MessageContext {
+        return
+            try MessageContext(
+                stream: FfiConverterUInt64.read(from: &buf), 
+                auth: FfiConverterUInt64.read(from: &buf), 
+                transport: FfiConverterTypeServerTransport.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: MessageContext, into buf: inout [UInt8]) {
+        FfiConverterUInt64.write(value.stream, into: &buf)
+        FfiConverterUInt64.write(value.auth, into: &buf)
+        FfiConverterTypeServerTransport.write(value.transport, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMessageContext_lift(_ buf: RustBuffer) throws -> MessageContext {
+    return try FfiConverterTypeMessageContext.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeMessageContext_lower(_ value: MessageContext) -> RustBuffer {
+    return FfiConverterTypeMessageContext.lower(value)
+}
+
+
+/**
+ * A `prompts/list` entry (DIGEST §9) with its common fields.
+ */
+public struct Prompt: Equatable, Hashable {
+    /**
+     * `name`
+     */
+    public var name: String
+    /**
+     * `title`
+     */
+    public var title: String?
+    /**
+     * `description`
+     */
+    public var description: String?
+    /**
+     * `arguments`
+     */
+    public var arguments: [PromptArgument]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `name`
+         */name: String, 
+        /**
+         * `title`
+         */title: String?, 
+        /**
+         * `description`
+         */description: String?, 
+        /**
+         * `arguments`
+         */arguments: [PromptArgument]) {
+        self.name = name
+        self.title = title
+        self.description = description
+        self.arguments = arguments
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Prompt: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePrompt: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Prompt {
+        return
+            try Prompt(
+                name: FfiConverterString.read(from: &buf), 
+                title: FfiConverterOptionString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                arguments: FfiConverterSequenceTypePromptArgument.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Prompt, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.title, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterSequenceTypePromptArgument.write(value.arguments, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePrompt_lift(_ buf: RustBuffer) throws -> Prompt {
+    return try FfiConverterTypePrompt.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePrompt_lower(_ value: Prompt) -> RustBuffer {
+    return FfiConverterTypePrompt.lower(value)
+}
+
+
+/**
+ * One declared prompt argument (DIGEST §9).
+ */
+public struct PromptArgument: Equatable, Hashable {
+    /**
+     * `name`
+     */
+    public var name: String
+    /**
+     * `title`
+     */
+    public var title: String?
+    /**
+     * `description`
+     */
+    public var description: String?
+    /**
+     * `required` (`prompts/get` without it is -32602).
+     */
+    public var required: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `name`
+         */name: String, 
+        /**
+         * `title`
+         */title: String?, 
+        /**
+         * `description`
+         */description: String?, 
+        /**
+         * `required` (`prompts/get` without it is -32602).
+         */required: Bool) {
+        self.name = name
+        self.title = title
+        self.description = description
+        self.required = required
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PromptArgument: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePromptArgument: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PromptArgument {
+        return
+            try PromptArgument(
+                name: FfiConverterString.read(from: &buf), 
+                title: FfiConverterOptionString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                required: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PromptArgument, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.title, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterBool.write(value.required, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePromptArgument_lift(_ buf: RustBuffer) throws -> PromptArgument {
+    return try FfiConverterTypePromptArgument.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePromptArgument_lower(_ value: PromptArgument) -> RustBuffer {
+    return FfiConverterTypePromptArgument.lower(value)
+}
+
+
+/**
+ * One result: the server's `result` object as validated JSON text.
+ */
+public struct Reply: Equatable, Hashable {
+    /**
+     * The `result` object, as the server sent it (decode it with `JSONDecoder`).
+     */
+    public var json: String
+    /**
+     * Served from the client's cache instead of the server.
+     */
+    public var fromCache: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The `result` object, as the server sent it (decode it with `JSONDecoder`).
+         */json: String, 
+        /**
+         * Served from the client's cache instead of the server.
+         */fromCache: Bool) {
+        self.json = json
+        self.fromCache = fromCache
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Reply: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeReply: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Reply {
+        return
+            try Reply(
+                json: FfiConverterString.read(from: &buf), 
+                fromCache: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Reply, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.json, into: &buf)
+        FfiConverterBool.write(value.fromCache, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReply_lift(_ buf: RustBuffer) throws -> Reply {
+    return try FfiConverterTypeReply.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReply_lower(_ value: Reply) -> RustBuffer {
+    return FfiConverterTypeReply.lower(value)
+}
+
+
+/**
+ * A `resources/list` entry (DIGEST §5) with its common fields; annotations, icons and
+ * `_meta` go through the JSON-text registration.
+ */
+public struct Resource: Equatable, Hashable {
+    /**
+     * `uri`
+     */
+    public var uri: String
+    /**
+     * `name`
+     */
+    public var name: String
+    /**
+     * `title`
+     */
+    public var title: String?
+    /**
+     * `description`
+     */
+    public var description: String?
+    /**
+     * `mimeType`
+     */
+    public var mimeType: String?
+    /**
+     * `size` in bytes (before any base64).
+     */
+    public var size: UInt64?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `uri`
+         */uri: String, 
+        /**
+         * `name`
+         */name: String, 
+        /**
+         * `title`
+         */title: String?, 
+        /**
+         * `description`
+         */description: String?, 
+        /**
+         * `mimeType`
+         */mimeType: String?, 
+        /**
+         * `size` in bytes (before any base64).
+         */size: UInt64?) {
+        self.uri = uri
+        self.name = name
+        self.title = title
+        self.description = description
+        self.mimeType = mimeType
+        self.size = size
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Resource: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeResource: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Resource {
+        return
+            try Resource(
+                uri: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                title: FfiConverterOptionString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                mimeType: FfiConverterOptionString.read(from: &buf), 
+                size: FfiConverterOptionUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Resource, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.uri, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.title, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterOptionString.write(value.mimeType, into: &buf)
+        FfiConverterOptionUInt64.write(value.size, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeResource_lift(_ buf: RustBuffer) throws -> Resource {
+    return try FfiConverterTypeResource.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeResource_lower(_ value: Resource) -> RustBuffer {
+    return FfiConverterTypeResource.lower(value)
+}
+
+
+/**
+ * A `resources/templates/list` entry (DIGEST §6) with its common fields.
+ */
+public struct ResourceTemplate: Equatable, Hashable {
+    /**
+     * `uriTemplate` (RFC 6570).
+     */
+    public var uriTemplate: String
+    /**
+     * `name`
+     */
+    public var name: String
+    /**
+     * `title`
+     */
+    public var title: String?
+    /**
+     * `description`
+     */
+    public var description: String?
+    /**
+     * `mimeType`
+     */
+    public var mimeType: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `uriTemplate` (RFC 6570).
+         */uriTemplate: String, 
+        /**
+         * `name`
+         */name: String, 
+        /**
+         * `title`
+         */title: String?, 
+        /**
+         * `description`
+         */description: String?, 
+        /**
+         * `mimeType`
+         */mimeType: String?) {
+        self.uriTemplate = uriTemplate
+        self.name = name
+        self.title = title
+        self.description = description
+        self.mimeType = mimeType
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ResourceTemplate: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeResourceTemplate: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ResourceTemplate {
+        return
+            try ResourceTemplate(
+                uriTemplate: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                title: FfiConverterOptionString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                mimeType: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ResourceTemplate, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.uriTemplate, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.title, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterOptionString.write(value.mimeType, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeResourceTemplate_lift(_ buf: RustBuffer) throws -> ResourceTemplate {
+    return try FfiConverterTypeResourceTemplate.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeResourceTemplate_lower(_ value: ResourceTemplate) -> RustBuffer {
+    return FfiConverterTypeResourceTemplate.lower(value)
+}
+
+
+/**
+ * The verified inputs of an MRTR retry (DIGEST §13).
+ */
+public struct Retry: Equatable, Hashable {
+    /**
+     * The application state sealed on the previous round (verified).
+     */
+    public var state: Data?
+    /**
+     * `inputResponses`: key → the client's result object JSON (validate before use).
+     */
+    public var inputResponses: [String: String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The application state sealed on the previous round (verified).
+         */state: Data?, 
+        /**
+         * `inputResponses`: key → the client's result object JSON (validate before use).
+         */inputResponses: [String: String]) {
+        self.state = state
+        self.inputResponses = inputResponses
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Retry: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRetry: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Retry {
+        return
+            try Retry(
+                state: FfiConverterOptionData.read(from: &buf), 
+                inputResponses: FfiConverterDictionaryStringString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Retry, into buf: inout [UInt8]) {
+        FfiConverterOptionData.write(value.state, into: &buf)
+        FfiConverterDictionaryStringString.write(value.inputResponses, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRetry_lift(_ buf: RustBuffer) throws -> Retry {
+    return try FfiConverterTypeRetry.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRetry_lower(_ value: Retry) -> RustBuffer {
+    return FfiConverterTypeRetry.lower(value)
+}
+
+
+/**
+ * One variable of a match.
+ */
+public struct RouteCapture: Equatable, Hashable {
+    /**
+     * The variable name as written in the template.
+     */
+    public var name: String
+    /**
+     * The captured span of the URI, still percent-encoded.
+     */
+    public var raw: String
+    /**
+     * Whether the template explodes it (`*`).
+     */
+    public var exploded: Bool
+    /**
+     * The decoded items: one for a plain variable; each list item for an exploded one.
+     */
+    public var values: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The variable name as written in the template.
+         */name: String, 
+        /**
+         * The captured span of the URI, still percent-encoded.
+         */raw: String, 
+        /**
+         * Whether the template explodes it (`*`).
+         */exploded: Bool, 
+        /**
+         * The decoded items: one for a plain variable; each list item for an exploded one.
+         */values: [String]) {
+        self.name = name
+        self.raw = raw
+        self.exploded = exploded
+        self.values = values
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RouteCapture: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRouteCapture: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RouteCapture {
+        return
+            try RouteCapture(
+                name: FfiConverterString.read(from: &buf), 
+                raw: FfiConverterString.read(from: &buf), 
+                exploded: FfiConverterBool.read(from: &buf), 
+                values: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RouteCapture, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.raw, into: &buf)
+        FfiConverterBool.write(value.exploded, into: &buf)
+        FfiConverterSequenceString.write(value.values, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRouteCapture_lift(_ buf: RustBuffer) throws -> RouteCapture {
+    return try FfiConverterTypeRouteCapture.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRouteCapture_lower(_ value: RouteCapture) -> RustBuffer {
+    return FfiConverterTypeRouteCapture.lower(value)
+}
+
+
+/**
+ * What `route` found.
+ */
+public struct RouteMatch: Equatable, Hashable {
+    /**
+     * The template's id (registration index).
+     */
+    public var id: UInt32
+    /**
+     * Its source.
+     */
+    public var template: String
+    /**
+     * The variables the URI defines, in template order.
+     */
+    public var captures: [RouteCapture]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The template's id (registration index).
+         */id: UInt32, 
+        /**
+         * Its source.
+         */template: String, 
+        /**
+         * The variables the URI defines, in template order.
+         */captures: [RouteCapture]) {
+        self.id = id
+        self.template = template
+        self.captures = captures
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RouteMatch: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRouteMatch: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RouteMatch {
+        return
+            try RouteMatch(
+                id: FfiConverterUInt32.read(from: &buf), 
+                template: FfiConverterString.read(from: &buf), 
+                captures: FfiConverterSequenceTypeRouteCapture.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RouteMatch, into buf: inout [UInt8]) {
+        FfiConverterUInt32.write(value.id, into: &buf)
+        FfiConverterString.write(value.template, into: &buf)
+        FfiConverterSequenceTypeRouteCapture.write(value.captures, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRouteMatch_lift(_ buf: RustBuffer) throws -> RouteMatch {
+    return try FfiConverterTypeRouteMatch.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRouteMatch_lower(_ value: RouteMatch) -> RustBuffer {
+    return FfiConverterTypeRouteMatch.lower(value)
+}
+
+
+/**
+ * One `requestState` sealing key: the newest seals, every key opens.
+ */
+public struct SealingKey: Equatable, Hashable {
+    /**
+     * The key id written into tokens.
+     */
+    public var id: UInt32
+    /**
+     * The secret (at least 32 bytes).
+     */
+    public var secret: Data
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The key id written into tokens.
+         */id: UInt32, 
+        /**
+         * The secret (at least 32 bytes).
+         */secret: Data) {
+        self.id = id
+        self.secret = secret
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SealingKey: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSealingKey: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SealingKey {
+        return
+            try SealingKey(
+                id: FfiConverterUInt32.read(from: &buf), 
+                secret: FfiConverterData.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SealingKey, into buf: inout [UInt8]) {
+        FfiConverterUInt32.write(value.id, into: &buf)
+        FfiConverterData.write(value.secret, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSealingKey_lift(_ buf: RustBuffer) throws -> SealingKey {
+    return try FfiConverterTypeSealingKey.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSealingKey_lower(_ value: SealingKey) -> RustBuffer {
+    return FfiConverterTypeSealingKey.lower(value)
+}
+
+
+/**
+ * The server's configuration; `serverConfig()` gives the core's defaults.
+ */
+public struct ServerConfig: Equatable, Hashable {
+    /**
+     * `serverInfo` on every result (`nil`: none).
+     */
+    public var serverInfo: Implementation?
+    /**
+     * `server/discover` `instructions`.
+     */
+    public var instructions: String?
+    /**
+     * Protocol versions served.
+     */
+    public var supportedVersions: [String]
+    /**
+     * Items per list page.
+     */
+    public var pageSize: UInt32
+    /**
+     * Hints on `server/discover`.
+     */
+    public var discoverCache: CacheHint
+    /**
+     * Hints on `resources/list` pages.
+     */
+    public var resourcesListCache: CacheHint
+    /**
+     * Hints on `resources/templates/list` pages.
+     */
+    public var templatesListCache: CacheHint
+    /**
+     * Hints on `prompts/list` pages.
+     */
+    public var promptsListCache: CacheHint
+    /**
+     * Default hints on `resources/read` results.
+     */
+    public var readCache: CacheHint
+    /**
+     * How long the application has to answer an event.
+     */
+    public var requestTimeoutMs: UInt64
+    /**
+     * Notifications a listen subscription may have queued.
+     */
+    public var streamQueue: UInt32
+    /**
+     * `requestState` sealing keys, newest first (none: no `requestState`).
+     */
+    public var stateKeys: [SealingKey]
+    /**
+     * Lifetime of a sealed `requestState`.
+     */
+    public var stateTtlMs: UInt64
+    /**
+     * Forward reads matching nothing as `ReadTarget.unlisted`.
+     */
+    public var forwardUnlistedReads: Bool
+    /**
+     * Declare `resources` with nothing registered.
+     */
+    public var declareResources: Bool
+    /**
+     * Declare `prompts` with nothing registered.
+     */
+    public var declarePrompts: Bool
+    /**
+     * Forward completions without a value set as events.
+     */
+    public var completionEvents: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `serverInfo` on every result (`nil`: none).
+         */serverInfo: Implementation?, 
+        /**
+         * `server/discover` `instructions`.
+         */instructions: String?, 
+        /**
+         * Protocol versions served.
+         */supportedVersions: [String], 
+        /**
+         * Items per list page.
+         */pageSize: UInt32, 
+        /**
+         * Hints on `server/discover`.
+         */discoverCache: CacheHint, 
+        /**
+         * Hints on `resources/list` pages.
+         */resourcesListCache: CacheHint, 
+        /**
+         * Hints on `resources/templates/list` pages.
+         */templatesListCache: CacheHint, 
+        /**
+         * Hints on `prompts/list` pages.
+         */promptsListCache: CacheHint, 
+        /**
+         * Default hints on `resources/read` results.
+         */readCache: CacheHint, 
+        /**
+         * How long the application has to answer an event.
+         */requestTimeoutMs: UInt64, 
+        /**
+         * Notifications a listen subscription may have queued.
+         */streamQueue: UInt32, 
+        /**
+         * `requestState` sealing keys, newest first (none: no `requestState`).
+         */stateKeys: [SealingKey], 
+        /**
+         * Lifetime of a sealed `requestState`.
+         */stateTtlMs: UInt64, 
+        /**
+         * Forward reads matching nothing as `ReadTarget.unlisted`.
+         */forwardUnlistedReads: Bool, 
+        /**
+         * Declare `resources` with nothing registered.
+         */declareResources: Bool, 
+        /**
+         * Declare `prompts` with nothing registered.
+         */declarePrompts: Bool, 
+        /**
+         * Forward completions without a value set as events.
+         */completionEvents: Bool) {
+        self.serverInfo = serverInfo
+        self.instructions = instructions
+        self.supportedVersions = supportedVersions
+        self.pageSize = pageSize
+        self.discoverCache = discoverCache
+        self.resourcesListCache = resourcesListCache
+        self.templatesListCache = templatesListCache
+        self.promptsListCache = promptsListCache
+        self.readCache = readCache
+        self.requestTimeoutMs = requestTimeoutMs
+        self.streamQueue = streamQueue
+        self.stateKeys = stateKeys
+        self.stateTtlMs = stateTtlMs
+        self.forwardUnlistedReads = forwardUnlistedReads
+        self.declareResources = declareResources
+        self.declarePrompts = declarePrompts
+        self.completionEvents = completionEvents
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ServerConfig: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerConfig {
+        return
+            try ServerConfig(
+                serverInfo: FfiConverterOptionTypeImplementation.read(from: &buf), 
+                instructions: FfiConverterOptionString.read(from: &buf), 
+                supportedVersions: FfiConverterSequenceString.read(from: &buf), 
+                pageSize: FfiConverterUInt32.read(from: &buf), 
+                discoverCache: FfiConverterTypeCacheHint.read(from: &buf), 
+                resourcesListCache: FfiConverterTypeCacheHint.read(from: &buf), 
+                templatesListCache: FfiConverterTypeCacheHint.read(from: &buf), 
+                promptsListCache: FfiConverterTypeCacheHint.read(from: &buf), 
+                readCache: FfiConverterTypeCacheHint.read(from: &buf), 
+                requestTimeoutMs: FfiConverterUInt64.read(from: &buf), 
+                streamQueue: FfiConverterUInt32.read(from: &buf), 
+                stateKeys: FfiConverterSequenceTypeSealingKey.read(from: &buf), 
+                stateTtlMs: FfiConverterUInt64.read(from: &buf), 
+                forwardUnlistedReads: FfiConverterBool.read(from: &buf), 
+                declareResources: FfiConverterBool.read(from: &buf), 
+                declarePrompts: FfiConverterBool.read(from: &buf), 
+                completionEvents: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ServerConfig, into buf: inout [UInt8]) {
+        FfiConverterOptionTypeImplementation.write(value.serverInfo, into: &buf)
+        FfiConverterOptionString.write(value.instructions, into: &buf)
+        FfiConverterSequenceString.write(value.supportedVersions, into: &buf)
+        FfiConverterUInt32.write(value.pageSize, into: &buf)
+        FfiConverterTypeCacheHint.write(value.discoverCache, into: &buf)
+        FfiConverterTypeCacheHint.write(value.resourcesListCache, into: &buf)
+        FfiConverterTypeCacheHint.write(value.templatesListCache, into: &buf)
+        FfiConverterTypeCacheHint.write(value.promptsListCache, into: &buf)
+        FfiConverterTypeCacheHint.write(value.readCache, into: &buf)
+        FfiConverterUInt64.write(value.requestTimeoutMs, into: &buf)
+        FfiConverterUInt32.write(value.streamQueue, into: &buf)
+        FfiConverterSequenceTypeSealingKey.write(value.stateKeys, into: &buf)
+        FfiConverterUInt64.write(value.stateTtlMs, into: &buf)
+        FfiConverterBool.write(value.forwardUnlistedReads, into: &buf)
+        FfiConverterBool.write(value.declareResources, into: &buf)
+        FfiConverterBool.write(value.declarePrompts, into: &buf)
+        FfiConverterBool.write(value.completionEvents, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerConfig_lift(_ buf: RustBuffer) throws -> ServerConfig {
+    return try FfiConverterTypeServerConfig.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerConfig_lower(_ value: ServerConfig) -> RustBuffer {
+    return FfiConverterTypeServerConfig.lower(value)
+}
+
+
+/**
+ * What the server declared (DIGEST §1.6).
+ */
+public struct ServerFeatures: Equatable, Hashable {
+    /**
+     * `resources`
+     */
+    public var resources: Bool
+    /**
+     * `resources.subscribe`
+     */
+    public var resourcesSubscribe: Bool
+    /**
+     * `resources.listChanged`
+     */
+    public var resourcesListChanged: Bool
+    /**
+     * `prompts`
+     */
+    public var prompts: Bool
+    /**
+     * `prompts.listChanged`
+     */
+    public var promptsListChanged: Bool
+    /**
+     * `tools.listChanged`
+     */
+    public var toolsListChanged: Bool
+    /**
+     * `completions`
+     */
+    public var completions: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `resources`
+         */resources: Bool, 
+        /**
+         * `resources.subscribe`
+         */resourcesSubscribe: Bool, 
+        /**
+         * `resources.listChanged`
+         */resourcesListChanged: Bool, 
+        /**
+         * `prompts`
+         */prompts: Bool, 
+        /**
+         * `prompts.listChanged`
+         */promptsListChanged: Bool, 
+        /**
+         * `tools.listChanged`
+         */toolsListChanged: Bool, 
+        /**
+         * `completions`
+         */completions: Bool) {
+        self.resources = resources
+        self.resourcesSubscribe = resourcesSubscribe
+        self.resourcesListChanged = resourcesListChanged
+        self.prompts = prompts
+        self.promptsListChanged = promptsListChanged
+        self.toolsListChanged = toolsListChanged
+        self.completions = completions
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ServerFeatures: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeServerFeatures: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerFeatures {
+        return
+            try ServerFeatures(
+                resources: FfiConverterBool.read(from: &buf), 
+                resourcesSubscribe: FfiConverterBool.read(from: &buf), 
+                resourcesListChanged: FfiConverterBool.read(from: &buf), 
+                prompts: FfiConverterBool.read(from: &buf), 
+                promptsListChanged: FfiConverterBool.read(from: &buf), 
+                toolsListChanged: FfiConverterBool.read(from: &buf), 
+                completions: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ServerFeatures, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.resources, into: &buf)
+        FfiConverterBool.write(value.resourcesSubscribe, into: &buf)
+        FfiConverterBool.write(value.resourcesListChanged, into: &buf)
+        FfiConverterBool.write(value.prompts, into: &buf)
+        FfiConverterBool.write(value.promptsListChanged, into: &buf)
+        FfiConverterBool.write(value.toolsListChanged, into: &buf)
+        FfiConverterBool.write(value.completions, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerFeatures_lift(_ buf: RustBuffer) throws -> ServerFeatures {
+    return try FfiConverterTypeServerFeatures.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerFeatures_lower(_ value: ServerFeatures) -> RustBuffer {
+    return FfiConverterTypeServerFeatures.lower(value)
+}
+
+
+/**
+ * The negotiated session.
+ */
+public struct Session: Equatable, Hashable {
+    /**
+     * Modern or legacy.
+     */
+    public var era: Era
+    /**
+     * The protocol version every request carries.
+     */
+    public var version: String
+    /**
+     * The server's declared features.
+     */
+    public var features: ServerFeatures
+    /**
+     * The handshake result JSON (`DiscoverResult` or legacy `InitializeResult`).
+     */
+    public var handshakeJson: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Modern or legacy.
+         */era: Era, 
+        /**
+         * The protocol version every request carries.
+         */version: String, 
+        /**
+         * The server's declared features.
+         */features: ServerFeatures, 
+        /**
+         * The handshake result JSON (`DiscoverResult` or legacy `InitializeResult`).
+         */handshakeJson: String) {
+        self.era = era
+        self.version = version
+        self.features = features
+        self.handshakeJson = handshakeJson
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Session: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSession: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Session {
+        return
+            try Session(
+                era: FfiConverterTypeEra.read(from: &buf), 
+                version: FfiConverterString.read(from: &buf), 
+                features: FfiConverterTypeServerFeatures.read(from: &buf), 
+                handshakeJson: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Session, into buf: inout [UInt8]) {
+        FfiConverterTypeEra.write(value.era, into: &buf)
+        FfiConverterString.write(value.version, into: &buf)
+        FfiConverterTypeServerFeatures.write(value.features, into: &buf)
+        FfiConverterString.write(value.handshakeJson, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSession_lift(_ buf: RustBuffer) throws -> Session {
+    return try FfiConverterTypeSession.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSession_lower(_ value: Session) -> RustBuffer {
+    return FfiConverterTypeSession.lower(value)
+}
+
+
+/**
+ * `subscriptions/listen` filter (DIGEST §11.1): which notifications a subscription wants.
+ */
+public struct SubscriptionFilter: Equatable, Hashable {
+    /**
+     * `toolsListChanged`
+     */
+    public var toolsListChanged: Bool?
+    /**
+     * `promptsListChanged`
+     */
+    public var promptsListChanged: Bool?
+    /**
+     * `resourcesListChanged`
+     */
+    public var resourcesListChanged: Bool?
+    /**
+     * `resourceSubscriptions` (`nil` = absent).
+     */
+    public var resourceSubscriptions: [String]?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `toolsListChanged`
+         */toolsListChanged: Bool?, 
+        /**
+         * `promptsListChanged`
+         */promptsListChanged: Bool?, 
+        /**
+         * `resourcesListChanged`
+         */resourcesListChanged: Bool?, 
+        /**
+         * `resourceSubscriptions` (`nil` = absent).
+         */resourceSubscriptions: [String]?) {
+        self.toolsListChanged = toolsListChanged
+        self.promptsListChanged = promptsListChanged
+        self.resourcesListChanged = resourcesListChanged
+        self.resourceSubscriptions = resourceSubscriptions
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SubscriptionFilter: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSubscriptionFilter: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SubscriptionFilter {
+        return
+            try SubscriptionFilter(
+                toolsListChanged: FfiConverterOptionBool.read(from: &buf), 
+                promptsListChanged: FfiConverterOptionBool.read(from: &buf), 
+                resourcesListChanged: FfiConverterOptionBool.read(from: &buf), 
+                resourceSubscriptions: FfiConverterOptionSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SubscriptionFilter, into buf: inout [UInt8]) {
+        FfiConverterOptionBool.write(value.toolsListChanged, into: &buf)
+        FfiConverterOptionBool.write(value.promptsListChanged, into: &buf)
+        FfiConverterOptionBool.write(value.resourcesListChanged, into: &buf)
+        FfiConverterOptionSequenceString.write(value.resourceSubscriptions, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSubscriptionFilter_lift(_ buf: RustBuffer) throws -> SubscriptionFilter {
+    return try FfiConverterTypeSubscriptionFilter.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSubscriptionFilter_lower(_ value: SubscriptionFilter) -> RustBuffer {
+    return FfiConverterTypeSubscriptionFilter.lower(value)
 }
 
 
@@ -1050,6 +4843,4454 @@ public func FfiConverterTypeTemplateVariable_lift(_ buf: RustBuffer) throws -> T
 public func FfiConverterTypeTemplateVariable_lower(_ value: TemplateVariable) -> RustBuffer {
     return FfiConverterTypeTemplateVariable.lower(value)
 }
+
+
+/**
+ * How a transmit is framed on HTTP.
+ */
+
+public enum BodyKind: Equatable, Hashable {
+    
+    /**
+     * `application/json`: the body is exactly the bytes.
+     */
+    case json
+    /**
+     * `text/event-stream`: write `data: <bytes>\n\n`.
+     */
+    case sse
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension BodyKind: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeBodyKind: FfiConverterRustBuffer {
+    typealias SwiftType = BodyKind
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> BodyKind {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .json
+        
+        case 2: return .sse
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: BodyKind, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .json:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .sse:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBodyKind_lift(_ buf: RustBuffer) throws -> BodyKind {
+    return try FfiConverterTypeBodyKind.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBodyKind_lower(_ value: BodyKind) -> RustBuffer {
+    return FfiConverterTypeBodyKind.lower(value)
+}
+
+
+
+/**
+ * A request with no cache key, or a result the cache did not store.
+ */
+public 
+enum CacheError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * The method's result is not cacheable (only discover, the lists and reads are).
+     */
+    case NotCacheable
+    /**
+     * `resources/read` without a `uri`.
+     */
+    case MissingUri
+    /**
+     * The result answers an MRTR retry: never cached (DIGEST §4, §13).
+     */
+    case Retry
+    /**
+     * `ttlMs` is 0, absent or negative: stale on arrival (any older entry was dropped).
+     */
+    case ImmediatelyStale
+    /**
+     * Larger than the cache limits.
+     */
+    case TooLarge
+    /**
+     * An error kind added to the core after this binding version.
+     */
+    case Other
+
+    
+
+    
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_cacheerror_uniffi_trait_display(
+            FfiConverterTypeCacheError_lower(self),uniffiCallStatus
+    )
+}
+    )
+}
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension CacheError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCacheError: FfiConverterRustBuffer {
+    typealias SwiftType = CacheError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CacheError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .NotCacheable
+        case 2: return .MissingUri
+        case 3: return .Retry
+        case 4: return .ImmediatelyStale
+        case 5: return .TooLarge
+        case 6: return .Other
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: CacheError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case .NotCacheable:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .MissingUri:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .Retry:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .ImmediatelyStale:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .TooLarge:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .Other:
+            writeInt(&buf, Int32(6))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheError_lift(_ buf: RustBuffer) throws -> CacheError {
+    return try FfiConverterTypeCacheError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheError_lower(_ value: CacheError) -> RustBuffer {
+    return FfiConverterTypeCacheError.lower(value)
+}
+
+
+/**
+ * What a cached result is keyed by: the method and the params that affect it (DIGEST §4).
+ */
+
+public enum CacheKey: Equatable, Hashable {
+    
+    /**
+     * `server/discover`
+     */
+    case discover
+    /**
+     * One page of a list; `cursor` `nil` is the first page (`""` is a cursor).
+     */
+    case list(
+        /**
+         * Which list.
+         */list: ListKind, 
+        /**
+         * `params.cursor`
+         */cursor: String?
+    )
+    /**
+     * `resources/read` of `uri` (exact string).
+     */
+    case read(
+        /**
+         * `params.uri`
+         */uri: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension CacheKey: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCacheKey: FfiConverterRustBuffer {
+    typealias SwiftType = CacheKey
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CacheKey {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .discover
+        
+        case 2: return .list(list: try FfiConverterTypeListKind.read(from: &buf), cursor: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        case 3: return .read(uri: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: CacheKey, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .discover:
+            writeInt(&buf, Int32(1))
+        
+        
+        case let .list(list,cursor):
+            writeInt(&buf, Int32(2))
+            FfiConverterTypeListKind.write(list, into: &buf)
+            FfiConverterOptionString.write(cursor, into: &buf)
+            
+        
+        case let .read(uri):
+            writeInt(&buf, Int32(3))
+            FfiConverterString.write(uri, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheKey_lift(_ buf: RustBuffer) throws -> CacheKey {
+    return try FfiConverterTypeCacheKey.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheKey_lower(_ value: CacheKey) -> RustBuffer {
+    return FfiConverterTypeCacheKey.lower(value)
+}
+
+
+
+/**
+ * What `lookup` found.
+ */
+
+public enum CacheLookup: Equatable, Hashable {
+    
+    /**
+     * A fresh result this context may see: serve it.
+     */
+    case fresh(
+        /**
+         * The stored bytes.
+         */value: Data
+    )
+    /**
+     * Only a stale one: re-fetch (it MAY be served if that fails, DIGEST §4).
+     */
+    case stale(
+        /**
+         * The stored bytes.
+         */value: Data
+    )
+    /**
+     * Nothing usable.
+     */
+    case miss
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension CacheLookup: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCacheLookup: FfiConverterRustBuffer {
+    typealias SwiftType = CacheLookup
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CacheLookup {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .fresh(value: try FfiConverterData.read(from: &buf)
+        )
+        
+        case 2: return .stale(value: try FfiConverterData.read(from: &buf)
+        )
+        
+        case 3: return .miss
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: CacheLookup, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .fresh(value):
+            writeInt(&buf, Int32(1))
+            FfiConverterData.write(value, into: &buf)
+            
+        
+        case let .stale(value):
+            writeInt(&buf, Int32(2))
+            FfiConverterData.write(value, into: &buf)
+            
+        
+        case .miss:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheLookup_lift(_ buf: RustBuffer) throws -> CacheLookup {
+    return try FfiConverterTypeCacheLookup.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheLookup_lower(_ value: CacheLookup) -> RustBuffer {
+    return FfiConverterTypeCacheLookup.lower(value)
+}
+
+
+
+/**
+ * Whether a cacheable call may be answered from the cache (DIGEST §4).
+ */
+
+public enum CachePolicy: Equatable, Hashable {
+    
+    /**
+     * Serve a fresh cached result without asking the server.
+     */
+    case preferCache
+    /**
+     * Always ask the server (the result still refreshes the cache).
+     */
+    case refresh
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension CachePolicy: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCachePolicy: FfiConverterRustBuffer {
+    typealias SwiftType = CachePolicy
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CachePolicy {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .preferCache
+        
+        case 2: return .refresh
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: CachePolicy, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .preferCache:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .refresh:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCachePolicy_lift(_ buf: RustBuffer) throws -> CachePolicy {
+    return try FfiConverterTypeCachePolicy.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCachePolicy_lower(_ value: CachePolicy) -> RustBuffer {
+    return FfiConverterTypeCachePolicy.lower(value)
+}
+
+
+
+/**
+ * `cacheScope` (DIGEST §4).
+ */
+
+public enum CacheScope: Equatable, Hashable {
+    
+    /**
+     * `"public"`: may be served to any authorization context.
+     */
+    case `public`
+    /**
+     * `"private"`: only to the context that fetched it.
+     */
+    case `private`
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension CacheScope: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCacheScope: FfiConverterRustBuffer {
+    typealias SwiftType = CacheScope
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CacheScope {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .`public`
+        
+        case 2: return .`private`
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: CacheScope, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .`public`:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .`private`:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheScope_lift(_ buf: RustBuffer) throws -> CacheScope {
+    return try FfiConverterTypeCacheScope.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCacheScope_lower(_ value: CacheScope) -> RustBuffer {
+    return FfiConverterTypeCacheScope.lower(value)
+}
+
+
+
+/**
+ * Why a call ended without a result (delivered in `ClientEvent.failed`; a Swift `Error`).
+ */
+
+public enum CallError: Equatable, Hashable {
+    
+    /**
+     * The server answered with an error.
+     */
+    case server(
+        /**
+         * The typed error.
+         */error: ServerError
+    )
+    /**
+     * No answer before the deadline.
+     */
+    case timeout
+    /**
+     * The transport closed.
+     */
+    case closed
+    /**
+     * The result broke the schema or a spec rule.
+     */
+    case invalidResult(
+        /**
+         * The core's description.
+         */description: String
+    )
+    /**
+     * More `input_required` rounds than `maxInputRounds`.
+     */
+    case tooManyInputRounds
+    /**
+     * The negotiation failed, so the call was never sent.
+     */
+    case notConnected(
+        /**
+         * Why.
+         */error: ConnectError
+    )
+    /**
+     * The method does not exist in the negotiated era.
+     */
+    case unsupportedInEra
+    /**
+     * A legacy server cancelled the request.
+     */
+    case cancelledByServer
+    /**
+     * The request could not be encoded.
+     */
+    case unencodable
+    /**
+     * The transport could not deliver the request.
+     */
+    case undeliverable
+    /**
+     * A kind added to the core after this binding version.
+     */
+    case other(
+        /**
+         * The core's description.
+         */description: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension CallError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCallError: FfiConverterRustBuffer {
+    typealias SwiftType = CallError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CallError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .server(error: try FfiConverterTypeServerError.read(from: &buf)
+        )
+        
+        case 2: return .timeout
+        
+        case 3: return .closed
+        
+        case 4: return .invalidResult(description: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 5: return .tooManyInputRounds
+        
+        case 6: return .notConnected(error: try FfiConverterTypeConnectError.read(from: &buf)
+        )
+        
+        case 7: return .unsupportedInEra
+        
+        case 8: return .cancelledByServer
+        
+        case 9: return .unencodable
+        
+        case 10: return .undeliverable
+        
+        case 11: return .other(description: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: CallError, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .server(error):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeServerError.write(error, into: &buf)
+            
+        
+        case .timeout:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .closed:
+            writeInt(&buf, Int32(3))
+        
+        
+        case let .invalidResult(description):
+            writeInt(&buf, Int32(4))
+            FfiConverterString.write(description, into: &buf)
+            
+        
+        case .tooManyInputRounds:
+            writeInt(&buf, Int32(5))
+        
+        
+        case let .notConnected(error):
+            writeInt(&buf, Int32(6))
+            FfiConverterTypeConnectError.write(error, into: &buf)
+            
+        
+        case .unsupportedInEra:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .cancelledByServer:
+            writeInt(&buf, Int32(8))
+        
+        
+        case .unencodable:
+            writeInt(&buf, Int32(9))
+        
+        
+        case .undeliverable:
+            writeInt(&buf, Int32(10))
+        
+        
+        case let .other(description):
+            writeInt(&buf, Int32(11))
+            FfiConverterString.write(description, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCallError_lift(_ buf: RustBuffer) throws -> CallError {
+    return try FfiConverterTypeCallError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCallError_lower(_ value: CallError) -> RustBuffer {
+    return FfiConverterTypeCallError.lower(value)
+}
+
+
+
+/**
+ * Why a handle will not be answered.
+ */
+
+public enum CancelReason: Equatable, Hashable {
+    
+    /**
+     * The client cancelled the request.
+     */
+    case client
+    /**
+     * The host reported the stream closed.
+     */
+    case streamClosed
+    /**
+     * The deadline passed; the client got -32603.
+     */
+    case timedOut
+    /**
+     * A reason added to the core after this binding version.
+     */
+    case other
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension CancelReason: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCancelReason: FfiConverterRustBuffer {
+    typealias SwiftType = CancelReason
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CancelReason {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .client
+        
+        case 2: return .streamClosed
+        
+        case 3: return .timedOut
+        
+        case 4: return .other
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: CancelReason, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .client:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .streamClosed:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .timedOut:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(4))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCancelReason_lift(_ buf: RustBuffer) throws -> CancelReason {
+    return try FfiConverterTypeCancelReason.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCancelReason_lower(_ value: CancelReason) -> RustBuffer {
+    return FfiConverterTypeCancelReason.lower(value)
+}
+
+
+
+/**
+ * A host mistake (or a configuration the client refuses); nothing changed.
+ */
+public 
+enum ClientError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * No such call (finished, cancelled, or never started).
+     */
+    case UnknownCall
+    /**
+     * The call is not waiting for input responses.
+     */
+    case NotAwaitingInput
+    /**
+     * A requested input has no response (DIGEST §13).
+     */
+    case MissingInputResponse
+    /**
+     * A response for an input the server did not request.
+     */
+    case UnexpectedInputResponse
+    /**
+     * An input response is not a JSON object.
+     */
+    case InputResponseNotObject
+    /**
+     * The request could not be encoded.
+     */
+    case Encode
+    /**
+     * Configuration: no modern protocol version.
+     */
+    case NoVersions
+    /**
+     * Configuration: an empty version string.
+     */
+    case EmptyVersion
+    /**
+     * Configuration: `capabilitiesJson` is not a `ClientCapabilities` object.
+     */
+    case InvalidCapabilities
+    /**
+     * Configuration: `maxPages` or `maxInputRounds` is 0.
+     */
+    case ZeroLimit
+    /**
+     * An error kind added to the core after this binding version.
+     */
+    case Other
+
+    
+
+    
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clienterror_uniffi_trait_display(
+            FfiConverterTypeClientError_lower(self),uniffiCallStatus
+    )
+}
+    )
+}
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension ClientError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeClientError: FfiConverterRustBuffer {
+    typealias SwiftType = ClientError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ClientError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .UnknownCall
+        case 2: return .NotAwaitingInput
+        case 3: return .MissingInputResponse
+        case 4: return .UnexpectedInputResponse
+        case 5: return .InputResponseNotObject
+        case 6: return .Encode
+        case 7: return .NoVersions
+        case 8: return .EmptyVersion
+        case 9: return .InvalidCapabilities
+        case 10: return .ZeroLimit
+        case 11: return .Other
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ClientError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case .UnknownCall:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .NotAwaitingInput:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .MissingInputResponse:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .UnexpectedInputResponse:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .InputResponseNotObject:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .Encode:
+            writeInt(&buf, Int32(6))
+        
+        
+        case .NoVersions:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .EmptyVersion:
+            writeInt(&buf, Int32(8))
+        
+        
+        case .InvalidCapabilities:
+            writeInt(&buf, Int32(9))
+        
+        
+        case .ZeroLimit:
+            writeInt(&buf, Int32(10))
+        
+        
+        case .Other:
+            writeInt(&buf, Int32(11))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientError_lift(_ buf: RustBuffer) throws -> ClientError {
+    return try FfiConverterTypeClientError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientError_lower(_ value: ClientError) -> RustBuffer {
+    return FfiConverterTypeClientError.lower(value)
+}
+
+
+/**
+ * An event for the host.
+ */
+
+public enum ClientEvent: Equatable, Hashable {
+    
+    /**
+     * The era and version are settled; queued calls are being sent.
+     */
+    case connected(
+        /**
+         * The session.
+         */session: Session
+    )
+    /**
+     * The negotiation failed; queued calls failed.
+     */
+    case connectFailed(
+        /**
+         * Why.
+         */error: ConnectError
+    )
+    /**
+     * `server/discover` result.
+     */
+    case discovered(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * The result.
+         */reply: Reply
+    )
+    /**
+     * `resources/list` pages.
+     */
+    case resourcesListed(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * The pages.
+         */listing: Listing
+    )
+    /**
+     * `resources/templates/list` pages.
+     */
+    case templatesListed(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * The pages.
+         */listing: Listing
+    )
+    /**
+     * `prompts/list` pages.
+     */
+    case promptsListed(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * The pages.
+         */listing: Listing
+    )
+    /**
+     * `resources/read` result.
+     */
+    case resourceRead(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * The result.
+         */reply: Reply
+    )
+    /**
+     * `prompts/get` result.
+     */
+    case promptFetched(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * The result.
+         */reply: Reply
+    )
+    /**
+     * `completion/complete` result.
+     */
+    case completed(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * The result.
+         */reply: Reply
+    )
+    /**
+     * The server needs input: answer with `respondInput` or `cancel`.
+     */
+    case inputRequired(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * 1 for the first round.
+         */round: UInt8, 
+        /**
+         * key → request.
+         */requests: [String: InputRequest]
+    )
+    /**
+     * The call ended without a result.
+     */
+    case failed(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * Why.
+         */error: CallError
+    )
+    /**
+     * A subscription is acknowledged: what is honoured and what was refused.
+     */
+    case acknowledged(
+        /**
+         * The listen call.
+         */call: UInt64, 
+        /**
+         * The honoured filter.
+         */honoured: SubscriptionFilter, 
+        /**
+         * Requested but refused.
+         */refused: SubscriptionFilter
+    )
+    /**
+     * A change notification; `subscription` is its listen call (`nil`: unsolicited).
+     */
+    case notified(
+        /**
+         * The listen call.
+         */subscription: UInt64?, 
+        /**
+         * What changed.
+         */notice: Notice
+    )
+    /**
+     * A subscription ended.
+     */
+    case subscriptionEnded(
+        /**
+         * The listen call.
+         */call: UInt64, 
+        /**
+         * How.
+         */reason: EndReason
+    )
+    /**
+     * A response matching no outstanding request.
+     */
+    case unknownResponse(
+        /**
+         * The id as JSON text.
+         */idJson: String
+    )
+    /**
+     * The server broke the protocol; nothing else changed.
+     */
+    case peerError(
+        /**
+         * What.
+         */kind: PeerErrorKind, 
+        /**
+         * The core's description.
+         */description: String
+    )
+    /**
+     * An event added to the core after this binding version.
+     */
+    case other(
+        /**
+         * Its debug rendering.
+         */description: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ClientEvent: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeClientEvent: FfiConverterRustBuffer {
+    typealias SwiftType = ClientEvent
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ClientEvent {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .connected(session: try FfiConverterTypeSession.read(from: &buf)
+        )
+        
+        case 2: return .connectFailed(error: try FfiConverterTypeConnectError.read(from: &buf)
+        )
+        
+        case 3: return .discovered(call: try FfiConverterUInt64.read(from: &buf), reply: try FfiConverterTypeReply.read(from: &buf)
+        )
+        
+        case 4: return .resourcesListed(call: try FfiConverterUInt64.read(from: &buf), listing: try FfiConverterTypeListing.read(from: &buf)
+        )
+        
+        case 5: return .templatesListed(call: try FfiConverterUInt64.read(from: &buf), listing: try FfiConverterTypeListing.read(from: &buf)
+        )
+        
+        case 6: return .promptsListed(call: try FfiConverterUInt64.read(from: &buf), listing: try FfiConverterTypeListing.read(from: &buf)
+        )
+        
+        case 7: return .resourceRead(call: try FfiConverterUInt64.read(from: &buf), reply: try FfiConverterTypeReply.read(from: &buf)
+        )
+        
+        case 8: return .promptFetched(call: try FfiConverterUInt64.read(from: &buf), reply: try FfiConverterTypeReply.read(from: &buf)
+        )
+        
+        case 9: return .completed(call: try FfiConverterUInt64.read(from: &buf), reply: try FfiConverterTypeReply.read(from: &buf)
+        )
+        
+        case 10: return .inputRequired(call: try FfiConverterUInt64.read(from: &buf), round: try FfiConverterUInt8.read(from: &buf), requests: try FfiConverterDictionaryStringTypeInputRequest.read(from: &buf)
+        )
+        
+        case 11: return .failed(call: try FfiConverterUInt64.read(from: &buf), error: try FfiConverterTypeCallError.read(from: &buf)
+        )
+        
+        case 12: return .acknowledged(call: try FfiConverterUInt64.read(from: &buf), honoured: try FfiConverterTypeSubscriptionFilter.read(from: &buf), refused: try FfiConverterTypeSubscriptionFilter.read(from: &buf)
+        )
+        
+        case 13: return .notified(subscription: try FfiConverterOptionUInt64.read(from: &buf), notice: try FfiConverterTypeNotice.read(from: &buf)
+        )
+        
+        case 14: return .subscriptionEnded(call: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeEndReason.read(from: &buf)
+        )
+        
+        case 15: return .unknownResponse(idJson: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 16: return .peerError(kind: try FfiConverterTypePeerErrorKind.read(from: &buf), description: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 17: return .other(description: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ClientEvent, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .connected(session):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeSession.write(session, into: &buf)
+            
+        
+        case let .connectFailed(error):
+            writeInt(&buf, Int32(2))
+            FfiConverterTypeConnectError.write(error, into: &buf)
+            
+        
+        case let .discovered(call,reply):
+            writeInt(&buf, Int32(3))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeReply.write(reply, into: &buf)
+            
+        
+        case let .resourcesListed(call,listing):
+            writeInt(&buf, Int32(4))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeListing.write(listing, into: &buf)
+            
+        
+        case let .templatesListed(call,listing):
+            writeInt(&buf, Int32(5))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeListing.write(listing, into: &buf)
+            
+        
+        case let .promptsListed(call,listing):
+            writeInt(&buf, Int32(6))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeListing.write(listing, into: &buf)
+            
+        
+        case let .resourceRead(call,reply):
+            writeInt(&buf, Int32(7))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeReply.write(reply, into: &buf)
+            
+        
+        case let .promptFetched(call,reply):
+            writeInt(&buf, Int32(8))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeReply.write(reply, into: &buf)
+            
+        
+        case let .completed(call,reply):
+            writeInt(&buf, Int32(9))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeReply.write(reply, into: &buf)
+            
+        
+        case let .inputRequired(call,round,requests):
+            writeInt(&buf, Int32(10))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterUInt8.write(round, into: &buf)
+            FfiConverterDictionaryStringTypeInputRequest.write(requests, into: &buf)
+            
+        
+        case let .failed(call,error):
+            writeInt(&buf, Int32(11))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeCallError.write(error, into: &buf)
+            
+        
+        case let .acknowledged(call,honoured,refused):
+            writeInt(&buf, Int32(12))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeSubscriptionFilter.write(honoured, into: &buf)
+            FfiConverterTypeSubscriptionFilter.write(refused, into: &buf)
+            
+        
+        case let .notified(subscription,notice):
+            writeInt(&buf, Int32(13))
+            FfiConverterOptionUInt64.write(subscription, into: &buf)
+            FfiConverterTypeNotice.write(notice, into: &buf)
+            
+        
+        case let .subscriptionEnded(call,reason):
+            writeInt(&buf, Int32(14))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterTypeEndReason.write(reason, into: &buf)
+            
+        
+        case let .unknownResponse(idJson):
+            writeInt(&buf, Int32(15))
+            FfiConverterString.write(idJson, into: &buf)
+            
+        
+        case let .peerError(kind,description):
+            writeInt(&buf, Int32(16))
+            FfiConverterTypePeerErrorKind.write(kind, into: &buf)
+            FfiConverterString.write(description, into: &buf)
+            
+        
+        case let .other(description):
+            writeInt(&buf, Int32(17))
+            FfiConverterString.write(description, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientEvent_lift(_ buf: RustBuffer) throws -> ClientEvent {
+    return try FfiConverterTypeClientEvent.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientEvent_lower(_ value: ClientEvent) -> RustBuffer {
+    return FfiConverterTypeClientEvent.lower(value)
+}
+
+
+
+/**
+ * One output of `ClientMachine.pollOutput()`.
+ */
+
+public enum ClientOutput: Equatable, Hashable {
+    
+    /**
+     * Send these bytes (stdio: followed by a newline; HTTP: POST with these headers).
+     */
+    case transmit(
+        /**
+         * One compact JSON-RPC message.
+         */bytes: Data, 
+        /**
+         * The JSON-RPC id of a request.
+         */id: Int64?, 
+        /**
+         * `Mcp-Method` (`nil` for a response).
+         */method: String?, 
+        /**
+         * `Mcp-Name`: the read's `uri`, the prompt's `name`.
+         */name: String?, 
+        /**
+         * `MCP-Protocol-Version` of a modern request.
+         */protocolVersion: String?
+    )
+    /**
+     * HTTP only: close the response stream of request `id` (cancellation).
+     */
+    case closeStream(
+        /**
+         * The request id.
+         */id: Int64
+    )
+    /**
+     * Something for the host.
+     */
+    case event(
+        /**
+         * The event.
+         */event: ClientEvent
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ClientOutput: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeClientOutput: FfiConverterRustBuffer {
+    typealias SwiftType = ClientOutput
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ClientOutput {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .transmit(bytes: try FfiConverterData.read(from: &buf), id: try FfiConverterOptionInt64.read(from: &buf), method: try FfiConverterOptionString.read(from: &buf), name: try FfiConverterOptionString.read(from: &buf), protocolVersion: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        case 2: return .closeStream(id: try FfiConverterInt64.read(from: &buf)
+        )
+        
+        case 3: return .event(event: try FfiConverterTypeClientEvent.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ClientOutput, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .transmit(bytes,id,method,name,protocolVersion):
+            writeInt(&buf, Int32(1))
+            FfiConverterData.write(bytes, into: &buf)
+            FfiConverterOptionInt64.write(id, into: &buf)
+            FfiConverterOptionString.write(method, into: &buf)
+            FfiConverterOptionString.write(name, into: &buf)
+            FfiConverterOptionString.write(protocolVersion, into: &buf)
+            
+        
+        case let .closeStream(id):
+            writeInt(&buf, Int32(2))
+            FfiConverterInt64.write(id, into: &buf)
+            
+        
+        case let .event(event):
+            writeInt(&buf, Int32(3))
+            FfiConverterTypeClientEvent.write(event, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientOutput_lift(_ buf: RustBuffer) throws -> ClientOutput {
+    return try FfiConverterTypeClientOutput.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientOutput_lower(_ value: ClientOutput) -> RustBuffer {
+    return FfiConverterTypeClientOutput.lower(value)
+}
+
+
+
+/**
+ * How the host carries messages; decides how a cancellation is signalled (DIGEST §11.4).
+ */
+
+public enum ClientTransport: Equatable, Hashable {
+    
+    /**
+     * stdio: cancelling sends `notifications/cancelled`.
+     */
+    case stdio
+    /**
+     * Streamable HTTP: cancelling closes the request's stream (`ClientOutput.closeStream`).
+     */
+    case http
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ClientTransport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeClientTransport: FfiConverterRustBuffer {
+    typealias SwiftType = ClientTransport
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ClientTransport {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .stdio
+        
+        case 2: return .http
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ClientTransport, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .stdio:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .http:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientTransport_lift(_ buf: RustBuffer) throws -> ClientTransport {
+    return try FfiConverterTypeClientTransport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeClientTransport_lower(_ value: ClientTransport) -> RustBuffer {
+    return FfiConverterTypeClientTransport.lower(value)
+}
+
+
+
+/**
+ * `ref` of a `completion/complete` call (DIGEST §10).
+ */
+
+public enum CompletionRef: Equatable, Hashable {
+    
+    /**
+     * `ref/prompt` by name.
+     */
+    case prompt(
+        /**
+         * The prompt name.
+         */name: String
+    )
+    /**
+     * `ref/resource` by template.
+     */
+    case resource(
+        /**
+         * The `uriTemplate`.
+         */uriTemplate: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension CompletionRef: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCompletionRef: FfiConverterRustBuffer {
+    typealias SwiftType = CompletionRef
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CompletionRef {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .prompt(name: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .resource(uriTemplate: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: CompletionRef, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .prompt(name):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(name, into: &buf)
+            
+        
+        case let .resource(uriTemplate):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(uriTemplate, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCompletionRef_lift(_ buf: RustBuffer) throws -> CompletionRef {
+    return try FfiConverterTypeCompletionRef.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCompletionRef_lower(_ value: CompletionRef) -> RustBuffer {
+    return FfiConverterTypeCompletionRef.lower(value)
+}
+
+
+
+/**
+ * What a completion request refers to.
+ */
+
+public enum CompletionTarget: Equatable, Hashable {
+    
+    /**
+     * An argument of a prompt.
+     */
+    case prompt(
+        /**
+         * The prompt name.
+         */name: String
+    )
+    /**
+     * A variable of a template.
+     */
+    case template(
+        /**
+         * The template's id.
+         */id: UInt32, 
+        /**
+         * Its `uriTemplate`.
+         */uriTemplate: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension CompletionTarget: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCompletionTarget: FfiConverterRustBuffer {
+    typealias SwiftType = CompletionTarget
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CompletionTarget {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .prompt(name: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .template(id: try FfiConverterUInt32.read(from: &buf), uriTemplate: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: CompletionTarget, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .prompt(name):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(name, into: &buf)
+            
+        
+        case let .template(id,uriTemplate):
+            writeInt(&buf, Int32(2))
+            FfiConverterUInt32.write(id, into: &buf)
+            FfiConverterString.write(uriTemplate, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCompletionTarget_lift(_ buf: RustBuffer) throws -> CompletionTarget {
+    return try FfiConverterTypeCompletionTarget.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCompletionTarget_lower(_ value: CompletionTarget) -> RustBuffer {
+    return FfiConverterTypeCompletionTarget.lower(value)
+}
+
+
+
+/**
+ * Why the version negotiation failed (DIGEST §2, §17.2).
+ */
+
+public enum ConnectError: Equatable, Hashable {
+    
+    /**
+     * No configured version is among the server's.
+     */
+    case noCommonVersion
+    /**
+     * The server is legacy and the fallback is disabled.
+     */
+    case legacyDisabled
+    /**
+     * The legacy `initialize` failed with this code.
+     */
+    case rejected(
+        /**
+         * The JSON-RPC code.
+         */code: Int32
+    )
+    /**
+     * The legacy `initialize` went unanswered.
+     */
+    case timeout
+    /**
+     * The handshake result broke the schema.
+     */
+    case invalidResult(
+        /**
+         * The core's description.
+         */description: String
+    )
+    /**
+     * The transport closed during the handshake.
+     */
+    case closed
+    /**
+     * A kind added to the core after this binding version.
+     */
+    case other(
+        /**
+         * The core's description.
+         */description: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ConnectError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeConnectError: FfiConverterRustBuffer {
+    typealias SwiftType = ConnectError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ConnectError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .noCommonVersion
+        
+        case 2: return .legacyDisabled
+        
+        case 3: return .rejected(code: try FfiConverterInt32.read(from: &buf)
+        )
+        
+        case 4: return .timeout
+        
+        case 5: return .invalidResult(description: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 6: return .closed
+        
+        case 7: return .other(description: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ConnectError, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .noCommonVersion:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .legacyDisabled:
+            writeInt(&buf, Int32(2))
+        
+        
+        case let .rejected(code):
+            writeInt(&buf, Int32(3))
+            FfiConverterInt32.write(code, into: &buf)
+            
+        
+        case .timeout:
+            writeInt(&buf, Int32(4))
+        
+        
+        case let .invalidResult(description):
+            writeInt(&buf, Int32(5))
+            FfiConverterString.write(description, into: &buf)
+            
+        
+        case .closed:
+            writeInt(&buf, Int32(6))
+        
+        
+        case let .other(description):
+            writeInt(&buf, Int32(7))
+            FfiConverterString.write(description, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConnectError_lift(_ buf: RustBuffer) throws -> ConnectError {
+    return try FfiConverterTypeConnectError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeConnectError_lower(_ value: ConnectError) -> RustBuffer {
+    return FfiConverterTypeConnectError.lower(value)
+}
+
+
+
+/**
+ * The budget to fill.
+ */
+
+public enum ContextBudget: Equatable, Hashable {
+    
+    /**
+     * At most this many bytes (sum of `size`).
+     */
+    case bytes(
+        /**
+         * The limit.
+         */limit: UInt64
+    )
+    /**
+     * At most this many tokens (`tokens`, or estimated from `size`).
+     */
+    case tokens(
+        /**
+         * The limit.
+         */limit: UInt64
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ContextBudget: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeContextBudget: FfiConverterRustBuffer {
+    typealias SwiftType = ContextBudget
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ContextBudget {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .bytes(limit: try FfiConverterUInt64.read(from: &buf)
+        )
+        
+        case 2: return .tokens(limit: try FfiConverterUInt64.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ContextBudget, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .bytes(limit):
+            writeInt(&buf, Int32(1))
+            FfiConverterUInt64.write(limit, into: &buf)
+            
+        
+        case let .tokens(limit):
+            writeInt(&buf, Int32(2))
+            FfiConverterUInt64.write(limit, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContextBudget_lift(_ buf: RustBuffer) throws -> ContextBudget {
+    return try FfiConverterTypeContextBudget.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContextBudget_lower(_ value: ContextBudget) -> RustBuffer {
+    return FfiConverterTypeContextBudget.lower(value)
+}
+
+
+
+/**
+ * How a subscription ended (DIGEST §11.4).
+ */
+
+public enum EndReason: Equatable, Hashable {
+    
+    /**
+     * The server answered the listen request.
+     */
+    case graceful
+    /**
+     * The server cancelled the listen request.
+     */
+    case cancelledByServer
+    /**
+     * The transport closed without the listen result: re-listen with `filter`.
+     */
+    case unexpectedClose(
+        /**
+         * The filter to re-send.
+         */filter: SubscriptionFilter
+    )
+    /**
+     * A kind added to the core after this binding version.
+     */
+    case other
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension EndReason: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeEndReason: FfiConverterRustBuffer {
+    typealias SwiftType = EndReason
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> EndReason {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .graceful
+        
+        case 2: return .cancelledByServer
+        
+        case 3: return .unexpectedClose(filter: try FfiConverterTypeSubscriptionFilter.read(from: &buf)
+        )
+        
+        case 4: return .other
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: EndReason, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .graceful:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .cancelledByServer:
+            writeInt(&buf, Int32(2))
+        
+        
+        case let .unexpectedClose(filter):
+            writeInt(&buf, Int32(3))
+            FfiConverterTypeSubscriptionFilter.write(filter, into: &buf)
+            
+        
+        case .other:
+            writeInt(&buf, Int32(4))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEndReason_lift(_ buf: RustBuffer) throws -> EndReason {
+    return try FfiConverterTypeEndReason.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEndReason_lower(_ value: EndReason) -> RustBuffer {
+    return FfiConverterTypeEndReason.lower(value)
+}
+
+
+
+/**
+ * The protocol era of a session (DIGEST §17).
+ */
+
+public enum Era: Equatable, Hashable {
+    
+    /**
+     * 2026-07-28 and later.
+     */
+    case modern
+    /**
+     * 2025-11-25 and earlier (`initialize`).
+     */
+    case legacy
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Era: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeEra: FfiConverterRustBuffer {
+    typealias SwiftType = Era
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Era {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .modern
+        
+        case 2: return .legacy
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Era, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .modern:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .legacy:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEra_lift(_ buf: RustBuffer) throws -> Era {
+    return try FfiConverterTypeEra.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEra_lower(_ value: Era) -> RustBuffer {
+    return FfiConverterTypeEra.lower(value)
+}
+
+
+
+/**
+ * Why the application cannot answer an event (`fail`).
+ */
+
+public enum Failure: Equatable, Hashable {
+    
+    /**
+     * Not found: -32602 (with `data.uri` on reads).
+     */
+    case notFound
+    /**
+     * Bad arguments: -32602 with this message.
+     */
+    case invalidParams(
+        /**
+         * One concise sentence.
+         */message: String
+    )
+    /**
+     * -32603.
+     */
+    case `internal`
+    /**
+     * An application error (codes in -32768...-32000 are sent as -32603).
+     */
+    case application(
+        /**
+         * The code.
+         */code: Int32, 
+        /**
+         * The message.
+         */message: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Failure: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeFailure: FfiConverterRustBuffer {
+    typealias SwiftType = Failure
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Failure {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .notFound
+        
+        case 2: return .invalidParams(message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 3: return .`internal`
+        
+        case 4: return .application(code: try FfiConverterInt32.read(from: &buf), message: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Failure, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .notFound:
+            writeInt(&buf, Int32(1))
+        
+        
+        case let .invalidParams(message):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case .`internal`:
+            writeInt(&buf, Int32(3))
+        
+        
+        case let .application(code,message):
+            writeInt(&buf, Int32(4))
+            FfiConverterInt32.write(code, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFailure_lift(_ buf: RustBuffer) throws -> Failure {
+    return try FfiConverterTypeFailure.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFailure_lower(_ value: Failure) -> RustBuffer {
+    return FfiConverterTypeFailure.lower(value)
+}
+
+
+
+/**
+ * What makes cached results stale (DIGEST §3, §4, §12).
+ */
+
+public enum Invalidation: Equatable, Hashable {
+    
+    /**
+     * `notifications/resources/updated`: reads of `uri` and related URIs.
+     */
+    case resourceUpdated(
+        /**
+         * `params.uri`
+         */uri: String
+    )
+    /**
+     * `notifications/resources/list_changed`: resource and template list pages.
+     */
+    case resourcesListChanged
+    /**
+     * `notifications/prompts/list_changed`: prompt list pages.
+     */
+    case promptsListChanged
+    /**
+     * `notifications/tools/list_changed`: tool list pages.
+     */
+    case toolsListChanged
+    /**
+     * The server rejected a cursor of `list`: every page of it.
+     */
+    case cursorRejected(
+        /**
+         * The list.
+         */list: ListKind
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Invalidation: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeInvalidation: FfiConverterRustBuffer {
+    typealias SwiftType = Invalidation
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Invalidation {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .resourceUpdated(uri: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .resourcesListChanged
+        
+        case 3: return .promptsListChanged
+        
+        case 4: return .toolsListChanged
+        
+        case 5: return .cursorRejected(list: try FfiConverterTypeListKind.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Invalidation, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .resourceUpdated(uri):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(uri, into: &buf)
+            
+        
+        case .resourcesListChanged:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .promptsListChanged:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .toolsListChanged:
+            writeInt(&buf, Int32(4))
+        
+        
+        case let .cursorRejected(list):
+            writeInt(&buf, Int32(5))
+            FfiConverterTypeListKind.write(list, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInvalidation_lift(_ buf: RustBuffer) throws -> Invalidation {
+    return try FfiConverterTypeInvalidation.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeInvalidation_lower(_ value: Invalidation) -> RustBuffer {
+    return FfiConverterTypeInvalidation.lower(value)
+}
+
+
+
+/**
+ * A paginated, cacheable list (DIGEST §3, §4).
+ */
+
+public enum ListKind: Equatable, Hashable {
+    
+    /**
+     * `resources/list`
+     */
+    case resources
+    /**
+     * `resources/templates/list`
+     */
+    case resourceTemplates
+    /**
+     * `prompts/list`
+     */
+    case prompts
+    /**
+     * `tools/list`
+     */
+    case tools
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ListKind: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeListKind: FfiConverterRustBuffer {
+    typealias SwiftType = ListKind
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ListKind {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .resources
+        
+        case 2: return .resourceTemplates
+        
+        case 3: return .prompts
+        
+        case 4: return .tools
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ListKind, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .resources:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .resourceTemplates:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .prompts:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .tools:
+            writeInt(&buf, Int32(4))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeListKind_lift(_ buf: RustBuffer) throws -> ListKind {
+    return try FfiConverterTypeListKind.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeListKind_lower(_ value: ListKind) -> RustBuffer {
+    return FfiConverterTypeListKind.lower(value)
+}
+
+
+
+/**
+ * How a list call pages (DIGEST §3).
+ */
+
+public enum ListPaging: Equatable, Hashable {
+    
+    /**
+     * One page from `cursor` (`nil`: the first).
+     */
+    case page(
+        /**
+         * `params.cursor`
+         */cursor: String?
+    )
+    /**
+     * Every page, following `nextCursor`.
+     */
+    case all
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ListPaging: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeListPaging: FfiConverterRustBuffer {
+    typealias SwiftType = ListPaging
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ListPaging {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .page(cursor: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        case 2: return .all
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ListPaging, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .page(cursor):
+            writeInt(&buf, Int32(1))
+            FfiConverterOptionString.write(cursor, into: &buf)
+            
+        
+        case .all:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeListPaging_lift(_ buf: RustBuffer) throws -> ListPaging {
+    return try FfiConverterTypeListPaging.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeListPaging_lower(_ value: ListPaging) -> RustBuffer {
+    return FfiConverterTypeListPaging.lower(value)
+}
+
+
+
+/**
+ * A change notification (DIGEST §12).
+ */
+
+public enum Notice: Equatable, Hashable {
+    
+    /**
+     * `notifications/resources/updated`
+     */
+    case resourceUpdated(
+        /**
+         * `params.uri`
+         */uri: String
+    )
+    /**
+     * `notifications/resources/list_changed`
+     */
+    case resourcesListChanged
+    /**
+     * `notifications/prompts/list_changed`
+     */
+    case promptsListChanged
+    /**
+     * `notifications/tools/list_changed`
+     */
+    case toolsListChanged
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Notice: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeNotice: FfiConverterRustBuffer {
+    typealias SwiftType = Notice
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Notice {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .resourceUpdated(uri: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .resourcesListChanged
+        
+        case 3: return .promptsListChanged
+        
+        case 4: return .toolsListChanged
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Notice, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .resourceUpdated(uri):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(uri, into: &buf)
+            
+        
+        case .resourcesListChanged:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .promptsListChanged:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .toolsListChanged:
+            writeInt(&buf, Int32(4))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeNotice_lift(_ buf: RustBuffer) throws -> Notice {
+    return try FfiConverterTypeNotice.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeNotice_lower(_ value: Notice) -> RustBuffer {
+    return FfiConverterTypeNotice.lower(value)
+}
+
+
+
+/**
+ * How the server broke the protocol (the machine keeps working).
+ */
+
+public enum PeerErrorKind: Equatable, Hashable {
+    
+    /**
+     * Not a JSON-RPC message (or over the limits).
+     */
+    case malformed
+    /**
+     * A notification's params break the schema.
+     */
+    case invalidNotification
+    /**
+     * A modern server sent a request.
+     */
+    case unexpectedRequest
+    /**
+     * A notification for an unknown subscription.
+     */
+    case unknownSubscription
+    /**
+     * A notification before its subscription's acknowledgment.
+     */
+    case notificationBeforeAck
+    /**
+     * A notification type the subscription did not ask for.
+     */
+    case unrequestedNotification
+    /**
+     * Acknowledgment or result names another subscription id.
+     */
+    case subscriptionIdMismatch
+    /**
+     * The acknowledgment grants more than requested.
+     */
+    case ackExceedsRequest
+    /**
+     * A server cancelled a request that is not a listen.
+     */
+    case invalidCancellation
+    /**
+     * An error response without an id.
+     */
+    case errorWithoutId
+    /**
+     * A kind added to the core after this binding version.
+     */
+    case other
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension PeerErrorKind: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePeerErrorKind: FfiConverterRustBuffer {
+    typealias SwiftType = PeerErrorKind
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PeerErrorKind {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .malformed
+        
+        case 2: return .invalidNotification
+        
+        case 3: return .unexpectedRequest
+        
+        case 4: return .unknownSubscription
+        
+        case 5: return .notificationBeforeAck
+        
+        case 6: return .unrequestedNotification
+        
+        case 7: return .subscriptionIdMismatch
+        
+        case 8: return .ackExceedsRequest
+        
+        case 9: return .invalidCancellation
+        
+        case 10: return .errorWithoutId
+        
+        case 11: return .other
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: PeerErrorKind, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .malformed:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .invalidNotification:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .unexpectedRequest:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .unknownSubscription:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .notificationBeforeAck:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .unrequestedNotification:
+            writeInt(&buf, Int32(6))
+        
+        
+        case .subscriptionIdMismatch:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .ackExceedsRequest:
+            writeInt(&buf, Int32(8))
+        
+        
+        case .invalidCancellation:
+            writeInt(&buf, Int32(9))
+        
+        
+        case .errorWithoutId:
+            writeInt(&buf, Int32(10))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(11))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePeerErrorKind_lift(_ buf: RustBuffer) throws -> PeerErrorKind {
+    return try FfiConverterTypePeerErrorKind.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePeerErrorKind_lower(_ value: PeerErrorKind) -> RustBuffer {
+    return FfiConverterTypePeerErrorKind.lower(value)
+}
+
+
+
+/**
+ * What a `resources/read` URI resolved to.
+ */
+
+public enum ReadTarget: Equatable, Hashable {
+    
+    /**
+     * A registered resource without stored contents.
+     */
+    case resource
+    /**
+     * A registered template matched.
+     */
+    case template(
+        /**
+         * The template's id (from `addTemplate`).
+         */id: UInt32, 
+        /**
+         * Its `uriTemplate`.
+         */uriTemplate: String, 
+        /**
+         * The decoded variable values, by name.
+         */variables: [String: String]
+    )
+    /**
+     * Nothing matched and unlisted reads are forwarded.
+     */
+    case unlisted
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ReadTarget: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeReadTarget: FfiConverterRustBuffer {
+    typealias SwiftType = ReadTarget
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ReadTarget {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .resource
+        
+        case 2: return .template(id: try FfiConverterUInt32.read(from: &buf), uriTemplate: try FfiConverterString.read(from: &buf), variables: try FfiConverterDictionaryStringString.read(from: &buf)
+        )
+        
+        case 3: return .unlisted
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ReadTarget, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .resource:
+            writeInt(&buf, Int32(1))
+        
+        
+        case let .template(id,uriTemplate,variables):
+            writeInt(&buf, Int32(2))
+            FfiConverterUInt32.write(id, into: &buf)
+            FfiConverterString.write(uriTemplate, into: &buf)
+            FfiConverterDictionaryStringString.write(variables, into: &buf)
+            
+        
+        case .unlisted:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReadTarget_lift(_ buf: RustBuffer) throws -> ReadTarget {
+    return try FfiConverterTypeReadTarget.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReadTarget_lower(_ value: ReadTarget) -> RustBuffer {
+    return FfiConverterTypeReadTarget.lower(value)
+}
+
+
+
+/**
+ * What `handleMessage` received. On HTTP answer a `.notification` POST with 202.
+ */
+
+public enum Received: Equatable, Hashable {
+    
+    /**
+     * A request: exactly one response follows (maybe after an event).
+     */
+    case request
+    /**
+     * A notification: never answered.
+     */
+    case notification
+    /**
+     * A JSON-RPC response from the client: ignored.
+     */
+    case response
+    /**
+     * Not a valid message: an error response was queued.
+     */
+    case invalid
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Received: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeReceived: FfiConverterRustBuffer {
+    typealias SwiftType = Received
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Received {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .request
+        
+        case 2: return .notification
+        
+        case 3: return .response
+        
+        case 4: return .invalid
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Received, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .request:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .notification:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .response:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .invalid:
+            writeInt(&buf, Int32(4))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReceived_lift(_ buf: RustBuffer) throws -> Received {
+    return try FfiConverterTypeReceived.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReceived_lower(_ value: Received) -> RustBuffer {
+    return FfiConverterTypeReceived.lower(value)
+}
+
+
+
+/**
+ * A registration the machine refused (nothing changed).
+ */
+public 
+enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * The key (URI, template text or prompt name) is already registered.
+     */
+    case Duplicate
+    /**
+     * The resource URI is not a valid URI.
+     */
+    case InvalidUri(
+        /**
+         * The core's description.
+         */description: String
+    )
+    /**
+     * The template does not parse (RFC 6570).
+     */
+    case InvalidTemplate(
+        /**
+         * What is wrong.
+         */kind: TemplateParseErrorKind, 
+        /**
+         * Where, in bytes.
+         */byteOffset: UInt64, 
+        /**
+         * The core's description.
+         */description: String
+    )
+    /**
+     * The template router refused it (unmatchable, or conflicting with a registered one).
+     */
+    case Router(
+        /**
+         * The core's description.
+         */description: String
+    )
+    /**
+     * Completion values for an argument or variable the item does not declare.
+     */
+    case UnknownArgument
+    /**
+     * The JSON text is not the spec's shape for this item.
+     */
+    case InvalidJson(
+        /**
+         * The decoder's description.
+         */description: String
+    )
+    /**
+     * A kind added to the core after this binding version.
+     */
+    case Other(
+        /**
+         * The core's description.
+         */description: String
+    )
+
+    
+
+    
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_registererror_uniffi_trait_display(
+            FfiConverterTypeRegisterError_lower(self),uniffiCallStatus
+    )
+}
+    )
+}
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension RegisterError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
+    typealias SwiftType = RegisterError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RegisterError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .Duplicate
+        case 2: return .InvalidUri(
+            description: try FfiConverterString.read(from: &buf)
+            )
+        case 3: return .InvalidTemplate(
+            kind: try FfiConverterTypeTemplateParseErrorKind.read(from: &buf), 
+            byteOffset: try FfiConverterUInt64.read(from: &buf), 
+            description: try FfiConverterString.read(from: &buf)
+            )
+        case 4: return .Router(
+            description: try FfiConverterString.read(from: &buf)
+            )
+        case 5: return .UnknownArgument
+        case 6: return .InvalidJson(
+            description: try FfiConverterString.read(from: &buf)
+            )
+        case 7: return .Other(
+            description: try FfiConverterString.read(from: &buf)
+            )
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: RegisterError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case .Duplicate:
+            writeInt(&buf, Int32(1))
+        
+        
+        case let .InvalidUri(description):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(description, into: &buf)
+            
+        
+        case let .InvalidTemplate(kind,byteOffset,description):
+            writeInt(&buf, Int32(3))
+            FfiConverterTypeTemplateParseErrorKind.write(kind, into: &buf)
+            FfiConverterUInt64.write(byteOffset, into: &buf)
+            FfiConverterString.write(description, into: &buf)
+            
+        
+        case let .Router(description):
+            writeInt(&buf, Int32(4))
+            FfiConverterString.write(description, into: &buf)
+            
+        
+        case .UnknownArgument:
+            writeInt(&buf, Int32(5))
+        
+        
+        case let .InvalidJson(description):
+            writeInt(&buf, Int32(6))
+            FfiConverterString.write(description, into: &buf)
+            
+        
+        case let .Other(description):
+            writeInt(&buf, Int32(7))
+            FfiConverterString.write(description, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRegisterError_lift(_ buf: RustBuffer) throws -> RegisterError {
+    return try FfiConverterTypeRegisterError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRegisterError_lower(_ value: RegisterError) -> RustBuffer {
+    return FfiConverterTypeRegisterError.lower(value)
+}
+
+
+/**
+ * Contents of a resource (DIGEST §7): text, or bytes (sent base64-encoded as `blob`).
+ */
+
+public enum ResourceContents: Equatable, Hashable {
+    
+    /**
+     * `TextResourceContents`.
+     */
+    case text(
+        /**
+         * `uri`
+         */uri: String, 
+        /**
+         * `mimeType`
+         */mimeType: String?, 
+        /**
+         * `text`
+         */text: String
+    )
+    /**
+     * `BlobResourceContents`, from raw bytes.
+     */
+    case blob(
+        /**
+         * `uri`
+         */uri: String, 
+        /**
+         * `mimeType`
+         */mimeType: String?, 
+        /**
+         * The raw bytes (the core base64-encodes them).
+         */data: Data
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ResourceContents: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeResourceContents: FfiConverterRustBuffer {
+    typealias SwiftType = ResourceContents
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ResourceContents {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .text(uri: try FfiConverterString.read(from: &buf), mimeType: try FfiConverterOptionString.read(from: &buf), text: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .blob(uri: try FfiConverterString.read(from: &buf), mimeType: try FfiConverterOptionString.read(from: &buf), data: try FfiConverterData.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ResourceContents, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .text(uri,mimeType,text):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(uri, into: &buf)
+            FfiConverterOptionString.write(mimeType, into: &buf)
+            FfiConverterString.write(text, into: &buf)
+            
+        
+        case let .blob(uri,mimeType,data):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(uri, into: &buf)
+            FfiConverterOptionString.write(mimeType, into: &buf)
+            FfiConverterData.write(data, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeResourceContents_lift(_ buf: RustBuffer) throws -> ResourceContents {
+    return try FfiConverterTypeResourceContents.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeResourceContents_lower(_ value: ResourceContents) -> RustBuffer {
+    return FfiConverterTypeResourceContents.lower(value)
+}
+
+
+
+/**
+ * An answer the machine refused (the handle stays answerable, except
+ * `clientLacksCapability`).
+ */
+public 
+enum RespondError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * No request waits for this handle (answered, cancelled or timed out).
+     */
+    case UnknownHandle
+    /**
+     * The answer does not fit the request.
+     */
+    case WrongKind
+    /**
+     * Input requests that are not elicitation/sampling/roots with object params, or repeat
+     * a key, or neither requests nor a state.
+     */
+    case InvalidInputRequests
+    /**
+     * Application state given but no sealing key configured.
+     */
+    case NoStateKey
+    /**
+     * The client did not declare the needed capability: it got -32021; the handle is
+     * consumed.
+     */
+    case ClientLacksCapability
+    /**
+     * The JSON text is not the spec's shape for this answer.
+     */
+    case InvalidJson(
+        /**
+         * The decoder's description.
+         */description: String
+    )
+    /**
+     * A kind added to the core after this binding version.
+     */
+    case Other
+
+    
+
+    
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_responderror_uniffi_trait_display(
+            FfiConverterTypeRespondError_lower(self),uniffiCallStatus
+    )
+}
+    )
+}
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension RespondError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRespondError: FfiConverterRustBuffer {
+    typealias SwiftType = RespondError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RespondError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .UnknownHandle
+        case 2: return .WrongKind
+        case 3: return .InvalidInputRequests
+        case 4: return .NoStateKey
+        case 5: return .ClientLacksCapability
+        case 6: return .InvalidJson(
+            description: try FfiConverterString.read(from: &buf)
+            )
+        case 7: return .Other
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: RespondError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case .UnknownHandle:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .WrongKind:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .InvalidInputRequests:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .NoStateKey:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .ClientLacksCapability:
+            writeInt(&buf, Int32(5))
+        
+        
+        case let .InvalidJson(description):
+            writeInt(&buf, Int32(6))
+            FfiConverterString.write(description, into: &buf)
+            
+        
+        case .Other:
+            writeInt(&buf, Int32(7))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRespondError_lift(_ buf: RustBuffer) throws -> RespondError {
+    return try FfiConverterTypeRespondError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRespondError_lower(_ value: RespondError) -> RustBuffer {
+    return FfiConverterTypeRespondError.lower(value)
+}
+
+
+/**
+ * A role of the `audience` annotation.
+ */
+
+public enum Role: Equatable, Hashable {
+    
+    /**
+     * `"user"`
+     */
+    case user
+    /**
+     * `"assistant"`
+     */
+    case assistant
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Role: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRole: FfiConverterRustBuffer {
+    typealias SwiftType = Role
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Role {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .user
+        
+        case 2: return .assistant
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Role, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .user:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .assistant:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRole_lift(_ buf: RustBuffer) throws -> Role {
+    return try FfiConverterTypeRole.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRole_lower(_ value: Role) -> RustBuffer {
+    return FfiConverterTypeRole.lower(value)
+}
+
+
+
+/**
+ * Why a template was refused, or a URI could not be routed.
+ */
+public 
+enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * The template is not RFC 6570.
+     */
+    case Parse(
+        /**
+         * What is wrong.
+         */kind: TemplateParseErrorKind, 
+        /**
+         * Where, in bytes of the template.
+         */byteOffset: UInt64
+    )
+    /**
+     * A valid template that cannot be matched (e.g. `{a}{b}`: where `a` ends is undecided).
+     */
+    case Unmatchable(
+        /**
+         * The core's reason.
+         */reason: String
+    )
+    /**
+     * Same shape as registered template `existing`: no URI could reach it.
+     */
+    case Indistinguishable(
+        /**
+         * The id of the registered template.
+         */existing: UInt32
+    )
+    /**
+     * Every URI it matches is matched first by registered template `existing`.
+     */
+    case Shadowed(
+        /**
+         * The id of the registered template that wins.
+         */existing: UInt32
+    )
+    /**
+     * The matching template has more variables than the binding's capture capacity (64).
+     */
+    case TooManyVariables(
+        /**
+         * The capacity needed.
+         */needed: UInt64
+    )
+    /**
+     * A captured value does not percent-decode to UTF-8.
+     */
+    case Undecodable(
+        /**
+         * The variable.
+         */name: String
+    )
+    /**
+     * An error kind added to the core after this binding version.
+     */
+    case Other
+
+    
+
+    
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_routererror_uniffi_trait_display(
+            FfiConverterTypeRouterError_lower(self),uniffiCallStatus
+    )
+}
+    )
+}
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension RouterError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRouterError: FfiConverterRustBuffer {
+    typealias SwiftType = RouterError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RouterError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .Parse(
+            kind: try FfiConverterTypeTemplateParseErrorKind.read(from: &buf), 
+            byteOffset: try FfiConverterUInt64.read(from: &buf)
+            )
+        case 2: return .Unmatchable(
+            reason: try FfiConverterString.read(from: &buf)
+            )
+        case 3: return .Indistinguishable(
+            existing: try FfiConverterUInt32.read(from: &buf)
+            )
+        case 4: return .Shadowed(
+            existing: try FfiConverterUInt32.read(from: &buf)
+            )
+        case 5: return .TooManyVariables(
+            needed: try FfiConverterUInt64.read(from: &buf)
+            )
+        case 6: return .Undecodable(
+            name: try FfiConverterString.read(from: &buf)
+            )
+        case 7: return .Other
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: RouterError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case let .Parse(kind,byteOffset):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeTemplateParseErrorKind.write(kind, into: &buf)
+            FfiConverterUInt64.write(byteOffset, into: &buf)
+            
+        
+        case let .Unmatchable(reason):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(reason, into: &buf)
+            
+        
+        case let .Indistinguishable(existing):
+            writeInt(&buf, Int32(3))
+            FfiConverterUInt32.write(existing, into: &buf)
+            
+        
+        case let .Shadowed(existing):
+            writeInt(&buf, Int32(4))
+            FfiConverterUInt32.write(existing, into: &buf)
+            
+        
+        case let .TooManyVariables(needed):
+            writeInt(&buf, Int32(5))
+            FfiConverterUInt64.write(needed, into: &buf)
+            
+        
+        case let .Undecodable(name):
+            writeInt(&buf, Int32(6))
+            FfiConverterString.write(name, into: &buf)
+            
+        
+        case .Other:
+            writeInt(&buf, Int32(7))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRouterError_lift(_ buf: RustBuffer) throws -> RouterError {
+    return try FfiConverterTypeRouterError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRouterError_lower(_ value: RouterError) -> RustBuffer {
+    return FfiConverterTypeRouterError.lower(value)
+}
+
+
+/**
+ * A configuration the server machine cannot run with.
+ */
+public 
+enum ServerConfigError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * `supportedVersions` is empty.
+     */
+    case NoSupportedVersion
+    /**
+     * `pageSize` or `streamQueue` is 0.
+     */
+    case ZeroCapacity
+    /**
+     * A state key is shorter than 32 bytes.
+     */
+    case StateKeyTooShort
+    /**
+     * A kind added to the core after this binding version.
+     */
+    case Other
+
+    
+
+    
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_serverconfigerror_uniffi_trait_display(
+            FfiConverterTypeServerConfigError_lower(self),uniffiCallStatus
+    )
+}
+    )
+}
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension ServerConfigError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeServerConfigError: FfiConverterRustBuffer {
+    typealias SwiftType = ServerConfigError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerConfigError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .NoSupportedVersion
+        case 2: return .ZeroCapacity
+        case 3: return .StateKeyTooShort
+        case 4: return .Other
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ServerConfigError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case .NoSupportedVersion:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .ZeroCapacity:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .StateKeyTooShort:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .Other:
+            writeInt(&buf, Int32(4))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerConfigError_lift(_ buf: RustBuffer) throws -> ServerConfigError {
+    return try FfiConverterTypeServerConfigError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerConfigError_lower(_ value: ServerConfigError) -> RustBuffer {
+    return FfiConverterTypeServerConfigError.lower(value)
+}
+
+
+/**
+ * A JSON-RPC error a server answered with, typed by what the spec fixes (DIGEST §1.4).
+ */
+
+public enum ServerError: Equatable, Hashable {
+    
+    /**
+     * Not found: -32602 with `data.uri`, or the legacy -32002.
+     */
+    case resourceNotFound(
+        /**
+         * `data.uri`
+         */uri: String?, 
+        /**
+         * `message`
+         */message: String
+    )
+    /**
+     * -32022 (the client already retried at the best common version).
+     */
+    case unsupportedProtocolVersion(
+        /**
+         * `data.supported`
+         */supported: [String], 
+        /**
+         * `data.requested`
+         */requested: String
+    )
+    /**
+     * -32021: capabilities the request needs were not declared.
+     */
+    case missingRequiredClientCapability(
+        /**
+         * `data.requiredCapabilities` JSON.
+         */requiredJson: String
+    )
+    /**
+     * -32601
+     */
+    case methodNotFound(
+        /**
+         * `message`
+         */message: String
+    )
+    /**
+     * -32602 other than not found.
+     */
+    case invalidParams(
+        /**
+         * `message`
+         */message: String
+    )
+    /**
+     * -32603
+     */
+    case `internal`(
+        /**
+         * `message`
+         */message: String
+    )
+    /**
+     * Any other code.
+     */
+    case other(
+        /**
+         * `code`
+         */code: Int32, 
+        /**
+         * `message`
+         */message: String, 
+        /**
+         * `data` JSON, as sent.
+         */dataJson: String?
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ServerError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeServerError: FfiConverterRustBuffer {
+    typealias SwiftType = ServerError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .resourceNotFound(uri: try FfiConverterOptionString.read(from: &buf), message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .unsupportedProtocolVersion(supported: try FfiConverterSequenceString.read(from: &buf), requested: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 3: return .missingRequiredClientCapability(requiredJson: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 4: return .methodNotFound(message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 5: return .invalidParams(message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 6: return .`internal`(message: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 7: return .other(code: try FfiConverterInt32.read(from: &buf), message: try FfiConverterString.read(from: &buf), dataJson: try FfiConverterOptionString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ServerError, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .resourceNotFound(uri,message):
+            writeInt(&buf, Int32(1))
+            FfiConverterOptionString.write(uri, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .unsupportedProtocolVersion(supported,requested):
+            writeInt(&buf, Int32(2))
+            FfiConverterSequenceString.write(supported, into: &buf)
+            FfiConverterString.write(requested, into: &buf)
+            
+        
+        case let .missingRequiredClientCapability(requiredJson):
+            writeInt(&buf, Int32(3))
+            FfiConverterString.write(requiredJson, into: &buf)
+            
+        
+        case let .methodNotFound(message):
+            writeInt(&buf, Int32(4))
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .invalidParams(message):
+            writeInt(&buf, Int32(5))
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .`internal`(message):
+            writeInt(&buf, Int32(6))
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .other(code,message,dataJson):
+            writeInt(&buf, Int32(7))
+            FfiConverterInt32.write(code, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            FfiConverterOptionString.write(dataJson, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerError_lift(_ buf: RustBuffer) throws -> ServerError {
+    return try FfiConverterTypeServerError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerError_lower(_ value: ServerError) -> RustBuffer {
+    return FfiConverterTypeServerError.lower(value)
+}
+
+
+
+/**
+ * An event for the application: answer read/prompt/complete events by `handle`.
+ */
+
+public enum ServerEvent: Equatable, Hashable {
+    
+    /**
+     * `resources/read` needs contents: `respondRead`, `respondInputRequired` or `fail`.
+     */
+    case readResource(
+        /**
+         * The handle.
+         */handle: UInt64, 
+        /**
+         * The URI, validated, as requested.
+         */uri: String, 
+        /**
+         * What it resolved to.
+         */target: ReadTarget, 
+        /**
+         * The caller context.
+         */auth: UInt64, 
+        /**
+         * The request's declared client capabilities.
+         */capabilities: DeclaredCapabilities, 
+        /**
+         * The verified retry inputs, on an MRTR retry.
+         */retry: Retry?
+    )
+    /**
+     * `prompts/get` needs messages: `respondPrompt`, `respondInputRequired` or `fail`.
+     */
+    case getPrompt(
+        /**
+         * The handle.
+         */handle: UInt64, 
+        /**
+         * The prompt.
+         */name: String, 
+        /**
+         * The string arguments (required ones present).
+         */arguments: [String: String], 
+        /**
+         * The caller context.
+         */auth: UInt64, 
+        /**
+         * The request's declared client capabilities.
+         */capabilities: DeclaredCapabilities, 
+        /**
+         * The verified retry inputs, on an MRTR retry.
+         */retry: Retry?
+    )
+    /**
+     * `completion/complete` needs values: `respondCompletion` or `fail`.
+     */
+    case complete(
+        /**
+         * The handle.
+         */handle: UInt64, 
+        /**
+         * The prompt or template.
+         */target: CompletionTarget, 
+        /**
+         * The argument being completed.
+         */argument: String, 
+        /**
+         * What the user typed so far.
+         */value: String, 
+        /**
+         * `context.arguments`.
+         */context: [String: String], 
+        /**
+         * The caller context.
+         */auth: UInt64
+    )
+    /**
+     * A handle is dead: stop working on it.
+     */
+    case cancelled(
+        /**
+         * The handle.
+         */handle: UInt64, 
+        /**
+         * Why.
+         */reason: CancelReason
+    )
+    /**
+     * A subscription's queue overflowed; it was torn down.
+     */
+    case streamOverflow(
+        /**
+         * The stream.
+         */stream: UInt64, 
+        /**
+         * The listen request's id as JSON text.
+         */subscriptionIdJson: String
+    )
+    /**
+     * An event added to the core after this binding version.
+     */
+    case other(
+        /**
+         * Its debug rendering.
+         */description: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ServerEvent: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
+    typealias SwiftType = ServerEvent
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerEvent {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .readResource(handle: try FfiConverterUInt64.read(from: &buf), uri: try FfiConverterString.read(from: &buf), target: try FfiConverterTypeReadTarget.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf), capabilities: try FfiConverterTypeDeclaredCapabilities.read(from: &buf), retry: try FfiConverterOptionTypeRetry.read(from: &buf)
+        )
+        
+        case 2: return .getPrompt(handle: try FfiConverterUInt64.read(from: &buf), name: try FfiConverterString.read(from: &buf), arguments: try FfiConverterDictionaryStringString.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf), capabilities: try FfiConverterTypeDeclaredCapabilities.read(from: &buf), retry: try FfiConverterOptionTypeRetry.read(from: &buf)
+        )
+        
+        case 3: return .complete(handle: try FfiConverterUInt64.read(from: &buf), target: try FfiConverterTypeCompletionTarget.read(from: &buf), argument: try FfiConverterString.read(from: &buf), value: try FfiConverterString.read(from: &buf), context: try FfiConverterDictionaryStringString.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf)
+        )
+        
+        case 4: return .cancelled(handle: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeCancelReason.read(from: &buf)
+        )
+        
+        case 5: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 6: return .other(description: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ServerEvent, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .readResource(handle,uri,target,auth,capabilities,retry):
+            writeInt(&buf, Int32(1))
+            FfiConverterUInt64.write(handle, into: &buf)
+            FfiConverterString.write(uri, into: &buf)
+            FfiConverterTypeReadTarget.write(target, into: &buf)
+            FfiConverterUInt64.write(auth, into: &buf)
+            FfiConverterTypeDeclaredCapabilities.write(capabilities, into: &buf)
+            FfiConverterOptionTypeRetry.write(retry, into: &buf)
+            
+        
+        case let .getPrompt(handle,name,arguments,auth,capabilities,retry):
+            writeInt(&buf, Int32(2))
+            FfiConverterUInt64.write(handle, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterDictionaryStringString.write(arguments, into: &buf)
+            FfiConverterUInt64.write(auth, into: &buf)
+            FfiConverterTypeDeclaredCapabilities.write(capabilities, into: &buf)
+            FfiConverterOptionTypeRetry.write(retry, into: &buf)
+            
+        
+        case let .complete(handle,target,argument,value,context,auth):
+            writeInt(&buf, Int32(3))
+            FfiConverterUInt64.write(handle, into: &buf)
+            FfiConverterTypeCompletionTarget.write(target, into: &buf)
+            FfiConverterString.write(argument, into: &buf)
+            FfiConverterString.write(value, into: &buf)
+            FfiConverterDictionaryStringString.write(context, into: &buf)
+            FfiConverterUInt64.write(auth, into: &buf)
+            
+        
+        case let .cancelled(handle,reason):
+            writeInt(&buf, Int32(4))
+            FfiConverterUInt64.write(handle, into: &buf)
+            FfiConverterTypeCancelReason.write(reason, into: &buf)
+            
+        
+        case let .streamOverflow(stream,subscriptionIdJson):
+            writeInt(&buf, Int32(5))
+            FfiConverterUInt64.write(stream, into: &buf)
+            FfiConverterString.write(subscriptionIdJson, into: &buf)
+            
+        
+        case let .other(description):
+            writeInt(&buf, Int32(6))
+            FfiConverterString.write(description, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerEvent_lift(_ buf: RustBuffer) throws -> ServerEvent {
+    return try FfiConverterTypeServerEvent.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerEvent_lower(_ value: ServerEvent) -> RustBuffer {
+    return FfiConverterTypeServerEvent.lower(value)
+}
+
+
+
+/**
+ * One output of `ServerMachine.pollOutput()`.
+ */
+
+public enum ServerOutput: Equatable, Hashable {
+    
+    /**
+     * Write `bytes` on `stream` (stdio: followed by `\n`).
+     */
+    case transmit(
+        /**
+         * The stream.
+         */stream: UInt64, 
+        /**
+         * One compact JSON-RPC message, no newline inside.
+         */bytes: Data, 
+        /**
+         * HTTP: the POST's status.
+         */httpStatus: UInt16, 
+        /**
+         * HTTP: JSON body or SSE event.
+         */kind: BodyKind, 
+        /**
+         * HTTP: the response is complete.
+         */endOfStream: Bool
+    )
+    /**
+     * The application must act.
+     */
+    case event(
+        /**
+         * The event.
+         */event: ServerEvent
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ServerOutput: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeServerOutput: FfiConverterRustBuffer {
+    typealias SwiftType = ServerOutput
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerOutput {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .transmit(stream: try FfiConverterUInt64.read(from: &buf), bytes: try FfiConverterData.read(from: &buf), httpStatus: try FfiConverterUInt16.read(from: &buf), kind: try FfiConverterTypeBodyKind.read(from: &buf), endOfStream: try FfiConverterBool.read(from: &buf)
+        )
+        
+        case 2: return .event(event: try FfiConverterTypeServerEvent.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ServerOutput, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .transmit(stream,bytes,httpStatus,kind,endOfStream):
+            writeInt(&buf, Int32(1))
+            FfiConverterUInt64.write(stream, into: &buf)
+            FfiConverterData.write(bytes, into: &buf)
+            FfiConverterUInt16.write(httpStatus, into: &buf)
+            FfiConverterTypeBodyKind.write(kind, into: &buf)
+            FfiConverterBool.write(endOfStream, into: &buf)
+            
+        
+        case let .event(event):
+            writeInt(&buf, Int32(2))
+            FfiConverterTypeServerEvent.write(event, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerOutput_lift(_ buf: RustBuffer) throws -> ServerOutput {
+    return try FfiConverterTypeServerOutput.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerOutput_lower(_ value: ServerOutput) -> RustBuffer {
+    return FfiConverterTypeServerOutput.lower(value)
+}
+
+
+
+/**
+ * The transport a stream belongs to (statuses, framing, teardown).
+ */
+
+public enum ServerTransport: Equatable, Hashable {
+    
+    /**
+     * Newline-delimited JSON-RPC on one channel.
+     */
+    case stdio
+    /**
+     * Streamable HTTP: one response stream per POST.
+     */
+    case http
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ServerTransport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeServerTransport: FfiConverterRustBuffer {
+    typealias SwiftType = ServerTransport
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerTransport {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .stdio
+        
+        case 2: return .http
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ServerTransport, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .stdio:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .http:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerTransport_lift(_ buf: RustBuffer) throws -> ServerTransport {
+    return try FfiConverterTypeServerTransport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerTransport_lower(_ value: ServerTransport) -> RustBuffer {
+    return FfiConverterTypeServerTransport.lower(value)
+}
+
 
 
 /**
@@ -1564,6 +9805,102 @@ fileprivate struct FfiConverterOptionUInt16: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
+    typealias SwiftType = UInt64?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterUInt64.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterUInt64.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionInt64: FfiConverterRustBuffer {
+    typealias SwiftType = Int64?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterInt64.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterInt64.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionDouble: FfiConverterRustBuffer {
+    typealias SwiftType = Double?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterDouble.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterDouble.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionBool: FfiConverterRustBuffer {
+    typealias SwiftType = Bool?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterBool.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterBool.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionString: FfiConverterRustBuffer {
     typealias SwiftType = String?
 
@@ -1580,6 +9917,294 @@ fileprivate struct FfiConverterOptionString: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionData: FfiConverterRustBuffer {
+    typealias SwiftType = Data?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterData.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterData.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeCacheHint: FfiConverterRustBuffer {
+    typealias SwiftType = CacheHint?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeCacheHint.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeCacheHint.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeImplementation: FfiConverterRustBuffer {
+    typealias SwiftType = Implementation?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeImplementation.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeImplementation.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeReply: FfiConverterRustBuffer {
+    typealias SwiftType = Reply?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeReply.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeReply.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeRetry: FfiConverterRustBuffer {
+    typealias SwiftType = Retry?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeRetry.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeRetry.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeRouteMatch: FfiConverterRustBuffer {
+    typealias SwiftType = RouteMatch?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeRouteMatch.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeRouteMatch.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeSession: FfiConverterRustBuffer {
+    typealias SwiftType = Session?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeSession.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeSession.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeCacheScope: FfiConverterRustBuffer {
+    typealias SwiftType = CacheScope?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeCacheScope.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeCacheScope.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeClientOutput: FfiConverterRustBuffer {
+    typealias SwiftType = ClientOutput?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeClientOutput.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeClientOutput.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeInvalidation: FfiConverterRustBuffer {
+    typealias SwiftType = Invalidation?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeInvalidation.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeInvalidation.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeRole: FfiConverterRustBuffer {
+    typealias SwiftType = Role?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeRole.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeRole.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeServerOutput: FfiConverterRustBuffer {
+    typealias SwiftType = ServerOutput?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeServerOutput.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeServerOutput.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -1612,6 +10237,127 @@ fileprivate struct FfiConverterOptionTypeTemplateModifier: FfiConverterRustBuffe
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
+    typealias SwiftType = [String]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceString.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionSequenceTypeResourceContents: FfiConverterRustBuffer {
+    typealias SwiftType = [ResourceContents]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceTypeResourceContents.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceTypeResourceContents.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionSequenceTypeRole: FfiConverterRustBuffer {
+    typealias SwiftType = [Role]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceTypeRole.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceTypeRole.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionDictionaryStringString: FfiConverterRustBuffer {
+    typealias SwiftType = [String: String]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterDictionaryStringString.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterDictionaryStringString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceUInt64: FfiConverterRustBuffer {
+    typealias SwiftType = [UInt64]
+
+    public static func write(_ value: [UInt64], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterUInt64.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [UInt64] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [UInt64]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterUInt64.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
     typealias SwiftType = [String]
 
@@ -1637,6 +10383,31 @@ fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeContextCandidate: FfiConverterRustBuffer {
+    typealias SwiftType = [ContextCandidate]
+
+    public static func write(_ value: [ContextCandidate], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeContextCandidate.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [ContextCandidate] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [ContextCandidate]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeContextCandidate.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeErrorCode: FfiConverterRustBuffer {
     typealias SwiftType = [ErrorCode]
 
@@ -1654,6 +10425,106 @@ fileprivate struct FfiConverterSequenceTypeErrorCode: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeErrorCode.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypePromptArgument: FfiConverterRustBuffer {
+    typealias SwiftType = [PromptArgument]
+
+    public static func write(_ value: [PromptArgument], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypePromptArgument.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [PromptArgument] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [PromptArgument]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypePromptArgument.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeReply: FfiConverterRustBuffer {
+    typealias SwiftType = [Reply]
+
+    public static func write(_ value: [Reply], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeReply.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Reply] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Reply]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeReply.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeRouteCapture: FfiConverterRustBuffer {
+    typealias SwiftType = [RouteCapture]
+
+    public static func write(_ value: [RouteCapture], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeRouteCapture.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [RouteCapture] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [RouteCapture]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeRouteCapture.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeSealingKey: FfiConverterRustBuffer {
+    typealias SwiftType = [SealingKey]
+
+    public static func write(_ value: [SealingKey], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeSealingKey.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [SealingKey] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [SealingKey]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeSealingKey.read(from: &buf))
         }
         return seq
     }
@@ -1712,6 +10583,108 @@ fileprivate struct FfiConverterSequenceTypeTemplateVariable: FfiConverterRustBuf
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeResourceContents: FfiConverterRustBuffer {
+    typealias SwiftType = [ResourceContents]
+
+    public static func write(_ value: [ResourceContents], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeResourceContents.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [ResourceContents] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [ResourceContents]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeResourceContents.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeRole: FfiConverterRustBuffer {
+    typealias SwiftType = [Role]
+
+    public static func write(_ value: [Role], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeRole.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Role] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Role]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeRole.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterDictionaryStringString: FfiConverterRustBuffer {
+    public static func write(_ value: [String: String], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for (key, value) in value {
+            FfiConverterString.write(key, into: &buf)
+            FfiConverterString.write(value, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [String: String] {
+        let len: Int32 = try readInt(&buf)
+        var dict = [String: String]()
+        dict.reserveCapacity(Int(len))
+        for _ in 0..<len {
+            let key = try FfiConverterString.read(from: &buf)
+            let value = try FfiConverterString.read(from: &buf)
+            dict[key] = value
+        }
+        return dict
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterDictionaryStringTypeInputRequest: FfiConverterRustBuffer {
+    public static func write(_ value: [String: InputRequest], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for (key, value) in value {
+            FfiConverterString.write(key, into: &buf)
+            FfiConverterTypeInputRequest.write(value, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [String: InputRequest] {
+        let len: Int32 = try readInt(&buf)
+        var dict = [String: InputRequest]()
+        dict.reserveCapacity(Int(len))
+        for _ in 0..<len {
+            let key = try FfiConverterString.read(from: &buf)
+            let value = try FfiConverterTypeInputRequest.read(from: &buf)
+            dict[key] = value
+        }
+        return dict
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterDictionaryStringTypeTemplateValue: FfiConverterRustBuffer {
     public static func write(_ value: [String: TemplateValue], into buf: inout [UInt8]) {
         let len = Int32(value.count)
@@ -1734,6 +10707,82 @@ fileprivate struct FfiConverterDictionaryStringTypeTemplateValue: FfiConverterRu
         return dict
     }
 }
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterDictionaryStringSequenceString: FfiConverterRustBuffer {
+    public static func write(_ value: [String: [String]], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for (key, value) in value {
+            FfiConverterString.write(key, into: &buf)
+            FfiConverterSequenceString.write(value, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [String: [String]] {
+        let len: Int32 = try readInt(&buf)
+        var dict = [String: [String]]()
+        dict.reserveCapacity(Int(len))
+        for _ in 0..<len {
+            let key = try FfiConverterString.read(from: &buf)
+            let value = try FfiConverterSequenceString.read(from: &buf)
+            dict[key] = value
+        }
+        return dict
+    }
+}
+/**
+ * The key of `method` with its one key parameter (a list's `cursor`, a read's `uri`).
+ * Throws `CacheError.notCacheable` / `.missingUri`.
+ */
+public func cacheKey(method: String, keyParam: String?)throws  -> CacheKey  {
+    return try  FfiConverterTypeCacheKey_lift(try rustCallWithError(FfiConverterTypeCacheError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_cache_key(
+        FfiConverterString.lower(method),
+        FfiConverterOptionString.lower(keyParam),uniffiCallStatus
+    )
+})
+}
+/**
+ * The invalidation a notification causes (`nil`: none, or `resources/updated` without uri).
+ */
+public func invalidationForNotification(method: String, uri: String?) -> Invalidation?  {
+    return try!  FfiConverterOptionTypeInvalidation.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_invalidation_for_notification(
+        FfiConverterString.lower(method),
+        FfiConverterOptionString.lower(uri),uniffiCallStatus
+    )
+})
+}
+/**
+ * The core's default client configuration for a client named `name` at `version`.
+ */
+public func clientConfig(name: String, version: String) -> ClientConfig  {
+    return try!  FfiConverterTypeClientConfig_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_client_config(
+        FfiConverterString.lower(name),
+        FfiConverterString.lower(version),uniffiCallStatus
+    )
+})
+}
+/**
+ * The chosen candidates: indices into the input, in selection order.
+ */
+public func selectContext(candidates: [ContextCandidate], budget: ContextBudget, target: Role?) -> [UInt64]  {
+    return try!  FfiConverterSequenceUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_select_context(
+        FfiConverterSequenceTypeContextCandidate.lower(candidates),
+        FfiConverterTypeContextBudget_lower(budget),
+        FfiConverterOptionTypeRole.lower(target),uniffiCallStatus
+    )
+})
+}
 /**
  * Every code the core names, in the core's declaration order.
  */
@@ -1754,6 +10803,16 @@ public func protocolVersion() -> String  {
     )
 })
 }
+/**
+ * The core's default server configuration.
+ */
+public func serverConfig() -> ServerConfig  {
+    return try!  FfiConverterTypeServerConfig_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_server_config(uniffiCallStatus
+    )
+})
+}
 
 private enum InitializationResult {
     case ok
@@ -1770,10 +10829,211 @@ private let initializationResult: InitializationResult = {
     if bindings_contract_version != scaffolding_contract_version {
         return InitializationResult.contractVersionMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_func_cache_key() != 50831) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_invalidation_for_notification() != 16218) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_client_config() != 41819) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_select_context() != 24646) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_func_known_error_codes() != 41175) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_protocol_version() != 6813) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_server_config() != 3293) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_cache_bytes() != 58430) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_cache_clear() != 4668) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_cache_count() != 56689) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_cache_forget_context() != 23325) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_cache_get() != 33348) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_cache_insert() != 52666) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_cache_invalidate() != 56503) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_cache_lookup() != 48792) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_cache_purge_stale() != 56592) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_cancel() != 13286) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_complete() != 63119) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_connect() != 47061) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_discover() != 53504) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_get_prompt() != 32612) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_close() != 15096) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_message() != 59216) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_request_failed() != 41793) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_timeout() != 47728) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_list_prompts() != 1493) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_list_resource_templates() != 35924) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_list_resources() != 14977) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_listen() != 48048) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_outstanding() != 28997) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_poll_output() != 38876) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_poll_timeout() != 64740) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_read_cached() != 38274) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_read_resource() != 49) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_respond_input() != 39052) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_session() != 63930) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_set_auth_context() != 51612) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_router_count() != 50589) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_router_insert() != 48755) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_router_route() != 12128) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_router_template() != 16885) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt() != 41767) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt_json() != 15785) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_resource() != 41398) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_resource_json() != 1559) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_template() != 53890) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_template_json() != 47796) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_fail() != 53289) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_handle_message() != 53325) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_handle_timeout() != 60151) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_pending_requests() != 631) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_poll_output() != 43150) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_poll_timeout() != 14559) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_prompts_list_changed() != 25660) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_prompt() != 57503) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_resource() != 56445) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_template() != 45256) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_resource_updated() != 57264) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_resources_list_changed() != 22619) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_completion() != 48061) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_input_required() != 34353) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_prompt() != 39495) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_read() != 10484) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_read_cached() != 6712) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_read_json() != 14854) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_resource_contents() != 27662) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_shutdown() != 43594) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_stream_closed() != 54015) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_subscriptions() != 2213) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_uritemplate_expand() != 54769) {
@@ -1783,6 +11043,18 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_uritemplate_variables() != 14644) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_constructor_cache_new() != 51952) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_constructor_clientmachine_new() != 55064) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_constructor_router_new() != 33602) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_constructor_servermachine_new() != 8417) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_constructor_uritemplate_new() != 533) {

@@ -1,0 +1,91 @@
+//! JSON text ↔ Python objects through the standard `json` module: the core produces and
+//! validates JSON text; Python code sees `dict`s in the spec's shape (camelCase keys).
+
+use mcp_context::jsonrpc::OwnedRequestId;
+use mcp_context::messages::owned::OwnedJson;
+use pyo3::prelude::*;
+use pyo3::sync::PyOnceLock;
+use pyo3::types::{PyInt, PyString};
+
+use crate::errors::{self, Exc};
+
+static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+fn func<'py>(
+    py: Python<'py>,
+    cell: &'static PyOnceLock<Py<PyAny>>,
+    name: &str,
+) -> PyResult<&'py Bound<'py, PyAny>> {
+    cell.get_or_try_init(py, || {
+        Ok::<_, PyErr>(py.import("json")?.getattr(name)?.unbind())
+    })
+    .map(|f| f.bind(py))
+}
+
+/// `json.loads(text)`.
+pub(crate) fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
+    func(py, &LOADS, "loads")?.call1((text,))
+}
+
+/// `json.dumps(value)`, compact and with non-ASCII kept, refusing NaN/Infinity (not JSON).
+pub(crate) fn dumps(value: &Bound<'_, PyAny>) -> PyResult<String> {
+    let py = value.py();
+    let kwargs = pyo3::types::PyDict::new(py);
+    kwargs.set_item("separators", (",", ":"))?;
+    kwargs.set_item("ensure_ascii", false)?;
+    kwargs.set_item("allow_nan", false)?;
+    func(py, &DUMPS, "dumps")?
+        .call((value,), Some(&kwargs))?
+        .extract()
+}
+
+/// A Python value as validated owned JSON; anything JSON cannot carry is `InvalidMessage`.
+pub(crate) fn owned(value: &Bound<'_, PyAny>, what: &str) -> PyResult<OwnedJson> {
+    let py = value.py();
+    let text = dumps(value).map_err(|e| invalid(py, format!("{what}: {e}")))?;
+    OwnedJson::parse(text).map_err(|e| invalid(py, format!("{what}: {e}")))
+}
+
+/// An `InvalidMessage` (-32602) with `message`.
+pub(crate) fn invalid(py: Python<'_>, message: String) -> PyErr {
+    errors::new_error(
+        py,
+        Exc::InvalidMessage,
+        message,
+        &[("code", PyInt::new(py, -32602).into_any())],
+    )
+}
+
+/// Owned JSON as a Python object.
+pub(crate) fn to_py<'py>(py: Python<'py>, json: &OwnedJson) -> PyResult<Bound<'py, PyAny>> {
+    loads(py, json.as_raw().as_text())
+}
+
+/// A JSON-RPC id as `int` or `str` (an integer beyond 64 bits as its digits, an `int`).
+pub(crate) fn request_id<'py>(py: Python<'py>, id: &OwnedRequestId) -> PyResult<Bound<'py, PyAny>> {
+    match id {
+        OwnedRequestId::Int(i) => Ok(PyInt::new(py, *i).into_any()),
+        OwnedRequestId::Str(s) => Ok(PyString::new(py, s).into_any()),
+        OwnedRequestId::BigInt(digits) => py.get_type::<PyInt>().call1((digits.as_str(),)),
+    }
+}
+
+/// A Python value in the spec's JSON shape decoded into the core's owned type: `json.dumps`,
+/// then the core's schema-checking decoder. A refusal is `InvalidMessage` with the JSON-RPC
+/// code the core gives it (-32602 for a field that breaks the schema).
+pub(crate) fn decode<T: mcp_context::messages::owned::FromJsonText>(
+    value: &Bound<'_, PyAny>,
+    what: &str,
+) -> PyResult<T> {
+    let py = value.py();
+    let text = dumps(value).map_err(|e| invalid(py, format!("{what}: {e}")))?;
+    T::from_json_text(&text).map_err(|e| {
+        errors::new_error(
+            py,
+            Exc::InvalidMessage,
+            format!("{what}: {e}"),
+            &[("code", PyInt::new(py, e.error_code().code()).into_any())],
+        )
+    })
+}
