@@ -171,3 +171,58 @@ export interface CancelledEvent { type: 'cancelled'; handle: number | bigint; re
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */
 export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | CancelledEvent | StreamOverflowEvent
+
+/** A `subscriptions/listen` filter (DIGEST §11). */
+export interface SubscriptionFilter {
+  resourceSubscriptions?: string[]
+  resourcesListChanged?: boolean
+  promptsListChanged?: boolean
+  toolsListChanged?: boolean
+}
+
+/** `new ClientMachine(config)`: every field optional. */
+export interface ClientConfig {
+  /** `clientInfo` sent on every request; `null` leaves it out. */
+  clientInfo?: Implementation | null
+  /** `ClientCapabilities` sent on every request (`{}`); declare only what the host fulfils. */
+  capabilities?: Record<string, unknown>
+  /** Modern versions, most preferred first (`['2026-07-28']`). */
+  versions?: string[]
+  /** Legacy versions for the `initialize` fallback (`['2025-11-25']`); `[]`: none. */
+  legacyVersions?: string[]
+  /** How cancellation is signalled (`'stdio'`). */
+  transport?: 'stdio' | 'http'
+  requestTimeoutMs?: number | bigint
+  probeTimeoutMs?: number | bigint
+  maxPages?: number
+  maxInputRounds?: number
+  /** Result cache limits; `null` disables the cache. */
+  cache?: { maxEntries?: number; maxBytes?: number } | null
+}
+
+/** What the server declared. */
+export interface ServerFeatures {
+  resources: boolean; resourcesSubscribe: boolean; resourcesListChanged: boolean
+  prompts: boolean; promptsListChanged: boolean; toolsListChanged: boolean; completions: boolean
+}
+/** The negotiated session. */
+export interface ClientSession { era: 'modern' | 'legacy'; version: string; features: ServerFeatures }
+/** A result: the server's result object (parsed) and whether the cache served it. */
+export interface ReplyFields { result: Record<string, any>; fromCache: boolean }
+/** The pages of a list call. */
+export interface ListingFields { pages: ReplyFields[]; nextCursor: string | null; truncated: boolean }
+/** What `ClientMachine.pollOutput()` returns. */
+export type ClientOutput =
+  | { type: 'transmit'; bytes: Buffer; id: number | null; method: string | null; name: string | null; protocolVersion: string | null }
+  | { type: 'closeStream'; id: number }
+  | { type: 'connected'; session: ClientSession; handshake: Record<string, any> }
+  | { type: 'connectFailed'; error: McpContextError }
+  | ({ type: 'discovered' | 'resourceRead' | 'promptFetched' | 'completed'; call: number | bigint } & ReplyFields)
+  | ({ type: 'resourcesListed' | 'templatesListed' | 'promptsListed'; call: number | bigint } & ListingFields)
+  | { type: 'inputRequired'; call: number | bigint; round: number; requests: Record<string, { method: string; params?: Record<string, unknown> }> }
+  | { type: 'failed'; call: number | bigint; error: McpError | McpContextError }
+  | { type: 'acknowledged'; call: number | bigint; honoured: SubscriptionFilter; refused: SubscriptionFilter }
+  | { type: 'notified'; subscription: number | bigint | null; notice: 'resourceUpdated' | 'resourcesListChanged' | 'promptsListChanged' | 'toolsListChanged'; uri?: string }
+  | { type: 'subscriptionEnded'; call: number | bigint; reason: 'graceful' | 'cancelledByServer' | 'unexpectedClose'; filter?: SubscriptionFilter }
+  | { type: 'unknownResponse'; id: number | bigint | string }
+  | { type: 'peerError'; error: McpContextError }

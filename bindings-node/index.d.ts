@@ -172,6 +172,61 @@ export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | 
 /** What `ServerMachine.pollOutput()` returns. */
 export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | CancelledEvent | StreamOverflowEvent
 
+/** A `subscriptions/listen` filter (DIGEST §11). */
+export interface SubscriptionFilter {
+  resourceSubscriptions?: string[]
+  resourcesListChanged?: boolean
+  promptsListChanged?: boolean
+  toolsListChanged?: boolean
+}
+
+/** `new ClientMachine(config)`: every field optional. */
+export interface ClientConfig {
+  /** `clientInfo` sent on every request; `null` leaves it out. */
+  clientInfo?: Implementation | null
+  /** `ClientCapabilities` sent on every request (`{}`); declare only what the host fulfils. */
+  capabilities?: Record<string, unknown>
+  /** Modern versions, most preferred first (`['2026-07-28']`). */
+  versions?: string[]
+  /** Legacy versions for the `initialize` fallback (`['2025-11-25']`); `[]`: none. */
+  legacyVersions?: string[]
+  /** How cancellation is signalled (`'stdio'`). */
+  transport?: 'stdio' | 'http'
+  requestTimeoutMs?: number | bigint
+  probeTimeoutMs?: number | bigint
+  maxPages?: number
+  maxInputRounds?: number
+  /** Result cache limits; `null` disables the cache. */
+  cache?: { maxEntries?: number; maxBytes?: number } | null
+}
+
+/** What the server declared. */
+export interface ServerFeatures {
+  resources: boolean; resourcesSubscribe: boolean; resourcesListChanged: boolean
+  prompts: boolean; promptsListChanged: boolean; toolsListChanged: boolean; completions: boolean
+}
+/** The negotiated session. */
+export interface ClientSession { era: 'modern' | 'legacy'; version: string; features: ServerFeatures }
+/** A result: the server's result object (parsed) and whether the cache served it. */
+export interface ReplyFields { result: Record<string, any>; fromCache: boolean }
+/** The pages of a list call. */
+export interface ListingFields { pages: ReplyFields[]; nextCursor: string | null; truncated: boolean }
+/** What `ClientMachine.pollOutput()` returns. */
+export type ClientOutput =
+  | { type: 'transmit'; bytes: Buffer; id: number | null; method: string | null; name: string | null; protocolVersion: string | null }
+  | { type: 'closeStream'; id: number }
+  | { type: 'connected'; session: ClientSession; handshake: Record<string, any> }
+  | { type: 'connectFailed'; error: McpContextError }
+  | ({ type: 'discovered' | 'resourceRead' | 'promptFetched' | 'completed'; call: number | bigint } & ReplyFields)
+  | ({ type: 'resourcesListed' | 'templatesListed' | 'promptsListed'; call: number | bigint } & ListingFields)
+  | { type: 'inputRequired'; call: number | bigint; round: number; requests: Record<string, { method: string; params?: Record<string, unknown> }> }
+  | { type: 'failed'; call: number | bigint; error: McpError | McpContextError }
+  | { type: 'acknowledged'; call: number | bigint; honoured: SubscriptionFilter; refused: SubscriptionFilter }
+  | { type: 'notified'; subscription: number | bigint | null; notice: 'resourceUpdated' | 'resourcesListChanged' | 'promptsListChanged' | 'toolsListChanged'; uri?: string }
+  | { type: 'subscriptionEnded'; call: number | bigint; reason: 'graceful' | 'cancelledByServer' | 'unexpectedClose'; filter?: SubscriptionFilter }
+  | { type: 'unknownResponse'; id: number | bigint | string }
+  | { type: 'peerError'; error: McpContextError }
+
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
@@ -179,6 +234,165 @@ export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent |
  * can point the loader at a WASI artifact this package does not build itself.
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
+
+/**
+ * A bounded, scope-aware cache of serialized results (DIGEST §4): `private` results are
+ * served only to the authorization context (`auth`) that stored them; change notifications
+ * invalidate; results of `input_required` retries are never stored.
+ *
+ * ```js
+ * const cache = new Cache({ maxEntries: 256, maxBytes: 4 << 20 })
+ * cache.insert('resources/read', 'file:///a', body, { ttlMs: 60000, cacheScope: 'public' }, Date.now())
+ * cache.get('resources/read', 'file:///a', Date.now()) // Buffer
+ * cache.invalidate('notifications/resources/updated', 'file:///a') // 1
+ * ```
+ */
+export declare class Cache {
+  /** An empty cache holding at most `maxEntries` (256) entries and `maxBytes` (4 MiB). */
+  constructor(limits?: { maxEntries?: number; maxBytes?: number })
+  /**
+   * Stores `value`, the result of `method` (`server/discover`, a list with its `cursor`,
+   * `resources/read` with its `uri` as `key`) received at `nowMs` with `hints`, for `auth`
+   * (`null`: anonymous). `retry: true` marks the result of an `input_required` retry.
+   * Returns `'stored'` or why not: `'retry'`, `'immediatelyStale'`, `'tooLarge'`.
+   *
+   * @throws {McpContextError} `ERR_NOT_CACHEABLE`, `ERR_MISSING_URI`.
+   */
+  insert(method: string, key: string | null, value: Buffer | string, hints: CacheHintsIn, nowMs: number | bigint, auth?: number | bigint | null, retry?: boolean): 'stored' | 'retry' | 'immediatelyStale' | 'tooLarge'
+  /**
+   * The fresh result for (`method`, `key`) that `auth` may see, or `null`.
+   *
+   * @throws {McpContextError} `ERR_NOT_CACHEABLE`, `ERR_MISSING_URI`.
+   */
+  get(method: string, key: string | null, nowMs: number | bigint, auth?: number | bigint | null): Buffer | null
+  /**
+   * The best result that `auth` may see: `{fresh: true, value}`, a stale one
+   * (`fresh: false`: re-fetch, MAY serve it if that fails), or `null`.
+   */
+  lookup(method: string, key: string | null, nowMs: number | bigint, auth?: number | bigint | null): { fresh: boolean; value: Buffer } | null
+  /**
+   * Drops what a notification makes stale (`notifications/resources/updated` with its
+   * `uri`, the `list_changed` ones); returns how many entries.
+   */
+  invalidate(notification: string, uri?: string | undefined | null): number
+  /**
+   * The server rejected a cursor of `method`'s list: drops every page of that list.
+   *
+   * @throws {McpContextError} `ERR_NOT_CACHEABLE`: not a list method.
+   */
+  invalidateCursor(method: string): number
+  /** Drops every private entry of `auth` (`null`: anonymous); returns how many. */
+  forgetContext(auth?: number | bigint | null): number
+  /** Drops every entry that is not fresh at `nowMs`; returns how many. */
+  purgeStale(nowMs: number | bigint): number
+  /** Drops everything. */
+  clear(): void
+  /** The number of entries. */
+  get length(): number
+  /** Key and value bytes held. */
+  get bytes(): number
+}
+
+/**
+ * The MCP client machine: negotiation (`server/discover`, with the 2025-11-25 fallback),
+ * per-request `_meta`, pagination, `input_required` rounds, subscriptions and a
+ * scope-aware result cache. It does no I/O and reads no clock. Drain rule: after every
+ * input call `pollOutput()` until it returns `null`, then `pollTimeout()`.
+ *
+ * ```js
+ * const client = new ClientMachine({ clientInfo: { name: 'host', version: '1.0.0' } })
+ * const call = client.readResource('file:///a.txt', Date.now())
+ * for (let out; (out = client.pollOutput()); ) {
+ *   if (out.type === 'transmit') child.stdin.write(Buffer.concat([out.bytes, Buffer.from('
+')]))
+ * }
+ * // each line the server writes: client.handleMessage(line, Date.now()), then drain again;
+ * // the answer arrives as { type: 'resourceRead', call, result, fromCache }.
+ * ```
+ */
+export declare class ClientMachine {
+  /**
+   * A client with `config` (all optional): `clientInfo` (`{name, version}`; `null` leaves
+   * it out), `capabilities` (a `ClientCapabilities` object, `{}` by default),
+   * `versions`, `legacyVersions` (`[]`: no fallback), `transport` (`'stdio'` or
+   * `'http'`, for cancellation), `requestTimeoutMs`, `probeTimeoutMs`, `maxPages`,
+   * `maxInputRounds`, `cache` (`{maxEntries, maxBytes}`, `null`: no cache).
+   *
+   * @throws {McpContextError} `ERR_CONFIG`.
+   */
+  constructor(config?: ClientConfig)
+  /** Starts the negotiation now (calls also start it). */
+  connect(nowMs: number | bigint): void
+  /** `server/discover`. Answer: a `discovered` event. */
+  discover(nowMs: number | bigint, options?: CallOptions | undefined | null): number | bigint
+  /** `resources/list` (every page by default). Answer: a `resourcesListed` event. */
+  listResources(nowMs: number | bigint, options?: ListOptions | undefined | null): number | bigint
+  /** `resources/templates/list`. Answer: a `templatesListed` event. */
+  listResourceTemplates(nowMs: number | bigint, options?: ListOptions | undefined | null): number | bigint
+  /** `prompts/list`. Answer: a `promptsListed` event. */
+  listPrompts(nowMs: number | bigint, options?: ListOptions | undefined | null): number | bigint
+  /** `resources/read`. Answer: a `resourceRead` event (at once from a fresh cached result). */
+  readResource(uri: string, nowMs: number | bigint, options?: CallOptions | undefined | null): number | bigint
+  /** A fresh cached `resources/read` result for `uri`, without a request, or `null`. */
+  readCached(uri: string, nowMs: number | bigint): { result: Record<string, unknown>; fromCache: boolean } | null
+  /** `prompts/get` with string `args`. Answer: a `promptFetched` event. */
+  getPrompt(name: string, args: Record<string, string> | null | undefined, nowMs: number | bigint): number | bigint
+  /**
+   * `completion/complete` of `argument` (`{name, value}`) for `ref`
+   * (`{type: 'ref/prompt', name}` or `{type: 'ref/resource', uri}`), with already
+   * resolved `context` arguments. Answer: a `completed` event.
+   *
+   * @throws {TypeError} a malformed `ref` or `argument`.
+   */
+  complete(reference: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }, argument: { name: string; value: string }, context: Record<string, string> | null | undefined, nowMs: number | bigint): number | bigint
+  /**
+   * `subscriptions/listen` with `filter` (`{resourceSubscriptions?, resourcesListChanged?,
+   * promptsListChanged?, toolsListChanged?}`). Events: `acknowledged`, then `notified`,
+   * and `subscriptionEnded`.
+   *
+   * @throws {McpError} the filter breaks the schema.
+   */
+  listen(filter: SubscriptionFilter, nowMs: number | bigint): number | bigint
+  /**
+   * Gives up on `call` (stdio: `notifications/cancelled`; HTTP: a `closeStream` output).
+   *
+   * @throws {McpContextError} `ERR_UNKNOWN_CALL`.
+   */
+  cancel(call: number | bigint, reason: string | undefined | null, nowMs: number | bigint): void
+  /**
+   * Answers an `inputRequired` event: one response object per requested key
+   * (`ElicitResult`, `CreateMessageResult`, `ListRootsResult`); the request is retried.
+   *
+   * @throws {McpContextError} `ERR_NOT_AWAITING_INPUT`, `ERR_MISSING_INPUT_RESPONSE`,
+   * `ERR_UNEXPECTED_INPUT_RESPONSE`, `ERR_INPUT_RESPONSE_NOT_OBJECT`, `ERR_UNKNOWN_CALL`.
+   */
+  respondInput(call: number | bigint, responses: Record<string, Record<string, unknown>>, nowMs: number | bigint): void
+  /** Handles one message (a line on stdio, a JSON body or one SSE `data` on HTTP). */
+  handleMessage(message: Buffer | string, nowMs: number | bigint): void
+  /** Fails or retries what is overdue at `nowMs`. */
+  handleTimeout(nowMs: number | bigint): void
+  /**
+   * HTTP: the request with JSON-RPC `id` failed without a JSON-RPC answer (a 404 with an
+   * empty body, a network error).
+   */
+  handleRequestFailed(id: number, nowMs: number | bigint): void
+  /** The transport closed: outstanding calls fail; subscriptions end (`unexpectedClose`). */
+  handleClose(nowMs: number | bigint): void
+  /** Results cached as `private` from now on belong to `auth` (`null`: anonymous). */
+  setAuthContext(auth?: number | bigint | null): void
+  /** The earliest deadline (ms) at which `handleTimeout` has work, or `null`. */
+  pollTimeout(): number | bigint | null
+  /** Requests sent and not yet answered. */
+  get outstanding(): number
+  /** The negotiated session (`{era, version, features}`), or `null` before it. */
+  get session(): { era: 'modern' | 'legacy'; version: string; features: ServerFeatures } | null
+  /**
+   * The next output, or `null`: `transmit` (send `bytes`; on HTTP with the headers
+   * `method`, `name`, `protocolVersion`), `closeStream` (HTTP: close the response stream
+   * of request `id`), or an event (see `ClientOutput`).
+   */
+  pollOutput(): ClientOutput | null
+}
 
 /**
  * Routes a URI among many RFC 6570 templates at once (docs/matching.md §7): the cost does
@@ -389,7 +603,7 @@ export declare class UriTemplate {
    * Expands the template (RFC 6570 §3). Values: strings; numbers and bigints (through
    * `String()`); arrays of those (lists); plain objects of those (associative arrays, in
    * property order); `null`, `undefined` or a missing name is undefined and expands to
-   * nothing.
+   * nothing. Only the template's own variable names are read from `vars`.
    *
    * @throws {TypeError} a value of another type (booleans included: pass `'true'`).
    * @throws {TemplateError} a prefix modifier (`{var:3}`) applied to an array or object
@@ -409,6 +623,26 @@ export declare class UriTemplate {
   toString(): string
   /** The template source (so `JSON.stringify` writes the `uriTemplate` string). */
   toJSON(): string
+}
+
+/**
+ * The caching hints of a result as received: `ttlMs` (absent, 0 or negative: stale at
+ * once) and `cacheScope` (absent reads as `'private'`).
+ */
+export interface CacheHintsIn {
+  /** `ttlMs`. */
+  ttlMs?: number
+  /** `cacheScope`. */
+  cacheScope?: 'public' | 'private'
+}
+
+/** Options of a cacheable call. */
+export interface CallOptions {
+  /**
+   * Always ask the server (the result still refreshes the cache). Default: a fresh cached
+   * result is served without a request.
+   */
+  refresh?: boolean
 }
 
 /**
@@ -432,6 +666,17 @@ export declare function checkHeaders(headers: McpHeaders, body: McpBodyFields): 
  * `ERR_ORIGIN_NOT_ALLOWED` (403).
  */
 export declare function checkOrigin(host?: string | undefined | null, origin?: string | undefined | null, allowList?: Array<string> | undefined | null): void
+
+/**
+ * What `selectContext` chose: indices into the candidates, in selection order, and the
+ * budget they use.
+ */
+export interface ContextSelection {
+  /** The chosen candidates' indices. */
+  indices: Array<number>
+  /** The budget used, in the budget's unit. */
+  used: number
+}
 
 /**
  * JSON-RPC error codes used by MCP 2026-07-28. The vocabulary is open: a peer may send any
@@ -473,6 +718,19 @@ export interface FailureSpec {
   message?: string
   /** The code for `'application'`. */
   code?: number
+}
+
+/** Options of a list call. */
+export interface ListOptions {
+  /**
+   * Fetch one page only, starting at `cursor` (absent: the first page). Default: every
+   * page (following `nextCursor`, at most `maxPages`).
+   */
+  page?: boolean
+  /** The cursor of the page to fetch (implies `page`). */
+  cursor?: string
+  /** Always ask the server. */
+  refresh?: boolean
 }
 
 /**
@@ -532,6 +790,19 @@ export declare const OriginError: OriginErrorConstructor
 
 /** The MCP revision this package implements: `"2026-07-28"`. */
 export declare const PROTOCOL_VERSION: string
+
+/**
+ * Chooses which resources to attach to a model's context (DIGEST §14.3): keep those whose
+ * `annotations.audience` suits `target` (`'user'` / `'assistant'`; absent audience suits
+ * all), order by `priority` (absent: 0.5), then `lastModified` (newest first), then `uri`,
+ * and take greedily every one whose cost fits what is left of `budget` (`{bytes}`: sum of
+ * `size`; `{tokens}`: sum of `tokens`, else `size`/4). A candidate without a cost is never
+ * chosen. Candidates are `Resource`-shaped objects (`uri`, `size`, `annotations`) with an
+ * optional `tokens` estimate.
+ *
+ * @throws {TypeError} a malformed candidate or budget.
+ */
+export declare function selectContext(candidates: Array<{ uri: string; size?: number; tokens?: number; annotations?: Annotations }>, budget: { bytes: number } | { tokens: number }, target?: 'user' | 'assistant' | null): ContextSelection
 
 /**
  * The HTTP status for a JSON-RPC error response with `code`: 404 for -32601, 400 for

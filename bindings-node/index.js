@@ -835,6 +835,8 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.Cache = nativeBinding.Cache
+module.exports.ClientMachine = nativeBinding.ClientMachine
 module.exports.Router = nativeBinding.Router
 module.exports.ServerMachine = nativeBinding.ServerMachine
 module.exports.UriTemplate = nativeBinding.UriTemplate
@@ -845,5 +847,6 @@ module.exports.McpContextError = nativeBinding.McpContextError
 module.exports.McpError = nativeBinding.McpError
 module.exports.OriginError = nativeBinding.OriginError
 module.exports.PROTOCOL_VERSION = nativeBinding.PROTOCOL_VERSION
+module.exports.selectContext = nativeBinding.selectContext
 module.exports.statusFor = nativeBinding.statusFor
 module.exports.TemplateError = nativeBinding.TemplateError

@@ -35,6 +35,14 @@ echo "--- swift 4/6: C smoke test of the generated header"
 gcc -std=c11 -Wall -Wextra -Werror -D_Nonnull= -D_Nullable= \
   -I bindings-swift/swift/Sources/MCPContextFFI bindings-swift/tests/c/smoke.c \
   -L "$TARGET/debug" -lmcp_context_ffi -Wl,-rpath,"$TARGET/debug" -o "$TARGET/uniffi/c-smoke"
+# Every function the header declares is exported by the library (a Swift link would fail).
+declared=$(grep -o '\b\(uniffi\|ffi\)_mcp_context_ffi_[a-z0-9_]*' bindings-swift/swift/Sources/MCPContextFFI/MCPContextFFI.h | sort -u)
+missing=$(comm -23 <(echo "$declared") <(nm -D --defined-only "$LIB" | awk '{print $3}' | sort -u))
+if [ -n "$missing" ]; then
+  echo "swift-test: header functions missing from $LIB:" $missing >&2
+  exit 1
+fi
+echo "c-smoke: all $(echo "$declared" | wc -l) header functions are exported"
 "$TARGET/uniffi/c-smoke"
 
 echo "--- swift 5/6: swift test (XCTest) in the Debian 13 swiftlang chroot"
@@ -93,10 +101,11 @@ chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
     swift build --scratch-path /build/.build --product mcp-stdio-client 2>&1 | tail -n 1
     swift build --scratch-path /build/.build --product mcp-stdio-server 2>&1 | tail -n 1
     bin=/build/.build/debug
-    echo "> mcp-stdio-client --listen notes://acme/1 -- demo-server --tick-ms 100"
-    timeout 120 $bin/mcp-stdio-client --listen notes://acme/1 -- /build/bin/demo-server --tick-ms 100
-    echo "> mcp-stdio-client -- mcp-stdio-server"
-    timeout 120 $bin/mcp-stdio-client -- $bin/mcp-stdio-server' 2>&1 | tee "$EXLOG"
+    echo "> mcp-stdio-client --listen notes://acme/1 --prompt review_note project=acme id=1 -- demo-server --tick-ms 100"
+    timeout 120 $bin/mcp-stdio-client --listen notes://acme/1 --prompt review_note project=acme id=1 \
+      -- /build/bin/demo-server --tick-ms 100
+    echo "> mcp-stdio-client --prompt greet name=swift -- mcp-stdio-server"
+    timeout 120 $bin/mcp-stdio-client --prompt greet name=swift -- $bin/mcp-stdio-server' 2>&1 | tee "$EXLOG"
 rc=${PIPESTATUS[0]}
 set -e
 if [ "$rc" != 0 ] || [ "$(grep -c 'mcp-stdio-client: ok' "$EXLOG")" != 2 ]; then

@@ -9,8 +9,8 @@ import * as esm from '../index.js'
 
 const require = createRequire(import.meta.url)
 const EXPORTS = [
-  'ErrorCode', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router', 'ServerMachine',
-  'TemplateError', 'UriTemplate', 'checkHeaders', 'checkOrigin', 'statusFor',
+  'Cache', 'ClientMachine', 'ErrorCode', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router',
+  'ServerMachine', 'TemplateError', 'UriTemplate', 'checkHeaders', 'checkOrigin', 'selectContext', 'statusFor',
 ]
 const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
 
@@ -41,6 +41,9 @@ it('declares and documents every export in index.d.ts', () => {
     'respondPrompt(handle', 'respondCompletion(handle', 'respondInputRequired(handle', 'fail(handle',
     'pollTimeout(): number | bigint | null', 'handleTimeout(nowMs', 'streamClosed(stream', 'resourceUpdated(uri',
     'addResource(resource: Resource', 'addTemplate(template: ResourceTemplate', 'addPrompt(prompt: Prompt',
+    'readResource(uri: string', 'listResources(nowMs', 'getPrompt(name: string', 'respondInput(call',
+    'listen(filter: SubscriptionFilter', 'pollOutput(): ClientOutput | null', 'handleClose(nowMs',
+    'insert(method: string', 'lookup(method: string', 'invalidate(notification: string',
   ]
   for (const member of documented) {
     const at = dts.indexOf(member)
@@ -49,7 +52,8 @@ it('declares and documents every export in index.d.ts', () => {
   }
   for (const type of ['McpContextErrorConstructor', 'TemplateErrorConstructor', 'McpErrorConstructor',
     'OriginErrorConstructor', 'VarValue', 'Scalar', 'ServerConfig', 'ServerOutput', 'Resource',
-    'ResourceContents', 'GetPromptResult', 'CacheHint', 'InputRequest', 'MessageContext', 'FailureSpec']) {
+    'ResourceContents', 'GetPromptResult', 'CacheHint', 'InputRequest', 'MessageContext', 'FailureSpec',
+    'ClientConfig', 'ClientOutput', 'SubscriptionFilter', 'CacheHintsIn', 'ContextSelection', 'CallOptions', 'ListOptions']) {
     assert.match(dts, new RegExp(`export (interface|type) ${type}\\b`), type)
   }
 })

@@ -1,5 +1,6 @@
 // The Error subclasses thrown by the addon. Evaluated once per environment by errors.rs
 // (as an expression: nothing leaks into the global scope) and exported from the module.
+// The last element is the environment's JSON.parse, kept for building results in one call.
 // Declared for TypeScript in dts-header.d.ts.
 (() => {
   'use strict'
@@ -40,5 +41,5 @@
       value: cls.name, writable: true, enumerable: false, configurable: true,
     })
   }
-  return [McpContextError, TemplateError, McpError, OriginError]
+  return [McpContextError, TemplateError, McpError, OriginError, JSON.parse]
 })()

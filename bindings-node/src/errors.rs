@@ -17,7 +17,9 @@
 //! (`ParseErrorKind::ident`): `ERR_TEMPLATE_UNCLOSED_EXPRESSION`.
 
 use mcp_context::template::{ExpandError, ParseError};
-use napi::bindgen_prelude::{Array, FnArgs, Function, FunctionRef, JsObjectValue, JsValue, Object};
+use napi::bindgen_prelude::{
+    Array, FnArgs, Function, FunctionRef, JsObjectValue, JsValue, Object, Unknown,
+};
 use napi::{Env, Error, JsTypeError, Result, Status};
 use napi_derive::napi;
 
@@ -70,6 +72,9 @@ struct Classes {
     template_error: FunctionRef<TemplateArgs, ()>,
     mcp_error: FunctionRef<McpArgs, ()>,
     origin_error: FunctionRef<OriginArgs, ()>,
+    /// `JSON.parse` as the module loaded: results built as JSON text become objects in one
+    /// call instead of one call per property.
+    json_parse: FunctionRef<String, Unknown<'static>>,
 }
 
 fn missing(what: &str) -> Error {
@@ -92,7 +97,11 @@ pub(crate) fn register_error_classes(mut exports: Object<'_>, env: Env) -> Resul
     let origin: Function<'_, OriginArgs, ()> = classes
         .get(3)?
         .ok_or_else(|| missing("errors.js returned no OriginError"))?;
+    let parse: Function<'_, String, Unknown<'static>> = classes
+        .get(4)?
+        .ok_or_else(|| missing("errors.js returned no JSON.parse"))?;
     let stored = Classes {
+        json_parse: parse.create_ref()?,
         mcp_context_error: base.create_ref()?,
         template_error: template.create_ref()?,
         mcp_error: mcp.create_ref()?,
@@ -210,4 +219,16 @@ pub(crate) fn origin_error(env: &Env, message: String, code: String, http_status
         )?))
     };
     build().unwrap_or_else(|failed| failed)
+}
+
+/// `JSON.parse(text)` through the reference kept at load time.
+pub(crate) fn json_parse<'e>(env: &'e Env, text: String) -> Result<Unknown<'e>> {
+    let f = classes(env)?.json_parse.borrow_back(env)?;
+    let v: Unknown<'static> = f.call(text)?;
+    // The value belongs to the current scope: give it that lifetime back.
+    Ok(shorten(v))
+}
+
+fn shorten<'e>(v: Unknown<'static>) -> Unknown<'e> {
+    v
 }

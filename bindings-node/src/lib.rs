@@ -18,6 +18,9 @@
 //! camelCased by napi-rs. The error classes are declared in `dts-header.d.ts`, which the CLI
 //! puts at the top of `index.d.ts`.
 
+mod cache;
+mod client;
+mod context;
 mod convert;
 mod error_code;
 mod errors;

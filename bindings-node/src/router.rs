@@ -4,8 +4,11 @@
 //! Captured values come back decoded: a string per variable, an array of strings for an
 //! exploded one (`{/path*}`). A value whose percent-decoding is not UTF-8 is given raw.
 
-use mcp_context::template::{Captures, InsertError, MatchError, PatternError, Router as Core};
-use napi::bindgen_prelude::{Either, JsObjectValue, Null, Object};
+use mcp_context::json::{EncodeError, Writer};
+use mcp_context::template::{
+    Captures, Encoded, InsertError, MatchError, PatternError, Router as Core,
+};
+use napi::bindgen_prelude::{Either, Null, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
@@ -14,30 +17,42 @@ use crate::errors;
 /// Captures beyond this many variables are refused (`ERR_TOO_MANY_VARIABLES`).
 pub(crate) const MAX_VARS: usize = 32;
 
-/// The captures of a match as `{name: value}`.
-pub(crate) fn captures_object<'e, const N: usize>(
-    env: &'e Env,
+/// Writes the captures of a match as a JSON object `{"name": "value", …}` (an array for an
+/// exploded variable) into `w`. The result crosses to JS as one string and one `JSON.parse`:
+/// far fewer engine calls than setting each property.
+pub(crate) fn write_captures<const N: usize>(
+    w: &mut Writer<'_, String>,
     caps: &Captures<'_, '_, N>,
-) -> Result<Object<'e>> {
-    let mut o = Object::new(env)?;
+) -> std::result::Result<(), EncodeError> {
+    let decoded = |v: Encoded<'_>| {
+        v.decode()
+            .map_or_else(|_| v.raw().to_string(), |d| d.into_owned())
+    };
+    w.begin_object()?;
     for c in caps.iter() {
+        w.key(c.name())?;
         if c.is_exploded() {
-            let items: Vec<String> = c
-                .values()
-                .map(|v| {
-                    v.decode()
-                        .map_or_else(|_| v.raw().to_string(), |d| d.into_owned())
-                })
-                .collect();
-            o.set_named_property(c.name(), items)?;
+            w.begin_array()?;
+            for v in c.values() {
+                w.str(&decoded(v))?;
+            }
+            w.end_array()?;
         } else {
-            let v = c
-                .decode()
-                .map_or_else(|_| c.raw().to_string(), |d| d.into_owned());
-            o.set_named_property(c.name(), v)?;
+            w.str(&decoded(c.value()))?;
         }
     }
-    Ok(o)
+    w.end_object()
+}
+
+/// The JSON text built by `build` as a JS value.
+pub(crate) fn json_result<'e>(
+    env: &'e Env,
+    build: impl FnOnce(&mut Writer<'_, String>) -> std::result::Result<(), EncodeError>,
+) -> Result<Unknown<'e>> {
+    let mut text = String::with_capacity(128);
+    build(&mut Writer::new(&mut text))
+        .map_err(|e| errors::context_error(env, e.to_string(), String::from("ERR_ENCODE")))?;
+    errors::json_parse(env, text)
 }
 
 /// A `TemplateError` (unparsable) or `McpContextError` `ERR_TEMPLATE_NOT_MATCHABLE`.
@@ -111,16 +126,20 @@ impl Router {
         catch_unwind,
         ts_return_type = "{ id: number; template: string; variables: Record<string, string | string[]> } | null"
     )]
-    pub fn route<'e>(&self, env: &'e Env, uri: String) -> Result<Either<Object<'e>, Null>> {
+    pub fn route<'e>(&self, env: &'e Env, uri: String) -> Result<Either<Unknown<'e>, Null>> {
         let mut caps = Captures::<MAX_VARS>::new();
         match self.inner.route(&uri, &mut caps) {
-            Ok(hit) => {
-                let mut o = Object::new(env)?;
-                o.set_named_property("id", u32::try_from(hit.id.index()).unwrap_or(u32::MAX))?;
-                o.set_named_property("template", hit.template)?;
-                o.set_named_property("variables", captures_object(env, &caps)?)?;
-                Ok(Either::A(o))
-            }
+            Ok(hit) => json_result(env, |w| {
+                w.begin_object()?;
+                w.key("id")?;
+                w.u64(hit.id.index() as u64)?;
+                w.key("template")?;
+                w.str(hit.template)?;
+                w.key("variables")?;
+                write_captures(w, &caps)?;
+                w.end_object()
+            })
+            .map(Either::A),
             Err(MatchError::NoMatch) => Ok(Either::B(Null)),
             Err(e) => Err(match_error(env, e)),
         }

@@ -222,7 +222,8 @@ fn retry<'e>(env: &'e Env, r: Option<&Retry>) -> Result<Either<Object<'e>, Null>
     Ok(Either::A(o))
 }
 
-/// A request id as JS: a number while exact, a bigint beyond, or a string.
+/// A request id as JS: a number while exact, a bigint beyond (up to 2^64), a string for a
+/// string id, and the decimal digits (a string) for an integer beyond i64.
 pub(crate) fn request_id<'e>(env: &'e Env, id: &OwnedRequestId) -> Result<Unknown<'e>> {
     Ok(match id {
         OwnedRequestId::Str(s) => env.create_string(s)?.to_unknown(),
@@ -230,7 +231,8 @@ pub(crate) fn request_id<'e>(env: &'e Env, id: &OwnedRequestId) -> Result<Unknow
             Ok(u) => napi::bindgen_prelude::ToNapiValue::into_unknown(convert::u64_out(u), env)?,
             Err(_) => napi::bindgen_prelude::ToNapiValue::into_unknown(*i as f64, env)?,
         },
-        _ => convert::parse_json(env, &format!("{id:?}"))?,
+        // Beyond i64: the decimal digits as a string (JSON.parse would round them).
+        OwnedRequestId::BigInt(digits) => env.create_string(digits)?.to_unknown(),
     })
 }
 

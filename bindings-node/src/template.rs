@@ -8,7 +8,7 @@
 use mcp_context::template::{
     Captures, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables, PatternError,
 };
-use napi::bindgen_prelude::{Either, Null};
+use napi::bindgen_prelude::{Either, FromNapiValue, Null};
 use napi::bindgen_prelude::{JsObjectValue, JsValue, Object, Unknown};
 use napi::{Env, Result, ValueType};
 use napi_derive::napi;
@@ -90,6 +90,8 @@ pub struct UriTemplate {
     inner: OwnedTemplate,
     /// The template compiled for matching (or why it cannot be matched).
     pattern: std::result::Result<OwnedPattern, PatternError>,
+    /// The variable names, each once, in template order.
+    names: Vec<String>,
 }
 
 #[napi]
@@ -109,9 +111,16 @@ impl UriTemplate {
         let source = source.coerce_to_string()?.into_utf8()?.into_owned()?;
         let inner =
             OwnedTemplate::parse(&source).map_err(|err| errors::parse_error(&env, &source, err))?;
+        let mut names: Vec<String> = Vec::new();
+        for spec in inner.variables() {
+            if !names.iter().any(|n| n == spec.name) {
+                names.push(spec.name.to_string());
+            }
+        }
         Ok(Self {
             inner,
             pattern: OwnedPattern::parse(&source),
+            names,
         })
     }
 
@@ -124,19 +133,13 @@ impl UriTemplate {
     /// The variable names in template order, each once.
     #[napi(getter, catch_unwind)]
     pub fn variables(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        for spec in self.inner.variables() {
-            if !names.contains(&spec.name) {
-                names.push(spec.name);
-            }
-        }
-        names
+        self.names.iter().map(String::as_str).collect()
     }
 
     /// Expands the template (RFC 6570 §3). Values: strings; numbers and bigints (through
     /// `String()`); arrays of those (lists); plain objects of those (associative arrays, in
     /// property order); `null`, `undefined` or a missing name is undefined and expands to
-    /// nothing.
+    /// nothing. Only the template's own variable names are read from `vars`.
     ///
     /// @throws {TypeError} a value of another type (booleans included: pass `'true'`).
     /// @throws {TemplateError} a prefix modifier (`{var:3}`) applied to an array or object
@@ -148,11 +151,15 @@ impl UriTemplate {
             match vars.get_type()? {
                 ValueType::Null | ValueType::Undefined => {}
                 ValueType::Object if !vars.is_array()? => {
+                    // Only the template's own names are read: the fewest engine calls, and
+                    // a property the template does not use cannot matter.
                     let object = vars.coerce_to_object()?;
-                    for name in Object::keys(&object)? {
-                        let v = object.get_named_property::<Unknown<'_>>(&name)?;
-                        if let Some(v) = value(&env, &name, &v)? {
-                            owned.insert(name, v);
+                    for name in &self.names {
+                        let v = object.get_named_property::<Unknown<'_>>(name)?;
+                        if v.get_type()? == ValueType::String {
+                            owned.insert(name.clone(), OwnedValue::Str(String::from_unknown(v)?));
+                        } else if let Some(v) = value(&env, name, &v)? {
+                            owned.insert(name.clone(), v);
                         }
                     }
                 }
@@ -187,14 +194,14 @@ impl UriTemplate {
         catch_unwind,
         ts_return_type = "Record<string, string | string[]> | null"
     )]
-    pub fn match_uri<'e>(&self, env: &'e Env, uri: String) -> Result<Either<Object<'e>, Null>> {
+    pub fn match_uri<'e>(&self, env: &'e Env, uri: String) -> Result<Either<Unknown<'e>, Null>> {
         let pattern = match &self.pattern {
             Ok(p) => p,
             Err(e) => return Err(router::pattern_error(env, self.inner.source(), *e)),
         };
         let mut caps = Captures::<{ router::MAX_VARS }>::new();
         match pattern.matches(&uri, &mut caps) {
-            Ok(()) => Ok(Either::A(router::captures_object(env, &caps)?)),
+            Ok(()) => router::json_result(env, |w| router::write_captures(w, &caps)).map(Either::A),
             Err(MatchError::NoMatch) => Ok(Either::B(Null)),
             Err(e) => Err(router::match_error(env, e)),
         }

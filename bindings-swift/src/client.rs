@@ -355,3 +355,23 @@ impl ClientMachine {
         self.lock().set_auth_context(auth_context.map(AuthContext));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ClientConfig, CoreConfig, client_config};
+    use crate::client_types::ClientError;
+
+    #[test]
+    fn config_round_trips_to_the_core_defaults() {
+        let core = CoreConfig::try_from(client_config("n".into(), "1".into())).unwrap();
+        assert_eq!(core, CoreConfig::new("n", "1"));
+        let bad = ClientConfig {
+            capabilities_json: "{".into(),
+            ..client_config("n".into(), "1".into())
+        };
+        assert_eq!(
+            CoreConfig::try_from(bad).unwrap_err(),
+            ClientError::InvalidCapabilities
+        );
+    }
+}

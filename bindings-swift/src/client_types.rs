@@ -470,8 +470,6 @@ pub enum EndReason {
         /// The filter to re-send.
         filter: SubscriptionFilter,
     },
-    /// A kind added to the core after this binding version.
-    Other,
 }
 
 /// One input request of an `input_required` result (DIGEST §13).
@@ -690,8 +688,6 @@ impl From<CoreEvent> for ClientEvent {
                     CoreEndReason::UnexpectedClose { filter } => EndReason::UnexpectedClose {
                         filter: filter.into(),
                     },
-                    #[allow(unreachable_patterns)]
-                    _ => EndReason::Other,
                 },
             },
             CoreEvent::UnknownResponse { id } => Self::UnknownResponse {

@@ -40,7 +40,7 @@ pub enum TemplateParseErrorKind {
 
 impl TemplateParseErrorKind {
     /// The core kind this mirrors (`None` for [`Self::Other`]).
-    fn to_core(self) -> Option<ParseErrorKind> {
+    pub(crate) fn to_core(self) -> Option<ParseErrorKind> {
         Some(match self {
             Self::UnclosedExpression => ParseErrorKind::UnclosedExpression,
             Self::UnexpectedBrace => ParseErrorKind::UnexpectedBrace,

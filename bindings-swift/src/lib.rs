@@ -14,6 +14,7 @@
 //! | `client.rs`, `client_types.rs` | `ClientMachine`, `ClientConfig`, `ClientOutput`, `ClientEvent`, `Reply`, `CallError`, … |
 //! | `cache.rs` | `Cache`, `CacheKey`, `Invalidation`, `CacheLookup`, `CacheError` |
 //! | `context.rs` | `selectContext(candidates:budget:target:)` |
+//! | `visibility.rs` | `VisibilityFilter` (a Swift protocol), `ListedItem` |
 //!
 //! Time is integer milliseconds (`nowMs: UInt64`) everywhere; bytes are `Data`.
 //!
@@ -34,6 +35,7 @@ mod router;
 mod server;
 mod server_types;
 mod template;
+mod visibility;
 
 pub use cache::{
     Cache, CacheError, CacheKey, CacheLookup, Invalidation, ListKind, cache_key,
@@ -64,3 +66,4 @@ pub use server_types::{
     RespondError, Retry, ServerConfigError, ServerEvent, ServerOutput,
 };
 pub use template::{TemplateModifier, TemplatePair, TemplateValue, TemplateVariable, UriTemplate};
+pub use visibility::{ListedItem, VisibilityFilter};

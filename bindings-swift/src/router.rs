@@ -4,7 +4,9 @@
 
 use std::sync::{Mutex, MutexGuard};
 
-use mcp_context::template::{Captures, InsertError, MatchError, RouteId, Router as CoreRouter};
+use mcp_context::template::{
+    Captures, InsertError, MatchError, ParseError, RouteId, Router as CoreRouter,
+};
 
 use crate::errors::TemplateParseErrorKind;
 
@@ -67,9 +69,14 @@ pub enum RouterError {
 impl std::fmt::Display for RouterError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            Self::Parse { kind, byte_offset } => {
-                write!(f, "invalid URI template at byte {byte_offset} ({kind:?})")
-            }
+            Self::Parse { kind, byte_offset } => match kind.to_core() {
+                Some(kind) => ParseError {
+                    kind,
+                    at: usize::try_from(*byte_offset).unwrap_or(usize::MAX),
+                }
+                .fmt(f),
+                None => write!(f, "invalid URI template at byte {byte_offset}"),
+            },
             Self::Unmatchable { reason } => write!(f, "template cannot be matched: {reason}"),
             Self::Indistinguishable { existing } => {
                 write!(f, "indistinguishable from template #{existing}")

@@ -3,7 +3,7 @@
 //! events) out; the host answers events by handle.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use mcp_context::messages::owned::{
     FromJsonText, OwnedGetPromptResult, OwnedInputRequest, OwnedPrompt, OwnedResource,
@@ -393,6 +393,13 @@ impl ServerMachine {
         })?)
     }
 
+    /// Installs a visibility filter (see `VisibilityFilter`): lists, reads, prompts and
+    /// completion references then depend on the caller's `auth`, and every list page and
+    /// static read is `cacheScope: "private"`.
+    pub fn set_visibility(&self, filter: Arc<dyn crate::visibility::VisibilityFilter>) {
+        self.lock().set_visibility(crate::visibility::boxed(filter));
+    }
+
     /// Removes a prompt; `false` if not registered.
     pub fn remove_prompt(&self, name: String) -> bool {
         self.lock().remove_prompt(&name)
@@ -540,5 +547,18 @@ impl ServerMachine {
     /// Open listen subscriptions.
     pub fn subscriptions(&self) -> u64 {
         u64::try_from(self.lock().subscriptions()).unwrap_or(u64::MAX)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CoreConfig, server_config};
+
+    /// The record carries every setting it names unchanged, both ways: the Swift defaults are
+    /// the core's.
+    #[test]
+    fn config_round_trips_to_the_core_defaults() {
+        let core: CoreConfig = server_config().into();
+        assert_eq!(format!("{core:?}"), format!("{:?}", CoreConfig::default()));
     }
 }

@@ -131,9 +131,9 @@ def make_server():
     return server
 
 
-def pump(client, server, now, on_event):
+def pump(client, server, now, on_event, auth=0):
     """Moves bytes both ways until both machines are drained; returns the client's events."""
-    ctx = m.MessageContext(stream=1, auth=0, transport=m.ServerTransport.STDIO)
+    ctx = m.MessageContext(stream=1, auth=auth, transport=m.ServerTransport.STDIO)
     events, progressed = [], True
     while progressed:
         progressed = False
@@ -224,3 +224,35 @@ def test_router_cache_and_context_selection():
     c = lambda uri, size, p: m.ContextCandidate(uri=uri, size=size, tokens=None, audience=None, priority=p, last_modified=None)
     picked = m.select_context([c("a:1", 600, 0.9), c("a:2", 500, 0.8), c("a:3", 300, 0.1)], m.ContextBudget.BYTES(limit=1000), None)
     assert picked == [0, 2]
+
+
+def test_json_inputs_and_a_foreign_visibility_filter():
+    server = make_server()
+    server.add_prompt_json('{"name":"review","arguments":[{"name":"id","required":true}]}', {})
+    with pytest.raises(m.RegisterError.InvalidJson):
+        server.add_resource_json('{"uri":"notes://x/1"}', None, None)  # no name
+
+    class HideSecrets(m.VisibilityFilter):
+        def is_visible(self, auth, item):
+            return not (isinstance(item, m.ListedItem.PROMPT) and auth == 0)
+
+    server.set_visibility(HideSecrets())
+    client = m.ClientMachine(m.client_config("py", "1.0"))
+
+    def answer(server, event):
+        assert isinstance(event, m.ServerEvent.GET_PROMPT)
+        with pytest.raises(m.RespondError.InvalidJson):
+            server.respond_prompt(event.handle, '{"messages":[{"role":"robot"}]}')
+        server.respond_prompt(event.handle, json.dumps({"messages": [{"role": "user", "content": {"type": "text", "text": "id " + event.arguments["id"]}}]}))
+
+    hidden = client.get_prompt("review", {"id": "3"}, 0)
+    events = pump(client, server, 0, answer)
+    failed = [e for e in events if isinstance(e, m.ClientEvent.FAILED)]
+    assert [f.call for f in failed] == [hidden]
+    shown = client.get_prompt("review", {"id": "3"}, 0)
+    fetched = [
+        (e.call, json.loads(e.reply.json)["messages"][0]["content"]["text"])
+        for e in pump(client, server, 0, answer, auth=7)
+        if isinstance(e, m.ClientEvent.PROMPT_FETCHED)
+    ]
+    assert fetched == [(shown, "id 3")]

@@ -2,12 +2,13 @@
 // spawns (Foundation `Process` + `Pipe`). The machine does the protocol; this file moves
 // lines, keeps the clock, and prints what it got.
 //
-//   mcp-stdio-client [--listen URI] -- SERVER [ARGS...]
+//   mcp-stdio-client [--listen URI] [--prompt NAME [KEY=VALUE...]] -- SERVER [ARGS...]
 //
 // It connects, lists resources and templates, reads the first resource twice (the second
 // from the client's cache when the server's TTL allows), reads a missing URI (a typed
-// not-found error), and with --listen waits for one `resources/updated` of URI. Exit status 0
-// means every step got the answer the protocol promises.
+// not-found error), with --prompt gets that prompt (decoded into `Wire.GetPromptResult`), and
+// with --listen waits for one `resources/updated` of URI. Exit status 0 means every step got
+// the answer the protocol promises.
 import Foundation
 import MCPContext
 
@@ -130,13 +131,28 @@ func items(_ listing: Listing, _ field: String, _ key: String) throws -> [String
 func run() throws {
     var args = Array(CommandLine.arguments.dropFirst())
     var listenUri: String?
-    if args.first == "--listen", args.count > 1 {
-        listenUri = args[1]
-        args.removeFirst(2)
+    var prompt: (name: String, arguments: [String: String])?
+    while let flag = args.first, flag != "--" {
+        args.removeFirst()
+        switch flag {
+        case "--listen" where !args.isEmpty:
+            listenUri = args.removeFirst()
+        case "--prompt" where !args.isEmpty:
+            var arguments: [String: String] = [:]
+            let name = args.removeFirst()
+            while let pair = args.first, pair.contains("="), !pair.hasPrefix("-") {
+                args.removeFirst()
+                let parts = pair.split(separator: "=", maxSplits: 1)
+                arguments[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
+            }
+            prompt = (name, arguments)
+        default:
+            throw Failure(description: "unknown argument \(flag)")
+        }
     }
     if args.first == "--" { args.removeFirst() }
     guard let command = args.first else {
-        throw Failure(description: "usage: mcp-stdio-client [--listen URI] -- SERVER [ARGS...]")
+        throw Failure(description: "usage: mcp-stdio-client [--listen URI] [--prompt NAME [KEY=VALUE...]] -- SERVER [ARGS...]")
     }
 
     let process = Process()
@@ -179,6 +195,19 @@ func run() throws {
         throw Failure(description: "\(missing) was found")
     } catch CallError.server(.resourceNotFound(let uri, _)) {
         print("not found, as expected: \(uri ?? "?")")
+    }
+
+    if let (name, arguments) = prompt {
+        let call = host.client.getPrompt(name: name, arguments: arguments, nowMs: nowMs())
+        let result = try host.wait(for: "prompt \(name)") { event -> Result<Reply, CallError>? in
+            switch event {
+            case .promptFetched(let c, let reply) where c == call: return .success(reply)
+            case .failed(let c, let error) where c == call: return .failure(error)
+            default: return nil
+            }
+        }.get().decode(Wire.GetPromptResult.self)
+        let kinds = result.messages.map { "\($0.role)/\($0.content.type)" }.joined(separator: ", ")
+        print("prompt \(name): \(result.description ?? "") [\(kinds)]")
     }
 
     if let uri = listenUri {

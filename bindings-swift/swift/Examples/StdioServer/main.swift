@@ -26,6 +26,11 @@ func makeServer() throws -> ServerMachine {
             uriTemplate: "greeting://{name}", name: "greeting", title: nil, description: "A greeting",
             mimeType: "text/plain"),
         cache: nil, completions: ["name": ["world", "swift", "rust"]])
+    try server.addPrompt(
+        prompt: Prompt(
+            name: "greet", title: "Greet someone", description: nil,
+            arguments: [PromptArgument(name: "name", title: nil, description: "Who", required: true)]),
+        completions: ["name": ["world", "swift", "rust"]])
     return server
 }
 
@@ -38,7 +43,16 @@ func answer(_ event: ServerEvent, _ server: ServerMachine) throws {
         } else {
             try server.fail(handle: handle, failure: .notFound)
         }
-    case .readResource(let handle, _, _, _, _, _), .getPrompt(let handle, _, _, _, _, _), .complete(let handle, _, _, _, _, _):
+    case .getPrompt(let handle, _, let arguments, _, _, _):
+        let name = arguments["name"] ?? "world"
+        let uri = "greeting://\(name)"
+        try server.respondPrompt(handle: handle, result: Wire.GetPromptResult(
+            description: "Greet \(name)",
+            messages: [
+                Wire.PromptMessage(role: "user", content: .text("Say hello to \(name), warmly.")),
+                Wire.PromptMessage(role: "user", content: .resource(Wire.ResourceContents(uri: uri, mimeType: "text/plain", text: "Hello, \(name)!"))),
+            ]))
+    case .readResource(let handle, _, _, _, _, _), .complete(let handle, _, _, _, _, _):
         try server.fail(handle: handle, failure: .notFound)
     case .cancelled, .streamOverflow, .other:
         break

@@ -32,6 +32,11 @@ extension ServerMachine {
     public func addResource<T: Encodable>(encoding resource: T, contents: [Wire.ResourceContents]? = nil) throws {
         try addResourceJson(resourceJson: wireJSON(resource), contentsJson: contents.map(wireJSON), cacheJson: nil)
     }
+
+    /// Registers an `Encodable` template (e.g. `Wire.ResourceTemplate`); returns its id.
+    public func addTemplate<T: Encodable>(encoding template: T, completions: [String: [String]] = [:]) throws -> UInt32 {
+        try addTemplateJson(templateJson: wireJSON(template), cacheJson: nil, completions: completions)
+    }
 }
 
 /// Wire shapes (camelCase, as the spec's schema) of the results and items a host handles
@@ -77,6 +82,14 @@ public enum Wire {
         public var title: String?
         public var description: String?
         public var mimeType: String?
+        public init(uriTemplate: String, name: String, title: String? = nil, description: String? = nil,
+                    mimeType: String? = nil) {
+            self.uriTemplate = uriTemplate
+            self.name = name
+            self.title = title
+            self.description = description
+            self.mimeType = mimeType
+        }
     }
 
     /// `TextResourceContents` or `BlobResourceContents` (DIGEST §7).
@@ -124,6 +137,11 @@ public enum Wire {
         public var type: String
         public var text: String?
         public var resource: ResourceContents?
+        public init(type: String, text: String? = nil, resource: ResourceContents? = nil) {
+            self.type = type
+            self.text = text
+            self.resource = resource
+        }
         /// `{"type":"text","text":…}`
         public static func text(_ text: String) -> ContentBlock {
             ContentBlock(type: "text", text: text, resource: nil)

@@ -460,7 +460,13 @@ fileprivate final class UniffiHandleMap<T>: @unchecked Sendable {
 
 
 // Public interface members begin here.
-
+// Magic number for the Rust proxy to call using the same mechanism as every other method,
+// to free the callback once it's dropped by Rust.
+private let IDX_CALLBACK_FREE: Int32 = 0
+// Callback return codes
+private let UNIFFI_CALLBACK_SUCCESS: Int32 = 0
+private let UNIFFI_CALLBACK_ERROR: Int32 = 1
+private let UNIFFI_CALLBACK_UNEXPECTED_ERROR: Int32 = 2
 
 #if swift(>=5.8)
 @_documentation(visibility: private)
@@ -1830,6 +1836,13 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func setResourceContents(uri: String, contents: [ResourceContents]?)  -> Bool
     
     /**
+     * Installs a visibility filter (see `VisibilityFilter`): lists, reads, prompts and
+     * completion references then depend on the caller's `auth`, and every list page and
+     * static read is `cacheScope: "private"`.
+     */
+    func setVisibility(filter: VisibilityFilter) 
+    
+    /**
      * Graceful close of every subscription.
      */
     func shutdown() 
@@ -2252,6 +2265,20 @@ open func setResourceContents(uri: String, contents: [ResourceContents]?) -> Boo
 }
     
     /**
+     * Installs a visibility filter (see `VisibilityFilter`): lists, reads, prompts and
+     * completion references then depend on the caller's `auth`, and every list page and
+     * static read is `cacheScope: "private"`.
+     */
+open func setVisibility(filter: VisibilityFilter)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_set_visibility(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeVisibilityFilter_lower(filter),uniffiCallStatus
+    )
+}
+}
+    
+    /**
      * Graceful close of every subscription.
      */
 open func shutdown()  {try! rustCall() {
@@ -2544,6 +2571,224 @@ public func FfiConverterTypeUriTemplate_lift(_ handle: UInt64) throws -> UriTemp
 #endif
 public func FfiConverterTypeUriTemplate_lower(_ value: UriTemplate) -> UInt64 {
     return FfiConverterTypeUriTemplate.lower(value)
+}
+
+
+
+
+
+
+/**
+ * Implemented in Swift: whether caller context `auth` (the `MessageContext.auth` of the
+ * request) may see `item`. Called while the server machine is locked: it must not call
+ * back into that `ServerMachine`.
+ */
+public protocol VisibilityFilter: AnyObject, Sendable {
+    
+    /**
+     * `true` to show `item` to `auth`.
+     */
+    func isVisible(auth: UInt64, item: ListedItem)  -> Bool
+    
+}
+/**
+ * Implemented in Swift: whether caller context `auth` (the `MessageContext.auth` of the
+ * request) may see `item`. Called while the server machine is locked: it must not call
+ * back into that `ServerMachine`.
+ */
+open class VisibilityFilterImpl: VisibilityFilter, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_visibilityfilter(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_visibilityfilter(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * `true` to show `item` to `auth`.
+     */
+open func isVisible(auth: UInt64, item: ListedItem) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_visibilityfilter_is_visible(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(auth),
+        FfiConverterTypeListedItem_lower(item),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+
+// Put the implementation in a struct so we don't pollute the top-level namespace
+fileprivate struct UniffiCallbackInterfaceVisibilityFilter {
+
+    // Create the VTable using a series of closures.
+    // Swift automatically converts these into C callback functions.
+    //
+    // Store the vtable directly.
+    static let vtable: UniffiVTableCallbackInterfaceVisibilityFilter = UniffiVTableCallbackInterfaceVisibilityFilter(
+        uniffiFree: { (uniffiHandle: UInt64) -> () in
+            do {
+                try FfiConverterTypeVisibilityFilter.handleMap.remove(handle: uniffiHandle)
+            } catch {
+                print("Uniffi callback interface VisibilityFilter: handle missing in uniffiFree")
+            }
+        },
+        uniffiClone: { (uniffiHandle: UInt64) -> UInt64 in
+            do {
+                return try FfiConverterTypeVisibilityFilter.handleMap.clone(handle: uniffiHandle)
+            } catch {
+                fatalError("Uniffi callback interface VisibilityFilter: handle missing in uniffiClone")
+            }
+        },
+        isVisible: { (
+            uniffiHandle: UInt64,
+            auth: UInt64,
+            item: RustBuffer,
+            uniffiOutReturn: UnsafeMutablePointer<Int8>,
+            uniffiCallStatus: UnsafeMutablePointer<RustCallStatus>
+        ) in
+            let makeCall = {
+                () throws -> Bool in
+                guard let uniffiObj = try? FfiConverterTypeVisibilityFilter.handleMap.get(handle: uniffiHandle) else {
+                    throw UniffiInternalError.unexpectedStaleHandle
+                }
+                return uniffiObj.isVisible(
+                     auth: try FfiConverterUInt64.lift(auth),
+                     item: try FfiConverterTypeListedItem_lift(item)
+                )
+            }
+
+            
+            let writeReturn = { uniffiOutReturn.pointee = FfiConverterBool.lower($0) }
+            uniffiTraitInterfaceCall(
+                callStatus: uniffiCallStatus,
+                makeCall: makeCall,
+                writeReturn: writeReturn
+            )
+        }
+    )
+
+    // Rust stores this pointer for future callback invocations, so it must live
+    // for the process lifetime (not just for the init function call).
+    //
+    // `nonisolated(unsafe)` is needed under Swift 6 strict concurrency.
+    // This is safe because the pointee is initialized once during static init
+    // and never mutated by either side of the FFI.  Its fields are C function pointers.
+    nonisolated(unsafe) static let vtablePtr: UnsafePointer<UniffiVTableCallbackInterfaceVisibilityFilter> = {
+        let ptr = UnsafeMutablePointer<UniffiVTableCallbackInterfaceVisibilityFilter>.allocate(capacity: 1)
+        ptr.initialize(to: vtable)
+        return UnsafePointer(ptr)
+    }()
+}
+
+private func uniffiCallbackInitVisibilityFilter() {
+    uniffi_mcp_context_ffi_fn_init_callback_vtable_visibilityfilter(UniffiCallbackInterfaceVisibilityFilter.vtablePtr)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeVisibilityFilter: FfiConverter {
+    fileprivate static let handleMap = UniffiHandleMap<VisibilityFilter>()
+
+    typealias FfiType = UInt64
+    typealias SwiftType = VisibilityFilter
+
+    public static func lift(_ handle: UInt64) throws -> VisibilityFilter {
+        if ((handle & 1) == 0) {
+            // Rust-generated handle, construct a new class that uses the handle to implement the
+            // interface
+            return VisibilityFilterImpl(unsafeFromHandle: handle)
+        } else {
+            // Swift-generated handle, get the object from the handle map
+            return try handleMap.remove(handle: handle)
+        }
+    }
+
+    public static func lower(_ value: VisibilityFilter) -> UInt64 {
+         if let rustImpl = value as? VisibilityFilterImpl {
+             // Rust-implemented object.  Clone the handle and return it
+            return rustImpl.uniffiCloneHandle()
+         } else {
+            // Swift object, generate a new vtable handle and return that.
+            return handleMap.insert(obj: value)
+         }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> VisibilityFilter {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: VisibilityFilter, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeVisibilityFilter_lift(_ handle: UInt64) throws -> VisibilityFilter {
+    return try FfiConverterTypeVisibilityFilter.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeVisibilityFilter_lower(_ value: VisibilityFilter) -> UInt64 {
+    return FfiConverterTypeVisibilityFilter.lower(value)
 }
 
 
@@ -6874,10 +7119,6 @@ public enum EndReason: Equatable, Hashable {
          * The filter to re-send.
          */filter: SubscriptionFilter
     )
-    /**
-     * A kind added to the core after this binding version.
-     */
-    case other
 
 
 
@@ -6906,8 +7147,6 @@ public struct FfiConverterTypeEndReason: FfiConverterRustBuffer {
         case 3: return .unexpectedClose(filter: try FfiConverterTypeSubscriptionFilter.read(from: &buf)
         )
         
-        case 4: return .other
-        
         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
@@ -6928,10 +7167,6 @@ public struct FfiConverterTypeEndReason: FfiConverterRustBuffer {
             writeInt(&buf, Int32(3))
             FfiConverterTypeSubscriptionFilter.write(filter, into: &buf)
             
-        
-        case .other:
-            writeInt(&buf, Int32(4))
-        
         }
     }
 }
@@ -7428,6 +7663,117 @@ public func FfiConverterTypeListPaging_lift(_ buf: RustBuffer) throws -> ListPag
 #endif
 public func FfiConverterTypeListPaging_lower(_ value: ListPaging) -> RustBuffer {
     return FfiConverterTypeListPaging.lower(value)
+}
+
+
+
+/**
+ * An item as shown to a visibility filter.
+ */
+
+public enum ListedItem: Equatable, Hashable {
+    
+    /**
+     * A static resource.
+     */
+    case resource(
+        /**
+         * `uri`
+         */uri: String, 
+        /**
+         * `name`
+         */name: String
+    )
+    /**
+     * A resource template.
+     */
+    case template(
+        /**
+         * `uriTemplate`
+         */uriTemplate: String, 
+        /**
+         * `name`
+         */name: String
+    )
+    /**
+     * A prompt.
+     */
+    case prompt(
+        /**
+         * `name`
+         */name: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ListedItem: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeListedItem: FfiConverterRustBuffer {
+    typealias SwiftType = ListedItem
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ListedItem {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .resource(uri: try FfiConverterString.read(from: &buf), name: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .template(uriTemplate: try FfiConverterString.read(from: &buf), name: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 3: return .prompt(name: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ListedItem, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .resource(uri,name):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(uri, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            
+        
+        case let .template(uriTemplate,name):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(uriTemplate, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            
+        
+        case let .prompt(name):
+            writeInt(&buf, Int32(3))
+            FfiConverterString.write(name, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeListedItem_lift(_ buf: RustBuffer) throws -> ListedItem {
+    return try FfiConverterTypeListedItem.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeListedItem_lower(_ value: ListedItem) -> RustBuffer {
+    return FfiConverterTypeListedItem.lower(value)
 }
 
 
@@ -11027,6 +11373,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_resource_contents() != 27662) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_visibility() != 7834) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_shutdown() != 43594) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -11045,6 +11394,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_uritemplate_variables() != 14644) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_visibilityfilter_is_visible() != 38218) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_constructor_cache_new() != 51952) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -11061,6 +11413,7 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
 
+    uniffiCallbackInitVisibilityFilter()
     return InitializationResult.ok
 }()
 

@@ -243,6 +243,22 @@ typedef void (*UniffiForeignFutureCompleteVoid)(uint64_t, UniffiForeignFutureRes
     );
 
 #endif
+#ifndef UNIFFI_FFIDEF_CALLBACK_INTERFACE_VISIBILITY_FILTER_METHOD0
+#define UNIFFI_FFIDEF_CALLBACK_INTERFACE_VISIBILITY_FILTER_METHOD0
+typedef void (*UniffiCallbackInterfaceVisibilityFilterMethod0)(uint64_t, uint64_t, RustBuffer, int8_t* _Nonnull, 
+        RustCallStatus *_Nonnull uniffiCallStatus
+    );
+
+#endif
+#ifndef UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_VISIBILITY_FILTER
+#define UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_VISIBILITY_FILTER
+typedef struct UniffiVTableCallbackInterfaceVisibilityFilter {
+    UniffiCallbackInterfaceFree _Nonnull uniffiFree;
+    UniffiCallbackInterfaceClone _Nonnull uniffiClone;
+    UniffiCallbackInterfaceVisibilityFilterMethod0 _Nonnull isVisible;
+} UniffiVTableCallbackInterfaceVisibilityFilter;
+
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_CACHE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_CACHE
 uint64_t uniffi_mcp_context_ffi_fn_clone_cache(uint64_t handle, RustCallStatus *_Nonnull out_status
@@ -599,6 +615,11 @@ void uniffi_mcp_context_ffi_fn_method_servermachine_respond_read_json(uint64_t p
 int8_t uniffi_mcp_context_ffi_fn_method_servermachine_set_resource_contents(uint64_t ptr, RustBuffer uri, RustBuffer contents, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_SET_VISIBILITY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_SET_VISIBILITY
+void uniffi_mcp_context_ffi_fn_method_servermachine_set_visibility(uint64_t ptr, uint64_t filter, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_SHUTDOWN
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_SHUTDOWN
 void uniffi_mcp_context_ffi_fn_method_servermachine_shutdown(uint64_t ptr, RustCallStatus *_Nonnull out_status
@@ -662,6 +683,26 @@ int8_t uniffi_mcp_context_ffi_fn_method_uritemplate_uniffi_trait_eq_ne(uint64_t 
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_URITEMPLATE_UNIFFI_TRAIT_HASH
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_URITEMPLATE_UNIFFI_TRAIT_HASH
 uint64_t uniffi_mcp_context_ffi_fn_method_uritemplate_uniffi_trait_hash(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_VISIBILITYFILTER
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_VISIBILITYFILTER
+uint64_t uniffi_mcp_context_ffi_fn_clone_visibilityfilter(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_VISIBILITYFILTER
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_VISIBILITYFILTER
+void uniffi_mcp_context_ffi_fn_free_visibilityfilter(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_INIT_CALLBACK_VTABLE_VISIBILITYFILTER
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_INIT_CALLBACK_VTABLE_VISIBILITYFILTER
+void uniffi_mcp_context_ffi_fn_init_callback_vtable_visibilityfilter(const UniffiVTableCallbackInterfaceVisibilityFilter* _Nonnull vtable
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_VISIBILITYFILTER_IS_VISIBLE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_VISIBILITYFILTER_IS_VISIBLE
+int8_t uniffi_mcp_context_ffi_fn_method_visibilityfilter_is_visible(uint64_t ptr, uint64_t auth, RustBuffer item, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CACHEERROR_UNIFFI_TRAIT_DISPLAY
@@ -1413,6 +1454,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_set_resource_conte
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_SET_VISIBILITY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_SET_VISIBILITY
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_set_visibility(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_SHUTDOWN
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_SHUTDOWN
 uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_shutdown(void
@@ -1446,6 +1493,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_uritemplate_source(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_URITEMPLATE_VARIABLES
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_URITEMPLATE_VARIABLES
 uint16_t uniffi_mcp_context_ffi_checksum_method_uritemplate_variables(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_VISIBILITYFILTER_IS_VISIBLE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_VISIBILITYFILTER_IS_VISIBLE
+uint16_t uniffi_mcp_context_ffi_checksum_method_visibilityfilter_is_visible(void
     
 );
 #endif

@@ -18,6 +18,7 @@ final class JsonInputTests: XCTestCase {
         _ = try server.addTemplateJson(
             templateJson: #"{"uriTemplate":"notes://{project}/{id}","name":"note"}"#,
             cacheJson: #"{"ttlMs":1000,"cacheScope":"private"}"#, completions: [:])
+        XCTAssertEqual(try server.addTemplate(encoding: Wire.ResourceTemplate(uriTemplate: "files://{+path}", name: "file")), 1)
         try server.addPromptJson(
             promptJson: #"{"name":"review","arguments":[{"name":"id","required":true}]}"#, completions: [:])
         var client = clientConfig(name: "swift-test", version: "1.0.0")

@@ -345,4 +345,42 @@ final class MachineTests: XCTestCase {
         }
         XCTAssertEqual(c, call)
     }
+
+    func testHttpCancellationClosesTheStream() throws {
+        var config = clientConfig(name: "t", version: "1")
+        config.transport = .http
+        let client = try ClientMachine(config: config)
+        let call = client.readResource(uri: "notes://acme/1", policy: .refresh, nowMs: 0)
+        guard case .transmit(_, let probeId?, "server/discover", _, _)? = client.pollOutput() else {
+            return XCTFail("expected the discover probe")
+        }
+        // The host's HTTP layer got no JSON-RPC answer (e.g. 404, empty body): legacy fallback.
+        client.handleRequestFailed(id: probeId, nowMs: 1)
+        guard case .transmit(_, let initId?, "initialize", _, _)? = client.pollOutput() else {
+            return XCTFail("expected the legacy initialize")
+        }
+        let initialized = #"{"jsonrpc":"2.0","id":\#(initId),"result":{"protocolVersion":"2025-11-25","capabilities":{"resources":{}},"serverInfo":{"name":"s","version":"1"}}}"#
+        client.handleMessage(bytes: Data(initialized.utf8), nowMs: 2)
+        var readId: Int64?
+        var connected: Session?
+        while let out = client.pollOutput() {
+            switch out {
+            case .transmit(_, let id, "resources/read", let name, _):
+                XCTAssertEqual(name, "notes://acme/1")
+                readId = id
+            case .event(.connected(let session)):
+                connected = session
+            default:
+                break
+            }
+        }
+        XCTAssertEqual(connected?.era, .legacy)
+        XCTAssertEqual(connected?.version, "2025-11-25")
+        let id = try XCTUnwrap(readId)
+        try client.cancel(call: call, reason: "user", nowMs: 3)
+        XCTAssertEqual(client.pollOutput(), .closeStream(id: id), "HTTP cancels by closing the stream")
+        XCTAssertThrowsError(try client.cancel(call: call, reason: nil, nowMs: 4)) { error in
+            XCTAssertEqual(error as? ClientError, .UnknownCall)
+        }
+    }
 }

@@ -108,3 +108,47 @@ final class ContextSelectionTests: XCTestCase {
         XCTAssertEqual(selectContext(candidates: [], budget: .bytes(limit: 1), target: nil), [])
     }
 }
+
+final class ConcurrencyTests: XCTestCase {
+    /// The objects are `Sendable`: one router, cache and server machine shared by many threads
+    /// (each takes its own lock in Rust).
+    func testSharedAcrossThreads() throws {
+        let router = Router()
+        for i in 0..<16 {
+            _ = try router.insert(template: "t\(i)://{a}/{b}")
+        }
+        let cache = Cache(maxEntries: 1024, maxBytes: 1 << 20)
+        let server = try ServerMachine(config: serverConfig())
+        let routed = Counter()
+        DispatchQueue.concurrentPerform(iterations: 64) { i in
+            let hit = try? router.route(uri: "t\(i % 16)://x/\(i)")
+            let key = CacheKey.read(uri: "file:///\(i)")
+            try? cache.insert(key: key, authContext: nil, ttlMs: 1_000, scope: .public, retry: false, value: Data([UInt8(i)]), nowMs: 0)
+            _ = server.handleMessage(bytes: Data("{}".utf8), nowMs: 0, context: MessageContext(stream: UInt64(i), auth: 0, transport: .http))
+            if hit?.id == UInt32(i % 16), hit?.captures.last?.values == ["\(i)"] { routed.increment() }
+        }
+        XCTAssertEqual(routed.value, 64)
+        XCTAssertEqual(cache.count(), 64)
+        var answered = Set<UInt64>()
+        while case .transmit(let stream, _, _, _, _)? = server.pollOutput() {
+            answered.insert(stream)
+        }
+        XCTAssertEqual(answered.count, 64, "every invalid message got its error response")
+    }
+}
+
+/// A thread-safe count.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
+}

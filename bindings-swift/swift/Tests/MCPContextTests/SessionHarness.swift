@@ -11,7 +11,7 @@ final class SessionHarness {
     var events: [ClientEvent] = []
     /// Answers server events (the application side).
     var onServerEvent: (ServerEvent) throws -> Void = { _ in }
-    let context = MessageContext(stream: 1, auth: 0, transport: .stdio)
+    var context = MessageContext(stream: 1, auth: 0, transport: .stdio)
 
     init(client: ClientMachine, server: ServerMachine) {
         self.client = client
