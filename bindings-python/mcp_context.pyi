@@ -608,6 +608,13 @@ class ClientMachine:
     def read_cached(self, uri: str, now_ms: int) -> Json | None:
         """The fresh cached read result for the current auth context, or ``None``."""
 
+    def forget_read(self, uri: str) -> int:
+        """Drops cached read results of ``uri`` (and related URIs) in every auth context.
+
+        The host's own no-store policy: hints bound what the cache keeps; the host may keep less.
+        Returns how many entries were dropped.
+        """
+
     def get_prompt(self, name: str, now_ms: int, arguments: Mapping[str, str] | None = None) -> int:
         """``prompts/get``."""
 

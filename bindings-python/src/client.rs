@@ -689,6 +689,13 @@ impl ClientMachine {
             .transpose()
     }
 
+    /// Drops every cached read result of ``uri`` (and of related sub-/super-resources) in
+    /// every authorization context; returns how many entries. A host's own no-store policy:
+    /// the server's hints bound what the cache may keep, the host may keep less.
+    fn forget_read(&mut self, uri: &str) -> usize {
+        self.inner.forget_read(uri)
+    }
+
     /// ``prompts/get`` of ``name`` with string ``arguments``; returns the call id.
     #[pyo3(signature = (name, now_ms, arguments = None))]
     fn get_prompt(

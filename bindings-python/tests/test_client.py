@@ -208,3 +208,14 @@ def test_config_and_input_errors():
         c.listen({"resourcesListChanged": "yes"}, 0)
     with pytest.raises(ValueError):
         c.complete({"type": "ref/tool", "name": "x"}, {"name": "a", "value": ""}, 0)
+
+
+def test_forget_read_drops_cached_results():
+    c = connected()
+    c.read_resource("notes://1", 10)
+    (t,) = drain(c)
+    answer(c, t.id, {"resultType": "complete", "contents": [{"uri": "notes://1", "text": "hi"}], "ttlMs": 60000, "cacheScope": "public"})
+    assert c.read_cached("notes://1", 12) is not None
+    assert c.forget_read("notes://1") == 1
+    assert c.read_cached("notes://1", 12) is None
+    assert c.forget_read("notes://1") == 0

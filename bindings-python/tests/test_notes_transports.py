@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from host import Host, NoStore
+from host import Host, NoStore, now_ms
 from mcp_context import ErrorCode, McpError
 from servers import http_server, stdio_command
 
@@ -109,9 +109,11 @@ def test_c_host_no_store_policy_and_f_subjects_over_http():
             again = await alice.read_event("notes://note-1")
             assert first.result["cacheScope"] == "public" and first.result["ttlMs"] == 60000
             assert again.from_cache is False  # the host policy overrides the server's hints
+            assert alice.machine.read_cached("notes://note-1", now_ms()) is None  # and keeps nothing
             cached = await alice.read_event("notes://note-4")  # not in the policy: served from cache
             cached = await alice.read_event("notes://note-4")
             assert cached.from_cache is True
+            assert alice.machine.read_cached("notes://note-4", now_ms()) is not None  # others stay
             diary = await alice.read("notes://note-6")
             assert diary["contents"][0]["text"] == "Dear diary..." and diary["cacheScope"] == "private"
             bob = await Host.http(url, token="bob-token")

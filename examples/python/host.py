@@ -47,7 +47,9 @@ def now_ms() -> int:
 
 
 class NoStore:
-    """Host-side no-store policy: URIs matching any pattern are never served from the cache."""
+    """Host-side no-store policy: URIs matching any pattern are always fetched from the server
+    and their results are dropped from the client cache as soon as they arrive
+    (``ClientMachine.forget_read``), whatever the server's hints allowed."""
 
     def __init__(self, *patterns: str):
         self.patterns = [re.compile(p) for p in patterns]
@@ -266,11 +268,19 @@ class Host:
 
     async def read(self, uri: str) -> dict:
         """``resources/read``; answered from the cache when fresh, unless ``no_store(uri)``."""
-        return await self.request(lambda c, now: c.read_resource(uri, now, refresh=self.no_store(uri)))
+        ev = await self.read_event(uri)
+        if isinstance(ev, Failed):
+            raise ev.error
+        return ev.result
 
     async def read_event(self, uri: str):
-        """``resources/read`` returning the raw event (``ClientReply.from_cache`` visible)."""
-        return await self._call(lambda c, now: c.read_resource(uri, now, refresh=self.no_store(uri)))
+        """``resources/read`` returning the raw event (``ClientReply.from_cache`` visible).
+        A ``no_store`` URI is fetched from the server and its result is not kept."""
+        no_store = self.no_store(uri)
+        ev = await self._call(lambda c, now: c.read_resource(uri, now, refresh=no_store))
+        if no_store:
+            self.machine.forget_read(uri)
+        return ev
 
     async def get_prompt(self, name: str, arguments: dict[str, str] | None = None) -> dict:
         return await self.request(lambda c, now: c.get_prompt(name, now, arguments))

@@ -87,6 +87,7 @@ mod call;
 mod config;
 mod error;
 mod event;
+mod forget;
 mod handshake;
 mod inbound;
 mod input;
