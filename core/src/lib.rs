@@ -62,6 +62,7 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+pub mod base64;
 pub mod cache;
 #[cfg(feature = "alloc")]
 pub mod client;

@@ -3,8 +3,8 @@
 
 use core::fmt;
 
+use crate::base64::{Alphabet, Decoder};
 use crate::error_code::ErrorCode;
-use crate::state::base64::{Alphabet, Decoder};
 
 /// The standard request headers as the host's HTTP layer received them (`None` = absent).
 /// Header names are case-insensitive; values are case-sensitive (DIGEST §15.1). Pass values
@@ -343,7 +343,7 @@ mod tests {
         #[test]
         fn encoded_names_match_only_themselves(name in "\\PC{0,24}", other in "\\PC{0,24}") {
             let mut buf = [0u8; 256];
-            let n = crate::state::base64::encode(Alphabet::Standard, name.as_bytes(), &mut buf).unwrap();
+            let n = crate::base64::encode(Alphabet::Standard, name.as_bytes(), &mut buf).unwrap();
             let header = std::format!("=?base64?{}?=", std::str::from_utf8(&buf[..n]).unwrap());
             let headers = h(Some(V), Some("prompts/get"), Some(&header));
             let body = |name| BodyFields { protocol_version: V, method: "prompts/get", name: Some(name) };

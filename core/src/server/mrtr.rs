@@ -79,7 +79,7 @@ pub(crate) fn open(
         params_digest: &b.digest,
         principal: &p,
     };
-    let mut scratch = vec![0u8; state::base64::decoded_len_max(token.len())];
+    let mut scratch = vec![0u8; crate::base64::decoded_len_max(token.len())];
     let live = keys(live);
     if live.is_empty() {
         return Err(StateError::UnknownKey);

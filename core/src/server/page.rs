@@ -13,7 +13,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::ops::Bound;
 
-use crate::state::base64::{self, Alphabet};
+use crate::base64::{self, Alphabet};
 
 const CURSOR_VERSION: u8 = 1;
 /// Longest cursor text accepted (a key is at most a URI, [`super::route::MAX_URI_LEN`]).

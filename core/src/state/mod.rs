@@ -57,15 +57,13 @@
 //! assert_eq!(state, b"step-2");
 //! ```
 
-pub mod base64;
-
 use core::fmt;
 
 use hmac::{Hmac, KeyInit, Mac};
 use sha2::{Digest, Sha256};
 
+use crate::base64::{self, Alphabet};
 use crate::error_code::ErrorCode;
-use base64::Alphabet;
 
 type HmacSha256 = Hmac<Sha256>;
 

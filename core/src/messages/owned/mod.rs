@@ -127,19 +127,15 @@ pub(crate) fn opt_raw(j: &Option<OwnedJson>) -> Option<RawJson<'_>> {
     j.as_ref().map(OwnedJson::as_raw)
 }
 
-/// Standard base64 (RFC 4648 §4, padded), as `blob` and image/audio `data` require.
+/// Standard base64 (RFC 4648 §4, padded), as `blob` and image/audio `data` require
+/// ([`crate::base64`]'s encoder).
 #[must_use]
 pub fn base64(bytes: &[u8]) -> String {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let sym = |i: u32| char::from(ALPHABET.get((i & 63) as usize).copied().unwrap_or(b'A'));
-    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
-    for chunk in bytes.chunks(3) {
-        let b = |i: usize| u32::from(chunk.get(i).copied().unwrap_or(0));
-        let n = (b(0) << 16) | (b(1) << 8) | b(2);
-        out.push(sym(n >> 18));
-        out.push(sym(n >> 12));
-        out.push(if chunk.len() > 1 { sym(n >> 6) } else { '=' });
-        out.push(if chunk.len() > 2 { sym(n) } else { '=' });
-    }
-    out
+    use crate::base64::{Alphabet, encode, encoded_len};
+    let mut out = alloc::vec![0u8; encoded_len(Alphabet::Standard, bytes.len()).unwrap_or(0)];
+    // The buffer has exactly the encoded length and the alphabet is ASCII: neither step can
+    // fail; if one did, the result would be empty rather than wrong.
+    let n = encode(Alphabet::Standard, bytes, &mut out).unwrap_or(0);
+    out.truncate(n);
+    String::from_utf8(out).unwrap_or_default()
 }

@@ -1,9 +1,10 @@
 //! Base64 (RFC 4648 §4) and base64url (RFC 4648 §5), encode and decode into caller buffers.
 //!
-//! Two users in this crate: sealed `requestState` tokens use base64url **without padding**
+//! Its users in this crate: sealed `requestState` tokens and list cursors use base64url
+//! **without padding**
 //! (DIGEST §13: the state is an opaque string echoed byte-exact, so it must survive JSON and
 //! URLs unchanged), and the Streamable HTTP `=?base64?…?=` header sentinel uses the standard
-//! alphabet (DIGEST §15.1).
+//! alphabet (DIGEST §15.1), as do `blob`/`data` fields the owned builders encode (DIGEST §8).
 //!
 //! Decoding is strict: every byte must belong to the alphabet, the unused low bits of the last
 //! symbol must be zero (so every byte string has exactly one encoding), and padding, where the
