@@ -20,7 +20,9 @@ const { UriTemplate: SdkTemplate } = await load('@modelcontextprotocol/server')
 const urlTemplate = (await load('url-template')).parseTemplate
 const uriTemplates = (await load('uri-templates')).default
 
-const seconds = Number(process.argv[process.argv.indexOf('--seconds') + 1] || 1)
+const flag = process.argv.indexOf('--seconds')
+const seconds = flag === -1 ? 1 : Number(process.argv[flag + 1])
+if (!(seconds > 0)) throw new Error('--seconds needs a positive number')
 
 /** Operations per second of `fn` (called with an iteration index), after a warm-up. */
 function measure(fn) {
