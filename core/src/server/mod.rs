@@ -54,6 +54,7 @@
 //! | `route` | [`check_uri`] and the [`TemplateRouter`] seam |
 //! | `page` | opaque keyset cursors |
 //! | `machine` | the state, registration, validation pipeline |
+//! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
 //! | `handlers` | one handler per method |
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
@@ -71,6 +72,8 @@ mod config;
 mod event;
 #[cfg(feature = "alloc")]
 mod handlers;
+#[cfg(feature = "alloc")]
+mod http;
 #[cfg(feature = "alloc")]
 mod io;
 #[cfg(feature = "alloc")]
