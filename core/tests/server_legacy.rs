@@ -633,3 +633,37 @@ fn legacy_off_is_modern_only() {
     };
     assert_eq!((r.status, r.header("Allow")), (405, Some("POST")));
 }
+
+#[test]
+fn extension_methods_serve_legacy_clients_too() {
+    use mcp_context::messages::owned::OwnedJson;
+    let mut l = L::new("ext", ServerConfig::default());
+    l.legacy.push(0);
+    l.server.add_method("tools/list").unwrap();
+    l.server
+        .set_capability(
+            "tools",
+            OwnedJson::parse(r#"{"listChanged":true}"#).unwrap(),
+        )
+        .unwrap();
+    let v = only(&l.send(0, init(1, LEGACY)));
+    assert_eq!(
+        v["result"]["capabilities"]["tools"],
+        json!({"listChanged": true})
+    );
+    let outs = l.send(0, req(2, "tools/list", json!({})));
+    let Event::Request(ev) = one_event(&outs) else {
+        panic!("{outs:?}")
+    };
+    assert_eq!(ev.method, "tools/list");
+    let result = OwnedJson::parse(r#"{"tools":[]}"#).unwrap();
+    l.server
+        .respond_result(
+            ev.handle,
+            result,
+            Some(mcp_context::server::CacheHint::public(5)),
+        )
+        .unwrap();
+    let v = only(&l.drain());
+    assert_eq!(v["result"], json!({"tools": []}));
+}

@@ -57,6 +57,7 @@
 //! | `legacy` | the 2025-11-25 era: `initialize`, `ping`, `resources/subscribe`, sessions, result shapes |
 //! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
 //! | `handlers` | one handler per method |
+//! | `extension` | methods and capabilities the host adds |
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
 //! | `mrtr` | sealing and verifying `requestState` |
@@ -71,6 +72,8 @@ mod complete;
 mod config;
 #[cfg(feature = "alloc")]
 mod event;
+#[cfg(feature = "alloc")]
+mod extension;
 #[cfg(feature = "alloc")]
 mod handlers;
 #[cfg(feature = "alloc")]
@@ -108,7 +111,7 @@ pub use config::{CacheHint, ConfigError, SealingKey, ServerConfig};
 #[cfg(feature = "alloc")]
 pub use event::{
     CancelReason, CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle,
-    PromptEvent, ReadEvent, ReadTarget, Retry,
+    PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
 };
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};

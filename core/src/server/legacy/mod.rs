@@ -223,7 +223,8 @@ impl Server {
     }
 
     /// `ServerCapabilities` as the registry implies them (the same rules as `server/discover`):
-    /// `resources {subscribe, listChanged}`, `prompts {listChanged}`, `completions`.
+    /// `resources {subscribe, listChanged}`, `prompts {listChanged}`, `completions`, then
+    /// the host's extra capabilities.
     fn legacy_capabilities<S: JsonSink + ?Sized>(
         &self,
         w: &mut Writer<'_, S>,
@@ -249,6 +250,11 @@ impl Server {
             w.key("completions")?;
             w.begin_object()?;
             w.end_object()?;
+        }
+        // The host's own (`set_capability`: `tools`, `logging`, …), as in `server/discover`.
+        for (k, v) in &self.ext.capabilities {
+            w.key(k)?;
+            w.raw(v.as_raw())?;
         }
         w.end_object()
     }
