@@ -83,7 +83,8 @@ cargo test -q -p mcp-context-examples
 
 # ---- server: the demo (README's run command) and interop with the official Python SDK ----
 # The SDK client (mcp==2.3.0, which speaks 2026-07-28: it probes server/discover) drives the
-# demo server over stdio: list, read (static and templated), prompts, completion, listen.
+# demo server over stdio: list, read (static and templated), prompts, completion, listen; and,
+# forced to the 2025-11-25 handshake (mode="legacy"), through a legacy session.
 step "demo server transcript, then interop with the official Python SDK (mcp==2.3.0)"
 cargo run -q -p mcp-context-examples --bin demo-server -- --transcript > /dev/null
 INTEROP_VENV="$MCP_CACHE/venv-interop-mcp-2.3.0-pytest-9.2.0"
