@@ -667,3 +667,47 @@ fn extension_methods_serve_legacy_clients_too() {
     let v = only(&l.drain());
     assert_eq!(v["result"], json!({"tools": []}));
 }
+
+#[test]
+fn a_modern_claim_is_modern_even_for_initialize() {
+    let mut l = L::new("claim", ServerConfig::default());
+    // The official conformance suite's probe: `initialize` with modern `_meta` and headers.
+    let body = server_harness::request(json!(500), "initialize", json!({}));
+    let h = RequestHead {
+        protocol_version: Some("2026-07-28"),
+        mcp_method: Some("initialize"),
+        ..head("POST", None)
+    };
+    let start = l
+        .server
+        .handle_http(&h, &body, l.now, Ctx::http(StreamId(1), 0));
+    let HttpStart::Respond(r) = start else {
+        panic!()
+    };
+    let v: Value = serde_json::from_slice(&r.body).unwrap();
+    assert_eq!((r.status, v["error"]["code"].as_i64()), (404, Some(-32601)));
+    assert!(r.header("Mcp-Session-Id").is_none());
+    assert_eq!(l.server.open_sessions(), 0);
+    // A modern MCP-Protocol-Version header is a claim too, without `_meta`.
+    let bare = serde_json::to_vec(&init(501, LEGACY)).unwrap();
+    let start = l
+        .server
+        .handle_http(&h, &bare, l.now, Ctx::http(StreamId(2), 0));
+    assert_eq!(status(&start), 404);
+    assert_eq!(l.server.open_sessions(), 0);
+    // On a legacy stdio connection, a request with modern `_meta` gets the modern shape, and
+    // the legacy requests around it keep theirs.
+    l.legacy.push(0);
+    only(&l.send(0, init(1, LEGACY)));
+    let modern = server_harness::request(json!(2), "resources/list", json!({}));
+    l.server
+        .handle_message(&modern, l.now, Ctx::stdio(StreamId(0)));
+    let mut outs = vec![];
+    while let Some(o) = l.server.poll_output() {
+        outs.push(o);
+    }
+    let v = only(&outs);
+    assert_eq!(v["result"]["resultType"], "complete");
+    let v = only(&l.send(0, req(3, "resources/list", json!({}))));
+    assert!(v["result"].get("resultType").is_none());
+}

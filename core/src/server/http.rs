@@ -101,7 +101,14 @@ impl Server {
             method: head.mcp_method,
             name: head.mcp_name,
         };
+        self.legacy.modern_header = head.protocol_version.is_some_and(|v| {
+            self.config
+                .supported_versions
+                .iter()
+                .any(|s| s.as_str() == v)
+        });
         let received = self.receive(body, self.now, ctx, Some(&headers));
+        self.legacy.modern_header = false;
         let created = self.legacy.created.take();
         let mut start = self.http_answer(received, ctx);
         if let (Some(id), HttpStart::Respond(r)) = (created, &mut start) {

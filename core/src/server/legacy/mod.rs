@@ -61,6 +61,12 @@ pub(crate) struct Legacy {
     pub(crate) created: Option<String>,
     /// The session of the current `handle_http` call (for `resources/subscribe`).
     pub(crate) current: Option<String>,
+    /// The current `handle_http` request's `MCP-Protocol-Version` names a modern revision:
+    /// a modern envelope claim, as `_meta` is.
+    pub(crate) modern_header: bool,
+    /// Requests with a modern claim on a legacy stdio connection, `(stream, id as JSON)`:
+    /// their answers keep the modern shape.
+    modern_ids: BTreeSet<(StreamId, String)>,
 }
 
 impl Legacy {
@@ -92,6 +98,22 @@ impl Server {
     /// stream; every request on a legacy stream), `false` for the modern pipeline.
     pub(crate) fn legacy_request(&mut self, r: &Request<'_>, ctx: Ctx) -> bool {
         if !self.config.legacy_sessions {
+            return false;
+        }
+        // A modern envelope claim (`_meta` protocolVersion, or a modern MCP-Protocol-Version
+        // header) is served statelessly as modern, whatever the method or stream (spec,
+        // versioning: "a request with modern `_meta`" is modern; the official conformance
+        // suite sends `initialize` with `_meta` and expects -32601).
+        if self.legacy.modern_header || modern_claim(r) {
+            match self.legacy.streams.get(&ctx.stream) {
+                Some(Era::Stdio { .. }) => {
+                    if let Some(id) = id_text(r) {
+                        self.legacy.modern_ids.insert((ctx.stream, id));
+                    }
+                }
+                Some(Era::Post) => self.legacy.forget_post(ctx.stream),
+                None => {}
+            }
             return false;
         }
         if r.method == Method::Initialize {
@@ -344,6 +366,12 @@ impl Server {
         if !self.legacy.is_legacy(t.stream) {
             return t;
         }
+        if !self.legacy.modern_ids.is_empty()
+            && let Some(id) = shape::response_id(&t.bytes)
+            && self.legacy.modern_ids.remove(&(t.stream, id))
+        {
+            return t;
+        }
         if let Some(bytes) = shape::legacy_response(&t.bytes) {
             t.bytes = bytes;
         }
@@ -361,6 +389,7 @@ impl Server {
     /// stream is gone.
     pub(crate) fn legacy_closed(&mut self, stream: StreamId) {
         self.legacy.streams.remove(&stream);
+        self.legacy.modern_ids.retain(|(s, _)| *s != stream);
         for (_, s) in self.legacy.sessions.iter_mut() {
             if s.get_stream == Some(stream) {
                 s.get_stream = None;
@@ -424,6 +453,20 @@ impl Server {
             self.out.transmit(t, None);
         }
     }
+}
+
+/// Whether `r` carries the modern envelope claim: `params._meta` with a protocol version.
+fn modern_claim(r: &Request<'_>) -> bool {
+    r.params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+        .is_some()
+}
+
+/// The request id as compact JSON text (the key a response is matched by).
+fn id_text(r: &Request<'_>) -> Option<String> {
+    let bytes = encode_with(|w| r.id.encode(w))?;
+    String::from_utf8(bytes).ok()
 }
 
 fn encode_with(

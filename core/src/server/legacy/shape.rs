@@ -27,6 +27,12 @@ const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 
+/// The `id` of a response as its JSON text, if `bytes` is one.
+pub(crate) fn response_id(bytes: &[u8]) -> Option<alloc::string::String> {
+    let id = RawJson::parse(bytes).ok()?.get("id")?;
+    Some(alloc::string::String::from(id.as_text()))
+}
+
 /// `bytes` (one response the machine encoded) as a 2025-11-25 client expects it; `None` when
 /// nothing changes (notifications, other errors, or bytes that are not a response).
 pub(crate) fn legacy_response(bytes: &[u8]) -> Option<Vec<u8>> {
