@@ -7,12 +7,12 @@
 # Inside, swift needs /proc mounted: its $ORIGIN rpath is resolved through /proc/self/exe.)
 set -euo pipefail
 # The Debian mirror this machine's apt is already configured with: the first `URIs:` entry
-# (deb822 .sources) or `deb` line (one-line .list, options in [...] skipped) whose path ends in
+# (deb822 .sources) or `deb` line (one-line .list: its first URL, past any [options]) whose path ends in
 # /debian, without a trailing slash. Disabled files (other suffixes) and comments are ignored;
 # `|| true` because a missing file or an early `head` must not trip pipefail.
 apt_mirror() {
   cat /etc/apt/sources.list /etc/apt/sources.list.d/*.sources /etc/apt/sources.list.d/*.list 2>/dev/null \
-    | awk '$1 == "URIs:" { for (i = 2; i <= NF; i++) print $i } $1 == "deb" { print ($2 ~ /^\[/ ? $3 : $2) }' \
+    | awk '$1 == "URIs:" { for (i = 2; i <= NF; i++) print $i } $1 == "deb" { for (i = 2; i <= NF; i++) if ($i ~ /:\/\//) { print $i; break } }' \
     | sed 's:/*$::' | grep -E '/debian$' | head -n1 || true
 }
 if [ "${1:-}" = "--print-mirror" ]; then apt_mirror; exit 0; fi
