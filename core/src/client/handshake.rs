@@ -217,7 +217,7 @@ impl Client {
                 self.transmit(
                     wire::initialized(),
                     None,
-                    Some("notifications/initialized"),
+                    Some(alloc::borrow::Cow::Borrowed("notifications/initialized")),
                     None,
                 );
                 self.ready(Era::Legacy, version, features, result, now_ms);
