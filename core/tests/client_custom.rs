@@ -428,6 +428,7 @@ fn x_mcp_header_validation_names_each_broken_constraint() {
         "\"object\"",
         "\"array\"",
         "\"null\"",
+        "\"number\"",
         "[\"string\",\"null\"]",
     ] {
         assert_eq!(
@@ -438,7 +439,7 @@ fn x_mcp_header_validation_names_each_broken_constraint() {
     }
     assert_eq!(
         check(&prop(
-            r#""a":{"type":"string","x-mcp-header":"MyField"},"b":{"type":"number","x-mcp-header":"myfield"}"#
+            r#""a":{"type":"string","x-mcp-header":"MyField"},"b":{"type":"integer","x-mcp-header":"myfield"}"#
         )),
         Err(ToolHeaderError::Duplicate)
     );
@@ -455,4 +456,39 @@ fn the_probe_and_every_modern_request_carry_the_version_header() {
         Some("2026-07-28")
     );
     assert_eq!(probe.transmit.method.as_deref(), Some("server/discover"));
+}
+
+#[test]
+fn a_probe_refused_with_a_list_naming_its_own_version_is_retried_once() {
+    // The conformance suite's request-metadata server refuses the first request with -32022
+    // and `supported: ["2026-07-28"]`, the very version asked for: the one retry goes out.
+    let mut p = Pair::new("custom-32022-same", Pair::config());
+    let call = p.client.request("tools/list", j("{}"), p.now).unwrap();
+    p.drain();
+    let probe = p.one_sent();
+    let data = json!({"supported": ["2026-07-28"], "requested": "2026-07-28"});
+    p.error(
+        probe.id(),
+        -32022,
+        "Unsupported protocol version",
+        Some(data.clone()),
+    );
+    let again = p.one_sent();
+    assert_eq!(again.method(), "server/discover");
+    assert_ne!(again.id(), probe.id());
+    // A second refusal ends the negotiation: one retry only.
+    p.error(
+        again.id(),
+        -32022,
+        "Unsupported protocol version",
+        Some(data),
+    );
+    let events = p.take_events();
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Failed { call: c, .. } if *c == call)),
+        "{events:?}"
+    );
+    assert!(p.take_sent().is_empty());
 }

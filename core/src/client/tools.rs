@@ -62,7 +62,8 @@ pub enum ToolHeaderError {
     Charset,
     /// Two properties name the same header (compared case-insensitively).
     Duplicate,
-    /// The property is not of a primitive type (`string`, `number`, `integer`, `boolean`).
+    /// The property is not of a type a header may carry: `string`, `integer` or `boolean`
+    /// (not `number`, whose text form is not one value, nor objects, arrays, `null`).
     NotPrimitive,
 }
 
@@ -72,7 +73,9 @@ impl fmt::Display for ToolHeaderError {
             Self::Empty => "x-mcp-header is empty or not a string",
             Self::Charset => "x-mcp-header is not a valid header name",
             Self::Duplicate => "x-mcp-header names the same header twice",
-            Self::NotPrimitive => "x-mcp-header on a property of a non-primitive type",
+            Self::NotPrimitive => {
+                "x-mcp-header on a property that is not a string, integer or boolean"
+            }
         })
     }
 }
@@ -102,7 +105,7 @@ const fn is_tchar(b: u8) -> bool {
 }
 
 fn primitive(ty: &str) -> bool {
-    matches!(ty, "string" | "number" | "integer" | "boolean")
+    matches!(ty, "string" | "integer" | "boolean")
 }
 
 /// The `(property, header name)` pairs a tool's `inputSchema` annotates with
