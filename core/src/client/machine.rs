@@ -307,10 +307,7 @@ impl Client {
                 Stage::Sent(id)
             };
         }
-        self.transmit(bytes, Some(id), Some(method), name);
-        if let Some(Output::Transmit(t)) = self.out.back_mut() {
-            t.param_headers = param_headers;
-        }
+        self.transmit_with(bytes, Some(id), Some(method), name, param_headers);
     }
 
     /// Sends an internal request (probe, initialize, legacy subscribe/unsubscribe).
@@ -398,6 +395,18 @@ impl Client {
         method: Option<Cow<'static, str>>,
         name: Option<String>,
     ) {
+        self.transmit_with(bytes, id, method, name, Vec::new());
+    }
+
+    /// [`Client::transmit`] with the `Mcp-Param-*` headers of a `tools/call`.
+    pub(crate) fn transmit_with(
+        &mut self,
+        bytes: Vec<u8>,
+        id: Option<i64>,
+        method: Option<Cow<'static, str>>,
+        name: Option<String>,
+        param_headers: Vec<(String, String)>,
+    ) {
         let protocol_version = match &self.phase {
             Phase::Ready(s) => Some(s.version.clone()),
             _ => None,
@@ -408,7 +417,7 @@ impl Client {
             method,
             name,
             protocol_version,
-            param_headers: Vec::new(),
+            param_headers,
         }));
     }
 
