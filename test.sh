@@ -163,6 +163,14 @@ step "conformance: @modelcontextprotocol/conformance against the example HTTP se
 examples/node/conformance.sh "$NODE_TOOLS"
 # --- end conformance -------------------------------------------------------------------------
 
+# --- conformance (client): the official suite's client scenarios against the client machine ----
+# Every 2026-07-28 client scenario of @modelcontextprotocol/conformance 0.2.0-alpha.12 except
+# authorization (auth/*), run against examples/conformance-client (Rust, on mcp_context::client,
+# blocking HTTP over std), with the per-check baseline examples/conformance-client-baseline.yml.
+step "conformance (client): @modelcontextprotocol/conformance client scenarios against examples/conformance-client"
+examples/conformance-client/conformance.sh "$NODE_TOOLS"
+# --- end conformance (client) ----------------------------------------------------------------
+
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----
 # The client tests also record what they send in a 2025-11-25 session (dual-era fallback)
 # under target/emitted-2025-11-25; those validate against the 2025-11-25 schema. Then the
