@@ -30,6 +30,7 @@ mod client_types;
 mod context;
 mod error_code;
 mod errors;
+mod idents;
 mod records;
 mod router;
 mod server;
@@ -52,6 +53,7 @@ pub use client_types::{
 pub use context::{ContextBudget, ContextCandidate, Role, select_context};
 pub use error_code::{ErrorCode, known_error_codes, protocol_version};
 pub use errors::{TemplateError, TemplateParseErrorKind};
+pub use idents::{core_identifier_tables, core_identifiers};
 pub use records::{
     CacheHint, CacheScope, Implementation, Prompt, PromptArgument, Resource, ResourceContents,
     ResourceTemplate, SubscriptionFilter,

@@ -6292,8 +6292,8 @@ public enum ClientEvent: Equatable, Hashable {
      */
     case other(
         /**
-         * Its debug rendering.
-         */description: String
+         * The core's identifier of its kind (`coreIdentifiers("client::Event")`).
+         */kind: String
     )
 
 
@@ -6364,7 +6364,7 @@ public struct FfiConverterTypeClientEvent: FfiConverterRustBuffer {
         case 16: return .peerError(kind: try FfiConverterTypePeerErrorKind.read(from: &buf), description: try FfiConverterString.read(from: &buf)
         )
         
-        case 17: return .other(description: try FfiConverterString.read(from: &buf)
+        case 17: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -6470,9 +6470,9 @@ public struct FfiConverterTypeClientEvent: FfiConverterRustBuffer {
             FfiConverterString.write(description, into: &buf)
             
         
-        case let .other(description):
+        case let .other(kind):
             writeInt(&buf, Int32(17))
-            FfiConverterString.write(description, into: &buf)
+            FfiConverterString.write(kind, into: &buf)
             
         }
     }
@@ -9344,8 +9344,8 @@ public enum ServerEvent: Equatable, Hashable {
      */
     case other(
         /**
-         * Its debug rendering.
-         */description: String
+         * The core's identifier of its kind (`coreIdentifiers("server::Event")`).
+         */kind: String
     )
 
 
@@ -9383,7 +9383,7 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
         case 5: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
         )
         
-        case 6: return .other(description: try FfiConverterString.read(from: &buf)
+        case 6: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -9436,9 +9436,9 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
             FfiConverterString.write(subscriptionIdJson, into: &buf)
             
         
-        case let .other(description):
+        case let .other(kind):
             writeInt(&buf, Int32(6))
-            FfiConverterString.write(description, into: &buf)
+            FfiConverterString.write(kind, into: &buf)
             
         }
     }
@@ -11150,6 +11150,29 @@ public func protocolVersion() -> String  {
 })
 }
 /**
+ * The names of the core's identifier tables, e.g. `"server::CancelReason"`.
+ */
+public func coreIdentifierTables() -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_core_identifier_tables(uniffiCallStatus
+    )
+})
+}
+/**
+ * The core's identifiers of one enum, in declaration order (`snake_case`, e.g.
+ * `["client", "stream_closed", "timed_out"]` for `"server::CancelReason"`); empty for an
+ * unknown table name.
+ */
+public func coreIdentifiers(table: String) -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_core_identifiers(
+        FfiConverterString.lower(table),uniffiCallStatus
+    )
+})
+}
+/**
  * The core's default server configuration.
  */
 public func serverConfig() -> ServerConfig  {
@@ -11191,6 +11214,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_protocol_version() != 6813) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_core_identifier_tables() != 17255) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_core_identifiers() != 18060) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_server_config() != 3293) {

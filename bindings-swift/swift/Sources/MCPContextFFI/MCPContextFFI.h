@@ -792,6 +792,17 @@ RustBuffer uniffi_mcp_context_ffi_fn_func_protocol_version(RustCallStatus *_Nonn
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_CORE_IDENTIFIER_TABLES
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_CORE_IDENTIFIER_TABLES
+RustBuffer uniffi_mcp_context_ffi_fn_func_core_identifier_tables(RustCallStatus *_Nonnull out_status
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_CORE_IDENTIFIERS
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_CORE_IDENTIFIERS
+RustBuffer uniffi_mcp_context_ffi_fn_func_core_identifiers(RustBuffer table, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_SERVER_CONFIG
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_SERVER_CONFIG
 RustBuffer uniffi_mcp_context_ffi_fn_func_server_config(RustCallStatus *_Nonnull out_status
@@ -1091,6 +1102,18 @@ uint16_t uniffi_mcp_context_ffi_checksum_func_known_error_codes(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_PROTOCOL_VERSION
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_PROTOCOL_VERSION
 uint16_t uniffi_mcp_context_ffi_checksum_func_protocol_version(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_CORE_IDENTIFIER_TABLES
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_CORE_IDENTIFIER_TABLES
+uint16_t uniffi_mcp_context_ffi_checksum_func_core_identifier_tables(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_CORE_IDENTIFIERS
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_CORE_IDENTIFIERS
+uint16_t uniffi_mcp_context_ffi_checksum_func_core_identifiers(void
     
 );
 #endif
