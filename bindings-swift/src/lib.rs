@@ -37,6 +37,7 @@ mod server;
 mod server_types;
 mod template;
 mod visibility;
+mod wake;
 
 pub use cache::{
     Cache, CacheError, CacheKey, CacheLookup, Invalidation, ListKind, cache_key,
@@ -69,3 +70,4 @@ pub use server_types::{
 };
 pub use template::{TemplateModifier, TemplatePair, TemplateValue, TemplateVariable, UriTemplate};
 pub use visibility::{ListedItem, VisibilityFilter};
+pub use wake::OutputReady;

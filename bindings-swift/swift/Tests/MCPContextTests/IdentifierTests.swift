@@ -13,10 +13,14 @@ final class IdentifierTests: XCTestCase {
         return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// A case's name: `streamClosed`, or `template` of `template(id: 0, …)`.
+    /// A case's name: `streamClosed`, or `template` of `template(id: 0, …)`. uniffi spells
+    /// the cases of error enums as Rust does (`NotCacheable`): compared with a lower-case
+    /// first letter.
     static func caseName<T>(_ value: T) -> String {
-        let text = String(describing: value)
-        return String(text.prefix { $0 != "(" })
+        // `reflecting`: error enums describe themselves with the core's wording.
+        let text = String(reflecting: value).prefix { $0 != "(" }
+        let name = text.split(separator: ".").last ?? text
+        return name.prefix(1).lowercased() + name.dropFirst()
     }
 
     func assertSame<T>(_ table: String, _ cases: [T], file: StaticString = #filePath, line: UInt = #line) {
@@ -48,7 +52,7 @@ final class IdentifierTests: XCTestCase {
         assertSame("server::BodyKind", [BodyKind.json, .sse])
         assertSame("server::Transport", [ServerTransport.stdio, .http])
         assertSame("client::Transport", [ClientTransport.stdio, .http])
-        assertSame("server::ConfigError", [ServerConfigError.noSupportedVersion, .zeroCapacity, .stateKeyTooShort, .other])
+        assertSame("server::ConfigError", [ServerConfigError.NoSupportedVersion, .ZeroCapacity, .StateKeyTooShort, .Other])
         assertSame("client::CachePolicy", [CachePolicy.preferCache, .refresh])
         assertSame("client::Era", [Era.modern, .legacy])
         assertSame("cache::ListKind", [ListKind.resources, .resourceTemplates, .prompts, .tools])
@@ -64,16 +68,16 @@ final class IdentifierTests: XCTestCase {
             .invalidPercentEncoding, .capacityExceeded, .tooLong, .other,
         ])
         let client: [ClientError] = [
-            .unknownCall, .notAwaitingInput, .missingInputResponse, .unexpectedInputResponse,
-            .inputResponseNotObject, .encode, .noVersions, .emptyVersion, .invalidCapabilities, .zeroLimit,
+            .UnknownCall, .NotAwaitingInput, .MissingInputResponse, .UnexpectedInputResponse,
+            .InputResponseNotObject, .Encode, .NoVersions, .EmptyVersion, .InvalidCapabilities, .ZeroLimit,
         ]
         assertCovered("client::ClientError", client)
         assertCovered("client::ConfigError", client)
-        let cache: [CacheError] = [.notCacheable, .missingUri, .retry, .immediatelyStale, .tooLarge]
+        let cache: [CacheError] = [.NotCacheable, .MissingUri, .Retry, .ImmediatelyStale, .TooLarge]
         assertCovered("cache::KeyError", cache)
         assertCovered("cache::Refused", cache)
         assertCovered("server::RespondError", [
-            RespondError.unknownHandle, .wrongKind, .invalidInputRequests, .noStateKey, .clientLacksCapability,
+            RespondError.UnknownHandle, .WrongKind, .InvalidInputRequests, .NoStateKey, .ClientLacksCapability,
         ])
     }
 
