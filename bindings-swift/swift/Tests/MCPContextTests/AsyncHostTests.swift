@@ -165,7 +165,8 @@ final class AsyncHostTests: XCTestCase {
     /// server (`node examples/node/server.mjs --kb --http 0`, started by scripts/swift-test.sh,
     /// which sets MCP_NODE_HTTP_URL).
     func testClientOverHTTPAgainstTheNodeServer() async throws {
-        guard let url = ProcessInfo.processInfo.environment["MCP_NODE_HTTP_URL"].flatMap(URL.init(string:)) else {
+        guard let text = ProcessInfo.processInfo.environment["MCP_NODE_HTTP_URL"], !text.isEmpty,
+              let url = URL(string: text) else {
             throw XCTSkip("MCP_NODE_HTTP_URL not set (no Node server)")
         }
         let client = try MCPClient(transport: HTTPTransport(url: url))

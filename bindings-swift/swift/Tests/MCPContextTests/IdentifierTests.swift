@@ -31,8 +31,8 @@ final class IdentifierTests: XCTestCase {
         XCTAssertEqual(swift, core, table, file: file, line: line)
     }
 
-    func assertCovered<T>(_ table: String, _ cases: [T], file: StaticString = #filePath, line: UInt = #line) {
-        let swift = Set(cases.map(Self.caseName))
+    func assertCovered(_ table: String, _ names: [String], file: StaticString = #filePath, line: UInt = #line) {
+        let swift = Set(names)
         for id in coreIdentifiers(table: table).map(Self.lowerCamel) {
             XCTAssertTrue(swift.contains(id), "\(table): no case .\(id)", file: file, line: line)
         }
@@ -52,7 +52,12 @@ final class IdentifierTests: XCTestCase {
         assertSame("server::BodyKind", [BodyKind.json, .sse])
         assertSame("server::Transport", [ServerTransport.stdio, .http])
         assertSame("client::Transport", [ClientTransport.stdio, .http])
-        assertSame("server::ConfigError", [ServerConfigError.NoSupportedVersion, .ZeroCapacity, .StateKeyTooShort, .Other])
+        // uniffi's error enums describe themselves with the core's wording and spell cases as
+        // Rust does: their Swift cases are listed with the lowerCamelCase name each stands for.
+        let config: [ServerConfigError: String] = [
+            .NoSupportedVersion: "noSupportedVersion", .ZeroCapacity: "zeroCapacity", .StateKeyTooShort: "stateKeyTooShort",
+        ]
+        XCTAssertEqual(Set(config.values), Set(coreIdentifiers(table: "server::ConfigError").map(Self.lowerCamel)))
         assertSame("client::CachePolicy", [CachePolicy.preferCache, .refresh])
         assertSame("client::Era", [Era.modern, .legacy])
         assertSame("cache::ListKind", [ListKind.resources, .resourceTemplates, .prompts, .tools])
@@ -67,18 +72,25 @@ final class IdentifierTests: XCTestCase {
             .invalidVarName, .emptyVarName, .invalidPrefix, .invalidModifier, .invalidLiteral,
             .invalidPercentEncoding, .capacityExceeded, .tooLong, .other,
         ])
-        let client: [ClientError] = [
-            .UnknownCall, .NotAwaitingInput, .MissingInputResponse, .UnexpectedInputResponse,
-            .InputResponseNotObject, .Encode, .NoVersions, .EmptyVersion, .InvalidCapabilities, .ZeroLimit,
+        let client: [ClientError: String] = [
+            .UnknownCall: "unknownCall", .NotAwaitingInput: "notAwaitingInput", .MissingInputResponse: "missingInputResponse",
+            .UnexpectedInputResponse: "unexpectedInputResponse", .InputResponseNotObject: "inputResponseNotObject",
+            .Encode: "encode", .NoVersions: "noVersions", .EmptyVersion: "emptyVersion",
+            .InvalidCapabilities: "invalidCapabilities", .ZeroLimit: "zeroLimit",
         ]
-        assertCovered("client::ClientError", client)
-        assertCovered("client::ConfigError", client)
-        let cache: [CacheError] = [.NotCacheable, .MissingUri, .Retry, .ImmediatelyStale, .TooLarge]
-        assertCovered("cache::KeyError", cache)
-        assertCovered("cache::Refused", cache)
-        assertCovered("server::RespondError", [
-            RespondError.UnknownHandle, .WrongKind, .InvalidInputRequests, .NoStateKey, .ClientLacksCapability,
-        ])
+        assertCovered("client::ClientError", Array(client.values))
+        assertCovered("client::ConfigError", Array(client.values))
+        let cache: [CacheError: String] = [
+            .NotCacheable: "notCacheable", .MissingUri: "missingUri", .Retry: "retry",
+            .ImmediatelyStale: "immediatelyStale", .TooLarge: "tooLarge",
+        ]
+        assertCovered("cache::KeyError", Array(cache.values))
+        assertCovered("cache::Refused", Array(cache.values))
+        let respond: [RespondError: String] = [
+            .UnknownHandle: "unknownHandle", .WrongKind: "wrongKind", .InvalidInputRequests: "invalidInputRequests",
+            .NoStateKey: "noStateKey", .ClientLacksCapability: "clientLacksCapability",
+        ]
+        assertCovered("server::RespondError", Array(respond.values))
     }
 
     func testEnumsWithPayloads() {
