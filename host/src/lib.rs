@@ -29,8 +29,10 @@
 //! | `engine` | the machine behind a mutex: drain, dispatch, timer |
 //! | `stdio` | [`serve_stdio`], [`Host::serve`] |
 //! | `notify` | [`Notifier`]: change notifications from anywhere |
+//! | [`client`] | [`client::McpClient`]: the async client (stdio child, any pipe, HTTP) |
 
 mod app;
+pub mod client;
 mod engine;
 mod error;
 mod handler;
