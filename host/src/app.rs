@@ -7,7 +7,8 @@ use std::future::Future;
 use std::sync::Arc;
 
 use mcp_context::messages::owned::{
-    OwnedImplementation, OwnedPrompt, OwnedResource, OwnedResourceContents, OwnedResourceTemplate,
+    OwnedImplementation, OwnedJson, OwnedPrompt, OwnedResource, OwnedResourceContents,
+    OwnedResourceTemplate,
 };
 use mcp_context::server::{
     CacheHint, ConfigError, PromptEntry, RegisterError, ResourceEntry, Server, ServerConfig,
@@ -16,8 +17,8 @@ use mcp_context::server::{
 
 use crate::engine::Engine;
 use crate::handler::{
-    BoxFuture, CompleteRequest, Context, HandlerResult, PromptReply, PromptRequest, ReadReply,
-    ReadRequest,
+    BoxFuture, CompleteRequest, Context, HandlerResult, MethodReply, MethodRequest, PromptReply,
+    PromptRequest, ReadReply, ReadRequest,
 };
 use crate::host::Host;
 
@@ -25,6 +26,8 @@ pub(crate) type ReadFn =
     Arc<dyn Fn(ReadRequest, Context) -> BoxFuture<HandlerResult<ReadReply>> + Send + Sync>;
 pub(crate) type PromptFn =
     Arc<dyn Fn(PromptRequest, Context) -> BoxFuture<HandlerResult<PromptReply>> + Send + Sync>;
+pub(crate) type MethodFn =
+    Arc<dyn Fn(MethodRequest, Context) -> BoxFuture<HandlerResult<MethodReply>> + Send + Sync>;
 pub(crate) type CompleteFn =
     Arc<dyn Fn(CompleteRequest, Context) -> BoxFuture<HandlerResult<Vec<String>>> + Send + Sync>;
 
@@ -37,6 +40,7 @@ pub(crate) struct Handlers {
     pub(crate) prompts: HashMap<String, PromptFn>,
     pub(crate) complete_prompt: HashMap<String, CompleteFn>,
     pub(crate) complete_template: HashMap<TemplateId, CompleteFn>,
+    pub(crate) methods: HashMap<String, MethodFn>,
 }
 
 /// Everything registered while building: the handlers, and template texts → ids.
@@ -325,6 +329,33 @@ impl App {
             }
             Ok(())
         })
+    }
+
+    /// An extension method (`tools/list`, `tools/call`, `logging/setLevel`, a vendor
+    /// method) answered by `handler`. Methods the core owns are refused by [`App::build`].
+    pub fn method<F, Fut, R>(&mut self, method: &str, handler: F) -> &mut Self
+    where
+        F: Fn(MethodRequest, Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HandlerResult<R>> + Send + 'static,
+        R: Into<MethodReply>,
+    {
+        let method = method.to_owned();
+        let handler: MethodFn = Arc::new(move |r, c| {
+            let fut = handler(r, c);
+            Box::pin(async move { fut.await.map(Into::into) })
+        });
+        self.op(move |s, b| {
+            s.add_method(&method)?;
+            b.handlers.methods.insert(method, handler);
+            Ok(())
+        })
+    }
+
+    /// Announces `key: value` in `server/discover`'s `capabilities` (e.g. `"tools"`,
+    /// `{"listChanged":true}` next to `tools/*` methods).
+    pub fn capability(&mut self, key: &str, value: OwnedJson) -> &mut Self {
+        let key = key.to_owned();
+        self.op(move |s, _| s.set_capability(&key, value))
     }
 
     /// Direct access to the machine at build time (visibility filters, a custom router…).

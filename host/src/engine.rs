@@ -28,8 +28,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::app::Handlers;
 use crate::handler::{
-    BoxFuture, CompleteRequest, Context, HandlerResult, PromptReply, PromptRequest, ReadReply,
-    ReadRequest,
+    BoxFuture, CompleteRequest, Context, HandlerResult, MethodReply, MethodRequest, PromptReply,
+    PromptRequest, ReadReply, ReadRequest,
 };
 
 /// Where the transmits of one stream go.
@@ -285,6 +285,27 @@ impl Engine {
                 );
                 self.run(e.handle, token, fut, answer_complete);
             }
+            Event::Request(e) => {
+                let Some(handler) = self.handlers.methods.get(&e.method) else {
+                    return self.finish::<MethodReply>(
+                        e.handle,
+                        Err(crate::Error::internal()),
+                        |_, _, _| Ok(()),
+                    );
+                };
+                let mut cx = self.context(e.handle, e.auth, token.clone());
+                cx.capabilities = e.capabilities;
+                let fut = handler(
+                    MethodRequest {
+                        method: e.method,
+                        params: e.params,
+                        progress: e.progress,
+                        retry: e.retry,
+                    },
+                    cx,
+                );
+                self.run(e.handle, token, fut, answer_method);
+            }
             // Cancellations are handled in `drain`; overflows need nothing from the host
             // (the machine already told the client).
             _ => {}
@@ -357,6 +378,14 @@ fn answer_prompt(s: &mut Server, h: Handle, r: PromptReply) -> Result<(), Respon
     }
 }
 
+fn answer_method(s: &mut Server, h: Handle, r: MethodReply) -> Result<(), RespondError> {
+    match r {
+        MethodReply::Result(j) => s.respond_result(h, j, None),
+        MethodReply::Cached(j, hint) => s.respond_result(h, j, Some(hint)),
+        MethodReply::InputRequired(i) => s.respond_input_required(h, i),
+    }
+}
+
 fn answer_complete(s: &mut Server, h: Handle, v: Vec<String>) -> Result<(), RespondError> {
     s.respond_completion(h, v)
 }
@@ -399,6 +428,7 @@ fn handle_of(e: &Event) -> Option<Handle> {
         Event::ReadResource(e) => Some(e.handle),
         Event::GetPrompt(e) => Some(e.handle),
         Event::Complete(e) => Some(e.handle),
+        Event::Request(e) => Some(e.handle),
         _ => None,
     }
 }

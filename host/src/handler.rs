@@ -8,7 +8,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use mcp_context::messages::owned::{OwnedGetPromptResult, OwnedResourceContents};
+use mcp_context::messages::owned::{OwnedGetPromptResult, OwnedJson, OwnedResourceContents};
 use mcp_context::server::{CacheHint, DeclaredCapabilities, Handle, InputRequired, Retry};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
@@ -87,6 +87,45 @@ fn lookup<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
         .iter()
         .find(|(n, _)| n == name)
         .map(|(_, v)| v.as_str())
+}
+
+/// A request for an extension method the application registered (`tools/list`,
+/// `tools/call`, a vendor method): validated by the core like its own methods (envelope,
+/// `_meta`, version, headers on HTTP).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodRequest {
+    /// The method, as registered.
+    pub method: String,
+    /// The params object as received (`_meta` included).
+    pub params: OwnedJson,
+    /// The request carried a `progressToken` ([`Context::progress`] sends notifications).
+    pub progress: bool,
+    /// The verified inputs of an `input_required` retry.
+    pub retry: Option<Retry>,
+}
+
+/// The answer to an extension method: a result object (the machine adds `resultType`,
+/// `_meta.serverInfo` and, with a hint, `ttlMs`/`cacheScope`), or `input_required`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MethodReply {
+    /// The result object.
+    Result(OwnedJson),
+    /// The result object with cache hints.
+    Cached(OwnedJson, CacheHint),
+    /// Ask the client first.
+    InputRequired(InputRequired),
+}
+
+impl From<OwnedJson> for MethodReply {
+    fn from(j: OwnedJson) -> Self {
+        Self::Result(j)
+    }
+}
+
+impl From<InputRequired> for MethodReply {
+    fn from(i: InputRequired) -> Self {
+        Self::InputRequired(i)
+    }
 }
 
 /// The answer to a read: contents (with the registered cache hint, or one of its own),

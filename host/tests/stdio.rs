@@ -324,3 +324,63 @@ async fn two_hundred_concurrent_reads_through_the_async_client() {
         assert!(json.contains(&format!("slept {}", i % 7)), "{json}");
     }
 }
+
+#[tokio::test]
+async fn extension_methods_serve_tools() {
+    use mcp_context::messages::owned::OwnedJson;
+    use mcp_context_host::MethodRequest;
+    let mut app = App::named("tools", "1.0.0");
+    app.capability(
+        "tools",
+        OwnedJson::parse(r#"{"listChanged":false}"#).unwrap(),
+    );
+    app.method(
+        "tools/list",
+        |_req: MethodRequest, _cx: Context| async move {
+            Ok(OwnedJson::parse(
+                r#"{"tools":[{"name":"add","inputSchema":{"type":"object"}}]}"#,
+            )?)
+        },
+    );
+    app.method(
+        "tools/call",
+        |req: MethodRequest, _cx: Context| async move {
+            let v: Value = serde_json::from_str(req.params.as_raw().as_text())?;
+            let sum = v["arguments"]["a"].as_i64().unwrap_or(0)
+                + v["arguments"]["b"].as_i64().unwrap_or(0);
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            Ok(OwnedJson::parse(format!(
+                r#"{{"content":[{{"type":"text","text":"{sum}"}}]}}"#
+            ))?)
+        },
+    );
+    let host = app.build().unwrap();
+    let mut raw = Raw::start(&host);
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{META}}}}}"#
+    ))
+    .await;
+    let v = raw.next().await;
+    assert_eq!(
+        v["result"]["capabilities"]["tools"]["listChanged"], false,
+        "{v}"
+    );
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{{{META},"name":"add","arguments":{{"a":2,"b":40}}}}}}"#
+    ))
+    .await;
+    let v = raw.next().await;
+    assert_eq!(v["result"]["content"][0]["text"], "42", "{v}");
+    assert_eq!(v["result"]["resultType"], "complete", "{v}");
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{{{META}}}}}"#
+    ))
+    .await;
+    assert_eq!(raw.next().await["result"]["tools"][0]["name"], "add");
+    // Unregistered methods stay -32601.
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"logging/setLevel","params":{{{META},"level":"info"}}}}"#
+    ))
+    .await;
+    assert_eq!(raw.next().await["error"]["code"], -32601);
+}
