@@ -49,3 +49,8 @@ pub use handler::{
 pub use host::Host;
 pub use notify::Notifier;
 pub use stdio::{MAX_LINE, serve_stdio};
+
+/// The README's examples, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
