@@ -1,4 +1,5 @@
-//! Python bindings of `mcp-context`: the extension module `mcp_context`.
+//! Python bindings of `mcp-context`: the extension module `mcp_context._core`, re-exported by
+//! the pure-Python package `mcp_context` (`python/mcp_context/`: `server.App`, `aio.Client`).
 //!
 //! Thin by rule (STYLE convention 15): each file converts one concept's types and errors and
 //! holds no protocol logic; everything else lives in the core crate. One file per concept:
@@ -22,8 +23,9 @@
 //! Panic policy: a panic is a bug, and input never causes one (the core is panic-free); pyo3
 //! turns one that slips through into `pyo3_runtime.PanicException` at the boundary.
 //!
-//! Each concept has its own file and one `register` call below. The public surface is mirrored, with docstrings, in
-//! `mcp_context.pyi`; `tests/test_surface.py` keeps the two in step.
+//! Each concept has its own file and one `register` call below. The public surface is mirrored,
+//! with docstrings, in `python/mcp_context/_core.pyi`; `tests/test_surface.py` keeps the two in
+//! step.
 
 use pyo3::prelude::*;
 
@@ -43,7 +45,7 @@ mod template;
 /// routing, the server and client machines, the result cache, context selection, the
 /// ``file://`` root mapper and the Streamable HTTP checks. Time is ``now_ms`` (int
 /// milliseconds). Bad input raises a subclass of ``McpContextError``; nothing panics.
-#[pymodule(name = "mcp_context")]
+#[pymodule(name = "_core")]
 fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "PROTOCOL_VERSION",
@@ -59,7 +61,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     http::register(m)?;
     client::register(m)?;
     server::register(m)?;
-    // `from mcp_context import *` and the generated package `__init__` re-export exactly these.
+    // `mcp_context/__init__.py` re-exports exactly these.
     m.add(
         "__all__",
         [

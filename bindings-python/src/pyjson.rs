@@ -23,9 +23,13 @@ fn func<'py>(
     .map(|f| f.bind(py))
 }
 
-/// `json.loads(text)`.
+/// `json.loads(text)`. Peer JSON the core accepted can still be beyond what Python converts
+/// (an integer past `sys.get_int_max_str_digits()`, nesting past the recursion limit): that is
+/// `InvalidMessage`, inside the `McpContextError` family, never a bare `ValueError`.
 pub(crate) fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    func(py, &LOADS, "loads")?.call1((text,))
+    func(py, &LOADS, "loads")?
+        .call1((text,))
+        .map_err(|e| invalid(py, format!("JSON not representable in Python: {e}")))
 }
 
 /// `json.dumps(value)`, compact and with non-ASCII kept, refusing NaN/Infinity (not JSON).

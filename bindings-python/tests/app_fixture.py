@@ -1,0 +1,57 @@
+"""A test server on ``mcp_context.server.App``: the knowledge-base example plus what the tests
+need (an async handler that sleeps 10 ms, a resource that ticks, a tool when the extension has
+extension methods).
+
+    python app_fixture.py             # stdio
+    python app_fixture.py --http 0    # prints "listening on http://127.0.0.1:PORT/mcp"
+"""
+
+import asyncio
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "python"))
+
+from kb_server import app  # noqa: E402
+
+from mcp_context.server import Context, InvalidParams, McpError  # noqa: E402
+
+TICK = "kb://acme/horloge"
+ticks = 0
+
+
+@app.resource(TICK, mime_type="text/plain", cache=(0, "private"))
+def horloge() -> str:
+    return str(ticks)
+
+
+@app.resource("kb://acme/lent/{ms}")
+async def lent(ms: int, ctx: Context) -> str:
+    """Answers after ``ms`` milliseconds of async work."""
+    await asyncio.sleep(ms / 1000)
+    return f"{ms} ms (caller {ctx.auth})"
+
+
+@app.resource("kb://acme/erreur/{kind}")
+def erreur(kind: str) -> str:
+    if kind == "params":
+        raise InvalidParams("bad kind")
+    if kind == "app":
+        raise McpError("teapot", code=1001)
+    raise RuntimeError("boom")
+
+
+@app.on_startup
+async def tick() -> None:
+    global ticks
+    while True:
+        await asyncio.sleep(0.05)
+        ticks += 1
+        app.resource_updated(TICK)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["--http"]:
+        app.run_http(port=int(sys.argv[2]), ready=lambda port: print(f"listening on http://127.0.0.1:{port}/mcp", flush=True))
+    else:
+        app.run_stdio()
