@@ -77,6 +77,8 @@ pub mod server;
 pub mod state;
 pub mod template;
 pub mod uri;
+#[cfg(feature = "alloc")]
+mod wake;
 
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]

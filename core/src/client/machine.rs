@@ -95,7 +95,7 @@ pub struct Client {
     pub(crate) pending: Pending,
     pub(crate) calls: BTreeMap<CallId, CallState>,
     pub(crate) queued: VecDeque<CallId>,
-    pub(crate) out: VecDeque<Output>,
+    pub(crate) out: crate::wake::WakingQueue<Output>,
     pub(crate) cache: Option<Cache>,
     pub(crate) auth: Option<AuthContext>,
     /// Legacy session: subscribed URI → how many listen calls hold it.
@@ -117,7 +117,7 @@ impl Client {
             pending: Pending::default(),
             calls: BTreeMap::new(),
             queued: VecDeque::new(),
-            out: VecDeque::new(),
+            out: crate::wake::WakingQueue::default(),
             auth: None,
             legacy_uris: BTreeMap::new(),
             next_call: 0,
@@ -128,6 +128,20 @@ impl Client {
     #[must_use]
     pub fn poll_output(&mut self) -> Option<Output> {
         self.out.pop_front()
+    }
+
+    /// Installs the output-ready signal: the machine calls `waker.wake_by_ref()` each time
+    /// an output is queued while the queue was empty (from any call, including a later
+    /// [`Client::respond_input`] or [`Client::handle_timeout`]), and at once when output is
+    /// already waiting. After a wake, drain [`Client::poll_output`] until `None`.
+    pub fn set_waker(&mut self, waker: core::task::Waker) {
+        self.out.set_waker(waker);
+    }
+
+    /// Whether [`Client::poll_output`] has something to give.
+    #[must_use]
+    pub fn has_output(&self) -> bool {
+        !self.out.is_empty()
     }
 
     /// When [`Client::handle_timeout`] must be called next (the earliest request deadline).

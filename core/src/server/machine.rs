@@ -203,6 +203,23 @@ impl Server {
         Some(q.output)
     }
 
+    /// Installs the output-ready signal: the machine calls `waker.wake_by_ref()` each time
+    /// an output is queued while the queue was empty, whatever queued it (`respond_*`,
+    /// `fail`, `progress`, `resource_updated`, the list changes, `shutdown`,
+    /// `handle_timeout`, `stream_closed`, `handle_message`), and at once when output is
+    /// already waiting. After a wake, drain [`Server::poll_output`] until `None` (the drain
+    /// rule); a host that answers events after async work thus writes the answer at once.
+    /// Replaces any earlier waker.
+    pub fn set_waker(&mut self, waker: core::task::Waker) {
+        self.out.set_waker(waker);
+    }
+
+    /// Whether [`Server::poll_output`] has something to give.
+    #[must_use]
+    pub fn has_output(&self) -> bool {
+        !self.out.is_empty()
+    }
+
     /// The earliest instant (ms, the host's clock) at which [`Server::handle_timeout`] has
     /// work: the deadline of the oldest unanswered event.
     #[must_use]

@@ -3,13 +3,13 @@
 //! a cancelled stream or subscription can be purged before anything more is sent for it
 //! (DIGEST §12 "MUST NOT send any further messages", §16.9 rule 56).
 
-use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
 use super::event::Event;
 use super::io::{BodyKind, Output, StreamId, Transmit, Transport};
 use super::subscriptions::{SubKey, Tag};
 use crate::json::{Encode, EncodeError, Writer};
+use crate::wake::WakingQueue;
 
 pub(crate) struct Queued {
     pub(crate) output: Output,
@@ -18,7 +18,7 @@ pub(crate) struct Queued {
 
 #[derive(Default)]
 pub(crate) struct Outbox {
-    q: VecDeque<Queued>,
+    q: WakingQueue<Queued>,
 }
 
 impl Outbox {
@@ -54,6 +54,14 @@ impl Outbox {
 
     pub(crate) fn len(&self) -> usize {
         self.q.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.q.is_empty()
+    }
+
+    pub(crate) fn set_waker(&mut self, waker: core::task::Waker) {
+        self.q.set_waker(waker);
     }
 }
 
