@@ -860,6 +860,19 @@ impl ClientMachine {
         self.inner.handle_close(now_ms);
     }
 
+    /// Installs the output-ready signal: ``callback()`` is called each time an output is
+    /// queued while the queue was empty, and at once when output is already waiting. It runs
+    /// inside the machine call that queued, so it must not call the machine: schedule a drain.
+    fn set_waker(&mut self, callback: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_waker(crate::waker::from_callback(callback)?);
+        Ok(())
+    }
+
+    /// Whether ``poll_output`` has something to give.
+    fn has_output(&self) -> bool {
+        self.inner.has_output()
+    }
+
     /// The next output: ``ClientTransmit``, ``CloseStream``, an event object, or ``None``.
     fn poll_output<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let Some(out) = self.inner.poll_output() else {

@@ -17,6 +17,7 @@
 //! * `client.rs`: `ClientMachine` and the client's output classes.
 //! * `cache.rs`: `Cache`; `context.rs`: `select_context`; `file_root.rs`: `FileRoot`;
 //!   `http.rs`: `check_origin`, `check_headers`, `http_status`.
+//! * `waker.rs`: the output-ready signal (`set_waker(callback)`) as a `Waker`.
 //!
 //! Time is `now_ms: int` (milliseconds) everywhere, as in the core.
 //!
@@ -40,6 +41,7 @@ mod pyjson;
 mod router;
 mod server;
 mod template;
+mod waker;
 
 /// MCP 2026-07-28 context primitives on a sans-IO Rust core: RFC 6570 URI templates and
 /// routing, the server and client machines, the result cache, context selection, the

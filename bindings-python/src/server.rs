@@ -625,6 +625,22 @@ impl ServerMachine {
         })
     }
 
+    /// Installs the output-ready signal: ``callback()`` is called each time an output is
+    /// queued while the queue was empty (by any call: ``respond_*``, ``fail``, pushes,
+    /// ``handle_timeout``...), and at once when output is already waiting. It runs inside that
+    /// call, so it must not call the machine: schedule a drain (``loop.call_soon(drain)``).
+    /// Replaces any earlier callback.
+    fn set_waker(&self, callback: &Bound<'_, PyAny>) -> PyResult<()> {
+        let waker = crate::waker::from_callback(callback)?;
+        self.lock()?.set_waker(waker);
+        Ok(())
+    }
+
+    /// Whether ``poll_output`` has something to give.
+    fn has_output(&self) -> PyResult<bool> {
+        Ok(self.lock()?.has_output())
+    }
+
     /// The next output: ``Transmit``, ``ReadResource``, ``GetPrompt``, ``Complete``,
     /// ``Cancelled``, ``StreamOverflow``, or ``None``.
     fn poll_output<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {

@@ -647,6 +647,15 @@ class ClientMachine:
     def handle_close(self, now_ms: int) -> None:
         """The transport closed."""
 
+    def set_waker(self, callback: Callable[[], object]) -> None:
+        """Installs the output-ready signal: ``callback()`` runs each time an output is queued
+        while the queue was empty (any call: ``respond_*``, ``fail``, pushes, timeouts), and at
+        once when output is already waiting. It runs inside that machine call, so it must not
+        call the machine: it schedules a drain (``loop.call_soon(drain)``)."""
+
+    def has_output(self) -> bool:
+        """Whether ``poll_output`` has something to give."""
+
     def poll_output(self) -> ClientOutput | None:
         """The next output, or ``None``."""
 
@@ -848,6 +857,15 @@ class ServerMachine:
         transport: Literal["stdio", "http"] = "stdio",
     ) -> Literal["request", "notification", "response", "invalid"]:
         """One JSON-RPC message from a client (``"notification"`` on HTTP: answer 202)."""
+
+    def set_waker(self, callback: Callable[[], object]) -> None:
+        """Installs the output-ready signal: ``callback()`` runs each time an output is queued
+        while the queue was empty (any call: ``respond_*``, ``fail``, pushes, timeouts), and at
+        once when output is already waiting. It runs inside that machine call, so it must not
+        call the machine: it schedules a drain (``loop.call_soon(drain)``)."""
+
+    def has_output(self) -> bool:
+        """Whether ``poll_output`` has something to give."""
 
     def poll_output(self) -> ServerOutput | None:
         """The next output, or ``None``."""

@@ -33,6 +33,7 @@ class MachineHost:
         self._again = False
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: int | None = None
+        self._scheduled = False
         self.loop = asyncio.get_running_loop()
         set_waker = getattr(machine, "set_waker", None)
         if set_waker is not None:
@@ -41,8 +42,14 @@ class MachineHost:
             set_waker(self._wake)
 
     def _wake(self) -> None:
-        if not self._draining:
-            self.loop.call_soon(self.drain)
+        # Called inside a machine call: only schedule (the machine is locked until it returns).
+        if not self._draining and not self._scheduled:
+            self._scheduled = True
+            self.loop.call_soon(self._scheduled_drain)
+
+    def _scheduled_drain(self) -> None:
+        self._scheduled = False
+        self.drain()
 
     def drain(self) -> None:
         """Routes every queued output; re-entrant calls fold into the running drain."""
