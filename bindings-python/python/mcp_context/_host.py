@@ -34,9 +34,12 @@ class MachineHost:
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at: int | None = None
         self._scheduled = False
-        self.loop = asyncio.get_running_loop()
+        try:
+            self.loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            self.loop = None  # synchronous in-process use (App.runtime() outside a loop)
         set_waker = getattr(machine, "set_waker", None)
-        if set_waker is not None:
+        if set_waker is not None and self.loop is not None:
             # The machine tells us when output was queued outside a drain (an answer from a
             # handler task): drain on the next loop iteration, from the loop's thread.
             set_waker(self._wake)
@@ -83,7 +86,7 @@ class MachineHost:
             self._timer.cancel()
             self._timer = None
         self._timer_at = at
-        if at is not None:
+        if at is not None and self.loop is not None:
             self._timer = self.loop.call_later(max(0, at - now_ms()) / 1000, self._fire)
 
     def _fire(self) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import re
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
@@ -36,7 +37,7 @@ from ._core import (
 )
 from ._host import now_ms
 
-__all__ = ["Client", "Subscription"]
+__all__ = ["Client", "NoStore", "Subscription"]
 
 InputHandler = Callable[[dict[str, Any]], Mapping[str, Any] | Awaitable[Mapping[str, Any]]]
 
@@ -46,6 +47,20 @@ def _dump(value: Any) -> Any:
     if dump is not None and not isinstance(value, type):
         return dump(mode="json", by_alias=True, exclude_none=True)
     return value
+
+
+class NoStore:
+    """A host-side no-store policy (``Client(no_store=NoStore(r"notes://private/.*"))``): URIs
+    that fully match a pattern are always fetched from the server and their results are dropped
+    from the client cache as they arrive (``ClientMachine.forget_read``), whatever the server's
+    hints allowed. The hints protect every client of a correct server; this protects this host
+    from an incorrect one."""
+
+    def __init__(self, *patterns: str) -> None:
+        self.patterns = [re.compile(p) for p in patterns]
+
+    def __call__(self, uri: str) -> bool:
+        return any(p.fullmatch(uri) for p in self.patterns)
 
 
 class Subscription:
@@ -114,6 +129,7 @@ class Client:
         name: str = "mcp-context-aio",
         version: str = "0.1.0",
         on_input: InputHandler | None = None,
+        no_store: Callable[[str], bool] | None = None,
         **machine_config: Any,
     ) -> None:
         self._transport = transport
@@ -121,6 +137,7 @@ class Client:
         self.machine = ClientMachine(name, version, **machine_config)
         """The underlying ``ClientMachine`` (the cache: ``read_cached``, ``forget_read``)."""
         self.on_input = on_input
+        self.no_store = no_store
         self._calls: dict[int, asyncio.Future[Any]] = {}
         self._subs: dict[int, Subscription] = {}
         self._timer: asyncio.TimerHandle | None = None
@@ -213,8 +230,18 @@ class Client:
         return [r for p in listed.pages for r in p.get("prompts", [])]
 
     async def read_resource(self, uri: str, *, refresh: bool = False) -> dict[str, Any]:
-        """The ``ReadResourceResult``; a fresh cached result answers unless ``refresh``."""
-        return (await self._await(lambda m, t: m.read_resource(str(uri), t, refresh=refresh))).result
+        """The ``ReadResourceResult``; a fresh cached result answers unless ``refresh`` (or the
+        ``no_store`` policy names ``uri``)."""
+        return (await self.read_resource_reply(uri, refresh=refresh)).result
+
+    async def read_resource_reply(self, uri: str, *, refresh: bool = False) -> ClientReply:
+        """``read_resource`` as the machine's ``ClientReply`` (``.result``, ``.from_cache``)."""
+        uri = str(uri)
+        skip = self.no_store is not None and self.no_store(uri)
+        reply = await self._await(lambda m, t: m.read_resource(uri, t, refresh=refresh or skip))
+        if skip:
+            self.machine.forget_read(uri)
+        return reply
 
     async def get_prompt(self, name: str, arguments: Mapping[str, str] | None = None) -> dict[str, Any]:
         """The ``GetPromptResult``."""

@@ -48,7 +48,7 @@ from ._core import (
 )
 from ._host import MachineHost, now_ms
 
-__all__ = ["App", "Context", "NotFound", "InvalidParams", "McpError"]
+__all__ = ["App", "Context", "NotFound", "InvalidParams", "McpError", "Runtime"]
 
 log = logging.getLogger("mcp_context.server")
 
@@ -78,7 +78,7 @@ class McpError(_core.McpError):
 class Context:
     """What a handler knows about its request."""
 
-    def __init__(self, host: _Runtime, handle: Any, auth: int, capabilities: frozenset, retry: Any) -> None:
+    def __init__(self, host: Runtime, handle: Any, auth: int, capabilities: frozenset, retry: Any) -> None:
         self._host = host
         self._handle = handle
         self.auth = auth
@@ -289,7 +289,7 @@ class App:
         self._registrations: list[Callable[[ServerMachine], None]] = []
         self._completion: Callable[..., Any] | None = None
         self._startup: list[Callable[[], Any]] = []
-        self._runtime: _Runtime | None = None
+        self._runtime: Runtime | None = None
 
     # --- decorators -------------------------------------------------------------------
 
@@ -479,14 +479,25 @@ class App:
 
     # --- the runtime (one per running loop) -----------------------------------------------
 
-    def _start(self) -> _Runtime:
+    def runtime(self) -> Runtime:
+        """The running server: ``.machine`` (the ``ServerMachine``), ``.dispatch(event)`` and
+        ``.host.drain()``. Created on first use in the running loop; outside a loop it serves
+        synchronous in-process use (tests wiring a ``ClientMachine`` to the machine), where a
+        handler that awaits is answered -32603."""
+        return self._start()
+
+    def _start(self) -> Runtime:
         rt = self._runtime
-        if rt is None or rt.host.loop is not asyncio.get_running_loop():
-            rt = _Runtime(self)
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+        if rt is None or rt.host.loop is not loop:
+            rt = Runtime(self)
         return rt
 
 
-class _Runtime:
+class Runtime:
     """The machine, its host and the handler tasks of one running server."""
 
     def __init__(self, app: App) -> None:
@@ -501,7 +512,7 @@ class _Runtime:
         self.tasks: dict[int, tuple[asyncio.Task[Any], Context]] = {}
         self.background: list[asyncio.Task[Any]] = []
         app._runtime = self
-        for fn in app._startup:
+        for fn in app._startup if self.host.loop is not None else ():
             r = fn()
             if inspect.isawaitable(r):
                 self.background.append(self.host.loop.create_task(r))
@@ -585,6 +596,10 @@ class _Runtime:
             self._fail(handle, e)
             return
         if inspect.isawaitable(value):
+            if self.host.loop is None:
+                getattr(value, "close", lambda: None)()
+                self._fail(handle, RuntimeError("an async handler needs a running loop"))
+                return
             task = self.host.loop.create_task(self._finish(handle, value, answer))
             self.tasks[int(handle)] = (task, ctx)
             return
