@@ -1,12 +1,8 @@
-"""A support knowledge base for a fictional insurer (Acme Assurances), on mcp_context's App:
-
-    kb://acme/charte-reponse    the reply charter (tone, phrasings, commitments), markdown
-    kb://acme/fiches/{slug}     procedure sheets: each listed, `slug` completed, a missing one -32602
-    repondre_ticket             prompt: ticketId (required), ton (formel | chaleureux, validated)
-
-    python examples/python/kb_server.py              # stdio
-    python examples/python/kb_server.py --http 8000  # http://127.0.0.1:8000/mcp
-"""
+# A support knowledge base for a fictional insurer (Acme Assurances), on mcp_context's App:
+#   kb://acme/charte-reponse    the reply charter (tone, phrasings, commitments), markdown
+#   kb://acme/fiches/{slug}     procedure sheets: each listed, `slug` completed, a missing one -32602
+#   repondre_ticket             prompt: ticketId (required), ton (formel | chaleureux, validated)
+# Run: python examples/python/kb_server.py [--http PORT]     (data: kb_data.py)
 
 import sys
 from typing import Annotated, Literal

@@ -22,6 +22,20 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
 from typing import Any, Final, Literal, TypeAlias
 
+from .types import (
+    CacheHint,
+    CompletionArgument,
+    CompletionContext,
+    GetPromptResult,
+    Prompt,
+    PromptReference,
+    Resource,
+    ResourceContents,
+    ResourceTemplate,
+    ResourceTemplateReference,
+    SubscriptionFilter,
+)
+
 __all__ = [
     "PROTOCOL_VERSION",
     "ErrorCode",
@@ -67,7 +81,9 @@ __all__ = [
 ]
 
 Json: TypeAlias = dict[str, Any]
-"""A JSON object in the spec's shape (camelCase keys), as ``json.loads`` gives it."""
+"""A JSON object in the spec's shape (camelCase keys), as ``json.loads`` gives it; the
+``TypedDict``s of ``mcp_context.types`` name the shapes, and a pydantic model from
+``mcp.types`` is accepted wherever one is taken."""
 
 PROTOCOL_VERSION: Final[str]
 """The MCP revision this module implements: ``"2026-07-28"``."""
@@ -618,10 +634,16 @@ class ClientMachine:
     def get_prompt(self, name: str, now_ms: int, arguments: Mapping[str, str] | None = None) -> int:
         """``prompts/get``."""
 
-    def complete(self, ref: Json, argument: Json, now_ms: int, context: Json | None = None) -> int:
+    def complete(
+        self,
+        ref: PromptReference | ResourceTemplateReference | Json,
+        argument: CompletionArgument | Json,
+        now_ms: int,
+        context: CompletionContext | Json | None = None,
+    ) -> int:
         """``completion/complete`` (``ref``, ``argument``, ``context`` in the spec's shape)."""
 
-    def listen(self, filter: Json, now_ms: int) -> int:
+    def listen(self, filter: SubscriptionFilter | Json, now_ms: int) -> int:
         """``subscriptions/listen`` with a ``SubscriptionFilter`` dict."""
 
     def cancel(self, call: int, now_ms: int, reason: str | None = None) -> None:
@@ -814,7 +836,7 @@ class ServerMachine:
             InvalidMessage: a dict the spec refuses.
         """
 
-    def add_resource(self, resource: Json, contents: list[Json] | None = None, cache: Json | None = None) -> None:
+    def add_resource(self, resource: Resource | Json, contents: list[ResourceContents] | list[Json] | None = None, cache: CacheHint | None = None) -> None:
         """Registers a static resource (contents ``None``: ask the app with ``ReadResource``).
 
         Raises:
@@ -828,13 +850,13 @@ class ServerMachine:
     def set_resource_contents(self, uri: str, contents: list[Json] | None) -> bool:
         """Replaces stored contents (``None``: ask the app); ``False`` if not registered."""
 
-    def add_template(self, template: Json, cache: Json | None = None, completions: Mapping[str, Sequence[str]] | None = None) -> None:
+    def add_template(self, template: ResourceTemplate | Json, cache: CacheHint | None = None, completions: Mapping[str, Sequence[str]] | None = None) -> None:
         """Registers a ``ResourceTemplate`` dict; ``completions``: variable → values."""
 
     def remove_template(self, uri_template: str) -> bool:
         """Unregisters a template by its ``uriTemplate``."""
 
-    def add_prompt(self, prompt: Json, completions: Mapping[str, Sequence[str]] | None = None) -> None:
+    def add_prompt(self, prompt: Prompt | Json, completions: Mapping[str, Sequence[str]] | None = None) -> None:
         """Registers a ``Prompt`` dict; ``completions``: argument → values."""
 
     def remove_prompt(self, name: str) -> bool:
@@ -879,7 +901,7 @@ class ServerMachine:
     def stream_closed(self, stream: int) -> None:
         """The transport closed ``stream``: its subscriptions and events end."""
 
-    def respond_read(self, handle: Handle, contents: list[Json], cache: Json | None = None) -> None:
+    def respond_read(self, handle: Handle, contents: list[ResourceContents] | list[Json], cache: CacheHint | None = None) -> None:
         """Answers a ``ReadResource`` with ``ResourceContents`` dicts (``cache`` overrides hints).
 
         Raises:
@@ -887,7 +909,7 @@ class ServerMachine:
             InvalidMessage: contents the spec refuses.
         """
 
-    def respond_prompt(self, handle: Handle, result: Json) -> None:
+    def respond_prompt(self, handle: Handle, result: GetPromptResult | Json) -> None:
         """Answers a ``GetPrompt`` with a ``GetPromptResult`` dict."""
 
     def respond_completion(self, handle: Handle, values: Sequence[str]) -> None:
