@@ -55,6 +55,7 @@
 //! | `page` | opaque keyset cursors |
 //! | `machine` | the state, registration, validation pipeline |
 //! | `handlers` | one handler per method |
+//! | `extension` | methods and capabilities the host adds |
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
 //! | `mrtr` | sealing and verifying `requestState` |
@@ -69,6 +70,8 @@ mod complete;
 mod config;
 #[cfg(feature = "alloc")]
 mod event;
+#[cfg(feature = "alloc")]
+mod extension;
 #[cfg(feature = "alloc")]
 mod handlers;
 #[cfg(feature = "alloc")]
@@ -102,7 +105,7 @@ pub use config::{CacheHint, ConfigError, SealingKey, ServerConfig};
 #[cfg(feature = "alloc")]
 pub use event::{
     CancelReason, CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle,
-    PromptEvent, ReadEvent, ReadTarget, Retry,
+    PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
 };
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};

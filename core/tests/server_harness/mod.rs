@@ -95,6 +95,7 @@ const CACHEABLE: &[&str] = &[
     "resources/templates/list",
     "prompts/list",
     "resources/read",
+    "tools/list",
 ];
 
 fn result_type_name(method: &str) -> Option<&'static str> {
@@ -107,7 +108,11 @@ fn result_type_name(method: &str) -> Option<&'static str> {
         "prompts/get" => "GetPromptResultResponse",
         "completion/complete" => "CompleteResultResponse",
         "subscriptions/listen" => "SubscriptionsListenResultResponse",
-        _ => return None,
+        "tools/list" => "ListToolsResultResponse",
+        "tools/call" => "CallToolResultResponse",
+        // Any other method with a result (the host's registered methods).
+        "" => return None,
+        _ => "JSONRPCResultResponse",
     })
 }
 
@@ -260,7 +265,16 @@ impl H {
             }
             "complete" => {}
             "input_required" => {
-                assert!(matches!(method.as_str(), "resources/read" | "prompts/get"));
+                // Never on the core's lists, discover, completion or listen (the public
+                // spec, "Multi Round-Trip Requests"); registered methods may ask.
+                assert!(
+                    !CACHEABLE.contains(&method.as_str()) || method == "resources/read",
+                    "input_required on {method}"
+                );
+                assert!(!matches!(
+                    method.as_str(),
+                    "completion/complete" | "subscriptions/listen"
+                ));
                 assert!(r.get("ttlMs").is_none() && r.get("cacheScope").is_none());
                 assert!(r.get("inputRequests").is_some() || r.get("requestState").is_some());
             }

@@ -71,6 +71,12 @@ impl OwnedJson {
         Self(String::from("{}"))
     }
 
+    /// An owned copy of a validated value (no second validation).
+    #[must_use]
+    pub(crate) fn from_raw(raw: RawJson<'_>) -> Self {
+        Self(String::from(raw.as_text()))
+    }
+
     /// Borrows as a [`RawJson`].
     #[must_use]
     pub fn as_raw(&self) -> RawJson<'_> {
