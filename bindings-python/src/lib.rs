@@ -106,6 +106,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "ReadResource",
             "GetPrompt",
             "Complete",
+            "Request",
             "Cancelled",
             "StreamOverflow",
         ],

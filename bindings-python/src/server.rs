@@ -111,6 +111,28 @@ pub(crate) struct GetPrompt {
     retry: Option<Py<Retry>>,
 }
 
+/// A request for a method the host registered with ``add_method`` (``tools/list``,
+/// ``tools/call``, vendor methods): answer ``handle`` once with ``respond_result``,
+/// ``respond_input_required`` or ``fail``. The machine checked the envelope and ``_meta``
+/// only: validate ``params`` yourself (``fail(handle, "invalid_params", ...)``).
+#[pyclass(module = "mcp_context", frozen, get_all)]
+pub(crate) struct Request {
+    /// Pass back to ``respond_result``/``respond_input_required``/``fail``.
+    handle: Handle,
+    /// The method, as registered.
+    method: String,
+    /// The params object as received (``_meta`` included).
+    params: Py<PyAny>,
+    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
+    progress: bool,
+    /// The caller context.
+    auth: u64,
+    /// Client capabilities declared on this request.
+    capabilities: Py<PyFrozenSet>,
+    /// The verified retry inputs on an MRTR retry, else ``None``.
+    retry: Option<Py<Retry>>,
+}
+
 /// ``completion/complete`` without a registered value set: answer with
 /// ``respond_completion`` or ``fail``.
 #[pyclass(module = "mcp_context", frozen, get_all)]
@@ -185,6 +207,7 @@ pyjson::py_repr!(
     ]
 );
 pyjson::py_repr!(Cancelled, ["handle", "reason"]);
+pyjson::py_repr!(Request, ["handle", "method", "auth", "params"]);
 pyjson::py_repr!(StreamOverflow, ["stream", "subscription"]);
 
 fn caps<'py>(py: Python<'py>, c: DeclaredCapabilities) -> PyResult<Bound<'py, PyFrozenSet>> {
@@ -333,6 +356,19 @@ fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bo
                 auth: p.auth,
                 capabilities: caps(py, p.capabilities)?.unbind(),
                 retry: retry(py, p.retry)?,
+            },
+        )?
+        .into_any(),
+        Event::Request(r) => Bound::new(
+            py,
+            Request {
+                handle: Handle { inner: r.handle },
+                method: r.method,
+                params: pyjson::to_py(py, &r.params)?.unbind(),
+                progress: r.progress,
+                auth: r.auth,
+                capabilities: caps(py, r.capabilities)?.unbind(),
+                retry: retry(py, r.retry)?,
             },
         )?
         .into_any(),
@@ -720,6 +756,57 @@ impl ServerMachine {
             .map_err(|e| respond_error(py, e))
     }
 
+    /// Answers a ``Request`` (an ``add_method`` method) with a result object: the machine
+    /// adds ``resultType: "complete"``, ``_meta.serverInfo`` and, when ``cache`` is given,
+    /// ``ttlMs``/``cacheScope``.
+    ///
+    /// Raises ``RespondError`` (``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_result"``:
+    /// not an object, another ``resultType``, a ``_meta`` that is not an object) and
+    /// ``InvalidMessage`` for a value JSON cannot carry.
+    #[pyo3(signature = (handle, result, cache = None))]
+    fn respond_result(
+        &self,
+        py: Python<'_>,
+        handle: Handle,
+        result: &Bound<'_, PyAny>,
+        cache: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let result = pyjson::owned(result, "result")?;
+        let cache = hint(cache, "cache")?;
+        self.lock()?
+            .respond_result(handle.inner, result, cache)
+            .map_err(|e| respond_error(py, e))
+    }
+
+    /// Registers a method the core does not own (``tools/list``, ``tools/call``,
+    /// ``logging/setLevel``, vendor methods): its requests become ``Request`` events.
+    /// Raises ``RegisterError`` (``kind == "core_method"``) for a method the core owns.
+    fn add_method(&self, py: Python<'_>, method: &str) -> PyResult<()> {
+        self.lock()?
+            .add_method(method)
+            .map_err(|e| register_error(py, e))
+    }
+
+    /// Unregisters a method (its requests are -32601 again); whether it was registered.
+    fn remove_method(&self, method: &str) -> PyResult<bool> {
+        Ok(self.lock()?.remove_method(method))
+    }
+
+    /// Announces ``capabilities[key] = value`` in ``server/discover`` (e.g. ``"tools"``,
+    /// ``{"listChanged": True}``). Raises ``RegisterError`` for a key the core derives
+    /// (``resources``, ``prompts``, ``completions``).
+    fn set_capability(&self, py: Python<'_>, key: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let value = pyjson::owned(value, key)?;
+        self.lock()?
+            .set_capability(key, value)
+            .map_err(|e| register_error(py, e))
+    }
+
+    /// Withdraws a capability ``set_capability`` announced; whether it was set.
+    fn remove_capability(&self, key: &str) -> PyResult<bool> {
+        Ok(self.lock()?.remove_capability(key))
+    }
+
     /// Answers a ``Complete`` with candidate values (the first 100 are sent, with
     /// ``total``/``hasMore``).
     fn respond_completion(
@@ -832,6 +919,7 @@ impl ServerMachine {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ServerMachine>()?;
     m.add_class::<Handle>()?;
+    m.add_class::<Request>()?;
     m.add_class::<Transmit>()?;
     m.add_class::<Retry>()?;
     m.add_class::<ReadResource>()?;

@@ -8,10 +8,12 @@ extension methods).
 
 import asyncio
 import sys
+from typing import Annotated
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "python"))
 
+from kb_data import SHEETS  # noqa: E402
 from kb_server import app  # noqa: E402
 
 from mcp_context.server import Context, InvalidParams, McpError  # noqa: E402
@@ -39,6 +41,20 @@ def erreur(kind: str) -> str:
     if kind == "app":
         raise McpError("teapot", code=1001)
     raise RuntimeError("boom")
+
+
+@app.tool(title="Chercher une fiche")
+async def chercher(texte: Annotated[str, "Texte à chercher dans les titres"], limite: int = 3) -> str:
+    """Les slugs des fiches dont le titre contient le texte."""
+    await asyncio.sleep(0)
+    found = [slug for slug, s in SHEETS.items() if texte.lower() in s["title"].lower()]
+    return ", ".join(found[:limite])
+
+
+@app.tool()
+def casser() -> str:
+    """Always fails (a tool error, not a protocol error)."""
+    raise RuntimeError("en panne")
 
 
 @app.on_startup

@@ -89,6 +89,22 @@ async def session(c: Client) -> None:
     slow = await c.read_resource("kb://acme/lent/10")
     assert time.monotonic() - t0 < 0.1
     assert slow.contents[0].text.startswith("10 ms")
+    # tools, through the machine's extension methods
+    assert c.server_capabilities.tools is not None
+    tools = {t.name: t for t in (await c.list_tools()).tools}
+    assert tools["chercher"].input_schema == {
+        "type": "object",
+        "properties": {"texte": {"type": "string", "description": "Texte à chercher dans les titres"}, "limite": {"type": "integer"}},
+        "required": ["texte"],
+    }
+    called = await c.call_tool("chercher", {"texte": "déclarer"})
+    assert not called.is_error
+    assert called.content[0].text == "declarer-sinistre-auto, declarer-degat-des-eaux"
+    broken = await c.call_tool("casser", {})
+    assert broken.is_error and broken.content[0].text == "en panne"
+    with pytest.raises(MCPError) as err:
+        await c.call_tool("inconnu", {})
+    assert err.value.error.code == -32602
     # listen: the ticking resource
     async with c.listen(resource_subscriptions=["kb://acme/horloge"]) as sub:
         n = 0

@@ -76,6 +76,7 @@ __all__ = [
     "ReadResource",
     "GetPrompt",
     "Complete",
+    "Request",
     "Cancelled",
     "StreamOverflow",
 ]
@@ -781,6 +782,26 @@ class Complete:
     auth: int
     """The caller context."""
 
+class Request:
+    """A request for a method registered with ``add_method`` (``tools/list``, ``tools/call``,
+    vendor methods): ``respond_result``, ``respond_input_required`` or ``fail``. The machine
+    checked the envelope and ``_meta`` only: validate ``params`` yourself."""
+
+    handle: Handle
+    """Pass back to ``respond_result``/``respond_input_required``/``fail``."""
+    method: str
+    """The method, as registered."""
+    params: Json
+    """The params object as received (``_meta`` included)."""
+    progress: bool
+    """The request carried ``_meta.progressToken``."""
+    auth: int
+    """The caller context."""
+    capabilities: frozenset[str]
+    """Declared client capabilities."""
+    retry: Retry | None
+    """The verified retry inputs on an MRTR retry."""
+
 class Cancelled:
     """A handle is dead: stop working on it; later answers are refused."""
 
@@ -797,7 +818,7 @@ class StreamOverflow:
     subscription: int | str
     """The listen request's id."""
 
-ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Cancelled | StreamOverflow
+ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Request | Cancelled | StreamOverflow
 """What ``ServerMachine.poll_output`` returns."""
 
 class ServerMachine:
@@ -911,6 +932,34 @@ class ServerMachine:
 
     def respond_prompt(self, handle: Handle, result: GetPromptResult | Json) -> None:
         """Answers a ``GetPrompt`` with a ``GetPromptResult`` dict."""
+
+    def respond_result(self, handle: Handle, result: Json, cache: CacheHint | None = None) -> None:
+        """Answers a ``Request`` with a result object (the machine adds ``resultType``,
+        ``_meta.serverInfo`` and, with ``cache``, ``ttlMs``/``cacheScope``).
+
+        Raises:
+            RespondError: ``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_result"``.
+        """
+
+    def add_method(self, method: str) -> None:
+        """Registers a method the core does not own; its requests become ``Request`` events.
+
+        Raises:
+            RegisterError: ``kind == "core_method"``.
+        """
+
+    def remove_method(self, method: str) -> bool:
+        """Unregisters a method (-32601 again); whether it was registered."""
+
+    def set_capability(self, key: str, value: Json) -> None:
+        """Announces ``capabilities[key] = value`` in ``server/discover`` (e.g. ``"tools"``).
+
+        Raises:
+            RegisterError: a key the core derives (``resources``, ``prompts``, ``completions``).
+        """
+
+    def remove_capability(self, key: str) -> bool:
+        """Withdraws a capability; whether it was set."""
 
     def respond_completion(self, handle: Handle, values: Sequence[str]) -> None:
         """Answers a ``Complete`` with candidate values (first 100 sent)."""

@@ -43,6 +43,7 @@ from ._core import (
     Complete,
     GetPrompt,
     ReadResource,
+    Request,
     ServerMachine,
     UriTemplate,
 )
@@ -177,6 +178,58 @@ def _convert(value: str, annotation: Any) -> Any:
     return value
 
 
+def _schema(annotation: Any) -> dict[str, Any]:
+    """A JSON Schema for a parameter's type hint (``str``, ``int``, ``float``, ``bool``, lists,
+    dicts, ``Literal``/``Enum``, ``Optional``, ``Annotated`` descriptions, pydantic models)."""
+    schema: dict[str, Any]
+    if typing.get_origin(annotation) is typing.Annotated:
+        schema = dict(_schema(typing.get_args(annotation)[0]))
+        if (d := _description(annotation)) is not None:
+            schema["description"] = d
+        return schema
+    origin, args = typing.get_origin(annotation), typing.get_args(annotation)
+    if (choices := _choices(annotation)) is not None and origin not in (typing.Union, _pytypes.UnionType):
+        values = list(args) if origin is Literal else [m.value for m in annotation]
+        return {"enum": values}
+    if origin in (typing.Union, _pytypes.UnionType):
+        options = [_schema(a) for a in args if a is not type(None)]
+        schema = options[0] if len(options) == 1 else {"anyOf": options}
+        return {"anyOf": [schema, {"type": "null"}]} if type(None) in args else schema
+    if origin in (list, tuple, set, frozenset) or annotation in (list, tuple, set, frozenset):
+        return {"type": "array", **({"items": _schema(args[0])} if args else {})}
+    if origin is dict or annotation is dict:
+        return {"type": "object"}
+    simple = {str: "string", int: "integer", float: "number", bool: "boolean", type(None): "null"}
+    if annotation in simple:
+        return {"type": simple[annotation]}
+    model_schema = getattr(annotation, "model_json_schema", None)
+    if model_schema is not None:
+        return model_schema()
+    return {}
+
+
+def _tool_result(value: Any) -> dict[str, Any]:
+    """A tool's return value as a ``CallToolResult``."""
+    value = _dump(value)
+    if isinstance(value, dict) and "content" in value and isinstance(value["content"], list):
+        return value
+    if isinstance(value, str):
+        return {"content": [{"type": "text", "text": value}]}
+    if isinstance(value, (list, tuple)) and all(isinstance(_dump(v), dict) and "type" in _dump(v) for v in value):
+        return {"content": [_dump(v) for v in value]}
+    text = json.dumps(value, ensure_ascii=False)
+    result: dict[str, Any] = {"content": [{"type": "text", "text": text}]}
+    if isinstance(value, dict):
+        result["structuredContent"] = value
+    return result
+
+
+@dataclass
+class _Tool:
+    sig: _Sig
+    entry: dict[str, Any]
+
+
 @dataclass
 class _Sig:
     """A handler's parameters: which receives the context, and each other's annotation."""
@@ -277,10 +330,13 @@ class App:
         *,
         title: str | None = None,
         instructions: str | None = None,
+        tools_cache: CacheHint = (0, "public"),
         **machine_config: Any,
     ) -> None:
-        """``name``/``version``/``title`` are the ``serverInfo``; ``machine_config`` goes to
-        ``ServerMachine`` as is (``page_size``, ``request_timeout_ms``, ``state_keys``...)."""
+        """``name``/``version``/``title`` are the ``serverInfo``; ``tools_cache`` is the hint
+        of ``tools/list`` results; ``machine_config`` goes to ``ServerMachine`` as is
+        (``page_size``, ``request_timeout_ms``, ``read_cache``, ``state_keys``...)."""
+        self._tools_cache = _cache(tools_cache)
         info = {"name": name, "version": version, **({"title": title} if title else {})}
         self._config = {"server_info": info, "instructions": instructions, **machine_config}
         self._statics: dict[str, _Resource] = {}
@@ -289,6 +345,8 @@ class App:
         self._registrations: list[Callable[[ServerMachine], None]] = []
         self._completion: Callable[..., Any] | None = None
         self._startup: list[Callable[[], Any]] = []
+        self._tools: dict[str, _Tool] = {}
+        self._methods: dict[str, Callable[..., Any]] = {}
         self._runtime: Runtime | None = None
 
     # --- decorators -------------------------------------------------------------------
@@ -411,6 +469,61 @@ class App:
 
         return decorator
 
+    def tool(
+        self,
+        name: str | None = None,
+        *,
+        title: str | None = None,
+        description: str | None = None,
+        annotations: Any = None,
+        icons: Any = None,
+        meta: dict[str, Any] | None = None,
+    ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Registers a tool (``tools/list``, ``tools/call`` through the machine's extension
+        methods; ``tools`` announced in ``server/discover``). ``inputSchema`` comes from the
+        type hints (required = no default). The handler returns a ``str``, content blocks, a
+        ``CallToolResult`` or anything JSON (also sent as ``structuredContent`` when a dict).
+        An exception other than ``InvalidParams``/``McpError`` is a tool error
+        (``isError: true``, its message as text), as the spec asks."""
+        if callable(name):
+            raise TypeError("use @app.tool(), not @app.tool")
+
+        def decorator(fn: Callable[..., Any]) -> Callable[..., Any]:
+            sig = _Sig.of(fn)
+            props, required = {}, []
+            for pn, p in sig.params.items():
+                props[pn] = _schema(sig.hints.get(pn, p.annotation) if p.annotation is not inspect.Parameter.empty else Any)
+                if p.default is inspect.Parameter.empty:
+                    required.append(pn)
+            schema: dict[str, Any] = {"type": "object", "properties": props}
+            if required:
+                schema["required"] = required
+            tname = name or fn.__name__
+            entry: dict[str, Any] = {"name": tname, "inputSchema": schema}
+            for k, v in (
+                ("title", title),
+                ("description", description or inspect.getdoc(fn)),
+                ("annotations", _dump(annotations)),
+                ("icons", _dump(icons)),
+                ("_meta", meta),
+            ):
+                if v is not None:
+                    entry[k] = v
+            self._tools[tname] = _Tool(sig, entry)
+            return fn
+
+        return decorator
+
+    def method(self, method: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Registers a handler ``fn(params)`` (or ``fn(params, ctx)``) for a method the core
+        does not own (a vendor method, ``logging/setLevel``...); it returns the result object."""
+
+        def decorator(fn: Callable[..., Any]) -> Callable[..., Any]:
+            self._methods[method] = fn
+            return fn
+
+        return decorator
+
     def completion(self) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Registers the completion handler ``fn(ref, argument, context)`` (dicts in the
         spec's shape, as the SDK's) for what the registrations do not complete; it returns a
@@ -497,6 +610,25 @@ class App:
         return rt
 
 
+class _ToolError:
+    """A tool's exception, answered as a result with ``isError: true``."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _tool_errors(answer: Callable[[Any, Any], None], rt: Runtime) -> Callable[[Any, Any], None]:
+    def wrapped(handle: Any, value: Any) -> None:
+        if isinstance(value, _ToolError):
+            log.info("tool error", exc_info=value.error)
+            rt.machine.respond_result(handle, {"content": [{"type": "text", "text": str(value.error) or type(value.error).__name__}], "isError": True})
+        else:
+            answer(handle, value)
+
+    wrapped.tool_errors = True  # type: ignore[attr-defined]
+    return wrapped
+
+
 class Runtime:
     """The machine, its host and the handler tasks of one running server."""
 
@@ -508,6 +640,12 @@ class Runtime:
         self.machine = ServerMachine(**config)
         for register in app._registrations:
             register(self.machine)
+        if app._tools:
+            self.machine.add_method("tools/list")
+            self.machine.add_method("tools/call")
+            self.machine.set_capability("tools", {})
+        for method in app._methods:
+            self.machine.add_method(method)
         self.host = MachineHost(self.machine, self.dispatch)
         self.tasks: dict[int, tuple[asyncio.Task[Any], Context]] = {}
         self.background: list[asyncio.Task[Any]] = []
@@ -526,6 +664,8 @@ class Runtime:
             self._prompt(ev)
         elif t is Complete:
             self._complete(ev)
+        elif t is Request:
+            self._request(ev)
         elif t is Cancelled:
             running = self.tasks.pop(int(ev.handle), None)
             if running is not None:
@@ -561,6 +701,36 @@ class Runtime:
         sig, arguments = p.sig, ev.arguments
         self._run(ev, lambda ctx: sig.call(ctx, arguments), lambda h, v: self.machine.respond_prompt(h, _prompt_result(v, desc)))
 
+    def _request(self, ev: Request) -> None:
+        m, app = self.machine, self.app
+        if ev.method == "tools/list":
+            m.respond_result(ev.handle, {"tools": [t.entry for t in app._tools.values()]}, app._tools_cache)
+            return
+        if ev.method == "tools/call":
+            params = ev.params if isinstance(ev.params, dict) else {}
+            tool = app._tools.get(params.get("name")) if isinstance(params.get("name"), str) else None
+            if tool is None:
+                m.fail(ev.handle, "invalid_params", f"unknown tool {params.get('name')!r}")
+                return
+            args = params.get("arguments") or {}
+            if not isinstance(args, dict):
+                m.fail(ev.handle, "invalid_params", "arguments must be an object")
+                return
+            missing = [n for n in tool.entry["inputSchema"].get("required", []) if n not in args]
+            if missing:
+                m.fail(ev.handle, "invalid_params", f"missing arguments: {', '.join(missing)}")
+                return
+            sig = tool.sig
+            self._run(ev, lambda ctx: sig.call(ctx, args), lambda h, v: m.respond_result(h, _tool_result(v)), tool_errors=True)
+            return
+        fn = app._methods.get(ev.method)
+        if fn is None:
+            m.fail(ev.handle, "internal")
+            return
+        params = ev.params
+        two = len(inspect.signature(fn).parameters) >= 2
+        self._run(ev, (lambda ctx: fn(params, ctx)) if two else (lambda ctx: fn(params)), lambda h, v: m.respond_result(h, _dump(v)))
+
     def _complete(self, ev: Complete) -> None:
         res = self.app._templates.get(ev.template) if ev.template is not None else None
         fn = res.completers.get(ev.argument) if res is not None else None
@@ -587,12 +757,17 @@ class Runtime:
         self._run(ev, call, answer)
 
     # running a handler: inline when it is a plain function, as a task when it awaits
-    def _run(self, ev: Any, call: Callable[[Context], Any], answer: Callable[[Any, Any], None]) -> None:
+    def _run(self, ev: Any, call: Callable[[Context], Any], answer: Callable[[Any, Any], None], tool_errors: bool = False) -> None:
         ctx = self._ctx(ev)
         handle = ev.handle
+        if tool_errors:
+            answer = _tool_errors(answer, self)
         try:
             value = call(ctx)
         except BaseException as e:  # noqa: BLE001 - every failure is an answer
+            if tool_errors and not isinstance(e, (InvalidParams, _core.McpError)):
+                answer(handle, _ToolError(e))
+                return
             self._fail(handle, e)
             return
         if inspect.isawaitable(value):
@@ -612,7 +787,10 @@ class Runtime:
             return  # the machine already answered (cancelled / timed out / stream closed)
         except BaseException as e:  # noqa: BLE001
             if self.tasks.pop(int(handle), None) is not None:
-                self._fail(handle, e)
+                if getattr(answer, "tool_errors", False) and not isinstance(e, (InvalidParams, _core.McpError)):
+                    self._answer(handle, _ToolError(e), answer)
+                else:
+                    self._fail(handle, e)
                 self.host.drain()
             return
         if self.tasks.pop(int(handle), None) is not None:
