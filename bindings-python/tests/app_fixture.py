@@ -16,7 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "pytho
 from kb_data import SHEETS  # noqa: E402
 from kb_server import app  # noqa: E402
 
-from mcp_context.server import Context, InvalidParams, McpError  # noqa: E402
+from mcp_context.server import AskInput, Context, InvalidParams, McpError  # noqa: E402
 
 TICK = "kb://acme/horloge"
 ticks = 0
@@ -41,6 +41,36 @@ def erreur(kind: str) -> str:
     if kind == "app":
         raise McpError("teapot", code=1001)
     raise RuntimeError("boom")
+
+
+cancellations = 0
+
+
+@app.resource("kb://acme/attente/{ms}")
+async def attente(ms: int, ctx: Context) -> str:
+    """Waits ``ms`` milliseconds; counts the waits that were cancelled."""
+    global cancellations
+    try:
+        await asyncio.sleep(ms / 1000)
+    except asyncio.CancelledError:
+        cancellations += 1 if ctx.is_cancelled else 1000
+        raise
+    return "fini"
+
+
+@app.resource("kb://acme/annulations")
+def annulations() -> str:
+    return str(cancellations)
+
+
+@app.resource("kb://acme/confirmer/{sujet}")
+def confirmer(sujet: str, ctx: Context) -> str:
+    """Asks the user to confirm (input_required), then answers with what they said."""
+    if ctx.retry is None:
+        ask = {"mode": "form", "message": f"Confirmer {sujet} ?", "requestedSchema": {"type": "object", "properties": {"ok": {"type": "boolean"}}}}
+        raise AskInput({"confirm": {"method": "elicitation/create", "params": ask}})
+    answer = ctx.retry.input_responses["confirm"]
+    return f"{sujet}: {answer['action']} {answer.get('content', {}).get('ok')}"
 
 
 @app.tool(title="Chercher une fiche")

@@ -105,3 +105,36 @@ def test_aio_client_against_app_listen_and_cache():
                 await body(c)
 
         run(http())
+
+
+def test_aio_client_input_required_and_cancellation():
+    async def main():
+        asked = []
+
+        async def on_input(requests):
+            asked.append(requests)
+            await asyncio.sleep(0)
+            return {"confirm": {"action": "accept", "content": {"ok": True}}}
+
+        caps = {"elicitation": {"form": {}}}
+        async with Client.stdio([sys.executable, str(FIXTURE)], on_input=on_input, capabilities=caps) as c:
+            got = await c.read_resource("kb://acme/confirmer/remboursement")
+            assert got["contents"][0]["text"] == "remboursement: accept True"
+            assert asked[0]["confirm"]["method"] == "elicitation/create"
+            # cancelling the awaiting task cancels the request: the handler sees ctx.cancelled
+            task = asyncio.ensure_future(c.read_resource("kb://acme/attente/5000"))
+            await asyncio.sleep(0.2)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            for _ in range(50):
+                if (await c.read_resource("kb://acme/annulations", refresh=True))["contents"][0]["text"] == "1":
+                    break
+                await asyncio.sleep(0.02)
+            else:
+                raise AssertionError("the handler was not cancelled")
+        async with Client.stdio([sys.executable, str(FIXTURE)]) as c:  # no on_input: the call fails
+            with pytest.raises(McpError):
+                await c.read_resource("kb://acme/confirmer/x")
+
+    run(main())

@@ -49,7 +49,7 @@ from ._core import (
 )
 from ._host import MachineHost, now_ms
 
-__all__ = ["App", "Context", "NotFound", "InvalidParams", "McpError", "Runtime"]
+__all__ = ["App", "AskInput", "Context", "NotFound", "InvalidParams", "McpError", "Runtime"]
 
 log = logging.getLogger("mcp_context.server")
 
@@ -60,6 +60,17 @@ class NotFound(Exception):
 
 class InvalidParams(Exception):
     """Raise in any handler: the request's arguments are invalid (-32602)."""
+
+
+class AskInput(Exception):  # noqa: N818 - an answer, not an error
+    """Raise in a handler to answer ``input_required``: ``requests`` maps keys to
+    ``{"method": "elicitation/create", "params": {...}}``; ``state`` (bytes) comes back sealed
+    and verified on the retry as ``ctx.retry.state``, with ``ctx.retry.input_responses``."""
+
+    def __init__(self, requests: dict[str, Any], state: bytes | None = None) -> None:
+        super().__init__("input required")
+        self.requests = requests
+        self.state = state
 
 
 class McpError(_core.McpError):
@@ -765,7 +776,7 @@ class Runtime:
         try:
             value = call(ctx)
         except BaseException as e:  # noqa: BLE001 - every failure is an answer
-            if tool_errors and not isinstance(e, (InvalidParams, _core.McpError)):
+            if tool_errors and not isinstance(e, (InvalidParams, _core.McpError, AskInput)):
                 answer(handle, _ToolError(e))
                 return
             self._fail(handle, e)
@@ -787,7 +798,7 @@ class Runtime:
             return  # the machine already answered (cancelled / timed out / stream closed)
         except BaseException as e:  # noqa: BLE001
             if self.tasks.pop(int(handle), None) is not None:
-                if getattr(answer, "tool_errors", False) and not isinstance(e, (InvalidParams, _core.McpError)):
+                if getattr(answer, "tool_errors", False) and not isinstance(e, (InvalidParams, _core.McpError, AskInput)):
                     self._answer(handle, _ToolError(e), answer)
                 else:
                     self._fail(handle, e)
@@ -809,7 +820,9 @@ class Runtime:
     def _fail(self, handle: Any, e: BaseException) -> None:
         m = self.machine
         try:
-            if isinstance(e, NotFound):
+            if isinstance(e, AskInput):
+                m.respond_input_required(handle, e.requests, e.state)
+            elif isinstance(e, NotFound):
                 m.fail(handle, "not_found", str(e) or None)
             elif isinstance(e, InvalidParams):
                 m.fail(handle, "invalid_params", str(e) or None)
@@ -819,8 +832,16 @@ class Runtime:
                 if not isinstance(e, asyncio.CancelledError):
                     log.error("handler failed", exc_info=e)
                 m.fail(handle, "internal")
-        except _core.RespondError:
-            pass
+        except _core.RespondError as r:
+            # An answer the machine refused (e.g. input_required without state keys) is a
+            # bug of the handler: the request still gets -32603. A consumed or dead handle
+            # has nothing left to answer.
+            if r.kind not in ("unknown_handle", "client_lacks_capability"):
+                log.error("answer refused: %s", r)
+                try:
+                    m.fail(handle, "internal")
+                except _core.RespondError:
+                    pass
 
     async def drain_tasks(self) -> None:
         """Waits for every running handler (end of input on stdio)."""
