@@ -84,7 +84,7 @@ if __name__ == "__main__":
 
         import uvicorn
 
-        sock = socket.socket()
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)  # TCP_NODELAY
         sock.bind(("127.0.0.1", int(sys.argv[2])))
         sock.listen(2048)
         print(f"listening on http://127.0.0.1:{sock.getsockname()[1]}/mcp", flush=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -185,8 +186,8 @@ class AsgiApp:
         auth = self.authenticate(headers)
         sid = self._next_stream
         self._next_stream += 1
-        q: asyncio.Queue[Any] = asyncio.Queue()
-        rt.host.sinks[sid] = q.put_nowait
+        stream = _Stream()
+        rt.host.sinks[sid] = stream.put
         done = False
         try:
             kind = rt.machine.handle_message(body, now_ms(), stream=sid, auth=auth, transport="http")
@@ -195,18 +196,24 @@ class AsgiApp:
                 done = True
                 await _respond(send, 202)
                 return
-            done = await self._answer(q, receive, send)
+            items = stream.items
+            if items and items[0].kind == "json":  # answered at once: no waiting, no watcher
+                t = items.popleft()
+                done = True
+                await _respond(send, t.http_status, JSON, t.bytes)
+                return
+            done = await self._answer(stream, receive, send)
         finally:
             rt.host.sinks.pop(sid, None)
             if not done:
                 rt.machine.stream_closed(sid)
                 rt.host.drain()
 
-    async def _answer(self, q: asyncio.Queue[Any], receive: Callable[..., Any], send: Callable[..., Any]) -> bool:
+    async def _answer(self, stream: _Stream, receive: Callable[..., Any], send: Callable[..., Any]) -> bool:
         """Sends the stream's transmits; ``False`` when the client went away first."""
         disconnected = asyncio.ensure_future(_disconnect(receive))
         try:
-            first = await _next(q, disconnected, None)
+            first = await stream.next(disconnected, None)
             if first is None:
                 return False
             if first.kind == "json":
@@ -228,28 +235,43 @@ class AsgiApp:
                     await send({"type": "http.response.body", "body": b"data: " + t.bytes + b"\n\n", "more_body": not end})
                     if end:
                         return True
-                t = await _next(q, disconnected, self.keepalive_s)
+                t = await stream.next(disconnected, self.keepalive_s)
                 if t is None:
                     return False
         finally:
             disconnected.cancel()
 
 
+class _Stream:
+    """The transmits of one response stream, in order; ``next`` waits for one."""
+
+    __slots__ = ("items", "waiter")
+
+    def __init__(self) -> None:
+        self.items: deque[Any] = deque()
+        self.waiter: asyncio.Future[None] | None = None
+
+    def put(self, t: Any) -> None:
+        self.items.append(t)
+        w = self.waiter
+        if w is not None and not w.done():
+            w.set_result(None)
+
+    async def next(self, disconnected: asyncio.Future[None], timeout: float | None) -> Any:
+        """The next transmit; ``None`` once the client is gone; ``False`` after ``timeout`` idle."""
+        if self.items:
+            return self.items.popleft()
+        self.waiter = w = asyncio.get_running_loop().create_future()
+        done, _ = await asyncio.wait({w, disconnected}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        self.waiter = None
+        if self.items:
+            return self.items.popleft()
+        return None if disconnected in done else False
+
+
 async def _disconnect(receive: Callable[..., Any]) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
-
-
-async def _next(q: asyncio.Queue[Any], disconnected: asyncio.Future[None], timeout: float | None) -> Any:
-    """The next transmit; ``None`` once the client is gone; ``False`` after ``timeout`` idle."""
-    if not q.empty():
-        return q.get_nowait()
-    getter = asyncio.ensure_future(q.get())
-    done, _ = await asyncio.wait({getter, disconnected}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
-    if getter in done:
-        return getter.result()
-    getter.cancel()
-    return None if disconnected in done else False
 
 
 async def _respond(send: Callable[..., Any], status: int, headers: list[tuple[bytes, bytes]] | None = None, body: bytes = b"") -> None:
@@ -263,7 +285,10 @@ def run_uvicorn(asgi: Any, host: str, port: int, ready: Callable[[int], None] | 
 
     import uvicorn
 
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    # proto IPPROTO_TCP, not 0: asyncio sets TCP_NODELAY only on sockets that say TCP, and
+    # without it every answer written in two parts waits for a delayed ACK (~40 ms).
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.listen(2048)
