@@ -73,6 +73,26 @@ else
 fi
 # --- end no_std host proof ------------------------------------------------------------------
 
+# --- footprint images (issue 19): Cortex-M4F .text sizes, and the wasm32 server ----------
+# Two bare-metal images (footprint/, opt-level "z", LTO, panic = "abort"): `template-read`
+# without an allocator, `server-read` running the server machine on a fixed heap. Prints
+# their section sizes; the targets are <= 24 KiB and <= 112 KiB of .text (benches/README.md).
+step "footprint: Cortex-M4F images and the wasm32 server (sizes)"
+if rustup target add thumbv7em-none-eabihf wasm32-unknown-unknown >/dev/null 2>&1; then
+  fp=(--manifest-path footprint/Cargo.toml --target-dir target/footprint --target thumbv7em-none-eabihf --release)
+  cargo fmt --manifest-path footprint/Cargo.toml --check
+  cargo build "${fp[@]}" --bin template-read
+  cargo build "${fp[@]}" --features server --bin server-read
+  python3 footprint/sizes.py target/footprint/thumbv7em-none-eabihf/release/template-read \
+    target/footprint/thumbv7em-none-eabihf/release/server-read
+  cargo rustc -q --manifest-path footprint/wasm/Cargo.toml --target-dir target/footprint \
+    --target wasm32-unknown-unknown --release
+  python3 footprint/sizes.py --wasm target/footprint/wasm32-unknown-unknown/release/mcp_context_footprint_wasm.wasm
+else
+  echo "rustup could not add the targets; footprint images skipped"
+fi
+# --- end footprint images -------------------------------------------------------------------
+
 step "benches compile"
 cargo check -p mcp-context-benches --benches
 
@@ -171,6 +191,14 @@ echo "node binding step: $(( $(date +%s) - t0 )) s"
 step "conformance: @modelcontextprotocol/conformance against the example HTTP server"
 examples/node/conformance.sh "$NODE_TOOLS"
 # --- end conformance -------------------------------------------------------------------------
+
+# --- conformance (client): the official suite's client scenarios against the client machine ----
+# Every 2026-07-28 client scenario of @modelcontextprotocol/conformance 0.2.0-alpha.12 except
+# authorization (auth/*), run against examples/conformance-client (Rust, on mcp_context::client,
+# blocking HTTP over std), with the per-check baseline examples/conformance-client-baseline.yml.
+step "conformance (client): @modelcontextprotocol/conformance client scenarios against examples/conformance-client"
+examples/conformance-client/conformance.sh "$NODE_TOOLS"
+# --- end conformance (client) ----------------------------------------------------------------
 
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----
 # The client tests also record what they send in a 2025-11-25 session (dual-era fallback)

@@ -25,7 +25,7 @@ pub(crate) struct ClientTransmit {
     /// The JSON-RPC id of a request, else ``None``.
     id: Option<i64>,
     /// The method of a request or notification, ``None`` for a response.
-    method: Option<&'static str>,
+    method: Option<String>,
     /// ``Mcp-Name``: the ``uri`` of ``resources/read``, the ``name`` of ``prompts/get``.
     name: Option<String>,
     /// ``MCP-Protocol-Version`` of a modern request.
@@ -884,7 +884,7 @@ impl ClientMachine {
                 ClientTransmit {
                     bytes: PyBytes::new(py, &t.bytes).unbind(),
                     id: t.id,
-                    method: t.method,
+                    method: t.method.map(String::from),
                     name: t.name,
                     protocol_version: t.protocol_version,
                 },
