@@ -17,6 +17,8 @@
 //! * `client.rs`: `ClientMachine` and the client's output classes.
 //! * `cache.rs`: `Cache`; `context.rs`: `select_context`; `file_root.rs`: `FileRoot`;
 //!   `http.rs`: `check_origin`, `check_headers`, `http_status`.
+//! * `http_entry.rs`: `HttpResponse` and the request head of `ServerMachine.http_head` /
+//!   `handle_http` (the core's HTTP entry point).
 //! * `waker.rs`: the output-ready signal (`set_waker(callback)`) as a `Waker`.
 //!
 //! Time is `now_ms: int` (milliseconds) everywhere, as in the core.
@@ -37,6 +39,7 @@ mod error_code;
 mod errors;
 mod file_root;
 mod http;
+mod http_entry;
 mod pyjson;
 mod router;
 mod server;
@@ -61,6 +64,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     context::register(m)?;
     file_root::register(m)?;
     http::register(m)?;
+    http_entry::register(m)?;
     client::register(m)?;
     server::register(m)?;
     // `mcp_context/__init__.py` re-exports exactly these.
@@ -87,6 +91,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "check_origin",
             "check_headers",
             "http_status",
+            "HttpResponse",
             "ClientMachine",
             "ClientTransmit",
             "CloseStream",

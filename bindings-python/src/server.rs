@@ -6,6 +6,7 @@
 use std::borrow::Cow;
 use std::sync::{Mutex, MutexGuard};
 
+use mcp_context::http::{HeadCheck, HttpStart};
 use mcp_context::messages::owned::{
     OwnedGetPromptResult, OwnedImplementation, OwnedInputRequest, OwnedPrompt, OwnedResource,
     OwnedResourceContents, OwnedResourceTemplate,
@@ -58,6 +59,9 @@ pub(crate) struct Transmit {
     kind: &'static str,
     /// HTTP: the response is complete.
     end_of_stream: bool,
+    /// HTTP: the response headers when this is a stream's first transmit
+    /// (``Content-Type``; ``Cache-Control: no-cache`` for SSE).
+    http_headers: Vec<(&'static str, &'static str)>,
 }
 
 /// The verified inputs of an MRTR retry (DIGEST §13).
@@ -427,35 +431,43 @@ impl ServerMachine {
     /// ``prompts_list_cache``, ``read_cache``), ``request_timeout_ms`` (30 s),
     /// ``stream_queue`` (256), ``state_keys`` (``[(id, secret_bytes)]``, newest first: seal
     /// ``requestState``), ``state_ttl_ms``, ``forward_unlisted_reads``,
-    /// ``declare_resources``, ``declare_prompts``, ``completion_events``.
-    /// Raises ``ConfigError`` or ``InvalidMessage``.
+    /// ``declare_resources``, ``declare_prompts``, ``completion_events``; the HTTP entry
+    /// point: ``http_path`` (``"/mcp"``; ``http_any_path=True``: any path), ``max_body``
+    /// (4 MiB), ``allowed_hosts``/``allowed_origins`` (the localhost names). Every value left
+    /// out is the core's default. Raises ``ConfigError`` or ``InvalidMessage``.
     #[new]
     #[pyo3(signature = (*, server_info = None, instructions = None, supported_versions = None,
-        page_size = 50, discover_cache = None, resources_list_cache = None,
+        page_size = None, discover_cache = None, resources_list_cache = None,
         templates_list_cache = None, prompts_list_cache = None, read_cache = None,
-        request_timeout_ms = 30_000, stream_queue = 256, state_keys = None,
-        state_ttl_ms = 600_000, forward_unlisted_reads = false, declare_resources = false,
-        declare_prompts = false, completion_events = false))]
+        request_timeout_ms = None, stream_queue = None, state_keys = None,
+        state_ttl_ms = None, forward_unlisted_reads = None, declare_resources = None,
+        declare_prompts = None, completion_events = None, http_path = None,
+        http_any_path = false, max_body = None, allowed_hosts = None, allowed_origins = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         server_info: Option<&Bound<'_, PyAny>>,
         instructions: Option<String>,
         supported_versions: Option<Vec<String>>,
-        page_size: usize,
+        page_size: Option<usize>,
         discover_cache: Option<&Bound<'_, PyAny>>,
         resources_list_cache: Option<&Bound<'_, PyAny>>,
         templates_list_cache: Option<&Bound<'_, PyAny>>,
         prompts_list_cache: Option<&Bound<'_, PyAny>>,
         read_cache: Option<&Bound<'_, PyAny>>,
-        request_timeout_ms: u64,
-        stream_queue: usize,
+        request_timeout_ms: Option<u64>,
+        stream_queue: Option<usize>,
         state_keys: Option<Vec<(u32, Vec<u8>)>>,
-        state_ttl_ms: u64,
-        forward_unlisted_reads: bool,
-        declare_resources: bool,
-        declare_prompts: bool,
-        completion_events: bool,
+        state_ttl_ms: Option<u64>,
+        forward_unlisted_reads: Option<bool>,
+        declare_resources: Option<bool>,
+        declare_prompts: Option<bool>,
+        completion_events: Option<bool>,
+        http_path: Option<String>,
+        http_any_path: bool,
+        max_body: Option<usize>,
+        allowed_hosts: Option<Vec<String>>,
+        allowed_origins: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let mut config = ServerConfig::default();
         if let Some(info) = server_info {
@@ -472,7 +484,13 @@ impl ServerMachine {
         if let Some(v) = supported_versions {
             config.supported_versions = v;
         }
-        config.page_size = page_size;
+        // Defaults are the core's (`ServerConfig::default()`): only what the caller gave is set.
+        fn set<T>(slot: &mut T, value: Option<T>) {
+            if let Some(v) = value {
+                *slot = v;
+            }
+        }
+        set(&mut config.page_size, page_size);
         for (slot, value, what) in [
             (&mut config.discover_cache, discover_cache, "discover_cache"),
             (
@@ -496,18 +514,27 @@ impl ServerMachine {
                 *slot = h;
             }
         }
-        config.request_timeout_ms = request_timeout_ms;
-        config.stream_queue = stream_queue;
-        config.state_keys = state_keys
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(id, secret)| SealingKey { id, secret })
-            .collect();
-        config.state_ttl_ms = state_ttl_ms;
-        config.forward_unlisted_reads = forward_unlisted_reads;
-        config.declare_resources = declare_resources;
-        config.declare_prompts = declare_prompts;
-        config.completion_events = completion_events;
+        set(&mut config.request_timeout_ms, request_timeout_ms);
+        set(&mut config.stream_queue, stream_queue);
+        if let Some(keys) = state_keys {
+            config.state_keys = keys
+                .into_iter()
+                .map(|(id, secret)| SealingKey { id, secret })
+                .collect();
+        }
+        set(&mut config.state_ttl_ms, state_ttl_ms);
+        set(&mut config.forward_unlisted_reads, forward_unlisted_reads);
+        set(&mut config.declare_resources, declare_resources);
+        set(&mut config.declare_prompts, declare_prompts);
+        set(&mut config.completion_events, completion_events);
+        if http_any_path {
+            config.http.path = None;
+        } else if http_path.is_some() {
+            config.http.path = http_path;
+        }
+        set(&mut config.http.max_body, max_body);
+        set(&mut config.http.allowed_hosts, allowed_hosts);
+        set(&mut config.http.allowed_origins, allowed_origins);
         Server::new(config)
             .map(|s| Self {
                 inner: Mutex::new(s),
@@ -661,6 +688,58 @@ impl ServerMachine {
         })
     }
 
+    /// The head-only checks of the HTTP entry point (path, ``Host``/``Origin``, method,
+    /// ``Content-Type``, ``Accept``, ``Content-Length``), before any body byte is read:
+    /// an ``int`` (read at most that many bytes, then ``handle_http``) or the
+    /// ``HttpResponse`` to write without reading the body. ``headers``: lowercase names.
+    fn http_head<'py>(
+        &self,
+        py: Python<'py>,
+        method: &str,
+        path: &str,
+        headers: std::collections::HashMap<String, String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let headers = crate::http_entry::Headers::new(headers);
+        match self.lock()?.http_head(&headers.head(method, path)) {
+            HeadCheck::ReadBody { limit } => Ok(limit.into_pyobject(py)?.into_any()),
+            HeadCheck::Respond(r) => crate::http_entry::response(py, r),
+        }
+    }
+
+    /// One HTTP request with its body: the head checks again, the body limit (413), the
+    /// headers against the body (-32020), then the machine. Returns the complete
+    /// ``HttpResponse`` (refusals, errors, 202 for notifications, results produced at once),
+    /// or ``None``: the answer comes as transmits on ``stream`` (``poll_output``), the first
+    /// giving the status and ``http_headers``; call ``stream_closed(stream)`` if the client
+    /// goes away first. ``stream`` must not be in use; ``auth`` is the caller context.
+    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn handle_http<'py>(
+        &self,
+        py: Python<'py>,
+        method: &str,
+        path: &str,
+        headers: std::collections::HashMap<String, String>,
+        body: &[u8],
+        now_ms: u64,
+        stream: u64,
+        auth: u64,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let headers = crate::http_entry::Headers::new(headers);
+        let ctx = Ctx {
+            stream: StreamId(stream),
+            auth,
+            transport: Transport::Http,
+        };
+        let start = self
+            .lock()?
+            .handle_http(&headers.head(method, path), body, now_ms, ctx);
+        match start {
+            HttpStart::Respond(r) => crate::http_entry::response(py, r).map(Some),
+            HttpStart::Stream(_) => Ok(None),
+        }
+    }
+
     /// Installs the output-ready signal: ``callback()`` is called each time an output is
     /// queued while the queue was empty (by any call: ``respond_*``, ``fail``, pushes,
     /// ``handle_timeout``...), and at once when output is already waiting. It runs inside that
@@ -696,6 +775,7 @@ impl ServerMachine {
                         BodyKind::Sse => "sse",
                     },
                     end_of_stream: t.end_of_stream,
+                    http_headers: t.http_headers().to_vec(),
                 },
             )?
             .into_any(),

@@ -1,28 +1,26 @@
 """Streamable HTTP as an ASGI 3 application (internal; ``App.asgi()`` builds it).
 
-One POST = one machine stream. The head is checked before any body byte is read (size,
-content type, method, path, ``Host``/``Origin``); the body is read up to the limit; the
-machine answers. The first transmit of a stream gives the status and whether the answer is
-one JSON body or a ``text/event-stream`` (a listen); an SSE stream gets a comment line every
-``keepalive_s`` seconds while idle, and a client that goes away closes the stream in the
-machine (its subscriptions end, its pending request is cancelled).
+One POST = one machine stream, through the core's HTTP entry point: ``http_head`` decides
+before any body byte is read (path, ``Host``/``Origin``, method, content type, ``Accept``,
+size), ``handle_http`` with the body (limit, headers against the body, then the machine).
+This module never parses JSON-RPC. An answer that is not complete at once comes as the
+stream's transmits: the first gives the status and headers (one JSON body, or a
+``text/event-stream`` for a listen); an SSE stream gets a comment line every ``keepalive_s``
+seconds while idle, and a client that goes away closes the stream in the machine (its
+subscriptions end, its pending request is cancelled).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ._core import HttpError, check_headers, check_origin
 from ._host import now_ms
 
 if TYPE_CHECKING:
     from .server import App
-
-JSON = [(b"content-type", b"application/json")]
 
 
 def _decode_headers(scope: dict[str, Any]) -> dict[str, str]:
@@ -34,35 +32,13 @@ def _decode_headers(scope: dict[str, Any]) -> dict[str, str]:
     return headers
 
 
-class _Refusal(Exception):
-    def __init__(self, status: int, headers: list[tuple[bytes, bytes]] | None = None, body: bytes = b"") -> None:
-        self.status = status
-        self.headers = headers or []
-        self.body = body
-
-
-def _body_fields(body: bytes) -> tuple[str, str, str | None, Any] | None:
-    """(protocol version, method, name, id) of a request body, for the header check until the
-    core's HTTP entry point replaces it; ``None``: the machine answers the body as it is."""
-    try:
-        msg = json.loads(body)
-    except ValueError:
-        return None
-    if not isinstance(msg, dict) or not isinstance(msg.get("method"), str):
-        return None
-    params = msg.get("params") if isinstance(msg.get("params"), dict) else {}
-    meta = params.get("_meta") if isinstance(params.get("_meta"), dict) else {}
-    version = meta.get("io.modelcontextprotocol/protocolVersion")
-    if not isinstance(version, str):
-        return None
-    method = msg["method"]
-    name = params.get("uri") if method == "resources/read" else params.get("name")
-    return version, method, name if isinstance(name, str) else None, msg.get("id")
+def _encode(headers: list[tuple[str, str]]) -> list[tuple[bytes, bytes]]:
+    return [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers]
 
 
 class AsgiApp:
-    """The ASGI 3 callable. Mount it in Starlette/FastAPI (``Mount("/", app=...)``) or run it
-    with uvicorn/hypercorn directly."""
+    """The ASGI 3 callable. Run it with uvicorn/hypercorn, or mount it in Starlette/FastAPI
+    (``Mount("/kb", app=app.asgi())`` serves ``/kb/mcp``)."""
 
     def __init__(
         self,
@@ -71,32 +47,32 @@ class AsgiApp:
         path: str | None = "/mcp",
         authenticate: Callable[[dict[str, str]], int] | None = None,
         allowed_hosts: list[str] | None = None,
-        max_body: int = 4 << 20,
+        allowed_origins: list[str] | None = None,
+        max_body: int | None = None,
         keepalive_s: float = 15.0,
     ) -> None:
-        """``path``: the endpoint (``None``: any path); ``authenticate(headers)`` gives the
-        caller context (``int``, 0 = anonymous; lowercase header names); ``allowed_hosts``:
-        ``Host``/``Origin`` names accepted besides localhost; ``max_body``: larger bodies get
-        413 unread."""
+        """``path``: the endpoint (``None``: any path, e.g. when a router chose it);
+        ``authenticate(headers)`` gives the caller context (``int``, 0 = anonymous; lowercase
+        header names); ``allowed_hosts``/``allowed_origins``: accepted ``Host``/``Origin``
+        names (default: localhost); ``max_body``: larger bodies get 413 unread (default
+        4 MiB). These configure the app's machine (the core's ``HttpConfig``), so give them
+        before the server starts."""
         self.app = app
-        self.path = path
         self.authenticate = authenticate or (lambda headers: 0)
-        self.allowed_hosts = allowed_hosts
-        self.max_body = max_body
         self.keepalive_s = keepalive_s
+        http: dict[str, Any] = {"http_path": path} if path is not None else {"http_any_path": True}
+        for key, value in (("allowed_hosts", allowed_hosts), ("allowed_origins", allowed_origins), ("max_body", max_body)):
+            if value is not None:
+                http[key] = value
+        app._config.update(http)
         self._next_stream = 1
 
     async def __call__(self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
         kind = scope["type"]
         if kind == "lifespan":
             await self._lifespan(receive, send)
-            return
-        if kind != "http":
-            return
-        try:
+        elif kind == "http":
             await self._http(scope, receive, send)
-        except _Refusal as r:
-            await _respond(send, r.status, r.headers, r.body)
 
     async def _lifespan(self, receive: Callable[..., Any], send: Callable[..., Any]) -> None:
         while True:
@@ -112,41 +88,9 @@ class AsgiApp:
                 await send({"type": "lifespan.shutdown.complete"})
                 return
 
-    def _check_head(self, scope: dict[str, Any], headers: dict[str, str]) -> int:
-        """The head rules, before any body byte; returns the declared length (or -1)."""
-        path = scope.get("path", "")
-        root = scope.get("root_path", "")
-        if root and path.startswith(root):
-            path = path[len(root) :]
-        if self.path is not None and path.rstrip("/") != self.path.rstrip("/"):
-            raise _Refusal(404)
-        if scope["method"] != "POST":
-            raise _Refusal(405, [(b"allow", b"POST")])
-        try:
-            check_origin(headers.get("host"), headers.get("origin"), self.allowed_hosts)
-        except HttpError as e:
-            raise _Refusal(e.status) from None
-        ctype = headers.get("content-type", "").split(";")[0].strip().lower()
-        if ctype != "application/json":
-            raise _Refusal(415)
-        accept = headers.get("accept")
-        if accept is not None and not any(
-            a.split(";")[0].strip() in ("application/json", "text/event-stream", "*/*", "application/*", "text/*")
-            for a in accept.split(",")
-        ):
-            raise _Refusal(406)
-        length = headers.get("content-length")
-        if length is not None:
-            try:
-                n = int(length)
-            except ValueError:
-                raise _Refusal(400) from None
-            if n > self.max_body:
-                raise _Refusal(413)
-            return n
-        return -1
-
-    async def _read_body(self, receive: Callable[..., Any]) -> bytes | None:
+    async def _read_body(self, receive: Callable[..., Any], limit: int) -> bytes | None:
+        """The body, or its first ``limit + 1`` bytes when longer (the core answers 413);
+        ``None`` when the client went away."""
         chunks: list[bytes] = []
         size = 0
         while True:
@@ -154,59 +98,50 @@ class AsgiApp:
             if msg["type"] == "http.disconnect":
                 return None
             chunk = msg.get("body", b"")
-            size += len(chunk)
-            if size > self.max_body:
-                raise _Refusal(413)
             chunks.append(chunk)
-            if not msg.get("more_body", False):
+            size += len(chunk)
+            if size > limit or not msg.get("more_body", False):
                 return b"".join(chunks)
 
     async def _http(self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
         headers = _decode_headers(scope)
-        self._check_head(scope, headers)
-        body = await self._read_body(receive)
+        method = scope["method"]
+        path = scope.get("path", "")
+        root = scope.get("root_path", "")
+        if root and path.startswith(root):
+            path = path[len(root) :] or "/"
+        rt = self.app._start()
+        m = rt.machine
+        check = m.http_head(method, path, headers)
+        if type(check) is not int:
+            await _send(send, check)  # refused before the body is read
+            return
+        body = await self._read_body(receive, check)
         if body is None:
             return
-        fields = _body_fields(body)
-        if fields is not None:
-            version, method, name, rid = fields
-            try:
-                check_headers(
-                    header_protocol_version=headers.get("mcp-protocol-version"),
-                    header_method=headers.get("mcp-method"),
-                    header_name=headers.get("mcp-name"),
-                    protocol_version=version,
-                    method=method,
-                    name=name,
-                )
-            except HttpError as e:
-                err = {"jsonrpc": "2.0", "id": rid, "error": {"code": e.code, "message": str(e)}}
-                raise _Refusal(e.status, JSON, json.dumps(err).encode()) from None
-        rt = self.app._start()
-        auth = self.authenticate(headers)
         sid = self._next_stream
         self._next_stream += 1
         stream = _Stream()
         rt.host.sinks[sid] = stream.put
         done = False
         try:
-            kind = rt.machine.handle_message(body, now_ms(), stream=sid, auth=auth, transport="http")
+            answer = m.handle_http(method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(headers))
             rt.host.drain()
-            if kind in ("notification", "response"):
+            if answer is not None:  # complete now: a refusal, an error, 202, a stored result
                 done = True
-                await _respond(send, 202)
+                await _send(send, answer)
                 return
             items = stream.items
-            if items and items[0].kind == "json":  # answered at once: no waiting, no watcher
+            if items and items[0].kind == "json":  # answered inline: no waiting, no watcher
                 t = items.popleft()
                 done = True
-                await _respond(send, t.http_status, JSON, t.bytes)
+                await _respond(send, t.http_status, _encode(t.http_headers), t.bytes)
                 return
             done = await self._answer(stream, receive, send)
         finally:
             rt.host.sinks.pop(sid, None)
             if not done:
-                rt.machine.stream_closed(sid)
+                m.stream_closed(sid)
                 rt.host.drain()
 
     async def _answer(self, stream: _Stream, receive: Callable[..., Any], send: Callable[..., Any]) -> bool:
@@ -217,15 +152,9 @@ class AsgiApp:
             if first is None:
                 return False
             if first.kind == "json":
-                await _respond(send, first.http_status, JSON, first.bytes)
+                await _respond(send, first.http_status, _encode(first.http_headers), first.bytes)
                 return True
-            await send(
-                {
-                    "type": "http.response.start",
-                    "status": first.http_status,
-                    "headers": [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-store")],
-                }
-            )
+            await send({"type": "http.response.start", "status": first.http_status, "headers": _encode(first.http_headers)})
             t = first
             while True:
                 if t is False:
@@ -272,6 +201,11 @@ class _Stream:
 async def _disconnect(receive: Callable[..., Any]) -> None:
     while (await receive())["type"] != "http.disconnect":
         pass
+
+
+async def _send(send: Callable[..., Any], r: Any) -> None:
+    """Writes a core ``HttpResponse``."""
+    await _respond(send, r.status, _encode(r.headers), r.body)
 
 
 async def _respond(send: Callable[..., Any], status: int, headers: list[tuple[bytes, bytes]] | None = None, body: bytes = b"") -> None:

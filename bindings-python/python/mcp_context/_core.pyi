@@ -57,6 +57,7 @@ __all__ = [
     "check_origin",
     "check_headers",
     "http_status",
+    "HttpResponse",
     "ClientMachine",
     "ClientTransmit",
     "CloseStream",
@@ -450,6 +451,16 @@ def check_headers(
 def http_status(code: int) -> int:
     """The HTTP status of a JSON-RPC error code (404 for -32601, 400 for -32020..-32022)."""
 
+class HttpResponse:
+    """A complete HTTP answer the core decided: write ``status``, ``headers`` and ``body``."""
+
+    status: int
+    """The status code."""
+    headers: list[tuple[str, str]]
+    """``(name, value)`` pairs (``Content-Type`` whenever there is a body, ``Allow`` on 405)."""
+    body: builtins.bytes
+    """The body (empty for 202)."""
+
 class ClientTransmit:
     """One message to send: on stdio ``bytes + b"\\n"``; on HTTP a POST with the headers."""
 
@@ -719,6 +730,9 @@ class Transmit:
     """HTTP: the whole JSON body, or one ``data: ...\\n\\n`` event of a listen stream."""
     end_of_stream: bool
     """HTTP: the response is complete."""
+    http_headers: list[tuple[str, str]]
+    """HTTP: the headers of a stream whose first transmit this is (``Content-Type``;
+    ``Cache-Control: no-cache`` for SSE)."""
 
 class Retry:
     """The verified inputs of an MRTR retry (DIGEST §13)."""
@@ -835,22 +849,31 @@ class ServerMachine:
         server_info: Json | Literal[False] | None = None,
         instructions: str | None = None,
         supported_versions: Sequence[str] | None = None,
-        page_size: int = 50,
+        page_size: int | None = None,
         discover_cache: Json | None = None,
         resources_list_cache: Json | None = None,
         templates_list_cache: Json | None = None,
         prompts_list_cache: Json | None = None,
         read_cache: Json | None = None,
-        request_timeout_ms: int = 30000,
-        stream_queue: int = 256,
+        request_timeout_ms: int | None = None,
+        stream_queue: int | None = None,
         state_keys: Sequence[tuple[int, builtins.bytes]] | None = None,
-        state_ttl_ms: int = 600000,
-        forward_unlisted_reads: bool = False,
-        declare_resources: bool = False,
-        declare_prompts: bool = False,
-        completion_events: bool = False,
+        state_ttl_ms: int | None = None,
+        forward_unlisted_reads: bool | None = None,
+        declare_resources: bool | None = None,
+        declare_prompts: bool | None = None,
+        completion_events: bool | None = None,
+        http_path: str | None = None,
+        http_any_path: bool = False,
+        max_body: int | None = None,
+        allowed_hosts: Sequence[str] | None = None,
+        allowed_origins: Sequence[str] | None = None,
     ) -> None:
-        """Configures the machine; cache hints are ``{"ttlMs", "cacheScope"}`` dicts.
+        """Configures the machine; cache hints are ``{"ttlMs", "cacheScope"}`` dicts. A value
+        left out (``None``) is the core's default (``page_size`` 50, ``request_timeout_ms``
+        30 s, ``stream_queue`` 256, ``state_ttl_ms`` 10 min, the flags off). HTTP entry
+        point: ``http_path`` (``"/mcp"``; ``http_any_path``: any path), ``max_body`` (4 MiB),
+        ``allowed_hosts``/``allowed_origins`` (the localhost names).
 
         Raises:
             ConfigError: e.g. ``page_size`` 0 or a short state key.
@@ -900,6 +923,28 @@ class ServerMachine:
         transport: Literal["stdio", "http"] = "stdio",
     ) -> Literal["request", "notification", "response", "invalid"]:
         """One JSON-RPC message from a client (``"notification"`` on HTTP: answer 202)."""
+
+    def http_head(self, method: str, path: str, headers: Mapping[str, str]) -> int | HttpResponse:
+        """The HTTP entry point's head-only checks, before any body byte is read (path,
+        ``Host``/``Origin``, method, ``Content-Type``, ``Accept``, ``Content-Length``): an
+        ``int`` (read at most that many bytes, then ``handle_http``) or the ``HttpResponse``
+        to write without reading the body. ``headers``: lowercase names."""
+
+    def handle_http(
+        self,
+        method: str,
+        path: str,
+        headers: Mapping[str, str],
+        body: builtins.bytes,
+        now_ms: int,
+        *,
+        stream: int,
+        auth: int = 0,
+    ) -> HttpResponse | None:
+        """One HTTP request with its body: the complete ``HttpResponse`` (refusals, errors,
+        202, results produced at once), or ``None``: the answer comes as transmits on
+        ``stream`` (the first gives ``http_status`` and ``http_headers``). Call
+        ``stream_closed(stream)`` if the client goes away first."""
 
     def set_waker(self, callback: Callable[[], object]) -> None:
         """Installs the output-ready signal: ``callback()`` runs each time an output is queued
