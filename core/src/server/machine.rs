@@ -335,7 +335,7 @@ impl Server {
         );
         if !served {
             return match self.extension_method(r.method) {
-                Some(name) => self.on_extension(r, ctx, name),
+                Some(name) => self.on_extension(r, ctx, name, headers),
                 None => self.method_not_found(ctx, r.id, r.method),
             };
         }
