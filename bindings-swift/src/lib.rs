@@ -30,6 +30,7 @@ mod client_types;
 mod context;
 mod error_code;
 mod errors;
+mod extension;
 mod idents;
 mod records;
 mod router;

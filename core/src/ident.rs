@@ -184,6 +184,7 @@ mod server_idents {
         Self::ReadResource(_) => "read_resource",
         Self::GetPrompt(_) => "get_prompt",
         Self::Complete(_) => "complete",
+        Self::Request(_) => "request",
         Self::Cancelled { .. } => "cancelled",
         Self::StreamOverflow { .. } => "stream_overflow",
     });
@@ -246,6 +247,9 @@ mod server_idents {
         Self::InvalidTemplate(_) => "invalid_template",
         Self::Router(_) => "router",
         Self::UnknownArgument => "unknown_argument",
+        Self::CoreMethod => "core_method",
+        Self::CoreCapability => "core_capability",
+        Self::NotAnObject => "not_an_object",
     });
 
     idents!(RespondError {
@@ -254,6 +258,7 @@ mod server_idents {
         Self::InvalidInputRequests => "invalid_input_requests",
         Self::NoStateKey => "no_state_key",
         Self::ClientLacksCapability => "client_lacks_capability",
+        Self::InvalidResult => "invalid_result",
     });
 
     idents!(ConfigError {
@@ -542,6 +547,7 @@ mod tests {
                 "read_resource",
                 "get_prompt",
                 "complete",
+                "request",
                 "cancelled",
                 "stream_overflow"
             ]

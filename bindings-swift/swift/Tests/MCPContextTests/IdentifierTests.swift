@@ -88,7 +88,7 @@ final class IdentifierTests: XCTestCase {
         assertCovered("cache::Refused", Array(cache.values))
         let respond: [RespondError: String] = [
             .UnknownHandle: "unknownHandle", .WrongKind: "wrongKind", .InvalidInputRequests: "invalidInputRequests",
-            .NoStateKey: "noStateKey", .ClientLacksCapability: "clientLacksCapability",
+            .NoStateKey: "noStateKey", .ClientLacksCapability: "clientLacksCapability", .InvalidResult: "invalidResult",
         ]
         assertCovered("server::RespondError", Array(respond.values))
     }
