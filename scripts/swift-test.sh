@@ -69,7 +69,7 @@ B="$CH/build"
 rm -rf "$B/bindings-swift" "$B/tests" "$B/lib" "$B/bin"
 mkdir -p "$B/bindings-swift" "$B/tests/vectors" "$B/lib" "$B/bin"
 cp -rp bindings-swift/swift "$B/bindings-swift/"
-cp -rp tests/vectors/rfc6570 "$B/tests/vectors/"
+cp -rp tests/vectors/rfc6570 tests/vectors/mcp "$B/tests/vectors/"
 cp -p "$LIB" "$B/lib/"
 cp -p "$TARGET/debug/demo-server" "$B/bin/"
 # The package finds the library through pkg-config (no unsafeFlags), as a user's would.

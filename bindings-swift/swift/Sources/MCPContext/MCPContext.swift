@@ -1948,6 +1948,35 @@ public func FfiConverterTypeRouter_lower(_ value: Router) -> UInt64 {
 public protocol ServerMachineProtocol: AnyObject, Sendable {
     
     /**
+     * Serves `method` (e.g. `"tools/call"`): its requests arrive as `ServerEvent.request`.
+     * Throws `RegisterError.CoreMethod` for a method the core owns.
+     */
+    func addMethod(method: String) throws 
+    
+    /**
+     * Withdraws a capability set with `setCapability`; `false` if absent.
+     */
+    func removeCapability(key: String)  -> Bool
+    
+    /**
+     * Stops serving `method`; `false` if it was not added.
+     */
+    func removeMethod(method: String)  -> Bool
+    
+    /**
+     * Answers a `request` event with its result object (JSON text); the machine adds
+     * `resultType: "complete"`, `_meta.serverInfo` and, with `cache`, `ttlMs`/`cacheScope`.
+     */
+    func respondResult(handle: UInt64, resultJson: String, cache: CacheHint?) throws 
+    
+    /**
+     * Announces `key` in `server/discover`'s `capabilities` with `value_json` (an object,
+     * e.g. `{"listChanged":true}` for `"tools"`). Throws `RegisterError.CoreCapability` for
+     * one the machine derives, `.NotAnObject`, or `.InvalidJson`.
+     */
+    func setCapability(key: String, valueJson: String) throws 
+    
+    /**
      * Registers a prompt; `completions`: argument → candidate values.
      */
     func addPrompt(prompt: Prompt, completions: [String: [String]]) throws 
@@ -2184,6 +2213,75 @@ public convenience init(config: ServerConfig)throws  {
 
     
 
+    
+    /**
+     * Serves `method` (e.g. `"tools/call"`): its requests arrive as `ServerEvent.request`.
+     * Throws `RegisterError.CoreMethod` for a method the core owns.
+     */
+open func addMethod(method: String)throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_method(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(method),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Withdraws a capability set with `setCapability`; `false` if absent.
+     */
+open func removeCapability(key: String) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_remove_capability(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(key),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Stops serving `method`; `false` if it was not added.
+     */
+open func removeMethod(method: String) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_remove_method(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(method),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Answers a `request` event with its result object (JSON text); the machine adds
+     * `resultType: "complete"`, `_meta.serverInfo` and, with `cache`, `ttlMs`/`cacheScope`.
+     */
+open func respondResult(handle: UInt64, resultJson: String, cache: CacheHint?)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_result(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(resultJson),
+        FfiConverterOptionTypeCacheHint.lower(cache),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Announces `key` in `server/discover`'s `capabilities` with `value_json` (an object,
+     * e.g. `{"listChanged":true}` for `"tools"`). Throws `RegisterError.CoreCapability` for
+     * one the machine derives, `.NotAnObject`, or `.InvalidJson`.
+     */
+open func setCapability(key: String, valueJson: String)throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_set_capability(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(key),
+        FfiConverterString.lower(valueJson),uniffiCallStatus
+    )
+}
+}
     
     /**
      * Registers a prompt; `completions`: argument → candidate values.
@@ -8568,6 +8666,18 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
      */
     case UnknownArgument
     /**
+     * `addMethod`: the core owns this method.
+     */
+    case CoreMethod
+    /**
+     * `setCapability`: the machine derives this capability from what is registered.
+     */
+    case CoreCapability
+    /**
+     * `setCapability`: a capability is a JSON object.
+     */
+    case NotAnObject
+    /**
      * The JSON text is not the spec's shape for this item.
      */
     case InvalidJson(
@@ -8636,10 +8746,13 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
             description: try FfiConverterString.read(from: &buf)
             )
         case 5: return .UnknownArgument
-        case 6: return .InvalidJson(
+        case 6: return .CoreMethod
+        case 7: return .CoreCapability
+        case 8: return .NotAnObject
+        case 9: return .InvalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 7: return .Other(
+        case 10: return .Other(
             description: try FfiConverterString.read(from: &buf)
             )
 
@@ -8679,13 +8792,25 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(5))
         
         
-        case let .InvalidJson(description):
+        case .CoreMethod:
             writeInt(&buf, Int32(6))
+        
+        
+        case .CoreCapability:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .NotAnObject:
+            writeInt(&buf, Int32(8))
+        
+        
+        case let .InvalidJson(description):
+            writeInt(&buf, Int32(9))
             FfiConverterString.write(description, into: &buf)
             
         
         case let .Other(description):
-            writeInt(&buf, Int32(7))
+            writeInt(&buf, Int32(10))
             FfiConverterString.write(description, into: &buf)
             
         }
@@ -8843,6 +8968,11 @@ enum RespondError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
      */
     case ClientLacksCapability
     /**
+     * `respondResult`: not a JSON object, a `resultType` other than `"complete"`, or a
+     * `_meta` that is not an object.
+     */
+    case InvalidResult
+    /**
      * The JSON text is not the spec's shape for this answer.
      */
     case InvalidJson(
@@ -8899,10 +9029,11 @@ public struct FfiConverterTypeRespondError: FfiConverterRustBuffer {
         case 3: return .InvalidInputRequests
         case 4: return .NoStateKey
         case 5: return .ClientLacksCapability
-        case 6: return .InvalidJson(
+        case 6: return .InvalidResult
+        case 7: return .InvalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 7: return .Other
+        case 8: return .Other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -8935,13 +9066,17 @@ public struct FfiConverterTypeRespondError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(5))
         
         
-        case let .InvalidJson(description):
+        case .InvalidResult:
             writeInt(&buf, Int32(6))
+        
+        
+        case let .InvalidJson(description):
+            writeInt(&buf, Int32(7))
             FfiConverterString.write(description, into: &buf)
             
         
         case .Other:
-            writeInt(&buf, Int32(7))
+            writeInt(&buf, Int32(8))
         
         }
     }
@@ -9601,6 +9736,33 @@ public enum ServerEvent: Equatable, Hashable {
          */auth: UInt64
     )
     /**
+     * A request for a method registered with `addMethod`: `respondResult`,
+     * `respondInputRequired` or `fail`.
+     */
+    case request(
+        /**
+         * The handle.
+         */handle: UInt64, 
+        /**
+         * The method, e.g. `tools/call`.
+         */method: String, 
+        /**
+         * The `params` object as received (`_meta` included), JSON text.
+         */paramsJson: String, 
+        /**
+         * The request carried a `progressToken`.
+         */progress: Bool, 
+        /**
+         * The caller context.
+         */auth: UInt64, 
+        /**
+         * The request's declared client capabilities.
+         */capabilities: DeclaredCapabilities, 
+        /**
+         * The verified retry inputs, on an MRTR retry.
+         */retry: Retry?
+    )
+    /**
      * A handle is dead: stop working on it.
      */
     case cancelled(
@@ -9660,13 +9822,16 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
         case 3: return .complete(handle: try FfiConverterUInt64.read(from: &buf), target: try FfiConverterTypeCompletionTarget.read(from: &buf), argument: try FfiConverterString.read(from: &buf), value: try FfiConverterString.read(from: &buf), context: try FfiConverterDictionaryStringString.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf)
         )
         
-        case 4: return .cancelled(handle: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeCancelReason.read(from: &buf)
+        case 4: return .request(handle: try FfiConverterUInt64.read(from: &buf), method: try FfiConverterString.read(from: &buf), paramsJson: try FfiConverterString.read(from: &buf), progress: try FfiConverterBool.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf), capabilities: try FfiConverterTypeDeclaredCapabilities.read(from: &buf), retry: try FfiConverterOptionTypeRetry.read(from: &buf)
         )
         
-        case 5: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
+        case 5: return .cancelled(handle: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeCancelReason.read(from: &buf)
         )
         
-        case 6: return .other(kind: try FfiConverterString.read(from: &buf)
+        case 6: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 7: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -9707,20 +9872,31 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
             FfiConverterUInt64.write(auth, into: &buf)
             
         
-        case let .cancelled(handle,reason):
+        case let .request(handle,method,paramsJson,progress,auth,capabilities,retry):
             writeInt(&buf, Int32(4))
+            FfiConverterUInt64.write(handle, into: &buf)
+            FfiConverterString.write(method, into: &buf)
+            FfiConverterString.write(paramsJson, into: &buf)
+            FfiConverterBool.write(progress, into: &buf)
+            FfiConverterUInt64.write(auth, into: &buf)
+            FfiConverterTypeDeclaredCapabilities.write(capabilities, into: &buf)
+            FfiConverterOptionTypeRetry.write(retry, into: &buf)
+            
+        
+        case let .cancelled(handle,reason):
+            writeInt(&buf, Int32(5))
             FfiConverterUInt64.write(handle, into: &buf)
             FfiConverterTypeCancelReason.write(reason, into: &buf)
             
         
         case let .streamOverflow(stream,subscriptionIdJson):
-            writeInt(&buf, Int32(5))
+            writeInt(&buf, Int32(6))
             FfiConverterUInt64.write(stream, into: &buf)
             FfiConverterString.write(subscriptionIdJson, into: &buf)
             
         
         case let .other(kind):
-            writeInt(&buf, Int32(6))
+            writeInt(&buf, Int32(7))
             FfiConverterString.write(kind, into: &buf)
             
         }
@@ -11614,6 +11790,21 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_router_template() != 16885) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_method() != 25849) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_capability() != 4526) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_method() != 19231) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_result() != 59040) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_capability() != 61790) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt() != 41767) {

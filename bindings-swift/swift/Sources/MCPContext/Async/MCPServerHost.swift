@@ -32,12 +32,19 @@ public actor MCPServerHost {
     public typealias ResourceHandler = @Sendable (_ uri: String, _ variables: [String: String]) async throws -> [ResourceContents]
     /// Gets a prompt from its arguments.
     public typealias PromptHandler = @Sendable (_ arguments: [String: String]) async throws -> Wire.GetPromptResult
+    /// Calls a tool with its `arguments`.
+    public typealias ToolHandler = @Sendable (_ arguments: [String: Wire.JSON]) async throws -> Wire.CallToolResult
+    /// Answers an extension method from its `params` object: the result object.
+    public typealias MethodHandler = @Sendable (_ params: Wire.JSON) async throws -> Wire.JSON
 
     /// The machine (for what this actor does not wrap: visibility, `resourceUpdated`, …).
     public nonisolated let machine: ServerMachine
     private var templateHandlers: [UInt32: ResourceHandler] = [:]
     private var resourceHandlers: [String: ResourceHandler] = [:]
     private var promptHandlers: [String: PromptHandler] = [:]
+    private var tools: [Wire.Tool] = []
+    private var toolHandlers: [String: ToolHandler] = [:]
+    private var methodHandlers: [String: MethodHandler] = [:]
     /// Templates by machine id, to route reads of listed items to their template's handler.
     private let router = Router()
     private var routed: [UInt32: UInt32] = [:]
@@ -104,6 +111,31 @@ public actor MCPServerHost {
             prompt: Prompt(name: name, title: title, description: description, arguments: arguments),
             completions: completions)
         promptHandlers[name] = handler
+    }
+
+    /// A tool (`tools/list`, `tools/call`, served as extension methods; `tools` is announced
+    /// in `server/discover`). A thrown `MCPHandlerError` is the call's JSON-RPC error; a tool
+    /// that fails in its own terms returns `CallToolResult(content:isError: true)`.
+    public func tool(
+        _ name: String, title: String? = nil, description: String? = nil,
+        inputSchema: Wire.JSON = ["type": "object"], outputSchema: Wire.JSON? = nil,
+        handler: @escaping ToolHandler
+    ) throws {
+        if tools.isEmpty {
+            try machine.addMethod(method: "tools/list")
+            try machine.addMethod(method: "tools/call")
+            try machine.setCapability(key: "tools", valueJson: "{}")
+        }
+        tools.removeAll { $0.name == name }
+        tools.append(Wire.Tool(name: name, title: title, description: description, inputSchema: inputSchema, outputSchema: outputSchema))
+        toolHandlers[name] = handler
+    }
+
+    /// Any other method the core does not own (e.g. a vendor method): the machine validates
+    /// the request like its own, `handler` returns the result object.
+    public func method(_ name: String, handler: @escaping MethodHandler) throws {
+        try machine.addMethod(method: name)
+        methodHandlers[name] = handler
     }
 
     /// Tells subscribers that `uri` changed.
@@ -222,6 +254,35 @@ public actor MCPServerHost {
                 let result = try await handler(arguments)
                 try await host.answerPrompt(handle, result)
             }
+        case .request(let handle, let method, let paramsJson, _, _, _, _):
+            let params = (try? Wire.JSON(text: paramsJson)) ?? [:]
+            switch method {
+            case "tools/list" where !tools.isEmpty:
+                let result = (try? wireJSON(Wire.ListToolsResult(tools: tools))) ?? "{}"
+                try? machine.respondResult(handle: handle, resultJson: result, cache: nil)
+            case "tools/call" where !tools.isEmpty:
+                let name = params["name"]?.stringValue ?? ""
+                guard let handler = toolHandlers[name] else {
+                    try? machine.fail(handle: handle, failure: .invalidParams(message: "Unknown tool: \(name)"))
+                    return
+                }
+                var arguments: [String: Wire.JSON] = [:]
+                if case .object(let a)? = params["arguments"] { arguments = a }
+                let captured = arguments
+                spawn(handle) { host in
+                    let result = try await handler(captured)
+                    try await host.answerResult(handle, try wireJSON(result))
+                }
+            default:
+                guard let handler = methodHandlers[method] else {
+                    try? machine.fail(handle: handle, failure: .notFound)
+                    return
+                }
+                spawn(handle) { host in
+                    let result = try await handler(params)
+                    try await host.answerResult(handle, try wireJSON(result))
+                }
+            }
         case .complete(let handle, _, _, _, _, _):
             try? machine.respondCompletion(handle: handle, values: [])
         case .cancelled, .streamOverflow, .other:
@@ -254,6 +315,10 @@ public actor MCPServerHost {
 
     private func answerPrompt(_ handle: UInt64, _ result: Wire.GetPromptResult) throws {
         try machine.respondPrompt(handle: handle, result: result)
+    }
+
+    private func answerResult(_ handle: UInt64, _ json: String) throws {
+        try machine.respondResult(handle: handle, resultJson: json, cache: nil)
     }
 
     private func answerFailure(_ handle: UInt64, _ error: MCPHandlerError?) {
