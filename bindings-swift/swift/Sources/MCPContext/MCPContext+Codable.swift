@@ -1,6 +1,6 @@
 // Codable conveniences over the generated API: replies decode into wire-shaped structs, and
 // the JSON-text inputs accept `Encodable` values. Conversion only: the Rust core validates
-// every JSON text it is given against the spec's schema (throwing `.InvalidJson`).
+// every JSON text it is given against the spec's schema (throwing `.invalidJson`).
 import Foundation
 
 extension Reply {

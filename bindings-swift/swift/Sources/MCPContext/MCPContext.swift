@@ -5557,27 +5557,27 @@ enum CacheError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * The method's result is not cacheable (only discover, the lists and reads are).
      */
-    case NotCacheable
+    case notCacheable
     /**
      * `resources/read` without a `uri`.
      */
-    case MissingUri
+    case missingUri
     /**
      * The result answers an MRTR retry: never cached (DIGEST §4, §13).
      */
-    case Retry
+    case retry
     /**
      * `ttlMs` is 0, absent or negative: stale on arrival (any older entry was dropped).
      */
-    case ImmediatelyStale
+    case immediatelyStale
     /**
      * Larger than the cache limits.
      */
-    case TooLarge
+    case tooLarge
     /**
      * An error kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -5618,12 +5618,12 @@ public struct FfiConverterTypeCacheError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .NotCacheable
-        case 2: return .MissingUri
-        case 3: return .Retry
-        case 4: return .ImmediatelyStale
-        case 5: return .TooLarge
-        case 6: return .Other
+        case 1: return .notCacheable
+        case 2: return .missingUri
+        case 3: return .retry
+        case 4: return .immediatelyStale
+        case 5: return .tooLarge
+        case 6: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -5636,27 +5636,27 @@ public struct FfiConverterTypeCacheError: FfiConverterRustBuffer {
 
         
         
-        case .NotCacheable:
+        case .notCacheable:
             writeInt(&buf, Int32(1))
         
         
-        case .MissingUri:
+        case .missingUri:
             writeInt(&buf, Int32(2))
         
         
-        case .Retry:
+        case .retry:
             writeInt(&buf, Int32(3))
         
         
-        case .ImmediatelyStale:
+        case .immediatelyStale:
             writeInt(&buf, Int32(4))
         
         
-        case .TooLarge:
+        case .tooLarge:
             writeInt(&buf, Int32(5))
         
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(6))
         
         }
@@ -6322,47 +6322,47 @@ enum ClientError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * No such call (finished, cancelled, or never started).
      */
-    case UnknownCall
+    case unknownCall
     /**
      * The call is not waiting for input responses.
      */
-    case NotAwaitingInput
+    case notAwaitingInput
     /**
      * A requested input has no response (DIGEST §13).
      */
-    case MissingInputResponse
+    case missingInputResponse
     /**
      * A response for an input the server did not request.
      */
-    case UnexpectedInputResponse
+    case unexpectedInputResponse
     /**
      * An input response is not a JSON object.
      */
-    case InputResponseNotObject
+    case inputResponseNotObject
     /**
      * The request could not be encoded.
      */
-    case Encode
+    case encode
     /**
      * Configuration: no modern protocol version.
      */
-    case NoVersions
+    case noVersions
     /**
      * Configuration: an empty version string.
      */
-    case EmptyVersion
+    case emptyVersion
     /**
      * Configuration: `capabilitiesJson` is not a `ClientCapabilities` object.
      */
-    case InvalidCapabilities
+    case invalidCapabilities
     /**
      * Configuration: `maxPages` or `maxInputRounds` is 0.
      */
-    case ZeroLimit
+    case zeroLimit
     /**
      * An error kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -6403,17 +6403,17 @@ public struct FfiConverterTypeClientError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .UnknownCall
-        case 2: return .NotAwaitingInput
-        case 3: return .MissingInputResponse
-        case 4: return .UnexpectedInputResponse
-        case 5: return .InputResponseNotObject
-        case 6: return .Encode
-        case 7: return .NoVersions
-        case 8: return .EmptyVersion
-        case 9: return .InvalidCapabilities
-        case 10: return .ZeroLimit
-        case 11: return .Other
+        case 1: return .unknownCall
+        case 2: return .notAwaitingInput
+        case 3: return .missingInputResponse
+        case 4: return .unexpectedInputResponse
+        case 5: return .inputResponseNotObject
+        case 6: return .encode
+        case 7: return .noVersions
+        case 8: return .emptyVersion
+        case 9: return .invalidCapabilities
+        case 10: return .zeroLimit
+        case 11: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -6426,47 +6426,47 @@ public struct FfiConverterTypeClientError: FfiConverterRustBuffer {
 
         
         
-        case .UnknownCall:
+        case .unknownCall:
             writeInt(&buf, Int32(1))
         
         
-        case .NotAwaitingInput:
+        case .notAwaitingInput:
             writeInt(&buf, Int32(2))
         
         
-        case .MissingInputResponse:
+        case .missingInputResponse:
             writeInt(&buf, Int32(3))
         
         
-        case .UnexpectedInputResponse:
+        case .unexpectedInputResponse:
             writeInt(&buf, Int32(4))
         
         
-        case .InputResponseNotObject:
+        case .inputResponseNotObject:
             writeInt(&buf, Int32(5))
         
         
-        case .Encode:
+        case .encode:
             writeInt(&buf, Int32(6))
         
         
-        case .NoVersions:
+        case .noVersions:
             writeInt(&buf, Int32(7))
         
         
-        case .EmptyVersion:
+        case .emptyVersion:
             writeInt(&buf, Int32(8))
         
         
-        case .InvalidCapabilities:
+        case .invalidCapabilities:
             writeInt(&buf, Int32(9))
         
         
-        case .ZeroLimit:
+        case .zeroLimit:
             writeInt(&buf, Int32(10))
         
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(11))
         
         }
@@ -8630,11 +8630,11 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * The key (URI, template text or prompt name) is already registered.
      */
-    case Duplicate
+    case duplicate
     /**
      * The resource URI is not a valid URI.
      */
-    case InvalidUri(
+    case invalidUri(
         /**
          * The core's description.
          */description: String
@@ -8642,7 +8642,7 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * The template does not parse (RFC 6570).
      */
-    case InvalidTemplate(
+    case invalidTemplate(
         /**
          * What is wrong.
          */kind: TemplateParseErrorKind, 
@@ -8656,7 +8656,7 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * The template router refused it (unmatchable, or conflicting with a registered one).
      */
-    case Router(
+    case router(
         /**
          * The core's description.
          */description: String
@@ -8664,23 +8664,23 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * Completion values for an argument or variable the item does not declare.
      */
-    case UnknownArgument
+    case unknownArgument
     /**
      * `addMethod`: the core owns this method.
      */
-    case CoreMethod
+    case coreMethod
     /**
      * `setCapability`: the machine derives this capability from what is registered.
      */
-    case CoreCapability
+    case coreCapability
     /**
      * `setCapability`: a capability is a JSON object.
      */
-    case NotAnObject
+    case notAnObject
     /**
      * The JSON text is not the spec's shape for this item.
      */
-    case InvalidJson(
+    case invalidJson(
         /**
          * The decoder's description.
          */description: String
@@ -8688,7 +8688,7 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * A kind added to the core after this binding version.
      */
-    case Other(
+    case other(
         /**
          * The core's description.
          */description: String
@@ -8733,26 +8733,26 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .Duplicate
-        case 2: return .InvalidUri(
+        case 1: return .duplicate
+        case 2: return .invalidUri(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 3: return .InvalidTemplate(
+        case 3: return .invalidTemplate(
             kind: try FfiConverterTypeTemplateParseErrorKind.read(from: &buf), 
             byteOffset: try FfiConverterUInt64.read(from: &buf), 
             description: try FfiConverterString.read(from: &buf)
             )
-        case 4: return .Router(
+        case 4: return .router(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 5: return .UnknownArgument
-        case 6: return .CoreMethod
-        case 7: return .CoreCapability
-        case 8: return .NotAnObject
-        case 9: return .InvalidJson(
+        case 5: return .unknownArgument
+        case 6: return .coreMethod
+        case 7: return .coreCapability
+        case 8: return .notAnObject
+        case 9: return .invalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 10: return .Other(
+        case 10: return .other(
             description: try FfiConverterString.read(from: &buf)
             )
 
@@ -8767,49 +8767,49 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
 
         
         
-        case .Duplicate:
+        case .duplicate:
             writeInt(&buf, Int32(1))
         
         
-        case let .InvalidUri(description):
+        case let .invalidUri(description):
             writeInt(&buf, Int32(2))
             FfiConverterString.write(description, into: &buf)
             
         
-        case let .InvalidTemplate(kind,byteOffset,description):
+        case let .invalidTemplate(kind,byteOffset,description):
             writeInt(&buf, Int32(3))
             FfiConverterTypeTemplateParseErrorKind.write(kind, into: &buf)
             FfiConverterUInt64.write(byteOffset, into: &buf)
             FfiConverterString.write(description, into: &buf)
             
         
-        case let .Router(description):
+        case let .router(description):
             writeInt(&buf, Int32(4))
             FfiConverterString.write(description, into: &buf)
             
         
-        case .UnknownArgument:
+        case .unknownArgument:
             writeInt(&buf, Int32(5))
         
         
-        case .CoreMethod:
+        case .coreMethod:
             writeInt(&buf, Int32(6))
         
         
-        case .CoreCapability:
+        case .coreCapability:
             writeInt(&buf, Int32(7))
         
         
-        case .NotAnObject:
+        case .notAnObject:
             writeInt(&buf, Int32(8))
         
         
-        case let .InvalidJson(description):
+        case let .invalidJson(description):
             writeInt(&buf, Int32(9))
             FfiConverterString.write(description, into: &buf)
             
         
-        case let .Other(description):
+        case let .other(description):
             writeInt(&buf, Int32(10))
             FfiConverterString.write(description, into: &buf)
             
@@ -8948,34 +8948,34 @@ enum RespondError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * No request waits for this handle (answered, cancelled or timed out).
      */
-    case UnknownHandle
+    case unknownHandle
     /**
      * The answer does not fit the request.
      */
-    case WrongKind
+    case wrongKind
     /**
      * Input requests that are not elicitation/sampling/roots with object params, or repeat
      * a key, or neither requests nor a state.
      */
-    case InvalidInputRequests
+    case invalidInputRequests
     /**
      * Application state given but no sealing key configured.
      */
-    case NoStateKey
+    case noStateKey
     /**
      * The client did not declare the needed capability: it got -32021; the handle is
      * consumed.
      */
-    case ClientLacksCapability
+    case clientLacksCapability
     /**
      * `respondResult`: not a JSON object, a `resultType` other than `"complete"`, or a
      * `_meta` that is not an object.
      */
-    case InvalidResult
+    case invalidResult
     /**
      * The JSON text is not the spec's shape for this answer.
      */
-    case InvalidJson(
+    case invalidJson(
         /**
          * The decoder's description.
          */description: String
@@ -8983,7 +8983,7 @@ enum RespondError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * A kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -9024,16 +9024,16 @@ public struct FfiConverterTypeRespondError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .UnknownHandle
-        case 2: return .WrongKind
-        case 3: return .InvalidInputRequests
-        case 4: return .NoStateKey
-        case 5: return .ClientLacksCapability
-        case 6: return .InvalidResult
-        case 7: return .InvalidJson(
+        case 1: return .unknownHandle
+        case 2: return .wrongKind
+        case 3: return .invalidInputRequests
+        case 4: return .noStateKey
+        case 5: return .clientLacksCapability
+        case 6: return .invalidResult
+        case 7: return .invalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 8: return .Other
+        case 8: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -9046,36 +9046,36 @@ public struct FfiConverterTypeRespondError: FfiConverterRustBuffer {
 
         
         
-        case .UnknownHandle:
+        case .unknownHandle:
             writeInt(&buf, Int32(1))
         
         
-        case .WrongKind:
+        case .wrongKind:
             writeInt(&buf, Int32(2))
         
         
-        case .InvalidInputRequests:
+        case .invalidInputRequests:
             writeInt(&buf, Int32(3))
         
         
-        case .NoStateKey:
+        case .noStateKey:
             writeInt(&buf, Int32(4))
         
         
-        case .ClientLacksCapability:
+        case .clientLacksCapability:
             writeInt(&buf, Int32(5))
         
         
-        case .InvalidResult:
+        case .invalidResult:
             writeInt(&buf, Int32(6))
         
         
-        case let .InvalidJson(description):
+        case let .invalidJson(description):
             writeInt(&buf, Int32(7))
             FfiConverterString.write(description, into: &buf)
             
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(8))
         
         }
@@ -9184,7 +9184,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * The template is not RFC 6570.
      */
-    case Parse(
+    case parse(
         /**
          * What is wrong.
          */kind: TemplateParseErrorKind, 
@@ -9195,7 +9195,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * A valid template that cannot be matched (e.g. `{a}{b}`: where `a` ends is undecided).
      */
-    case Unmatchable(
+    case unmatchable(
         /**
          * The core's reason.
          */reason: String
@@ -9203,7 +9203,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * Same shape as registered template `existing`: no URI could reach it.
      */
-    case Indistinguishable(
+    case indistinguishable(
         /**
          * The id of the registered template.
          */existing: UInt32
@@ -9211,7 +9211,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * Every URI it matches is matched first by registered template `existing`.
      */
-    case Shadowed(
+    case shadowed(
         /**
          * The id of the registered template that wins.
          */existing: UInt32
@@ -9219,7 +9219,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * The matching template has more variables than the binding's capture capacity (64).
      */
-    case TooManyVariables(
+    case tooManyVariables(
         /**
          * The capacity needed.
          */needed: UInt64
@@ -9227,7 +9227,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * A captured value does not percent-decode to UTF-8.
      */
-    case Undecodable(
+    case undecodable(
         /**
          * The variable.
          */name: String
@@ -9235,7 +9235,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * An error kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -9276,26 +9276,26 @@ public struct FfiConverterTypeRouterError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .Parse(
+        case 1: return .parse(
             kind: try FfiConverterTypeTemplateParseErrorKind.read(from: &buf), 
             byteOffset: try FfiConverterUInt64.read(from: &buf)
             )
-        case 2: return .Unmatchable(
+        case 2: return .unmatchable(
             reason: try FfiConverterString.read(from: &buf)
             )
-        case 3: return .Indistinguishable(
+        case 3: return .indistinguishable(
             existing: try FfiConverterUInt32.read(from: &buf)
             )
-        case 4: return .Shadowed(
+        case 4: return .shadowed(
             existing: try FfiConverterUInt32.read(from: &buf)
             )
-        case 5: return .TooManyVariables(
+        case 5: return .tooManyVariables(
             needed: try FfiConverterUInt64.read(from: &buf)
             )
-        case 6: return .Undecodable(
+        case 6: return .undecodable(
             name: try FfiConverterString.read(from: &buf)
             )
-        case 7: return .Other
+        case 7: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -9308,38 +9308,38 @@ public struct FfiConverterTypeRouterError: FfiConverterRustBuffer {
 
         
         
-        case let .Parse(kind,byteOffset):
+        case let .parse(kind,byteOffset):
             writeInt(&buf, Int32(1))
             FfiConverterTypeTemplateParseErrorKind.write(kind, into: &buf)
             FfiConverterUInt64.write(byteOffset, into: &buf)
             
         
-        case let .Unmatchable(reason):
+        case let .unmatchable(reason):
             writeInt(&buf, Int32(2))
             FfiConverterString.write(reason, into: &buf)
             
         
-        case let .Indistinguishable(existing):
+        case let .indistinguishable(existing):
             writeInt(&buf, Int32(3))
             FfiConverterUInt32.write(existing, into: &buf)
             
         
-        case let .Shadowed(existing):
+        case let .shadowed(existing):
             writeInt(&buf, Int32(4))
             FfiConverterUInt32.write(existing, into: &buf)
             
         
-        case let .TooManyVariables(needed):
+        case let .tooManyVariables(needed):
             writeInt(&buf, Int32(5))
             FfiConverterUInt64.write(needed, into: &buf)
             
         
-        case let .Undecodable(name):
+        case let .undecodable(name):
             writeInt(&buf, Int32(6))
             FfiConverterString.write(name, into: &buf)
             
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(7))
         
         }
@@ -9373,19 +9373,19 @@ enum ServerConfigError: Swift.Error, Equatable, Hashable, Foundation.LocalizedEr
     /**
      * `supportedVersions` is empty.
      */
-    case NoSupportedVersion
+    case noSupportedVersion
     /**
      * `pageSize` or `streamQueue` is 0.
      */
-    case ZeroCapacity
+    case zeroCapacity
     /**
      * A state key is shorter than 32 bytes.
      */
-    case StateKeyTooShort
+    case stateKeyTooShort
     /**
      * A kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -9426,10 +9426,10 @@ public struct FfiConverterTypeServerConfigError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .NoSupportedVersion
-        case 2: return .ZeroCapacity
-        case 3: return .StateKeyTooShort
-        case 4: return .Other
+        case 1: return .noSupportedVersion
+        case 2: return .zeroCapacity
+        case 3: return .stateKeyTooShort
+        case 4: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -9442,19 +9442,19 @@ public struct FfiConverterTypeServerConfigError: FfiConverterRustBuffer {
 
         
         
-        case .NoSupportedVersion:
+        case .noSupportedVersion:
             writeInt(&buf, Int32(1))
         
         
-        case .ZeroCapacity:
+        case .zeroCapacity:
             writeInt(&buf, Int32(2))
         
         
-        case .StateKeyTooShort:
+        case .stateKeyTooShort:
             writeInt(&buf, Int32(3))
         
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(4))
         
         }
@@ -10110,7 +10110,7 @@ enum TemplateError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * The source is not an RFC 6570 template.
      */
-    case Parse(
+    case parse(
         /**
          * What is wrong.
          */kind: TemplateParseErrorKind, 
@@ -10121,7 +10121,7 @@ enum TemplateError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * A prefix modifier (`{var:3}`) applied to a list or dictionary (RFC 6570 §2.4.1).
      */
-    case PrefixOnComposite(
+    case prefixOnComposite(
         /**
          * The variable's position, in bytes from the start of the source.
          */byteOffset: UInt64
@@ -10129,7 +10129,7 @@ enum TemplateError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * An error kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -10170,14 +10170,14 @@ public struct FfiConverterTypeTemplateError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .Parse(
+        case 1: return .parse(
             kind: try FfiConverterTypeTemplateParseErrorKind.read(from: &buf), 
             byteOffset: try FfiConverterUInt64.read(from: &buf)
             )
-        case 2: return .PrefixOnComposite(
+        case 2: return .prefixOnComposite(
             byteOffset: try FfiConverterUInt64.read(from: &buf)
             )
-        case 3: return .Other
+        case 3: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -10190,18 +10190,18 @@ public struct FfiConverterTypeTemplateError: FfiConverterRustBuffer {
 
         
         
-        case let .Parse(kind,byteOffset):
+        case let .parse(kind,byteOffset):
             writeInt(&buf, Int32(1))
             FfiConverterTypeTemplateParseErrorKind.write(kind, into: &buf)
             FfiConverterUInt64.write(byteOffset, into: &buf)
             
         
-        case let .PrefixOnComposite(byteOffset):
+        case let .prefixOnComposite(byteOffset):
             writeInt(&buf, Int32(2))
             FfiConverterUInt64.write(byteOffset, into: &buf)
             
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(3))
         
         }

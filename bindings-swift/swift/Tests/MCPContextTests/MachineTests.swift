@@ -96,7 +96,7 @@ final class MachineTests: XCTestCase {
                 contents: [.blob(uri: uri, mimeType: "application/octet-stream", data: Data([0, 1, 2, 255]))])
             // Answering twice is a caller error, reported as a Swift error.
             XCTAssertThrowsError(try h.server.respondRead(handle: handle, contents: [])) { error in
-                XCTAssertEqual(error as? RespondError, .UnknownHandle)
+                XCTAssertEqual(error as? RespondError, .unknownHandle)
             }
         }
         let call = h.client.readResource(uri: "notes://acme%20co/42", policy: .refresh, nowMs: h.nowMs)
@@ -263,21 +263,21 @@ final class MachineTests: XCTestCase {
         var config = serverConfig()
         config.pageSize = 0
         XCTAssertThrowsError(try ServerMachine(config: config)) { error in
-            XCTAssertEqual(error as? ServerConfigError, .ZeroCapacity)
+            XCTAssertEqual(error as? ServerConfigError, .zeroCapacity)
         }
         config = serverConfig()
         config.stateKeys = [SealingKey(id: 1, secret: Data(repeating: 7, count: 4))]
         XCTAssertThrowsError(try ServerMachine(config: config)) { error in
-            XCTAssertEqual(error as? ServerConfigError, .StateKeyTooShort)
+            XCTAssertEqual(error as? ServerConfigError, .stateKeyTooShort)
         }
         let server = try makeServer()
         let readme = Resource(uri: "notes://acme/readme", name: "again", title: nil, description: nil, mimeType: nil, size: nil)
         XCTAssertThrowsError(try server.addResource(resource: readme, contents: nil, cache: nil)) { error in
-            XCTAssertEqual(error as? RegisterError, .Duplicate)
+            XCTAssertEqual(error as? RegisterError, .duplicate)
         }
         let bad = ResourceTemplate(uriTemplate: "notes://{oops", name: "bad", title: nil, description: nil, mimeType: nil)
         XCTAssertThrowsError(try server.addTemplate(template: bad, cache: nil, completions: [:])) { error in
-            guard case .InvalidTemplate(let kind, let offset, let description)? = error as? RegisterError else {
+            guard case .invalidTemplate(let kind, let offset, let description)? = error as? RegisterError else {
                 return XCTFail("\(error)")
             }
             XCTAssertEqual(kind, .unclosedExpression)
@@ -286,10 +286,10 @@ final class MachineTests: XCTestCase {
         }
         let invalidUri = Resource(uri: "no scheme", name: "x", title: nil, description: nil, mimeType: nil, size: nil)
         XCTAssertThrowsError(try server.addResource(resource: invalidUri, contents: nil, cache: nil)) { error in
-            guard case .InvalidUri? = error as? RegisterError else { return XCTFail("\(error)") }
+            guard case .invalidUri? = error as? RegisterError else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try server.fail(handle: 12345, failure: .internal)) { error in
-            XCTAssertEqual(error as? RespondError, .UnknownHandle)
+            XCTAssertEqual(error as? RespondError, .unknownHandle)
             XCTAssertEqual("\(error)", "no request is waiting for this handle")
         }
         XCTAssertTrue(server.removeResource(uri: "notes://acme/readme"))
@@ -302,19 +302,19 @@ final class MachineTests: XCTestCase {
         var config = clientConfig(name: "t", version: "1")
         config.capabilitiesJson = "[1]"
         XCTAssertThrowsError(try ClientMachine(config: config)) { error in
-            XCTAssertEqual(error as? ClientError, .InvalidCapabilities)
+            XCTAssertEqual(error as? ClientError, .invalidCapabilities)
         }
         config = clientConfig(name: "t", version: "1")
         config.versions = []
         XCTAssertThrowsError(try ClientMachine(config: config)) { error in
-            XCTAssertEqual(error as? ClientError, .NoVersions)
+            XCTAssertEqual(error as? ClientError, .noVersions)
         }
         let client = try ClientMachine(config: clientConfig(name: "t", version: "1"))
         XCTAssertThrowsError(try client.cancel(call: 99, reason: nil, nowMs: 0)) { error in
-            XCTAssertEqual(error as? ClientError, .UnknownCall)
+            XCTAssertEqual(error as? ClientError, .unknownCall)
         }
         XCTAssertThrowsError(try client.respondInput(call: 99, responses: [:], nowMs: 0)) { error in
-            XCTAssertEqual(error as? ClientError, .UnknownCall)
+            XCTAssertEqual(error as? ClientError, .unknownCall)
         }
         // Garbage from the server is a peer error event, never a crash.
         client.handleMessage(bytes: Data([0xff, 0x00, 0x7b]), nowMs: 0)
@@ -380,7 +380,7 @@ final class MachineTests: XCTestCase {
         try client.cancel(call: call, reason: "user", nowMs: 3)
         XCTAssertEqual(client.pollOutput(), .closeStream(id: id), "HTTP cancels by closing the stream")
         XCTAssertThrowsError(try client.cancel(call: call, reason: nil, nowMs: 4)) { error in
-            XCTAssertEqual(error as? ClientError, .UnknownCall)
+            XCTAssertEqual(error as? ClientError, .unknownCall)
         }
     }
 }
