@@ -302,6 +302,7 @@ mod client_idents {
         Self::PromptFetched { .. } => "prompt_fetched",
         Self::Completed { .. } => "completed",
         Self::InputRequired { .. } => "input_required",
+        Self::Responded { .. } => "responded",
         Self::Failed { .. } => "failed",
         Self::Acknowledged { .. } => "acknowledged",
         Self::Notified { .. } => "notified",
@@ -373,6 +374,9 @@ mod client_idents {
         Self::UnexpectedInputResponse => "unexpected_input_response",
         Self::InputResponseNotObject => "input_response_not_object",
         Self::Encode => "encode",
+        Self::OwnedMethod => "owned_method",
+        Self::ParamsNotObject => "params_not_object",
+        Self::RejectedTool => "rejected_tool",
     });
 
     idents!(PeerError {
@@ -568,6 +572,7 @@ mod tests {
                 "prompt_fetched",
                 "completed",
                 "input_required",
+                "responded",
                 "failed",
                 "acknowledged",
                 "notified",
