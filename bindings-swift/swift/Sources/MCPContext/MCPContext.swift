@@ -1069,6 +1069,14 @@ public protocol ClientMachineProtocol: AnyObject, Sendable {
     func readResource(uri: String, policy: CachePolicy, nowMs: UInt64)  -> UInt64
     
     /**
+     * Any other request (`tools/list`, `tools/call`, vendor methods) with the machine's
+     * `_meta`, id, deadline, version retry and `input_required` loop; `params_json` is the
+     * params object. The answer is `ClientEvent.responded` (or `.failed`). Throws
+     * `ClientError.ownedMethod`, `.paramsNotObject` or `.rejectedTool`.
+     */
+    func request(method: String, paramsJson: String, nowMs: UInt64) throws  -> UInt64
+    
+    /**
      * Answers an `inputRequired` event: one result object (JSON text) per requested key;
      * the call is retried with them.
      */
@@ -1410,6 +1418,24 @@ open func readResource(uri: String, policy: CachePolicy, nowMs: UInt64) -> UInt6
             self.uniffiCloneHandle(),
         FfiConverterString.lower(uri),
         FfiConverterTypeCachePolicy_lower(policy),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Any other request (`tools/list`, `tools/call`, vendor methods) with the machine's
+     * `_meta`, id, deadline, version retry and `input_required` loop; `params_json` is the
+     * params object. The answer is `ClientEvent.responded` (or `.failed`). Throws
+     * `ClientError.ownedMethod`, `.paramsNotObject` or `.rejectedTool`.
+     */
+open func request(method: String, paramsJson: String, nowMs: UInt64)throws  -> UInt64  {
+    return try  FfiConverterUInt64.lift(try rustCallWithError(FfiConverterTypeClientError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_request(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(method),
+        FfiConverterString.lower(paramsJson),
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 })
@@ -3716,6 +3742,75 @@ public func FfiConverterTypeErrorCode_lift(_ buf: RustBuffer) throws -> ErrorCod
 #endif
 public func FfiConverterTypeErrorCode_lower(_ value: ErrorCode) -> RustBuffer {
     return FfiConverterTypeErrorCode.lower(value)
+}
+
+
+/**
+ * One HTTP header.
+ */
+public struct HttpHeader: Equatable, Hashable {
+    /**
+     * The name, e.g. `Mcp-Method`.
+     */
+    public var name: String
+    /**
+     * The value, ready for the wire.
+     */
+    public var value: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The name, e.g. `Mcp-Method`.
+         */name: String, 
+        /**
+         * The value, ready for the wire.
+         */value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension HttpHeader: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeHttpHeader: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HttpHeader {
+        return
+            try HttpHeader(
+                name: FfiConverterString.read(from: &buf), 
+                value: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: HttpHeader, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.value, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHttpHeader_lift(_ buf: RustBuffer) throws -> HttpHeader {
+    return try FfiConverterTypeHttpHeader.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHttpHeader_lower(_ value: HttpHeader) -> RustBuffer {
+    return FfiConverterTypeHttpHeader.lower(value)
 }
 
 
@@ -6344,6 +6439,19 @@ enum ClientError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
      */
     case encode
     /**
+     * `request`: a method the machine owns (it has its own call), a notification, a method
+     * only servers send, or an `rpc.` name.
+     */
+    case ownedMethod
+    /**
+     * `request`: the params are not a JSON object.
+     */
+    case paramsNotObject
+    /**
+     * `request`: a `tools/call` of a tool rejected for invalid `x-mcp-header` annotations.
+     */
+    case rejectedTool
+    /**
      * Configuration: no modern protocol version.
      */
     case noVersions
@@ -6409,11 +6517,14 @@ public struct FfiConverterTypeClientError: FfiConverterRustBuffer {
         case 4: return .unexpectedInputResponse
         case 5: return .inputResponseNotObject
         case 6: return .encode
-        case 7: return .noVersions
-        case 8: return .emptyVersion
-        case 9: return .invalidCapabilities
-        case 10: return .zeroLimit
-        case 11: return .other
+        case 7: return .ownedMethod
+        case 8: return .paramsNotObject
+        case 9: return .rejectedTool
+        case 10: return .noVersions
+        case 11: return .emptyVersion
+        case 12: return .invalidCapabilities
+        case 13: return .zeroLimit
+        case 14: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -6450,24 +6561,36 @@ public struct FfiConverterTypeClientError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(6))
         
         
-        case .noVersions:
+        case .ownedMethod:
             writeInt(&buf, Int32(7))
         
         
-        case .emptyVersion:
+        case .paramsNotObject:
             writeInt(&buf, Int32(8))
         
         
-        case .invalidCapabilities:
+        case .rejectedTool:
             writeInt(&buf, Int32(9))
         
         
-        case .zeroLimit:
+        case .noVersions:
             writeInt(&buf, Int32(10))
         
         
-        case .other:
+        case .emptyVersion:
             writeInt(&buf, Int32(11))
+        
+        
+        case .invalidCapabilities:
+            writeInt(&buf, Int32(12))
+        
+        
+        case .zeroLimit:
+            writeInt(&buf, Int32(13))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(14))
         
         }
     }
@@ -6603,6 +6726,17 @@ public enum ClientEvent: Equatable, Hashable {
          */requests: [String: InputRequest]
     )
     /**
+     * The result of a host's own method (`request`): the `result` object as sent.
+     */
+    case responded(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * The `result` object, JSON text.
+         */resultJson: String
+    )
+    /**
      * The call ended without a result.
      */
     case failed(
@@ -6727,25 +6861,28 @@ public struct FfiConverterTypeClientEvent: FfiConverterRustBuffer {
         case 10: return .inputRequired(call: try FfiConverterUInt64.read(from: &buf), round: try FfiConverterUInt8.read(from: &buf), requests: try FfiConverterDictionaryStringTypeInputRequest.read(from: &buf)
         )
         
-        case 11: return .failed(call: try FfiConverterUInt64.read(from: &buf), error: try FfiConverterTypeCallError.read(from: &buf)
+        case 11: return .responded(call: try FfiConverterUInt64.read(from: &buf), resultJson: try FfiConverterString.read(from: &buf)
         )
         
-        case 12: return .acknowledged(call: try FfiConverterUInt64.read(from: &buf), honoured: try FfiConverterTypeSubscriptionFilter.read(from: &buf), refused: try FfiConverterTypeSubscriptionFilter.read(from: &buf)
+        case 12: return .failed(call: try FfiConverterUInt64.read(from: &buf), error: try FfiConverterTypeCallError.read(from: &buf)
         )
         
-        case 13: return .notified(subscription: try FfiConverterOptionUInt64.read(from: &buf), notice: try FfiConverterTypeNotice.read(from: &buf)
+        case 13: return .acknowledged(call: try FfiConverterUInt64.read(from: &buf), honoured: try FfiConverterTypeSubscriptionFilter.read(from: &buf), refused: try FfiConverterTypeSubscriptionFilter.read(from: &buf)
         )
         
-        case 14: return .subscriptionEnded(call: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeEndReason.read(from: &buf)
+        case 14: return .notified(subscription: try FfiConverterOptionUInt64.read(from: &buf), notice: try FfiConverterTypeNotice.read(from: &buf)
         )
         
-        case 15: return .unknownResponse(idJson: try FfiConverterString.read(from: &buf)
+        case 15: return .subscriptionEnded(call: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeEndReason.read(from: &buf)
         )
         
-        case 16: return .peerError(kind: try FfiConverterTypePeerErrorKind.read(from: &buf), description: try FfiConverterString.read(from: &buf)
+        case 16: return .unknownResponse(idJson: try FfiConverterString.read(from: &buf)
         )
         
-        case 17: return .other(kind: try FfiConverterString.read(from: &buf)
+        case 17: return .peerError(kind: try FfiConverterTypePeerErrorKind.read(from: &buf), description: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 18: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -6815,44 +6952,50 @@ public struct FfiConverterTypeClientEvent: FfiConverterRustBuffer {
             FfiConverterDictionaryStringTypeInputRequest.write(requests, into: &buf)
             
         
-        case let .failed(call,error):
+        case let .responded(call,resultJson):
             writeInt(&buf, Int32(11))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterString.write(resultJson, into: &buf)
+            
+        
+        case let .failed(call,error):
+            writeInt(&buf, Int32(12))
             FfiConverterUInt64.write(call, into: &buf)
             FfiConverterTypeCallError.write(error, into: &buf)
             
         
         case let .acknowledged(call,honoured,refused):
-            writeInt(&buf, Int32(12))
+            writeInt(&buf, Int32(13))
             FfiConverterUInt64.write(call, into: &buf)
             FfiConverterTypeSubscriptionFilter.write(honoured, into: &buf)
             FfiConverterTypeSubscriptionFilter.write(refused, into: &buf)
             
         
         case let .notified(subscription,notice):
-            writeInt(&buf, Int32(13))
+            writeInt(&buf, Int32(14))
             FfiConverterOptionUInt64.write(subscription, into: &buf)
             FfiConverterTypeNotice.write(notice, into: &buf)
             
         
         case let .subscriptionEnded(call,reason):
-            writeInt(&buf, Int32(14))
+            writeInt(&buf, Int32(15))
             FfiConverterUInt64.write(call, into: &buf)
             FfiConverterTypeEndReason.write(reason, into: &buf)
             
         
         case let .unknownResponse(idJson):
-            writeInt(&buf, Int32(15))
+            writeInt(&buf, Int32(16))
             FfiConverterString.write(idJson, into: &buf)
             
         
         case let .peerError(kind,description):
-            writeInt(&buf, Int32(16))
+            writeInt(&buf, Int32(17))
             FfiConverterTypePeerErrorKind.write(kind, into: &buf)
             FfiConverterString.write(description, into: &buf)
             
         
         case let .other(kind):
-            writeInt(&buf, Int32(17))
+            writeInt(&buf, Int32(18))
             FfiConverterString.write(kind, into: &buf)
             
         }
@@ -6900,7 +7043,12 @@ public enum ClientOutput: Equatable, Hashable {
          */name: String?, 
         /**
          * `MCP-Protocol-Version` of a modern request.
-         */protocolVersion: String?
+         */protocolVersion: String?, 
+        /**
+         * Every header of the HTTP POST carrying it, values ready for the wire
+         * (`Content-Type`, `Accept`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`
+         * encoded when needed, `Mcp-Param-*`).
+         */httpHeaders: [HttpHeader]
     )
     /**
      * HTTP only: close the response stream of request `id` (cancellation).
@@ -6939,7 +7087,7 @@ public struct FfiConverterTypeClientOutput: FfiConverterRustBuffer {
         let variant: Int32 = try readInt(&buf)
         switch variant {
         
-        case 1: return .transmit(bytes: try FfiConverterData.read(from: &buf), id: try FfiConverterOptionInt64.read(from: &buf), method: try FfiConverterOptionString.read(from: &buf), name: try FfiConverterOptionString.read(from: &buf), protocolVersion: try FfiConverterOptionString.read(from: &buf)
+        case 1: return .transmit(bytes: try FfiConverterData.read(from: &buf), id: try FfiConverterOptionInt64.read(from: &buf), method: try FfiConverterOptionString.read(from: &buf), name: try FfiConverterOptionString.read(from: &buf), protocolVersion: try FfiConverterOptionString.read(from: &buf), httpHeaders: try FfiConverterSequenceTypeHttpHeader.read(from: &buf)
         )
         
         case 2: return .closeStream(id: try FfiConverterInt64.read(from: &buf)
@@ -6956,13 +7104,14 @@ public struct FfiConverterTypeClientOutput: FfiConverterRustBuffer {
         switch value {
         
         
-        case let .transmit(bytes,id,method,name,protocolVersion):
+        case let .transmit(bytes,id,method,name,protocolVersion,httpHeaders):
             writeInt(&buf, Int32(1))
             FfiConverterData.write(bytes, into: &buf)
             FfiConverterOptionInt64.write(id, into: &buf)
             FfiConverterOptionString.write(method, into: &buf)
             FfiConverterOptionString.write(name, into: &buf)
             FfiConverterOptionString.write(protocolVersion, into: &buf)
+            FfiConverterSequenceTypeHttpHeader.write(httpHeaders, into: &buf)
             
         
         case let .closeStream(id):
@@ -11238,6 +11387,31 @@ fileprivate struct FfiConverterSequenceTypeErrorCode: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeHttpHeader: FfiConverterRustBuffer {
+    typealias SwiftType = [HttpHeader]
+
+    public static func write(_ value: [HttpHeader], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeHttpHeader.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [HttpHeader] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [HttpHeader]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeHttpHeader.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypePromptArgument: FfiConverterRustBuffer {
     typealias SwiftType = [PromptArgument]
 
@@ -11763,6 +11937,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_read_resource() != 49) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_request() != 40556) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_respond_input() != 39052) {

@@ -440,6 +440,11 @@ RustBuffer uniffi_mcp_context_ffi_fn_method_clientmachine_read_cached(uint64_t p
 uint64_t uniffi_mcp_context_ffi_fn_method_clientmachine_read_resource(uint64_t ptr, RustBuffer uri, RustBuffer policy, uint64_t now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_REQUEST
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_REQUEST
+uint64_t uniffi_mcp_context_ffi_fn_method_clientmachine_request(uint64_t ptr, RustBuffer method, RustBuffer params_json, uint64_t now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_RESPOND_INPUT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_RESPOND_INPUT
 void uniffi_mcp_context_ffi_fn_method_clientmachine_respond_input(uint64_t ptr, uint64_t call, RustBuffer responses, uint64_t now_ms, RustCallStatus *_Nonnull out_status
@@ -1363,6 +1368,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_read_cached(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_READ_RESOURCE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_READ_RESOURCE
 uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_read_resource(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_REQUEST
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_REQUEST
+uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_request(void
     
 );
 #endif

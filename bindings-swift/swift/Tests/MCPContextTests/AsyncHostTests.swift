@@ -19,7 +19,7 @@ final class MemoryTransport: MCPTransport, @unchecked Sendable {
         lock.withLock { self.receive = receive }
     }
 
-    func send(_ bytes: Data, id: Int64?, method: String?, name: String?, protocolVersion: String?) {
+    func send(_ bytes: Data, id: Int64?, headers: [HttpHeader]) {
         toServer.yield(bytes)
     }
 
@@ -238,6 +238,29 @@ final class AsyncHostTests: XCTestCase {
         let bad = try await ask(#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":{"a":"x"},"# + meta + "}}")
         XCTAssertEqual((bad["error"] as? [String: Any])?["code"] as? Int, -32602)
         input.finish()
+        await server.value
+    }
+
+    /// MCPClient's own methods (`Client::request`) against MCPServerHost's tools.
+    func testClientCallsToolsOfTheHost() async throws {
+        let host = try MCPServerHost(name: "tools", version: "1.0.0")
+        try await host.tool("echo", description: "Echoes its text") { args in
+            Wire.CallToolResult(content: [.text(args["text"]?.stringValue ?? "")])
+        }
+        let transport = MemoryTransport()
+        let server = Task { await host.run(lines: transport.serverLines) { transport.deliver($0) } }
+        let client = try MCPClient(transport: transport)
+        let tools = try await client.listTools()
+        XCTAssertEqual(tools.tools.map(\.name), ["echo"])
+        let result = try await client.callTool("echo", arguments: ["text": "héllo"])
+        XCTAssertEqual(result.content.first?.text, "héllo")
+        do {
+            _ = try await client.request("resources/read", params: ["uri": "x://y"])
+            XCTFail("the machine owns resources/read")
+        } catch let error as ClientError {
+            XCTAssertEqual(error, .ownedMethod)
+        }
+        await client.close()
         await server.value
     }
 

@@ -72,7 +72,8 @@ final class IdentifierTests: XCTestCase {
         let client: [ClientError: String] = [
             .unknownCall: "unknownCall", .notAwaitingInput: "notAwaitingInput", .missingInputResponse: "missingInputResponse",
             .unexpectedInputResponse: "unexpectedInputResponse", .inputResponseNotObject: "inputResponseNotObject",
-            .encode: "encode", .noVersions: "noVersions", .emptyVersion: "emptyVersion",
+            .encode: "encode", .ownedMethod: "ownedMethod", .paramsNotObject: "paramsNotObject",
+            .rejectedTool: "rejectedTool", .noVersions: "noVersions", .emptyVersion: "emptyVersion",
             .invalidCapabilities: "invalidCapabilities", .zeroLimit: "zeroLimit",
         ]
         assertCovered("client::ClientError", Array(client.values))

@@ -331,7 +331,7 @@ final class MachineTests: XCTestCase {
         try h.pump()
         _ = h.take()
         let call = h.client.readResource(uri: "notes://acme/1", policy: .refresh, nowMs: h.nowMs)
-        guard case .transmit(_, let id, let method, let name, let version)? = h.client.pollOutput() else {
+        guard case .transmit(_, let id, let method, let name, let version, _)? = h.client.pollOutput() else {
             return XCTFail("expected the read request")
         }
         XCTAssertNotNil(id)
@@ -351,12 +351,12 @@ final class MachineTests: XCTestCase {
         config.transport = .http
         let client = try ClientMachine(config: config)
         let call = client.readResource(uri: "notes://acme/1", policy: .refresh, nowMs: 0)
-        guard case .transmit(_, let probeId?, "server/discover", _, _)? = client.pollOutput() else {
+        guard case .transmit(_, let probeId?, "server/discover", _, _, _)? = client.pollOutput() else {
             return XCTFail("expected the discover probe")
         }
         // The host's HTTP layer got no JSON-RPC answer (e.g. 404, empty body): legacy fallback.
         client.handleRequestFailed(id: probeId, nowMs: 1)
-        guard case .transmit(_, let initId?, "initialize", _, _)? = client.pollOutput() else {
+        guard case .transmit(_, let initId?, "initialize", _, _, _)? = client.pollOutput() else {
             return XCTFail("expected the legacy initialize")
         }
         let initialized = #"{"jsonrpc":"2.0","id":\#(initId),"result":{"protocolVersion":"2025-11-25","capabilities":{"resources":{}},"serverInfo":{"name":"s","version":"1"}}}"#
@@ -365,7 +365,7 @@ final class MachineTests: XCTestCase {
         var connected: Session?
         while let out = client.pollOutput() {
             switch out {
-            case .transmit(_, let id, "resources/read", let name, _):
+            case .transmit(_, let id, "resources/read", let name, _, _):
                 XCTAssertEqual(name, "notes://acme/1")
                 readId = id
             case .event(.connected(let session)):
