@@ -264,6 +264,37 @@ final class AsyncHostTests: XCTestCase {
         await server.value
     }
 
+    /// `input_required`: the handler throws MCPInputRequired, MCPClient's async input handler
+    /// answers, the retry runs the handler again with `MCPServerHost.retry`.
+    func testInputRequiredThroughTheAsyncCallback() async throws {
+        let host = try MCPServerHost(name: "ask", version: "1.0.0")
+        try await host.resource("vault://{item}", name: "vault") { uri, vars in
+            guard let retry = MCPServerHost.retry else {
+                throw MCPInputRequired(["confirm": [
+                    "method": "elicitation/create",
+                    "params": ["message": "Open the vault?", "requestedSchema": [
+                        "type": "object", "properties": ["ok": ["type": "boolean"]]]],
+                ]])
+            }
+            let answer = try Wire.JSON(text: retry.inputResponses["confirm"] ?? "{}")
+            guard answer["action"]?.stringValue == "accept" else { throw MCPHandlerError.invalidParams("declined") }
+            return [.text(uri: uri, mimeType: "text/plain", text: "opened \(vars["item"] ?? "")")]
+        }
+        let transport = MemoryTransport()
+        let server = Task { await host.run(lines: transport.serverLines) { transport.deliver($0) } }
+        let asked = Stamp()
+        let client = try MCPClient(transport: transport, inputHandler: { requests in
+            XCTAssertEqual(requests["confirm"]?.method, "elicitation/create")
+            asked.set(1)
+            return ["confirm": #"{"action":"accept","content":{"ok":true}}"#]
+        }) { $0.capabilitiesJson = #"{"elicitation":{}}"# }
+        let reply = try await client.readResource("vault://gold")
+        XCTAssertEqual(try firstText(reply), "opened gold")
+        XCTAssertEqual(asked.get, 1)
+        await client.close()
+        await server.value
+    }
+
     /// The run loop honours the machine's deadline without input: a handler that never
     /// answers gets the machine's timeout error on the wire.
     func testRunLoopHonoursTheMachineTimerWithoutInput() async throws {

@@ -25,6 +25,21 @@ public enum MCPHandlerError: Error, Sendable, Equatable {
     case application(code: Int32, message: String)
 }
 
+/// Thrown by a handler to answer with `input_required` (multi-round-trip requests): the
+/// client answers each request and retries; the handler runs again with `MCPServerHost.retry`
+/// set (its `inputResponses` by key, and `state` as given here, verified; `state` needs a
+/// sealing key in the configuration).
+public struct MCPInputRequired: Error, Sendable {
+    /// Key → `{"method": "elicitation/create" | "sampling/createMessage" | "roots/list", "params": …}`.
+    public var requests: [String: Wire.JSON]
+    /// Application state sealed into `requestState`.
+    public var state: Data?
+    public init(_ requests: [String: Wire.JSON], state: Data? = nil) {
+        self.requests = requests
+        self.state = state
+    }
+}
+
 /// An MCP server: a `ServerMachine` plus async handlers, driven by `run(...)`.
 public actor MCPServerHost {
     /// Reads a resource: `uri` as requested, `variables` decoded from the template (empty for
@@ -36,6 +51,9 @@ public actor MCPServerHost {
     public typealias ToolHandler = @Sendable (_ arguments: [String: Wire.JSON]) async throws -> Wire.CallToolResult
     /// Answers an extension method from its `params` object: the result object.
     public typealias MethodHandler = @Sendable (_ params: Wire.JSON) async throws -> Wire.JSON
+
+    /// The verified inputs of the retry a handler is answering (`nil` on a first request).
+    @TaskLocal public static var retry: Retry?
 
     /// The machine (for what this actor does not wrap: visibility, `resourceUpdated`, …).
     public nonisolated let machine: ServerMachine
@@ -221,7 +239,7 @@ public actor MCPServerHost {
 
     private func dispatch(_ event: ServerEvent) {
         switch event {
-        case .readResource(let handle, let uri, let target, _, _, _):
+        case .readResource(let handle, let uri, let target, _, _, let retry):
             var handler: ResourceHandler?
             var variables: [String: String] = [:]
             switch target {
@@ -241,20 +259,20 @@ public actor MCPServerHost {
                 return
             }
             let captured = variables
-            spawn(handle) { host in
+            spawn(handle, retry) { host in
                 let contents = try await handler(uri, captured)
                 try await host.answerRead(handle, contents)
             }
-        case .getPrompt(let handle, let name, let arguments, _, _, _):
+        case .getPrompt(let handle, let name, let arguments, _, _, let retry):
             guard let handler = promptHandlers[name] else {
                 try? machine.fail(handle: handle, failure: .notFound)
                 return
             }
-            spawn(handle) { host in
+            spawn(handle, retry) { host in
                 let result = try await handler(arguments)
                 try await host.answerPrompt(handle, result)
             }
-        case .request(let handle, let method, let paramsJson, _, _, _, _):
+        case .request(let handle, let method, let paramsJson, _, _, _, let retry):
             let params = (try? Wire.JSON(text: paramsJson)) ?? [:]
             switch method {
             case "tools/list" where !tools.isEmpty:
@@ -269,7 +287,7 @@ public actor MCPServerHost {
                 var arguments: [String: Wire.JSON] = [:]
                 if case .object(let a)? = params["arguments"] { arguments = a }
                 let captured = arguments
-                spawn(handle) { host in
+                spawn(handle, retry) { host in
                     let result = try await handler(captured)
                     try await host.answerResult(handle, try wireJSON(result))
                 }
@@ -278,7 +296,7 @@ public actor MCPServerHost {
                     try? machine.fail(handle: handle, failure: .notFound)
                     return
                 }
-                spawn(handle) { host in
+                spawn(handle, retry) { host in
                     let result = try await handler(params)
                     try await host.answerResult(handle, try wireJSON(result))
                 }
@@ -291,11 +309,13 @@ public actor MCPServerHost {
     }
 
     /// Runs `body` as its own task; a thrown error becomes the handle's JSON-RPC error.
-    private func spawn(_ handle: UInt64, _ body: @escaping @Sendable (MCPServerHost) async throws -> Void) {
+    private func spawn(_ handle: UInt64, _ retry: Retry?, _ body: @escaping @Sendable (MCPServerHost) async throws -> Void) {
         inFlight += 1
         Task {
             do {
-                try await body(self)
+                try await Self.$retry.withValue(retry) { try await body(self) }
+            } catch let input as MCPInputRequired {
+                await self.answerInputRequired(handle, input)
             } catch let error as MCPHandlerError {
                 await self.answerFailure(handle, error)
             } catch is RespondError {
@@ -319,6 +339,15 @@ public actor MCPServerHost {
 
     private func answerResult(_ handle: UInt64, _ json: String) throws {
         try machine.respondResult(handle: handle, resultJson: json, cache: nil)
+    }
+
+    private func answerInputRequired(_ handle: UInt64, _ input: MCPInputRequired) {
+        do {
+            try machine.respondInputRequired(
+                handle: handle, inputRequestsJson: try wireJSON(Wire.JSON.object(input.requests)), state: input.state)
+        } catch {
+            answerFailure(handle, nil)
+        }
     }
 
     private func answerFailure(_ handle: UInt64, _ error: MCPHandlerError?) {
