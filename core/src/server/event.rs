@@ -98,7 +98,7 @@ pub struct ReadEvent {
     pub capabilities: DeclaredCapabilities,
     /// The verified retry inputs, on an MRTR retry.
     pub retry: Option<Retry>,
-    /// The request carried `_meta.progressToken`: `Server::progress`
+    /// The request carried `_meta.progressToken`: [`Server::progress`](super::Server::progress)
     /// sends `notifications/progress` for it (without a token it sends nothing).
     pub progress: bool,
 }
@@ -120,7 +120,7 @@ pub struct PromptEvent {
     pub capabilities: DeclaredCapabilities,
     /// The verified retry inputs, on an MRTR retry.
     pub retry: Option<Retry>,
-    /// The request carried `_meta.progressToken`: `Server::progress`
+    /// The request carried `_meta.progressToken`: [`Server::progress`](super::Server::progress)
     /// sends `notifications/progress` for it (without a token it sends nothing).
     pub progress: bool,
 }

@@ -256,6 +256,7 @@ impl Server {
             caps,
             binding,
             progress,
+            last_progress: None,
         });
         let has_progress = self.pending.get(h).is_some_and(|p| p.progress.is_some());
         self.out.event(event(h, has_progress));

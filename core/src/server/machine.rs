@@ -395,7 +395,9 @@ impl Server {
             self.subs.remove(k);
             self.out.purge_subscription(k);
         } else if let Some(h) = self.pending.find(stream, id) {
-            self.pending.remove(h);
+            if let Some(p) = self.pending.remove(h) {
+                self.out.forget_stream(p.stream);
+            }
             self.out.event(Event::Cancelled {
                 handle: h,
                 reason: CancelReason::Client,

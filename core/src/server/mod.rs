@@ -58,6 +58,7 @@
 //! | `extension` | methods and capabilities the host adds |
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
+//! | `progress` | `notifications/progress` by handle |
 //! | `mrtr` | sealing and verifying `requestState` |
 //! | `complete` | built-in completion |
 //! | `pending`, `subscriptions`, `outbox` | internal tables |
@@ -88,6 +89,8 @@ mod outbox;
 mod page;
 #[cfg(feature = "alloc")]
 mod pending;
+#[cfg(feature = "alloc")]
+mod progress;
 #[cfg(feature = "alloc")]
 mod raw_ids;
 #[cfg(feature = "alloc")]

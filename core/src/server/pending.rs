@@ -64,6 +64,8 @@ pub(crate) struct Pending {
     pub(crate) binding: Option<Bound>,
     /// `_meta.progressToken` of the request, when it sent one.
     pub(crate) progress: Option<OwnedRequestId>,
+    /// The last `progress` value sent (each must be greater).
+    pub(crate) last_progress: Option<f64>,
 }
 
 impl Pending {
@@ -96,6 +98,10 @@ impl PendingTable {
 
     pub(crate) fn get(&self, h: Handle) -> Option<&Pending> {
         self.map.get(&h.0)
+    }
+
+    pub(crate) fn get_mut(&mut self, h: Handle) -> Option<&mut Pending> {
+        self.map.get_mut(&h.0)
     }
 
     pub(crate) fn remove(&mut self, h: Handle) -> Option<Pending> {

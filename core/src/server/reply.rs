@@ -70,6 +70,8 @@ pub enum RespondError {
     /// [`Server::respond_result`]: the result is not a JSON object, names a `resultType`
     /// other than `"complete"`, or has a `_meta` that is not an object.
     InvalidResult,
+    /// [`Server::progress`]: a value that is not finite, or does not increase.
+    InvalidProgress,
 }
 
 impl fmt::Display for RespondError {
@@ -81,6 +83,7 @@ impl fmt::Display for RespondError {
             Self::NoStateKey => "no requestState sealing key configured",
             Self::ClientLacksCapability => "the client did not declare the needed capability",
             Self::InvalidResult => "the result is not a complete result object",
+            Self::InvalidProgress => "progress must be finite and increase",
         })
     }
 }
