@@ -99,6 +99,12 @@ pub struct ServerConfig {
     /// Forward reads of URIs that match no resource or template to the application as
     /// [`ReadTarget::Unlisted`](super::ReadTarget) instead of answering -32602. Default: false.
     pub forward_unlisted_reads: bool,
+    /// `resources/list` lists the registered resources, then the host's own pages
+    /// ([`Event::ListResources`](super::Event), answered with
+    /// [`Server::respond_list`](super::Server::respond_list)); `resources` is declared, and
+    /// reads of URIs that match nothing registered go to the host as
+    /// [`ReadTarget::Unlisted`](super::ReadTarget) (it listed them). Default: false.
+    pub dynamic_resources: bool,
     /// Declare `resources` even with nothing registered. Default: false.
     pub declare_resources: bool,
     /// Declare `prompts` even with nothing registered. Default: false.
@@ -131,6 +137,7 @@ impl Default for ServerConfig {
             state_keys: Vec::new(),
             state_ttl_ms: 600_000,
             forward_unlisted_reads: false,
+            dynamic_resources: false,
             declare_resources: false,
             declare_prompts: false,
             completion_events: false,

@@ -52,6 +52,9 @@ impl Server {
     ) {
         match req {
             ClientRequest::Discover(_) => self.discover(id, ctx),
+            ClientRequest::ListResources(p) if self.config.dynamic_resources => {
+                self.list_resources_dynamic(id, ctx, p.0.cursor, meta);
+            }
             ClientRequest::ListResources(p) => self.list(ListId::Resources, id, ctx, p.0.cursor),
             ClientRequest::ListResourceTemplates(p) => {
                 self.list(ListId::Templates, id, ctx, p.0.cursor);
@@ -162,7 +165,7 @@ impl Server {
         self.send_encoded(ctx, id, encoded);
     }
 
-    fn page_bytes<'v, T: crate::messages::ListItem<'v>>(
+    pub(crate) fn page_bytes<'v, T: crate::messages::ListItem<'v>>(
         &'v self,
         id: RequestId<'_>,
         views: &'v [T],
@@ -294,7 +297,10 @@ impl Server {
             .get(&uri)
             .filter(|e| self.visible(ctx.auth, Listed::Resource(&e.resource)));
         let (target, hint) = if let Some(entry) = found {
-            let hint = self.scoped(entry.cache.unwrap_or(default));
+            // The resource's own hint wins (it is more specific than a template); without
+            // one, the hint of the template its URI matches; then the default.
+            let own = entry.cache.or_else(|| self.template_hint(&uri));
+            let hint = self.scoped(own.unwrap_or(default));
             if let Some(contents) = &entry.contents {
                 let mut result =
                     ReadResourceResult::new(Seq::from_source(contents), hint.ttl_ms, hint.scope);
@@ -316,7 +322,7 @@ impl Server {
                 ReadTarget::Template { id: tid, variables },
                 self.scoped(cache.unwrap_or(default)),
             )
-        } else if self.config.forward_unlisted_reads {
+        } else if self.config.forward_unlisted_reads || self.config.dynamic_resources {
             (ReadTarget::Unlisted, default)
         } else {
             let err = ErrorObject::resource_not_found(p.uri);
@@ -344,6 +350,15 @@ impl Server {
                 })
             },
         );
+    }
+
+    /// The cache hint of the template `uri` matches, if any (and it has one).
+    fn template_hint(&self, uri: &str) -> Option<CacheHint> {
+        if self.registry.templates.is_empty() {
+            return None;
+        }
+        let (tid, _) = self.router.route(uri)?;
+        self.registry.template_by_id(tid)?.entry.cache
     }
 
     /// `prompts/get` (DIGEST §9): unknown prompt or missing required argument → -32602.

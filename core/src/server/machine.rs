@@ -410,6 +410,7 @@ impl Server {
     pub(crate) fn serves_resources(&self) -> bool {
         self.config.declare_resources
             || self.config.forward_unlisted_reads
+            || self.config.dynamic_resources
             || !self.registry.resources.is_empty()
             || !self.registry.templates.is_empty()
     }

@@ -56,6 +56,7 @@
 //! | `machine` | the state, registration, validation pipeline |
 //! | `handlers` | one handler per method |
 //! | `extension` | methods and capabilities the host adds |
+//! | `dynamic` | the host's own `resources/list` pages |
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
 //! | `progress` | `notifications/progress` by handle |
@@ -69,6 +70,8 @@ pub mod file_root;
 mod complete;
 #[cfg(feature = "alloc")]
 mod config;
+#[cfg(feature = "alloc")]
+mod dynamic;
 #[cfg(feature = "alloc")]
 mod event;
 #[cfg(feature = "alloc")]
@@ -108,7 +111,7 @@ pub use config::{CacheHint, ConfigError, SealingKey, ServerConfig};
 #[cfg(feature = "alloc")]
 pub use event::{
     CancelReason, CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle,
-    PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
+    ListEvent, PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
 };
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};

@@ -25,6 +25,8 @@ pub(crate) enum Owed {
     Prompt,
     /// `completion/complete`.
     Complete,
+    /// A page of the host's resources (`resources/list`).
+    List,
     /// A method the host registered ([`Server::add_method`](super::Server::add_method)).
     Method,
 }

@@ -69,6 +69,7 @@ pub enum RespondError {
     ClientLacksCapability,
     /// [`Server::respond_result`]: the result is not a JSON object, names a `resultType`
     /// other than `"complete"`, or has a `_meta` that is not an object.
+    /// [`Server::respond_list`]: an item's URI is not a valid URI.
     InvalidResult,
     /// [`Server::progress`]: a value that is not finite, or does not increase.
     InvalidProgress,
@@ -286,6 +287,9 @@ impl Server {
             }
             (Failure::NotFound, Owed::Complete) => {
                 ErrorObject::new(ErrorCode::INVALID_PARAMS, "Unknown completion reference")
+            }
+            (Failure::NotFound, Owed::List) => {
+                ErrorObject::new(ErrorCode::INVALID_PARAMS, "Invalid cursor")
             }
             (Failure::NotFound, Owed::Method) => {
                 ErrorObject::new(ErrorCode::INVALID_PARAMS, "Not found")
