@@ -245,6 +245,12 @@ impl Server {
         binding: Option<Bound>,
         event: impl FnOnce(Handle, bool) -> Event,
     ) {
+        if self.pending.on_stream_count(ctx.stream) >= self.config.max_pending_per_stream {
+            return self.over_limit(ctx, id, "Too many pending requests on this stream");
+        }
+        if self.pending.len() >= self.config.max_pending {
+            return self.over_limit(ctx, id, "Too many pending requests");
+        }
         let caps = meta.map_or_else(DeclaredCapabilities::default, |m| {
             DeclaredCapabilities::of(&m.client_capabilities)
         });
@@ -263,6 +269,14 @@ impl Server {
         });
         let has_progress = self.pending.get(h).is_some_and(|p| p.progress.is_some());
         self.out.event(event(h, has_progress));
+    }
+
+    /// A configured limit refuses one more (docs/server-machine.md §Limits): -32603 (the
+    /// spec defines no code for it; -32020…-32099 are reserved), HTTP 200 like every
+    /// -32603; nothing already accepted changes.
+    fn over_limit(&mut self, ctx: Ctx, id: RequestId<'_>, message: &str) {
+        let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, message);
+        self.reply_error(ctx, id, &err, 200);
     }
 
     /// `resources/read` (DIGEST §7): validate, then static hit, template match, forward, or
@@ -498,6 +512,12 @@ impl Server {
         if self.subs.find(ctx.stream, &id).is_some() {
             let err = ErrorObject::new(ErrorCode::INVALID_REQUEST, "Request id already in use");
             return self.reply_error(ctx, id, &err, 400);
+        }
+        if self.subs.on_stream_count(ctx.stream) >= self.config.max_listens_per_stream {
+            return self.over_limit(ctx, id, "Too many subscriptions on this stream");
+        }
+        if self.subs.len() >= self.config.max_listens {
+            return self.over_limit(ctx, id, "Too many subscriptions");
         }
         let honoured = Honoured::of(
             &p.notifications,

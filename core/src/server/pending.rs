@@ -87,6 +87,8 @@ impl Pending {
 #[derive(Default)]
 pub(crate) struct PendingTable {
     map: BTreeMap<u64, Pending>,
+    /// Pending requests per stream (for the per-stream limit).
+    per_stream: BTreeMap<StreamId, usize>,
     next: u64,
 }
 
@@ -94,6 +96,7 @@ impl PendingTable {
     pub(crate) fn insert(&mut self, p: Pending) -> Handle {
         let h = self.next;
         self.next = self.next.wrapping_add(1);
+        *self.per_stream.entry(p.stream).or_insert(0) += 1;
         self.map.insert(h, p);
         Handle(h)
     }
@@ -107,7 +110,19 @@ impl PendingTable {
     }
 
     pub(crate) fn remove(&mut self, h: Handle) -> Option<Pending> {
-        self.map.remove(&h.0)
+        let p = self.map.remove(&h.0)?;
+        if let Some(n) = self.per_stream.get_mut(&p.stream) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.per_stream.remove(&p.stream);
+            }
+        }
+        Some(p)
+    }
+
+    /// Requests waiting on `stream`.
+    pub(crate) fn on_stream_count(&self, stream: StreamId) -> usize {
+        self.per_stream.get(&stream).copied().unwrap_or(0)
     }
 
     pub(crate) fn next_deadline(&self) -> Option<u64> {
