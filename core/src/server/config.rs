@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error_code::version;
+use crate::http::HttpConfig;
 use crate::json::Limits;
 use crate::messages::CacheScope;
 use crate::messages::owned::OwnedImplementation;
@@ -126,6 +127,9 @@ pub struct ServerConfig {
     pub max_pending_per_stream: usize,
     /// Requests waiting for the application on the whole server. Default: 10 000.
     pub max_pending: usize,
+    /// The Streamable HTTP endpoint ([`Server::handle_http`](super::Server::handle_http)):
+    /// path, body limit, allowed hosts and origins. Default: [`HttpConfig::default`].
+    pub http: HttpConfig,
 }
 
 impl Default for ServerConfig {
@@ -157,6 +161,7 @@ impl Default for ServerConfig {
             max_listens: 10_000,
             max_pending_per_stream: 1_024,
             max_pending: 10_000,
+            http: HttpConfig::default(),
         }
     }
 }

@@ -19,7 +19,7 @@ use super::pending::{Bound, Owed};
 use super::registry::RegisterError;
 use super::reply::RespondError;
 use crate::error_code::ErrorCode;
-use crate::http::MALFORMED_META_STATUS;
+use crate::http::{MALFORMED_META_STATUS, RequestHeaders};
 use crate::json::{Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{ErrorObject, FromJson, Method, Request, TypedResponse};
 use crate::messages::owned::{AsView, OwnedJson};
@@ -129,7 +129,13 @@ impl Server {
     /// A request for a registered method, in the order of the core's own
     /// (docs/server-machine.md §Per-request validation):
     /// `_meta` (-32602, HTTP 400), version (-32022), then the MRTR retry inputs (-32602).
-    pub(crate) fn on_extension(&mut self, r: Request<'_>, ctx: Ctx, method: String) {
+    pub(crate) fn on_extension(
+        &mut self,
+        r: Request<'_>,
+        ctx: Ctx,
+        method: String,
+        headers: Option<&RequestHeaders<'_>>,
+    ) {
         let meta = match meta_of(r.params) {
             Ok(m) => m,
             Err(e) => {
@@ -138,6 +144,11 @@ impl Server {
                 return self.reply_error(ctx, r.id, &err, MALFORMED_META_STATUS);
             }
         };
+        if let Some(h) = headers
+            && self.header_mismatch(h, &r, &meta, ctx)
+        {
+            return;
+        }
         if !self.version_served(&meta, ctx, r.id) {
             return;
         }

@@ -19,7 +19,7 @@ use super::registry::{
 use super::route::{IndexedRouter, TemplateRouter};
 use super::subscriptions::Subscriptions;
 use crate::error_code::ErrorCode;
-use crate::http::MALFORMED_META_STATUS;
+use crate::http::{MALFORMED_META_STATUS, RequestHeaders};
 use crate::json::{Encode, EncodeError, JsonStr, RawJson};
 use crate::jsonrpc::{
     DecodeError, ErrorData, ErrorObject, ErrorResponse, FromJson, Message, Method, Notification,
@@ -266,10 +266,22 @@ impl Server {
 
     /// Handles one JSON-RPC message received at `now_ms` from `ctx`.
     pub fn handle_message(&mut self, bytes: &[u8], now_ms: u64, ctx: Ctx) -> Received {
+        self.receive(bytes, now_ms, ctx, None)
+    }
+
+    /// [`Server::handle_message`]; with `headers` (an HTTP POST, `server/http.rs`), requests
+    /// are also checked against them after `_meta` (step 4 of the validation order).
+    pub(crate) fn receive(
+        &mut self,
+        bytes: &[u8],
+        now_ms: u64,
+        ctx: Ctx,
+        headers: Option<&RequestHeaders<'_>>,
+    ) -> Received {
         self.tick(now_ms);
         match Message::decode_with(bytes, self.config.limits) {
             Ok(Message::Request(r)) => {
-                self.on_request(r, ctx);
+                self.on_request(r, ctx, headers);
                 Received::Request
             }
             Ok(Message::Notification(n)) => {
@@ -297,7 +309,7 @@ impl Server {
     /// DIGEST §19.8 order: `_meta` (-32602, 400), version (-32022), method and its server
     /// capability (-32601), then params (-32602). Unknown and removed methods are -32601
     /// before anything else, so legacy probes get the modern answer (DIGEST §17, §18).
-    fn on_request(&mut self, r: Request<'_>, ctx: Ctx) {
+    fn on_request(&mut self, r: Request<'_>, ctx: Ctx, headers: Option<&RequestHeaders<'_>>) {
         let served = matches!(
             r.method,
             Method::ServerDiscover
@@ -311,7 +323,7 @@ impl Server {
         );
         if !served {
             return match self.extension_method(r.method) {
-                Some(name) => self.on_extension(r, ctx, name),
+                Some(name) => self.on_extension(r, ctx, name, headers),
                 None => self.method_not_found(ctx, r.id, r.method),
             };
         }
@@ -327,6 +339,11 @@ impl Server {
                 }
             },
         };
+        if let Some(h) = headers
+            && self.header_mismatch(h, &r, &meta, ctx)
+        {
+            return;
+        }
         if !self.version_served(&meta, ctx, r.id) {
             return;
         }

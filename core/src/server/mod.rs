@@ -54,6 +54,7 @@
 //! | `route` | [`check_uri`] and the [`TemplateRouter`] seam |
 //! | `page` | opaque keyset cursors |
 //! | `machine` | the state, registration, validation pipeline |
+//! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
 //! | `handlers` | one handler per method |
 //! | `extension` | methods and capabilities the host adds |
 //! | `dynamic` | the host's own `resources/list` pages |
@@ -78,6 +79,8 @@ mod event;
 mod extension;
 #[cfg(feature = "alloc")]
 mod handlers;
+#[cfg(feature = "alloc")]
+mod http;
 #[cfg(feature = "alloc")]
 mod io;
 #[cfg(feature = "alloc")]
