@@ -79,7 +79,7 @@ describe('raw Streamable HTTP', () => {
     assert.equal((await res.json()).error.code, -32602)
   })
   it('answers removed methods with -32601 and HTTP 404, notifications with 202', async () => {
-    assert.equal((await post(request(9, 'initialize'))).status, 404)
+    assert.equal((await post(request(9, 'ping'))).status, 404)
     const n = await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } })
     assert.equal(n.status, 202)
   })
