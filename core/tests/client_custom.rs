@@ -97,6 +97,13 @@ fn methods_the_machine_owns_and_non_objects_are_refused_and_nothing_is_sent() {
         p.client.request("tools/list", j("[1]"), p.now),
         Err(ClientError::ParamsNotObject)
     );
+    for m in ["acme/a b", "acme/\r\nX-Injected: 1", "acme/é"] {
+        assert_eq!(
+            p.client.request(m, j("{}"), p.now),
+            Err(ClientError::InvalidMethodName),
+            "{m:?}"
+        );
+    }
     p.drain();
     assert!(p.take_sent().is_empty());
     assert!(p.take_events().is_empty());
