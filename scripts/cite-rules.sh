@@ -48,5 +48,18 @@ for sec in "${cited[@]}"; do
     status=1
   fi
 done
-[ "$status" -eq 0 ] && echo "cite-rules: ${#cited[@]} cited sections, all present in $rules"
+# Every test docs/rules.md names (`tests/x.rs::f`, `src/x.rs::f` under core/, or
+# `examples/….rs::[tests::]f`) exists.
+tests=0
+while IFS= read -r ref; do
+  file="${ref%%::*}"
+  fn="${ref##*::}"
+  case "$file" in examples/*) path="$file" ;; *) path="core/$file" ;; esac
+  tests=$((tests + 1))
+  if ! grep -qE "fn $fn\b" "$path" 2>/dev/null; then
+    echo "cite-rules: $rules names $ref, which does not exist" >&2
+    status=1
+  fi
+done < <(grep -oE '`(tests|src|examples)/[A-Za-z0-9_/.-]+\.rs::([a-z_]+::)?[a-z0-9_]+`' "$rules" | tr -d '`' | sort -u)
+[ "$status" -eq 0 ] && echo "cite-rules: ${#cited[@]} cited sections and $tests named tests, all present"
 exit "$status"
