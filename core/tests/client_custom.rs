@@ -499,3 +499,50 @@ fn a_probe_refused_with_a_list_naming_its_own_version_is_retried_once() {
     );
     assert!(p.take_sent().is_empty());
 }
+
+#[test]
+fn a_new_walk_and_a_closed_transport_forget_the_tools_seen() {
+    let mut p = Pair::modern("custom-tools-forget");
+    p.client.request("tools/list", j("{}"), p.now).unwrap();
+    p.drain();
+    let sent = p.one_sent();
+    p.answer_json(sent.id(), tools_list_result());
+    p.take_events();
+    let bad = || j(r#"{"name":"dup","arguments":{}}"#);
+    assert_eq!(
+        p.client.request("tools/call", bad(), p.now),
+        Err(ClientError::RejectedTool)
+    );
+    // A later page adds to what is known; a walk from the start replaces it.
+    p.client
+        .request("tools/list", j(r#"{"cursor":"n"}"#), p.now)
+        .unwrap();
+    p.drain();
+    let sent = p.one_sent();
+    p.answer_json(
+        sent.id(),
+        json!({"tools": [{"name": "later", "inputSchema": {"type": "object"}}]}),
+    );
+    p.take_events();
+    assert_eq!(
+        p.client.request("tools/call", bad(), p.now),
+        Err(ClientError::RejectedTool)
+    );
+    p.client.request("tools/list", j("{}"), p.now).unwrap();
+    p.drain();
+    let sent = p.one_sent();
+    p.answer_json(sent.id(), json!({"tools": []}));
+    p.take_events();
+    assert!(p.client.request("tools/call", bad(), p.now).is_ok());
+    p.drain();
+    p.take_sent();
+    // After the transport closes, nothing is remembered either.
+    p.client.request("tools/list", j("{}"), p.now).unwrap();
+    p.drain();
+    let sent = p.one_sent();
+    p.answer_json(sent.id(), tools_list_result());
+    p.take_events();
+    p.close();
+    p.take_events();
+    assert!(p.client.request("tools/call", bad(), p.now).is_ok());
+}
