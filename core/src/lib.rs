@@ -69,6 +69,7 @@ pub mod client;
 pub mod context;
 pub mod error_code;
 pub mod http;
+pub mod ident;
 pub mod json;
 pub mod jsonrpc;
 pub mod messages;
@@ -77,6 +78,8 @@ pub mod server;
 pub mod state;
 pub mod template;
 pub mod uri;
+#[cfg(feature = "alloc")]
+mod wake;
 
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]

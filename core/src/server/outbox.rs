@@ -3,13 +3,13 @@
 //! a cancelled stream or subscription can be purged before anything more is sent for it
 //! (DIGEST §12 "MUST NOT send any further messages", §16.9 rule 56).
 
-use alloc::collections::VecDeque;
 use alloc::vec::Vec;
 
 use super::event::Event;
 use super::io::{BodyKind, Output, StreamId, Transmit, Transport};
 use super::subscriptions::{SubKey, Tag};
 use crate::json::{Encode, EncodeError, Writer};
+use crate::wake::WakingQueue;
 
 pub(crate) struct Queued {
     pub(crate) output: Output,
@@ -18,7 +18,7 @@ pub(crate) struct Queued {
 
 #[derive(Default)]
 pub(crate) struct Outbox {
-    q: VecDeque<Queued>,
+    q: WakingQueue<Queued>,
 }
 
 impl Outbox {
@@ -52,8 +52,32 @@ impl Outbox {
             .retain(|q| !matches!(&q.sub, Some((s, _)) if *s == k));
     }
 
+    /// Removes and returns the complete JSON answer on `stream` when it is the first transmit
+    /// queued for that stream (an answer the machine produced at once).
+    pub(crate) fn take_answer(&mut self, stream: StreamId) -> Option<Transmit> {
+        let q = self.q.take_first(
+            |q| matches!(&q.output, Output::Transmit(t) if t.stream == stream),
+            |q| {
+                matches!(&q.output, Output::Transmit(t)
+                    if t.end_of_stream && t.kind == BodyKind::Json)
+            },
+        )?;
+        match q.output {
+            Output::Transmit(t) => Some(t),
+            Output::Event(_) => None,
+        }
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.q.len()
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.q.is_empty()
+    }
+
+    pub(crate) fn set_waker(&mut self, waker: core::task::Waker) {
+        self.q.set_waker(waker);
     }
 }
 
