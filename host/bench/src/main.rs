@@ -96,8 +96,10 @@ async fn serve(kind: &str, port: Option<u16>) {
             let addr = listener.local_addr().expect("addr");
             println!("ready http://{addr}/mcp");
             if kind == "ours-http" {
-                let _ = (ours, listener);
-                unimplemented!("waiting for the core's HTTP entry point");
+                let host = ours().build().expect("build");
+                host.serve_http(listener, std::future::pending())
+                    .await
+                    .expect("serve");
             } else {
                 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
                 use rmcp::transport::streamable_http_server::{
