@@ -122,10 +122,13 @@ DEMO_SERVER="$PWD/target/debug/demo-server" \
 # a lock serialises install + pytest so two checkouts never test each other's build. The
 # backend shells out to `maturin`, so the venv must be *activated* for `--no-build-isolation`
 # (BINDINGS.md §2 gotcha 1). The dev profile shares artifacts with the cargo steps above.
-step "Python binding: pip install from source, pytest (API, machines, notes server, SDK interop, memory)"
+# Then the wheel: `maturin build` into a temporary directory, installed with --no-index into a
+# fresh venv (no other package), where the README's quickstart runs as written.
+step "Python binding: pip install from source, pytest (App, aio.Client, machines, SDK interop, ASGI, memory); the wheel in a fresh venv"
 t0=$(date +%s)
-# mcp==2.3.0: the official SDK client the interop tests drive against examples/python.
-PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0"
+# mcp==2.3.0: the official SDK (client and server) the interop tests drive; uvicorn, httpx and
+# starlette: the ASGI runner, aio.Client over HTTP, the mounting test.
+PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0"
 PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
 (
   flock 9
@@ -140,6 +143,12 @@ PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
   python -m pytest -q -p no:cacheprovider bindings-python/tests
+  WHEELS=$(mktemp -d)
+  maturin build -q --profile dev -m bindings-python/Cargo.toml -o "$WHEELS"
+  python3 -m venv "$WHEELS/venv"
+  "$WHEELS/venv/bin/pip" install -q --disable-pip-version-check --no-index --no-deps "$WHEELS"/mcp_context_primitives-*.whl
+  "$WHEELS/venv/bin/python" bindings-python/tests/quickstart.py bindings-python/README.md
+  rm -rf "$WHEELS"
 ) 9>"$PYVENV.lock"
 echo "python binding step: $(( $(date +%s) - t0 )) s"
 # --- end bindings: Python ------------------------------------------------------------------
