@@ -246,6 +246,44 @@ cp tests/interop/ts/*.mjs "$INTEROP_TS/"
 MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context --test client_interop -- --ignored
 # ---- end client ----
 
+# ---- host crate (mcp-context-host, issue 20): tokio host, axum service, async client; serde ----
+# The crate's own tests (in-memory stdio and loopback HTTP), the core's `serde` feature against
+# every official example (and its no_std build), then the official clients against our servers:
+# @modelcontextprotocol/client 2.4.0 (host/tests/ts) and mcp==2.3.0 (host/tests/py) over stdio
+# and Streamable HTTP, and our async client against the TypeScript SDK servers of both eras
+# (tests/interop/ts). Node packages pinned by host/tests/ts/package-lock.json, cached.
+step "host crate: tests, serde feature, official clients against it, our client against TS servers"
+cargo test -p mcp-context-host
+cargo test -p mcp-context --features serde --test serde_examples
+cargo test -p mcp-context --features serde --doc wire_serde
+if rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then
+  cargo build -p mcp-context --no-default-features --features serde --target thumbv7em-none-eabihf
+fi
+cargo fmt --manifest-path host/bench/Cargo.toml --check
+cargo build -q -p mcp-context-examples --bin demo-server
+HOST_TS="$MCP_CACHE/host-ts-$(cat host/tests/ts/package.json host/tests/ts/package-lock.json | sha256sum | cut -c1-12)"
+if [ ! -f "$HOST_TS/.complete" ]; then
+  rm -rf "$HOST_TS"
+  mkdir -p "$HOST_TS"
+  cp host/tests/ts/package.json host/tests/ts/package-lock.json "$HOST_TS/"
+  (cd "$HOST_TS" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  touch "$HOST_TS/.complete"
+fi
+ln -sfn "$HOST_TS/node_modules" host/tests/ts/node_modules
+cp tests/interop/ts/*.mjs "$HOST_TS/"
+DEMO_SERVER="$PWD/target/debug/demo-server" node --test host/tests/ts/
+HOST_PY_VENV="$MCP_CACHE/venv-interop-mcp-2.3.0-pytest-9.2.0"
+if [ ! -f "$HOST_PY_VENV/.ready" ]; then
+  rm -rf "$HOST_PY_VENV"
+  python3 -m venv "$HOST_PY_VENV"
+  "$HOST_PY_VENV/bin/pip" install -q --disable-pip-version-check mcp==2.3.0 pytest==9.2.0
+  touch "$HOST_PY_VENV/.ready"
+fi
+DEMO_SERVER="$PWD/target/debug/demo-server" \
+  "$HOST_PY_VENV/bin/python" -m pytest -q -p no:cacheprovider host/tests/py
+MCP_INTEROP_TS_DIR="$HOST_TS" cargo test -p mcp-context-host --test ts_servers -- --ignored
+# ---- end host crate ----
+
 # --- Swift binding (bindings-swift/): one step, see scripts/swift-test.sh ---------------
 step "swift binding: regenerated sources, Python FFI, C smoke, swift test (XCTest, chroot)"
 swift_started=$(date +%s)

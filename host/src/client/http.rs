@@ -32,6 +32,7 @@ impl std::fmt::Debug for HttpTransport {
 
 impl HttpTransport {
     pub(crate) fn post(&self, inner: &Arc<Inner>, t: Transmit) {
+        // The standard and parameter headers, values encoded by the core.
         let mut req = self.http.post(&self.url);
         for (name, value) in t.http_headers() {
             req = req.header(name, value.as_ref());
