@@ -54,7 +54,7 @@ pub(crate) fn check_origin(
     };
     core_check_origin(host, origin, &owned).map_err(|e| {
         let kind = e.ident();
-        http_error(py, e.to_string(), e.http_status(), &kind, None)
+        http_error(py, e.to_string(), e.http_status(), kind, None)
     })
 }
 
@@ -89,7 +89,7 @@ pub(crate) fn check_headers(
             py,
             e.to_string(),
             e.http_status(),
-            &kind,
+            kind,
             Some(e.code().code()),
         )
     })
