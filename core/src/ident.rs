@@ -184,6 +184,7 @@ mod server_idents {
         Self::ReadResource(_) => "read_resource",
         Self::GetPrompt(_) => "get_prompt",
         Self::Complete(_) => "complete",
+        Self::Request(_) => "request",
         Self::Cancelled { .. } => "cancelled",
         Self::StreamOverflow { .. } => "stream_overflow",
     });
@@ -246,6 +247,9 @@ mod server_idents {
         Self::InvalidTemplate(_) => "invalid_template",
         Self::Router(_) => "router",
         Self::UnknownArgument => "unknown_argument",
+        Self::CoreMethod => "core_method",
+        Self::CoreCapability => "core_capability",
+        Self::NotAnObject => "not_an_object",
     });
 
     idents!(RespondError {
@@ -254,6 +258,7 @@ mod server_idents {
         Self::InvalidInputRequests => "invalid_input_requests",
         Self::NoStateKey => "no_state_key",
         Self::ClientLacksCapability => "client_lacks_capability",
+        Self::InvalidResult => "invalid_result",
     });
 
     idents!(ConfigError {
@@ -297,6 +302,7 @@ mod client_idents {
         Self::PromptFetched { .. } => "prompt_fetched",
         Self::Completed { .. } => "completed",
         Self::InputRequired { .. } => "input_required",
+        Self::Responded { .. } => "responded",
         Self::Failed { .. } => "failed",
         Self::Acknowledged { .. } => "acknowledged",
         Self::Notified { .. } => "notified",
@@ -368,6 +374,9 @@ mod client_idents {
         Self::UnexpectedInputResponse => "unexpected_input_response",
         Self::InputResponseNotObject => "input_response_not_object",
         Self::Encode => "encode",
+        Self::OwnedMethod => "owned_method",
+        Self::ParamsNotObject => "params_not_object",
+        Self::RejectedTool => "rejected_tool",
     });
 
     idents!(PeerError {
@@ -542,6 +551,7 @@ mod tests {
                 "read_resource",
                 "get_prompt",
                 "complete",
+                "request",
                 "cancelled",
                 "stream_overflow"
             ]
@@ -562,6 +572,7 @@ mod tests {
                 "prompt_fetched",
                 "completed",
                 "input_required",
+                "responded",
                 "failed",
                 "acknowledged",
                 "notified",

@@ -20,6 +20,8 @@ mod from_json;
 mod items;
 mod notify;
 mod results;
+#[cfg(feature = "serde")]
+mod wire_serde;
 
 pub use from_json::FromJsonText;
 pub use items::{
