@@ -204,9 +204,7 @@ pub(crate) fn filter_dict<'py>(
 
 /// A `SubscriptionFilter` dict → the core's filter, field by field (the wire names).
 fn filter_from(py: Python<'_>, d: &Bound<'_, PyAny>) -> PyResult<OwnedSubscriptionFilter> {
-    let d = d
-        .cast::<PyDict>()
-        .map_err(|_| PyTypeError::new_err("the filter must be a dict (a SubscriptionFilter)"))?;
+    let d = &pyjson::as_dict(d, "the filter (a SubscriptionFilter)")?;
     let mut f = OwnedSubscriptionFilter::default();
     for (k, v) in d.iter() {
         let key: String = k.extract()?;
@@ -759,11 +757,18 @@ impl ClientMachine {
     fn complete(
         &mut self,
         py: Python<'_>,
-        r#ref: &Bound<'_, PyDict>,
-        argument: &Bound<'_, PyDict>,
+        r#ref: &Bound<'_, PyAny>,
+        argument: &Bound<'_, PyAny>,
         now_ms: u64,
-        context: Option<&Bound<'_, PyDict>>,
+        context: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<u64> {
+        let r#ref = &pyjson::as_dict(r#ref, "ref")?;
+        let argument = &pyjson::as_dict(argument, "argument")?;
+        let context = context
+            .filter(|c| !c.is_none())
+            .map(|c| pyjson::as_dict(c, "context"))
+            .transpose()?;
+        let context = context.as_ref();
         let field = |d: &Bound<'_, PyDict>, k: &str| -> PyResult<String> {
             d.get_item(k)?
                 .ok_or_else(|| pyjson::invalid(py, format!("missing {k:?}")))?
