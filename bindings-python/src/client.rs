@@ -30,6 +30,10 @@ pub(crate) struct ClientTransmit {
     name: Option<String>,
     /// ``MCP-Protocol-Version`` of a modern request.
     protocol_version: Option<String>,
+    /// Every header of the HTTP POST for this message, values ready for the wire
+    /// (``Content-Type``, ``Accept``, ``MCP-Protocol-Version``, ``Mcp-Method``, ``Mcp-Name``
+    /// encoded when it is not a safe plain value, ``Mcp-Param-*``).
+    http_headers: Vec<(String, String)>,
 }
 
 /// HTTP only: close the response stream of request ``id`` (the cancellation on HTTP).
@@ -403,6 +407,16 @@ fn event<'py>(py: Python<'py>, ev: Event) -> PyResult<Bound<'py, PyAny>> {
         Event::ResourceRead { call, reply: r } => reply(py, "read", call, &r)?,
         Event::PromptFetched { call, reply: r } => reply(py, "prompt", call, &r)?,
         Event::Completed { call, reply: r } => reply(py, "completion", call, &r)?,
+        Event::Responded { call, result } => Bound::new(
+            py,
+            ClientReply {
+                kind: "request",
+                call: call.0,
+                result: pyjson::to_py(py, &result)?.unbind(),
+                from_cache: false,
+            },
+        )?
+        .into_any(),
         Event::ResourcesListed { call, listing } => listed(py, "resources", call, listing)?,
         Event::TemplatesListed { call, listing } => listed(py, "templates", call, listing)?,
         Event::PromptsListed { call, listing } => listed(py, "prompts", call, listing)?,
@@ -512,6 +526,7 @@ fn call_of(ev: &Event) -> Option<CallId> {
         | Event::ResourceRead { call, .. }
         | Event::PromptFetched { call, .. }
         | Event::Completed { call, .. }
+        | Event::Responded { call, .. }
         | Event::InputRequired { call, .. }
         | Event::Failed { call, .. }
         | Event::Acknowledged { call, .. }
@@ -710,6 +725,31 @@ impl ClientMachine {
             .0
     }
 
+    /// A request for a method the machine does not own (``tools/list``, ``tools/call``,
+    /// vendor methods) with ``params`` (a dict; the machine adds ``_meta``, the id, the
+    /// deadline, the version retry and the ``input_required`` loop). The answer is a
+    /// ``ClientReply`` of kind ``"request"`` (never cached) or ``Failed``. Raises
+    /// ``ClientError`` (``"owned_method"``, ``"params_not_object"``, ``"rejected_tool"``).
+    #[pyo3(signature = (method, params = None, now_ms = 0))]
+    fn request(
+        &mut self,
+        py: Python<'_>,
+        method: &str,
+        params: Option<&Bound<'_, PyAny>>,
+        now_ms: u64,
+    ) -> PyResult<u64> {
+        let params = match params.filter(|p| !p.is_none()) {
+            Some(p) => pyjson::owned(p, "params")?,
+            None => {
+                OwnedJson::parse("{}".to_owned()).map_err(|e| pyjson::invalid(py, e.to_string()))?
+            }
+        };
+        self.inner
+            .request(method, params, now_ms)
+            .map(|c| c.0)
+            .map_err(|e| client_error(py, e))
+    }
+
     /// ``resources/read`` of ``uri``; a fresh cached result answers without asking unless
     /// ``refresh=True``. Returns the call id.
     #[pyo3(signature = (uri, now_ms, *, refresh = false))]
@@ -883,6 +923,11 @@ impl ClientMachine {
             Output::Transmit(t) => Bound::new(
                 py,
                 ClientTransmit {
+                    http_headers: t
+                        .http_headers()
+                        .into_iter()
+                        .map(|(k, v)| (k.to_owned(), v.into_owned()))
+                        .collect(),
                     bytes: PyBytes::new(py, &t.bytes).unbind(),
                     id: t.id,
                     method: t.method.map(String::from),
