@@ -73,6 +73,26 @@ else
 fi
 # --- end no_std host proof ------------------------------------------------------------------
 
+# --- footprint images (issue 19): Cortex-M4F .text sizes, and the wasm32 server ----------
+# Two bare-metal images (footprint/, opt-level "z", LTO, panic = "abort"): `template-read`
+# without an allocator, `server-read` running the server machine on a fixed heap. Prints
+# their section sizes; the targets are <= 24 KiB and <= 112 KiB of .text (benches/README.md).
+step "footprint: Cortex-M4F images and the wasm32 server (sizes)"
+if rustup target add thumbv7em-none-eabihf wasm32-unknown-unknown >/dev/null 2>&1; then
+  fp=(--manifest-path footprint/Cargo.toml --target-dir target/footprint --target thumbv7em-none-eabihf --release)
+  cargo fmt --manifest-path footprint/Cargo.toml --check
+  cargo build "${fp[@]}" --bin template-read
+  cargo build "${fp[@]}" --features server --bin server-read
+  python3 footprint/sizes.py target/footprint/thumbv7em-none-eabihf/release/template-read \
+    target/footprint/thumbv7em-none-eabihf/release/server-read
+  cargo rustc -q --manifest-path footprint/wasm/Cargo.toml --target-dir target/footprint \
+    --target wasm32-unknown-unknown --release
+  python3 footprint/sizes.py --wasm target/footprint/wasm32-unknown-unknown/release/mcp_context_footprint_wasm.wasm
+else
+  echo "rustup could not add the targets; footprint images skipped"
+fi
+# --- end footprint images -------------------------------------------------------------------
+
 step "benches compile"
 cargo check -p mcp-context-benches --benches
 
@@ -102,10 +122,13 @@ DEMO_SERVER="$PWD/target/debug/demo-server" \
 # a lock serialises install + pytest so two checkouts never test each other's build. The
 # backend shells out to `maturin`, so the venv must be *activated* for `--no-build-isolation`
 # (BINDINGS.md §2 gotcha 1). The dev profile shares artifacts with the cargo steps above.
-step "Python binding: pip install from source, pytest (API, machines, notes server, SDK interop, memory)"
+# Then the wheel: `maturin build` into a temporary directory, installed with --no-index into a
+# fresh venv (no other package), where the README's quickstart runs as written.
+step "Python binding: pip install from source, pytest (App, aio.Client, machines, SDK interop, ASGI, memory); the wheel in a fresh venv"
 t0=$(date +%s)
-# mcp==2.3.0: the official SDK client the interop tests drive against examples/python.
-PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0"
+# mcp==2.3.0: the official SDK (client and server) the interop tests drive; uvicorn, httpx and
+# starlette: the ASGI runner, aio.Client over HTTP, the mounting test.
+PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0"
 PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
 (
   flock 9
@@ -120,6 +143,12 @@ PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
   python -m pytest -q -p no:cacheprovider bindings-python/tests
+  WHEELS=$(mktemp -d)
+  maturin build -q --profile dev -m bindings-python/Cargo.toml -o "$WHEELS"
+  python3 -m venv "$WHEELS/venv"
+  "$WHEELS/venv/bin/pip" install -q --disable-pip-version-check --no-index --no-deps "$WHEELS"/mcp_context_primitives-*.whl
+  "$WHEELS/venv/bin/python" bindings-python/tests/quickstart.py bindings-python/README.md
+  rm -rf "$WHEELS"
 ) 9>"$PYVENV.lock"
 echo "python binding step: $(( $(date +%s) - t0 )) s"
 # --- end bindings: Python ------------------------------------------------------------------
@@ -187,6 +216,14 @@ echo "node binding step: $(( $(date +%s) - t0 )) s"
 step "conformance: @modelcontextprotocol/conformance against the example HTTP server"
 examples/node/conformance.sh "$NODE_TOOLS"
 # --- end conformance -------------------------------------------------------------------------
+
+# --- conformance (client): the official suite's client scenarios against the client machine ----
+# Every 2026-07-28 client scenario of @modelcontextprotocol/conformance 0.2.0-alpha.12 except
+# authorization (auth/*), run against examples/conformance-client (Rust, on mcp_context::client,
+# blocking HTTP over std), with the per-check baseline examples/conformance-client-baseline.yml.
+step "conformance (client): @modelcontextprotocol/conformance client scenarios against examples/conformance-client"
+examples/conformance-client/conformance.sh "$NODE_TOOLS"
+# --- end conformance (client) ----------------------------------------------------------------
 
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----
 # The client tests also record what they send in a 2025-11-25 session (dual-era fallback)

@@ -682,7 +682,7 @@ impl ClientMachine {
                 o.set_named_property("type", "transmit")?;
                 o.set_named_property("bytes", Buffer::from(t.bytes))?;
                 o.set_named_property("id", t.id.map(|i| i as f64))?;
-                o.set_named_property("method", t.method)?;
+                o.set_named_property("method", t.method.as_deref())?;
                 o.set_named_property("name", t.name.as_deref())?;
                 o.set_named_property("protocolVersion", t.protocol_version.as_deref())?;
             }

@@ -25,7 +25,7 @@ pub(crate) struct ClientTransmit {
     /// The JSON-RPC id of a request, else ``None``.
     id: Option<i64>,
     /// The method of a request or notification, ``None`` for a response.
-    method: Option<&'static str>,
+    method: Option<String>,
     /// ``Mcp-Name``: the ``uri`` of ``resources/read``, the ``name`` of ``prompts/get``.
     name: Option<String>,
     /// ``MCP-Protocol-Version`` of a modern request.
@@ -508,6 +508,54 @@ fn event<'py>(py: Python<'py>, ev: Event) -> PyResult<Bound<'py, PyAny>> {
     })
 }
 
+/// The call an event belongs to, if any.
+fn call_of(ev: &Event) -> Option<CallId> {
+    match ev {
+        Event::Discovered { call, .. }
+        | Event::ResourcesListed { call, .. }
+        | Event::TemplatesListed { call, .. }
+        | Event::PromptsListed { call, .. }
+        | Event::ResourceRead { call, .. }
+        | Event::PromptFetched { call, .. }
+        | Event::Completed { call, .. }
+        | Event::InputRequired { call, .. }
+        | Event::Failed { call, .. }
+        | Event::Acknowledged { call, .. }
+        | Event::SubscriptionEnded { call, .. } => Some(*call),
+        Event::Notified { subscription, .. } => *subscription,
+        _ => None,
+    }
+}
+
+/// What a host gets for an event whose JSON Python cannot represent: `Failed` with an
+/// `McpError` of kind `"invalid_result"` for a call, else a `"peer_error"` notice. Never raises
+/// anything but pyo3's own allocation errors.
+fn unconvertible<'py>(
+    py: Python<'py>,
+    call: Option<CallId>,
+    cause: &PyErr,
+) -> PyResult<Bound<'py, PyAny>> {
+    let message = format!("the server's JSON cannot be represented in Python: {cause}");
+    match call {
+        Some(call) => {
+            let err = errors::class(py, Exc::Mcp)?.call1((message.clone(),))?;
+            err.setattr("kind", "invalid_result")?;
+            err.setattr("code", py.None())?;
+            err.setattr("message", message)?;
+            err.setattr("data", py.None())?;
+            Ok(Bound::new(
+                py,
+                Failed {
+                    call: call.0,
+                    error: err.unbind(),
+                },
+            )?
+            .into_any())
+        }
+        None => notice(py, "peer_error", message, None),
+    }
+}
+
 fn policy(refresh: bool) -> CachePolicy {
     if refresh {
         CachePolicy::Refresh
@@ -812,6 +860,19 @@ impl ClientMachine {
         self.inner.handle_close(now_ms);
     }
 
+    /// Installs the output-ready signal: ``callback()`` is called each time an output is
+    /// queued while the queue was empty, and at once when output is already waiting. It runs
+    /// inside the machine call that queued, so it must not call the machine: schedule a drain.
+    fn set_waker(&mut self, callback: &Bound<'_, PyAny>) -> PyResult<()> {
+        self.inner.set_waker(crate::waker::from_callback(callback)?);
+        Ok(())
+    }
+
+    /// Whether ``poll_output`` has something to give.
+    fn has_output(&self) -> bool {
+        self.inner.has_output()
+    }
+
     /// The next output: ``ClientTransmit``, ``CloseStream``, an event object, or ``None``.
     fn poll_output<'py>(&mut self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
         let Some(out) = self.inner.poll_output() else {
@@ -823,14 +884,23 @@ impl ClientMachine {
                 ClientTransmit {
                     bytes: PyBytes::new(py, &t.bytes).unbind(),
                     id: t.id,
-                    method: t.method,
+                    method: t.method.map(String::from),
                     name: t.name,
                     protocol_version: t.protocol_version,
                 },
             )?
             .into_any(),
             Output::CloseStream { id } => Bound::new(py, CloseStream { id })?.into_any(),
-            Output::Event(ev) => event(py, ev)?,
+            Output::Event(ev) => {
+                // Converting server JSON to Python can fail (an integer beyond Python's digit
+                // limit, nesting beyond the recursion limit): the call then fails with a typed
+                // error instead of the event being lost.
+                let call = call_of(&ev);
+                match event(py, ev) {
+                    Ok(o) => o,
+                    Err(e) => unconvertible(py, call, &e)?,
+                }
+            }
         }))
     }
 

@@ -2,6 +2,7 @@
 //! description the machine re-encodes for every attempt (new id, new version, MRTR retry,
 //! next page).
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -78,12 +79,34 @@ pub(crate) enum Spec {
     Listen {
         filter: OwnedSubscriptionFilter,
     },
+    /// A method the core does not own (`tools/list`, `tools/call`, vendor methods): the
+    /// host's params object, sent with the machine's `_meta`.
+    Custom {
+        method: String,
+        params: OwnedJson,
+        /// `Mcp-Param-{Name}` headers of a `tools/call` (header name, encoded value).
+        param_headers: Vec<(String, String)>,
+    },
 }
 
 impl Spec {
     /// The JSON-RPC method.
-    pub(crate) const fn method(&self) -> &'static str {
+    pub(crate) fn method(&self) -> Cow<'static, str> {
+        Cow::Borrowed(match self {
+            Self::Discover => "server/discover",
+            Self::List { kind, .. } => kind.method(),
+            Self::Read { .. } => "resources/read",
+            Self::GetPrompt { .. } => "prompts/get",
+            Self::Complete { .. } => "completion/complete",
+            Self::Listen { .. } => "subscriptions/listen",
+            Self::Custom { method, .. } => return Cow::Owned(method.clone()),
+        })
+    }
+
+    /// The JSON-RPC method, borrowed.
+    pub(crate) fn method_str(&self) -> &str {
         match self {
+            Self::Custom { method, .. } => method,
             Self::Discover => "server/discover",
             Self::List { kind, .. } => kind.method(),
             Self::Read { .. } => "resources/read",
@@ -93,12 +116,18 @@ impl Spec {
         }
     }
 
-    /// The `Mcp-Name` value (DIGEST §16.10 rule 60): the `uri` of `resources/read`, the
-    /// `name` of `prompts/get`.
-    pub(crate) fn name(&self) -> Option<&str> {
+    /// The `Mcp-Name` value (docs/rules.md §16.10 rule 60; spec: Transports › Streamable
+    /// HTTP › Standard MCP request headers): the `uri` of `resources/read`, the `name` of
+    /// `prompts/get` and `tools/call`.
+    pub(crate) fn name(&self) -> Option<String> {
         match self {
-            Self::Read { uri } => Some(uri),
-            Self::GetPrompt { name, .. } => Some(name),
+            Self::Read { uri } => Some(uri.clone()),
+            Self::GetPrompt { name, .. } => Some(name.clone()),
+            Self::Custom { method, params, .. } if method == "tools/call" => params
+                .as_raw()
+                .get("name")
+                .and_then(|n| n.as_str())
+                .map(|n| n.to_cow().into_owned()),
             _ => None,
         }
     }

@@ -265,6 +265,14 @@ pub enum ClientError {
     InputResponseNotObject,
     /// The request could not be encoded (an invalid value, e.g. a big-integer id).
     Encode,
+    /// [`Client::request`](super::Client::request) of a method the machine owns (it has
+    /// its own call), a notification, a method the server sends, or an `rpc.` name.
+    OwnedMethod,
+    /// The params of [`Client::request`](super::Client::request) are not a JSON object.
+    ParamsNotObject,
+    /// A `tools/call` of a tool whose `x-mcp-header` annotations are invalid: the client
+    /// MUST reject such a tool (spec: Server features › Tools › `x-mcp-header`).
+    RejectedTool,
 }
 
 impl fmt::Display for ClientError {
@@ -276,6 +284,9 @@ impl fmt::Display for ClientError {
             Self::UnexpectedInputResponse => "response for an input the server did not request",
             Self::InputResponseNotObject => "input response is not a JSON object",
             Self::Encode => "request could not be encoded",
+            Self::OwnedMethod => "method is owned by the client machine or is not a request",
+            Self::ParamsNotObject => "params are not a JSON object",
+            Self::RejectedTool => "tool was rejected for invalid x-mcp-header annotations",
         })
     }
 }

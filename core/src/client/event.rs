@@ -1,6 +1,7 @@
 //! What the machine gives out: [`Output`] (bytes to send, a stream to close, or an
 //! [`Event`] for the host).
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -8,7 +9,7 @@ use super::call::CallId;
 use super::error::{CallError, ConnectError, PeerError};
 use super::reply::{self, Listing, Reply};
 use crate::jsonrpc::OwnedRequestId;
-use crate::messages::owned::{OwnedInputRequest, OwnedSubscriptionFilter};
+use crate::messages::owned::{OwnedInputRequest, OwnedJson, OwnedSubscriptionFilter};
 
 /// One output of [`Client::poll_output`](super::Client::poll_output).
 #[derive(Debug, Clone, PartialEq)]
@@ -27,7 +28,7 @@ pub enum Output {
 }
 
 /// One message to send. On stdio write `bytes` and a newline (DIGEST §15.2); on HTTP POST
-/// them with the headers these fields give (DIGEST §16.10 rule 60).
+/// them with the headers [`Transmit::http_headers`] gives (DIGEST §16.10 rule 60).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transmit {
     /// One compact JSON-RPC message (no newline inside).
@@ -35,12 +36,48 @@ pub struct Transmit {
     /// The JSON-RPC id when the message is a request (`None` for notifications and
     /// responses).
     pub id: Option<i64>,
-    /// The JSON-RPC method (`Mcp-Method`), or `None` for a response.
-    pub method: Option<&'static str>,
-    /// `Mcp-Name`: the `uri` of `resources/read`, the `name` of `prompts/get`.
+    /// The JSON-RPC method (`Mcp-Method`), or `None` for a response. Borrowed for the
+    /// methods the core owns, owned for a host's method ([`Client::request`](super::Client::request)).
+    pub method: Option<Cow<'static, str>>,
+    /// `Mcp-Name`, as the body has it (not header-encoded): the `uri` of `resources/read`,
+    /// the `name` of `prompts/get` and `tools/call`.
     pub name: Option<String>,
-    /// `MCP-Protocol-Version` of a modern request.
+    /// `MCP-Protocol-Version` of a request once the version is settled (and of the
+    /// `server/discover` probe).
     pub protocol_version: Option<String>,
+    /// `Mcp-Param-{Name}` headers of a `tools/call` whose tool annotates parameters with
+    /// `x-mcp-header` (header name, value already encoded); empty otherwise.
+    pub param_headers: Vec<(String, String)>,
+}
+
+impl Transmit {
+    /// Every header of the HTTP POST that carries this message, values ready for the wire:
+    /// `Content-Type`, `Accept` (both JSON and SSE, which a client MUST support),
+    /// `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (base64-sentinel encoded when it is
+    /// not a safe plain value) and the `Mcp-Param-*` headers (spec: Transports › Streamable
+    /// HTTP › Standard MCP request headers, Value encoding).
+    #[must_use]
+    pub fn http_headers(&self) -> Vec<(&str, Cow<'_, str>)> {
+        let mut h: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(5 + self.param_headers.len());
+        h.push(("Content-Type", Cow::Borrowed("application/json")));
+        h.push((
+            "Accept",
+            Cow::Borrowed("application/json, text/event-stream"),
+        ));
+        if let Some(v) = &self.protocol_version {
+            h.push(("MCP-Protocol-Version", Cow::Borrowed(v)));
+        }
+        if let Some(m) = &self.method {
+            h.push(("Mcp-Method", Cow::Borrowed(m)));
+        }
+        if let Some(n) = &self.name {
+            h.push(("Mcp-Name", super::tools::header_value(n)));
+        }
+        for (k, v) in &self.param_headers {
+            h.push((k, Cow::Borrowed(v)));
+        }
+        h
+    }
 }
 
 /// The protocol era of a session (DIGEST §17).
@@ -184,6 +221,14 @@ pub enum Event {
         round: u8,
         /// `inputRequests`: key → request (method and raw params).
         requests: Vec<(String, OwnedInputRequest)>,
+    },
+    /// The result of a host's own method ([`Client::request`](super::Client::request)):
+    /// the `result` object as the server sent it (`resultType` absent or `complete`).
+    Responded {
+        /// The call.
+        call: CallId,
+        /// The `result` object.
+        result: OwnedJson,
     },
     /// The call ended without a result.
     Failed {

@@ -134,7 +134,10 @@ impl Client {
                     return self.fall_back(now_ms);
                 };
                 match choose(modern, legacy, &supported) {
-                    Choice::Modern(v) if v != version && !retried => self.probe(v, true, now_ms),
+                    // One retry, even at the version just refused when the server lists it as
+                    // supported (its refusal and its list disagree; the spec's answer to
+                    // -32022 is to retry with a listed version).
+                    Choice::Modern(v) if !retried => self.probe(v, true, now_ms),
                     Choice::Legacy(v) => self.initialize(v, false, now_ms),
                     Choice::Modern(_) | Choice::None => {
                         self.connect_failed(ConnectError::NoCommonVersion);
@@ -217,7 +220,7 @@ impl Client {
                 self.transmit(
                     wire::initialized(),
                     None,
-                    Some("notifications/initialized"),
+                    Some(alloc::borrow::Cow::Borrowed("notifications/initialized")),
                     None,
                 );
                 self.ready(Era::Legacy, version, features, result, now_ms);
@@ -299,7 +302,7 @@ impl Client {
         let Some(state) = self.calls.get_mut(&call) else {
             return false;
         };
-        if state.version_retried || session.era != Era::Modern || session.version == v {
+        if state.version_retried || session.era != Era::Modern {
             return false;
         }
         state.version_retried = true;

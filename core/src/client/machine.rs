@@ -1,5 +1,6 @@
 //! [`Client`]: state, the public calls, and the send path shared by every call.
 
+use alloc::borrow::Cow;
 use alloc::collections::{BTreeMap, VecDeque};
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -100,6 +101,10 @@ pub struct Client {
     pub(crate) auth: Option<AuthContext>,
     /// Legacy session: subscribed URI → how many listen calls hold it.
     pub(crate) legacy_uris: BTreeMap<String, usize>,
+    /// Tools seen in `tools/list` results: name → its `x-mcp-header` pairs, or `None` when
+    /// its annotations are invalid (the tool is rejected: never listed to the host, never
+    /// called).
+    pub(crate) tools: BTreeMap<String, Option<Vec<(String, String)>>>,
     next_call: u64,
 }
 
@@ -120,6 +125,7 @@ impl Client {
             out: crate::wake::WakingQueue::default(),
             auth: None,
             legacy_uris: BTreeMap::new(),
+            tools: BTreeMap::new(),
             next_call: 0,
         })
     }
@@ -188,7 +194,12 @@ impl Client {
             Transport::Http => self.out.push_back(Output::CloseStream { id }),
             Transport::Stdio => {
                 if let Ok(bytes) = wire::cancelled(id, reason) {
-                    self.transmit(bytes, None, Some("notifications/cancelled"), None);
+                    self.transmit(
+                        bytes,
+                        None,
+                        Some(Cow::Borrowed("notifications/cancelled")),
+                        None,
+                    );
                 }
             }
         }
@@ -267,8 +278,12 @@ impl Client {
             Body::Call(&state.spec, state.retry.as_ref()),
             self.meta(),
         );
-        let name = state.spec.name().map(String::from);
+        let name = state.spec.name();
         let method = state.spec.method();
+        let param_headers = match &state.spec {
+            Spec::Custom { param_headers, .. } => param_headers.clone(),
+            _ => Vec::new(),
+        };
         let listen = matches!(state.spec, Spec::Listen { .. });
         let Ok(bytes) = encoded else {
             return self.fail(call, CallError::Unencodable);
@@ -292,7 +307,7 @@ impl Client {
                 Stage::Sent(id)
             };
         }
-        self.transmit(bytes, Some(id), Some(method), name);
+        self.transmit_with(bytes, Some(id), Some(method), name, param_headers);
     }
 
     /// Sends an internal request (probe, initialize, legacy subscribe/unsubscribe).
@@ -325,7 +340,12 @@ impl Client {
             Internal::Subscribe(uri) => (Body::Subscribe(uri), None),
             Internal::Unsubscribe(uri) => (Body::Unsubscribe(uri), None),
         };
-        let method = body.method();
+        let method = match &request {
+            Internal::Probe(_) => "server/discover",
+            Internal::Initialize(_) => "initialize",
+            Internal::Subscribe(_) => "resources/subscribe",
+            Internal::Unsubscribe(_) => "resources/unsubscribe",
+        };
         let bytes = wire::request(id, body, meta).ok()?;
         let protocol_version = match &request {
             Internal::Probe(v) => Some(v.clone()),
@@ -346,9 +366,10 @@ impl Client {
         self.out.push_back(Output::Transmit(Transmit {
             bytes,
             id: Some(id),
-            method: Some(method),
+            method: Some(Cow::Borrowed(method)),
             name: None,
             protocol_version,
+            param_headers: Vec::new(),
         }));
         Some(id)
     }
@@ -371,8 +392,20 @@ impl Client {
         &mut self,
         bytes: Vec<u8>,
         id: Option<i64>,
-        method: Option<&'static str>,
+        method: Option<Cow<'static, str>>,
         name: Option<String>,
+    ) {
+        self.transmit_with(bytes, id, method, name, Vec::new());
+    }
+
+    /// [`Client::transmit`] with the `Mcp-Param-*` headers of a `tools/call`.
+    pub(crate) fn transmit_with(
+        &mut self,
+        bytes: Vec<u8>,
+        id: Option<i64>,
+        method: Option<Cow<'static, str>>,
+        name: Option<String>,
+        param_headers: Vec<(String, String)>,
     ) {
         let protocol_version = match &self.phase {
             Phase::Ready(s) => Some(s.version.clone()),
@@ -384,6 +417,7 @@ impl Client {
             method,
             name,
             protocol_version,
+            param_headers,
         }));
     }
 

@@ -32,7 +32,7 @@
 //! let mut client = Client::new(ClientConfig::new("example", "1.0.0")).unwrap();
 //! let call = client.read_resource("file:///a.txt", CachePolicy::PreferCache, 0);
 //! let Some(Output::Transmit(probe)) = client.poll_output() else { panic!() };
-//! assert_eq!(probe.method, Some("server/discover"));
+//! assert_eq!(probe.method.as_deref(), Some("server/discover"));
 //! client.handle_message(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete",
 //!   "supportedVersions":["2026-07-28"],"capabilities":{"resources":{}},"ttlMs":0,
 //!   "cacheScope":"public"}}"#, 5);
@@ -77,9 +77,18 @@
 //!   listen is emulated with `resources/subscribe` /
 //!   `unsubscribe` and unsolicited notifications are routed by method; `ping` is answered.
 //!
+//! * Methods the machine does not own (`tools/list`, `tools/call`, vendor methods):
+//!   [`Client::request`] sends the host's params object with the machine's `_meta`, id,
+//!   deadline, version retry and `input_required` loop; the result object arrives as
+//!   [`Event::Responded`]. A `tools/list` result loses the tools whose `x-mcp-header`
+//!   annotations are invalid ([`tool_headers`]; the client MUST reject them), and a
+//!   `tools/call` of a listed tool carries its `Mcp-Param-*` headers
+//!   ([`Transmit::param_headers`]). [`Transmit::http_headers`] gives every header of the
+//!   POST, values encoded ([`header_value`]; docs/rules.md §15.1).
+//!
 //! # Not done here
 //!
-//! Transports (framing, HTTP status handling, SSE parsing, the `Mcp-*` header encoding),
+//! Transports (framing, HTTP status handling, SSE parsing),
 //! fulfilling input requests (the host answers them), and polling (clients SHOULD NOT poll
 //! on TTL, DIGEST §16.4 rule 28): the machine never re-fetches by itself.
 
@@ -97,6 +106,7 @@ mod pending;
 pub mod reply;
 mod requests;
 mod results;
+mod tools;
 mod wire;
 
 pub use call::{CachePolicy, CallId, CompletionRef, ListMode};
@@ -105,3 +115,4 @@ pub use error::{CallError, ClientError, ConnectError, PeerError, ServerError};
 pub use event::{EndReason, Era, Event, Notice, Output, ServerFeatures, Session, Transmit};
 pub use machine::Client;
 pub use reply::{Listing, Reply};
+pub use tools::{ToolHeaderError, header_value, param_headers, tool_headers};

@@ -9,8 +9,10 @@ use super::call::{CachePolicy, CallId, CompletionRef, ListMode, Spec};
 use super::error::ClientError;
 use super::machine::{Client, Listen, Stage};
 use super::reply::{self, Reply};
+use super::tools;
 use crate::cache::{CacheKey, ListKind, Lookup};
-use crate::messages::owned::OwnedSubscriptionFilter;
+use crate::jsonrpc::Method;
+use crate::messages::owned::{OwnedJson, OwnedSubscriptionFilter};
 
 impl Client {
     /// `server/discover` (DIGEST §2); modern sessions only.
@@ -86,6 +88,62 @@ impl Client {
         self.start(Spec::Listen { filter }, CachePolicy::Refresh, now_ms)
     }
 
+    /// Sends `method`, a method the machine does not own (`tools/list`, `tools/call`,
+    /// vendor methods), with `params` (a JSON object; `{}` for none). The machine adds what
+    /// it adds to its own requests: the id, the per-request `_meta` (its keys first, then the
+    /// host's other `_meta` keys), the deadline, the one `-32022` version retry and the
+    /// `input_required` loop ([`Event::InputRequired`](super::Event::InputRequired), then
+    /// [`Client::respond_input`]); `inputResponses` and `requestState` in `params` are
+    /// ignored (the machine writes them on a retry only). The answer is
+    /// [`Event::Responded`](super::Event::Responded) with the result object, or
+    /// [`Event::Failed`](super::Event::Failed).
+    ///
+    /// `tools/list` results go to the host without the tools whose `x-mcp-header`
+    /// annotations are invalid; a `tools/call` of a listed tool carries the `Mcp-Param-*`
+    /// headers its annotations name ([`Transmit::param_headers`](super::Transmit::param_headers)),
+    /// and `Mcp-Name` is its `params.name`. Results are not cached.
+    ///
+    /// # Errors
+    /// [`ClientError::OwnedMethod`] for a method the machine owns (use its call),
+    /// a notification, a method only servers send, or an `rpc.` name;
+    /// [`ClientError::ParamsNotObject`]; [`ClientError::RejectedTool`] for a `tools/call`
+    /// of a tool rejected from a `tools/list` result. Nothing is sent then.
+    pub fn request(
+        &mut self,
+        method: &str,
+        params: OwnedJson,
+        now_ms: u64,
+    ) -> Result<CallId, ClientError> {
+        if owned_by_core(method) {
+            return Err(ClientError::OwnedMethod);
+        }
+        let raw = params.as_raw();
+        if raw.object().is_none() {
+            return Err(ClientError::ParamsNotObject);
+        }
+        let mut param_headers = Vec::new();
+        if method == "tools/call"
+            && let Some(name) = raw.get("name").and_then(|n| n.as_str())
+        {
+            match self.tools.get(name.to_cow().as_ref()) {
+                Some(None) => return Err(ClientError::RejectedTool),
+                Some(Some(headers)) => {
+                    let args = raw
+                        .get("arguments")
+                        .unwrap_or(crate::json::RawJson::EMPTY_OBJECT);
+                    param_headers = tools::param_headers(headers, args);
+                }
+                None => {}
+            }
+        }
+        let spec = Spec::Custom {
+            method: String::from(method),
+            params,
+            param_headers,
+        };
+        Ok(self.start(spec, CachePolicy::Refresh, now_ms))
+    }
+
     /// Gives up on `call`. An outstanding request is cancelled (stdio:
     /// `notifications/cancelled`; HTTP: [`Output::CloseStream`](super::Output::CloseStream));
     /// a legacy subscription unsubscribes URIs no other subscription holds. Late answers are
@@ -110,6 +168,31 @@ impl Client {
         }
         Ok(())
     }
+}
+
+/// Methods [`Client::request`] refuses: the ones the machine sends itself (each has its
+/// call), the ones only a server sends, notifications, and JSON-RPC's reserved `rpc.` names.
+fn owned_by_core(method: &str) -> bool {
+    matches!(
+        Method::from_name(method),
+        Method::ServerDiscover
+            | Method::ResourcesList
+            | Method::ResourcesTemplatesList
+            | Method::ResourcesRead
+            | Method::PromptsList
+            | Method::PromptsGet
+            | Method::CompletionComplete
+            | Method::SubscriptionsListen
+            | Method::ElicitationCreate
+            | Method::SamplingCreateMessage
+            | Method::RootsList
+            | Method::Initialize
+            | Method::Ping
+            | Method::ResourcesSubscribe
+            | Method::ResourcesUnsubscribe
+    ) || method.starts_with("notifications/")
+        || method.starts_with("rpc.")
+        || method.is_empty()
 }
 
 fn list(kind: ListKind, mode: ListMode) -> Spec {

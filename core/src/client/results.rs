@@ -9,10 +9,12 @@ use super::error::{CallError, ServerError};
 use super::event::{EndReason, Event};
 use super::machine::{Client, Stage, cache_key};
 use super::reply::{self, Listing, Reply, ReplyKind};
+use super::tools;
 use crate::cache::{Attempt, AuthContext, CacheHints, Invalidation, ListKind};
 use crate::error_code::ErrorCode;
 use crate::json::RawJson;
-use crate::jsonrpc::{ErrorObject, FromJson, ParamsError, RequestId};
+use crate::jsonrpc::{ErrorObject, FromJson, ParamsError, ParamsErrorKind, RequestId};
+use crate::messages::owned::OwnedJson;
 use crate::messages::{self, GetPromptResult, ListenResult, Outcome, ReadResourceResult};
 
 /// The caching hints of a result (DIGEST §4): absent `ttlMs` is 0, absent scope private.
@@ -203,7 +205,106 @@ impl Client {
                 self.finish(call, r, |call, reply| Event::Completed { call, reply })
             }
             Spec::Listen { .. } => false,
+            Spec::Custom { .. } => match Outcome::<RawJson<'_>>::from_json(result) {
+                Ok(Outcome::InputRequired(ir)) => self.on_input_required(call, &ir, now_ms),
+                Ok(Outcome::Complete(_)) if result.object().is_some() => {
+                    self.on_custom_result(call, result);
+                    false
+                }
+                Ok(Outcome::Complete(_)) => {
+                    let e = ParamsError::new(ParamsErrorKind::WrongType, "result");
+                    self.fail(call, CallError::InvalidResult(e));
+                    false
+                }
+                Err(e) => {
+                    self.fail(call, CallError::InvalidResult(e));
+                    false
+                }
+            },
         }
+    }
+
+    /// The complete result of a host's own method. A `tools/list` result is screened first:
+    /// tools whose `x-mcp-header` annotations are invalid are remembered as rejected and
+    /// left out; the others' annotations are kept for the `Mcp-Param-*` headers of later
+    /// calls.
+    fn on_custom_result(&mut self, call: CallId, result: RawJson<'_>) {
+        let is_tools_list = matches!(
+            self.calls.get(&call).map(|s| &s.spec),
+            Some(Spec::Custom { method, .. }) if method == "tools/list"
+        );
+        let text = if is_tools_list {
+            self.screen_tools(result)
+        } else {
+            None
+        };
+        let json = match text {
+            Some(t) => OwnedJson::parse(t),
+            None => OwnedJson::parse(result.as_text()),
+        };
+        match json {
+            Ok(result) => {
+                self.calls.remove(&call);
+                self.emit(Event::Responded { call, result });
+            }
+            Err(_) => {
+                let e = ParamsError::new(ParamsErrorKind::WrongType, "result");
+                self.fail(call, CallError::InvalidResult(e));
+            }
+        }
+    }
+
+    /// Records the tools of a `tools/list` result; returns the result without the rejected
+    /// ones when there are any.
+    fn screen_tools(&mut self, result: RawJson<'_>) -> Option<String> {
+        let tools = result.get("tools")?.array()?;
+        let mut rejected = false;
+        let mut kept: Vec<RawJson<'_>> = Vec::new();
+        for tool in tools {
+            let Some(name) = tool.get("name").and_then(|n| n.as_str()) else {
+                kept.push(tool);
+                continue;
+            };
+            let headers = tool
+                .get("inputSchema")
+                .map_or(Ok(Vec::new()), tools::tool_headers);
+            let ok = headers.is_ok();
+            self.tools.insert(name.to_cow().into_owned(), headers.ok());
+            if ok {
+                kept.push(tool);
+            } else {
+                rejected = true;
+            }
+        }
+        if !rejected {
+            return None;
+        }
+        let mut out = String::with_capacity(result.as_text().len());
+        out.push('{');
+        let mut first = true;
+        for (k, v) in result.object()? {
+            if !first {
+                out.push(',');
+            }
+            first = false;
+            out.push('"');
+            out.push_str(k.source());
+            out.push_str("\":");
+            if k.eq_str("tools") {
+                out.push('[');
+                for (i, t) in kept.iter().enumerate() {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(t.as_text());
+                }
+                out.push(']');
+            } else {
+                out.push_str(v.as_text());
+            }
+        }
+        out.push('}');
+        Some(out)
     }
 
     fn finish<K: ReplyKind>(

@@ -15,7 +15,8 @@ use crate::json::{Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer, to_st
 use crate::jsonrpc::{ErrorObject, ErrorResponse, RequestId, Response, TypedNotification};
 use crate::messages::owned::AsView;
 use crate::messages::{
-    CancelledParams, ClientCapabilities, Implementation, Reference, RequestMeta,
+    CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, CancelledParams, ClientCapabilities, Implementation,
+    PROTOCOL_VERSION_KEY, Reference, RequestMeta,
 };
 
 type Enc = Result<(), EncodeError>;
@@ -55,10 +56,10 @@ pub(crate) enum Body<'a> {
     Unsubscribe(&'a str),
 }
 
-impl Body<'_> {
-    pub(crate) const fn method(&self) -> &'static str {
-        match self {
-            Self::Call(spec, _) => spec.method(),
+impl<'a> Body<'a> {
+    pub(crate) fn method(&self) -> &'a str {
+        match *self {
+            Self::Call(spec, _) => spec.method_str(),
             Self::Initialize { .. } => "initialize",
             Self::Subscribe(_) => "resources/subscribe",
             Self::Unsubscribe(_) => "resources/unsubscribe",
@@ -114,6 +115,9 @@ impl Encode for Request<'_> {
         }
         w.key("params")?;
         w.begin_object()?;
+        if let Body::Call(Spec::Custom { params, .. }, retry) = self.body {
+            return custom_params(w, params.as_raw(), self.meta.as_ref(), retry);
+        }
         if let Some(meta) = &self.meta {
             w.field("_meta", &meta.view())?;
         }
@@ -160,6 +164,8 @@ impl Encode for Request<'_> {
                     }
                 }
                 Spec::Listen { filter } => w.field("notifications", &filter.view())?,
+                // Written by `custom_params` above.
+                Spec::Custom { .. } => {}
             },
             Body::Initialize {
                 version,
@@ -176,6 +182,51 @@ impl Encode for Request<'_> {
         w.end_object()?;
         w.end_object()
     }
+}
+
+/// The params of a host's own method: the host's object as given, except `_meta` (the
+/// machine's keys, then the host's other `_meta` keys) and the MRTR fields the machine owns
+/// (`inputResponses`, `requestState`: written only from `retry`, so a stale pair the host
+/// left in its params never leaks into another request).
+fn custom_params<S: JsonSink + ?Sized>(
+    w: &mut Writer<'_, S>,
+    params: RawJson<'_>,
+    meta: Option<&Meta<'_>>,
+    retry: Option<&Retry>,
+) -> Enc {
+    let host_meta = params.get("_meta").filter(|m| m.object().is_some());
+    if let Some(meta) = meta {
+        w.key("_meta")?;
+        w.begin_object()?;
+        w.field(PROTOCOL_VERSION_KEY, meta.version)?;
+        w.field(CLIENT_CAPABILITIES_KEY, &meta.capabilities)?;
+        w.opt_field(CLIENT_INFO_KEY, &meta.client_info)?;
+        for (k, v) in host_meta.and_then(|m| m.object()).into_iter().flatten() {
+            if ![
+                PROTOCOL_VERSION_KEY,
+                CLIENT_CAPABILITIES_KEY,
+                CLIENT_INFO_KEY,
+            ]
+            .iter()
+            .any(|own| k.eq_str(own))
+            {
+                w.json_key(k)?;
+                w.raw(v)?;
+            }
+        }
+        w.end_object()?;
+    } else if let Some(m) = host_meta {
+        w.field("_meta", &m)?;
+    }
+    for (k, v) in params.object().into_iter().flatten() {
+        if !(k.eq_str("_meta") || k.eq_str("inputResponses") || k.eq_str("requestState")) {
+            w.json_key(k)?;
+            w.raw(v)?;
+        }
+    }
+    retry_fields(w, retry)?;
+    w.end_object()?;
+    w.end_object()
 }
 
 /// A request with integer id `id`; `meta` is `None` in a legacy session.

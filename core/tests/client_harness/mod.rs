@@ -27,6 +27,8 @@ fn schema_type(method: Option<&str>, legacy: bool, is_error: bool) -> Option<&'s
         Some("prompts/get") => "GetPromptRequest",
         Some("completion/complete") => "CompleteRequest",
         Some("subscriptions/listen") => "SubscriptionsListenRequest",
+        Some("tools/list") => "ListToolsRequest",
+        Some("tools/call") => "CallToolRequest",
         Some("notifications/cancelled") => "CancelledNotification",
         Some("initialize") => "InitializeRequest",
         Some("notifications/initialized") => "InitializedNotification",
