@@ -73,6 +73,26 @@ else
 fi
 # --- end no_std host proof ------------------------------------------------------------------
 
+# --- footprint images (issue 19): Cortex-M4F .text sizes, and the wasm32 server ----------
+# Two bare-metal images (footprint/, opt-level "z", LTO, panic = "abort"): `template-read`
+# without an allocator, `server-read` running the server machine on a fixed heap. Prints
+# their section sizes; the targets are <= 24 KiB and <= 112 KiB of .text (benches/README.md).
+step "footprint: Cortex-M4F images and the wasm32 server (sizes)"
+if rustup target add thumbv7em-none-eabihf wasm32-unknown-unknown >/dev/null 2>&1; then
+  fp=(--manifest-path footprint/Cargo.toml --target-dir target/footprint --target thumbv7em-none-eabihf --release)
+  cargo fmt --manifest-path footprint/Cargo.toml --check
+  cargo build "${fp[@]}" --bin template-read
+  cargo build "${fp[@]}" --features server --bin server-read
+  python3 footprint/sizes.py target/footprint/thumbv7em-none-eabihf/release/template-read \
+    target/footprint/thumbv7em-none-eabihf/release/server-read
+  cargo rustc -q --manifest-path footprint/wasm/Cargo.toml --target-dir target/footprint \
+    --target wasm32-unknown-unknown --release
+  python3 footprint/sizes.py --wasm target/footprint/wasm32-unknown-unknown/release/mcp_context_footprint_wasm.wasm
+else
+  echo "rustup could not add the targets; footprint images skipped"
+fi
+# --- end footprint images -------------------------------------------------------------------
+
 step "benches compile"
 cargo check -p mcp-context-benches --benches
 

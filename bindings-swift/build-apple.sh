@@ -4,11 +4,8 @@
 # uniffi header and module map. Run on macOS with Xcode and rustup; CI does not run it (no
 # Apple toolchain there).
 #
-# To use it, copy the .xcframework next to bindings-swift/swift/Package.swift and replace
-#     .systemLibrary(name: "MCPContextFFI", path: "Sources/MCPContextFFI"),
-# with
-#     .binaryTarget(name: "MCPContextFFI", path: "MCPContextFFI.xcframework"),
-# and drop the MCPContext target's `linkerSettings` (the XCFramework carries the library).
+# To use it, copy the .xcframework next to bindings-swift/swift/Package.swift: the package
+# then uses it as a `binaryTarget` (instead of the pkg-config system library) by itself.
 #
 # Env: MACOSX_DEPLOYMENT_TARGET (default 11.0), IPHONEOS_DEPLOYMENT_TARGET (default 14.0).
 set -euo pipefail

@@ -7,6 +7,8 @@
 #   5. `swift test` (XCTest) of bindings-swift/swift in a Debian 13 chroot with swiftlang 6.0.3
 #   6. the package's examples in the same chroot: the Swift stdio client host drives the Rust
 #      demo server (built here on the host) and the Swift stdio server, over pipes
+#   7. the knowledge-base example (MCPServerHost, in the chroot) driven over stdio by the
+#      official Python SDK client (mcp==2.3.0, on the host)
 # Steps 5-6 need root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
 # cached under $MCP_CACHE. SKIP_SWIFT_CHROOT=1 skips it (and says so).
 set -euo pipefail
@@ -70,24 +72,49 @@ cp -rp bindings-swift/swift "$B/bindings-swift/"
 cp -rp tests/vectors/rfc6570 "$B/tests/vectors/"
 cp -p "$LIB" "$B/lib/"
 cp -p "$TARGET/debug/demo-server" "$B/bin/"
+# The package finds the library through pkg-config (no unsafeFlags), as a user's would.
+mkdir -p "$B/lib/pkgconfig"
+bindings-swift/write-pc.sh "$B/lib" | sed "s|^libdir=.*|libdir=/build/lib|" > "$B/lib/pkgconfig/mcp-context-ffi.pc"
 mounted=0
+node_pid=
 if ! mountpoint -q "$CH/proc"; then
   mount -t proc proc "$CH/proc"
   mounted=1
 fi
-trap '[ "$mounted" = 1 ] && umount "$CH/proc"' EXIT
+cleanup() {
+  [ -n "$node_pid" ] && kill "$node_pid" 2>/dev/null
+  [ "$mounted" = 1 ] && umount "$CH/proc"
+  return 0
+}
+trap cleanup EXIT
+# The Node example server over Streamable HTTP (its documented command line), for
+# MCPClient's HTTP test; it needs the Node binding, built by test.sh's Node step.
+NODE_URL=
+if [ -f bindings-node/index.js ] && ls bindings-node/*.node >/dev/null 2>&1; then
+  node examples/node/server.mjs --kb --http 0 > "$TARGET/uniffi/node-http.log" 2>&1 &
+  node_pid=$!
+  for _ in $(seq 100); do
+    NODE_URL=$(sed -n 's/^listening \(http:[^ ]*\)$/\1/p' "$TARGET/uniffi/node-http.log")
+    [ -n "$NODE_URL" ] && break
+    sleep 0.1
+  done
+  echo "swift-test: Node example server at ${NODE_URL:-?}"
+else
+  echo "swift-test: no Node binding built (bindings-node/*.node): the HTTP test is skipped"
+fi
 LOG="$TARGET/uniffi/swift-test.log"
 set +e
 chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
-  MCP_CONTEXT_LIB_DIR=/build/lib \
+  PKG_CONFIG_PATH=/build/lib/pkgconfig LD_LIBRARY_PATH=/build/lib \
+  MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" \
   /bin/sh -c 'cd /build/bindings-swift/swift && swift test --disable-swift-testing --scratch-path /build/.build 2>&1' \
   | tee "$LOG"
 rc=${PIPESTATUS[0]}
 set -e
 # XCTest's closing line is what CI logs are read for; demand it (and no failures).
-summary=$(grep -E 'Executed [0-9]+ tests?, with [0-9]+ failures?' "$LOG" | tail -n1 || true)
+summary=$(grep -E 'Executed [0-9]+ tests?, with ([0-9]+ tests? skipped and )?[0-9]+ failures?' "$LOG" | tail -n1 || true)
 echo "swift-test: ${summary:-no XCTest summary line}"
-if [ "$rc" != 0 ] || [ -z "$summary" ] || ! grep -q 'with 0 failures' <<<"$summary"; then
+if [ "$rc" != 0 ] || [ -z "$summary" ] || ! grep -Eq '(with|and) 0 failures' <<<"$summary"; then
   echo "swift-test: FAILED (swift test exit $rc)" >&2
   exit 1
 fi
@@ -96,10 +123,11 @@ echo "--- swift 6/6: examples in the chroot: Swift stdio client vs the Rust demo
 EXLOG="$TARGET/uniffi/swift-examples.log"
 set +e
 chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
-  MCP_CONTEXT_LIB_DIR=/build/lib LD_LIBRARY_PATH=/build/lib \
+  PKG_CONFIG_PATH=/build/lib/pkgconfig LD_LIBRARY_PATH=/build/lib \
   /bin/sh -c 'set -e; cd /build/bindings-swift/swift
     swift build --scratch-path /build/.build --product mcp-stdio-client 2>&1 | tail -n 1
     swift build --scratch-path /build/.build --product mcp-stdio-server 2>&1 | tail -n 1
+    swift build --scratch-path /build/.build --product mcp-kb-server 2>&1 | tail -n 1
     bin=/build/.build/debug
     echo "> mcp-stdio-client --listen notes://acme/1 --prompt review_note project=acme id=1 -- demo-server --tick-ms 100"
     timeout 120 $bin/mcp-stdio-client --listen notes://acme/1 --prompt review_note project=acme id=1 \
@@ -112,5 +140,15 @@ if [ "$rc" != 0 ] || [ "$(grep -c 'mcp-stdio-client: ok' "$EXLOG")" != 2 ]; then
   echo "swift-test: examples FAILED (exit $rc)" >&2
   exit 1
 fi
+echo "--- swift 7/7: the Swift knowledge-base server (MCPServerHost) driven by the official Python SDK"
+INTEROP_VENV="$MCP_CACHE/venv-interop-mcp-2.3.0-pytest-9.2.0"
+if [ ! -f "$INTEROP_VENV/.ready" ]; then
+  rm -rf "$INTEROP_VENV"
+  python3 -m venv "$INTEROP_VENV"
+  "$INTEROP_VENV/bin/pip" install -q --disable-pip-version-check mcp==2.3.0 pytest==9.2.0
+  touch "$INTEROP_VENV/.ready"
+fi
+KB_SERVER="chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 LD_LIBRARY_PATH=/build/lib /build/.build/debug/mcp-kb-server" \
+  "$INTEROP_VENV/bin/python" -m pytest -q -p no:cacheprovider bindings-swift/tests/interop
 # The XCTest count is the run's closing line.
 echo "swift-test: $summary"

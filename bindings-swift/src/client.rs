@@ -173,7 +173,7 @@ fn call(c: CallId) -> u64 {
 }
 
 impl ClientMachine {
-    fn lock(&self) -> MutexGuard<'_, Client> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Client> {
         self.inner
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

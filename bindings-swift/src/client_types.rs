@@ -596,8 +596,8 @@ pub enum ClientEvent {
     },
     /// An event added to the core after this binding version.
     Other {
-        /// Its debug rendering.
-        description: String,
+        /// The core's identifier of its kind (`coreIdentifiers("client::Event")`).
+        kind: String,
     },
 }
 
@@ -698,7 +698,7 @@ impl From<CoreEvent> for ClientEvent {
                 description: p.to_string(),
             },
             other => Self::Other {
-                description: format!("{other:?}"),
+                kind: other.ident().to_owned(),
             },
         }
     }

@@ -30,12 +30,14 @@ mod client_types;
 mod context;
 mod error_code;
 mod errors;
+mod idents;
 mod records;
 mod router;
 mod server;
 mod server_types;
 mod template;
 mod visibility;
+mod wake;
 
 pub use cache::{
     Cache, CacheError, CacheKey, CacheLookup, Invalidation, ListKind, cache_key,
@@ -52,6 +54,7 @@ pub use client_types::{
 pub use context::{ContextBudget, ContextCandidate, Role, select_context};
 pub use error_code::{ErrorCode, known_error_codes, protocol_version};
 pub use errors::{TemplateError, TemplateParseErrorKind};
+pub use idents::{core_identifier_tables, core_identifiers};
 pub use records::{
     CacheHint, CacheScope, Implementation, Prompt, PromptArgument, Resource, ResourceContents,
     ResourceTemplate, SubscriptionFilter,
@@ -67,3 +70,4 @@ pub use server_types::{
 };
 pub use template::{TemplateModifier, TemplatePair, TemplateValue, TemplateVariable, UriTemplate};
 pub use visibility::{ListedItem, VisibilityFilter};
+pub use wake::OutputReady;

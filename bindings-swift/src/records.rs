@@ -74,10 +74,13 @@ pub struct Implementation {
     /// `version`
     pub version: String,
     /// `title`
+    #[uniffi(default = None)]
     pub title: Option<String>,
     /// `description`
+    #[uniffi(default = None)]
     pub description: Option<String>,
     /// `websiteUrl`
+    #[uniffi(default = None)]
     pub website_url: Option<String>,
 }
 
@@ -113,12 +116,16 @@ pub struct Resource {
     /// `name`
     pub name: String,
     /// `title`
+    #[uniffi(default = None)]
     pub title: Option<String>,
     /// `description`
+    #[uniffi(default = None)]
     pub description: Option<String>,
     /// `mimeType`
+    #[uniffi(default = None)]
     pub mime_type: Option<String>,
     /// `size` in bytes (before any base64).
+    #[uniffi(default = None)]
     pub size: Option<u64>,
 }
 
@@ -142,10 +149,13 @@ pub struct ResourceTemplate {
     /// `name`
     pub name: String,
     /// `title`
+    #[uniffi(default = None)]
     pub title: Option<String>,
     /// `description`
+    #[uniffi(default = None)]
     pub description: Option<String>,
     /// `mimeType`
+    #[uniffi(default = None)]
     pub mime_type: Option<String>,
 }
 
@@ -166,8 +176,10 @@ pub struct PromptArgument {
     /// `name`
     pub name: String,
     /// `title`
+    #[uniffi(default = None)]
     pub title: Option<String>,
     /// `description`
+    #[uniffi(default = None)]
     pub description: Option<String>,
     /// `required` (`prompts/get` without it is -32602).
     pub required: bool,
@@ -179,8 +191,10 @@ pub struct Prompt {
     /// `name`
     pub name: String,
     /// `title`
+    #[uniffi(default = None)]
     pub title: Option<String>,
     /// `description`
+    #[uniffi(default = None)]
     pub description: Option<String>,
     /// `arguments`
     pub arguments: Vec<PromptArgument>,
@@ -255,12 +269,16 @@ pub(crate) fn contents(v: Vec<ResourceContents>) -> Vec<OwnedResourceContents> {
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, uniffi::Record)]
 pub struct SubscriptionFilter {
     /// `toolsListChanged`
+    #[uniffi(default = None)]
     pub tools_list_changed: Option<bool>,
     /// `promptsListChanged`
+    #[uniffi(default = None)]
     pub prompts_list_changed: Option<bool>,
     /// `resourcesListChanged`
+    #[uniffi(default = None)]
     pub resources_list_changed: Option<bool>,
     /// `resourceSubscriptions` (`nil` = absent).
+    #[uniffi(default = None)]
     pub resource_subscriptions: Option<Vec<String>>,
 }
 

@@ -254,7 +254,7 @@ impl std::fmt::Debug for ServerMachine {
 }
 
 impl ServerMachine {
-    fn lock(&self) -> MutexGuard<'_, Server> {
+    pub(crate) fn lock(&self) -> MutexGuard<'_, Server> {
         self.inner
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)

@@ -346,8 +346,8 @@ pub enum ServerEvent {
     },
     /// An event added to the core after this binding version.
     Other {
-        /// Its debug rendering.
-        description: String,
+        /// The core's identifier of its kind (`coreIdentifiers("server::Event")`).
+        kind: String,
     },
 }
 
@@ -458,7 +458,7 @@ fn event(e: Event, server: &Server) -> ServerEvent {
             subscription_id_json: id_json(&subscription),
         },
         other => ServerEvent::Other {
-            description: format!("{other:?}"),
+            kind: other.ident().to_owned(),
         },
     }
 }

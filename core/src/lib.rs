@@ -69,6 +69,7 @@ pub mod client;
 pub mod context;
 pub mod error_code;
 pub mod http;
+pub mod ident;
 pub mod json;
 pub mod jsonrpc;
 pub mod messages;

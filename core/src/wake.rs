@@ -53,6 +53,20 @@ impl<T> WakingQueue<T> {
         self.q.pop_front()
     }
 
+    /// Removes the first item that `first` selects, if `take` accepts it (never wakes).
+    pub(crate) fn take_first(
+        &mut self,
+        first: impl FnMut(&T) -> bool,
+        take: impl FnOnce(&T) -> bool,
+    ) -> Option<T> {
+        let i = self.q.iter().position(first)?;
+        if take(self.q.get(i)?) {
+            self.q.remove(i)
+        } else {
+            None
+        }
+    }
+
     pub(crate) fn retain(&mut self, keep: impl FnMut(&T) -> bool) {
         self.q.retain(keep);
     }

@@ -5,16 +5,9 @@ use std::collections::BTreeMap;
 
 use mcp_context::messages::Role;
 use mcp_context::messages::owned::{
-    OwnedContentBlock, OwnedGetPromptResult, OwnedPrompt, OwnedPromptArgument, OwnedPromptMessage,
-    OwnedResource, OwnedResourceContents, OwnedResourceTemplate,
+    OwnedContentBlock, OwnedGetPromptResult, OwnedPromptMessage, OwnedResourceContents,
 };
-use mcp_context::server::{
-    CacheHint, CompletionEvent, CompletionTarget, PromptEntry, PromptEvent, ReadEvent, ReadTarget,
-    ResourceEntry, Server, TemplateEntry,
-};
-
-pub(crate) const NOTE_TEMPLATE: &str = "notes://{project}/{id}";
-pub(crate) const README: &str = "notes://readme";
+use mcp_context_host::{CompleteRequest, PromptRequest, ReadRequest};
 
 /// One note.
 #[derive(Debug, Clone)]
@@ -98,106 +91,25 @@ impl Catalogue {
         Some(s)
     }
 
-    /// Registers the catalogue with the server.
-    pub(crate) fn register(
-        &self,
-        server: &mut Server,
-    ) -> Result<(), mcp_context::server::RegisterError> {
-        server.add_resource(ResourceEntry {
-            resource: OwnedResource {
-                title: Some("About this server".into()),
-                mime_type: Some("text/markdown".into()),
-                ..OwnedResource::new(README, "readme")
-            },
-            contents: Some(vec![OwnedResourceContents::text(
-                README,
-                Some("text/markdown"),
-                "Notes are served at notes://{project}/{id}; try the review_note prompt.",
-            )]),
-            cache: Some(CacheHint::public(3_600_000)),
-        })?;
-        for project in self.projects() {
-            let uri = format!("notes://{project}");
-            server.add_resource(ResourceEntry {
-                resource: OwnedResource {
-                    title: Some(format!("Project {project}")),
-                    mime_type: Some("text/markdown".into()),
-                    ..OwnedResource::new(uri, format!("{project}-index"))
-                },
-                contents: None,
-                cache: None,
-            })?;
-        }
-        server.add_template(TemplateEntry {
-            template: OwnedResourceTemplate {
-                title: Some("Note".into()),
-                mime_type: Some("text/markdown".into()),
-                ..OwnedResourceTemplate::new(NOTE_TEMPLATE, "note")
-            },
-            cache: Some(CacheHint::private(10_000)),
-            completions: vec![("project".into(), self.projects())],
-        })?;
-        let arg = |name: &str, required: bool, description: &str| OwnedPromptArgument {
-            name: name.into(),
-            description: Some(description.into()),
-            required: Some(required),
-            ..Default::default()
+    /// Contents for a read (a note through the template, or a project index); `None` =
+    /// not found.
+    pub(crate) fn read(&self, r: &ReadRequest) -> Option<OwnedResourceContents> {
+        let text = match &r.template {
+            Some(_) => self.markdown(r.var("project")?, r.var("id")?)?,
+            None => self.index(r.uri.strip_prefix("notes://")?)?,
         };
-        server.add_prompt(PromptEntry {
-            prompt: OwnedPrompt {
-                name: "review_note".into(),
-                title: Some("Review a note".into()),
-                arguments: vec![
-                    arg("project", true, "The project"),
-                    arg("id", true, "The note id"),
-                    arg("focus", false, "What to look at"),
-                ],
-                ..Default::default()
-            },
-            completions: vec![
-                ("project".into(), self.projects()),
-                (
-                    "focus".into(),
-                    vec!["clarity".into(), "accuracy".into(), "tone".into()],
-                ),
-            ],
-        })?;
-        Ok(())
-    }
-
-    /// Contents for a read event; `None` = not found.
-    pub(crate) fn read(&self, e: &ReadEvent) -> Option<Vec<OwnedResourceContents>> {
-        let text = match &e.target {
-            ReadTarget::Template { variables, .. } => {
-                let get = |k: &str| {
-                    variables
-                        .iter()
-                        .find(|(n, _)| n == k)
-                        .map(|(_, v)| v.as_str())
-                };
-                self.markdown(get("project")?, get("id")?)?
-            }
-            ReadTarget::Resource => self.index(e.uri.strip_prefix("notes://")?)?,
-            _ => return None,
-        };
-        Some(vec![OwnedResourceContents::text(
-            &e.uri,
+        Some(OwnedResourceContents::text(
+            &r.uri,
             Some("text/markdown"),
             text,
-        )])
+        ))
     }
 
     /// Messages for the `review_note` prompt; `None` = no such note.
-    pub(crate) fn prompt(&self, e: &PromptEvent) -> Option<OwnedGetPromptResult> {
-        let get = |k: &str| {
-            e.arguments
-                .iter()
-                .find(|(n, _)| n == k)
-                .map(|(_, v)| v.as_str())
-        };
-        let (project, id) = (get("project")?, get("id")?);
+    pub(crate) fn prompt(&self, p: &PromptRequest) -> Option<OwnedGetPromptResult> {
+        let (project, id) = (p.arg("project")?, p.arg("id")?);
         let text = self.markdown(project, id)?;
-        let focus = get("focus").unwrap_or("clarity");
+        let focus = p.arg("focus").unwrap_or("clarity");
         let uri = Self::uri(project, id);
         Some(OwnedGetPromptResult {
             description: Some(format!("Review of {uri}")),
@@ -222,17 +134,12 @@ impl Catalogue {
     }
 
     /// Completion of note ids, which depend on the project already chosen.
-    pub(crate) fn complete(&self, e: &CompletionEvent) -> Vec<String> {
-        let project = e
-            .context
-            .iter()
-            .find(|(n, _)| n == "project")
-            .map(|(_, v)| v.as_str());
-        match (&e.target, e.argument.as_str(), project) {
-            (CompletionTarget::Prompt(_) | CompletionTarget::Template(_), "id", Some(p)) => self
+    pub(crate) fn complete(&self, c: &CompleteRequest) -> Vec<String> {
+        match (c.argument.as_str(), c.context("project")) {
+            ("id", Some(p)) => self
                 .ids(p)
                 .into_iter()
-                .filter(|id| id.starts_with(&e.value))
+                .filter(|id| id.starts_with(&c.value))
                 .collect(),
             _ => Vec::new(),
         }

@@ -1,108 +1,175 @@
-//! A stdio MCP 2026-07-28 server on the sans-IO machine (`mcp_context::server::Server`), with
-//! an embedded catalogue of notes.
+//! A stdio MCP 2026-07-28 server on `mcp-context-host`, with an embedded catalogue of notes.
 //!
 //! ```text
 //! demo-server                 serve newline-delimited JSON-RPC on stdin/stdout
-//! demo-server --transcript    drive a scripted exchange through the machine and print it
+//! demo-server --transcript    drive a scripted exchange through the server and print it
 //! options: --tick-ms N        how often the timer edits notes://acme/1 (default 5000; 0 = never)
 //! ```
 //!
-//! The machine does the protocol; the shared stdio loop (`mcp_context_examples::stdio`)
-//! moves bytes, and this file answers the machine's events from the catalogue and edits a
-//! note on every tick (listeners get `notifications/resources/updated`).
+//! The machine (`mcp_context::server::Server`) does the protocol, the host crate moves bytes
+//! and runs the async handlers registered here, which answer from the catalogue; a timer
+//! task edits a note on every tick (listeners get `notifications/resources/updated`).
 
 mod catalogue;
 mod transcript;
 
+use std::sync::{Arc, Mutex, PoisonError};
+use std::time::Duration;
+
 use catalogue::Catalogue;
-use mcp_context::messages::owned::OwnedImplementation;
-use mcp_context::server::{Event, Failure, Server, ServerConfig, Transmit};
-use mcp_context_examples::stdio::{self, App};
+use mcp_context::messages::owned::{
+    OwnedImplementation, OwnedPrompt, OwnedPromptArgument, OwnedResource, OwnedResourceContents,
+    OwnedResourceTemplate,
+};
+use mcp_context::server::{CacheHint, PromptEntry, ResourceEntry, ServerConfig, TemplateEntry};
+use mcp_context_host::{
+    App, CompleteRequest, Context, Error, Notifier, PromptRequest, ReadRequest,
+};
 
-/// The server and the data behind it.
-pub(crate) struct Demo {
-    pub(crate) server: Server,
-    pub(crate) catalogue: Catalogue,
-    ticks: u64,
+pub(crate) const NOTE_TEMPLATE: &str = "notes://{project}/{id}";
+pub(crate) const README: &str = "notes://readme";
+
+/// The catalogue, shared by the handlers and the timer.
+pub(crate) type Shared = Arc<Mutex<Catalogue>>;
+
+fn with<R>(c: &Shared, f: impl FnOnce(&Catalogue) -> R) -> R {
+    f(&c.lock().unwrap_or_else(PoisonError::into_inner))
 }
 
-impl Demo {
-    pub(crate) fn new() -> Result<Self, String> {
-        let config = ServerConfig {
-            server_info: Some(OwnedImplementation::new(
-                "mcp-context-demo",
-                env!("CARGO_PKG_VERSION"),
-            )),
-            instructions: Some(
-                "Notes are resources (notes://{project}/{id}); review_note embeds one in a prompt."
-                    .into(),
-            ),
-            completion_events: true,
-            ..ServerConfig::default()
-        };
-        let mut server = Server::new(config).map_err(|e| e.to_string())?;
-        let catalogue = Catalogue::demo();
-        catalogue.register(&mut server).map_err(|e| e.to_string())?;
-        Ok(Self {
-            server,
-            catalogue,
-            ticks: 0,
-        })
-    }
-
-    /// Drains the machine: transmits go to `write`, events are answered from the catalogue.
-    pub(crate) fn pump(&mut self, write: &mut dyn FnMut(&Transmit)) {
-        stdio::pump(self, write);
-    }
-}
-
-impl App for Demo {
-    fn server(&mut self) -> &mut Server {
-        &mut self.server
-    }
-
-    fn answer(&mut self, e: Event) {
-        let r = match e {
-            Event::ReadResource(e) => match self.catalogue.read(&e) {
-                Some(contents) => self.server.respond_read(e.handle, contents),
-                None => self.server.fail(e.handle, Failure::NotFound),
-            },
-            Event::GetPrompt(e) => match self.catalogue.prompt(&e) {
-                Some(result) => self.server.respond_prompt(e.handle, result),
-                None => self
-                    .server
-                    .fail(e.handle, Failure::InvalidParams("No such note".into())),
-            },
-            Event::Complete(e) => {
-                let values = self.catalogue.complete(&e);
-                self.server.respond_completion(e.handle, values)
-            }
-            Event::StreamOverflow { subscription, .. } => {
-                eprintln!("demo-server: subscription {subscription:?} overflowed");
-                Ok(())
-            }
-            _ => Ok(()),
-        };
-        if let Err(err) = r {
-            eprintln!("demo-server: {err}");
+/// The server: the catalogue's resources, template and prompt, each with its handler.
+pub(crate) fn app(catalogue: &Shared) -> App {
+    let mut app = App::with_config(ServerConfig {
+        server_info: Some(OwnedImplementation::new(
+            "mcp-context-demo",
+            env!("CARGO_PKG_VERSION"),
+        )),
+        instructions: Some(
+            "Notes are resources (notes://{project}/{id}); review_note embeds one in a prompt."
+                .into(),
+        ),
+        ..ServerConfig::default()
+    });
+    app.static_resource(
+        OwnedResource {
+            title: Some("About this server".into()),
+            mime_type: Some("text/markdown".into()),
+            ..OwnedResource::new(README, "readme")
+        },
+        vec![OwnedResourceContents::text(
+            README,
+            Some("text/markdown"),
+            "Notes are served at notes://{project}/{id}; try the review_note prompt.",
+        )],
+        Some(CacheHint::public(3_600_000)),
+    );
+    let projects = with(catalogue, Catalogue::projects);
+    let read = {
+        let c = catalogue.clone();
+        move |req: ReadRequest, _cx: Context| {
+            let found = with(&c, |c| c.read(&req));
+            async move { found.ok_or(Error::not_found()) }
         }
+    };
+    for project in &projects {
+        let resource = OwnedResource {
+            title: Some(format!("Project {project}")),
+            mime_type: Some("text/markdown".into()),
+            ..OwnedResource::new(format!("notes://{project}"), format!("{project}-index"))
+        };
+        app.resource_entry(
+            ResourceEntry {
+                resource,
+                contents: None,
+                cache: None,
+            },
+            read.clone(),
+        );
     }
-
-    /// The timer fired: edit a note and tell listeners.
-    fn tick(&mut self) {
-        self.ticks += 1;
-        let uri = self.catalogue.touch(self.ticks);
-        self.server.resource_updated(&uri);
-    }
+    let template = OwnedResourceTemplate {
+        title: Some("Note".into()),
+        mime_type: Some("text/markdown".into()),
+        ..OwnedResourceTemplate::new(NOTE_TEMPLATE, "note")
+    };
+    app.template_entry(
+        TemplateEntry {
+            template,
+            cache: Some(CacheHint::private(10_000)),
+            completions: vec![("project".into(), projects.clone())],
+        },
+        read,
+    );
+    let arg = |name: &str, required: bool, description: &str| OwnedPromptArgument {
+        name: name.into(),
+        description: Some(description.into()),
+        required: Some(required),
+        ..Default::default()
+    };
+    let prompt = OwnedPrompt {
+        name: "review_note".into(),
+        title: Some("Review a note".into()),
+        arguments: vec![
+            arg("project", true, "The project"),
+            arg("id", true, "The note id"),
+            arg("focus", false, "What to look at"),
+        ],
+        ..Default::default()
+    };
+    let c = catalogue.clone();
+    app.prompt_entry(
+        PromptEntry {
+            prompt,
+            completions: vec![
+                ("project".into(), projects),
+                (
+                    "focus".into(),
+                    vec!["clarity".into(), "accuracy".into(), "tone".into()],
+                ),
+            ],
+        },
+        move |req: PromptRequest, _cx: Context| {
+            let found = with(&c, |c| c.prompt(&req));
+            async move { found.ok_or(Error::invalid_params("No such note")) }
+        },
+    );
+    let ids = |c: Shared| {
+        move |req: CompleteRequest, _cx: Context| {
+            let values = with(&c, |c| c.complete(&req));
+            async move { Ok(values) }
+        }
+    };
+    app.complete_template(NOTE_TEMPLATE, ids(catalogue.clone()));
+    app.complete_prompt("review_note", ids(catalogue.clone()));
+    app
 }
 
-fn serve(tick_ms: u64) -> Result<(), String> {
-    let mut demo = Demo::new()?;
-    stdio::serve(&mut demo, tick_ms);
-    Ok(())
+/// The timer's edit: a line appended to notes://acme/1, and listeners told.
+pub(crate) fn tick(catalogue: &Shared, notifier: &Notifier, n: u64) {
+    let uri = catalogue
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .touch(n);
+    notifier.resource_updated(&uri);
 }
 
-fn main() {
+async fn serve(tick_ms: u64) -> Result<(), String> {
+    let catalogue: Shared = Arc::new(Mutex::new(Catalogue::demo()));
+    let host = app(&catalogue).build().map_err(|e| e.to_string())?;
+    if tick_ms > 0 {
+        let notifier = host.notifier();
+        tokio::spawn(async move {
+            let mut every = tokio::time::interval(Duration::from_millis(tick_ms));
+            every.tick().await;
+            for n in 1.. {
+                every.tick().await;
+                tick(&catalogue, &notifier, n);
+            }
+        });
+    }
+    host.serve_stdio().await.map_err(|e| e.to_string())
+}
+
+#[tokio::main]
+async fn main() {
     let mut transcript_mode = false;
     let mut tick_ms = 5_000;
     let mut args = std::env::args().skip(1);
@@ -127,9 +194,9 @@ fn main() {
         }
     }
     let result = if transcript_mode {
-        transcript::run()
+        transcript::run().await
     } else {
-        serve(tick_ms)
+        serve(tick_ms).await
     };
     if let Err(e) = result {
         eprintln!("demo-server: {e}");

@@ -1,11 +1,11 @@
-//! `--transcript`: a scripted stdio exchange driven through the machine and printed, with
-//! the timer replaced by explicit ticks.
+//! `--transcript`: a scripted stdio exchange with the server on an in-memory connection
+//! (the same loop as stdin/stdout), printed, with the timer replaced by explicit ticks.
 
-use mcp_context::server::{Ctx, StreamId, Transmit};
+use std::sync::{Arc, Mutex};
 
-use mcp_context_examples::stdio::App;
+use mcp_context_examples::wire::Wire;
 
-use crate::Demo;
+use crate::catalogue::Catalogue;
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
@@ -20,9 +20,12 @@ enum Step {
     Tick,
 }
 
-pub(crate) fn run() -> Result<(), String> {
-    let mut demo = Demo::new()?;
-    let ctx = Ctx::stdio(StreamId(0));
+pub(crate) async fn run() -> Result<(), String> {
+    let catalogue: crate::Shared = Arc::new(Mutex::new(Catalogue::demo()));
+    let host = crate::app(&catalogue).build().map_err(|e| e.to_string())?;
+    let notifier = host.notifier();
+    let mut wire = Wire::start(&host);
+    let mut ticks = 0;
     let steps = [
         Step::Say("Discover what the server offers (no handshake: every request carries _meta)."),
         Step::Send(request("1", "server/discover", "")),
@@ -71,22 +74,27 @@ pub(crate) fn run() -> Result<(), String> {
         Step::Send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"watch"}}"#.to_string()),
         Step::Tick,
     ];
-    let mut print = |t: &Transmit| println!("<- {}", String::from_utf8_lossy(&t.bytes));
-    let mut now = 0u64;
     for step in steps {
-        now += 10;
         match step {
             Step::Say(s) => println!("\n# {s}"),
             Step::Send(msg) => {
                 println!("-> {msg}");
-                demo.server.handle_message(msg.as_bytes(), now, ctx);
+                for line in wire.exchange(&msg).await {
+                    println!("<- {line}");
+                }
             }
             Step::Tick => {
                 println!("   (timer: notes://acme/1 edited)");
-                demo.tick();
+                ticks += 1;
+                crate::tick(&catalogue, &notifier, ticks);
+                for line in wire.quiet(50).await {
+                    println!("<- {line}");
+                }
             }
         }
-        demo.pump(&mut print);
+    }
+    for line in wire.close().await {
+        println!("<- {line}");
     }
     Ok(())
 }

@@ -1,16 +1,15 @@
 //! A level-1 template router over stdio: `repo://{owner}/{repo}/issues/{number}` and its
-//! siblings route `resources/read` to markdown handlers (see
-//! `mcp_context_examples::repo_router`).
+//! siblings route `resources/read` to async markdown handlers (see
+//! `mcp_context_examples::repo_router`), served by `mcp-context-host`.
 //!
 //! ```text
 //! repo-router                 serve newline-delimited JSON-RPC on stdin/stdout
 //! repo-router --transcript    print a scripted exchange, then an expand/match round trip
 //! ```
 
-use mcp_context::server::{Ctx, StreamId, Transmit};
 use mcp_context::template::{Captures, OwnedPattern, OwnedTemplate, Value};
-use mcp_context_examples::repo_router::{RepoRouter, TEMPLATES};
-use mcp_context_examples::stdio::{self, App};
+use mcp_context_examples::repo_router::{TEMPLATES, app};
+use mcp_context_examples::wire::Wire;
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
@@ -20,10 +19,9 @@ fn read(id: u32, uri: &str) -> String {
     )
 }
 
-fn transcript() -> Result<(), String> {
-    let mut router = RepoRouter::new()?;
-    let ctx = Ctx::stdio(StreamId(0));
-    let mut print = |t: &Transmit| println!("<- {}", String::from_utf8_lossy(&t.bytes));
+async fn transcript() -> Result<(), String> {
+    let host = app().build().map_err(|e| e.to_string())?;
+    let mut wire = Wire::start(&host);
     let list = format!(
         r#"{{"jsonrpc":"2.0","id":1,"method":"resources/templates/list","params":{{{META}}}}}"#
     );
@@ -47,12 +45,13 @@ fn transcript() -> Result<(), String> {
             read(6, "repo://acme/web/issues/9"),
         ),
     ];
-    for (i, (say, msg)) in script.into_iter().enumerate() {
+    for (say, msg) in script {
         println!("\n# {say}\n-> {msg}");
-        let now = 10 * (i as u64 + 1);
-        router.server().handle_message(msg.as_bytes(), now, ctx);
-        stdio::pump(&mut router, &mut print);
+        for line in wire.exchange(&msg).await {
+            println!("<- {line}");
+        }
     }
+    wire.close().await;
 
     println!("\n# Expand, then match the expansion: the decoded values come back.");
     let template = OwnedTemplate::parse(TEMPLATES[1]).map_err(|e| e.to_string())?;
@@ -78,10 +77,13 @@ fn transcript() -> Result<(), String> {
     Ok(())
 }
 
-fn main() {
+#[tokio::main]
+async fn main() {
     let result = match std::env::args().nth(1).as_deref() {
-        None => RepoRouter::new().map(|mut r| stdio::serve(&mut r, 0)),
-        Some("--transcript") => transcript(),
+        None => mcp_context_host::serve_stdio(app())
+            .await
+            .map_err(|e| e.to_string()),
+        Some("--transcript") => transcript().await,
         Some(_) => {
             eprintln!("usage: repo-router [--transcript]");
             std::process::exit(2);

@@ -1,37 +1,43 @@
-//! The level-1 repository router (issue: reference servers, part 1), driven through the
-//! server machine as a client would.
+//! The level-1 repository router (issue: reference servers, part 1), served by
+//! `mcp-context-host` on an in-memory stdio connection and driven as a client would.
 
-use mcp_context::server::{Ctx, StreamId, Transmit};
 use mcp_context::template::{Captures, OwnedPattern, OwnedTemplate, Value};
-use mcp_context_examples::repo_router::{ISSUES, RepoRouter, TEMPLATES};
-use mcp_context_examples::stdio::{self, App};
+use mcp_context_examples::repo_router::{ISSUES, TEMPLATES, app};
+use mcp_context_examples::wire::Wire;
 use serde_json::{Value as Json, json};
+
+/// A router on a fresh connection.
+struct RepoRouter(Wire);
+
+impl RepoRouter {
+    fn new() -> Result<Self, String> {
+        let host = app().build().map_err(|e| e.to_string())?;
+        Ok(Self(Wire::start(&host)))
+    }
+}
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
-/// Sends one request and returns the one message the machine answers with.
-fn exchange(router: &mut RepoRouter, method: &str, params: &str) -> Json {
+/// Sends one request and returns the one message the host answers with.
+async fn exchange(router: &mut RepoRouter, method: &str, params: &str) -> Json {
     let sep = if params.is_empty() { "" } else { "," };
     let msg = format!(
         r#"{{"jsonrpc":"2.0","id":7,"method":"{method}","params":{{{META}{sep}{params}}}}}"#
     );
-    router
-        .server()
-        .handle_message(msg.as_bytes(), 1, Ctx::stdio(StreamId(0)));
-    let mut out = Vec::new();
-    stdio::pump(router, &mut |t: &Transmit| out.push(t.bytes.clone()));
-    assert_eq!(out.len(), 1, "one answer per request");
-    let v: Json = serde_json::from_slice(&out[0]).unwrap();
+    let out = router.0.exchange(&msg).await;
+    assert_eq!(out.len(), 1, "one answer per request: {out:?}");
+    let v: Json = serde_json::from_str(&out[0]).unwrap();
     assert_eq!(v["id"], 7);
     v
 }
 
-fn read(router: &mut RepoRouter, uri: &str) -> Json {
+async fn read(router: &mut RepoRouter, uri: &str) -> Json {
     exchange(
         router,
         "resources/read",
         &format!(r#""uri":{}"#, json!(uri)),
     )
+    .await
 }
 
 fn assert_not_found(v: &Json, uri: &str) {
@@ -40,10 +46,10 @@ fn assert_not_found(v: &Json, uri: &str) {
     assert!(v.get("result").is_none(), "never an empty contents: {v}");
 }
 
-#[test]
-fn an_issue_reads_as_markdown() {
+#[tokio::test]
+async fn an_issue_reads_as_markdown() {
     let mut r = RepoRouter::new().unwrap();
-    let v = read(&mut r, "repo://acme/web/issues/812");
+    let v = read(&mut r, "repo://acme/web/issues/812").await;
     let c = &v["result"]["contents"][0];
     assert_eq!(c["uri"], "repo://acme/web/issues/812");
     assert_eq!(c["mimeType"], "text/markdown");
@@ -55,8 +61,8 @@ fn an_issue_reads_as_markdown() {
     assert_eq!(v["result"]["cacheScope"], "public");
 }
 
-#[test]
-fn a_uri_no_template_matches_is_not_found_with_its_uri() {
+#[tokio::test]
+async fn a_uri_no_template_matches_is_not_found_with_its_uri() {
     let mut r = RepoRouter::new().unwrap();
     for uri in [
         "repo://acme/web/pulls/5",
@@ -64,12 +70,12 @@ fn a_uri_no_template_matches_is_not_found_with_its_uri() {
         "repo://acme/web/issues/812/comments",
         "other://acme/web/issues/812",
     ] {
-        assert_not_found(&read(&mut r, uri), uri);
+        assert_not_found(&read(&mut r, uri).await, uri);
     }
 }
 
-#[test]
-fn a_matched_uri_naming_nothing_is_not_found_too() {
+#[tokio::test]
+async fn a_matched_uri_naming_nothing_is_not_found_too() {
     let mut r = RepoRouter::new().unwrap();
     for uri in [
         "repo://acme/web/issues/9",
@@ -80,12 +86,12 @@ fn a_matched_uri_naming_nothing_is_not_found_too() {
         "repo://acme/api",
         "repo://acme/web%2Fissues/812",
     ] {
-        assert_not_found(&read(&mut r, uri), uri);
+        assert_not_found(&read(&mut r, uri).await, uri);
     }
 }
 
-#[test]
-fn expanding_then_matching_gives_the_decoded_values_back() {
+#[tokio::test]
+async fn expanding_then_matching_gives_the_decoded_values_back() {
     let template = OwnedTemplate::parse(TEMPLATES[1]).unwrap();
     let vars = [
         ("owner", Value::Str("acme")),
@@ -111,13 +117,13 @@ fn expanding_then_matching_gives_the_decoded_values_back() {
     assert_eq!(got, want);
     // And the router reads it with the decoded repository name.
     let mut r = RepoRouter::new().unwrap();
-    let v = read(&mut r, &uri);
+    let v = read(&mut r, &uri).await;
     let text = v["result"]["contents"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("# Issue 812 in acme/web app\n"), "{text}");
 }
 
-#[test]
-fn every_issue_and_comment_round_trips_through_expand_and_the_machine() {
+#[tokio::test]
+async fn every_issue_and_comment_round_trips_through_expand_and_the_machine() {
     let mut r = RepoRouter::new().unwrap();
     let issue = OwnedTemplate::parse(TEMPLATES[1]).unwrap();
     let comment = OwnedTemplate::parse(TEMPLATES[2]).unwrap();
@@ -130,7 +136,7 @@ fn every_issue_and_comment_round_trips_through_expand_and_the_machine() {
             ("number", Value::Str(&number)),
         ];
         let uri = issue.expand(&vars[..]).unwrap();
-        let v = read(&mut r, &uri);
+        let v = read(&mut r, &uri).await;
         let text = v["result"]["contents"][0]["text"].as_str().unwrap();
         assert!(text.starts_with(&format!("# Issue {} in {}\n", i.number, i.repo)));
         assert!(text.contains(i.title));
@@ -139,17 +145,17 @@ fn every_issue_and_comment_round_trips_through_expand_and_the_machine() {
             let mut cv = vars.to_vec();
             cv.push(("comment", Value::Str(&n)));
             let uri = comment.expand(&cv[..]).unwrap();
-            let v = read(&mut r, &uri);
+            let v = read(&mut r, &uri).await;
             let text = v["result"]["contents"][0]["text"].as_str().unwrap();
             assert!(text.contains(body), "{uri}: {text}");
         }
     }
 }
 
-#[test]
-fn the_templates_are_listed_in_order_as_markdown() {
+#[tokio::test]
+async fn the_templates_are_listed_in_order_as_markdown() {
     let mut r = RepoRouter::new().unwrap();
-    let v = exchange(&mut r, "resources/templates/list", "");
+    let v = exchange(&mut r, "resources/templates/list", "").await;
     let listed: Vec<&str> = v["result"]["resourceTemplates"]
         .as_array()
         .unwrap()

@@ -14,6 +14,18 @@ pub struct CacheLimits {
     pub max_bytes: usize,
 }
 
+impl Default for CacheLimits {
+    /// 256 entries, 4 MiB: the client machine's default cache
+    /// ([`ClientConfig::new`](crate::client::ClientConfig::new)), and what bindings offer
+    /// when a host gives no limits.
+    fn default() -> Self {
+        Self {
+            max_entries: 256,
+            max_bytes: 4 << 20,
+        }
+    }
+}
+
 /// What [`Cache::lookup`] found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Lookup<'c> {

@@ -68,10 +68,7 @@ impl ClientConfig {
             probe_timeout_ms: 5_000,
             max_pages: 64,
             max_input_rounds: 8,
-            cache: Some(CacheLimits {
-                max_entries: 256,
-                max_bytes: 4 << 20,
-            }),
+            cache: Some(CacheLimits::default()),
         }
     }
 

@@ -78,14 +78,28 @@ impl core::error::Error for OriginError {}
 ///
 /// # Errors
 /// The first rule that fails, as an [`OriginError`].
-pub fn check_origin(
+pub fn check_origin<S: AsRef<str>>(
     host_header: Option<&str>,
     origin_header: Option<&str>,
-    allow_list: &[&str],
+    allow_list: &[S],
+) -> Result<(), OriginError> {
+    check_host_and_origin(host_header, origin_header, allow_list, allow_list)
+}
+
+/// [`check_origin`] with two lists: `Host` against `hosts` (the names the server is reachable
+/// by), a present `Origin` against `origins` (the pages allowed to call it).
+///
+/// # Errors
+/// The first rule that fails, as an [`OriginError`].
+pub fn check_host_and_origin<H: AsRef<str>, O: AsRef<str>>(
+    host_header: Option<&str>,
+    origin_header: Option<&str>,
+    hosts: &[H],
+    origins: &[O],
 ) -> Result<(), OriginError> {
     let host = host_header.ok_or(OriginError::MissingHost)?;
     let host = Authority::parse(host).ok_or(OriginError::MalformedHost)?;
-    if !allowed(host, allow_list) {
+    if !allowed(host, hosts) {
         return Err(OriginError::HostNotAllowed);
     }
     let Some(origin) = origin_header else {
@@ -106,7 +120,7 @@ pub fn check_origin(
     };
     let mut authority = Authority::parse(rest).ok_or(OriginError::MalformedOrigin)?;
     authority.port = Some(authority.port.unwrap_or(default_port));
-    if allowed(authority, allow_list) {
+    if allowed(authority, origins) {
         Ok(())
     } else {
         Err(OriginError::OriginNotAllowed)
@@ -164,10 +178,10 @@ fn parse_port(p: &str) -> Option<u16> {
     p.parse().ok()
 }
 
-fn allowed(a: Authority<'_>, allow_list: &[&str]) -> bool {
+fn allowed<S: AsRef<str>>(a: Authority<'_>, allow_list: &[S]) -> bool {
     allow_list
         .iter()
-        .filter_map(|e| Authority::parse(e))
+        .filter_map(|e| Authority::parse(e.as_ref()))
         .any(|e| e.host.eq_ignore_ascii_case(a.host) && (e.port.is_none() || e.port == a.port))
 }
 
@@ -245,6 +259,26 @@ mod tests {
                 "row {i}: {host:?} {origin:?}"
             );
         }
+    }
+
+    #[test]
+    fn owned_lists_and_separate_origins() {
+        let hosts: std::vec::Vec<std::string::String> = std::vec!["mcp.example.com".into()];
+        let origins: std::vec::Vec<&str> = std::vec!["app.example.com"];
+        let both = |h, o| check_host_and_origin(Some(h), o, &hosts, &origins);
+        assert_eq!(both("mcp.example.com", None), Ok(()));
+        assert_eq!(
+            both("mcp.example.com", Some("https://app.example.com")),
+            Ok(())
+        );
+        // The host list does not admit origins, nor the origin list hosts.
+        assert_eq!(
+            both("mcp.example.com", Some("https://mcp.example.com")),
+            Err(OriginError::OriginNotAllowed)
+        );
+        assert_eq!(both("app.example.com", None), Err(HostNotAllowed));
+        let owned: std::vec::Vec<&str> = LOCALHOST.to_vec();
+        assert_eq!(check_origin(Some("localhost"), None, &owned), Ok(()));
     }
 
     #[test]

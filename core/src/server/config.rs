@@ -7,6 +7,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::error_code::version;
+use crate::http::HttpConfig;
 use crate::json::Limits;
 use crate::messages::CacheScope;
 use crate::messages::owned::OwnedImplementation;
@@ -109,6 +110,9 @@ pub struct ServerConfig {
     pub completion_events: bool,
     /// JSON size and depth limits for incoming messages. Default: [`Limits::DEFAULT`].
     pub limits: Limits,
+    /// The Streamable HTTP endpoint ([`Server::handle_http`](super::Server::handle_http)):
+    /// path, body limit, allowed hosts and origins. Default: [`HttpConfig::default`].
+    pub http: HttpConfig,
 }
 
 impl Default for ServerConfig {
@@ -135,6 +139,7 @@ impl Default for ServerConfig {
             declare_prompts: false,
             completion_events: false,
             limits: Limits::DEFAULT,
+            http: HttpConfig::default(),
         }
     }
 }

@@ -98,6 +98,9 @@ pub struct ReadEvent {
     pub capabilities: DeclaredCapabilities,
     /// The verified retry inputs, on an MRTR retry.
     pub retry: Option<Retry>,
+    /// The request carried `_meta.progressToken`: `Server::progress`
+    /// sends `notifications/progress` for it (without a token it sends nothing).
+    pub progress: bool,
 }
 
 /// `prompts/get` needs messages.
@@ -117,6 +120,9 @@ pub struct PromptEvent {
     pub capabilities: DeclaredCapabilities,
     /// The verified retry inputs, on an MRTR retry.
     pub retry: Option<Retry>,
+    /// The request carried `_meta.progressToken`: `Server::progress`
+    /// sends `notifications/progress` for it (without a token it sends nothing).
+    pub progress: bool,
 }
 
 /// What a completion request refers to.
@@ -144,6 +150,33 @@ pub struct CompletionEvent {
     pub context: Vec<(String, String)>,
     /// The caller context of the request.
     pub auth: u64,
+    /// The request carried `_meta.progressToken` (see [`ReadEvent::progress`]).
+    pub progress: bool,
+}
+
+/// A request for a method the host registered
+/// ([`Server::add_method`](super::Server::add_method)), after the machine validated the
+/// envelope, `_meta` and the protocol version, and verified any `requestState`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RequestEvent {
+    /// Answer with [`Server::respond_result`](super::Server::respond_result),
+    /// [`Server::respond_input_required`](super::Server::respond_input_required) or
+    /// [`Server::fail`](super::Server::fail).
+    pub handle: Handle,
+    /// The method, as registered.
+    pub method: String,
+    /// The params object as received, `_meta` (and, on a retry, `requestState` and
+    /// `inputResponses`) included. The machine checked only the envelope and `_meta`: the
+    /// rest is the host's to validate (answer [`Failure::InvalidParams`](super::Failure)).
+    pub params: OwnedJson,
+    /// The request carried `_meta.progressToken` (see [`ReadEvent::progress`]).
+    pub progress: bool,
+    /// The caller context of the request.
+    pub auth: u64,
+    /// The request's declared client capabilities.
+    pub capabilities: DeclaredCapabilities,
+    /// The verified retry inputs, on an MRTR retry.
+    pub retry: Option<Retry>,
 }
 
 /// Why a handle will not be answered.
@@ -168,6 +201,8 @@ pub enum Event {
     GetPrompt(PromptEvent),
     /// A `completion/complete` needs values.
     Complete(CompletionEvent),
+    /// A request for a registered method needs a result.
+    Request(RequestEvent),
     /// A handle is dead: stop working on it; any later answer is refused.
     Cancelled {
         /// The request.

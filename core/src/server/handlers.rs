@@ -16,7 +16,7 @@ use super::machine::Server;
 use super::mrtr;
 use super::outbox;
 use super::page::{ListId, decode_cursor, encode_cursor, page};
-use super::pending::{BindingData, Owed, Pending};
+use super::pending::{BindingData, Bound, Owed, Pending};
 use super::registry::Listed;
 use super::route::check_uri;
 use super::subscriptions::{Honoured, Tag};
@@ -59,7 +59,7 @@ impl Server {
             ClientRequest::ListPrompts(p) => self.list(ListId::Prompts, id, ctx, p.0.cursor),
             ClientRequest::ReadResource(p) => self.read(id, ctx, &p, meta),
             ClientRequest::GetPrompt(p) => self.get_prompt(id, ctx, &p, meta),
-            ClientRequest::Complete(p) => self.complete(id, ctx, &p),
+            ClientRequest::Complete(p) => self.complete(id, ctx, &p, meta),
             ClientRequest::Listen(p) => self.listen(id, ctx, &p),
             _ => {
                 let err = ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found");
@@ -90,9 +90,7 @@ impl Server {
                 cache_scope: c.discover_cache.scope,
                 server_info: c.server_info.clone(),
             };
-            self.discover = outbox::encode(&result)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok());
+            self.discover = self.encode_discover(&result);
         }
         let cached = self.discover.take().unwrap_or_default();
         match RawJson::parse(cached.as_bytes()) {
@@ -103,6 +101,20 @@ impl Server {
             }
         }
         self.discover = Some(cached);
+    }
+
+    /// The discover result with the host's capabilities merged in.
+    fn encode_discover(&self, result: &OwnedDiscoverResult) -> Option<String> {
+        let derived = outbox::encode(&result.capabilities.view()).ok()?;
+        let derived = RawJson::parse(&derived).ok()?;
+        let merged = self.merged_capabilities(derived)?;
+        let capabilities = RawJson::parse(merged.as_bytes()).ok()?;
+        let bytes = outbox::encode(&super::extension::DiscoverOut {
+            result: result.view(),
+            capabilities,
+        })
+        .ok()?;
+        String::from_utf8(bytes).ok()
     }
 
     /// The three paginated lists (DIGEST §3, §5, §6, §8).
@@ -183,11 +195,11 @@ impl Server {
     }
 
     /// Verifies the MRTR inputs of a retry (DIGEST §13, §16.8 rule 45).
-    fn retry_inputs(
+    pub(crate) fn retry_inputs<'b>(
         &self,
         state: Option<JsonStr<'_>>,
         responses: Option<InputResponses<'_>>,
-        binding: &BindingData,
+        binding: impl FnOnce() -> BindingData<'b>,
         auth: u64,
     ) -> Result<Option<Retry>, crate::state::StateError> {
         if state.is_none() && responses.is_none() {
@@ -198,7 +210,7 @@ impl Server {
                 &self.config.state_keys,
                 &t.to_cow(),
                 self.now,
-                binding,
+                &binding(),
                 auth,
             )?),
             None => None,
@@ -219,16 +231,21 @@ impl Server {
         }))
     }
 
-    /// Parks the request and asks the application.
-    fn ask(
+    /// Parks the request and asks the application. `meta` gives the declared capabilities
+    /// and the `progressToken` (the event's `progress` flag).
+    pub(crate) fn ask(
         &mut self,
         ctx: Ctx,
         id: RequestId<'_>,
         owed: Owed,
-        caps: DeclaredCapabilities,
-        binding: Option<BindingData>,
-        event: impl FnOnce(Handle) -> Event,
+        meta: Option<&RequestMeta<'_>>,
+        binding: Option<Bound>,
+        event: impl FnOnce(Handle, bool) -> Event,
     ) {
+        let caps = meta.map_or_else(DeclaredCapabilities::default, |m| {
+            DeclaredCapabilities::of(&m.client_capabilities)
+        });
+        let progress = meta.and_then(|m| m.progress_token).map(|t| t.to_owned_id());
         let h = self.pending.insert(Pending {
             stream: ctx.stream,
             transport: ctx.transport,
@@ -238,8 +255,10 @@ impl Server {
             auth: ctx.auth,
             caps,
             binding,
+            progress,
         });
-        self.out.event(event(h));
+        let has_progress = self.pending.get(h).is_some_and(|p| p.progress.is_some());
+        self.out.event(event(h, has_progress));
     }
 
     /// `resources/read` (DIGEST §7): validate, then static hit, template match, forward, or
@@ -260,9 +279,8 @@ impl Server {
             };
             return self.reply_error(ctx, id, &err, 200);
         }
-        let binding = mrtr::read_binding(&uri);
-        let retry = match self.retry_inputs(p.request_state, p.input_responses, &binding, ctx.auth)
-        {
+        let binding = || mrtr::read_binding(&uri);
+        let retry = match self.retry_inputs(p.request_state, p.input_responses, binding, ctx.auth) {
             Ok(r) => r,
             Err(e) => return self.invalid_params(ctx, id, &format!("{e}")),
         };
@@ -307,16 +325,24 @@ impl Server {
             uri: uri.clone(),
             cache: hint,
         };
-        self.ask(ctx, id, owed, caps, Some(binding), |handle| {
-            Event::ReadResource(ReadEvent {
-                handle,
-                uri,
-                target,
-                auth: ctx.auth,
-                capabilities: caps,
-                retry,
-            })
-        });
+        self.ask(
+            ctx,
+            id,
+            owed,
+            Some(meta),
+            Some(Bound::Read),
+            |handle, progress| {
+                Event::ReadResource(ReadEvent {
+                    handle,
+                    uri,
+                    target,
+                    auth: ctx.auth,
+                    capabilities: caps,
+                    retry,
+                    progress,
+                })
+            },
+        );
     }
 
     /// `prompts/get` (DIGEST §9): unknown prompt or missing required argument → -32602.
@@ -346,27 +372,44 @@ impl Server {
             let msg = format!("Missing required argument: {}", a.name);
             return self.invalid_params(ctx, id, &msg);
         }
-        let binding = mrtr::prompt_binding(&name, &arguments);
-        let retry = match self.retry_inputs(p.request_state, p.input_responses, &binding, ctx.auth)
-        {
+        let binding = || mrtr::prompt_binding(&name, &arguments);
+        let retry = match self.retry_inputs(p.request_state, p.input_responses, binding, ctx.auth) {
             Ok(r) => r,
             Err(e) => return self.invalid_params(ctx, id, &format!("{e}")),
         };
         let caps = DeclaredCapabilities::of(&meta.client_capabilities);
-        self.ask(ctx, id, Owed::Prompt, caps, Some(binding), |handle| {
-            Event::GetPrompt(PromptEvent {
-                handle,
-                name,
-                arguments,
-                auth: ctx.auth,
-                capabilities: caps,
-                retry,
-            })
-        });
+        let bound = Bound::Prompt {
+            name: name.clone(),
+            arguments: arguments.clone(),
+        };
+        self.ask(
+            ctx,
+            id,
+            Owed::Prompt,
+            Some(meta),
+            Some(bound),
+            |handle, progress| {
+                Event::GetPrompt(PromptEvent {
+                    handle,
+                    name,
+                    arguments,
+                    auth: ctx.auth,
+                    capabilities: caps,
+                    retry,
+                    progress,
+                })
+            },
+        );
     }
 
     /// `completion/complete` (DIGEST §10): built-in value sets, else an event.
-    fn complete(&mut self, id: RequestId<'_>, ctx: Ctx, p: &CompleteParams<'_>) {
+    fn complete(
+        &mut self,
+        id: RequestId<'_>,
+        ctx: Ctx,
+        p: &CompleteParams<'_>,
+        meta: &RequestMeta<'_>,
+    ) {
         let argument = p.argument_name.to_cow().into_owned();
         let value = p.argument_value.to_cow().into_owned();
         let (target, set) = match p.reference {
@@ -410,9 +453,9 @@ impl Server {
                     ctx,
                     id,
                     Owed::Complete,
-                    DeclaredCapabilities::default(),
+                    Some(meta),
                     None,
-                    |handle| {
+                    |handle, progress| {
                         Event::Complete(CompletionEvent {
                             handle,
                             target,
@@ -420,6 +463,7 @@ impl Server {
                             value,
                             context,
                             auth: ctx.auth,
+                            progress,
                         })
                     },
                 );

@@ -8,6 +8,7 @@ use alloc::vec::Vec;
 
 use super::config::{CacheHint, ConfigError, ServerConfig};
 use super::event::{CancelReason, Event};
+use super::extension::Extensions;
 use super::io::{Ctx, Output, Received, StreamId, Transport};
 use super::outbox::{self, Outbox};
 use super::pending::PendingTable;
@@ -18,7 +19,7 @@ use super::registry::{
 use super::route::{IndexedRouter, TemplateRouter};
 use super::subscriptions::Subscriptions;
 use crate::error_code::ErrorCode;
-use crate::http::MALFORMED_META_STATUS;
+use crate::http::{MALFORMED_META_STATUS, RequestHeaders};
 use crate::json::{Encode, EncodeError, JsonStr, RawJson};
 use crate::jsonrpc::{
     DecodeError, ErrorData, ErrorObject, ErrorResponse, FromJson, Message, Method, Notification,
@@ -47,6 +48,8 @@ pub struct Server {
     pub(crate) now: u64,
     /// The encoded `server/discover` result, rebuilt after any registry change.
     pub(crate) discover: Option<String>,
+    /// Methods and capabilities the host added.
+    pub(crate) ext: Extensions,
 }
 
 impl core::fmt::Debug for Server {
@@ -79,6 +82,7 @@ impl Server {
             out: Outbox::default(),
             now: 0,
             discover: None,
+            ext: Extensions::default(),
         })
     }
 
@@ -262,10 +266,22 @@ impl Server {
 
     /// Handles one JSON-RPC message received at `now_ms` from `ctx`.
     pub fn handle_message(&mut self, bytes: &[u8], now_ms: u64, ctx: Ctx) -> Received {
+        self.receive(bytes, now_ms, ctx, None)
+    }
+
+    /// [`Server::handle_message`]; with `headers` (an HTTP POST, `server/http.rs`), requests
+    /// are also checked against them after `_meta` (step 4 of the validation order).
+    pub(crate) fn receive(
+        &mut self,
+        bytes: &[u8],
+        now_ms: u64,
+        ctx: Ctx,
+        headers: Option<&RequestHeaders<'_>>,
+    ) -> Received {
         self.tick(now_ms);
         match Message::decode_with(bytes, self.config.limits) {
             Ok(Message::Request(r)) => {
-                self.on_request(r, ctx);
+                self.on_request(r, ctx, headers);
                 Received::Request
             }
             Ok(Message::Notification(n)) => {
@@ -293,7 +309,7 @@ impl Server {
     /// DIGEST §19.8 order: `_meta` (-32602, 400), version (-32022), method and its server
     /// capability (-32601), then params (-32602). Unknown and removed methods are -32601
     /// before anything else, so legacy probes get the modern answer (DIGEST §17, §18).
-    fn on_request(&mut self, r: Request<'_>, ctx: Ctx) {
+    fn on_request(&mut self, r: Request<'_>, ctx: Ctx, headers: Option<&RequestHeaders<'_>>) {
         let served = matches!(
             r.method,
             Method::ServerDiscover
@@ -306,7 +322,10 @@ impl Server {
                 | Method::SubscriptionsListen
         );
         if !served {
-            return self.method_not_found(ctx, r.id, r.method);
+            return match self.extension_method(r.method) {
+                Some(name) => self.on_extension(r, ctx, name, headers),
+                None => self.method_not_found(ctx, r.id, r.method),
+            };
         }
         let decoded = ClientRequest::from_request(&r);
         let meta = match decoded.as_ref().ok().and_then(ClientRequest::meta) {
@@ -320,23 +339,12 @@ impl Server {
                 }
             },
         };
-        let supported = &self.config.supported_versions;
-        if !supported
-            .iter()
-            .any(|v| meta.protocol_version == v.as_str())
+        if let Some(h) = headers
+            && self.header_mismatch(h, &r, &meta, ctx)
         {
-            let err = ErrorObject {
-                code: ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
-                message: JsonStr::new("Unsupported protocol version"),
-                data: ErrorData::UnsupportedProtocolVersion {
-                    supported: Seq::from_source(supported),
-                    requested: meta.protocol_version,
-                },
-            };
-            if let Some(bytes) = error_bytes(Some(r.id), &err) {
-                let t = outbox::response(ctx.stream, ctx.transport, bytes, 400);
-                self.out.transmit(t, None);
-            }
+            return;
+        }
+        if !self.version_served(&meta, ctx, r.id) {
             return;
         }
         let declared = match r.method {
@@ -357,6 +365,36 @@ impl Server {
                 self.invalid_params(ctx, r.id, &msg);
             }
         }
+    }
+
+    /// Whether the request's protocol version is served; if not, -32022 (HTTP 400) with
+    /// `data.supported` and `data.requested` was queued.
+    pub(crate) fn version_served(
+        &mut self,
+        meta: &RequestMeta<'_>,
+        ctx: Ctx,
+        id: RequestId<'_>,
+    ) -> bool {
+        let supported = &self.config.supported_versions;
+        if supported
+            .iter()
+            .any(|v| meta.protocol_version == v.as_str())
+        {
+            return true;
+        }
+        let err = ErrorObject {
+            code: ErrorCode::UNSUPPORTED_PROTOCOL_VERSION,
+            message: JsonStr::new("Unsupported protocol version"),
+            data: ErrorData::UnsupportedProtocolVersion {
+                supported: Seq::from_source(supported),
+                requested: meta.protocol_version,
+            },
+        };
+        if let Some(bytes) = error_bytes(Some(id), &err) {
+            let t = outbox::response(ctx.stream, ctx.transport, bytes, 400);
+            self.out.transmit(t, None);
+        }
+        false
     }
 
     fn on_notification(&mut self, n: Notification<'_>, ctx: Ctx) {
@@ -537,7 +575,7 @@ fn error_bytes<'a>(id: Option<RequestId<'a>>, error: &ErrorObject<'a>) -> Option
 
 /// `params._meta` alone, to tell a malformed `_meta` (-32602, HTTP 400) from other bad
 /// params.
-fn meta_of(params: Option<RawJson<'_>>) -> Result<RequestMeta<'_>, ParamsError> {
+pub(crate) fn meta_of(params: Option<RawJson<'_>>) -> Result<RequestMeta<'_>, ParamsError> {
     let m = params.and_then(|p| p.get("_meta")).ok_or(ParamsError::new(
         crate::jsonrpc::ParamsErrorKind::Missing,
         "_meta",

@@ -54,7 +54,9 @@
 //! | `route` | [`check_uri`] and the [`TemplateRouter`] seam |
 //! | `page` | opaque keyset cursors |
 //! | `machine` | the state, registration, validation pipeline |
+//! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
 //! | `handlers` | one handler per method |
+//! | `extension` | methods and capabilities the host adds |
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
 //! | `mrtr` | sealing and verifying `requestState` |
@@ -70,7 +72,11 @@ mod config;
 #[cfg(feature = "alloc")]
 mod event;
 #[cfg(feature = "alloc")]
+mod extension;
+#[cfg(feature = "alloc")]
 mod handlers;
+#[cfg(feature = "alloc")]
+mod http;
 #[cfg(feature = "alloc")]
 mod io;
 #[cfg(feature = "alloc")]
@@ -102,7 +108,7 @@ pub use config::{CacheHint, ConfigError, SealingKey, ServerConfig};
 #[cfg(feature = "alloc")]
 pub use event::{
     CancelReason, CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle,
-    PromptEvent, ReadEvent, ReadTarget, Retry,
+    PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
 };
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};

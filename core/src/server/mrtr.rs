@@ -10,11 +10,13 @@ use alloc::vec::Vec;
 use super::config::SealingKey;
 use super::event::DeclaredCapabilities;
 use super::pending::BindingData;
+use crate::json::RawJson;
 use crate::jsonrpc::Method;
 use crate::messages::owned::{OwnedInputRequest, OwnedJson};
 use crate::state::{self, Binding, StateError, StateKey};
 
-/// The application's `input_required` answer to a `resources/read` or `prompts/get` event.
+/// The application's `input_required` answer to a `resources/read`, `prompts/get` or
+/// registered-method event.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct InputRequired {
     /// `inputRequests`: unique key → `elicitation/create`, `sampling/createMessage` or
@@ -30,7 +32,7 @@ pub struct InputRequired {
 pub(crate) const MAX_STATE_LEN: usize = 64 * 1024;
 
 /// `resources/read` binds the URI.
-pub(crate) fn read_binding(uri: &str) -> BindingData {
+pub(crate) fn read_binding(uri: &str) -> BindingData<'static> {
     BindingData {
         method: "resources/read",
         digest: state::params_digest(&[uri.as_bytes()]),
@@ -38,7 +40,7 @@ pub(crate) fn read_binding(uri: &str) -> BindingData {
 }
 
 /// `prompts/get` binds the name and the arguments sorted by name.
-pub(crate) fn prompt_binding(name: &str, args: &[(String, String)]) -> BindingData {
+pub(crate) fn prompt_binding(name: &str, args: &[(String, String)]) -> BindingData<'static> {
     let mut sorted: Vec<&(String, String)> = args.iter().collect();
     sorted.sort();
     let mut parts: Vec<&[u8]> = vec![name.as_bytes()];
@@ -50,6 +52,76 @@ pub(crate) fn prompt_binding(name: &str, args: &[(String, String)]) -> BindingDa
         method: "prompts/get",
         digest: state::params_digest(&parts),
     }
+}
+
+/// Params members that do not identify a request: the per-request `_meta` and the MRTR
+/// retry inputs themselves.
+const UNBOUND_PARAMS: [&str; 3] = ["_meta", "requestState", "inputResponses"];
+
+/// A registered method binds its name and every other params member, in a canonical form
+/// ([`canonical`]): a retry that re-sends the same params (in any key order, with any
+/// whitespace or string escapes) opens the state; other params do not.
+pub(crate) fn method_binding<'m>(method: &'m str, params: RawJson<'_>) -> BindingData<'m> {
+    let mut text = Vec::with_capacity(params.as_text().len());
+    match params.object() {
+        Some(members) => {
+            let mut kept: Vec<(alloc::borrow::Cow<'_, str>, RawJson<'_>)> = members
+                .map(|(k, v)| (k.to_cow(), v))
+                .filter(|(k, _)| !UNBOUND_PARAMS.contains(&k.as_ref()))
+                .collect();
+            kept.sort_by(|a, b| a.0.cmp(&b.0));
+            canonical_members(&kept, &mut text);
+        }
+        None => canonical(params, &mut text),
+    }
+    BindingData {
+        method,
+        digest: state::params_digest(&[method.as_bytes(), &text]),
+    }
+}
+
+/// An unambiguous, order-insensitive encoding of a JSON value for hashing (not JSON):
+/// objects by sorted decoded key, strings decoded, numbers as written, each item tagged and
+/// length-prefixed.
+fn canonical(v: RawJson<'_>, out: &mut Vec<u8>) {
+    if let Some(members) = v.object() {
+        let mut kept: Vec<_> = members.map(|(k, v)| (k.to_cow(), v)).collect();
+        kept.sort_by(|a, b| a.0.cmp(&b.0));
+        return canonical_members(&kept, out);
+    }
+    if let Some(items) = v.array() {
+        out.push(b'a');
+        let at = out.len();
+        out.extend_from_slice(&[0; 8]);
+        let mut n: u64 = 0;
+        for item in items {
+            canonical(item, out);
+            n += 1;
+        }
+        if let Some(slot) = out.get_mut(at..at + 8) {
+            slot.copy_from_slice(&n.to_be_bytes());
+        }
+        return;
+    }
+    if let Some(s) = v.as_str() {
+        return bytes(b's', s.to_cow().as_bytes(), out);
+    }
+    bytes(b'v', v.as_text().as_bytes(), out);
+}
+
+fn canonical_members(members: &[(alloc::borrow::Cow<'_, str>, RawJson<'_>)], out: &mut Vec<u8>) {
+    out.push(b'o');
+    out.extend_from_slice(&(members.len() as u64).to_be_bytes());
+    for (k, v) in members {
+        bytes(b'k', k.as_bytes(), out);
+        canonical(*v, out);
+    }
+}
+
+fn bytes(tag: u8, b: &[u8], out: &mut Vec<u8>) {
+    out.push(tag);
+    out.extend_from_slice(&(b.len() as u64).to_be_bytes());
+    out.extend_from_slice(b);
 }
 
 fn principal(auth: u64) -> [u8; 8] {
@@ -67,7 +139,7 @@ pub(crate) fn open(
     live: &[SealingKey],
     token: &str,
     now_ms: u64,
-    b: &BindingData,
+    b: &BindingData<'_>,
     auth: u64,
 ) -> Result<Vec<u8>, StateError> {
     if token.len() > MAX_STATE_LEN {
@@ -92,7 +164,7 @@ pub(crate) fn seal(
     key: &SealingKey,
     now_ms: u64,
     ttl_ms: u64,
-    b: &BindingData,
+    b: &BindingData<'_>,
     auth: u64,
     app_state: &[u8],
 ) -> Option<String> {

@@ -52,6 +52,22 @@ impl Outbox {
             .retain(|q| !matches!(&q.sub, Some((s, _)) if *s == k));
     }
 
+    /// Removes and returns the complete JSON answer on `stream` when it is the first transmit
+    /// queued for that stream (an answer the machine produced at once).
+    pub(crate) fn take_answer(&mut self, stream: StreamId) -> Option<Transmit> {
+        let q = self.q.take_first(
+            |q| matches!(&q.output, Output::Transmit(t) if t.stream == stream),
+            |q| {
+                matches!(&q.output, Output::Transmit(t)
+                    if t.end_of_stream && t.kind == BodyKind::Json)
+            },
+        )?;
+        match q.output {
+            Output::Transmit(t) => Some(t),
+            Output::Event(_) => None,
+        }
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.q.len()
     }

@@ -11,6 +11,7 @@ use alloc::vec::Vec;
 use super::event::{DeclaredCapabilities, Handle};
 use super::io::{StreamId, Transport};
 use crate::jsonrpc::{OwnedRequestId, RequestId};
+use crate::messages::owned::OwnedJson;
 
 /// What the application owes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -24,13 +25,31 @@ pub(crate) enum Owed {
     Prompt,
     /// `completion/complete`.
     Complete,
+    /// A method the host registered ([`Server::add_method`](super::Server::add_method)).
+    Method,
 }
 
-/// What a sealed `requestState` is bound to (DIGEST §13).
+/// What a sealed `requestState` is bound to (the public spec, "Multi Round-Trip Requests"):
+/// the method and a digest of the identifying params.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct BindingData {
-    pub(crate) method: &'static str,
+pub(crate) struct BindingData<'a> {
+    pub(crate) method: &'a str,
     pub(crate) digest: [u8; 32],
+}
+
+/// The inputs of a [`BindingData`], kept with the request so the digest (a SHA-256) is
+/// computed only when a `requestState` is sealed for it (docs/server-machine.md §Cost).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Bound {
+    /// `resources/read`: the URI of [`Owed::Read`].
+    Read,
+    /// `prompts/get`: the name and the arguments.
+    Prompt {
+        name: String,
+        arguments: Vec<(String, String)>,
+    },
+    /// A registered method: its name and params as received.
+    Method { method: String, params: OwnedJson },
 }
 
 #[derive(Debug, Clone)]
@@ -42,7 +61,23 @@ pub(crate) struct Pending {
     pub(crate) deadline: u64,
     pub(crate) auth: u64,
     pub(crate) caps: DeclaredCapabilities,
-    pub(crate) binding: Option<BindingData>,
+    pub(crate) binding: Option<Bound>,
+    /// `_meta.progressToken` of the request, when it sent one.
+    pub(crate) progress: Option<OwnedRequestId>,
+}
+
+impl Pending {
+    /// The `requestState` binding of this request (computes the digest).
+    pub(crate) fn binding_data(&self) -> Option<BindingData<'_>> {
+        Some(match (self.binding.as_ref()?, &self.owed) {
+            (Bound::Read, Owed::Read { uri, .. }) => super::mrtr::read_binding(uri),
+            (Bound::Prompt { name, arguments }, _) => super::mrtr::prompt_binding(name, arguments),
+            (Bound::Method { method, params }, _) => {
+                super::mrtr::method_binding(method, params.as_raw())
+            }
+            (Bound::Read, _) => return None,
+        })
+    }
 }
 
 #[derive(Default)]

@@ -95,6 +95,14 @@ pub enum RegisterError {
     Router(super::route::RouteInsertError),
     /// A completion value set names an argument or variable the item does not declare.
     UnknownArgument,
+    /// [`Server::add_method`](super::Server::add_method): the core owns this method.
+    CoreMethod,
+    /// [`Server::set_capability`](super::Server::set_capability): the machine derives this
+    /// capability (`resources`, `prompts`, `completions`) from what is registered.
+    CoreCapability,
+    /// [`Server::set_capability`](super::Server::set_capability): a capability is a JSON
+    /// object.
+    NotAnObject,
 }
 
 impl fmt::Display for RegisterError {
@@ -105,6 +113,9 @@ impl fmt::Display for RegisterError {
             Self::InvalidTemplate(e) => write!(f, "invalid template: {e}"),
             Self::Router(e) => write!(f, "template router: {e}"),
             Self::UnknownArgument => f.write_str("completion values for an undeclared argument"),
+            Self::CoreMethod => f.write_str("the core owns this method"),
+            Self::CoreCapability => f.write_str("the machine derives this capability"),
+            Self::NotAnObject => f.write_str("a capability must be a JSON object"),
         }
     }
 }

@@ -67,6 +67,9 @@ pub enum RespondError {
     /// The input requests need a capability the request did not declare: the client got
     /// -32021 with `requiredCapabilities` and the handle is consumed (DIGEST §13).
     ClientLacksCapability,
+    /// [`Server::respond_result`]: the result is not a JSON object, names a `resultType`
+    /// other than `"complete"`, or has a `_meta` that is not an object.
+    InvalidResult,
 }
 
 impl fmt::Display for RespondError {
@@ -77,6 +80,7 @@ impl fmt::Display for RespondError {
             Self::InvalidInputRequests => "invalid input requests",
             Self::NoStateKey => "no requestState sealing key configured",
             Self::ClientLacksCapability => "the client did not declare the needed capability",
+            Self::InvalidResult => "the result is not a complete result object",
         })
     }
 }
@@ -212,7 +216,7 @@ impl Server {
             .pending
             .get(handle)
             .ok_or(RespondError::UnknownHandle)?;
-        if !matches!(p.owed, Owed::Read { .. } | Owed::Prompt) {
+        if !matches!(p.owed, Owed::Read { .. } | Owed::Prompt | Owed::Method) {
             return Err(RespondError::WrongKind);
         }
         let key = self.config.state_keys.first();
@@ -237,7 +241,7 @@ impl Server {
             self.send_error(stream, transport, Some(id), &err, 400);
             return Err(RespondError::ClientLacksCapability);
         }
-        let token = match (key, p.binding) {
+        let token = match (key, p.binding_data()) {
             (Some(k), Some(b)) => {
                 let state = input.state.as_deref().unwrap_or(&[]);
                 match mrtr::seal(k, self.now, self.config.state_ttl_ms, &b, p.auth, state) {
@@ -280,6 +284,9 @@ impl Server {
             (Failure::NotFound, Owed::Complete) => {
                 ErrorObject::new(ErrorCode::INVALID_PARAMS, "Unknown completion reference")
             }
+            (Failure::NotFound, Owed::Method) => {
+                ErrorObject::new(ErrorCode::INVALID_PARAMS, "Not found")
+            }
             (Failure::InvalidParams(m), _) => ErrorObject::new(ErrorCode::INVALID_PARAMS, m),
             (Failure::Application { code, message: m }, _) if !(-32768..=-32000).contains(code) => {
                 ErrorObject::new(ErrorCode(*code), m)
@@ -291,7 +298,7 @@ impl Server {
         Ok(())
     }
 
-    fn deliver(
+    pub(crate) fn deliver(
         &mut self,
         stream: super::io::StreamId,
         transport: super::io::Transport,

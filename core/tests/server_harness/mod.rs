@@ -95,6 +95,7 @@ const CACHEABLE: &[&str] = &[
     "resources/templates/list",
     "prompts/list",
     "resources/read",
+    "tools/list",
 ];
 
 fn result_type_name(method: &str) -> Option<&'static str> {
@@ -107,7 +108,11 @@ fn result_type_name(method: &str) -> Option<&'static str> {
         "prompts/get" => "GetPromptResultResponse",
         "completion/complete" => "CompleteResultResponse",
         "subscriptions/listen" => "SubscriptionsListenResultResponse",
-        _ => return None,
+        "tools/list" => "ListToolsResultResponse",
+        "tools/call" => "CallToolResultResponse",
+        // Any other method with a result (the host's registered methods).
+        "" => return None,
+        _ => "JSONRPCResultResponse",
     })
 }
 
@@ -201,6 +206,38 @@ impl H {
         outs
     }
 
+    /// One HTTP request through the entry point (`Server::handle_http`) on stream `stream`,
+    /// then a drain. A complete answer is checked like any transmit (and recorded); the
+    /// outputs drained after it come second.
+    pub fn http(
+        &mut self,
+        head: &mcp_context::http::RequestHead<'_>,
+        body: &[u8],
+        stream: u64,
+    ) -> (mcp_context::http::HttpStart, Vec<Output>) {
+        if let Ok(v) = serde_json::from_slice::<Value>(body)
+            && let (Some(id), Some(method)) = (v.get("id"), v.get("method").and_then(Value::as_str))
+        {
+            self.methods
+                .insert((stream, id.to_string()), method.to_string());
+        }
+        let start = self
+            .server
+            .handle_http(head, body, self.now, Ctx::http(StreamId(stream), 0));
+        if let mcp_context::http::HttpStart::Respond(r) = &start
+            && !r.body.is_empty()
+        {
+            self.check(&Transmit {
+                stream: StreamId(stream),
+                bytes: r.body.clone(),
+                http_status: r.status,
+                kind: mcp_context::server::BodyKind::Json,
+                end_of_stream: true,
+            });
+        }
+        (start, self.drain())
+    }
+
     fn emit(&mut self, type_name: &str, bytes: &[u8]) {
         self.n += 1;
         crate::common::emit(type_name, &format!("server-{}-{}", self.tag, self.n), bytes);
@@ -260,7 +297,16 @@ impl H {
             }
             "complete" => {}
             "input_required" => {
-                assert!(matches!(method.as_str(), "resources/read" | "prompts/get"));
+                // Never on the core's lists, discover, completion or listen (the public
+                // spec, "Multi Round-Trip Requests"); registered methods may ask.
+                assert!(
+                    !CACHEABLE.contains(&method.as_str()) || method == "resources/read",
+                    "input_required on {method}"
+                );
+                assert!(!matches!(
+                    method.as_str(),
+                    "completion/complete" | "subscriptions/listen"
+                ));
                 assert!(r.get("ttlMs").is_none() && r.get("cacheScope").is_none());
                 assert!(r.get("inputRequests").is_some() || r.get("requestState").is_some());
             }

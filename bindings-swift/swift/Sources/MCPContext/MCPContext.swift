@@ -1085,6 +1085,17 @@ public protocol ClientMachineProtocol: AnyObject, Sendable {
      */
     func setAuthContext(authContext: UInt64?) 
     
+    /**
+     * Whether `pollOutput()` would return something.
+     */
+    func hasOutput()  -> Bool
+    
+    /**
+     * Installs the output-ready callback (replacing any earlier one); called at once if
+     * output is already queued.
+     */
+    func setOutputReady(callback: OutputReady) 
+    
 }
 /**
  * The sans-IO MCP client. Drain rule: after every input, call `pollOutput()` until `nil`,
@@ -1444,6 +1455,31 @@ open func setAuthContext(authContext: UInt64?)  {try! rustCall() {
 }
 }
     
+    /**
+     * Whether `pollOutput()` would return something.
+     */
+open func hasOutput() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_has_output(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Installs the output-ready callback (replacing any earlier one); called at once if
+     * output is already queued.
+     */
+open func setOutputReady(callback: OutputReady)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_set_output_ready(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeOutputReady_lower(callback),uniffiCallStatus
+    )
+}
+}
+    
 
     
 }
@@ -1487,6 +1523,217 @@ public func FfiConverterTypeClientMachine_lift(_ handle: UInt64) throws -> Clien
 #endif
 public func FfiConverterTypeClientMachine_lower(_ value: ClientMachine) -> UInt64 {
     return FfiConverterTypeClientMachine.lower(value)
+}
+
+
+
+
+
+
+/**
+ * Implemented in Swift: called when the machine has output to drain. It runs while the
+ * machine is locked, inside the call that queued the output: it must not call back into the
+ * machine; schedule the drain instead (resume a continuation, yield to an `AsyncStream`).
+ */
+public protocol OutputReady: AnyObject, Sendable {
+    
+    /**
+     * The machine's output queue went from empty to non-empty.
+     */
+    func outputReady() 
+    
+}
+/**
+ * Implemented in Swift: called when the machine has output to drain. It runs while the
+ * machine is locked, inside the call that queued the output: it must not call back into the
+ * machine; schedule the drain instead (resume a continuation, yield to an `AsyncStream`).
+ */
+open class OutputReadyImpl: OutputReady, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_outputready(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_outputready(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The machine's output queue went from empty to non-empty.
+     */
+open func outputReady()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_outputready_output_ready(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+
+    
+}
+
+
+
+// Put the implementation in a struct so we don't pollute the top-level namespace
+fileprivate struct UniffiCallbackInterfaceOutputReady {
+
+    // Create the VTable using a series of closures.
+    // Swift automatically converts these into C callback functions.
+    //
+    // Store the vtable directly.
+    static let vtable: UniffiVTableCallbackInterfaceOutputReady = UniffiVTableCallbackInterfaceOutputReady(
+        uniffiFree: { (uniffiHandle: UInt64) -> () in
+            do {
+                try FfiConverterTypeOutputReady.handleMap.remove(handle: uniffiHandle)
+            } catch {
+                print("Uniffi callback interface OutputReady: handle missing in uniffiFree")
+            }
+        },
+        uniffiClone: { (uniffiHandle: UInt64) -> UInt64 in
+            do {
+                return try FfiConverterTypeOutputReady.handleMap.clone(handle: uniffiHandle)
+            } catch {
+                fatalError("Uniffi callback interface OutputReady: handle missing in uniffiClone")
+            }
+        },
+        outputReady: { (
+            uniffiHandle: UInt64,
+            uniffiOutReturn: UnsafeMutableRawPointer,
+            uniffiCallStatus: UnsafeMutablePointer<RustCallStatus>
+        ) in
+            let makeCall = {
+                () throws -> () in
+                guard let uniffiObj = try? FfiConverterTypeOutputReady.handleMap.get(handle: uniffiHandle) else {
+                    throw UniffiInternalError.unexpectedStaleHandle
+                }
+                return uniffiObj.outputReady(
+                )
+            }
+
+            
+            let writeReturn = { () }
+            uniffiTraitInterfaceCall(
+                callStatus: uniffiCallStatus,
+                makeCall: makeCall,
+                writeReturn: writeReturn
+            )
+        }
+    )
+
+    // Rust stores this pointer for future callback invocations, so it must live
+    // for the process lifetime (not just for the init function call).
+    //
+    // `nonisolated(unsafe)` is needed under Swift 6 strict concurrency.
+    // This is safe because the pointee is initialized once during static init
+    // and never mutated by either side of the FFI.  Its fields are C function pointers.
+    nonisolated(unsafe) static let vtablePtr: UnsafePointer<UniffiVTableCallbackInterfaceOutputReady> = {
+        let ptr = UnsafeMutablePointer<UniffiVTableCallbackInterfaceOutputReady>.allocate(capacity: 1)
+        ptr.initialize(to: vtable)
+        return UnsafePointer(ptr)
+    }()
+}
+
+private func uniffiCallbackInitOutputReady() {
+    uniffi_mcp_context_ffi_fn_init_callback_vtable_outputready(UniffiCallbackInterfaceOutputReady.vtablePtr)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeOutputReady: FfiConverter {
+    fileprivate static let handleMap = UniffiHandleMap<OutputReady>()
+
+    typealias FfiType = UInt64
+    typealias SwiftType = OutputReady
+
+    public static func lift(_ handle: UInt64) throws -> OutputReady {
+        if ((handle & 1) == 0) {
+            // Rust-generated handle, construct a new class that uses the handle to implement the
+            // interface
+            return OutputReadyImpl(unsafeFromHandle: handle)
+        } else {
+            // Swift-generated handle, get the object from the handle map
+            return try handleMap.remove(handle: handle)
+        }
+    }
+
+    public static func lower(_ value: OutputReady) -> UInt64 {
+         if let rustImpl = value as? OutputReadyImpl {
+             // Rust-implemented object.  Clone the handle and return it
+            return rustImpl.uniffiCloneHandle()
+         } else {
+            // Swift object, generate a new vtable handle and return that.
+            return handleMap.insert(obj: value)
+         }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> OutputReady {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: OutputReady, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeOutputReady_lift(_ handle: UInt64) throws -> OutputReady {
+    return try FfiConverterTypeOutputReady.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeOutputReady_lower(_ value: OutputReady) -> UInt64 {
+    return FfiConverterTypeOutputReady.lower(value)
 }
 
 
@@ -1856,6 +2103,17 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
      * Open listen subscriptions.
      */
     func subscriptions()  -> UInt64
+    
+    /**
+     * Whether `pollOutput()` would return something.
+     */
+    func hasOutput()  -> Bool
+    
+    /**
+     * Installs the output-ready callback (replacing any earlier one); called at once if
+     * output is already queued.
+     */
+    func setOutputReady(callback: OutputReady) 
     
 }
 /**
@@ -2311,6 +2569,31 @@ open func subscriptions() -> UInt64  {
             self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
+}
+    
+    /**
+     * Whether `pollOutput()` would return something.
+     */
+open func hasOutput() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_has_output(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Installs the output-ready callback (replacing any earlier one); called at once if
+     * output is already queued.
+     */
+open func setOutputReady(callback: OutputReady)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_set_output_ready(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeOutputReady_lower(callback),uniffiCallStatus
+    )
+}
 }
     
 
@@ -3374,13 +3657,13 @@ public struct Implementation: Equatable, Hashable {
          */version: String, 
         /**
          * `title`
-         */title: String?, 
+         */title: String? = nil, 
         /**
          * `description`
-         */description: String?, 
+         */description: String? = nil, 
         /**
          * `websiteUrl`
-         */websiteUrl: String?) {
+         */websiteUrl: String? = nil) {
         self.name = name
         self.version = version
         self.title = title
@@ -3693,10 +3976,10 @@ public struct Prompt: Equatable, Hashable {
          */name: String, 
         /**
          * `title`
-         */title: String?, 
+         */title: String? = nil, 
         /**
          * `description`
-         */description: String?, 
+         */description: String? = nil, 
         /**
          * `arguments`
          */arguments: [PromptArgument]) {
@@ -3782,10 +4065,10 @@ public struct PromptArgument: Equatable, Hashable {
          */name: String, 
         /**
          * `title`
-         */title: String?, 
+         */title: String? = nil, 
         /**
          * `description`
-         */description: String?, 
+         */description: String? = nil, 
         /**
          * `required` (`prompts/get` without it is -32602).
          */required: Bool) {
@@ -3952,16 +4235,16 @@ public struct Resource: Equatable, Hashable {
          */name: String, 
         /**
          * `title`
-         */title: String?, 
+         */title: String? = nil, 
         /**
          * `description`
-         */description: String?, 
+         */description: String? = nil, 
         /**
          * `mimeType`
-         */mimeType: String?, 
+         */mimeType: String? = nil, 
         /**
          * `size` in bytes (before any base64).
-         */size: UInt64?) {
+         */size: UInt64? = nil) {
         self.uri = uri
         self.name = name
         self.title = title
@@ -4057,13 +4340,13 @@ public struct ResourceTemplate: Equatable, Hashable {
          */name: String, 
         /**
          * `title`
-         */title: String?, 
+         */title: String? = nil, 
         /**
          * `description`
-         */description: String?, 
+         */description: String? = nil, 
         /**
          * `mimeType`
-         */mimeType: String?) {
+         */mimeType: String? = nil) {
         self.uriTemplate = uriTemplate
         self.name = name
         self.title = title
@@ -4879,16 +5162,16 @@ public struct SubscriptionFilter: Equatable, Hashable {
     public init(
         /**
          * `toolsListChanged`
-         */toolsListChanged: Bool?, 
+         */toolsListChanged: Bool? = nil, 
         /**
          * `promptsListChanged`
-         */promptsListChanged: Bool?, 
+         */promptsListChanged: Bool? = nil, 
         /**
          * `resourcesListChanged`
-         */resourcesListChanged: Bool?, 
+         */resourcesListChanged: Bool? = nil, 
         /**
          * `resourceSubscriptions` (`nil` = absent).
-         */resourceSubscriptions: [String]?) {
+         */resourceSubscriptions: [String]? = nil) {
         self.toolsListChanged = toolsListChanged
         self.promptsListChanged = promptsListChanged
         self.resourcesListChanged = resourcesListChanged
@@ -6292,8 +6575,8 @@ public enum ClientEvent: Equatable, Hashable {
      */
     case other(
         /**
-         * Its debug rendering.
-         */description: String
+         * The core's identifier of its kind (`coreIdentifiers("client::Event")`).
+         */kind: String
     )
 
 
@@ -6364,7 +6647,7 @@ public struct FfiConverterTypeClientEvent: FfiConverterRustBuffer {
         case 16: return .peerError(kind: try FfiConverterTypePeerErrorKind.read(from: &buf), description: try FfiConverterString.read(from: &buf)
         )
         
-        case 17: return .other(description: try FfiConverterString.read(from: &buf)
+        case 17: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -6470,9 +6753,9 @@ public struct FfiConverterTypeClientEvent: FfiConverterRustBuffer {
             FfiConverterString.write(description, into: &buf)
             
         
-        case let .other(description):
+        case let .other(kind):
             writeInt(&buf, Int32(17))
-            FfiConverterString.write(description, into: &buf)
+            FfiConverterString.write(kind, into: &buf)
             
         }
     }
@@ -9344,8 +9627,8 @@ public enum ServerEvent: Equatable, Hashable {
      */
     case other(
         /**
-         * Its debug rendering.
-         */description: String
+         * The core's identifier of its kind (`coreIdentifiers("server::Event")`).
+         */kind: String
     )
 
 
@@ -9383,7 +9666,7 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
         case 5: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
         )
         
-        case 6: return .other(description: try FfiConverterString.read(from: &buf)
+        case 6: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -9436,9 +9719,9 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
             FfiConverterString.write(subscriptionIdJson, into: &buf)
             
         
-        case let .other(description):
+        case let .other(kind):
             writeInt(&buf, Int32(6))
-            FfiConverterString.write(description, into: &buf)
+            FfiConverterString.write(kind, into: &buf)
             
         }
     }
@@ -11150,6 +11433,29 @@ public func protocolVersion() -> String  {
 })
 }
 /**
+ * The names of the core's identifier tables, e.g. `"server::CancelReason"`.
+ */
+public func coreIdentifierTables() -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_core_identifier_tables(uniffiCallStatus
+    )
+})
+}
+/**
+ * The core's identifiers of one enum, in declaration order (`snake_case`, e.g.
+ * `["client", "stream_closed", "timed_out"]` for `"server::CancelReason"`); empty for an
+ * unknown table name.
+ */
+public func coreIdentifiers(table: String) -> [String]  {
+    return try!  FfiConverterSequenceString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_core_identifiers(
+        FfiConverterString.lower(table),uniffiCallStatus
+    )
+})
+}
+/**
  * The core's default server configuration.
  */
 public func serverConfig() -> ServerConfig  {
@@ -11191,6 +11497,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_protocol_version() != 6813) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_core_identifier_tables() != 17255) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_core_identifiers() != 18060) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_server_config() != 3293) {
@@ -11284,6 +11596,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_set_auth_context() != 51612) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_has_output() != 38129) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_set_output_ready() != 28642) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_router_count() != 50589) {
@@ -11385,6 +11703,12 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_subscriptions() != 2213) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_has_output() != 37115) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_output_ready() != 46925) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_uritemplate_expand() != 54769) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -11395,6 +11719,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_visibilityfilter_is_visible() != 38218) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_outputready_output_ready() != 47134) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_constructor_cache_new() != 51952) {
@@ -11413,6 +11740,7 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
 
+    uniffiCallbackInitOutputReady()
     uniffiCallbackInitVisibilityFilter()
     return InitializationResult.ok
 }()

@@ -250,6 +250,13 @@ typedef void (*UniffiCallbackInterfaceVisibilityFilterMethod0)(uint64_t, uint64_
     );
 
 #endif
+#ifndef UNIFFI_FFIDEF_CALLBACK_INTERFACE_OUTPUT_READY_METHOD0
+#define UNIFFI_FFIDEF_CALLBACK_INTERFACE_OUTPUT_READY_METHOD0
+typedef void (*UniffiCallbackInterfaceOutputReadyMethod0)(uint64_t, void* _Nonnull, 
+        RustCallStatus *_Nonnull uniffiCallStatus
+    );
+
+#endif
 #ifndef UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_VISIBILITY_FILTER
 #define UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_VISIBILITY_FILTER
 typedef struct UniffiVTableCallbackInterfaceVisibilityFilter {
@@ -257,6 +264,15 @@ typedef struct UniffiVTableCallbackInterfaceVisibilityFilter {
     UniffiCallbackInterfaceClone _Nonnull uniffiClone;
     UniffiCallbackInterfaceVisibilityFilterMethod0 _Nonnull isVisible;
 } UniffiVTableCallbackInterfaceVisibilityFilter;
+
+#endif
+#ifndef UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_OUTPUT_READY
+#define UNIFFI_FFIDEF_V_TABLE_CALLBACK_INTERFACE_OUTPUT_READY
+typedef struct UniffiVTableCallbackInterfaceOutputReady {
+    UniffiCallbackInterfaceFree _Nonnull uniffiFree;
+    UniffiCallbackInterfaceClone _Nonnull uniffiClone;
+    UniffiCallbackInterfaceOutputReadyMethod0 _Nonnull outputReady;
+} UniffiVTableCallbackInterfaceOutputReady;
 
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_CACHE
@@ -437,6 +453,16 @@ RustBuffer uniffi_mcp_context_ffi_fn_method_clientmachine_session(uint64_t ptr, 
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_SET_AUTH_CONTEXT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_SET_AUTH_CONTEXT
 void uniffi_mcp_context_ffi_fn_method_clientmachine_set_auth_context(uint64_t ptr, RustBuffer auth_context, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HAS_OUTPUT
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HAS_OUTPUT
+int8_t uniffi_mcp_context_ffi_fn_method_clientmachine_has_output(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_SET_OUTPUT_READY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_SET_OUTPUT_READY
+void uniffi_mcp_context_ffi_fn_method_clientmachine_set_output_ready(uint64_t ptr, uint64_t callback, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_ROUTER
@@ -635,6 +661,16 @@ void uniffi_mcp_context_ffi_fn_method_servermachine_stream_closed(uint64_t ptr, 
 uint64_t uniffi_mcp_context_ffi_fn_method_servermachine_subscriptions(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_HAS_OUTPUT
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_HAS_OUTPUT
+int8_t uniffi_mcp_context_ffi_fn_method_servermachine_has_output(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_SET_OUTPUT_READY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_SET_OUTPUT_READY
+void uniffi_mcp_context_ffi_fn_method_servermachine_set_output_ready(uint64_t ptr, uint64_t callback, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_URITEMPLATE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_URITEMPLATE
 uint64_t uniffi_mcp_context_ffi_fn_clone_uritemplate(uint64_t handle, RustCallStatus *_Nonnull out_status
@@ -703,6 +739,26 @@ void uniffi_mcp_context_ffi_fn_init_callback_vtable_visibilityfilter(const Uniff
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_VISIBILITYFILTER_IS_VISIBLE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_VISIBILITYFILTER_IS_VISIBLE
 int8_t uniffi_mcp_context_ffi_fn_method_visibilityfilter_is_visible(uint64_t ptr, uint64_t auth, RustBuffer item, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_OUTPUTREADY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_OUTPUTREADY
+uint64_t uniffi_mcp_context_ffi_fn_clone_outputready(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_OUTPUTREADY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_OUTPUTREADY
+void uniffi_mcp_context_ffi_fn_free_outputready(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_INIT_CALLBACK_VTABLE_OUTPUTREADY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_INIT_CALLBACK_VTABLE_OUTPUTREADY
+void uniffi_mcp_context_ffi_fn_init_callback_vtable_outputready(const UniffiVTableCallbackInterfaceOutputReady* _Nonnull vtable
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_OUTPUTREADY_OUTPUT_READY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_OUTPUTREADY_OUTPUT_READY
+void uniffi_mcp_context_ffi_fn_method_outputready_output_ready(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CACHEERROR_UNIFFI_TRAIT_DISPLAY
@@ -790,6 +846,17 @@ RustBuffer uniffi_mcp_context_ffi_fn_func_known_error_codes(RustCallStatus *_Non
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_PROTOCOL_VERSION
 RustBuffer uniffi_mcp_context_ffi_fn_func_protocol_version(RustCallStatus *_Nonnull out_status
     
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_CORE_IDENTIFIER_TABLES
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_CORE_IDENTIFIER_TABLES
+RustBuffer uniffi_mcp_context_ffi_fn_func_core_identifier_tables(RustCallStatus *_Nonnull out_status
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_CORE_IDENTIFIERS
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_CORE_IDENTIFIERS
+RustBuffer uniffi_mcp_context_ffi_fn_func_core_identifiers(RustBuffer table, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_SERVER_CONFIG
@@ -1094,6 +1161,18 @@ uint16_t uniffi_mcp_context_ffi_checksum_func_protocol_version(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_CORE_IDENTIFIER_TABLES
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_CORE_IDENTIFIER_TABLES
+uint16_t uniffi_mcp_context_ffi_checksum_func_core_identifier_tables(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_CORE_IDENTIFIERS
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_CORE_IDENTIFIERS
+uint16_t uniffi_mcp_context_ffi_checksum_func_core_identifiers(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_SERVER_CONFIG
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_SERVER_CONFIG
 uint16_t uniffi_mcp_context_ffi_checksum_func_server_config(void
@@ -1277,6 +1356,18 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_session(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_SET_AUTH_CONTEXT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_SET_AUTH_CONTEXT
 uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_set_auth_context(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HAS_OUTPUT
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HAS_OUTPUT
+uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_has_output(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_SET_OUTPUT_READY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_SET_OUTPUT_READY
+uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_set_output_ready(void
     
 );
 #endif
@@ -1478,6 +1569,18 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_subscriptions(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_HAS_OUTPUT
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_HAS_OUTPUT
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_has_output(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_SET_OUTPUT_READY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_SET_OUTPUT_READY
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_set_output_ready(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_URITEMPLATE_EXPAND
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_URITEMPLATE_EXPAND
 uint16_t uniffi_mcp_context_ffi_checksum_method_uritemplate_expand(void
@@ -1499,6 +1602,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_uritemplate_variables(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_VISIBILITYFILTER_IS_VISIBLE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_VISIBILITYFILTER_IS_VISIBLE
 uint16_t uniffi_mcp_context_ffi_checksum_method_visibilityfilter_is_visible(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_OUTPUTREADY_OUTPUT_READY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_OUTPUTREADY_OUTPUT_READY
+uint16_t uniffi_mcp_context_ffi_checksum_method_outputready_output_ready(void
     
 );
 #endif

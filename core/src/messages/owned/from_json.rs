@@ -24,19 +24,29 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{
-    OwnedAnnotations, OwnedContentBlock, OwnedGetPromptResult, OwnedIcon, OwnedImplementation,
-    OwnedInputRequest, OwnedInputRequiredResult, OwnedJson, OwnedPrompt, OwnedPromptArgument,
-    OwnedPromptMessage, OwnedResource, OwnedResourceContents, OwnedResourceTemplate,
-    OwnedSubscriptionFilter,
+    ListKind, OwnedAcknowledged, OwnedAnnotations, OwnedCancelled, OwnedCompleteResult,
+    OwnedContentBlock, OwnedDiscoverResult, OwnedErrorData, OwnedErrorResponse,
+    OwnedGetPromptResult, OwnedIcon, OwnedImplementation, OwnedInputRequest,
+    OwnedInputRequiredResult, OwnedJson, OwnedListChanged, OwnedListPromptsResult,
+    OwnedListResourceTemplatesResult, OwnedListResourcesResult, OwnedListenResult, OwnedPrompt,
+    OwnedPromptArgument, OwnedPromptMessage, OwnedReadResourceResult, OwnedResource,
+    OwnedResourceContents, OwnedResourceTemplate, OwnedResourceUpdated, OwnedResponse,
+    OwnedServerCapabilities, OwnedSubscriptionFilter,
 };
 use crate::json::{Cursor, JsonStr, Limits, RawJson};
-use crate::jsonrpc::{DecodeError, FromJson, ParamsError, ParamsErrorKind};
+use crate::jsonrpc::{
+    DecodeError, EnvelopeError, ErrorData, FromJson, Message, OwnedRequestId, ParamsError,
+    ParamsErrorKind, RequestId,
+};
 use crate::messages::CacheScope;
 use crate::messages::common::{obj, required, ttl};
 use crate::messages::{
-    Annotations, ContentBlock, GetPromptResult, Icon, Implementation, InputRequest,
-    InputRequiredResult, Map, Prompt, PromptArgument, PromptMessage, Resource, ResourceContents,
-    ResourceTemplate, Seq, SubscriptionFilter,
+    Annotations, CancelledNotification, CompleteResult, ContentBlock, DiscoverResult,
+    GetPromptResult, Icon, Implementation, InputRequest, InputRequiredResult, ListResult,
+    ListenResult, Map, NotificationMeta, Prompt, PromptArgument, PromptListChangedNotification,
+    PromptMessage, ReadResourceResult, Resource, ResourceContents, ResourceListChangedNotification,
+    ResourceTemplate, ResourceUpdatedNotification, ResultMeta, Seq, ServerCapabilities,
+    SubscriptionFilter, SubscriptionsAcknowledgedNotification, ToolListChangedNotification,
 };
 
 /// An owned value decoded from JSON text in its wire shape (camelCase keys).
@@ -84,7 +94,146 @@ from_json_text!(
     OwnedAnnotations,
     OwnedContentBlock,
     OwnedPromptMessage,
+    OwnedIcon,
+    OwnedPromptArgument,
+    OwnedInputRequest,
+    OwnedServerCapabilities,
+    OwnedDiscoverResult,
+    OwnedListResourcesResult,
+    OwnedListResourceTemplatesResult,
+    OwnedListPromptsResult,
+    OwnedReadResourceResult,
+    OwnedCompleteResult,
+    OwnedListenResult,
 );
+
+/// Any JSON value (validated, kept as text).
+impl FromJsonText for OwnedJson {
+    fn from_json_text(text: &str) -> Result<Self, DecodeError> {
+        Ok(Self::parse(text)?)
+    }
+}
+
+/// A JSON-RPC response whose `result` decodes as `R`.
+impl<R: FromJsonText> FromJsonText for OwnedResponse<R> {
+    fn from_json_text(text: &str) -> Result<Self, DecodeError> {
+        match Message::decode(text.as_bytes())? {
+            Message::Response(r) => Ok(Self {
+                id: r.id.to_owned_id(),
+                result: R::from_json_text(r.result.as_text())?,
+            }),
+            _ => Err(EnvelopeError::UnexpectedKind.into()),
+        }
+    }
+}
+
+fn subscription(meta: Option<NotificationMeta<'_>>) -> Option<OwnedRequestId> {
+    meta.and_then(|m| m.subscription_id)
+        .map(|id| RequestId::to_owned_id(&id))
+}
+
+/// `notifications/resources/updated`.
+impl FromJsonText for OwnedResourceUpdated {
+    fn from_json_text(text: &str) -> Result<Self, DecodeError> {
+        let n = ResourceUpdatedNotification::decode(text.as_bytes())?;
+        Ok(Self {
+            subscription_id: subscription(n.params.meta),
+            uri: owned(n.params.uri),
+        })
+    }
+}
+
+/// `notifications/{resources,prompts,tools}/list_changed`.
+impl FromJsonText for OwnedListChanged {
+    fn from_json_text(text: &str) -> Result<Self, DecodeError> {
+        let b = text.as_bytes();
+        let (kind, meta) = match Message::decode(b)? {
+            Message::Notification(n) => match n.method.as_str() {
+                "notifications/resources/list_changed" => (
+                    ListKind::Resources,
+                    ResourceListChangedNotification::decode(b)?.params.0.meta,
+                ),
+                "notifications/prompts/list_changed" => (
+                    ListKind::Prompts,
+                    PromptListChangedNotification::decode(b)?.params.0.meta,
+                ),
+                "notifications/tools/list_changed" => (
+                    ListKind::Tools,
+                    ToolListChangedNotification::decode(b)?.params.0.meta,
+                ),
+                _ => return Err(EnvelopeError::UnexpectedMethod.into()),
+            },
+            _ => return Err(EnvelopeError::UnexpectedKind.into()),
+        };
+        Ok(Self {
+            kind,
+            subscription_id: subscription(meta),
+        })
+    }
+}
+
+/// `notifications/subscriptions/acknowledged`.
+impl FromJsonText for OwnedAcknowledged {
+    fn from_json_text(text: &str) -> Result<Self, DecodeError> {
+        let n = SubscriptionsAcknowledgedNotification::decode(text.as_bytes())?;
+        Ok(Self {
+            subscription_id: subscription(n.params.meta).ok_or(ParamsError::new(
+                ParamsErrorKind::Missing,
+                "io.modelcontextprotocol/subscriptionId",
+            ))?,
+            notifications: OwnedSubscriptionFilter::from_view(n.params.notifications)?,
+        })
+    }
+}
+
+/// `notifications/cancelled`.
+impl FromJsonText for OwnedCancelled {
+    fn from_json_text(text: &str) -> Result<Self, DecodeError> {
+        let n = CancelledNotification::decode(text.as_bytes())?;
+        Ok(Self {
+            subscription_id: subscription(n.params.meta),
+            request_id: n.params.request_id.to_owned_id(),
+            reason: opt(n.params.reason),
+        })
+    }
+}
+
+/// A JSON-RPC error response, its `data` typed where the spec defines it.
+impl FromJsonText for OwnedErrorResponse {
+    fn from_json_text(text: &str) -> Result<Self, DecodeError> {
+        let Message::Error(e) = Message::decode(text.as_bytes())? else {
+            return Err(EnvelopeError::UnexpectedKind.into());
+        };
+        let data = match e.error.details()? {
+            ErrorData::None => OwnedErrorData::None,
+            ErrorData::Raw(raw) => OwnedErrorData::Json(json(raw)?),
+            ErrorData::UnsupportedProtocolVersion {
+                supported,
+                requested,
+            } => OwnedErrorData::UnsupportedProtocolVersion {
+                supported: supported.iter().map(owned).collect(),
+                requested: owned(requested),
+            },
+            ErrorData::MissingRequiredClientCapability { required } => {
+                let text = crate::json::to_string(&required).map_err(|_| {
+                    ParamsError::new(ParamsErrorKind::WrongType, "requiredCapabilities")
+                })?;
+                OwnedErrorData::MissingRequiredClientCapability(OwnedJson::parse(text)?)
+            }
+            ErrorData::ResourceNotFound { uri } => OwnedErrorData::ResourceNotFound(owned(uri)),
+        };
+        Ok(Self {
+            id: e.id.map(|id| id.to_owned_id()),
+            code: e.error.code,
+            message: owned(e.error.message),
+            data,
+        })
+    }
+}
+
+fn json(raw: RawJson<'_>) -> Result<OwnedJson, DecodeError> {
+    Ok(OwnedJson::parse(raw.as_text())?)
+}
 
 macro_rules! vec_from_json_text {
     ($($t:ty),* $(,)?) => {$(
@@ -334,7 +483,104 @@ impl<'a> FromView<'a> for OwnedGetPromptResult {
         Ok(Self {
             description: opt(v.description),
             messages: all(Some(v.messages))?,
-            server_info: None,
+            server_info: server_info(v.meta)?,
+        })
+    }
+}
+
+/// `_meta.serverInfo` of a result (its other `_meta` keys have no owned field).
+fn server_info(meta: Option<ResultMeta<'_>>) -> Result<Option<OwnedImplementation>, ParamsError> {
+    meta.and_then(|m| m.server_info)
+        .map(OwnedImplementation::from_view)
+        .transpose()
+}
+
+impl<'a> FromView<'a> for OwnedServerCapabilities {
+    type View = ServerCapabilities<'a>;
+    fn from_view(v: ServerCapabilities<'a>) -> Result<Self, ParamsError> {
+        Ok(Self {
+            resources: v.resources,
+            prompts: v.prompts,
+            tools: v.tools,
+            completions: v.completions.is_some(),
+            logging: v.logging.is_some(),
+            experimental: opt_json(v.experimental),
+            extensions: opt_json(v.extensions),
+        })
+    }
+}
+
+impl<'a> FromView<'a> for OwnedDiscoverResult {
+    type View = DiscoverResult<'a>;
+    fn from_view(v: DiscoverResult<'a>) -> Result<Self, ParamsError> {
+        Ok(Self {
+            supported_versions: v.supported_versions.iter().map(owned).collect(),
+            capabilities: OwnedServerCapabilities::from_view(v.capabilities)?,
+            instructions: opt(v.instructions),
+            ttl_ms: required(v.ttl_ms, "ttlMs")?,
+            cache_scope: required(v.cache_scope, "cacheScope")?,
+            server_info: server_info(v.meta)?,
+        })
+    }
+}
+
+macro_rules! list_from_view {
+    ($($owned:ty = $item:ty),* $(,)?) => {$(
+        impl<'a> FromView<'a> for $owned {
+            type View = ListResult<'a, <$item as FromView<'a>>::View>;
+            fn from_view(v: Self::View) -> Result<Self, ParamsError> {
+                Ok(Self {
+                    items: all(Some(v.items))?,
+                    next_cursor: opt(v.next_cursor),
+                    ttl_ms: required(v.ttl_ms, "ttlMs")?,
+                    cache_scope: required(v.cache_scope, "cacheScope")?,
+                    server_info: server_info(v.meta)?,
+                })
+            }
+        }
+    )*};
+}
+
+list_from_view!(
+    OwnedListResourcesResult = OwnedResource,
+    OwnedListResourceTemplatesResult = OwnedResourceTemplate,
+    OwnedListPromptsResult = OwnedPrompt,
+);
+
+impl<'a> FromView<'a> for OwnedReadResourceResult {
+    type View = ReadResourceResult<'a>;
+    fn from_view(v: ReadResourceResult<'a>) -> Result<Self, ParamsError> {
+        Ok(Self {
+            contents: all(Some(v.contents))?,
+            ttl_ms: required(v.ttl_ms, "ttlMs")?,
+            cache_scope: required(v.cache_scope, "cacheScope")?,
+            server_info: server_info(v.meta)?,
+        })
+    }
+}
+
+impl<'a> FromView<'a> for OwnedCompleteResult {
+    type View = CompleteResult<'a>;
+    fn from_view(v: CompleteResult<'a>) -> Result<Self, ParamsError> {
+        Ok(Self {
+            values: v.values.iter().map(owned).collect(),
+            total: v.total,
+            has_more: v.has_more,
+            server_info: server_info(v.meta)?,
+        })
+    }
+}
+
+impl<'a> FromView<'a> for OwnedListenResult {
+    type View = ListenResult<'a>;
+    fn from_view(v: ListenResult<'a>) -> Result<Self, ParamsError> {
+        let id = v.meta.subscription_id.ok_or(ParamsError::new(
+            ParamsErrorKind::Missing,
+            "io.modelcontextprotocol/subscriptionId",
+        ))?;
+        Ok(Self {
+            subscription_id: id.to_owned_id(),
+            server_info: server_info(Some(v.meta))?,
         })
     }
 }
@@ -380,7 +626,7 @@ impl<'a> FromView<'a> for OwnedInputRequiredResult {
         Ok(Self {
             input_requests,
             request_state: opt(v.request_state),
-            server_info: None,
+            server_info: server_info(v.meta)?,
         })
     }
 }

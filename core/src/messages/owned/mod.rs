@@ -20,6 +20,8 @@ mod from_json;
 mod items;
 mod notify;
 mod results;
+#[cfg(feature = "serde")]
+mod wire_serde;
 
 pub use from_json::FromJsonText;
 pub use items::{
@@ -69,6 +71,12 @@ impl OwnedJson {
     #[must_use]
     pub fn empty_object() -> Self {
         Self(String::from("{}"))
+    }
+
+    /// An owned copy of a validated value (no second validation).
+    #[must_use]
+    pub(crate) fn from_raw(raw: RawJson<'_>) -> Self {
+        Self(String::from(raw.as_text()))
     }
 
     /// Borrows as a [`RawJson`].

@@ -1,0 +1,269 @@
+// MCPServerHost: an MCP server as a Swift actor over `ServerMachine`. Register resources,
+// templates and prompts with async closures; `runStdio()` serves them on stdin/stdout.
+//
+//     let host = try MCPServerHost(name: "notes", version: "1.0.0")
+//     try await host.resource("notes://{id}", name: "note") { uri, vars in
+//         [.text(uri: uri, mimeType: "text/plain", text: try await load(vars["id"]!))]
+//     }
+//     await host.runStdio()
+//
+// The machine answers discovery, lists, static reads, completion from value sets and
+// subscriptions itself; the host runs a closure per event it hands over, as its own task,
+// and the answer is written as soon as the closure returns: the machine's output-ready
+// signal (`setOutputReady`) wakes the run loop, which also wakes at the machine's next
+// deadline (`pollTimeout()`) without waiting for input.
+import Foundation
+
+/// What a handler throws to answer with a JSON-RPC error instead of a result. Any other error
+/// is answered -32603 (internal error) without its text.
+public enum MCPHandlerError: Error, Sendable, Equatable {
+    /// Resource or prompt not found (-32602 with `data.uri` for reads).
+    case notFound
+    /// -32602 with this message.
+    case invalidParams(String)
+    /// An application error code and message.
+    case application(code: Int32, message: String)
+}
+
+/// An MCP server: a `ServerMachine` plus async handlers, driven by `run(...)`.
+public actor MCPServerHost {
+    /// Reads a resource: `uri` as requested, `variables` decoded from the template (empty for
+    /// a listed resource).
+    public typealias ResourceHandler = @Sendable (_ uri: String, _ variables: [String: String]) async throws -> [ResourceContents]
+    /// Gets a prompt from its arguments.
+    public typealias PromptHandler = @Sendable (_ arguments: [String: String]) async throws -> Wire.GetPromptResult
+
+    /// The machine (for what this actor does not wrap: visibility, `resourceUpdated`, …).
+    public nonisolated let machine: ServerMachine
+    private var templateHandlers: [UInt32: ResourceHandler] = [:]
+    private var resourceHandlers: [String: ResourceHandler] = [:]
+    private var promptHandlers: [String: PromptHandler] = [:]
+    /// Templates by machine id, to route reads of listed items to their template's handler.
+    private let router = Router()
+    private var routed: [UInt32: UInt32] = [:]
+    private var inFlight = 0
+
+    /// A server named `name` at `version`; every other setting is the core's default
+    /// (`serverConfig()`), changed through `configure`.
+    public init(
+        name: String = "mcp-context-swift", version: String = "0.1.0", title: String? = nil,
+        instructions: String? = nil, configure: (inout ServerConfig) -> Void = { _ in }
+    ) throws {
+        var config = serverConfig()
+        config.serverInfo = Implementation(name: name, version: version, title: title, description: nil, websiteUrl: nil)
+        config.instructions = instructions
+        configure(&config)
+        machine = try ServerMachine(config: config)
+    }
+
+    // ---- registration ----
+
+    /// A resource with fixed contents, served by the machine (no handler runs).
+    public func resource(
+        _ uri: String, name: String, title: String? = nil, description: String? = nil,
+        mimeType: String? = nil, size: UInt64? = nil, contents: [ResourceContents], cache: CacheHint? = nil
+    ) throws {
+        try machine.addResource(
+            resource: Resource(uri: uri, name: name, title: title, description: description, mimeType: mimeType, size: size),
+            contents: contents, cache: cache)
+    }
+
+    /// A resource template (`{` in `templateOrURI`) or a listed resource (a plain URI) whose
+    /// reads run `handler`. A template's `completions` complete its variables by prefix; its
+    /// `listed` URIs are listed by `resources/list` and read through the same handler.
+    public func resource(
+        _ templateOrURI: String, name: String, title: String? = nil, description: String? = nil,
+        mimeType: String? = nil, cache: CacheHint? = nil, completions: [String: [String]] = [:],
+        listed: [Resource] = [], handler: @escaping ResourceHandler
+    ) throws {
+        if templateOrURI.contains("{") {
+            let id = try machine.addTemplate(
+                template: ResourceTemplate(uriTemplate: templateOrURI, name: name, title: title, description: description, mimeType: mimeType),
+                cache: cache, completions: completions)
+            templateHandlers[id] = handler
+            let routeId = try router.insert(template: templateOrURI)
+            routed[routeId] = id
+            for item in listed {
+                try machine.addResource(resource: item, contents: nil, cache: cache)
+            }
+        } else {
+            try machine.addResource(
+                resource: Resource(uri: templateOrURI, name: name, title: title, description: description, mimeType: mimeType, size: nil),
+                contents: nil, cache: cache)
+            resourceHandlers[templateOrURI] = handler
+        }
+    }
+
+    /// A prompt answered by `handler`; `completions` complete its arguments by prefix.
+    public func prompt(
+        _ name: String, title: String? = nil, description: String? = nil,
+        arguments: [PromptArgument] = [], completions: [String: [String]] = [:],
+        handler: @escaping PromptHandler
+    ) throws {
+        try machine.addPrompt(
+            prompt: Prompt(name: name, title: title, description: description, arguments: arguments),
+            completions: completions)
+        promptHandlers[name] = handler
+    }
+
+    /// Tells subscribers that `uri` changed.
+    public func resourceUpdated(_ uri: String) {
+        machine.resourceUpdated(uri: uri)
+    }
+
+    /// Handlers still running.
+    public var handlersInFlight: Int { inFlight }
+
+    // ---- run loop ----
+
+    private enum Signal: Sendable {
+        case line(Data)
+        case wake
+        case end
+    }
+
+    /// Serves MCP over stdio: one JSON-RPC message per line on `input`, answers on `output`.
+    /// Returns when `input` ends.
+    public func runStdio(input: FileHandle = .standardInput, output: FileHandle = .standardOutput) async {
+        await run(lines: lines(of: input)) { bytes in
+            output.write(bytes + Data("\n".utf8))
+        }
+    }
+
+    /// Serves one stream of messages (`lines`) and writes every answer with `send`, at once:
+    /// after each input, each answer a handler gives, and each deadline of the machine.
+    public func run(
+        lines: AsyncStream<Data>, context: MessageContext = MessageContext(stream: 0, auth: 0, transport: .stdio),
+        send: @escaping @Sendable (Data) -> Void
+    ) async {
+        let (signals, continuation) = AsyncStream<Signal>.makeStream()
+        machine.setOutputReady(callback: StreamWaker(continuation, yielding: .wake))
+        let reader = Task {
+            for await line in lines { continuation.yield(.line(line)) }
+            continuation.yield(.end)
+        }
+        var timer: Task<Void, Never>?
+        defer {
+            reader.cancel()
+            timer?.cancel()
+        }
+        for await signal in signals {
+            switch signal {
+            case .line(let bytes):
+                _ = machine.handleMessage(bytes: bytes, nowMs: monotonicMs(), context: context)
+            case .wake:
+                break
+            case .end:
+                machine.streamClosed(stream: context.stream)
+                drain(send)
+                return
+            }
+            let now = monotonicMs()
+            if let deadline = machine.pollTimeout(), deadline <= now {
+                machine.handleTimeout(nowMs: now)
+            }
+            drain(send)
+            timer?.cancel()
+            timer = nil
+            if let deadline = machine.pollTimeout() {
+                let delay = deadline > now ? deadline - now : 0
+                timer = Task {
+                    try? await Task.sleep(nanoseconds: delay * 1_000_000)
+                    if !Task.isCancelled { continuation.yield(.wake) }
+                }
+            }
+        }
+    }
+
+    /// The drain rule: `pollOutput()` until `nil`; events start their handler's task.
+    private func drain(_ send: @Sendable (Data) -> Void) {
+        while let output = machine.pollOutput() {
+            switch output {
+            case .transmit(_, let bytes, _, _, _):
+                send(bytes)
+            case .event(let event):
+                dispatch(event)
+            }
+        }
+    }
+
+    private func dispatch(_ event: ServerEvent) {
+        switch event {
+        case .readResource(let handle, let uri, let target, _, _, _):
+            var handler: ResourceHandler?
+            var variables: [String: String] = [:]
+            switch target {
+            case .template(let id, _, let vars):
+                handler = templateHandlers[id]
+                variables = vars
+            case .resource, .unlisted:
+                if let h = resourceHandlers[uri] {
+                    handler = h
+                } else if let match = try? router.route(uri: uri), let id = routed[match.id] {
+                    handler = templateHandlers[id]
+                    for capture in match.captures { variables[capture.name] = capture.values.first ?? "" }
+                }
+            }
+            guard let handler else {
+                try? machine.fail(handle: handle, failure: .notFound)
+                return
+            }
+            let captured = variables
+            spawn(handle) { host in
+                let contents = try await handler(uri, captured)
+                try await host.answerRead(handle, contents)
+            }
+        case .getPrompt(let handle, let name, let arguments, _, _, _):
+            guard let handler = promptHandlers[name] else {
+                try? machine.fail(handle: handle, failure: .notFound)
+                return
+            }
+            spawn(handle) { host in
+                let result = try await handler(arguments)
+                try await host.answerPrompt(handle, result)
+            }
+        case .complete(let handle, _, _, _, _, _):
+            try? machine.respondCompletion(handle: handle, values: [])
+        case .cancelled, .streamOverflow, .other:
+            break
+        }
+    }
+
+    /// Runs `body` as its own task; a thrown error becomes the handle's JSON-RPC error.
+    private func spawn(_ handle: UInt64, _ body: @escaping @Sendable (MCPServerHost) async throws -> Void) {
+        inFlight += 1
+        Task {
+            do {
+                try await body(self)
+            } catch let error as MCPHandlerError {
+                await self.answerFailure(handle, error)
+            } catch is RespondError {
+                // Already answered, cancelled or timed out: nothing to send.
+            } catch {
+                await self.answerFailure(handle, nil)
+            }
+            await self.finished()
+        }
+    }
+
+    private func finished() { inFlight -= 1 }
+
+    private func answerRead(_ handle: UInt64, _ contents: [ResourceContents]) throws {
+        try machine.respondRead(handle: handle, contents: contents)
+    }
+
+    private func answerPrompt(_ handle: UInt64, _ result: Wire.GetPromptResult) throws {
+        try machine.respondPrompt(handle: handle, result: result)
+    }
+
+    private func answerFailure(_ handle: UInt64, _ error: MCPHandlerError?) {
+        let failure: Failure
+        switch error {
+        case .notFound: failure = .notFound
+        case .invalidParams(let message): failure = .invalidParams(message: message)
+        case .application(let code, let message): failure = .application(code: code, message: message)
+        case nil: failure = .internal
+        }
+        try? machine.fail(handle: handle, failure: failure)
+    }
+}

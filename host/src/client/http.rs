@@ -1,0 +1,168 @@
+//! The client over Streamable HTTP: one POST per message, the answer as a JSON body or an
+//! event stream; cancelling a request closes its response stream.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use futures_util::StreamExt;
+use mcp_context::client::{ClientConfig, Transmit, Transport};
+use mcp_context::messages::owned::base64;
+use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use tokio::task::AbortHandle;
+
+use super::sse::SseDecoder;
+use super::{Error, Inner, McpClient, Wire, default_config};
+
+/// The HTTP side of a client: the endpoint, the connection pool, the legacy session id and
+/// the requests whose response streams are open.
+pub struct HttpTransport {
+    http: reqwest::Client,
+    url: String,
+    /// `Mcp-Session-Id` a 2025-11-25 server assigned at `initialize`.
+    session: Mutex<Option<String>>,
+    open: Mutex<HashMap<i64, AbortHandle>>,
+}
+
+impl std::fmt::Debug for HttpTransport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpTransport")
+            .field("url", &self.url)
+            .finish_non_exhaustive()
+    }
+}
+
+/// `Mcp-Name`: plain when printable ASCII without surrounding spaces, else the spec's
+/// `=?base64?…?=` form (the server decodes it, `mcp_context::http::check_headers`).
+fn mcp_name(name: &str) -> String {
+    let plain = name.bytes().all(|b| (0x20..=0x7e).contains(&b))
+        && !name.starts_with(' ')
+        && !name.ends_with(' ');
+    if plain {
+        name.to_owned()
+    } else {
+        format!("=?base64?{}?=", base64(name.as_bytes()))
+    }
+}
+
+impl HttpTransport {
+    pub(crate) fn post(&self, inner: &Arc<Inner>, t: Transmit) {
+        let mut req = self
+            .http
+            .post(&self.url)
+            .header(CONTENT_TYPE, "application/json")
+            .header(ACCEPT, "application/json, text/event-stream");
+        if let Some(v) = &t.protocol_version {
+            req = req.header("MCP-Protocol-Version", v);
+        }
+        if let Some(m) = &t.method {
+            req = req.header("Mcp-Method", m.as_ref());
+        }
+        if let Some(n) = &t.name {
+            req = req.header("Mcp-Name", mcp_name(n));
+        }
+        if let Some(s) = self
+            .session
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .as_deref()
+        {
+            req = req.header("Mcp-Session-Id", s);
+        }
+        let req = req.body(t.bytes);
+        let id = t.id;
+        let task_inner = inner.clone();
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        let task = tokio::spawn(async move {
+            exchange(&task_inner, req, id).await;
+            if let (Some(id), Wire::Http(h)) = (id, &task_inner.wire) {
+                h.open
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .remove(&id);
+            }
+        });
+        if let Some(id) = id {
+            open.insert(id, task.abort_handle());
+        }
+    }
+
+    /// Closes the response stream of request `id` (the HTTP cancellation).
+    pub(crate) fn close(&self, id: i64) {
+        if let Some(task) = self
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id)
+        {
+            task.abort();
+        }
+    }
+}
+
+async fn exchange(inner: &Arc<Inner>, req: reqwest::RequestBuilder, id: Option<i64>) {
+    let failed = |inner: &Arc<Inner>| {
+        if let Some(id) = id {
+            inner.input(|c, now| c.handle_request_failed(id, now));
+        }
+    };
+    let resp = match req.send().await {
+        Ok(r) => r,
+        Err(_) => return failed(inner),
+    };
+    let session = resp.headers().get("mcp-session-id");
+    if let (Some(Ok(s)), Wire::Http(h)) = (session.map(|s| s.to_str()), &inner.wire) {
+        *h.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(s.to_owned());
+    }
+    let kind = resp
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if kind.starts_with("text/event-stream") {
+        let mut body = resp.bytes_stream();
+        let mut sse = SseDecoder::default();
+        while let Some(Ok(chunk)) = body.next().await {
+            sse.feed(&chunk, |data| {
+                inner.input(|c, now| c.handle_message(data, now))
+            });
+        }
+    } else if kind.starts_with("application/json") {
+        match resp.bytes().await {
+            Ok(body) if !body.is_empty() => inner.input(|c, now| c.handle_message(&body, now)),
+            _ => failed(inner),
+        }
+    } else if !resp.status().is_success() {
+        failed(inner);
+    }
+}
+
+impl McpClient {
+    /// A client for the Streamable HTTP endpoint `url` (e.g. `http://127.0.0.1:3001/mcp`).
+    ///
+    /// # Errors
+    /// The HTTP client could not be built.
+    pub fn http(url: &str) -> Result<Self, Error> {
+        Self::http_with(url, default_config())
+    }
+
+    /// [`McpClient::http`] with a configuration (its transport is set to HTTP).
+    ///
+    /// # Errors
+    /// The HTTP client could not be built, or the configuration was refused.
+    pub fn http_with(url: &str, mut config: ClientConfig) -> Result<Self, Error> {
+        config.transport = Transport::Http;
+        let http = reqwest::Client::builder()
+            .build()
+            .map_err(|e| Error::Io(std::io::Error::other(e)))?;
+        Self::start(
+            config,
+            Wire::Http(HttpTransport {
+                http,
+                url: url.to_owned(),
+                session: Mutex::new(None),
+                open: Mutex::new(HashMap::new()),
+            }),
+        )
+    }
+}

@@ -1,0 +1,434 @@
+//! The engine: one [`Server`] machine behind a mutex, drained after every input, its events
+//! handed to the application's handlers, its transmits routed to the stream they name, and
+//! its timer honoured by a task.
+//!
+//! Drain rule (`docs/server-machine.md` §Run loop): every call into the machine goes through
+//! [`Engine::input`], which polls outputs until `None` before it lets go of the lock. A
+//! handler's answer is such an input, so it is on its way to the transport as soon as the
+//! handler returns; nothing waits for the next message or the request deadline.
+//!
+//! Handlers run without the lock. A handler future is polled once in place: one that is
+//! ready at once (a lookup in memory) is answered without a task; one that waits is spawned
+//! on tokio, raced against the request's cancellation.
+
+use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::task::{Poll, Waker};
+use std::time::{Duration, Instant};
+
+use futures_util::FutureExt;
+use mcp_context::server::{
+    CompletionTarget, Event, Failure, Handle, Output, ReadTarget, RespondError, Server, StreamId,
+    Transmit,
+};
+use tokio::sync::{Notify, mpsc};
+use tokio_util::sync::CancellationToken;
+
+use crate::app::Handlers;
+use crate::handler::{
+    BoxFuture, CompleteRequest, Context, HandlerResult, MethodReply, MethodRequest, PromptReply,
+    PromptRequest, ReadReply, ReadRequest,
+};
+
+/// Where the transmits of one stream go.
+pub(crate) type Sink = mpsc::UnboundedSender<Transmit>;
+
+/// What the mutex guards.
+pub(crate) struct State {
+    pub(crate) server: Server,
+    sinks: HashMap<StreamId, Sink>,
+    tokens: HashMap<Handle, CancellationToken>,
+    /// The deadline the timer task sleeps until.
+    armed: Option<u64>,
+}
+
+pub(crate) struct Engine {
+    state: Mutex<State>,
+    handlers: Handlers,
+    start: Instant,
+    timer: Notify,
+    timer_started: AtomicBool,
+    idle: Notify,
+    next_stream: AtomicU64,
+    stop: CancellationToken,
+}
+
+impl Engine {
+    pub(crate) fn new(server: Server, handlers: Handlers) -> Arc<Self> {
+        Arc::new(Self {
+            state: Mutex::new(State {
+                server,
+                sinks: HashMap::new(),
+                tokens: HashMap::new(),
+                armed: None,
+            }),
+            handlers,
+            start: Instant::now(),
+            timer: Notify::new(),
+            timer_started: AtomicBool::new(false),
+            idle: Notify::new(),
+            next_stream: AtomicU64::new(1),
+            stop: CancellationToken::new(),
+        })
+    }
+
+    /// Milliseconds since the engine was built: the machine's clock.
+    pub(crate) fn now(&self) -> u64 {
+        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// A stream id never handed out before.
+    pub(crate) fn new_stream(&self) -> StreamId {
+        StreamId(self.next_stream.fetch_add(1, Ordering::Relaxed))
+    }
+
+    fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Transmits for `stream` go to `sink` until the machine ends the stream or
+    /// [`Engine::close_stream`] is called.
+    pub(crate) fn open_stream(&self, stream: StreamId, sink: Sink) {
+        self.lock().sinks.insert(stream, sink);
+    }
+
+    /// Stops routing `stream`'s transmits (its sink is dropped) without telling the machine.
+    pub(crate) fn forget_stream(&self, stream: StreamId) {
+        self.lock().sinks.remove(&stream);
+    }
+
+    /// The transport closed `stream`: the machine ends its subscriptions and cancels its
+    /// requests (`Server::stream_closed`).
+    #[allow(dead_code)] // the HTTP service (next)
+    pub(crate) fn close_stream(self: &Arc<Self>, stream: StreamId) {
+        self.input(|st, _| {
+            if st.sinks.remove(&stream).is_some() {
+                st.server.stream_closed(stream);
+            }
+        });
+    }
+
+    /// Runs `f` on the machine with the current time, drains it, then hands the events it
+    /// produced to their handlers (outside the lock).
+    pub(crate) fn input<R>(self: &Arc<Self>, f: impl FnOnce(&mut State, u64) -> R) -> R {
+        let mut events = Vec::new();
+        let (r, wake_timer, idle) = {
+            let mut st = self.lock();
+            let r = f(&mut st, self.now());
+            st.drain(&mut events);
+            let deadline = st.server.poll_timeout();
+            let wake = match (deadline, st.armed) {
+                (Some(d), Some(a)) => d < a,
+                (Some(_), None) => true,
+                (None, _) => false,
+            };
+            if wake {
+                st.armed = deadline;
+            }
+            (r, wake, st.server.pending_requests() == 0)
+        };
+        if wake_timer {
+            self.timer.notify_one();
+        }
+        if idle {
+            self.idle.notify_waiters();
+        }
+        for (event, token) in events {
+            self.dispatch(event, token);
+        }
+        r
+    }
+
+    /// Completes once no request waits for the application.
+    pub(crate) async fn idle(&self) {
+        loop {
+            let notified = self.idle.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            if self.lock().server.pending_requests() == 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+
+    /// Starts the task that honours the machine's timer (`poll_timeout` → `handle_timeout`),
+    /// once per engine. Needs a tokio runtime.
+    pub(crate) fn start_timer(self: &Arc<Self>) {
+        if self.timer_started.swap(true, Ordering::AcqRel) {
+            return;
+        }
+        let engine = self.clone();
+        tokio::spawn(async move { engine.run_timer().await });
+    }
+
+    async fn run_timer(self: Arc<Self>) {
+        loop {
+            let notified = self.timer.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            let deadline = {
+                let mut st = self.lock();
+                st.armed = st.server.poll_timeout();
+                st.armed
+            };
+            let sleep = async {
+                match deadline {
+                    Some(d) => {
+                        tokio::time::sleep_until((self.start + Duration::from_millis(d)).into())
+                            .await;
+                    }
+                    None => std::future::pending::<()>().await,
+                }
+            };
+            tokio::select! {
+                () = self.stop.cancelled() => return,
+                () = &mut notified => {}
+                () = sleep => {
+                    self.input(|st, now| st.server.handle_timeout(now));
+                }
+            }
+        }
+    }
+
+    /// Stops the timer task.
+    pub(crate) fn stop(&self) {
+        self.stop.cancel();
+    }
+
+    fn context(self: &Arc<Self>, handle: Handle, auth: u64, token: CancellationToken) -> Context {
+        Context {
+            engine: self.clone(),
+            handle,
+            auth,
+            capabilities: mcp_context::server::DeclaredCapabilities::default(),
+            cancel: token,
+        }
+    }
+
+    fn dispatch(self: &Arc<Self>, event: Event, token: CancellationToken) {
+        match event {
+            Event::ReadResource(e) => {
+                let handler = match &e.target {
+                    ReadTarget::Resource => self.handlers.resources.get(&e.uri),
+                    ReadTarget::Template { id, .. } => {
+                        self.handlers.templates.get(id).map(|(_, h)| h)
+                    }
+                    ReadTarget::Unlisted => self.handlers.unlisted.as_ref(),
+                };
+                let Some(handler) = handler else {
+                    return self.finish::<ReadReply>(
+                        e.handle,
+                        Err(crate::Error::not_found()),
+                        |_, _, _| Ok(()),
+                    );
+                };
+                let (template, variables) = match e.target {
+                    ReadTarget::Template { id, variables } => (
+                        self.handlers.templates.get(&id).map(|(t, _)| t.clone()),
+                        variables,
+                    ),
+                    _ => (None, Vec::new()),
+                };
+                let mut cx = self.context(e.handle, e.auth, token.clone());
+                cx.capabilities = e.capabilities;
+                let fut = handler(
+                    ReadRequest {
+                        uri: e.uri,
+                        template,
+                        variables,
+                        retry: e.retry,
+                    },
+                    cx,
+                );
+                self.run(e.handle, token, fut, answer_read);
+            }
+            Event::GetPrompt(e) => {
+                let Some(handler) = self.handlers.prompts.get(&e.name) else {
+                    return self.finish::<PromptReply>(
+                        e.handle,
+                        Err(crate::Error::not_found()),
+                        |_, _, _| Ok(()),
+                    );
+                };
+                let mut cx = self.context(e.handle, e.auth, token.clone());
+                cx.capabilities = e.capabilities;
+                let fut = handler(
+                    PromptRequest {
+                        name: e.name,
+                        arguments: e.arguments,
+                        retry: e.retry,
+                    },
+                    cx,
+                );
+                self.run(e.handle, token, fut, answer_prompt);
+            }
+            Event::Complete(e) => {
+                let handler = match &e.target {
+                    CompletionTarget::Prompt(name) => self.handlers.complete_prompt.get(name),
+                    CompletionTarget::Template(id) => self.handlers.complete_template.get(id),
+                };
+                let Some(handler) = handler else {
+                    // No handler: no candidates, as the machine answers without events.
+                    return self.finish(e.handle, Ok(Vec::new()), answer_complete);
+                };
+                let cx = self.context(e.handle, e.auth, token.clone());
+                let fut = handler(
+                    CompleteRequest {
+                        argument: e.argument,
+                        value: e.value,
+                        context: e.context,
+                    },
+                    cx,
+                );
+                self.run(e.handle, token, fut, answer_complete);
+            }
+            Event::Request(e) => {
+                let Some(handler) = self.handlers.methods.get(&e.method) else {
+                    return self.finish::<MethodReply>(
+                        e.handle,
+                        Err(crate::Error::internal()),
+                        |_, _, _| Ok(()),
+                    );
+                };
+                let mut cx = self.context(e.handle, e.auth, token.clone());
+                cx.capabilities = e.capabilities;
+                let fut = handler(
+                    MethodRequest {
+                        method: e.method,
+                        params: e.params,
+                        progress: e.progress,
+                        retry: e.retry,
+                    },
+                    cx,
+                );
+                self.run(e.handle, token, fut, answer_method);
+            }
+            // Cancellations are handled in `drain`; overflows need nothing from the host
+            // (the machine already told the client).
+            _ => {}
+        }
+    }
+
+    /// Polls `fut` once in place; answers now if it is ready, else spawns it.
+    fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        handle: Handle,
+        token: CancellationToken,
+        mut fut: BoxFuture<HandlerResult<T>>,
+        answer: Answer<T>,
+    ) {
+        let mut cx = std::task::Context::from_waker(Waker::noop());
+        match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
+            Ok(Poll::Ready(r)) => self.finish(handle, r, answer),
+            Err(_) => self.finish(handle, Err(crate::Error::internal()), answer),
+            Ok(Poll::Pending) => {
+                let engine = self.clone();
+                tokio::spawn(async move {
+                    tokio::select! {
+                        biased;
+                        () = token.cancelled() => {}
+                        r = AssertUnwindSafe(fut).catch_unwind() => {
+                            let r = r.unwrap_or_else(|_| Err(crate::Error::internal()));
+                            engine.finish(handle, r, answer);
+                        }
+                    }
+                });
+            }
+        }
+    }
+
+    /// Gives the handler's answer to the machine (and drains).
+    fn finish<T>(self: &Arc<Self>, handle: Handle, r: HandlerResult<T>, answer: Answer<T>) {
+        self.input(|st, _| {
+            st.tokens.remove(&handle);
+            let done = match r {
+                Ok(v) => answer(&mut st.server, handle, v),
+                Err(e) => st.server.fail(handle, e.into_failure()),
+            };
+            match done {
+                Ok(()) | Err(RespondError::UnknownHandle | RespondError::ClientLacksCapability) => {
+                }
+                // An answer the machine refused (wrong shape, no sealing key): the client
+                // gets -32603 now rather than a timeout later.
+                Err(_) => {
+                    let _ = st.server.fail(handle, Failure::Internal);
+                }
+            }
+        });
+    }
+}
+
+type Answer<T> = fn(&mut Server, Handle, T) -> Result<(), RespondError>;
+
+fn answer_read(s: &mut Server, h: Handle, r: ReadReply) -> Result<(), RespondError> {
+    match r {
+        ReadReply::Contents(c) => s.respond_read(h, c),
+        ReadReply::Cached(c, hint) => s.respond_read_cached(h, c, hint),
+        ReadReply::InputRequired(i) => s.respond_input_required(h, i),
+    }
+}
+
+fn answer_prompt(s: &mut Server, h: Handle, r: PromptReply) -> Result<(), RespondError> {
+    match r {
+        PromptReply::Messages(m) => s.respond_prompt(h, m),
+        PromptReply::InputRequired(i) => s.respond_input_required(h, i),
+    }
+}
+
+fn answer_method(s: &mut Server, h: Handle, r: MethodReply) -> Result<(), RespondError> {
+    match r {
+        MethodReply::Result(j) => s.respond_result(h, j, None),
+        MethodReply::Cached(j, hint) => s.respond_result(h, j, Some(hint)),
+        MethodReply::InputRequired(i) => s.respond_input_required(h, i),
+    }
+}
+
+fn answer_complete(s: &mut Server, h: Handle, v: Vec<String>) -> Result<(), RespondError> {
+    s.respond_completion(h, v)
+}
+
+impl State {
+    /// Polls every output: transmits to their stream's sink, cancellations to the handler's
+    /// token, events (with a fresh token) to `events`.
+    fn drain(&mut self, events: &mut Vec<(Event, CancellationToken)>) {
+        while let Some(out) = self.server.poll_output() {
+            match out {
+                Output::Transmit(t) => {
+                    let (stream, end) = (t.stream, t.end_of_stream);
+                    if let Some(sink) = self.sinks.get(&stream) {
+                        // A receiver that is gone closes the stream through its own guard.
+                        let _ = sink.send(t);
+                    }
+                    if end {
+                        self.sinks.remove(&stream);
+                    }
+                }
+                Output::Event(Event::Cancelled { handle, .. }) => {
+                    if let Some(token) = self.tokens.remove(&handle) {
+                        token.cancel();
+                    }
+                }
+                Output::Event(e) => {
+                    let token = CancellationToken::new();
+                    if let Some(h) = handle_of(&e) {
+                        self.tokens.insert(h, token.clone());
+                    }
+                    events.push((e, token));
+                }
+            }
+        }
+    }
+}
+
+fn handle_of(e: &Event) -> Option<Handle> {
+    match e {
+        Event::ReadResource(e) => Some(e.handle),
+        Event::GetPrompt(e) => Some(e.handle),
+        Event::Complete(e) => Some(e.handle),
+        Event::Request(e) => Some(e.handle),
+        _ => None,
+    }
+}

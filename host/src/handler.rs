@@ -1,0 +1,240 @@
+//! What a handler receives ([`ReadRequest`], [`PromptRequest`], [`CompleteRequest`] and a
+//! [`Context`]) and what it may answer ([`ReadReply`]).
+//!
+//! Every request type owns its data, so a handler is an ordinary `async move` block that
+//! can await anything (a database, a file, another server) before it answers.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use mcp_context::messages::owned::{OwnedGetPromptResult, OwnedJson, OwnedResourceContents};
+use mcp_context::server::{CacheHint, DeclaredCapabilities, Handle, InputRequired, Retry};
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
+
+use crate::engine::Engine;
+use crate::error::Error;
+use crate::notify::Notifier;
+
+/// A boxed, sendable future: what every registered handler is turned into.
+pub(crate) type BoxFuture<T> = Pin<Box<dyn Future<Output = T> + Send + 'static>>;
+
+/// What a handler's future ends with.
+pub type HandlerResult<T> = Result<T, Error>;
+
+/// A `resources/read` the application answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadRequest {
+    /// The URI, validated by the core, exactly as requested.
+    pub uri: String,
+    /// The template that matched (its `uriTemplate`), or `None` for a registered resource
+    /// or a forwarded unlisted read.
+    pub template: Option<String>,
+    /// The template's variables, percent-decoded, by name (empty without a template).
+    pub variables: Vec<(String, String)>,
+    /// The verified inputs of an `input_required` retry.
+    pub retry: Option<Retry>,
+}
+
+impl ReadRequest {
+    /// The decoded value of template variable `name`.
+    #[must_use]
+    pub fn var(&self, name: &str) -> Option<&str> {
+        lookup(&self.variables, name)
+    }
+}
+
+/// A `prompts/get` the application answers.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PromptRequest {
+    /// The prompt's name (registered, visible to the caller).
+    pub name: String,
+    /// The arguments; every required one is present.
+    pub arguments: Vec<(String, String)>,
+    /// The verified inputs of an `input_required` retry.
+    pub retry: Option<Retry>,
+}
+
+impl PromptRequest {
+    /// Argument `name`.
+    #[must_use]
+    pub fn arg(&self, name: &str) -> Option<&str> {
+        lookup(&self.arguments, name)
+    }
+}
+
+/// A `completion/complete` for an argument with no built-in value set.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompleteRequest {
+    /// The argument (or template variable) being completed.
+    pub argument: String,
+    /// What the user typed so far.
+    pub value: String,
+    /// `context.arguments`: the arguments already resolved.
+    pub context: Vec<(String, String)>,
+}
+
+impl CompleteRequest {
+    /// The already-resolved argument `name`.
+    #[must_use]
+    pub fn context(&self, name: &str) -> Option<&str> {
+        lookup(&self.context, name)
+    }
+}
+
+fn lookup<'a>(pairs: &'a [(String, String)], name: &str) -> Option<&'a str> {
+    pairs
+        .iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v.as_str())
+}
+
+/// A request for an extension method the application registered (`tools/list`,
+/// `tools/call`, a vendor method): validated by the core like its own methods (envelope,
+/// `_meta`, version, headers on HTTP).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodRequest {
+    /// The method, as registered.
+    pub method: String,
+    /// The params object as received (`_meta` included).
+    pub params: OwnedJson,
+    /// The request carried a `progressToken` ([`Context::progress`] sends notifications).
+    pub progress: bool,
+    /// The verified inputs of an `input_required` retry.
+    pub retry: Option<Retry>,
+}
+
+/// The answer to an extension method: a result object (the machine adds `resultType`,
+/// `_meta.serverInfo` and, with a hint, `ttlMs`/`cacheScope`), or `input_required`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MethodReply {
+    /// The result object.
+    Result(OwnedJson),
+    /// The result object with cache hints.
+    Cached(OwnedJson, CacheHint),
+    /// Ask the client first.
+    InputRequired(InputRequired),
+}
+
+impl From<OwnedJson> for MethodReply {
+    fn from(j: OwnedJson) -> Self {
+        Self::Result(j)
+    }
+}
+
+impl From<InputRequired> for MethodReply {
+    fn from(i: InputRequired) -> Self {
+        Self::InputRequired(i)
+    }
+}
+
+/// The answer to a read: contents (with the registered cache hint, or one of its own),
+/// or `input_required`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ReadReply {
+    /// Contents, sent with the hint the resource or template was registered with.
+    Contents(Vec<OwnedResourceContents>),
+    /// Contents with this hint instead.
+    Cached(Vec<OwnedResourceContents>, CacheHint),
+    /// Ask the client first (`resultType: "input_required"`).
+    InputRequired(InputRequired),
+}
+
+impl From<Vec<OwnedResourceContents>> for ReadReply {
+    fn from(c: Vec<OwnedResourceContents>) -> Self {
+        Self::Contents(c)
+    }
+}
+
+impl From<OwnedResourceContents> for ReadReply {
+    fn from(c: OwnedResourceContents) -> Self {
+        Self::Contents(vec![c])
+    }
+}
+
+impl From<InputRequired> for ReadReply {
+    fn from(i: InputRequired) -> Self {
+        Self::InputRequired(i)
+    }
+}
+
+/// The answer to `prompts/get`: messages, or `input_required`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PromptReply {
+    /// The prompt's messages.
+    Messages(OwnedGetPromptResult),
+    /// Ask the client first.
+    InputRequired(InputRequired),
+}
+
+impl From<OwnedGetPromptResult> for PromptReply {
+    fn from(r: OwnedGetPromptResult) -> Self {
+        Self::Messages(r)
+    }
+}
+
+impl From<InputRequired> for PromptReply {
+    fn from(i: InputRequired) -> Self {
+        Self::InputRequired(i)
+    }
+}
+
+/// What every handler gets besides its request: the caller, what the request declared,
+/// cancellation, progress, and a [`Notifier`] for change notifications.
+#[derive(Clone)]
+pub struct Context {
+    pub(crate) engine: Arc<Engine>,
+    pub(crate) handle: Handle,
+    pub(crate) auth: u64,
+    pub(crate) capabilities: DeclaredCapabilities,
+    pub(crate) cancel: CancellationToken,
+}
+
+impl std::fmt::Debug for Context {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Context")
+            .field("handle", &self.handle)
+            .field("caller", &self.auth)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Context {
+    /// The caller: the authorization id the transport resolved for this request (`0` =
+    /// anonymous; see the HTTP options).
+    #[must_use]
+    pub fn caller(&self) -> u64 {
+        self.auth
+    }
+
+    /// The client capabilities the request declared (input requests may use only these).
+    #[must_use]
+    pub fn capabilities(&self) -> DeclaredCapabilities {
+        self.capabilities
+    }
+
+    /// The request's handle in the machine.
+    #[must_use]
+    pub fn handle(&self) -> Handle {
+        self.handle
+    }
+
+    /// The client cancelled, the stream closed or the deadline passed: whatever the handler
+    /// answers now is dropped. The handler's future is also dropped at that point, so
+    /// awaiting this is only needed for work spawned elsewhere.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// Completes when the request is cancelled (see [`Context::is_cancelled`]).
+    pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {
+        self.cancel.cancelled()
+    }
+
+    /// Change notifications and runtime registration.
+    #[must_use]
+    pub fn notifier(&self) -> Notifier {
+        Notifier::new(self.engine.clone())
+    }
+}
