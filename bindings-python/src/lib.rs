@@ -1,4 +1,5 @@
-//! Python bindings of `mcp-context`: the extension module `mcp_context`.
+//! Python bindings of `mcp-context`: the extension module `mcp_context._core`, re-exported by
+//! the pure-Python package `mcp_context` (`python/mcp_context/`: `server.App`, `aio.Client`).
 //!
 //! Thin by rule (STYLE convention 15): each file converts one concept's types and errors and
 //! holds no protocol logic; everything else lives in the core crate. One file per concept:
@@ -16,14 +17,18 @@
 //! * `client.rs`: `ClientMachine` and the client's output classes.
 //! * `cache.rs`: `Cache`; `context.rs`: `select_context`; `file_root.rs`: `FileRoot`;
 //!   `http.rs`: `check_origin`, `check_headers`, `http_status`.
+//! * `http_entry.rs`: `HttpResponse` and the request head of `ServerMachine.http_head` /
+//!   `handle_http` (the core's HTTP entry point).
+//! * `waker.rs`: the output-ready signal (`set_waker(callback)`) as a `Waker`.
 //!
 //! Time is `now_ms: int` (milliseconds) everywhere, as in the core.
 //!
 //! Panic policy: a panic is a bug, and input never causes one (the core is panic-free); pyo3
 //! turns one that slips through into `pyo3_runtime.PanicException` at the boundary.
 //!
-//! Each concept has its own file and one `register` call below. The public surface is mirrored, with docstrings, in
-//! `mcp_context.pyi`; `tests/test_surface.py` keeps the two in step.
+//! Each concept has its own file and one `register` call below. The public surface is mirrored,
+//! with docstrings, in `python/mcp_context/_core.pyi`; `tests/test_surface.py` keeps the two in
+//! step.
 
 use pyo3::prelude::*;
 
@@ -34,17 +39,26 @@ mod error_code;
 mod errors;
 mod file_root;
 mod http;
+mod http_entry;
 mod pyjson;
 mod router;
 mod server;
 mod template;
+mod waker;
 
 /// MCP 2026-07-28 context primitives on a sans-IO Rust core: RFC 6570 URI templates and
 /// routing, the server and client machines, the result cache, context selection, the
 /// ``file://`` root mapper and the Streamable HTTP checks. Time is ``now_ms`` (int
 /// milliseconds). Bad input raises a subclass of ``McpContextError``; nothing panics.
-#[pymodule(name = "mcp_context")]
+#[pymodule(name = "_core")]
 fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The core's identifier tables (`mcp_context::ident::TABLES`), for the binding's table
+    // test (tests/test_idents.py): every spelling the binding exposes comes from them.
+    let tables = pyo3::types::PyDict::new(m.py());
+    for (name, idents) in mcp_context::ident::TABLES {
+        tables.set_item(*name, idents.to_vec())?;
+    }
+    m.add("_IDENT_TABLES", tables)?;
     m.add(
         "PROTOCOL_VERSION",
         mcp_context::error_code::version::CURRENT,
@@ -57,9 +71,10 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     context::register(m)?;
     file_root::register(m)?;
     http::register(m)?;
+    http_entry::register(m)?;
     client::register(m)?;
     server::register(m)?;
-    // `from mcp_context import *` and the generated package `__init__` re-export exactly these.
+    // `mcp_context/__init__.py` re-exports exactly these.
     m.add(
         "__all__",
         [
@@ -83,6 +98,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "check_origin",
             "check_headers",
             "http_status",
+            "HttpResponse",
             "ClientMachine",
             "ClientTransmit",
             "CloseStream",
@@ -102,6 +118,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "ReadResource",
             "GetPrompt",
             "Complete",
+            "Request",
             "Cancelled",
             "StreamOverflow",
         ],

@@ -11,6 +11,26 @@ use crate::errors::{self, Exc};
 
 static LOADS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
 static DUMPS: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+static DEFAULT: PyOnceLock<Py<PyAny>> = PyOnceLock::new();
+
+/// `json.dumps`'s `default`: a pydantic model (e.g. from `mcp.types`) as its wire dict
+/// (`model_dump(mode="json", by_alias=True, exclude_none=True)`), so one is accepted wherever a
+/// dict in the spec's shape is; anything else is the usual `TypeError`.
+#[pyfunction]
+fn json_default<'py>(obj: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let py = obj.py();
+    if !obj.is_instance_of::<pyo3::types::PyType>() && obj.hasattr("model_dump")? {
+        let kwargs = pyo3::types::PyDict::new(py);
+        kwargs.set_item("mode", "json")?;
+        kwargs.set_item("by_alias", true)?;
+        kwargs.set_item("exclude_none", true)?;
+        return obj.call_method("model_dump", (), Some(&kwargs));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "Object of type {} is not JSON serializable",
+        obj.get_type().name()?
+    )))
+}
 
 fn func<'py>(
     py: Python<'py>,
@@ -23,9 +43,32 @@ fn func<'py>(
     .map(|f| f.bind(py))
 }
 
-/// `json.loads(text)`.
+/// `value` as a `dict`: a `dict` as is, a pydantic model (e.g. from `mcp.types`) dumped in the
+/// wire shape; anything else is `TypeError` naming `what`.
+pub(crate) fn as_dict<'py>(
+    value: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    if let Ok(d) = value.cast::<pyo3::types::PyDict>() {
+        return Ok(d.clone());
+    }
+    if !value.is_instance_of::<pyo3::types::PyType>() && value.hasattr("model_dump")? {
+        return json_default(value)?
+            .cast_into::<pyo3::types::PyDict>()
+            .map_err(|_| pyo3::exceptions::PyTypeError::new_err(format!("{what} must be a dict")));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "{what} must be a dict (or a pydantic model)"
+    )))
+}
+
+/// `json.loads(text)`. Peer JSON the core accepted can still be beyond what Python converts
+/// (an integer past `sys.get_int_max_str_digits()`, nesting past the recursion limit): that is
+/// `InvalidMessage`, inside the `McpContextError` family, never a bare `ValueError`.
 pub(crate) fn loads<'py>(py: Python<'py>, text: &str) -> PyResult<Bound<'py, PyAny>> {
-    func(py, &LOADS, "loads")?.call1((text,))
+    func(py, &LOADS, "loads")?
+        .call1((text,))
+        .map_err(|e| invalid(py, format!("JSON not representable in Python: {e}")))
 }
 
 /// `json.dumps(value)`, compact and with non-ASCII kept, refusing NaN/Infinity (not JSON).
@@ -35,6 +78,10 @@ pub(crate) fn dumps(value: &Bound<'_, PyAny>) -> PyResult<String> {
     kwargs.set_item("separators", (",", ":"))?;
     kwargs.set_item("ensure_ascii", false)?;
     kwargs.set_item("allow_nan", false)?;
+    let default = DEFAULT.get_or_try_init(py, || {
+        Ok::<_, PyErr>(wrap_pyfunction!(json_default, py)?.into_any().unbind())
+    })?;
+    kwargs.set_item("default", default.bind(py))?;
     func(py, &DUMPS, "dumps")?
         .call((value,), Some(&kwargs))?
         .extract()

@@ -6,15 +6,15 @@
 use std::borrow::Cow;
 use std::sync::{Mutex, MutexGuard};
 
+use mcp_context::http::{HeadCheck, HttpStart};
 use mcp_context::messages::owned::{
     OwnedGetPromptResult, OwnedImplementation, OwnedInputRequest, OwnedPrompt, OwnedResource,
     OwnedResourceContents, OwnedResourceTemplate,
 };
 use mcp_context::server::{
-    BodyKind, CacheHint, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure,
-    Handle as CoreHandle, InputRequired, Listed, Output, PromptEntry, Received, RegisterError,
-    ResourceEntry, RespondError, Retry as CoreRetry, SealingKey, Server, ServerConfig, StreamId,
-    TemplateEntry, Transport,
+    CacheHint, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure, Handle as CoreHandle,
+    InputRequired, Listed, Output, PromptEntry, RegisterError, ResourceEntry, RespondError,
+    Retry as CoreRetry, SealingKey, Server, ServerConfig, StreamId, TemplateEntry, Transport,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -58,6 +58,9 @@ pub(crate) struct Transmit {
     kind: &'static str,
     /// HTTP: the response is complete.
     end_of_stream: bool,
+    /// HTTP: the response headers when this is a stream's first transmit
+    /// (``Content-Type``; ``Cache-Control: no-cache`` for SSE).
+    http_headers: Vec<(&'static str, &'static str)>,
 }
 
 /// The verified inputs of an MRTR retry (DIGEST §13).
@@ -103,6 +106,28 @@ pub(crate) struct GetPrompt {
     name: String,
     /// The string arguments; every required one is present.
     arguments: Py<PyDict>,
+    /// The caller context.
+    auth: u64,
+    /// Client capabilities declared on this request.
+    capabilities: Py<PyFrozenSet>,
+    /// The verified retry inputs on an MRTR retry, else ``None``.
+    retry: Option<Py<Retry>>,
+}
+
+/// A request for a method the host registered with ``add_method`` (``tools/list``,
+/// ``tools/call``, vendor methods): answer ``handle`` once with ``respond_result``,
+/// ``respond_input_required`` or ``fail``. The machine checked the envelope and ``_meta``
+/// only: validate ``params`` yourself (``fail(handle, "invalid_params", ...)``).
+#[pyclass(module = "mcp_context", frozen, get_all)]
+pub(crate) struct Request {
+    /// Pass back to ``respond_result``/``respond_input_required``/``fail``.
+    handle: Handle,
+    /// The method, as registered.
+    method: String,
+    /// The params object as received (``_meta`` included).
+    params: Py<PyAny>,
+    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
+    progress: bool,
     /// The caller context.
     auth: u64,
     /// Client capabilities declared on this request.
@@ -185,6 +210,7 @@ pyjson::py_repr!(
     ]
 );
 pyjson::py_repr!(Cancelled, ["handle", "reason"]);
+pyjson::py_repr!(Request, ["handle", "method", "auth", "params"]);
 pyjson::py_repr!(StreamOverflow, ["stream", "subscription"]);
 
 fn caps<'py>(py: Python<'py>, c: DeclaredCapabilities) -> PyResult<Bound<'py, PyFrozenSet>> {
@@ -226,21 +252,11 @@ fn retry(py: Python<'_>, r: Option<CoreRetry>) -> PyResult<Option<Py<Retry>>> {
 }
 
 fn register_error(py: Python<'_>, e: RegisterError) -> PyErr {
-    errors::kinded(
-        py,
-        Exc::Register,
-        e.to_string(),
-        &errors::ident_of(&format!("{e:?}")),
-    )
+    errors::kinded(py, Exc::Register, e.to_string(), e.ident())
 }
 
 fn respond_error(py: Python<'_>, e: RespondError) -> PyErr {
-    errors::kinded(
-        py,
-        Exc::Respond,
-        e.to_string(),
-        &errors::ident_of(&format!("{e:?}")),
-    )
+    errors::kinded(py, Exc::Respond, e.to_string(), e.ident())
 }
 
 fn hint(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<CacheHint>> {
@@ -300,14 +316,12 @@ fn transport(name: &str) -> PyResult<Transport> {
 fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bound<'py, PyAny>> {
     Ok(match ev {
         Event::ReadResource(r) => {
-            let (target, template, vars) = match r.target {
-                mcp_context::server::ReadTarget::Resource => ("resource", None, Vec::new()),
-                mcp_context::server::ReadTarget::Template { id, variables } => (
-                    "template",
-                    server.template(id).map(str::to_owned),
-                    variables,
-                ),
-                _ => ("unlisted", None, Vec::new()),
+            let target = r.target.ident();
+            let (template, vars) = match r.target {
+                mcp_context::server::ReadTarget::Template { id, variables } => {
+                    (server.template(id).map(str::to_owned), variables)
+                }
+                _ => (None, Vec::new()),
             };
             Bound::new(
                 py,
@@ -336,6 +350,19 @@ fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bo
             },
         )?
         .into_any(),
+        Event::Request(r) => Bound::new(
+            py,
+            Request {
+                handle: Handle { inner: r.handle },
+                method: r.method,
+                params: pyjson::to_py(py, &r.params)?.unbind(),
+                progress: r.progress,
+                auth: r.auth,
+                capabilities: caps(py, r.capabilities)?.unbind(),
+                retry: retry(py, r.retry)?,
+            },
+        )?
+        .into_any(),
         Event::Complete(c) => {
             let (prompt, template) = match c.target {
                 CompletionTarget::Prompt(name) => (Some(name), None),
@@ -359,11 +386,7 @@ fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bo
             py,
             Cancelled {
                 handle: Handle { inner: handle },
-                reason: match reason {
-                    CancelReason::Client => "client",
-                    CancelReason::StreamClosed => "stream_closed",
-                    _ => "timed_out",
-                },
+                reason: reason.ident(),
             },
         )?
         .into_any(),
@@ -378,7 +401,8 @@ fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bo
             },
         )?
         .into_any(),
-        other => PyString::new(py, &format!("{other:?}")).into_any(),
+        // A variant this binding does not convert yet: its core identifier, never a guess.
+        other => PyString::new(py, other.ident()).into_any(),
     })
 }
 
@@ -391,35 +415,43 @@ impl ServerMachine {
     /// ``prompts_list_cache``, ``read_cache``), ``request_timeout_ms`` (30 s),
     /// ``stream_queue`` (256), ``state_keys`` (``[(id, secret_bytes)]``, newest first: seal
     /// ``requestState``), ``state_ttl_ms``, ``forward_unlisted_reads``,
-    /// ``declare_resources``, ``declare_prompts``, ``completion_events``.
-    /// Raises ``ConfigError`` or ``InvalidMessage``.
+    /// ``declare_resources``, ``declare_prompts``, ``completion_events``; the HTTP entry
+    /// point: ``http_path`` (``"/mcp"``; ``http_any_path=True``: any path), ``max_body``
+    /// (4 MiB), ``allowed_hosts``/``allowed_origins`` (the localhost names). Every value left
+    /// out is the core's default. Raises ``ConfigError`` or ``InvalidMessage``.
     #[new]
     #[pyo3(signature = (*, server_info = None, instructions = None, supported_versions = None,
-        page_size = 50, discover_cache = None, resources_list_cache = None,
+        page_size = None, discover_cache = None, resources_list_cache = None,
         templates_list_cache = None, prompts_list_cache = None, read_cache = None,
-        request_timeout_ms = 30_000, stream_queue = 256, state_keys = None,
-        state_ttl_ms = 600_000, forward_unlisted_reads = false, declare_resources = false,
-        declare_prompts = false, completion_events = false))]
+        request_timeout_ms = None, stream_queue = None, state_keys = None,
+        state_ttl_ms = None, forward_unlisted_reads = None, declare_resources = None,
+        declare_prompts = None, completion_events = None, http_path = None,
+        http_any_path = false, max_body = None, allowed_hosts = None, allowed_origins = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         server_info: Option<&Bound<'_, PyAny>>,
         instructions: Option<String>,
         supported_versions: Option<Vec<String>>,
-        page_size: usize,
+        page_size: Option<usize>,
         discover_cache: Option<&Bound<'_, PyAny>>,
         resources_list_cache: Option<&Bound<'_, PyAny>>,
         templates_list_cache: Option<&Bound<'_, PyAny>>,
         prompts_list_cache: Option<&Bound<'_, PyAny>>,
         read_cache: Option<&Bound<'_, PyAny>>,
-        request_timeout_ms: u64,
-        stream_queue: usize,
+        request_timeout_ms: Option<u64>,
+        stream_queue: Option<usize>,
         state_keys: Option<Vec<(u32, Vec<u8>)>>,
-        state_ttl_ms: u64,
-        forward_unlisted_reads: bool,
-        declare_resources: bool,
-        declare_prompts: bool,
-        completion_events: bool,
+        state_ttl_ms: Option<u64>,
+        forward_unlisted_reads: Option<bool>,
+        declare_resources: Option<bool>,
+        declare_prompts: Option<bool>,
+        completion_events: Option<bool>,
+        http_path: Option<String>,
+        http_any_path: bool,
+        max_body: Option<usize>,
+        allowed_hosts: Option<Vec<String>>,
+        allowed_origins: Option<Vec<String>>,
     ) -> PyResult<Self> {
         let mut config = ServerConfig::default();
         if let Some(info) = server_info {
@@ -436,7 +468,13 @@ impl ServerMachine {
         if let Some(v) = supported_versions {
             config.supported_versions = v;
         }
-        config.page_size = page_size;
+        // Defaults are the core's (`ServerConfig::default()`): only what the caller gave is set.
+        fn set<T>(slot: &mut T, value: Option<T>) {
+            if let Some(v) = value {
+                *slot = v;
+            }
+        }
+        set(&mut config.page_size, page_size);
         for (slot, value, what) in [
             (&mut config.discover_cache, discover_cache, "discover_cache"),
             (
@@ -460,18 +498,27 @@ impl ServerMachine {
                 *slot = h;
             }
         }
-        config.request_timeout_ms = request_timeout_ms;
-        config.stream_queue = stream_queue;
-        config.state_keys = state_keys
-            .unwrap_or_default()
-            .into_iter()
-            .map(|(id, secret)| SealingKey { id, secret })
-            .collect();
-        config.state_ttl_ms = state_ttl_ms;
-        config.forward_unlisted_reads = forward_unlisted_reads;
-        config.declare_resources = declare_resources;
-        config.declare_prompts = declare_prompts;
-        config.completion_events = completion_events;
+        set(&mut config.request_timeout_ms, request_timeout_ms);
+        set(&mut config.stream_queue, stream_queue);
+        if let Some(keys) = state_keys {
+            config.state_keys = keys
+                .into_iter()
+                .map(|(id, secret)| SealingKey { id, secret })
+                .collect();
+        }
+        set(&mut config.state_ttl_ms, state_ttl_ms);
+        set(&mut config.forward_unlisted_reads, forward_unlisted_reads);
+        set(&mut config.declare_resources, declare_resources);
+        set(&mut config.declare_prompts, declare_prompts);
+        set(&mut config.completion_events, completion_events);
+        if http_any_path {
+            config.http.path = None;
+        } else if http_path.is_some() {
+            config.http.path = http_path;
+        }
+        set(&mut config.http.max_body, max_body);
+        set(&mut config.http.allowed_hosts, allowed_hosts);
+        set(&mut config.http.allowed_origins, allowed_origins);
         Server::new(config)
             .map(|s| Self {
                 inner: Mutex::new(s),
@@ -617,12 +664,75 @@ impl ServerMachine {
             auth,
             transport: self::transport(transport)?,
         };
-        Ok(match self.lock()?.handle_message(data, now_ms, ctx) {
-            Received::Request => "request",
-            Received::Notification => "notification",
-            Received::Response => "response",
-            _ => "invalid",
-        })
+        Ok(self.lock()?.handle_message(data, now_ms, ctx).ident())
+    }
+
+    /// The head-only checks of the HTTP entry point (path, ``Host``/``Origin``, method,
+    /// ``Content-Type``, ``Accept``, ``Content-Length``), before any body byte is read:
+    /// an ``int`` (read at most that many bytes, then ``handle_http``) or the
+    /// ``HttpResponse`` to write without reading the body. ``headers``: lowercase names.
+    fn http_head<'py>(
+        &self,
+        py: Python<'py>,
+        method: &str,
+        path: &str,
+        headers: std::collections::HashMap<String, String>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let headers = crate::http_entry::Headers::new(headers);
+        match self.lock()?.http_head(&headers.head(method, path)) {
+            HeadCheck::ReadBody { limit } => Ok(limit.into_pyobject(py)?.into_any()),
+            HeadCheck::Respond(r) => crate::http_entry::response(py, r),
+        }
+    }
+
+    /// One HTTP request with its body: the head checks again, the body limit (413), the
+    /// headers against the body (-32020), then the machine. Returns the complete
+    /// ``HttpResponse`` (refusals, errors, 202 for notifications, results produced at once),
+    /// or ``None``: the answer comes as transmits on ``stream`` (``poll_output``), the first
+    /// giving the status and ``http_headers``; call ``stream_closed(stream)`` if the client
+    /// goes away first. ``stream`` must not be in use; ``auth`` is the caller context.
+    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0))]
+    #[allow(clippy::too_many_arguments)]
+    fn handle_http<'py>(
+        &self,
+        py: Python<'py>,
+        method: &str,
+        path: &str,
+        headers: std::collections::HashMap<String, String>,
+        body: &[u8],
+        now_ms: u64,
+        stream: u64,
+        auth: u64,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let headers = crate::http_entry::Headers::new(headers);
+        let ctx = Ctx {
+            stream: StreamId(stream),
+            auth,
+            transport: Transport::Http,
+        };
+        let start = self
+            .lock()?
+            .handle_http(&headers.head(method, path), body, now_ms, ctx);
+        match start {
+            HttpStart::Respond(r) => crate::http_entry::response(py, r).map(Some),
+            HttpStart::Stream(_) => Ok(None),
+        }
+    }
+
+    /// Installs the output-ready signal: ``callback()`` is called each time an output is
+    /// queued while the queue was empty (by any call: ``respond_*``, ``fail``, pushes,
+    /// ``handle_timeout``...), and at once when output is already waiting. It runs inside that
+    /// call, so it must not call the machine: schedule a drain (``loop.call_soon(drain)``).
+    /// Replaces any earlier callback.
+    fn set_waker(&self, callback: &Bound<'_, PyAny>) -> PyResult<()> {
+        let waker = crate::waker::from_callback(callback)?;
+        self.lock()?.set_waker(waker);
+        Ok(())
+    }
+
+    /// Whether ``poll_output`` has something to give.
+    fn has_output(&self) -> PyResult<bool> {
+        Ok(self.lock()?.has_output())
     }
 
     /// The next output: ``Transmit``, ``ReadResource``, ``GetPrompt``, ``Complete``,
@@ -639,11 +749,9 @@ impl ServerMachine {
                     stream: t.stream.0,
                     bytes: PyBytes::new(py, &t.bytes).unbind(),
                     http_status: t.http_status,
-                    kind: match t.kind {
-                        BodyKind::Json => "json",
-                        BodyKind::Sse => "sse",
-                    },
+                    kind: t.kind.ident(),
                     end_of_stream: t.end_of_stream,
+                    http_headers: t.http_headers().to_vec(),
                 },
             )?
             .into_any(),
@@ -702,6 +810,57 @@ impl ServerMachine {
         self.lock()?
             .respond_prompt(handle.inner, result)
             .map_err(|e| respond_error(py, e))
+    }
+
+    /// Answers a ``Request`` (an ``add_method`` method) with a result object: the machine
+    /// adds ``resultType: "complete"``, ``_meta.serverInfo`` and, when ``cache`` is given,
+    /// ``ttlMs``/``cacheScope``.
+    ///
+    /// Raises ``RespondError`` (``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_result"``:
+    /// not an object, another ``resultType``, a ``_meta`` that is not an object) and
+    /// ``InvalidMessage`` for a value JSON cannot carry.
+    #[pyo3(signature = (handle, result, cache = None))]
+    fn respond_result(
+        &self,
+        py: Python<'_>,
+        handle: Handle,
+        result: &Bound<'_, PyAny>,
+        cache: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let result = pyjson::owned(result, "result")?;
+        let cache = hint(cache, "cache")?;
+        self.lock()?
+            .respond_result(handle.inner, result, cache)
+            .map_err(|e| respond_error(py, e))
+    }
+
+    /// Registers a method the core does not own (``tools/list``, ``tools/call``,
+    /// ``logging/setLevel``, vendor methods): its requests become ``Request`` events.
+    /// Raises ``RegisterError`` (``kind == "core_method"``) for a method the core owns.
+    fn add_method(&self, py: Python<'_>, method: &str) -> PyResult<()> {
+        self.lock()?
+            .add_method(method)
+            .map_err(|e| register_error(py, e))
+    }
+
+    /// Unregisters a method (its requests are -32601 again); whether it was registered.
+    fn remove_method(&self, method: &str) -> PyResult<bool> {
+        Ok(self.lock()?.remove_method(method))
+    }
+
+    /// Announces ``capabilities[key] = value`` in ``server/discover`` (e.g. ``"tools"``,
+    /// ``{"listChanged": True}``). Raises ``RegisterError`` for a key the core derives
+    /// (``resources``, ``prompts``, ``completions``).
+    fn set_capability(&self, py: Python<'_>, key: &str, value: &Bound<'_, PyAny>) -> PyResult<()> {
+        let value = pyjson::owned(value, key)?;
+        self.lock()?
+            .set_capability(key, value)
+            .map_err(|e| register_error(py, e))
+    }
+
+    /// Withdraws a capability ``set_capability`` announced; whether it was set.
+    fn remove_capability(&self, key: &str) -> PyResult<bool> {
+        Ok(self.lock()?.remove_capability(key))
     }
 
     /// Answers a ``Complete`` with candidate values (the first 100 are sent, with
@@ -816,6 +975,7 @@ impl ServerMachine {
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ServerMachine>()?;
     m.add_class::<Handle>()?;
+    m.add_class::<Request>()?;
     m.add_class::<Transmit>()?;
     m.add_class::<Retry>()?;
     m.add_class::<ReadResource>()?;

@@ -1,5 +1,5 @@
 """The stateless notes server (issue 9.3) and its six exercises, in process: a ClientMachine
-wired to the server's ServerMachine (tests/machines.py), so storage access and the raw wire
+wired to the machine of the notes App (tests/machines.py), so storage access and the raw wire
 are observable. test_notes_transports.py runs the same server over stdio and HTTP."""
 
 import json
@@ -19,8 +19,15 @@ from mcp_context import (
 from notes_server import ALICE, BOB, TEMPLATE, build
 
 
+def machine(page_size=3):
+    """The notes App's machine and its dispatcher, for the in-memory Pair (no loop, no I/O)."""
+    app, store = build(page_size)
+    rt = app.runtime()
+    return rt.machine, store, lambda server, ev: rt.dispatch(ev)
+
+
 def notes(auth=0, page_size=3, client=None):
-    server, store, app = build(page_size)
+    server, store, app = machine(page_size)
     return Pair(server, client, app=app, auth=auth), store
 
 
@@ -220,7 +227,7 @@ def test_e_two_concurrent_listens_each_event_carries_its_own_id():
 
 
 def test_f_permission_checked_reads_and_no_cross_subject_cache():
-    server, store, app = build()
+    server, store, app = machine()
     client = ClientMachine("shared-host", "1.0")  # one client cache used by two subjects
     alice = Pair(server, client, app=app, auth=ALICE)
     client.set_auth_context(ALICE)

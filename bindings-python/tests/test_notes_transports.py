@@ -1,16 +1,17 @@
-"""The notes server over real transports, driven by our ClientMachine host
-(examples/python/host.py): a full stdio session, and Streamable HTTP (JSON, SSE, 405, Host
-and header checks, bearer-token subjects, the host-side no-store policy of exercise (c))."""
+"""The notes server (on ``App``) over real transports, driven by ``mcp_context.aio.Client``: a
+full stdio session, and Streamable HTTP (JSON, SSE, 405, Host and header checks, bearer-token
+subjects, the host-side no-store policy of exercise (c))."""
 
 import asyncio
 import json
+import time
 import urllib.error
 import urllib.request
 
 import pytest
 
-from host import Host, NoStore, now_ms
 from mcp_context import ErrorCode, McpError
+from mcp_context.aio import Client, NoStore
 from servers import http_server, stdio_command
 
 
@@ -18,26 +19,29 @@ def run(coro):
     return asyncio.run(asyncio.wait_for(coro, 30))
 
 
-async def session(host: Host) -> None:
-    discover = await host.discover()
+def now_ms() -> int:
+    return time.monotonic_ns() // 1_000_000
+
+
+async def session(c: Client) -> None:
+    discover = await c.discover()
     assert discover["capabilities"]["resources"] == {"subscribe": True, "listChanged": True}
-    assert host.connected.version == "2026-07-28"
-    pages = await host.list_resources()
-    assert len(pages) == 3  # page size 3, seven notes
-    assert [r["uri"] for p in pages for r in p["resources"]] == [f"notes://note-{i}" for i in range(1, 8)]
-    note = await host.read("notes://note-1")
+    assert c.machine.protocol_version == "2026-07-28"
+    resources = await c.list_resources()  # page size 3, seven notes: three pages, walked
+    assert [r["uri"] for r in resources] == [f"notes://note-{i}" for i in range(1, 8)]
+    note = await c.read_resource("notes://note-1")
     assert note["contents"][0]["text"].startswith("# Welcome")
     with pytest.raises(McpError) as info:
-        await host.read("notes://missing")
+        await c.read_resource("notes://missing")
     assert (info.value.code, info.value.data) == (ErrorCode.INVALID_PARAMS, {"uri": "notes://missing"})
     with pytest.raises(McpError) as info:
-        await host.read("notes://projects/apollo/notes/0x1")
+        await c.read_resource("notes://projects/apollo/notes/0x1")
     assert info.value.code == ErrorCode.INVALID_PARAMS
-    prompt = await host.get_prompt("review_note", {"uri": "notes://note-2"})
+    prompt = await c.get_prompt("review_note", {"uri": "notes://note-2"})
     assert prompt["messages"][1]["content"]["resource"]["uri"] == "notes://note-2"
     # (d) and (e): two listens at once; the one without promptsListChanged never sees prompts.
-    async with host.listen({"resourceSubscriptions": ["notes://note-3"]}) as a, host.listen(
-        {"promptsListChanged": True, "resourceSubscriptions": ["notes://note-3"]}
+    async with c.listen(resource_subscriptions=["notes://note-3"]) as a, c.listen(
+        prompts_list_changed=True, resource_subscriptions=["notes://note-3"]
     ) as b:
         assert a.call != b.call
         got_a = [await a.__anext__() for _ in range(2)]
@@ -45,14 +49,14 @@ async def session(host: Host) -> None:
     assert {(e.subscription, e.method) for e in got_a} == {(a.call, "notifications/resources/updated")}
     assert {e.subscription for e in got_b} == {b.call}
     assert {e.method for e in got_b} == {"notifications/resources/updated", "notifications/prompts/list_changed"}
-    updated = await host.read("notes://note-3")  # first read in this session: from the server
+    updated = await c.read_resource("notes://note-3")  # first read in this session: from the server
     assert "\nUpdate 1." in updated["contents"][0]["text"]
-    await host.close()
 
 
 def test_full_stdio_session():
     async def main():
-        await session(await Host.stdio(stdio_command("--tick-ms", "50")))
+        async with Client.stdio(stdio_command("--tick-ms", "50")) as c:
+            await session(c)
 
     run(main())
 
@@ -61,7 +65,8 @@ def test_full_http_session():
     with http_server("--tick-ms", "50") as url:
 
         async def main():
-            await session(await Host.http(url))
+            async with Client.http(url) as c:
+                await session(c)
 
         run(main())
 
@@ -104,23 +109,23 @@ def test_c_host_no_store_policy_and_f_subjects_over_http():
     with http_server() as url:
 
         async def main():
-            alice = await Host.http(url, token="alice-token", no_store=NoStore(r"notes://note-[12]"))
-            first = await alice.read_event("notes://note-1")  # public, ttl 60 s
-            again = await alice.read_event("notes://note-1")
+            alice = await Client.http(url, headers={"Authorization": "Bearer alice-token"}, no_store=NoStore(r"notes://note-[12]"))
+            first = await alice.read_resource_reply("notes://note-1")  # public, ttl 60 s
+            again = await alice.read_resource_reply("notes://note-1")
             assert first.result["cacheScope"] == "public" and first.result["ttlMs"] == 60000
             assert again.from_cache is False  # the host policy overrides the server's hints
             assert alice.machine.read_cached("notes://note-1", now_ms()) is None  # and keeps nothing
-            cached = await alice.read_event("notes://note-4")  # not in the policy: served from cache
-            cached = await alice.read_event("notes://note-4")
+            await alice.read_resource_reply("notes://note-4")  # not in the policy: served from cache
+            cached = await alice.read_resource_reply("notes://note-4")
             assert cached.from_cache is True
             assert alice.machine.read_cached("notes://note-4", now_ms()) is not None  # others stay
-            diary = await alice.read("notes://note-6")
+            diary = await alice.read_resource("notes://note-6")
             assert diary["contents"][0]["text"] == "Dear diary..." and diary["cacheScope"] == "private"
-            bob = await Host.http(url, token="bob-token")
+            bob = await Client.http(url, headers={"Authorization": "Bearer bob-token"})
             with pytest.raises(McpError) as info:
-                await bob.read("notes://note-6")
+                await bob.read_resource("notes://note-6")
             assert info.value.code == ErrorCode.INVALID_PARAMS
-            payroll = await bob.read("notes://note-7")
+            payroll = await bob.read_resource("notes://note-7")
             assert (payroll["ttlMs"], payroll["cacheScope"]) == (0, "private")
             await alice.close()
             await bob.close()

@@ -25,3 +25,11 @@ def test_quickstart_blocks_run_and_print_what_they_say():
         for line in block.splitlines():
             if line.startswith("# "):
                 assert line[2:] in printed, (line, printed)
+
+
+def test_package_quickstart_runs_as_written():
+    """bindings-python/README.md's quickstart (a server on App, a client on aio.Client)."""
+    from quickstart import run
+
+    printed = run(REPO / "bindings-python" / "README.md")
+    assert "Hello, ada" in printed

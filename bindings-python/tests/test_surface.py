@@ -25,8 +25,8 @@ def test_all_matches_stub():
     assert sorted(mcp_context.__all__) == sorted(stub_all())
     for name in mcp_context.__all__:
         assert hasattr(mcp_context, name), name
-    # Everything public except the extension module itself (the package re-exports from it).
-    public = {n for n in dir(mcp_context) if not n.startswith("_")} - {"mcp_context"}
+    # Everything public except the pure-Python submodules (the package re-exports `_core`).
+    public = {n for n in dir(mcp_context) if not n.startswith("_")} - {"server", "aio", "types"}
     assert public == set(mcp_context.__all__)
 
 
@@ -68,4 +68,4 @@ def test_stub_documents_every_definition():
 def test_package_is_typed():
     package = Path(mcp_context.__file__).parent
     assert (package / "py.typed").exists()
-    assert (package / "__init__.pyi").read_text(encoding="utf-8") == STUB.read_text(encoding="utf-8")
+    assert (package / "_core.pyi").read_text(encoding="utf-8") == STUB.read_text(encoding="utf-8")

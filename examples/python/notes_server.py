@@ -21,7 +21,7 @@ The six exercises:
     characters) before any storage access (``Notes.storage_reads`` counts accesses).
 (b) ``resources/list`` pages of ``--page-size`` (default 3) in a deterministic order.
 (c) ``notes://note-7`` ("Payroll") is served ``private`` with ``ttlMs: 0``; the host side
-    adds a no-store policy in its client cache (``examples/python/host.py``, ``NoStore``).
+    adds a no-store policy in its client cache (``mcp_context.aio.Client(no_store=...)``).
     Why both: docs in ``examples/python/README.md``.
 (d) A listen without ``promptsListChanged`` never receives a prompts event (the machine
     queues notifications only on subscriptions that opted in).
@@ -39,20 +39,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import re
-import sys
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Annotated
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
-from mcp_context import (  # noqa: E402
-    Cancelled,
-    Complete,
-    GetPrompt,
-    ReadResource,
-    ServerMachine,
-)
-from server_io import serve_http, serve_stdio  # noqa: E402
+from mcp_context.server import App, Context, InvalidParams, NotFound
 
 TEMPLATE = "notes://projects/{project}/notes/{id}"
 PROJECT = re.compile(r"[a-z][a-z0-9-]{0,31}")  # (a): 1-32 chars, lowercase, digits, dashes
@@ -62,8 +52,8 @@ NOTE_ID = re.compile(r"[1-9][0-9]{0,5}")  # (a): 1-6 digits, no leading zero
 ANONYMOUS, ALICE, BOB = 0, 1, 2
 TOKENS = {"alice-token": ALICE, "bob-token": BOB}
 
-# Hints (DIGEST §4): public notes may be cached a minute by anyone; private answers only by
-# the same subject; the payroll note (c) not at all.
+# Cache hints (spec: resources/read result ttlMs and cacheScope): public notes may be cached a
+# minute by anyone; private answers only by the same subject; the payroll note (c) not at all.
 PUBLIC = {"ttlMs": 60_000, "cacheScope": "public"}
 PRIVATE = {"ttlMs": 60_000, "cacheScope": "private"}
 NO_STORE = {"ttlMs": 0, "cacheScope": "private"}
@@ -97,95 +87,74 @@ class Notes:
         }
         self.storage_reads = 0  # (a): proves invalid variables never reach storage
 
-    def read(self, auth: int, uri: str) -> Note | None:
-        """The note ``uri`` if it exists and ``auth`` may read it (else None: "not found",
-        so a caller cannot probe for notes it may not see)."""
+    def read(self, auth: int, uri: str) -> Note:
+        """The note ``uri`` if ``auth`` may read it; else ``NotFound`` (so a caller cannot
+        probe for notes it may not see)."""
         self.storage_reads += 1
         note = self.notes.get(uri)
         if note is None or (note.owner is not None and note.owner != auth):
-            return None
+            raise NotFound(uri)
         return note
 
-    def read_project(self, project: str, note_id: str) -> str | None:
+    def read_project(self, project: str, note_id: str) -> str:
         self.storage_reads += 1
-        return self.project_notes.get((project, note_id))
+        text = self.project_notes.get((project, note_id))
+        if text is None:
+            raise NotFound(f"{project}/{note_id}")
+        return text
 
 
-def build(page_size: int = 3) -> tuple[ServerMachine, Notes, callable]:
-    """The machine with everything registered, the storage, and the event handler."""
+def build(page_size: int = 3) -> tuple[App, Notes]:
+    """The app with every handler registered, and its storage."""
     notes = Notes()
-    server = ServerMachine(
-        server_info={"name": "notes-server", "version": "0.1.0"},
+    app = App(
+        "notes-server",
+        "0.1.0",
         instructions="Stateless notes: notes://note-N, notes://projects/{project}/notes/{id}.",
         page_size=page_size,
         read_cache=PRIVATE,
     )
+    def reader(uri: str):
+        def read(ctx: Context) -> str:
+            return notes.read(ctx.auth, uri).text  # (f) the permission check
+
+        return read
+
     for uri, n in notes.notes.items():
-        server.add_resource({"uri": uri, "name": n.title, "description": n.description, "mimeType": "text/markdown"})
-    server.add_template(
-        {"uriTemplate": TEMPLATE, "name": "project-note", "description": "A note of a project", "mimeType": "text/markdown"},
+        # One handler per note, with the note's own hint: note-6 private, note-7 not stored (c).
+        app.resource(uri, name=n.title, description=n.description, mime_type="text/markdown", cache=n.cache)(reader(uri))
+
+    @app.resource(
+        TEMPLATE,
+        name="project-note",
+        description="A note of a project",
+        mime_type="text/markdown",
         cache=PUBLIC,
-        completions={"project": sorted({p for p, _ in notes.project_notes})},
+        complete={"project": sorted({p for p, _ in notes.project_notes})},
     )
-    server.add_prompt(
-        {
-            "name": "review_note",
-            "description": "Review one note",
-            "arguments": [{"name": "uri", "description": "The note's URI", "required": True}],
+    def project_note(project: str, id: str) -> str:  # noqa: A002 - the template's name
+        # (a) validate both variables before touching storage.
+        if not PROJECT.fullmatch(project):
+            raise InvalidParams("project: 1-32 of a-z, 0-9, '-', starting with a letter")
+        if not NOTE_ID.fullmatch(id):
+            raise InvalidParams("id: 1-6 digits without a leading zero")
+        return notes.read_project(project, id)
+
+    @app.prompt(description="Review one note")
+    def review_note(uri: Annotated[str, "The note's URI"], ctx: Context) -> dict:
+        try:
+            note = notes.read(ctx.auth, uri)  # same check as a direct read: no side channel
+        except NotFound:
+            raise InvalidParams(f"no readable note {uri}") from None
+        return {
+            "description": f"Review of {note.title}",
+            "messages": [
+                "Review this note for clarity and accuracy:",
+                {"type": "resource", "resource": {"uri": uri, "mimeType": "text/markdown", "text": note.text}},
+            ],
         }
-    )
 
-    def app(server: ServerMachine, ev) -> None:
-        if isinstance(ev, ReadResource):
-            if ev.target == "template":
-                project, note_id = ev.variables.get("project", ""), ev.variables.get("id", "")
-                # (a) validate both variables before touching storage.
-                if not PROJECT.fullmatch(project):
-                    server.fail(ev.handle, "invalid_params", "project: 1-32 of a-z, 0-9, '-', starting with a letter")
-                    return
-                if not NOTE_ID.fullmatch(note_id):
-                    server.fail(ev.handle, "invalid_params", "id: 1-6 digits without a leading zero")
-                    return
-                text = notes.read_project(project, note_id)
-                if text is None:
-                    server.fail(ev.handle, "not_found")
-                else:
-                    server.respond_read(ev.handle, [{"uri": ev.uri, "mimeType": "text/markdown", "text": text}])
-                return
-            note = notes.read(ev.auth, ev.uri)  # (f) the permission check
-            if note is None:
-                server.fail(ev.handle, "not_found")
-                return
-            contents = [{"uri": ev.uri, "mimeType": "text/markdown", "text": note.text}]
-            server.respond_read(ev.handle, contents, cache=note.cache)
-        elif isinstance(ev, GetPrompt):
-            uri = ev.arguments["uri"]
-            note = notes.read(ev.auth, uri)  # same check as a direct read: no side channel
-            if note is None:
-                server.fail(ev.handle, "invalid_params", f"no readable note {uri}")
-                return
-            server.respond_prompt(
-                ev.handle,
-                {
-                    "description": f"Review of {note.title}",
-                    "messages": [
-                        {"role": "user", "content": {"type": "text", "text": "Review this note for clarity and accuracy:"}},
-                        {
-                            "role": "user",
-                            "content": {
-                                "type": "resource",
-                                "resource": {"uri": uri, "mimeType": "text/markdown", "text": note.text},
-                            },
-                        },
-                    ],
-                },
-            )
-        elif isinstance(ev, Complete):
-            server.respond_completion(ev.handle, [])
-        elif isinstance(ev, Cancelled):
-            pass  # nothing long-running to stop
-
-    return server, notes, app
+    return app, notes
 
 
 def main() -> None:
@@ -195,42 +164,32 @@ def main() -> None:
     parser.add_argument("--page-size", type=int, default=3)
     parser.add_argument("--tick-ms", type=int, default=0, help="append to the standup note every N ms (0: never)")
     args = parser.parse_args()
-    server, notes, app = build(args.page_size)
-    ticks = [0]
+    app, notes = build(args.page_size)
 
-    def tick(server: ServerMachine) -> None:
-        """The standup note changes: tell the listeners (resources and prompts, so that a
-        listen without promptsListChanged can show it never sees the prompts event)."""
-        ticks[0] += 1
-        notes.notes["notes://note-3"].text += f"\nUpdate {ticks[0]}."
-        server.resource_updated("notes://note-3")
-        server.prompts_list_changed()
-        server.resources_list_changed()
+    if args.tick_ms > 0:
 
-    every = (args.tick_ms, tick) if args.tick_ms > 0 else None
+        @app.on_startup
+        async def tick() -> None:
+            """The standup note changes: tell the listeners (resources and prompts, so that a
+            listen without promptsListChanged can show it never sees the prompts event)."""
+            n = 0
+            while True:
+                await asyncio.sleep(args.tick_ms / 1000)
+                n += 1
+                notes.notes["notes://note-3"].text += f"\nUpdate {n}."
+                app.resource_updated("notes://note-3")
+                app.prompts_list_changed()
+                app.resources_list_changed()
+
     if args.http is None:
-        asyncio.run(serve_stdio(server, app, auth=TOKENS.get(args.token or "", ANONYMOUS), every=every))
+        app.run_stdio(auth=TOKENS.get(args.token or "", ANONYMOUS))
         return
 
-    def authenticate(headers) -> int:
-        value = headers.get("Authorization") or ""
-        return TOKENS.get(value.removeprefix("Bearer ").strip(), ANONYMOUS)
-
-    def ready(httpd, host) -> None:
-        print(f"listening on http://127.0.0.1:{httpd.server_address[1]}/mcp", flush=True)
-        if every is not None:
-            import threading
-            import time
-
-            def loop() -> None:
-                while True:
-                    time.sleep(every[0] / 1000)
-                    host.call(every[1])
-
-            threading.Thread(target=loop, daemon=True).start()
+    def authenticate(headers: dict[str, str]) -> int:
+        return TOKENS.get(headers.get("authorization", "").removeprefix("Bearer ").strip(), ANONYMOUS)
 
     try:
-        serve_http(server, app, port=args.http, authenticate=authenticate, ready=ready)
+        app.run_http(port=args.http, authenticate=authenticate, ready=lambda port: print(f"listening on http://127.0.0.1:{port}/mcp", flush=True))
     except KeyboardInterrupt:
         pass
 

@@ -22,6 +22,20 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from enum import IntEnum
 from typing import Any, Final, Literal, TypeAlias
 
+from .types import (
+    CacheHint,
+    CompletionArgument,
+    CompletionContext,
+    GetPromptResult,
+    Prompt,
+    PromptReference,
+    Resource,
+    ResourceContents,
+    ResourceTemplate,
+    ResourceTemplateReference,
+    SubscriptionFilter,
+)
+
 __all__ = [
     "PROTOCOL_VERSION",
     "ErrorCode",
@@ -43,6 +57,7 @@ __all__ = [
     "check_origin",
     "check_headers",
     "http_status",
+    "HttpResponse",
     "ClientMachine",
     "ClientTransmit",
     "CloseStream",
@@ -62,12 +77,15 @@ __all__ = [
     "ReadResource",
     "GetPrompt",
     "Complete",
+    "Request",
     "Cancelled",
     "StreamOverflow",
 ]
 
 Json: TypeAlias = dict[str, Any]
-"""A JSON object in the spec's shape (camelCase keys), as ``json.loads`` gives it."""
+"""A JSON object in the spec's shape (camelCase keys), as ``json.loads`` gives it; the
+``TypedDict``s of ``mcp_context.types`` name the shapes, and a pydantic model from
+``mcp.types`` is accepted wherever one is taken."""
 
 PROTOCOL_VERSION: Final[str]
 """The MCP revision this module implements: ``"2026-07-28"``."""
@@ -433,6 +451,16 @@ def check_headers(
 def http_status(code: int) -> int:
     """The HTTP status of a JSON-RPC error code (404 for -32601, 400 for -32020..-32022)."""
 
+class HttpResponse:
+    """A complete HTTP answer the core decided: write ``status``, ``headers`` and ``body``."""
+
+    status: int
+    """The status code."""
+    headers: list[tuple[str, str]]
+    """``(name, value)`` pairs (``Content-Type`` whenever there is a body, ``Allow`` on 405)."""
+    body: builtins.bytes
+    """The body (empty for 202)."""
+
 class ClientTransmit:
     """One message to send: on stdio ``bytes + b"\\n"``; on HTTP a POST with the headers."""
 
@@ -446,6 +474,9 @@ class ClientTransmit:
     """``Mcp-Name``: the ``uri`` of a read, the ``name`` of a prompt."""
     protocol_version: str | None
     """``MCP-Protocol-Version`` of a modern request."""
+    http_headers: list[tuple[str, str]]
+    """Every header of the HTTP POST for this message, values ready for the wire
+    (``Mcp-Name`` encoded when not a safe plain value, ``Mcp-Param-*`` included)."""
 
 class CloseStream:
     """HTTP only: close the response stream of request ``id`` (cancellation)."""
@@ -469,7 +500,7 @@ class Connected:
 class ClientReply:
     """A call's result."""
 
-    kind: Literal["discover", "read", "prompt", "completion"]
+    kind: Literal["discover", "read", "prompt", "completion", "request"]
     """Which method answered."""
     call: int
     """The call id."""
@@ -602,6 +633,14 @@ class ClientMachine:
     def list_prompts(self, now_ms: int, *, cursor: str | None = None, all_pages: bool = False, refresh: bool = False) -> int:
         """``prompts/list``."""
 
+    def request(self, method: str, params: Json | None = None, now_ms: int = 0) -> int:
+        """A method the machine does not own (``tools/list``, ``tools/call``, vendor
+        methods); the answer is a ``ClientReply`` of kind ``"request"`` or ``Failed``.
+
+        Raises:
+            ClientError: ``"owned_method"``, ``"params_not_object"``, ``"rejected_tool"``.
+        """
+
     def read_resource(self, uri: str, now_ms: int, *, refresh: bool = False) -> int:
         """``resources/read``; a fresh cached result answers unless ``refresh``."""
 
@@ -618,10 +657,16 @@ class ClientMachine:
     def get_prompt(self, name: str, now_ms: int, arguments: Mapping[str, str] | None = None) -> int:
         """``prompts/get``."""
 
-    def complete(self, ref: Json, argument: Json, now_ms: int, context: Json | None = None) -> int:
+    def complete(
+        self,
+        ref: PromptReference | ResourceTemplateReference | Json,
+        argument: CompletionArgument | Json,
+        now_ms: int,
+        context: CompletionContext | Json | None = None,
+    ) -> int:
         """``completion/complete`` (``ref``, ``argument``, ``context`` in the spec's shape)."""
 
-    def listen(self, filter: Json, now_ms: int) -> int:
+    def listen(self, filter: SubscriptionFilter | Json, now_ms: int) -> int:
         """``subscriptions/listen`` with a ``SubscriptionFilter`` dict."""
 
     def cancel(self, call: int, now_ms: int, reason: str | None = None) -> None:
@@ -646,6 +691,15 @@ class ClientMachine:
 
     def handle_close(self, now_ms: int) -> None:
         """The transport closed."""
+
+    def set_waker(self, callback: Callable[[], object]) -> None:
+        """Installs the output-ready signal: ``callback()`` runs each time an output is queued
+        while the queue was empty (any call: ``respond_*``, ``fail``, pushes, timeouts), and at
+        once when output is already waiting. It runs inside that machine call, so it must not
+        call the machine: it schedules a drain (``loop.call_soon(drain)``)."""
+
+    def has_output(self) -> bool:
+        """Whether ``poll_output`` has something to give."""
 
     def poll_output(self) -> ClientOutput | None:
         """The next output, or ``None``."""
@@ -687,6 +741,9 @@ class Transmit:
     """HTTP: the whole JSON body, or one ``data: ...\\n\\n`` event of a listen stream."""
     end_of_stream: bool
     """HTTP: the response is complete."""
+    http_headers: list[tuple[str, str]]
+    """HTTP: the headers of a stream whose first transmit this is (``Content-Type``;
+    ``Cache-Control: no-cache`` for SSE)."""
 
 class Retry:
     """The verified inputs of an MRTR retry (DIGEST §13)."""
@@ -750,6 +807,26 @@ class Complete:
     auth: int
     """The caller context."""
 
+class Request:
+    """A request for a method registered with ``add_method`` (``tools/list``, ``tools/call``,
+    vendor methods): ``respond_result``, ``respond_input_required`` or ``fail``. The machine
+    checked the envelope and ``_meta`` only: validate ``params`` yourself."""
+
+    handle: Handle
+    """Pass back to ``respond_result``/``respond_input_required``/``fail``."""
+    method: str
+    """The method, as registered."""
+    params: Json
+    """The params object as received (``_meta`` included)."""
+    progress: bool
+    """The request carried ``_meta.progressToken``."""
+    auth: int
+    """The caller context."""
+    capabilities: frozenset[str]
+    """Declared client capabilities."""
+    retry: Retry | None
+    """The verified retry inputs on an MRTR retry."""
+
 class Cancelled:
     """A handle is dead: stop working on it; later answers are refused."""
 
@@ -766,7 +843,7 @@ class StreamOverflow:
     subscription: int | str
     """The listen request's id."""
 
-ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Cancelled | StreamOverflow
+ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Request | Cancelled | StreamOverflow
 """What ``ServerMachine.poll_output`` returns."""
 
 class ServerMachine:
@@ -783,29 +860,38 @@ class ServerMachine:
         server_info: Json | Literal[False] | None = None,
         instructions: str | None = None,
         supported_versions: Sequence[str] | None = None,
-        page_size: int = 50,
+        page_size: int | None = None,
         discover_cache: Json | None = None,
         resources_list_cache: Json | None = None,
         templates_list_cache: Json | None = None,
         prompts_list_cache: Json | None = None,
         read_cache: Json | None = None,
-        request_timeout_ms: int = 30000,
-        stream_queue: int = 256,
+        request_timeout_ms: int | None = None,
+        stream_queue: int | None = None,
         state_keys: Sequence[tuple[int, builtins.bytes]] | None = None,
-        state_ttl_ms: int = 600000,
-        forward_unlisted_reads: bool = False,
-        declare_resources: bool = False,
-        declare_prompts: bool = False,
-        completion_events: bool = False,
+        state_ttl_ms: int | None = None,
+        forward_unlisted_reads: bool | None = None,
+        declare_resources: bool | None = None,
+        declare_prompts: bool | None = None,
+        completion_events: bool | None = None,
+        http_path: str | None = None,
+        http_any_path: bool = False,
+        max_body: int | None = None,
+        allowed_hosts: Sequence[str] | None = None,
+        allowed_origins: Sequence[str] | None = None,
     ) -> None:
-        """Configures the machine; cache hints are ``{"ttlMs", "cacheScope"}`` dicts.
+        """Configures the machine; cache hints are ``{"ttlMs", "cacheScope"}`` dicts. A value
+        left out (``None``) is the core's default (``page_size`` 50, ``request_timeout_ms``
+        30 s, ``stream_queue`` 256, ``state_ttl_ms`` 10 min, the flags off). HTTP entry
+        point: ``http_path`` (``"/mcp"``; ``http_any_path``: any path), ``max_body`` (4 MiB),
+        ``allowed_hosts``/``allowed_origins`` (the localhost names).
 
         Raises:
             ConfigError: e.g. ``page_size`` 0 or a short state key.
             InvalidMessage: a dict the spec refuses.
         """
 
-    def add_resource(self, resource: Json, contents: list[Json] | None = None, cache: Json | None = None) -> None:
+    def add_resource(self, resource: Resource | Json, contents: list[ResourceContents] | list[Json] | None = None, cache: CacheHint | None = None) -> None:
         """Registers a static resource (contents ``None``: ask the app with ``ReadResource``).
 
         Raises:
@@ -819,13 +905,13 @@ class ServerMachine:
     def set_resource_contents(self, uri: str, contents: list[Json] | None) -> bool:
         """Replaces stored contents (``None``: ask the app); ``False`` if not registered."""
 
-    def add_template(self, template: Json, cache: Json | None = None, completions: Mapping[str, Sequence[str]] | None = None) -> None:
+    def add_template(self, template: ResourceTemplate | Json, cache: CacheHint | None = None, completions: Mapping[str, Sequence[str]] | None = None) -> None:
         """Registers a ``ResourceTemplate`` dict; ``completions``: variable → values."""
 
     def remove_template(self, uri_template: str) -> bool:
         """Unregisters a template by its ``uriTemplate``."""
 
-    def add_prompt(self, prompt: Json, completions: Mapping[str, Sequence[str]] | None = None) -> None:
+    def add_prompt(self, prompt: Prompt | Json, completions: Mapping[str, Sequence[str]] | None = None) -> None:
         """Registers a ``Prompt`` dict; ``completions``: argument → values."""
 
     def remove_prompt(self, name: str) -> bool:
@@ -849,6 +935,37 @@ class ServerMachine:
     ) -> Literal["request", "notification", "response", "invalid"]:
         """One JSON-RPC message from a client (``"notification"`` on HTTP: answer 202)."""
 
+    def http_head(self, method: str, path: str, headers: Mapping[str, str]) -> int | HttpResponse:
+        """The HTTP entry point's head-only checks, before any body byte is read (path,
+        ``Host``/``Origin``, method, ``Content-Type``, ``Accept``, ``Content-Length``): an
+        ``int`` (read at most that many bytes, then ``handle_http``) or the ``HttpResponse``
+        to write without reading the body. ``headers``: lowercase names."""
+
+    def handle_http(
+        self,
+        method: str,
+        path: str,
+        headers: Mapping[str, str],
+        body: builtins.bytes,
+        now_ms: int,
+        *,
+        stream: int,
+        auth: int = 0,
+    ) -> HttpResponse | None:
+        """One HTTP request with its body: the complete ``HttpResponse`` (refusals, errors,
+        202, results produced at once), or ``None``: the answer comes as transmits on
+        ``stream`` (the first gives ``http_status`` and ``http_headers``). Call
+        ``stream_closed(stream)`` if the client goes away first."""
+
+    def set_waker(self, callback: Callable[[], object]) -> None:
+        """Installs the output-ready signal: ``callback()`` runs each time an output is queued
+        while the queue was empty (any call: ``respond_*``, ``fail``, pushes, timeouts), and at
+        once when output is already waiting. It runs inside that machine call, so it must not
+        call the machine: it schedules a drain (``loop.call_soon(drain)``)."""
+
+    def has_output(self) -> bool:
+        """Whether ``poll_output`` has something to give."""
+
     def poll_output(self) -> ServerOutput | None:
         """The next output, or ``None``."""
 
@@ -861,7 +978,7 @@ class ServerMachine:
     def stream_closed(self, stream: int) -> None:
         """The transport closed ``stream``: its subscriptions and events end."""
 
-    def respond_read(self, handle: Handle, contents: list[Json], cache: Json | None = None) -> None:
+    def respond_read(self, handle: Handle, contents: list[ResourceContents] | list[Json], cache: CacheHint | None = None) -> None:
         """Answers a ``ReadResource`` with ``ResourceContents`` dicts (``cache`` overrides hints).
 
         Raises:
@@ -869,8 +986,36 @@ class ServerMachine:
             InvalidMessage: contents the spec refuses.
         """
 
-    def respond_prompt(self, handle: Handle, result: Json) -> None:
+    def respond_prompt(self, handle: Handle, result: GetPromptResult | Json) -> None:
         """Answers a ``GetPrompt`` with a ``GetPromptResult`` dict."""
+
+    def respond_result(self, handle: Handle, result: Json, cache: CacheHint | None = None) -> None:
+        """Answers a ``Request`` with a result object (the machine adds ``resultType``,
+        ``_meta.serverInfo`` and, with ``cache``, ``ttlMs``/``cacheScope``).
+
+        Raises:
+            RespondError: ``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_result"``.
+        """
+
+    def add_method(self, method: str) -> None:
+        """Registers a method the core does not own; its requests become ``Request`` events.
+
+        Raises:
+            RegisterError: ``kind == "core_method"``.
+        """
+
+    def remove_method(self, method: str) -> bool:
+        """Unregisters a method (-32601 again); whether it was registered."""
+
+    def set_capability(self, key: str, value: Json) -> None:
+        """Announces ``capabilities[key] = value`` in ``server/discover`` (e.g. ``"tools"``).
+
+        Raises:
+            RegisterError: a key the core derives (``resources``, ``prompts``, ``completions``).
+        """
+
+    def remove_capability(self, key: str) -> bool:
+        """Withdraws a capability; whether it was set."""
 
     def respond_completion(self, handle: Handle, values: Sequence[str]) -> None:
         """Answers a ``Complete`` with candidate values (first 100 sent)."""
