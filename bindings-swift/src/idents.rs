@@ -128,8 +128,28 @@ mod tests {
             RespondError::InvalidInputRequests,
             RespondError::NoStateKey,
             RespondError::ClientLacksCapability,
+            RespondError::InvalidResult,
+            RespondError::InvalidProgress,
         ]);
         same("server::RespondError", respond);
+        let d = String::new;
+        covered(
+            "server::RegisterError",
+            &names(&[
+                RegisterError::Duplicate,
+                RegisterError::InvalidUri { description: d() },
+                RegisterError::InvalidTemplate {
+                    kind: TemplateParseErrorKind::Other,
+                    byte_offset: 0,
+                    description: d(),
+                },
+                RegisterError::Router { description: d() },
+                RegisterError::UnknownArgument,
+                RegisterError::CoreMethod,
+                RegisterError::CoreCapability,
+                RegisterError::NotAnObject,
+            ]),
+        );
         same(
             "client::CachePolicy",
             names(&[CachePolicy::PreferCache, CachePolicy::Refresh]),
@@ -142,6 +162,10 @@ mod tests {
             ClientError::UnexpectedInputResponse,
             ClientError::InputResponseNotObject,
             ClientError::Encode,
+            ClientError::OwnedMethod,
+            ClientError::InvalidMethodName,
+            ClientError::ParamsNotObject,
+            ClientError::RejectedTool,
             ClientError::NoVersions,
             ClientError::EmptyVersion,
             ClientError::InvalidCapabilities,

@@ -15,6 +15,12 @@
 //! | `cache.rs` | `Cache`, `CacheKey`, `Invalidation`, `CacheLookup`, `CacheError` |
 //! | `context.rs` | `selectContext(candidates:budget:target:)` |
 //! | `visibility.rs` | `VisibilityFilter` (a Swift protocol), `ListedItem` |
+//! | `wake.rs` | `OutputReady` (a Swift protocol): `setOutputReady` / `hasOutput` on both machines |
+//! | `extension.rs` | extension methods (`addMethod`, `setCapability`, `respondResult`), `progress`, `respondList` |
+//! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
+//!
+//! The async layer (`MCPClient`, `MCPServerHost`, `StdioTransport`, `HTTPTransport`, `Wire`)
+//! is Swift, in `swift/Sources/MCPContext/Async` and `Wire.swift`.
 //!
 //! Time is integer milliseconds (`nowMs: UInt64`) everywhere; bytes are `Data`.
 //!
@@ -30,6 +36,7 @@ mod client_types;
 mod context;
 mod error_code;
 mod errors;
+mod extension;
 mod idents;
 mod records;
 mod router;
@@ -48,8 +55,8 @@ pub use client::{
     client_config,
 };
 pub use client_types::{
-    CallError, ClientError, ClientEvent, ClientOutput, ConnectError, EndReason, Era, InputRequest,
-    Listing, Notice, PeerErrorKind, Reply, ServerError, ServerFeatures, Session,
+    CallError, ClientError, ClientEvent, ClientOutput, ConnectError, EndReason, Era, HttpHeader,
+    InputRequest, Listing, Notice, PeerErrorKind, Reply, ServerError, ServerFeatures, Session,
 };
 pub use context::{ContextBudget, ContextCandidate, Role, select_context};
 pub use error_code::{ErrorCode, known_error_codes, protocol_version};

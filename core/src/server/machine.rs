@@ -424,7 +424,9 @@ impl Server {
             self.subs.remove(k);
             self.out.purge_subscription(k);
         } else if let Some(h) = self.pending.find(stream, id) {
-            self.pending.remove(h);
+            if let Some(p) = self.pending.remove(h) {
+                self.out.forget_stream(p.stream);
+            }
             self.out.event(Event::Cancelled {
                 handle: h,
                 reason: CancelReason::Client,
@@ -437,6 +439,7 @@ impl Server {
     pub(crate) fn serves_resources(&self) -> bool {
         self.config.declare_resources
             || self.config.forward_unlisted_reads
+            || self.config.dynamic_resources
             || !self.registry.resources.is_empty()
             || !self.registry.templates.is_empty()
     }

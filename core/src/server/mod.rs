@@ -61,8 +61,10 @@
 //! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
 //! | `handlers` | one handler per method |
 //! | `extension` | methods and capabilities the host adds |
+//! | `dynamic` | the host's own `resources/list` pages |
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
+//! | `progress` | `notifications/progress` by handle |
 //! | `mrtr` | sealing and verifying `requestState` |
 //! | `complete` | built-in completion |
 //! | `pending`, `subscriptions`, `outbox` | internal tables |
@@ -73,6 +75,8 @@ pub mod file_root;
 mod complete;
 #[cfg(feature = "alloc")]
 mod config;
+#[cfg(feature = "alloc")]
+mod dynamic;
 #[cfg(feature = "alloc")]
 mod event;
 #[cfg(feature = "alloc")]
@@ -98,6 +102,8 @@ mod page;
 #[cfg(feature = "alloc")]
 mod pending;
 #[cfg(feature = "alloc")]
+mod progress;
+#[cfg(feature = "alloc")]
 mod raw_ids;
 #[cfg(feature = "alloc")]
 mod registry;
@@ -114,7 +120,7 @@ pub use config::{CacheHint, ConfigError, SealingKey, ServerConfig};
 #[cfg(feature = "alloc")]
 pub use event::{
     CancelReason, CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle,
-    PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
+    ListEvent, PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
 };
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};
