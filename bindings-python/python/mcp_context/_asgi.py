@@ -127,6 +127,10 @@ class AsgiApp:
         try:
             answer = m.handle_http(method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(headers))
             rt.host.drain()
+            if answer is not None and answer.event_stream:  # a legacy session's GET stream
+                await send({"type": "http.response.start", "status": answer.status, "headers": _encode(answer.headers)})
+                done = await self._events(stream, receive, send)
+                return
             if answer is not None:  # complete now: a refusal, an error, 202, a stored result
                 done = True
                 await _send(send, answer)
@@ -167,6 +171,21 @@ class AsgiApp:
                 t = await stream.next(disconnected, self.keepalive_s)
                 if t is None:
                     return False
+        finally:
+            disconnected.cancel()
+
+
+    async def _events(self, stream: _Stream, receive: Callable[..., Any], send: Callable[..., Any]) -> bool:
+        """A 2025-11-25 session's GET stream: the transmits as SSE events until the client
+        goes away (``False``: the machine is told the stream closed)."""
+        disconnected = asyncio.ensure_future(_disconnect(receive))
+        try:
+            while True:
+                t = await stream.next(disconnected, self.keepalive_s)
+                if t is None:
+                    return False
+                body = b": keepalive\n\n" if t is False else b"data: " + t.bytes + b"\n\n"
+                await send({"type": "http.response.body", "body": body, "more_body": True})
         finally:
             disconnected.cancel()
 
