@@ -142,3 +142,22 @@ def test_aio_client_input_required_and_cancellation():
                 await c.read_resource("kb://acme/confirmer/x")
 
     run(main())
+
+
+def test_aio_client_falls_back_to_the_legacy_era():
+    legacy = TESTS / "legacy_server.py"
+
+    async def stdio():
+        async with Client.stdio([sys.executable, str(legacy)]) as c:
+            assert (await c.read_resource("x://a"))["contents"][0]["text"] == "legacy hello"
+            assert c.machine.protocol_version == "2025-11-25"
+
+    run(stdio())
+    with http_server(legacy) as url:
+
+        async def http():
+            async with Client.http(url) as c:  # initialize, then Mcp-Session-Id on every POST
+                assert (await c.read_resource("x://a"))["contents"][0]["text"] == "legacy hello"
+                assert c.machine.protocol_version == "2025-11-25"
+
+        run(http())
