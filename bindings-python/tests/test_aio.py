@@ -57,7 +57,9 @@ async def kb_session(c: Client) -> None:
 
 def test_aio_client_against_official_sdk_stdio():
     async def main():
-        async with Client.stdio([sys.executable, str(SDK_KB)]) as c:
+        # The discover probe's timer runs while the SDK server imports (seconds on a loaded
+        # machine): a generous probe timeout keeps the era modern.
+        async with Client.stdio([sys.executable, str(SDK_KB)], probe_timeout_ms=20_000) as c:
             await kb_session(c)
 
     run(main())

@@ -90,11 +90,15 @@ async def session(c: Client) -> None:
         with pytest.raises(MCPError) as err:
             await c.read_resource(f"kb://acme/erreur/{kind}")
         assert err.value.error.code == code, kind
-    # an async handler that sleeps 10 ms is answered within 100 ms
-    t0 = time.monotonic()
-    slow = await c.read_resource("kb://acme/lent/10")
-    assert time.monotonic() - t0 < 0.1
-    assert slow.contents[0].text.startswith("10 ms")
+    # an async handler that sleeps 10 ms is answered within 100 ms (best of 3: the machine is
+    # shared with other work; an answer that waited for the next input would take seconds)
+    elapsed = []
+    for _ in range(3):
+        t0 = time.monotonic()
+        slow = await c.read_resource("kb://acme/lent/10")
+        elapsed.append(time.monotonic() - t0)
+        assert slow.contents[0].text.startswith("10 ms")
+    assert min(elapsed) < 0.1, elapsed
     # tools, through the machine's extension methods
     assert c.server_capabilities.tools is not None
     tools = {t.name: t for t in (await c.list_tools()).tools}
