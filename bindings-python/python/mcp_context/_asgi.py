@@ -24,11 +24,14 @@ if TYPE_CHECKING:
 
 
 def _decode_headers(scope: dict[str, Any]) -> dict[str, str]:
-    headers: dict[str, str] = {}
-    for k, v in scope.get("headers", ()):
-        name = k.decode("latin-1").lower()
-        value = v.decode("latin-1")
-        headers[name] = f"{headers[name]}, {value}" if name in headers else value
+    """The request headers by name (ASGI gives names in lower case); repeated ones joined."""
+    raw = scope.get("headers", ())
+    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in raw}
+    if len(headers) < len(raw):  # a repeated header: join its values, in order
+        headers = {}
+        for k, v in raw:
+            name, value = k.decode("latin-1"), v.decode("latin-1")
+            headers[name] = f"{headers[name]}, {value}" if name in headers else value
     return headers
 
 
@@ -110,7 +113,9 @@ class AsgiApp:
         root = scope.get("root_path", "")
         if root and path.startswith(root):
             path = path[len(root) :] or "/"
-        rt = self.app._start()
+        rt = self.app._runtime
+        if rt is None or rt.host.loop is not asyncio.get_running_loop():
+            rt = self.app._start()
         m = rt.machine
         check = m.http_head(method, path, headers)
         if type(check) is not int:
