@@ -763,6 +763,8 @@ impl ServerMachine {
         match start {
             HttpStart::Respond(r) => crate::http_entry::response(py, r).map(Some),
             HttpStart::Stream(_) => Ok(None),
+            // A 2025-11-25 session's GET stream: its head (no body, `event_stream` set); the
+            // session's notifications follow as transmits on `stream`.
             HttpStart::EventStream { response, .. } => {
                 crate::http_entry::response_of(py, response, true).map(Some)
             }
