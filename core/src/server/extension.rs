@@ -111,6 +111,17 @@ impl Server {
         self.ext.capabilities.remove(key).is_some()
     }
 
+    /// Whether the host announced `tools: {listChanged: true}`: listen subscriptions then
+    /// honour `toolsListChanged`, and [`Server::tools_list_changed`] reaches them.
+    pub(crate) fn announces_tools_list_changed(&self) -> bool {
+        self.ext
+            .capabilities
+            .get("tools")
+            .and_then(|v| v.as_raw().get("listChanged"))
+            .and_then(|v| v.as_bool())
+            == Some(true)
+    }
+
     /// The registered name of `method`, when the host serves it.
     pub(crate) fn extension_method(&self, method: Method<'_>) -> Option<String> {
         if self.ext.methods.is_empty() {

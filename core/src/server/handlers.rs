@@ -523,6 +523,7 @@ impl Server {
             &p.notifications,
             self.serves_resources(),
             self.serves_prompts(),
+            self.announces_tools_list_changed(),
             |u| check_uri(u).is_ok(),
         );
         let ack = OwnedAcknowledged {
