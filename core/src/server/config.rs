@@ -130,6 +130,16 @@ pub struct ServerConfig {
     /// The Streamable HTTP endpoint ([`Server::handle_http`](super::Server::handle_http)):
     /// path, body limit, allowed hosts and origins. Default: [`HttpConfig::default`].
     pub http: HttpConfig,
+    /// Serve 2025-11-25 clients too (docs/server-machine.md §"Legacy sessions"): an
+    /// `initialize` makes a stdio connection legacy, or opens an HTTP session
+    /// (`Mcp-Session-Id`). Default: true.
+    pub legacy_sessions: bool,
+    /// Legacy HTTP sessions open at once; one more `initialize` gets -32603 (HTTP 503).
+    /// Default: 1024.
+    pub max_sessions: usize,
+    /// A legacy HTTP session without a request for this long (and no GET stream open) ends;
+    /// its id then gets 404. Default: 30 min.
+    pub session_idle_ms: u64,
 }
 
 impl Default for ServerConfig {
@@ -162,6 +172,9 @@ impl Default for ServerConfig {
             max_pending_per_stream: 1_024,
             max_pending: 10_000,
             http: HttpConfig::default(),
+            legacy_sessions: true,
+            max_sessions: 1024,
+            session_idle_ms: 30 * 60 * 1000,
         }
     }
 }

@@ -10,6 +10,7 @@ use super::config::{CacheHint, ConfigError, ServerConfig};
 use super::event::{CancelReason, Event};
 use super::extension::Extensions;
 use super::io::{Ctx, Output, Received, StreamId, Transport};
+use super::legacy::Legacy;
 use super::outbox::{self, Outbox};
 use super::pending::PendingTable;
 use super::registry::{
@@ -51,6 +52,8 @@ pub struct Server {
     pub(crate) discover: Option<String>,
     /// Methods and capabilities the host added.
     pub(crate) ext: Extensions,
+    /// 2025-11-25 streams and HTTP sessions (`server/legacy`).
+    pub(crate) legacy: Legacy,
 }
 
 impl core::fmt::Debug for Server {
@@ -84,6 +87,7 @@ impl Server {
             now: 0,
             discover: None,
             ext: Extensions::default(),
+            legacy: Legacy::default(),
         })
     }
 
@@ -205,7 +209,7 @@ impl Server {
         if let Some((k, tag)) = &q.sub {
             self.subs.dequeued(*k, tag);
         }
-        Some(q.output)
+        Some(self.legacy_shape(q.output))
     }
 
     /// Installs the output-ready signal: the machine calls `waker.wake_by_ref()` each time
@@ -263,6 +267,7 @@ impl Server {
             });
         }
         self.out.purge_stream(stream);
+        self.legacy_closed(stream);
     }
 
     /// Handles one JSON-RPC message received at `now_ms` from `ctx`.
@@ -282,7 +287,9 @@ impl Server {
         self.tick(now_ms);
         match Message::decode_with(bytes, self.config.limits) {
             Ok(Message::Request(r)) => {
-                self.on_request(r, ctx, headers);
+                if !self.legacy_request(&r, ctx) {
+                    self.on_request(r, ctx, headers);
+                }
                 Received::Request
             }
             Ok(Message::Notification(n)) => {
@@ -310,7 +317,12 @@ impl Server {
     /// DIGEST §19.8 order: `_meta` (-32602, 400), version (-32022), method and its server
     /// capability (-32601), then params (-32602). Unknown and removed methods are -32601
     /// before anything else, so legacy probes get the modern answer (DIGEST §17, §18).
-    fn on_request(&mut self, r: Request<'_>, ctx: Ctx, headers: Option<&RequestHeaders<'_>>) {
+    pub(crate) fn on_request(
+        &mut self,
+        r: Request<'_>,
+        ctx: Ctx,
+        headers: Option<&RequestHeaders<'_>>,
+    ) {
         let served = matches!(
             r.method,
             Method::ServerDiscover

@@ -54,6 +54,7 @@
 //! | `route` | [`check_uri`] and the [`TemplateRouter`] seam |
 //! | `page` | opaque keyset cursors |
 //! | `machine` | the state, registration, validation pipeline |
+//! | `legacy` | the 2025-11-25 era: `initialize`, `ping`, `resources/subscribe`, sessions, result shapes |
 //! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
 //! | `handlers` | one handler per method |
 //! | `extension` | methods and capabilities the host adds |
@@ -83,6 +84,8 @@ mod handlers;
 mod http;
 #[cfg(feature = "alloc")]
 mod io;
+#[cfg(feature = "alloc")]
+mod legacy;
 #[cfg(feature = "alloc")]
 mod machine;
 #[cfg(feature = "alloc")]
@@ -118,6 +121,8 @@ pub use event::{
 };
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};
+#[cfg(feature = "alloc")]
+pub use legacy::LEGACY_VERSIONS;
 #[cfg(feature = "alloc")]
 pub use machine::Server;
 #[cfg(feature = "alloc")]
