@@ -155,7 +155,9 @@ impl PendingTable {
         if !self.per_stream.contains_key(&stream) {
             return None;
         }
-        self.index.get(&(stream, id.to_owned_id())).map(|h| Handle(*h))
+        self.index
+            .get(&(stream, id.to_owned_id()))
+            .map(|h| Handle(*h))
     }
 
     pub(crate) fn on_stream(&self, stream: StreamId) -> Vec<Handle> {
