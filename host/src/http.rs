@@ -251,6 +251,32 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
             };
             answer(guard, rx, svc.options.keepalive).await
         }
+        HttpStart::EventStream { response, .. } => {
+            // A 2025-11-25 session's GET stream: the head now, then the session's
+            // notifications as SSE events until the machine or the client ends it.
+            let guard = Guard {
+                engine: svc.engine.clone(),
+                stream,
+                ended: false,
+            };
+            let mut builder = Response::builder().status(response.status);
+            for (name, value) in &response.headers {
+                builder = builder.header(*name, value);
+            }
+            let keepalive = svc.options.keepalive;
+            let events = Events {
+                first: None,
+                rx,
+                guard,
+                keepalive: tokio::time::interval_at(
+                    tokio::time::Instant::now() + keepalive,
+                    keepalive,
+                ),
+            };
+            builder
+                .body(Body::from_stream(events))
+                .unwrap_or_else(|_| internal())
+        }
     }
 }
 
