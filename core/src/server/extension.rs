@@ -163,8 +163,10 @@ impl Server {
         if !self.version_served(&meta, ctx, r.id) {
             return;
         }
-        // `_meta` was found, so `params` is an object.
-        let Some(params) = r.params else { return };
+        // `_meta` was found, so `params` is an object; answer anyway if not.
+        let Some(params) = r.params else {
+            return self.invalid_params(ctx, r.id, "params: expected an object");
+        };
         let state = match params.get("requestState") {
             None => None,
             Some(v) => match v.as_str() {
