@@ -108,6 +108,10 @@ impl Server {
 
     /// The discover result with the host's capabilities merged in.
     fn encode_discover(&self, result: &OwnedDiscoverResult) -> Option<String> {
+        if self.ext.capabilities.is_empty() {
+            let bytes = outbox::encode(result).ok()?;
+            return String::from_utf8(bytes).ok();
+        }
         let derived = outbox::encode(&result.capabilities.view()).ok()?;
         let derived = RawJson::parse(&derived).ok()?;
         let merged = self.merged_capabilities(derived)?;
@@ -523,6 +527,7 @@ impl Server {
             &p.notifications,
             self.serves_resources(),
             self.serves_prompts(),
+            self.announces_tools_list_changed(),
             |u| check_uri(u).is_ok(),
         );
         let ack = OwnedAcknowledged {

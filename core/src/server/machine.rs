@@ -35,9 +35,10 @@ const MALFORMED_BODY_STATUS: u16 = 400;
 /// The sans-IO MCP 2026-07-28 server for the context primitives.
 ///
 /// See the [module docs](super) for the run loop. **Drain rule:** after every input
-/// (`handle_message`, `respond_*`, `fail`, `handle_timeout`, `resource_updated`,
-/// `*_list_changed`, `stream_closed`, `shutdown`), call [`Server::poll_output`] until it
-/// returns `None`, then [`Server::poll_timeout`].
+/// (`handle_message`, `handle_http`, `respond_*`, `fail`, `progress`, `handle_timeout`,
+/// `resource_updated`, `*_list_changed`, `stream_closed`, `shutdown`) and after every wake of
+/// the [waker](Server::set_waker), call [`Server::poll_output`] until it returns `None`, then
+/// [`Server::poll_timeout`].
 pub struct Server {
     pub(crate) config: ServerConfig,
     pub(crate) registry: Registry,

@@ -48,6 +48,14 @@ impl Server {
         self.list_changed(ListKind::Prompts);
     }
 
+    /// The tool list changed: `notifications/tools/list_changed` on every subscription
+    /// acknowledged with `toolsListChanged`. Those exist only when the host serves tools
+    /// itself and announced `tools: {"listChanged": true}` with
+    /// [`Server::set_capability`].
+    pub fn tools_list_changed(&mut self) {
+        self.list_changed(ListKind::Tools);
+    }
+
     fn list_changed(&mut self, kind: ListKind) {
         self.legacy_list_changed(kind);
         for k in self.subs.wanting(|h| h.wants_list(kind)) {

@@ -21,6 +21,8 @@ use crate::messages::owned::{ListKind, OwnedSubscriptionFilter};
 pub(crate) struct Honoured {
     pub(crate) resources_list: bool,
     pub(crate) prompts_list: bool,
+    /// Only when the host announced `tools` with `listChanged` (extension methods).
+    pub(crate) tools_list: bool,
     /// `None` = not subscribed to updates at all.
     pub(crate) uris: Option<Vec<String>>,
 }
@@ -32,6 +34,7 @@ impl Honoured {
         requested: &SubscriptionFilter<'_>,
         resources: bool,
         prompts: bool,
+        tools: bool,
         valid_uri: impl Fn(&str) -> bool,
     ) -> Self {
         let uris = requested
@@ -50,15 +53,16 @@ impl Honoured {
         Self {
             resources_list: resources && requested.resources_list_changed == Some(true),
             prompts_list: prompts && requested.prompts_list_changed == Some(true),
+            tools_list: tools && requested.tools_list_changed == Some(true),
             uris,
         }
     }
 
     /// The filter as acknowledged: only `true` flags, and `resourceSubscriptions` when
-    /// updates are honoured (tools are never served, so `toolsListChanged` is omitted).
+    /// updates are honoured.
     pub(crate) fn to_filter(&self) -> OwnedSubscriptionFilter {
         OwnedSubscriptionFilter {
-            tools_list_changed: None,
+            tools_list_changed: self.tools_list.then_some(true),
             prompts_list_changed: self.prompts_list.then_some(true),
             resources_list_changed: self.resources_list.then_some(true),
             resource_subscriptions: self.uris.clone(),
@@ -77,7 +81,7 @@ impl Honoured {
         match kind {
             ListKind::Resources => self.resources_list,
             ListKind::Prompts => self.prompts_list,
-            ListKind::Tools => false,
+            ListKind::Tools => self.tools_list,
         }
     }
 }
