@@ -179,9 +179,7 @@ if [ ! -x "$WASM_BINDGEN" ]; then
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked \
     --root "$MCP_CACHE/wasm-bindgen-$WASM_BINDGEN_VERSION"
 fi
-cargo build -p mcp-context-wasm --target wasm32-unknown-unknown --profile wasm
-"$WASM_BINDGEN" --target web --no-typescript --out-dir bindings-node/wasm/pkg \
-  target/wasm32-unknown-unknown/wasm/mcp_context_wasm.wasm
+bindings-node/wasm/build.sh "$WASM_BINDGEN"
 if git rev-parse --git-dir >/dev/null 2>&1; then
   git diff --exit-code --stat -- bindings-node/wasm/pkg ||
     { echo "bindings-node/wasm/pkg is stale: commit the regenerated files"; exit 1; }

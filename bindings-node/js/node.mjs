@@ -19,12 +19,10 @@ export async function serveStdio(server, { input = process.stdin, output = proce
   return rl
 }
 
-/** A node:http request listener serving `server.fetch` at `path` (404 elsewhere). */
-export async function toNodeHandler(server, { path = '/mcp' } = {}) {
+/** A node:http request listener serving `server.fetch` (the core answers 404 off its path). */
+export async function toNodeHandler(server) {
   const { Readable } = await import('node:stream')
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
-    if (url.pathname !== path) { res.writeHead(404).end(); return }
     const headers = new Headers()
     for (const [k, v] of Object.entries(req.headers)) {
       if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v)
@@ -48,7 +46,7 @@ export async function toNodeHandler(server, { path = '/mcp' } = {}) {
       }
       res.end()
     }).catch((err) => {
-      server.onerror(err)
+      server.onerror?.(err)
       if (!res.headersSent) res.writeHead(500)
       res.end()
     })
@@ -56,12 +54,12 @@ export async function toNodeHandler(server, { path = '/mcp' } = {}) {
 }
 
 /**
- * Serves `server` over Streamable HTTP on node:http (`host` 127.0.0.1, `port` 0 = any,
- * `path` /mcp). Resolves to the listening `http.Server`.
+ * Serves `server` over Streamable HTTP on node:http (`host` 127.0.0.1, `port` 0 = any; the
+ * path is the server's `http.path`, /mcp). Resolves to the listening `http.Server`.
  */
-export async function serveHttp(server, { port = 0, host = '127.0.0.1', path = '/mcp' } = {}) {
+export async function serveHttp(server, { port = 0, host = '127.0.0.1' } = {}) {
   const http = await import('node:http')
-  const srv = http.createServer(await toNodeHandler(server, { path }))
+  const srv = http.createServer(await toNodeHandler(server))
   await new Promise((resolve) => srv.listen(port, host, resolve))
   return srv
 }

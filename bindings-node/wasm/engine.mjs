@@ -77,6 +77,21 @@ export class ServerMachine {
     if (o.type === 'transmit') o.bytes = this.inner.takeBytes()
     return o
   }
+  addMethod(method) { call(() => this.inner.addMethod(method)) }
+  removeMethod(method) { return this.inner.removeMethod(method) }
+  setCapability(key, value) { call(() => this.inner.setCapability(key, JSON.stringify(value))) }
+  removeCapability(key) { return this.inner.removeCapability(key) }
+  respondResult(h, result, cache) { this._woke(call(() => this.inner.respondResult(int(h, 'handle'), JSON.stringify(result), text(cache)))) }
+  httpHead(head) { return this._http(call(() => this.inner.httpHead(JSON.stringify(head)))) }
+  handleHttp(head, body, nowMs, ctx = {}) {
+    const t = call(() => this.inner.handleHttp(JSON.stringify(head), body, int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth')))
+    return this._woke(this._http(t))
+  }
+  _http(text) {
+    const o = JSON.parse(text)
+    if (o.status !== undefined) o.body = this.inner.takeBytes()
+    return o
+  }
   respondRead(h, contents, cache) { this._woke(call(() => this.inner.respondRead(int(h, 'handle'), JSON.stringify(contents), text(cache)))) }
   respondPrompt(h, result) { this._woke(call(() => this.inner.respondPrompt(int(h, 'handle'), JSON.stringify(result)))) }
   respondCompletion(h, values) { this._woke(call(() => this.inner.respondCompletion(int(h, 'handle'), values.map(String)))) }

@@ -254,6 +254,25 @@ export class WasmServer {
         wasm.__wbg_wasmserver_free(ptr, 0);
     }
     /**
+     * Serves an extension method (`tools/list`, `tools/call`, vendor methods).
+     * @param {string} method
+     */
+    addMethod(method) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(method, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_addMethod(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Registers a prompt with optional value sets per argument.
      * @param {string} prompt
      * @param {string | null} [completions]
@@ -307,6 +326,44 @@ export class WasmServer {
     takeWoken() {
         const ret = wasm.wasmserver_takeWoken(this.__wbg_ptr);
         return ret !== 0;
+    }
+    /**
+     * One HTTP request with its body: `{"stream": n}` (the answer comes as transmits), or a
+     * complete response `{"status","headers"}` whose body is taken with `takeBytes()`.
+     * @param {string} head
+     * @param {Uint8Array} body
+     * @param {number} now_ms
+     * @param {number} stream
+     * @param {number} auth
+     * @returns {string}
+     */
+    handleHttp(head, body, now_ms, stream, auth) {
+        let deferred4_0;
+        let deferred4_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(head, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            const ptr1 = passArray8ToWasm0(body, wasm.__wbindgen_export);
+            const len1 = WASM_VECTOR_LEN;
+            wasm.wasmserver_handleHttp(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1, now_ms, stream, auth);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr3 = r0;
+            var len3 = r1;
+            if (r3) {
+                ptr3 = 0; len3 = 0;
+                throw takeObject(r2);
+            }
+            deferred4_0 = ptr3;
+            deferred4_1 = len3;
+            return getStringFromWasm0(ptr3, len3);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
+        }
     }
     /**
      * The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
@@ -418,6 +475,17 @@ export class WasmServer {
         }
     }
     /**
+     * Stops serving `method`; whether it was served.
+     * @param {string} method
+     * @returns {boolean}
+     */
+    removeMethod(method) {
+        const ptr0 = passStringToWasm0(method, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmserver_removeMethod(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
+    }
+    /**
      * Removes a prompt; whether it was registered.
      * @param {string} name
      * @returns {boolean}
@@ -498,6 +566,51 @@ export class WasmServer {
         }
     }
     /**
+     * Answers a `request` event with a result object (JSON text) and optional cache hints.
+     * @param {number} handle
+     * @param {string} result
+     * @param {string | null} [cache]
+     */
+    respondResult(handle, result, cache) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(result, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            var ptr1 = isLikeNone(cache) ? 0 : passStringToWasm0(cache, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len1 = WASM_VECTOR_LEN;
+            wasm.wasmserver_respondResult(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Announces `key: value` (JSON text of an object) in `server/discover`.
+     * @param {string} key
+     * @param {string} value
+     */
+    setCapability(key, value) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(key, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            const ptr1 = passStringToWasm0(value, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len1 = WASM_VECTOR_LEN;
+            wasm.wasmserver_setCapability(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Removes a resource; whether it was registered.
      * @param {string} uri
      * @returns {boolean}
@@ -535,6 +648,17 @@ export class WasmServer {
         const ptr0 = passStringToWasm0(uri, wasm.__wbindgen_export, wasm.__wbindgen_export2);
         const len0 = WASM_VECTOR_LEN;
         wasm.wasmserver_resourceUpdated(this.__wbg_ptr, ptr0, len0);
+    }
+    /**
+     * Withdraws a capability; whether one was set.
+     * @param {string} key
+     * @returns {boolean}
+     */
+    removeCapability(key) {
+        const ptr0 = passStringToWasm0(key, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmserver_removeCapability(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
     }
     /**
      * Answers a completion with candidate values.
@@ -643,6 +767,38 @@ export class WasmServer {
      */
     shutdown() {
         wasm.wasmserver_shutdown(this.__wbg_ptr);
+    }
+    /**
+     * The head-only HTTP checks (`head` as JSON text): `{"readBody":true,"limit":n}`, or a
+     * response `{"status","headers"}` whose body is then taken with `takeBytes()`.
+     * @param {string} head
+     * @returns {string}
+     */
+    httpHead(head) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(head, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_httpHead(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
+        }
     }
 }
 if (Symbol.dispose) WasmServer.prototype[Symbol.dispose] = WasmServer.prototype.free;
