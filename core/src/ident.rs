@@ -185,6 +185,7 @@ mod server_idents {
         Self::GetPrompt(_) => "get_prompt",
         Self::Complete(_) => "complete",
         Self::Request(_) => "request",
+        Self::ListResources(_) => "list_resources",
         Self::Cancelled { .. } => "cancelled",
         Self::StreamOverflow { .. } => "stream_overflow",
     });
@@ -259,6 +260,7 @@ mod server_idents {
         Self::NoStateKey => "no_state_key",
         Self::ClientLacksCapability => "client_lacks_capability",
         Self::InvalidResult => "invalid_result",
+        Self::InvalidProgress => "invalid_progress",
     });
 
     idents!(ConfigError {
@@ -375,6 +377,7 @@ mod client_idents {
         Self::InputResponseNotObject => "input_response_not_object",
         Self::Encode => "encode",
         Self::OwnedMethod => "owned_method",
+        Self::InvalidMethodName => "invalid_method_name",
         Self::ParamsNotObject => "params_not_object",
         Self::RejectedTool => "rejected_tool",
     });
@@ -552,6 +555,7 @@ mod tests {
                 "get_prompt",
                 "complete",
                 "request",
+                "list_resources",
                 "cancelled",
                 "stream_overflow"
             ]

@@ -3,6 +3,8 @@
 //! ```text
 //! demo-server                 serve newline-delimited JSON-RPC on stdin/stdout
 //! demo-server --transcript    drive a scripted exchange through the server and print it
+//! demo-server --http PORT     serve Streamable HTTP on 127.0.0.1:PORT (0 = any free port);
+//!                             prints `listening on http://127.0.0.1:PORT/mcp`, stops on Ctrl-C
 //! options: --tick-ms N        how often the timer edits notes://acme/1 (default 5000; 0 = never)
 //! ```
 //!
@@ -151,7 +153,7 @@ pub(crate) fn tick(catalogue: &Shared, notifier: &Notifier, n: u64) {
     notifier.resource_updated(&uri);
 }
 
-async fn serve(tick_ms: u64) -> Result<(), String> {
+async fn serve(tick_ms: u64, http: Option<u16>) -> Result<(), String> {
     let catalogue: Shared = Arc::new(Mutex::new(Catalogue::demo()));
     let host = app(&catalogue).build().map_err(|e| e.to_string())?;
     if tick_ms > 0 {
@@ -165,13 +167,27 @@ async fn serve(tick_ms: u64) -> Result<(), String> {
             }
         });
     }
-    host.serve_stdio().await.map_err(|e| e.to_string())
+    let Some(port) = http else {
+        return host.serve_stdio().await.map_err(|e| e.to_string());
+    };
+    let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+        .await
+        .map_err(|e| e.to_string())?;
+    let addr = listener.local_addr().map_err(|e| e.to_string())?;
+    println!("listening on http://{addr}/mcp");
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    host.serve_http(listener, ctrl_c)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 #[tokio::main]
 async fn main() {
     let mut transcript_mode = false;
     let mut tick_ms = 5_000;
+    let mut http = None;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
@@ -183,8 +199,15 @@ async fn main() {
                     std::process::exit(2);
                 }
             },
+            "--http" => match args.next().and_then(|v| v.parse().ok()) {
+                Some(v) => http = Some(v),
+                None => {
+                    eprintln!("--http needs a port (0 = any free port)");
+                    std::process::exit(2);
+                }
+            },
             "-h" | "--help" => {
-                println!("usage: demo-server [--transcript] [--tick-ms N]");
+                println!("usage: demo-server [--transcript] [--tick-ms N] [--http PORT]");
                 return;
             }
             other => {
@@ -196,7 +219,7 @@ async fn main() {
     let result = if transcript_mode {
         transcript::run().await
     } else {
-        serve(tick_ms).await
+        serve(tick_ms, http).await
     };
     if let Err(e) = result {
         eprintln!("demo-server: {e}");

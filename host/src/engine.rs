@@ -88,6 +88,11 @@ impl Engine {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
+    /// Runs `f` on the machine without changing it (nothing to drain).
+    pub(crate) fn read<R>(&self, f: impl FnOnce(&Server) -> R) -> R {
+        f(&self.lock().server)
+    }
+
     /// Transmits for `stream` go to `sink` until the machine ends the stream or
     /// [`Engine::close_stream`] is called.
     pub(crate) fn open_stream(&self, stream: StreamId, sink: Sink) {
@@ -101,7 +106,6 @@ impl Engine {
 
     /// The transport closed `stream`: the machine ends its subscriptions and cancels its
     /// requests (`Server::stream_closed`).
-    #[allow(dead_code)] // the HTTP service (next)
     pub(crate) fn close_stream(self: &Arc<Self>, stream: StreamId) {
         self.input(|st, _| {
             if st.sinks.remove(&stream).is_some() {

@@ -98,7 +98,7 @@ pub struct MethodRequest {
     pub method: String,
     /// The params object as received (`_meta` included).
     pub params: OwnedJson,
-    /// The request carried a `progressToken` ([`Context::progress`] sends notifications).
+    /// The request carried a `progressToken` (progress notifications can be sent).
     pub progress: bool,
     /// The verified inputs of an `input_required` retry.
     pub retry: Option<Retry>,

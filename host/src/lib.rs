@@ -28,6 +28,7 @@
 //! | `error` | [`Error`] and the JSON-RPC error it maps to |
 //! | `engine` | the machine behind a mutex: drain, dispatch, timer |
 //! | `stdio` | [`serve_stdio`], [`Host::serve`] |
+//! | [`http`] | Streamable HTTP on axum: [`Host::router`], [`Host::serve_http`] |
 //! | `notify` | [`Notifier`]: change notifications from anywhere |
 //! | [`client`] | [`client::McpClient`]: the async client (stdio child, any pipe, HTTP) |
 
@@ -37,6 +38,7 @@ mod engine;
 mod error;
 mod handler;
 mod host;
+pub mod http;
 mod notify;
 mod stdio;
 

@@ -384,3 +384,38 @@ async fn extension_methods_serve_tools() {
     .await;
     assert_eq!(raw.next().await["error"]["code"], -32601);
 }
+
+#[tokio::test]
+async fn the_async_client_calls_extension_methods() {
+    use mcp_context::messages::owned::OwnedJson;
+    use mcp_context_host::MethodRequest;
+    let mut app = App::named("tools", "1.0.0");
+    app.method(
+        "tools/call",
+        |req: MethodRequest, _cx: Context| async move {
+            let v: Value = serde_json::from_str(req.params.as_raw().as_text())?;
+            let name = v["name"].as_str().unwrap_or_default().to_owned();
+            Ok(OwnedJson::parse(format!(
+                r#"{{"content":[{{"type":"text","text":"called {name}"}}]}}"#
+            ))?)
+        },
+    );
+    let host = app.build().unwrap();
+    let client = pair(&host);
+    let result = client
+        .request(
+            "tools/call",
+            OwnedJson::parse(r#"{"name":"echo","arguments":{}}"#).unwrap(),
+        )
+        .await
+        .unwrap();
+    let v: Value = serde_json::from_str(result.as_raw().as_text()).unwrap();
+    assert_eq!(v["content"][0]["text"], "called echo", "{v}");
+    // A method the machine owns is refused before anything is sent.
+    assert!(matches!(
+        client
+            .request("resources/read", OwnedJson::empty_object())
+            .await,
+        Err(mcp_context_host::client::Error::Refused(_))
+    ));
+}

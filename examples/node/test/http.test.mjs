@@ -123,7 +123,7 @@ describe('raw Streamable HTTP', () => {
     p.remove()
   })
   it('answers removed methods with -32601 and HTTP 404, notifications with 202', async () => {
-    assert.equal((await post(request(9, 'initialize'))).status, 404)
+    assert.equal((await post(request(9, 'ping'))).status, 404)
     const n = await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } })
     assert.equal(n.status, 202)
   })

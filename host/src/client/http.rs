@@ -6,8 +6,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use futures_util::StreamExt;
 use mcp_context::client::{ClientConfig, Transmit, Transport};
-use mcp_context::messages::owned::base64;
-use reqwest::header::{ACCEPT, CONTENT_TYPE};
+use reqwest::header::CONTENT_TYPE;
 use tokio::task::AbortHandle;
 
 use super::sse::SseDecoder;
@@ -31,34 +30,12 @@ impl std::fmt::Debug for HttpTransport {
     }
 }
 
-/// `Mcp-Name`: plain when printable ASCII without surrounding spaces, else the spec's
-/// `=?base64?…?=` form (the server decodes it, `mcp_context::http::check_headers`).
-fn mcp_name(name: &str) -> String {
-    let plain = name.bytes().all(|b| (0x20..=0x7e).contains(&b))
-        && !name.starts_with(' ')
-        && !name.ends_with(' ');
-    if plain {
-        name.to_owned()
-    } else {
-        format!("=?base64?{}?=", base64(name.as_bytes()))
-    }
-}
-
 impl HttpTransport {
     pub(crate) fn post(&self, inner: &Arc<Inner>, t: Transmit) {
-        let mut req = self
-            .http
-            .post(&self.url)
-            .header(CONTENT_TYPE, "application/json")
-            .header(ACCEPT, "application/json, text/event-stream");
-        if let Some(v) = &t.protocol_version {
-            req = req.header("MCP-Protocol-Version", v);
-        }
-        if let Some(m) = t.method {
-            req = req.header("Mcp-Method", m);
-        }
-        if let Some(n) = &t.name {
-            req = req.header("Mcp-Name", mcp_name(n));
+        // The standard and parameter headers, values encoded by the core.
+        let mut req = self.http.post(&self.url);
+        for (name, value) in t.http_headers() {
+            req = req.header(name, value.as_ref());
         }
         if let Some(s) = self
             .session

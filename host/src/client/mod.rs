@@ -33,7 +33,7 @@ use mcp_context::client::{
     CachePolicy, CallError, CallId, Client, ClientConfig, CompletionRef, ConnectError, EndReason,
     Event, ListMode, Notice, Output, Session, Transmit,
 };
-use mcp_context::messages::owned::{OwnedInputRequest, OwnedSubscriptionFilter};
+use mcp_context::messages::owned::{OwnedInputRequest, OwnedJson, OwnedSubscriptionFilter};
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
@@ -56,6 +56,9 @@ pub enum Error {
     Io(std::io::Error),
     /// The configuration was refused.
     Config(mcp_context::client::ConfigError),
+    /// The machine refused the call before sending it (a method it owns, params that are
+    /// not an object, a tool rejected from `tools/list`).
+    Refused(mcp_context::client::ClientError),
 }
 
 impl fmt::Display for Error {
@@ -67,6 +70,7 @@ impl fmt::Display for Error {
             Self::Closed => f.write_str("client closed"),
             Self::Io(e) => write!(f, "{e}"),
             Self::Config(e) => write!(f, "{e}"),
+            Self::Refused(e) => write!(f, "{e}"),
         }
     }
 }
@@ -249,6 +253,7 @@ impl State {
             | Event::ResourceRead { call, .. }
             | Event::PromptFetched { call, .. }
             | Event::Completed { call, .. }
+            | Event::Responded { call, .. }
             | Event::InputRequired { call, .. }
             | Event::Failed { call, .. } => {
                 if let Some(tx) = self.calls.remove(&call) {
@@ -344,22 +349,26 @@ impl McpClient {
     }
 
     async fn call(&self, start: impl FnOnce(&mut Client, u64) -> CallId) -> Result<Event, Error> {
+        self.try_call(|c, now| Ok(start(c, now))).await
+    }
+
+    async fn try_call(
+        &self,
+        start: impl FnOnce(&mut Client, u64) -> Result<CallId, Error>,
+    ) -> Result<Event, Error> {
         let (tx, rx) = oneshot::channel();
         let call = self.inner.input_with(|st, now| {
             if st.closed {
-                return None;
+                return Err(Error::Closed);
             }
-            let call = start(&mut st.client, now);
+            let call = start(&mut st.client, now)?;
             st.calls.insert(call, tx);
-            Some(call)
-        });
+            Ok(call)
+        })?;
         let mut guard = CallGuard {
             inner: &self.inner,
-            call,
+            call: Some(call),
         };
-        if guard.call.is_none() {
-            return Err(Error::Closed);
-        }
         let event = rx.await.map_err(|_| Error::Closed);
         guard.call = None;
         let event = event?;
@@ -469,6 +478,20 @@ impl McpClient {
             .call(|c, now| c.complete(reference, argument, context, now))
             .await?;
         expect_event!(e, Completed, reply)
+    }
+
+    /// Any other method (`tools/list`, `tools/call`, a vendor method) with `params` (an
+    /// object); the machine adds `_meta`, the id and the deadline, retries versions and
+    /// runs the `input_required` loop. Returns the `result` object.
+    ///
+    /// # Errors
+    /// [`Error::Refused`] for a method the machine owns or params that are not an object;
+    /// otherwise the call failed.
+    pub async fn request(&self, method: &str, params: OwnedJson) -> Result<OwnedJson, Error> {
+        let e = self
+            .try_call(|c, now| c.request(method, params, now).map_err(Error::Refused))
+            .await?;
+        expect_event!(e, Responded, result)
     }
 
     /// `subscriptions/listen` with `filter`; resolves once the server acknowledged it.

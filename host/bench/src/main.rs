@@ -1,0 +1,247 @@
+//! Reads per second and latency of `resources/read`: a server on `mcp-context-host` against
+//! the same server on rmcp (the Rust SDK), over stdio and Streamable HTTP, driven by the
+//! same client (`mcp_context_host::client::McpClient`, the core's client machine) in the
+//! same run.
+//!
+//! ```text
+//! cargo run --release --manifest-path host/bench/Cargo.toml -- [--seconds 5] [--inflight 64]
+//! ```
+//!
+//! Each server runs in its own process (this binary, `serve <kind>`); the driver keeps
+//! `--inflight` reads outstanding for `--seconds` after a one-second warm-up, and reports
+//! reads per second and the p50/p99 round-trip latency.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use mcp_context::client::ClientConfig;
+use mcp_context::messages::owned::{OwnedResourceContents, OwnedResourceTemplate};
+use mcp_context_host::client::McpClient;
+use mcp_context_host::{App, Context, Error, ReadRequest};
+use tokio::io::AsyncBufReadExt;
+use tokio::process::Command;
+
+const TEMPLATE: &str = "bench://item/{id}";
+
+fn ours() -> App {
+    let mut app = App::named("bench-ours", "1.0.0");
+    app.template(
+        OwnedResourceTemplate::new(TEMPLATE, "item"),
+        |req: ReadRequest, _cx: Context| async move {
+            let id = req.var("id").ok_or(Error::not_found())?;
+            Ok(OwnedResourceContents::text(
+                &req.uri,
+                Some("text/plain"),
+                format!("item {id}"),
+            ))
+        },
+    );
+    app
+}
+
+mod theirs {
+    use rmcp::model::{
+        CacheScope, ReadResourceRequestParams, ReadResourceResult, ResourceContents,
+        ServerCapabilities, ServerInfo,
+    };
+    use rmcp::model::ReadResourceResponse;
+    use rmcp::service::RequestContext;
+    use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+    /// The same server on rmcp: one template, text contents.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Bench;
+
+    impl ServerHandler for Bench {
+        fn get_info(&self) -> ServerInfo {
+            ServerInfo::new(ServerCapabilities::builder().enable_resources().build())
+        }
+
+        async fn read_resource(
+            &self,
+            request: ReadResourceRequestParams,
+            _context: RequestContext<RoleServer>,
+        ) -> Result<ReadResourceResponse, ErrorData> {
+            let Some(id) = request.uri.strip_prefix("bench://item/") else {
+                return Err(ErrorData::resource_not_found("not found", None));
+            };
+            let text = format!("item {id}");
+            let contents = ResourceContents::text(text, request.uri.clone());
+            Ok(ReadResourceResult::new(vec![contents])
+                .with_ttl_ms(0)
+                .with_cache_scope(CacheScope::Private)
+                .into())
+        }
+    }
+}
+
+async fn serve(kind: &str, port: Option<u16>) {
+    match kind {
+        "ours-stdio" => {
+            mcp_context_host::serve_stdio(ours()).await.expect("serve");
+        }
+        "rmcp-stdio" => {
+            use rmcp::ServiceExt;
+            let running = theirs::Bench
+                .serve(rmcp::transport::stdio())
+                .await
+                .expect("serve");
+            let _ = running.waiting().await;
+        }
+        "ours-http" | "rmcp-http" => {
+            let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.unwrap_or(0)))
+                .await
+                .expect("bind");
+            let addr = listener.local_addr().expect("addr");
+            println!("ready http://{addr}/mcp");
+            if kind == "ours-http" {
+                let host = ours().build().expect("build");
+                host.serve_http(listener, std::future::pending())
+                    .await
+                    .expect("serve");
+            } else {
+                use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+                use rmcp::transport::streamable_http_server::{
+                    StreamableHttpServerConfig, StreamableHttpService,
+                };
+                let mut config = StreamableHttpServerConfig::default();
+                config.json_response = true;
+                let service = StreamableHttpService::new(
+                    || Ok(theirs::Bench),
+                    LocalSessionManager::default().into(),
+                    config,
+                );
+                let router = axum::Router::new().nest_service("/mcp", service);
+                axum::serve(listener, router).await.expect("serve");
+            }
+        }
+        other => panic!("unknown server {other}"),
+    }
+}
+
+struct Run {
+    reads: u64,
+    seconds: f64,
+    p50: Duration,
+    p99: Duration,
+}
+
+async fn drive(client: McpClient, seconds: u64, inflight: usize) -> Run {
+    client.connect().await.expect("connect");
+    client.read_resource("bench://item/0").await.expect("first read");
+    let measuring = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(AtomicBool::new(false));
+    let mut tasks = Vec::new();
+    for w in 0..inflight {
+        let (c, measuring, stop) = (client.clone(), measuring.clone(), stop.clone());
+        tasks.push(tokio::spawn(async move {
+            let mut lat = Vec::new();
+            let mut i = 0u64;
+            while !stop.load(Ordering::Relaxed) {
+                let uri = format!("bench://item/{w}-{i}");
+                i += 1;
+                let t0 = Instant::now();
+                c.read_resource(&uri).await.expect("read");
+                if measuring.load(Ordering::Relaxed) {
+                    lat.push(t0.elapsed());
+                }
+            }
+            lat
+        }));
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    measuring.store(true, Ordering::Relaxed);
+    let t0 = Instant::now();
+    tokio::time::sleep(Duration::from_secs(seconds)).await;
+    measuring.store(false, Ordering::Relaxed);
+    let elapsed = t0.elapsed().as_secs_f64();
+    stop.store(true, Ordering::Relaxed);
+    let mut all = Vec::new();
+    for t in tasks {
+        all.extend(t.await.expect("join"));
+    }
+    client.close();
+    all.sort();
+    let pct = |p: f64| all[((all.len() as f64 * p) as usize).min(all.len() - 1)];
+    Run {
+        reads: all.len() as u64,
+        seconds: elapsed,
+        p50: pct(0.50),
+        p99: pct(0.99),
+    }
+}
+
+fn config() -> ClientConfig {
+    let mut c = mcp_context_host::client::default_config();
+    c.cache = None;
+    c
+}
+
+async fn bench(kind: &str, seconds: u64, inflight: usize) -> Run {
+    let exe = std::env::current_exe().expect("exe");
+    if kind.ends_with("stdio") {
+        let mut cmd = Command::new(exe);
+        cmd.args(["serve", kind]);
+        let client = McpClient::spawn_with(cmd, config()).expect("spawn");
+        return drive(client, seconds, inflight).await;
+    }
+    let mut child = Command::new(exe)
+        .args(["serve", kind])
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn");
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
+    let line = lines.next_line().await.expect("read").expect("ready line");
+    let url = line.trim_start_matches("ready ").to_owned();
+    let client = McpClient::http_with(&url, config()).expect("client");
+    let run = drive(client, seconds, inflight).await;
+    let _ = child.kill().await;
+    run
+}
+
+#[tokio::main]
+async fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("serve") {
+        let port = args.get(2).and_then(|p| p.parse().ok());
+        return serve(&args[1], port).await;
+    }
+    let mut seconds = 5;
+    let mut inflight = 64;
+    let mut only: Option<String> = None;
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        match a.as_str() {
+            "--seconds" => seconds = it.next().and_then(|v| v.parse().ok()).expect("--seconds N"),
+            "--inflight" => inflight = it.next().and_then(|v| v.parse().ok()).expect("--inflight N"),
+            "--only" => only = it.next().cloned(),
+            other => panic!("unknown argument {other}"),
+        }
+    }
+    println!("resources/read, {inflight} in flight, {seconds} s per run (after 1 s warm-up), same client");
+    println!("| transport | server | reads/s | p50 | p99 | ratio |");
+    println!("| --- | --- | --- | --- | --- | --- |");
+    for transport in ["stdio", "http"] {
+        if only.as_deref().is_some_and(|o| o != transport) {
+            continue;
+        }
+        let ours = bench(&format!("ours-{transport}"), seconds, inflight).await;
+        let theirs = bench(&format!("rmcp-{transport}"), seconds, inflight).await;
+        let rate = |r: &Run| r.reads as f64 / r.seconds;
+        for (name, r) in [("mcp-context-host", &ours), ("rmcp 3.11.0", &theirs)] {
+            println!(
+                "| {transport} | {name} | {:.0} | {:.2} ms | {:.2} ms | {} |",
+                rate(r),
+                r.p50.as_secs_f64() * 1e3,
+                r.p99.as_secs_f64() * 1e3,
+                if std::ptr::eq(r, &ours) {
+                    format!("{:.2}x", rate(&ours) / rate(&theirs))
+                } else {
+                    "1x".to_owned()
+                }
+            );
+        }
+    }
+}

@@ -1,0 +1,375 @@
+//! Streamable HTTP on axum: a [`Router`] that hands every request to the core's HTTP entry
+//! point (`Server::http_head` before the body is read, then `Server::handle_http`) and
+//! streams the machine's answer back as one JSON body or as server-sent events.
+//!
+//! The host never parses JSON-RPC: the core validates the head (path, `Host`/`Origin`,
+//! method, `Content-Type`, `Accept`, `Content-Length` against the body limit) and refuses
+//! with the status it chose *before* the body is read, so a 64 MiB POST costs nothing;
+//! then it checks headers against the body and runs the machine. A body that turns out
+//! longer than the limit (chunked) is cut at the limit and refused with 413.
+//!
+//! Answers produced at once come back whole. Otherwise the POST's stream stays open: the
+//! first transmit gives the status and kind (`application/json` body, or
+//! `text/event-stream` for a listen or a request with progress), SSE streams get a comment
+//! line every [`HttpOptions::keepalive`], and the response ends with the machine's
+//! `end_of_stream`. A client that goes away is reported to the machine
+//! (`Server::stream_closed`): its subscriptions end and its handlers are cancelled.
+
+use std::borrow::Cow;
+use std::convert::Infallible;
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::Arc;
+use std::task::{Context as TaskContext, Poll};
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::{Body, Bytes};
+use axum::extract::{Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::response::Response;
+use axum::routing::any;
+use futures_util::Stream;
+use mcp_context::http::{HeadCheck, HttpResponse, HttpStart, Refusal, RequestHead};
+use mcp_context::server::{BodyKind, Ctx, StreamId, Transmit};
+use tokio::sync::mpsc;
+
+use crate::engine::Engine;
+use crate::host::Host;
+
+/// Resolves the caller of a request from its head: `Ok(auth id)` (`0` = anonymous, the
+/// value handlers see as [`crate::Context::caller`]), or `Err(response)` to refuse it
+/// (e.g. 401 with `WWW-Authenticate`).
+pub type AuthFn = Arc<dyn Fn(&Parts) -> Result<u64, Response> + Send + Sync>;
+
+/// Options of the HTTP service.
+#[derive(Clone)]
+pub struct HttpOptions {
+    /// Who is calling (default: everyone is anonymous, `0`).
+    pub auth: Option<AuthFn>,
+    /// How often an idle event stream gets a `:` comment line (default 15 s).
+    pub keepalive: Duration,
+}
+
+impl Default for HttpOptions {
+    fn default() -> Self {
+        Self {
+            auth: None,
+            keepalive: Duration::from_secs(15),
+        }
+    }
+}
+
+impl std::fmt::Debug for HttpOptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HttpOptions")
+            .field("auth", &self.auth.is_some())
+            .field("keepalive", &self.keepalive)
+            .finish()
+    }
+}
+
+struct Service {
+    engine: Arc<Engine>,
+    options: HttpOptions,
+}
+
+impl Host {
+    /// The Streamable HTTP endpoint as an axum [`Router`], at the configured path
+    /// (`ServerConfig::http.path`, default `/mcp`). Merge it into an application
+    /// (`Router::merge`); every method on that path reaches the core, which answers 405 to
+    /// what it does not serve.
+    pub fn router(&self) -> Router {
+        self.router_with(HttpOptions::default())
+    }
+
+    /// [`Host::router`] with options.
+    pub fn router_with(&self, options: HttpOptions) -> Router {
+        self.engine.start_timer();
+        let path = self.engine.read(endpoint_path);
+        let service = Arc::new(Service {
+            engine: self.engine.clone(),
+            options,
+        });
+        Router::new().route(&path, any(handle)).with_state(service)
+    }
+
+    /// Serves the router on `listener` until `shutdown` completes, then closes gracefully:
+    /// every subscription gets its final result (its event stream ends), and axum waits for
+    /// the responses in flight.
+    ///
+    /// # Errors
+    /// The listener fails.
+    pub async fn serve_http(
+        &self,
+        listener: tokio::net::TcpListener,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let router = self.router();
+        let notifier = self.notifier();
+        let engine = self.engine.clone();
+        axum::serve(listener, router)
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                notifier.shutdown();
+            })
+            .await?;
+        engine.stop();
+        Ok(())
+    }
+}
+
+fn endpoint_path(s: &mcp_context::server::Server) -> String {
+    s.config()
+        .http
+        .path
+        .clone()
+        .unwrap_or_else(|| "/mcp".to_owned())
+}
+
+/// One header's value: absent, one value, or repeated values joined with `,` (which the
+/// core refuses where one value is expected). Bytes that are not UTF-8 are replaced, so
+/// the core sees (and refuses) invalid characters.
+fn value<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<Cow<'a, str>> {
+    let mut all = headers.get_all(name).iter();
+    let first = all.next()?;
+    let text = |v: &'a HeaderValue| String::from_utf8_lossy(v.as_bytes());
+    let mut out = text(first);
+    for more in all {
+        let joined = out.into_owned() + "," + &text(more);
+        out = Cow::Owned(joined);
+    }
+    Some(match out {
+        Cow::Borrowed(s) => Cow::Borrowed(s.trim()),
+        Cow::Owned(s) => Cow::Owned(s.trim().to_owned()),
+    })
+}
+
+/// The request facts, owned where a header had to be joined or repaired.
+struct Facts<'a> {
+    host: Option<Cow<'a, str>>,
+    origin: Option<Cow<'a, str>>,
+    content_type: Option<Cow<'a, str>>,
+    content_length: Option<u64>,
+    protocol_version: Option<Cow<'a, str>>,
+    mcp_method: Option<Cow<'a, str>>,
+    mcp_name: Option<Cow<'a, str>>,
+    accept: Option<Cow<'a, str>>,
+    session_id: Option<Cow<'a, str>>,
+}
+
+impl<'a> Facts<'a> {
+    fn of(parts: &'a Parts) -> Self {
+        let h = &parts.headers;
+        let named = |n: &'static str| value(h, &HeaderName::from_static(n));
+        Self {
+            host: value(h, &header::HOST)
+                .or_else(|| parts.uri.authority().map(|a| Cow::Borrowed(a.as_str()))),
+            origin: value(h, &header::ORIGIN),
+            content_type: value(h, &header::CONTENT_TYPE),
+            // An unreadable length is not a length: the body limit still applies.
+            content_length: value(h, &header::CONTENT_LENGTH).and_then(|v| v.parse().ok()),
+            protocol_version: named("mcp-protocol-version"),
+            mcp_method: named("mcp-method"),
+            mcp_name: named("mcp-name"),
+            accept: value(h, &header::ACCEPT),
+            session_id: named("mcp-session-id"),
+        }
+    }
+
+    fn head(&'a self, parts: &'a Parts) -> RequestHead<'a> {
+        RequestHead {
+            method: parts.method.as_str(),
+            path: parts.uri.path(),
+            host: self.host.as_deref(),
+            origin: self.origin.as_deref(),
+            content_type: self.content_type.as_deref(),
+            content_length: self.content_length,
+            protocol_version: self.protocol_version.as_deref(),
+            mcp_method: self.mcp_method.as_deref(),
+            mcp_name: self.mcp_name.as_deref(),
+            accept: self.accept.as_deref(),
+            session_id: self.session_id.as_deref(),
+        }
+    }
+}
+
+fn respond(r: HttpResponse) -> Response {
+    let mut builder = Response::builder().status(r.status);
+    for (name, value) in &r.headers {
+        builder = builder.header(*name, value);
+    }
+    builder
+        .body(Body::from(r.body))
+        .unwrap_or_else(|_| internal())
+}
+
+fn internal() -> Response {
+    let mut r = Response::new(Body::empty());
+    *r.status_mut() = StatusCode::INTERNAL_SERVER_ERROR;
+    r
+}
+
+async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
+    let (parts, body) = req.into_parts();
+    let auth = match &svc.options.auth {
+        Some(resolve) => match resolve(&parts) {
+            Ok(auth) => auth,
+            Err(refusal) => return refusal,
+        },
+        None => 0,
+    };
+    let facts = Facts::of(&parts);
+    let head = facts.head(&parts);
+    let limit = match svc.engine.read(|s| s.http_head(&head)) {
+        HeadCheck::ReadBody { limit } => limit,
+        HeadCheck::Respond(r) => return respond(r),
+    };
+    let bytes: Bytes = match axum::body::to_bytes(body, limit).await {
+        Ok(b) => b,
+        // Longer than the limit (a chunked body) or cut off: refused as too large.
+        Err(_) => return respond(Refusal::PayloadTooLarge.response("POST")),
+    };
+    let stream = svc.engine.new_stream();
+    let (tx, rx) = mpsc::unbounded_channel();
+    svc.engine.open_stream(stream, tx);
+    let start = svc.engine.input(|st, now| {
+        st.server
+            .handle_http(&head, &bytes, now, Ctx::http(stream, auth))
+    });
+    match start {
+        HttpStart::Respond(r) => {
+            svc.engine.forget_stream(stream);
+            respond(r)
+        }
+        HttpStart::Stream(_) => {
+            let guard = Guard {
+                engine: svc.engine.clone(),
+                stream,
+                ended: false,
+            };
+            answer(guard, rx, svc.options.keepalive).await
+        }
+        HttpStart::EventStream { response, .. } => {
+            // A 2025-11-25 session's GET stream: the head now, then the session's
+            // notifications as SSE events until the machine or the client ends it.
+            let guard = Guard {
+                engine: svc.engine.clone(),
+                stream,
+                ended: false,
+            };
+            let mut builder = Response::builder().status(response.status);
+            for (name, value) in &response.headers {
+                builder = builder.header(*name, value);
+            }
+            let keepalive = svc.options.keepalive;
+            let events = Events {
+                first: None,
+                rx,
+                guard,
+                keepalive: tokio::time::interval_at(
+                    tokio::time::Instant::now() + keepalive,
+                    keepalive,
+                ),
+            };
+            builder
+                .body(Body::from_stream(events))
+                .unwrap_or_else(|_| internal())
+        }
+    }
+}
+
+/// Reports the stream closed to the machine when the response is dropped before the
+/// machine ended it (the client went away).
+struct Guard {
+    engine: Arc<Engine>,
+    stream: StreamId,
+    ended: bool,
+}
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.engine.close_stream(self.stream);
+        }
+    }
+}
+
+async fn answer(
+    mut guard: Guard,
+    mut rx: mpsc::UnboundedReceiver<Transmit>,
+    keepalive: Duration,
+) -> Response {
+    let Some(first) = rx.recv().await else {
+        guard.ended = true;
+        return internal();
+    };
+    let mut builder = Response::builder().status(first.http_status);
+    for (name, value) in first.http_headers() {
+        builder = builder.header(*name, *value);
+    }
+    if first.kind == BodyKind::Json {
+        guard.ended = first.end_of_stream;
+        return builder
+            .body(Body::from(first.bytes))
+            .unwrap_or_else(|_| internal());
+    }
+    guard.ended = first.end_of_stream;
+    let events = Events {
+        first: Some(first),
+        rx,
+        guard,
+        keepalive: tokio::time::interval_at(tokio::time::Instant::now() + keepalive, keepalive),
+    };
+    builder
+        .body(Body::from_stream(events))
+        .unwrap_or_else(|_| internal())
+}
+
+/// The event stream of one POST: `data:` events from the machine, `:` comments while idle.
+struct Events {
+    first: Option<Transmit>,
+    rx: mpsc::UnboundedReceiver<Transmit>,
+    guard: Guard,
+    keepalive: tokio::time::Interval,
+}
+
+fn event(t: &Transmit) -> Bytes {
+    let mut out = Vec::with_capacity(t.bytes.len() + 8);
+    out.extend_from_slice(b"data: ");
+    out.extend_from_slice(&t.bytes);
+    out.extend_from_slice(b"\n\n");
+    Bytes::from(out)
+}
+
+impl Stream for Events {
+    type Item = Result<Bytes, Infallible>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Option<Self::Item>> {
+        if let Some(t) = self.first.take() {
+            return Poll::Ready(Some(Ok(event(&t))));
+        }
+        if self.guard.ended {
+            return Poll::Ready(None);
+        }
+        match self.rx.poll_recv(cx) {
+            Poll::Ready(Some(t)) => {
+                if t.end_of_stream {
+                    self.guard.ended = true;
+                }
+                return Poll::Ready(Some(Ok(event(&t))));
+            }
+            Poll::Ready(None) => {
+                // The machine dropped the stream's sink: nothing more will come.
+                self.guard.ended = true;
+                return Poll::Ready(None);
+            }
+            Poll::Pending => {}
+        }
+        match self.keepalive.poll_tick(cx) {
+            Poll::Ready(_) => Poll::Ready(Some(Ok(Bytes::from_static(b": keepalive\n\n")))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
