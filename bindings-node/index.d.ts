@@ -558,6 +558,14 @@ export declare class ServerMachine {
    */
   respondResult(handle: number, result: Record<string, unknown>, cache?: CacheHint | null): void
   /**
+   * Sends `notifications/progress` for an event's request (any kind) with the request's
+   * `progressToken`; `false` (nothing sent) when it carried none. `progress` must increase.
+   *
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE` (answered, cancelled or timed out),
+   * `ERR_INVALID_PROGRESS`.
+   */
+  progress(handle: number, progress: number, total?: number | null, message?: string | null): boolean
+  /**
    * The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
    * Content-Type, Accept, Content-Length), before its body is read: `{readBody: true,
    * limit}`, or the whole response (`{status, headers, body}`).
@@ -567,9 +575,11 @@ export declare class ServerMachine {
    * One Streamable HTTP request with its body: the whole validation, then the machine.
    * Returns the complete response (`{status, headers, body}`: a refusal, an error, 202, or
    * an answer produced at once), or `{stream}`: the answer comes as transmits on that
-   * stream (`context.stream`, one per request).
+   * stream (`context.stream`, one per request), or, for a 2025-11-25 session's GET
+   * stream, `{stream, eventStream: true, status, headers}`: write the head now and the
+   * stream's transmits as SSE events as they come.
    */
-  handleHttp(head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext): HttpResponse | { stream: number }
+  handleHttp(head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext): HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })
   /**
    * Answers a `readResource` event with contents (`[{uri, mimeType?, text} | {uri,
    * mimeType?, blob}]`), optionally with its own cache hints.

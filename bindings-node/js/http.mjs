@@ -90,7 +90,14 @@ export function fetchHandler(server) {
       })
       request.signal?.addEventListener?.('abort', () => server.detach(stream, true))
       const start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 })
-      if (start.stream === undefined) {
+      if (start.eventStream) {
+        // A 2025-11-25 session's GET stream: the head now, events as they come.
+        answered = true
+        resolve(new Response(new ReadableStream({
+          start(c) { controller = c },
+          cancel() { server.detach(stream, true) },
+        }), { status: start.status, headers: start.headers }))
+      } else if (start.stream === undefined) {
         server.detach(stream, false)
         resolve(toResponse(start))
       }

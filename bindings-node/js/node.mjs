@@ -35,8 +35,16 @@ export async function toNodeHandler(server) {
       ...(hasBody ? { body: Readable.toWeb(req), duplex: 'half' } : {}),
     })
     server.fetch(request).then(async (response) => {
-      res.writeHead(response.status, Object.fromEntries(response.headers))
-      if (!response.body) { res.end(); return }
+      const headers = Object.fromEntries(response.headers)
+      if (!response.body || !(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        // A complete body: one write with its length (no chunked framing, no Nagle wait).
+        const body = response.body ? new Uint8Array(await response.arrayBuffer()) : new Uint8Array(0)
+        res.writeHead(response.status, { ...headers, 'content-length': body.length })
+        res.end(body)
+        return
+      }
+      res.writeHead(response.status, headers)
+      res.flushHeaders()
       const reader = response.body.getReader()
       res.on('close', () => reader.cancel().catch(() => {}))
       for (;;) {

@@ -60,6 +60,7 @@ fn respond_error(env: &Env, e: RespondError) -> napi::Error {
         RespondError::NoStateKey => "ERR_NO_STATE_KEY",
         RespondError::ClientLacksCapability => "ERR_CLIENT_LACKS_CAPABILITY",
         RespondError::InvalidResult => "ERR_INVALID_RESULT",
+        RespondError::InvalidProgress => "ERR_INVALID_PROGRESS",
         _ => "ERR_RESPOND",
     };
     errors::context_error(env, e.to_string(), code.to_string())
@@ -798,6 +799,29 @@ impl ServerMachine {
         self.answered(&env, h, r)
     }
 
+    /// Sends `notifications/progress` for an event's request (any kind) with the request's
+    /// `progressToken`; `false` (nothing sent) when it carried none. `progress` must increase.
+    ///
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE` (answered, cancelled or timed out),
+    /// `ERR_INVALID_PROGRESS`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, progress: number, total?: number | null, message?: string | null"
+    )]
+    pub fn progress(
+        &mut self,
+        env: Env,
+        handle: Int,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> Result<bool> {
+        let h = self.handle(&env, &handle)?;
+        self.inner
+            .progress(h, progress, total, message.as_deref())
+            .map_err(|e| respond_error(&env, e))
+    }
+
     /// The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
     /// Content-Type, Accept, Content-Length), before its body is read: `{readBody: true,
     /// limit}`, or the whole response (`{status, headers, body}`).
@@ -823,11 +847,13 @@ impl ServerMachine {
     /// One Streamable HTTP request with its body: the whole validation, then the machine.
     /// Returns the complete response (`{status, headers, body}`: a refusal, an error, 202, or
     /// an answer produced at once), or `{stream}`: the answer comes as transmits on that
-    /// stream (`context.stream`, one per request).
+    /// stream (`context.stream`, one per request), or, for a 2025-11-25 session's GET
+    /// stream, `{stream, eventStream: true, status, headers}`: write the head now and the
+    /// stream's transmits as SSE events as they come.
     #[napi(
         catch_unwind,
         ts_args_type = "head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext",
-        ts_return_type = "HttpResponse | { stream: number }"
+        ts_return_type = "HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })"
     )]
     pub fn handle_http<'e>(
         &mut self,
@@ -854,6 +880,12 @@ impl ServerMachine {
             HttpStart::Stream(s) => {
                 let mut o = Object::new(env)?;
                 o.set_named_property("stream", convert::u64_out(s.0))?;
+                Ok(o)
+            }
+            HttpStart::EventStream { stream, response } => {
+                let mut o = http_response(env, response)?;
+                o.set_named_property("stream", convert::u64_out(stream.0))?;
+                o.set_named_property("eventStream", true)?;
                 Ok(o)
             }
         }

@@ -178,6 +178,44 @@ export class WasmRouter {
         wasm.__wbg_wasmrouter_free(ptr, 0);
     }
     /**
+     * `route` on the input buffer's first `len` bytes: the output's length (JSON text), or
+     * -1 when no template matches.
+     * @param {number} len
+     * @returns {number}
+     */
+    routeInput(len) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmrouter_routeInput(retptr, this.__wbg_ptr, len);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Makes the input buffer at least `len` bytes; its address in linear memory.
+     * @param {number} len
+     * @returns {number}
+     */
+    inputBuffer(len) {
+        const ret = wasm.wasmrouter_inputBuffer(this.__wbg_ptr, len);
+        return ret >>> 0;
+    }
+    /**
+     * The output buffer's address in linear memory.
+     * @returns {number}
+     */
+    outputAddress() {
+        const ret = wasm.wasmrouter_outputAddress(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
      * An empty router.
      */
     constructor() {
@@ -763,6 +801,31 @@ export class WasmServer {
         }
     }
     /**
+     * `notifications/progress` for an event's request; `false` when it carried no token.
+     * @param {number} handle
+     * @param {number} progress
+     * @param {number | null} [total]
+     * @param {string | null} [message]
+     * @returns {boolean}
+     */
+    progress(handle, progress, total, message) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            var ptr0 = isLikeNone(message) ? 0 : passStringToWasm0(message, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_progress(retptr, this.__wbg_ptr, handle, progress, !isLikeNone(total), isLikeNone(total) ? 0 : total, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0 !== 0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Graceful close: every subscription gets its final result.
      */
     shutdown() {
@@ -849,6 +912,56 @@ export class WasmTemplate {
         }
     }
     /**
+     * `matchUri` on the input buffer's first `len` bytes: the output's length (JSON text),
+     * or -1 when the URI does not match.
+     * @param {number} len
+     * @returns {number}
+     */
+    matchInput(len) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmtemplate_matchInput(retptr, this.__wbg_ptr, len);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * `expandJoined` on the input buffer's first `len` bytes; the output's length.
+     * @param {number} len
+     * @returns {number}
+     */
+    expandInput(len) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmtemplate_expandInput(retptr, this.__wbg_ptr, len);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0 >>> 0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Makes the input buffer at least `len` bytes; its address in linear memory.
+     * @param {number} len
+     * @returns {number}
+     */
+    inputBuffer(len) {
+        const ret = wasm.wasmtemplate_inputBuffer(this.__wbg_ptr, len);
+        return ret >>> 0;
+    }
+    /**
      * Expands string values given in `variables()` order, joined by U+0000.
      * @param {string} joined
      * @returns {string}
@@ -878,6 +991,14 @@ export class WasmTemplate {
             wasm.__wbindgen_add_to_stack_pointer(16);
             wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
         }
+    }
+    /**
+     * The output buffer's address in linear memory.
+     * @returns {number}
+     */
+    outputAddress() {
+        const ret = wasm.wasmtemplate_outputAddress(this.__wbg_ptr);
+        return ret >>> 0;
     }
     /**
      * Parses `source`.
@@ -949,68 +1070,6 @@ export class WasmTemplate {
     }
 }
 if (Symbol.dispose) WasmTemplate.prototype[Symbol.dispose] = WasmTemplate.prototype.free;
-
-/**
- * Checks the MCP headers against the body fields of a request (-32020, HTTP 400).
- * @param {string | null | undefined} protocol_version
- * @param {string | null | undefined} method
- * @param {string | null | undefined} name
- * @param {string} body_version
- * @param {string} body_method
- * @param {string | null} [body_name]
- */
-export function checkHeaders(protocol_version, method, name, body_version, body_method, body_name) {
-    try {
-        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-        var ptr0 = isLikeNone(protocol_version) ? 0 : passStringToWasm0(protocol_version, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len0 = WASM_VECTOR_LEN;
-        var ptr1 = isLikeNone(method) ? 0 : passStringToWasm0(method, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len1 = WASM_VECTOR_LEN;
-        var ptr2 = isLikeNone(name) ? 0 : passStringToWasm0(name, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len2 = WASM_VECTOR_LEN;
-        const ptr3 = passStringToWasm0(body_version, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        const len3 = WASM_VECTOR_LEN;
-        const ptr4 = passStringToWasm0(body_method, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        const len4 = WASM_VECTOR_LEN;
-        var ptr5 = isLikeNone(body_name) ? 0 : passStringToWasm0(body_name, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len5 = WASM_VECTOR_LEN;
-        wasm.checkHeaders(retptr, ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3, ptr4, len4, ptr5, len5);
-        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-        if (r1) {
-            throw takeObject(r0);
-        }
-    } finally {
-        wasm.__wbindgen_add_to_stack_pointer(16);
-    }
-}
-
-/**
- * Checks `Host` and `Origin` against `allow` (default: localhost); throws an
- * `OriginError` (`httpStatus` 400 or 403).
- * @param {string | null} [host]
- * @param {string | null} [origin]
- * @param {string[] | null} [allow]
- */
-export function checkOrigin(host, origin, allow) {
-    try {
-        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-        var ptr0 = isLikeNone(host) ? 0 : passStringToWasm0(host, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len0 = WASM_VECTOR_LEN;
-        var ptr1 = isLikeNone(origin) ? 0 : passStringToWasm0(origin, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len1 = WASM_VECTOR_LEN;
-        var ptr2 = isLikeNone(allow) ? 0 : passArrayJsValueToWasm0(allow, wasm.__wbindgen_export);
-        var len2 = WASM_VECTOR_LEN;
-        wasm.checkOrigin(retptr, ptr0, len0, ptr1, len1, ptr2, len2);
-        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-        if (r1) {
-            throw takeObject(r0);
-        }
-    } finally {
-        wasm.__wbindgen_add_to_stack_pointer(16);
-    }
-}
 
 /**
  * The protocol revision the core speaks.

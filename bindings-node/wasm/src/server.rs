@@ -45,6 +45,7 @@ fn respond_error(e: RespondError) -> JsValue {
         RespondError::NoStateKey => "ERR_NO_STATE_KEY",
         RespondError::ClientLacksCapability => "ERR_CLIENT_LACKS_CAPABILITY",
         RespondError::InvalidResult => "ERR_INVALID_RESULT",
+        RespondError::InvalidProgress => "ERR_INVALID_PROGRESS",
         _ => "ERR_RESPOND",
     };
     context_error(code, e.to_string())
@@ -482,6 +483,20 @@ impl WasmServer {
         self.answered(h, r)
     }
 
+    /// `notifications/progress` for an event's request; `false` when it carried no token.
+    pub fn progress(
+        &mut self,
+        handle: f64,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> Result<bool, JsValue> {
+        let h = self.handle(handle)?;
+        self.inner
+            .progress(h, progress, total, message.as_deref())
+            .map_err(respond_error)
+    }
+
     /// The head-only HTTP checks (`head` as JSON text): `{"readBody":true,"limit":n}`, or a
     /// response `{"status","headers"}` whose body is then taken with `takeBytes()`.
     #[wasm_bindgen(js_name = httpHead)]
@@ -515,6 +530,15 @@ impl WasmServer {
         match self.inner.handle_http(&head.view(), body, int(now_ms), ctx) {
             HttpStart::Respond(r) => Ok(self.response(r)),
             HttpStart::Stream(s) => Ok(json!({ "stream": s.0 }).to_string()),
+            HttpStart::EventStream { stream, response } => {
+                self.bytes = Vec::new();
+                let headers: Vec<[&str; 2]> = response
+                    .headers
+                    .iter()
+                    .map(|(k, v)| [*k, v.as_str()])
+                    .collect();
+                Ok(json!({ "stream": stream.0, "eventStream": true, "status": response.status, "headers": headers }).to_string())
+            }
         }
     }
 
