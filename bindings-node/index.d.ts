@@ -749,6 +749,12 @@ export interface ContextSelection {
 }
 
 /**
+ * The core's identifier tables for the enums whose spellings this binding exposes, with
+ * the binding's spelling of each: `{ OriginError: [[ident, code], …], HeaderProblem: … }`.
+ */
+export declare function coreIdentifiers(): Record<string, [string, string][]>
+
+/**
  * JSON-RPC error codes used by MCP 2026-07-28. The vocabulary is open: a peer may send any
  * integer, so an error's numeric `code` is a plain `number` that compares equal to these.
  */
