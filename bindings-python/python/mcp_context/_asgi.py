@@ -127,6 +127,10 @@ class AsgiApp:
         try:
             answer = m.handle_http(method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(headers))
             rt.host.drain()
+            if answer is not None and _is_event_stream(answer):  # a 2025-11-25 session's GET
+                await send({"type": "http.response.start", "status": answer.status, "headers": _encode(answer.headers)})
+                done = await self._events(stream, receive, send)
+                return
             if answer is not None:  # complete now: a refusal, an error, 202, a stored result
                 done = True
                 await _send(send, answer)
@@ -169,6 +173,25 @@ class AsgiApp:
                     return False
         finally:
             disconnected.cancel()
+
+
+    async def _events(self, stream: _Stream, receive: Callable[..., Any], send: Callable[..., Any]) -> bool:
+        """A session's event stream: every transmit as an SSE event until the client goes away
+        (then ``False``, so the machine is told)."""
+        disconnected = asyncio.ensure_future(_disconnect(receive))
+        try:
+            while True:
+                t = await stream.next(disconnected, self.keepalive_s)
+                if t is None:
+                    return False
+                body = b": keepalive\n\n" if t is False else b"data: " + t.bytes + b"\n\n"
+                await send({"type": "http.response.body", "body": body, "more_body": True})
+        finally:
+            disconnected.cancel()
+
+
+def _is_event_stream(r: Any) -> bool:
+    return any(k.lower() == "content-type" and v == "text/event-stream" for k, v in r.headers)
 
 
 class _Stream:

@@ -955,7 +955,9 @@ class ServerMachine:
         """One HTTP request with its body: the complete ``HttpResponse`` (refusals, errors,
         202, results produced at once), or ``None``: the answer comes as transmits on
         ``stream`` (the first gives ``http_status`` and ``http_headers``). Call
-        ``stream_closed(stream)`` if the client goes away first."""
+        ``stream_closed(stream)`` if the client goes away first. For a 2025-11-25 session's
+        ``GET``, the head of its event stream (``text/event-stream``, no body): keep the
+        connection open and write the transmits on ``stream`` as SSE events."""
 
     def set_waker(self, callback: Callable[[], object]) -> None:
         """Installs the output-ready signal: ``callback()`` runs each time an output is queued
