@@ -5,7 +5,7 @@
 #![allow(unreachable_pub)] // the #[napi] items are exported through the addon
 
 use mcp_context::error_code::ErrorCode;
-use mcp_context::http::{self, BodyFields, HeaderProblem, LOCALHOST, OriginError, RequestHeaders};
+use mcp_context::http::{self, BodyFields, LOCALHOST, OriginError, RequestHeaders};
 use napi::{Env, Result};
 use napi_derive::napi;
 
@@ -35,16 +35,8 @@ pub struct McpBodyFields {
     pub name: Option<String>,
 }
 
-fn origin_code(e: OriginError) -> &'static str {
-    match e {
-        OriginError::MissingHost => "ERR_MISSING_HOST",
-        OriginError::MalformedHost => "ERR_MALFORMED_HOST",
-        OriginError::HostNotAllowed => "ERR_HOST_NOT_ALLOWED",
-        OriginError::NullOrigin => "ERR_NULL_ORIGIN",
-        OriginError::MalformedOrigin => "ERR_MALFORMED_ORIGIN",
-        OriginError::OriginNotAllowed => "ERR_ORIGIN_NOT_ALLOWED",
-        _ => "ERR_ORIGIN",
-    }
+fn origin_code(e: OriginError) -> String {
+    crate::ident::err_code(e.ident())
 }
 
 /// Validates `Host` and `Origin` against `allowList` (entries `host` for any port or
@@ -69,9 +61,8 @@ pub fn check_origin(
         }
         None => LOCALHOST,
     };
-    http::check_origin(host.as_deref(), origin.as_deref(), list).map_err(|e| {
-        errors::origin_error(&env, e.to_string(), origin_code(e).into(), e.http_status())
-    })
+    http::check_origin(host.as_deref(), origin.as_deref(), list)
+        .map_err(|e| errors::origin_error(&env, e.to_string(), origin_code(e), e.http_status()))
 }
 
 /// Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (DIGEST
@@ -94,12 +85,7 @@ pub fn check_headers(env: Env, headers: McpHeaders, body: McpBodyFields) -> Resu
         name: body.name.as_deref(),
     };
     http::check_headers(&h, &b).map_err(|e| {
-        let problem = match e.problem {
-            HeaderProblem::Missing => "missing",
-            HeaderProblem::InvalidCharacters => "invalidCharacters",
-            HeaderProblem::MalformedEncoding => "malformedEncoding",
-            _ => "mismatch",
-        };
+        let problem = crate::ident::camel(e.problem.ident());
         let data = format!(
             r#"{{"header":"{}","problem":"{problem}"}}"#,
             e.header.as_str()
