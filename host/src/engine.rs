@@ -329,6 +329,9 @@ impl Engine {
             Ok(Poll::Ready(r)) => self.finish(handle, r, answer),
             Err(_) => self.finish(handle, Err(crate::Error::internal()), answer),
             Ok(Poll::Pending) => {
+                // A cancellation the machine reported before this point found no token;
+                // then the answer is refused as late, which is harmless.
+                self.lock().tokens.insert(handle, token.clone());
                 let engine = self.clone();
                 tokio::spawn(async move {
                     tokio::select! {
@@ -395,6 +398,11 @@ fn answer_complete(s: &mut Server, h: Handle, v: Vec<String>) -> Result<(), Resp
 }
 
 impl State {
+    /// Transmits for `stream` go to `sink` (see [`Engine::open_stream`]).
+    pub(crate) fn open(&mut self, stream: StreamId, sink: Sink) {
+        self.sinks.insert(stream, sink);
+    }
+
     /// Polls every output: transmits to their stream's sink, cancellations to the handler's
     /// token, events (with a fresh token) to `events`.
     fn drain(&mut self, events: &mut Vec<(Event, CancellationToken)>) {
@@ -415,24 +423,10 @@ impl State {
                         token.cancel();
                     }
                 }
-                Output::Event(e) => {
-                    let token = CancellationToken::new();
-                    if let Some(h) = handle_of(&e) {
-                        self.tokens.insert(h, token.clone());
-                    }
-                    events.push((e, token));
-                }
+                // The token is registered only if the handler has to wait (`Engine::run`):
+                // one that answers in place cannot be cancelled meanwhile.
+                Output::Event(e) => events.push((e, CancellationToken::new())),
             }
         }
-    }
-}
-
-fn handle_of(e: &Event) -> Option<Handle> {
-    match e {
-        Event::ReadResource(e) => Some(e.handle),
-        Event::GetPrompt(e) => Some(e.handle),
-        Event::Complete(e) => Some(e.handle),
-        Event::Request(e) => Some(e.handle),
-        _ => None,
     }
 }

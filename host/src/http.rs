@@ -233,8 +233,8 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
     };
     let stream = svc.engine.new_stream();
     let (tx, rx) = mpsc::unbounded_channel();
-    svc.engine.open_stream(stream, tx);
     let start = svc.engine.input(|st, now| {
+        st.open(stream, tx);
         st.server
             .handle_http(&head, &bytes, now, Ctx::http(stream, auth))
     });
