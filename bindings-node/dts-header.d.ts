@@ -148,7 +148,7 @@ export interface TransmitOutput {
 }
 /** A read the application answers (`respondRead`, `respondInputRequired` or `fail`). */
 export interface ReadResourceEvent {
-  type: 'readResource'; handle: number | bigint; uri: string
+  type: 'readResource'; handle: number; uri: string
   target: 'resource' | 'template' | 'unlisted'
   /** For `target: 'template'`: the template text and its decoded variables. */
   template?: string; variables?: Record<string, string>
@@ -156,17 +156,17 @@ export interface ReadResourceEvent {
 }
 /** A `prompts/get` the application answers (`respondPrompt`, `respondInputRequired` or `fail`). */
 export interface GetPromptEvent {
-  type: 'getPrompt'; handle: number | bigint; name: string; arguments: Record<string, string>
+  type: 'getPrompt'; handle: number; name: string; arguments: Record<string, string>
   auth: number | bigint; capabilities: DeclaredCapabilities; retry: Retry | null
 }
 /** A completion the application answers (`respondCompletion` or `fail`). */
 export interface CompleteEvent {
-  type: 'complete'; handle: number | bigint
+  type: 'complete'; handle: number
   ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }
   argument: string; value: string; context: Record<string, string>; auth: number | bigint
 }
 /** Stop working on `handle`: later answers are refused. */
-export interface CancelledEvent { type: 'cancelled'; handle: number | bigint; reason: 'client' | 'streamClosed' | 'timedOut' }
+export interface CancelledEvent { type: 'cancelled'; handle: number; reason: 'client' | 'streamClosed' | 'timedOut' }
 /** A subscription's queue overflowed; it was torn down (the client re-listens). */
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */

@@ -148,7 +148,7 @@ export interface TransmitOutput {
 }
 /** A read the application answers (`respondRead`, `respondInputRequired` or `fail`). */
 export interface ReadResourceEvent {
-  type: 'readResource'; handle: number | bigint; uri: string
+  type: 'readResource'; handle: number; uri: string
   target: 'resource' | 'template' | 'unlisted'
   /** For `target: 'template'`: the template text and its decoded variables. */
   template?: string; variables?: Record<string, string>
@@ -156,17 +156,17 @@ export interface ReadResourceEvent {
 }
 /** A `prompts/get` the application answers (`respondPrompt`, `respondInputRequired` or `fail`). */
 export interface GetPromptEvent {
-  type: 'getPrompt'; handle: number | bigint; name: string; arguments: Record<string, string>
+  type: 'getPrompt'; handle: number; name: string; arguments: Record<string, string>
   auth: number | bigint; capabilities: DeclaredCapabilities; retry: Retry | null
 }
 /** A completion the application answers (`respondCompletion` or `fail`). */
 export interface CompleteEvent {
-  type: 'complete'; handle: number | bigint
+  type: 'complete'; handle: number
   ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }
   argument: string; value: string; context: Record<string, string>; auth: number | bigint
 }
 /** Stop working on `handle`: later answers are refused. */
-export interface CancelledEvent { type: 'cancelled'; handle: number | bigint; reason: 'client' | 'streamClosed' | 'timedOut' }
+export interface CancelledEvent { type: 'cancelled'; handle: number; reason: 'client' | 'streamClosed' | 'timedOut' }
 /** A subscription's queue overflowed; it was torn down (the client re-listens). */
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */
@@ -458,6 +458,15 @@ export declare class ServerMachine {
    */
   constructor(config?: ServerConfig)
   /**
+   * The output-ready signal: `callback` is called (on a later turn of the event loop, never
+   * inside a machine call) when an output is queued while the queue was empty, by any call
+   * (`respond*`, `fail`, `resourceUpdated`, `handleTimeout`, …). Drain `pollOutput()` until
+   * `null` then; the next output calls it again.
+   */
+  setWaker(callback: () => void): void
+  /** Whether an output is queued (`pollOutput()` would return one). */
+  get hasOutput(): boolean
+  /**
    * Registers a static resource: `resource` is its `resources/list` entry
    * (`{uri, name, title?, description?, mimeType?, …}`); `contents`, when given, are
    * answered by the machine itself (otherwise each read is a `readResource` event);
@@ -517,21 +526,21 @@ export declare class ServerMachine {
    * @throws {McpError} the contents break the schema.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
-  respondRead(handle: number | bigint, contents: ResourceContents[], cache?: CacheHint | null): void
+  respondRead(handle: number, contents: ResourceContents[], cache?: CacheHint | null): void
   /**
    * Answers a `getPrompt` event with a `GetPromptResult` (`{description?, messages}`).
    *
    * @throws {McpError} the result breaks the schema.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
-  respondPrompt(handle: number | bigint, result: GetPromptResult): void
+  respondPrompt(handle: number, result: GetPromptResult): void
   /**
    * Answers a `complete` event with candidate values (the first 100 are sent, with
    * `total` and `hasMore`).
    *
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
-  respondCompletion(handle: number | bigint, values: Array<string>): void
+  respondCompletion(handle: number, values: Array<string>): void
   /**
    * Answers a read or prompt event with `resultType: "input_required"`: `inputRequests`
    * (`{key: {method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
@@ -542,7 +551,7 @@ export declare class ServerMachine {
    * @throws {McpContextError} `ERR_INVALID_INPUT_REQUESTS`, `ERR_NO_STATE_KEY`,
    * `ERR_CLIENT_LACKS_CAPABILITY` (the client got -32021; the handle is consumed).
    */
-  respondInputRequired(handle: number | bigint, inputRequests: Record<string, InputRequest>, state?: Buffer | null): void
+  respondInputRequired(handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null): void
   /**
    * Fails an event's request: `{kind: 'notFound'}` (-32602, reads carry `data.uri`),
    * `{kind: 'invalidParams', message}`, `{kind: 'internal'}` (-32603) or
@@ -551,7 +560,7 @@ export declare class ServerMachine {
    * @throws {TypeError} an unknown `kind`.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`.
    */
-  fail(handle: number | bigint, failure: FailureSpec): void
+  fail(handle: number, failure: FailureSpec): void
   /** The earliest deadline (ms) at which `handleTimeout` has work, or `null`. */
   pollTimeout(): number | bigint | null
   /** Fails every request past its deadline with -32603 (each gets a `cancelled` event). */
@@ -775,9 +784,9 @@ export interface MessageContext {
    * The host's id of the channel the answers go to: one per HTTP POST, one for a whole
    * stdio connection.
    */
-  stream?: Int
+  stream?: number | bigint
   /** An opaque caller-context id (the authorization the host resolved; 0 = anonymous). */
-  auth?: Int
+  auth?: number | bigint
   /** `'stdio'` (default) or `'http'`. */
   transport?: 'stdio' | 'http'
 }

@@ -66,12 +66,22 @@ flock 9
 # Sources are copied with their mtimes (-p) into the chroot at the repo's own layout, so the
 # tests find tests/vectors/ by #filePath; SwiftPM's scratch folder persists between runs.
 B="$CH/build"
-rm -rf "$B/bindings-swift" "$B/tests" "$B/lib" "$B/bin"
+rm -rf "$B/bindings-swift" "$B/tests" "$B/lib" "$B/bin" "$B/target"
 mkdir -p "$B/bindings-swift" "$B/tests/vectors" "$B/lib" "$B/bin"
 cp -rp bindings-swift/swift "$B/bindings-swift/"
-cp -rp tests/vectors/rfc6570 "$B/tests/vectors/"
+cp -rp tests/vectors/rfc6570 tests/vectors/mcp "$B/tests/vectors/"
 cp -p "$LIB" "$B/lib/"
 cp -p "$TARGET/debug/demo-server" "$B/bin/"
+# The README quickstart starts `target/release/demo-server` from the current folder.
+mkdir -p "$B/target/release"
+cp -p "$TARGET/debug/demo-server" "$B/target/release/"
+# The README's Swift quickstart is Examples/Quickstart/main.swift, verbatim.
+readme_block=$(awk '/^<!-- swift-quickstart: bindings-swift\/swift\/Examples\/Quickstart\/main.swift -->$/ {m=1; next}
+  m==1 && /^```swift$/ {m=2; next} m==2 && /^```$/ {exit} m==2 {print}' README.md)
+if [ "$readme_block" != "$(cat bindings-swift/swift/Examples/Quickstart/main.swift)" ]; then
+  echo "swift-test: README's Swift quickstart differs from bindings-swift/swift/Examples/Quickstart/main.swift" >&2
+  exit 1
+fi
 # The package finds the library through pkg-config (no unsafeFlags), as a user's would.
 mkdir -p "$B/lib/pkgconfig"
 bindings-swift/write-pc.sh "$B/lib" | sed "s|^libdir=.*|libdir=/build/lib|" > "$B/lib/pkgconfig/mcp-context-ffi.pc"
@@ -133,10 +143,14 @@ chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
     timeout 120 $bin/mcp-stdio-client --listen notes://acme/1 --prompt review_note project=acme id=1 \
       -- /build/bin/demo-server --tick-ms 100
     echo "> mcp-stdio-client --prompt greet name=swift -- mcp-stdio-server"
-    timeout 120 $bin/mcp-stdio-client --prompt greet name=swift -- $bin/mcp-stdio-server' 2>&1 | tee "$EXLOG"
+    timeout 120 $bin/mcp-stdio-client --prompt greet name=swift -- $bin/mcp-stdio-server
+    swift build --scratch-path /build/.build --product mcp-quickstart 2>&1 | tail -n 1
+    echo "> (cd /build && mcp-quickstart)   # the README quickstart, as written"
+    cd /build && timeout 60 $bin/mcp-quickstart' 2>&1 | tee "$EXLOG"
 rc=${PIPESTATUS[0]}
 set -e
-if [ "$rc" != 0 ] || [ "$(grep -c 'mcp-stdio-client: ok' "$EXLOG")" != 2 ]; then
+if [ "$rc" != 0 ] || [ "$(grep -c 'mcp-stdio-client: ok' "$EXLOG")" != 2 ] \
+  || ! grep -qx 'updated notes://acme/1' "$EXLOG"; then
   echo "swift-test: examples FAILED (exit $rc)" >&2
   exit 1
 fi

@@ -36,6 +36,8 @@ OUT="$TARGET/uniffi"
 rm -rf "$OUT"
 "$BINDGEN" generate -n -l swift -o "$OUT/swift" "$LIB" >/dev/null
 "$BINDGEN" generate -n -l python -o "$OUT/python" "$LIB" >/dev/null
+# Swift error enums' cases in lowerCamelCase, like every other enum (see the script).
+python3 scripts/swift-error-cases.py "$OUT/swift/MCPContext.swift"
 cp "$LIB" "$OUT/python/"
 
 # generated file -> checked-in path (SwiftPM wants the module map named module.modulemap)

@@ -199,7 +199,7 @@ describe('ServerMachine', () => {
   it('gives HTTP statuses and classifies messages', () => {
     const s = machine()
     const http = { stream: 1, transport: 'http' }
-    assert.equal(s.handleMessage(req(1, 'initialize'), 1, http), 'request')
+    assert.equal(s.handleMessage(req(1, 'ping'), 1, http), 'request')
     assert.deepEqual(drain(s)[0].map((t) => [t.httpStatus, t.kind, t.msg.error.code]), [[404, 'json', -32601]])
     assert.equal(s.handleMessage('{"jsonrpc":"2.0","method":"notifications/x"}', 1, http), 'notification')
     assert.equal(s.handleMessage('not json', 1, http), 'invalid')

@@ -103,7 +103,7 @@ impl Cache {
         retry: Option<bool>,
     ) -> Result<&'static str> {
         let k = key(&env, &method, key_param.as_deref())?;
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let auth = auth_of(&env, auth.as_ref())?;
         let scope = match hints.cache_scope.as_deref() {
             None => None,
@@ -154,7 +154,7 @@ impl Cache {
         auth: Option<Int>,
     ) -> Result<Option<Buffer>> {
         let k = key(&env, &method, key_param.as_deref())?;
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let auth = auth_of(&env, auth.as_ref())?;
         Ok(self
             .inner
@@ -178,7 +178,7 @@ impl Cache {
         auth: Option<Int>,
     ) -> Result<Either<Object<'e>, Null>> {
         let k = key(env, &method, key_param.as_deref())?;
-        let now = convert::u64_in(env, &now_ms, "nowMs")?;
+        let now = convert::time_in(env, &now_ms)?;
         let auth = auth_of(env, auth.as_ref())?;
         let (fresh, v) = match self.inner.lookup(&k, auth, now) {
             Lookup::Fresh(v) => (true, v),
@@ -240,7 +240,7 @@ impl Cache {
         env: Env,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<u32> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         Ok(to_u32(self.inner.purge_stale(now)))
     }
 

@@ -331,7 +331,7 @@ impl ClientMachine {
         env: Env,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         self.inner.connect(now);
         Ok(())
     }
@@ -344,7 +344,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
         options: Option<CallOptions>,
     ) -> Result<Int> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let p = policy(options.and_then(|o| o.refresh));
         Ok(call_id(self.inner.discover(p, now)))
     }
@@ -357,7 +357,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
         options: Option<ListOptions>,
     ) -> Result<Int> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let p = policy(options.as_ref().and_then(|o| o.refresh));
         Ok(call_id(self.inner.list_resources(
             list_mode(options.as_ref()),
@@ -374,7 +374,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
         options: Option<ListOptions>,
     ) -> Result<Int> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let p = policy(options.as_ref().and_then(|o| o.refresh));
         Ok(call_id(self.inner.list_resource_templates(
             list_mode(options.as_ref()),
@@ -391,7 +391,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
         options: Option<ListOptions>,
     ) -> Result<Int> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let p = policy(options.as_ref().and_then(|o| o.refresh));
         Ok(call_id(self.inner.list_prompts(
             list_mode(options.as_ref()),
@@ -409,7 +409,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
         options: Option<CallOptions>,
     ) -> Result<Int> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let p = policy(options.and_then(|o| o.refresh));
         Ok(call_id(self.inner.read_resource(&uri, p, now)))
     }
@@ -425,7 +425,7 @@ impl ClientMachine {
         uri: String,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<Either<Object<'e>, Null>> {
-        let now = convert::u64_in(env, &now_ms, "nowMs")?;
+        let now = convert::time_in(env, &now_ms)?;
         match self.inner.read_cached(&uri, now) {
             Some(reply) => {
                 let mut o = Object::new(env)?;
@@ -445,7 +445,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "Record<string, string> | null | undefined")] args: Option<Object<'_>>,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<Int> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let pairs = string_pairs(&env, args, "arguments")?;
         let refs: Vec<(&str, &str)> = pairs
             .iter()
@@ -473,7 +473,7 @@ impl ClientMachine {
         >,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<Int> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let bad = |what: &str| errors::type_error(&env, format!("complete(): {what}"));
         let kind = reference.get_named_property::<Option<String>>("type")?;
         let r = match kind.as_deref() {
@@ -522,7 +522,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "SubscriptionFilter")] filter: Unknown<'_>,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<Int> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let f = decode::<OwnedSubscriptionFilter>(&env, filter, "filter")?;
         Ok(call_id(self.inner.listen(f, now)))
     }
@@ -539,7 +539,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
         let c = convert::u64_in(&env, &call, "call")?;
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         self.inner
             .cancel(CallId(c), reason.as_deref(), now)
             .map_err(|e| client_error(&env, e))
@@ -559,7 +559,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
         let c = convert::u64_in(&env, &call, "call")?;
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let mut out = Vec::new();
         for key in Object::keys(&responses)? {
             let v: Unknown<'_> = responses.get_named_property(&key)?;
@@ -581,7 +581,7 @@ impl ClientMachine {
         #[napi(ts_arg_type = "Buffer | string")] message: Either<Buffer, String>,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let bytes: &[u8] = match &message {
             Either::A(b) => b,
             Either::B(s) => s.as_bytes(),
@@ -597,7 +597,7 @@ impl ClientMachine {
         env: Env,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         self.inner.handle_timeout(now);
         Ok(())
     }
@@ -611,7 +611,7 @@ impl ClientMachine {
         id: i64,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         self.inner.handle_request_failed(id, now);
         Ok(())
     }
@@ -623,7 +623,7 @@ impl ClientMachine {
         env: Env,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         self.inner.handle_close(now);
         Ok(())
     }
@@ -789,7 +789,7 @@ fn event_into(env: &Env, o: &mut Object<'_>, e: &Event) -> Result<()> {
                         convert::parse_json(env, p.as_raw().as_text())?,
                     )?;
                 }
-                r.set_named_property(key, one)?;
+                convert::set_own(env, &mut r, key, one)?;
             }
             o.set_named_property("requests", r)?;
         }

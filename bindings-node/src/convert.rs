@@ -5,8 +5,10 @@
 //! 2^53 − 1) or `bigint`; the addon returns a `number` while it is exact and a `bigint`
 //! beyond, so nothing is ever rounded.
 
-use napi::bindgen_prelude::{BigInt, Either, Function, JsObjectValue, JsValue, Object, Unknown};
-use napi::{Env, Result, ValueType};
+use napi::bindgen_prelude::{
+    BigInt, Either, Function, JsObjectValue, JsValue, Object, ToNapiValue, Unknown,
+};
+use napi::{Env, Property, Result, ValueType};
 
 use crate::errors;
 
@@ -39,6 +41,19 @@ pub(crate) fn u64_in(env: &Env, value: &Int, what: &str) -> Result<u64> {
                 format!("{what} must be a bigint in 0..2^64"),
             )),
         },
+    }
+}
+
+/// A time in milliseconds: what `Date.now()` or `performance.now()` return (a fractional
+/// value is floored), or a `bigint`.
+pub(crate) fn time_in(env: &Env, value: &Int) -> Result<u64> {
+    match value {
+        Either::A(n) if n.is_finite() && *n >= 0.0 && *n <= MAX_SAFE as f64 =>
+        {
+            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+            Ok(n.floor() as u64)
+        }
+        _ => u64_in(env, value, "nowMs"),
     }
 }
 
@@ -85,11 +100,55 @@ pub(crate) fn parse_json<'e>(env: &'e Env, text: &str) -> Result<Unknown<'e>> {
     f.call(s.to_unknown())
 }
 
-/// `[(k, v), …]` as a plain object `{k: v, …}` (later duplicates win).
+/// Sets `o[key] = value` as an own data property, whatever `key` is: peer data names keys,
+/// and an assignment to `__proto__` would set the prototype instead.
+pub(crate) fn set_own<'e, V: ToNapiValue>(
+    env: &'e Env,
+    o: &mut Object<'e>,
+    key: &str,
+    value: V,
+) -> Result<()> {
+    if key == "__proto__" {
+        let v = value.into_unknown(env)?;
+        o.define_properties(&[Property::new().with_utf8_name(key)?.with_value(&v)])
+    } else {
+        o.set_named_property(key, value)
+    }
+}
+
+/// `[(k, v), …]` as a plain object `{k: v, …}` of own keys (later duplicates win).
 pub(crate) fn pairs_object<'e>(env: &'e Env, pairs: &[(String, String)]) -> Result<Object<'e>> {
     let mut o = Object::new(env)?;
     for (k, v) in pairs {
-        o.set_named_property(k, v.as_str())?;
+        set_own(env, &mut o, k, v.as_str())?;
     }
     Ok(o)
+}
+
+/// A JSON integer literal's decimal digits (optional leading `-`) as a `bigint`, exactly.
+pub(crate) fn bigint_from_decimal(text: &str) -> Option<BigInt> {
+    let (sign_bit, digits) = match text.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, text),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut words: Vec<u64> = vec![0];
+    for b in digits.bytes() {
+        let mut carry = u128::from(b - b'0');
+        for w in &mut words {
+            let v = u128::from(*w) * 10 + carry;
+            #[allow(clippy::cast_possible_truncation)]
+            {
+                *w = v as u64;
+            }
+            carry = v >> 64;
+        }
+        if carry > 0 {
+            #[allow(clippy::cast_possible_truncation)]
+            words.push(carry as u64);
+        }
+    }
+    Some(BigInt { sign_bit, words })
 }

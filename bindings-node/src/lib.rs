@@ -28,6 +28,7 @@ mod http;
 mod router;
 mod server;
 mod template;
+mod waker;
 
 /// The MCP revision this package implements: `"2026-07-28"`.
 #[napi_derive::napi]

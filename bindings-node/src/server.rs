@@ -66,8 +66,10 @@ fn respond_error(env: &Env, e: RespondError) -> napi::Error {
 pub struct MessageContext {
     /// The host's id of the channel the answers go to: one per HTTP POST, one for a whole
     /// stdio connection.
+    #[napi(ts_type = "number | bigint")]
     pub stream: Option<Int>,
     /// An opaque caller-context id (the authorization the host resolved; 0 = anonymous).
+    #[napi(ts_type = "number | bigint")]
     pub auth: Option<Int>,
     /// `'stdio'` (default) or `'http'`.
     #[napi(ts_type = "'stdio' | 'http'")]
@@ -216,23 +218,33 @@ fn retry<'e>(env: &'e Env, r: Option<&Retry>) -> Result<Either<Object<'e>, Null>
     }
     let mut responses = Object::new(env)?;
     for (k, v) in &r.input_responses {
-        responses.set_named_property(k, convert::parse_json(env, v.as_raw().as_text())?)?;
+        let v = convert::parse_json(env, v.as_raw().as_text())?;
+        convert::set_own(env, &mut responses, k, v)?;
     }
     o.set_named_property("inputResponses", responses)?;
     Ok(Either::A(o))
 }
 
-/// A request id as JS: a number while exact, a bigint beyond (up to 2^64), a string for a
-/// string id, and the decimal digits (a string) for an integer beyond i64.
+/// A request id as JS, with its exact value and JSON type: a string for a string id; an
+/// integer as a `number` while exact (|id| < 2^53), else as a `bigint` (any size).
 pub(crate) fn request_id<'e>(env: &'e Env, id: &OwnedRequestId) -> Result<Unknown<'e>> {
+    use napi::bindgen_prelude::{BigInt, ToNapiValue};
+    const SAFE: i64 = (1 << 53) - 1;
     Ok(match id {
         OwnedRequestId::Str(s) => env.create_string(s)?.to_unknown(),
-        OwnedRequestId::Int(i) => match u64::try_from(*i) {
-            Ok(u) => napi::bindgen_prelude::ToNapiValue::into_unknown(convert::u64_out(u), env)?,
-            Err(_) => napi::bindgen_prelude::ToNapiValue::into_unknown(*i as f64, env)?,
+        #[allow(clippy::cast_precision_loss)]
+        OwnedRequestId::Int(i) if (-SAFE..=SAFE).contains(i) => (*i as f64).into_unknown(env)?,
+        OwnedRequestId::Int(i) => BigInt::from(*i).into_unknown(env)?,
+        OwnedRequestId::BigInt(digits) => match convert::bigint_from_decimal(digits) {
+            Some(b) => b.into_unknown(env)?,
+            None => {
+                return Err(errors::context_error(
+                    env,
+                    format!("request id {digits} is not an integer literal"),
+                    String::from("ERR_INVALID_ID"),
+                ));
+            }
         },
-        // Beyond i64: the decimal digits as a string (JSON.parse would round them).
-        OwnedRequestId::BigInt(digits) => env.create_string(digits)?.to_unknown(),
     })
 }
 
@@ -252,6 +264,7 @@ pub(crate) fn request_id<'e>(env: &'e Env, id: &OwnedRequestId) -> Result<Unknow
 pub struct ServerMachine {
     inner: Server,
     handles: HashMap<u64, Handle>,
+    waker: Option<std::sync::Arc<crate::waker::JsWaker>>,
 }
 
 #[napi]
@@ -273,7 +286,29 @@ impl ServerMachine {
         Ok(Self {
             inner,
             handles: HashMap::new(),
+            waker: None,
         })
+    }
+
+    /// The output-ready signal: `callback` is called (on a later turn of the event loop, never
+    /// inside a machine call) when an output is queued while the queue was empty, by any call
+    /// (`respond*`, `fail`, `resourceUpdated`, `handleTimeout`, …). Drain `pollOutput()` until
+    /// `null` then; the next output calls it again.
+    #[napi(catch_unwind, ts_args_type = "callback: () => void")]
+    pub fn set_waker(
+        &mut self,
+        callback: napi::bindgen_prelude::Function<'_, (), ()>,
+    ) -> Result<()> {
+        let w = crate::waker::JsWaker::new(&callback)?;
+        self.inner.set_waker(w.waker());
+        self.waker = Some(w);
+        Ok(())
+    }
+
+    /// Whether an output is queued (`pollOutput()` would return one).
+    #[napi(getter, catch_unwind)]
+    pub fn has_output(&self) -> bool {
+        self.inner.has_output()
     }
 
     /// Registers a static resource: `resource` is its `resources/list` entry
@@ -422,7 +457,7 @@ impl ServerMachine {
         now_ms: Int,
         context: Option<MessageContext>,
     ) -> Result<&'static str> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         let ctx = match context {
             None => Ctx::stdio(StreamId(0)),
             Some(c) => {
@@ -464,6 +499,9 @@ impl ServerMachine {
     #[napi(catch_unwind, ts_return_type = "ServerOutput | null")]
     pub fn poll_output<'e>(&mut self, env: &'e Env) -> Result<Either<Object<'e>, Null>> {
         let Some(out) = self.inner.poll_output() else {
+            if let Some(w) = &self.waker {
+                w.rearm();
+            }
             return Ok(Either::B(Null));
         };
         let mut o = Object::new(env)?;
@@ -594,7 +632,7 @@ impl ServerMachine {
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number | bigint, contents: ResourceContents[], cache?: CacheHint | null"
+        ts_args_type = "handle: number, contents: ResourceContents[], cache?: CacheHint | null"
     )]
     pub fn respond_read(
         &mut self,
@@ -616,10 +654,7 @@ impl ServerMachine {
     ///
     /// @throws {McpError} the result breaks the schema.
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
-    #[napi(
-        catch_unwind,
-        ts_args_type = "handle: number | bigint, result: GetPromptResult"
-    )]
+    #[napi(catch_unwind, ts_args_type = "handle: number, result: GetPromptResult")]
     pub fn respond_prompt(&mut self, env: Env, handle: Int, result: Unknown<'_>) -> Result<()> {
         let h = self.handle(&env, &handle)?;
         let result = decode::<OwnedGetPromptResult>(&env, result, "result")?;
@@ -635,7 +670,7 @@ impl ServerMachine {
     pub fn respond_completion(
         &mut self,
         env: Env,
-        #[napi(ts_arg_type = "number | bigint")] handle: Int,
+        #[napi(ts_arg_type = "number")] handle: Int,
         values: Vec<String>,
     ) -> Result<()> {
         let h = self.handle(&env, &handle)?;
@@ -653,7 +688,7 @@ impl ServerMachine {
     /// `ERR_CLIENT_LACKS_CAPABILITY` (the client got -32021; the handle is consumed).
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number | bigint, inputRequests: Record<string, InputRequest>, state?: Buffer | null"
+        ts_args_type = "handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null"
     )]
     pub fn respond_input_required(
         &mut self,
@@ -685,7 +720,7 @@ impl ServerMachine {
     pub fn fail(
         &mut self,
         env: Env,
-        #[napi(ts_arg_type = "number | bigint")] handle: Int,
+        #[napi(ts_arg_type = "number")] handle: Int,
         failure: FailureSpec,
     ) -> Result<()> {
         let message = failure.message.unwrap_or_default();
@@ -724,7 +759,7 @@ impl ServerMachine {
         env: Env,
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
-        let now = convert::u64_in(&env, &now_ms, "nowMs")?;
+        let now = convert::time_in(&env, &now_ms)?;
         self.inner.handle_timeout(now);
         Ok(())
     }

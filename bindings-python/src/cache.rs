@@ -38,12 +38,7 @@ fn scope(s: Option<&str>) -> PyResult<Option<CacheScope>> {
 }
 
 fn refused(r: Refused) -> &'static str {
-    match r {
-        Refused::Retry => "retry",
-        Refused::ImmediatelyStale => "immediately_stale",
-        Refused::TooLarge => "too_large",
-        _ => "refused",
-    }
+    r.ident()
 }
 
 #[pymethods]

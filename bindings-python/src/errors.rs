@@ -234,7 +234,7 @@ pub(crate) fn ident_of(debug: &str) -> String {
 
 /// A `TemplateError` for a valid template that cannot be compiled for matching.
 pub(crate) fn compile_error(py: Python<'_>, source: &str, err: CompileError) -> PyErr {
-    let kind = ident_of(&format!("{:?}", err.kind));
+    let kind = err.kind.ident();
     let build = || -> PyResult<PyErr> {
         let e = template_error(py)?.call1((err.to_string(),))?;
         e.setattr("kind", kind)?;

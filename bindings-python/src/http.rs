@@ -53,8 +53,8 @@ pub(crate) fn check_origin(
         None => LOCALHOST.to_vec(),
     };
     core_check_origin(host, origin, &owned).map_err(|e| {
-        let kind = errors::ident_of(&format!("{e:?}"));
-        http_error(py, e.to_string(), e.http_status(), &kind, None)
+        let kind = e.ident();
+        http_error(py, e.to_string(), e.http_status(), kind, None)
     })
 }
 
@@ -84,12 +84,12 @@ pub(crate) fn check_headers(
         name,
     };
     core_check_headers(&headers, &body).map_err(|e| {
-        let kind = errors::ident_of(&format!("{:?}", e.problem));
+        let kind = e.problem.ident();
         http_error(
             py,
             e.to_string(),
             e.http_status(),
-            &kind,
+            kind,
             Some(e.code().code()),
         )
     })

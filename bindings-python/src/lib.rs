@@ -52,6 +52,13 @@ mod waker;
 /// milliseconds). Bad input raises a subclass of ``McpContextError``; nothing panics.
 #[pymodule(name = "_core")]
 fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    // The core's identifier tables (`mcp_context::ident::TABLES`), for the binding's table
+    // test (tests/test_idents.py): every spelling the binding exposes comes from them.
+    let tables = pyo3::types::PyDict::new(m.py());
+    for (name, idents) in mcp_context::ident::TABLES {
+        tables.set_item(*name, idents.to_vec())?;
+    }
+    m.add("_IDENT_TABLES", tables)?;
     m.add(
         "PROTOCOL_VERSION",
         mcp_context::error_code::version::CURRENT,

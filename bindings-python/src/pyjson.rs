@@ -43,6 +43,25 @@ fn func<'py>(
     .map(|f| f.bind(py))
 }
 
+/// `value` as a `dict`: a `dict` as is, a pydantic model (e.g. from `mcp.types`) dumped in the
+/// wire shape; anything else is `TypeError` naming `what`.
+pub(crate) fn as_dict<'py>(
+    value: &Bound<'py, PyAny>,
+    what: &str,
+) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+    if let Ok(d) = value.cast::<pyo3::types::PyDict>() {
+        return Ok(d.clone());
+    }
+    if !value.is_instance_of::<pyo3::types::PyType>() && value.hasattr("model_dump")? {
+        return json_default(value)?
+            .cast_into::<pyo3::types::PyDict>()
+            .map_err(|_| pyo3::exceptions::PyTypeError::new_err(format!("{what} must be a dict")));
+    }
+    Err(pyo3::exceptions::PyTypeError::new_err(format!(
+        "{what} must be a dict (or a pydantic model)"
+    )))
+}
+
 /// `json.loads(text)`. Peer JSON the core accepted can still be beyond what Python converts
 /// (an integer past `sys.get_int_max_str_digits()`, nesting past the recursion limit): that is
 /// `InvalidMessage`, inside the `McpContextError` family, never a bare `ValueError`.

@@ -44,12 +44,7 @@ fn insert_error(
                 kind,
             )
         }
-        other => errors::kinded(
-            py,
-            errors::Exc::Register,
-            other.to_string(),
-            &errors::ident_of(&format!("{other:?}")),
-        ),
+        other => errors::kinded(py, errors::Exc::Register, other.to_string(), other.ident()),
     }
 }
 

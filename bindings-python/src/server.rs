@@ -12,10 +12,9 @@ use mcp_context::messages::owned::{
     OwnedResourceContents, OwnedResourceTemplate,
 };
 use mcp_context::server::{
-    BodyKind, CacheHint, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure,
-    Handle as CoreHandle, InputRequired, Listed, Output, PromptEntry, Received, RegisterError,
-    ResourceEntry, RespondError, Retry as CoreRetry, SealingKey, Server, ServerConfig, StreamId,
-    TemplateEntry, Transport,
+    CacheHint, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure, Handle as CoreHandle,
+    InputRequired, Listed, Output, PromptEntry, RegisterError, ResourceEntry, RespondError,
+    Retry as CoreRetry, SealingKey, Server, ServerConfig, StreamId, TemplateEntry, Transport,
 };
 use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -253,21 +252,11 @@ fn retry(py: Python<'_>, r: Option<CoreRetry>) -> PyResult<Option<Py<Retry>>> {
 }
 
 fn register_error(py: Python<'_>, e: RegisterError) -> PyErr {
-    errors::kinded(
-        py,
-        Exc::Register,
-        e.to_string(),
-        &errors::ident_of(&format!("{e:?}")),
-    )
+    errors::kinded(py, Exc::Register, e.to_string(), e.ident())
 }
 
 fn respond_error(py: Python<'_>, e: RespondError) -> PyErr {
-    errors::kinded(
-        py,
-        Exc::Respond,
-        e.to_string(),
-        &errors::ident_of(&format!("{e:?}")),
-    )
+    errors::kinded(py, Exc::Respond, e.to_string(), e.ident())
 }
 
 fn hint(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<CacheHint>> {
@@ -327,14 +316,12 @@ fn transport(name: &str) -> PyResult<Transport> {
 fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bound<'py, PyAny>> {
     Ok(match ev {
         Event::ReadResource(r) => {
-            let (target, template, vars) = match r.target {
-                mcp_context::server::ReadTarget::Resource => ("resource", None, Vec::new()),
-                mcp_context::server::ReadTarget::Template { id, variables } => (
-                    "template",
-                    server.template(id).map(str::to_owned),
-                    variables,
-                ),
-                _ => ("unlisted", None, Vec::new()),
+            let target = r.target.ident();
+            let (template, vars) = match r.target {
+                mcp_context::server::ReadTarget::Template { id, variables } => {
+                    (server.template(id).map(str::to_owned), variables)
+                }
+                _ => (None, Vec::new()),
             };
             Bound::new(
                 py,
@@ -399,11 +386,7 @@ fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bo
             py,
             Cancelled {
                 handle: Handle { inner: handle },
-                reason: match reason {
-                    CancelReason::Client => "client",
-                    CancelReason::StreamClosed => "stream_closed",
-                    _ => "timed_out",
-                },
+                reason: reason.ident(),
             },
         )?
         .into_any(),
@@ -418,7 +401,8 @@ fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bo
             },
         )?
         .into_any(),
-        other => PyString::new(py, &format!("{other:?}")).into_any(),
+        // A variant this binding does not convert yet: its core identifier, never a guess.
+        other => PyString::new(py, other.ident()).into_any(),
     })
 }
 
@@ -680,12 +664,7 @@ impl ServerMachine {
             auth,
             transport: self::transport(transport)?,
         };
-        Ok(match self.lock()?.handle_message(data, now_ms, ctx) {
-            Received::Request => "request",
-            Received::Notification => "notification",
-            Received::Response => "response",
-            _ => "invalid",
-        })
+        Ok(self.lock()?.handle_message(data, now_ms, ctx).ident())
     }
 
     /// The head-only checks of the HTTP entry point (path, ``Host``/``Origin``, method,
@@ -770,10 +749,7 @@ impl ServerMachine {
                     stream: t.stream.0,
                     bytes: PyBytes::new(py, &t.bytes).unbind(),
                     http_status: t.http_status,
-                    kind: match t.kind {
-                        BodyKind::Json => "json",
-                        BodyKind::Sse => "sse",
-                    },
+                    kind: t.kind.ident(),
                     end_of_stream: t.end_of_stream,
                     http_headers: t.http_headers().to_vec(),
                 },

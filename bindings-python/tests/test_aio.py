@@ -86,6 +86,10 @@ def test_aio_client_against_app_listen_and_cache():
                 n += 1
                 if n == 3:
                     break
+        # tools, through the client machine's requests for methods it does not own
+        assert "chercher" in [t["name"] for t in await c.list_tools()]
+        called = await c.call_tool("chercher", {"texte": "adresse"})
+        assert called["content"][0]["text"] == "changement-adresse" and not called.get("isError")
         # a pydantic model from mcp.types is accepted where a dict is
         import mcp_types
 

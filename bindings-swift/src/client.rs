@@ -309,6 +309,20 @@ impl ClientMachine {
         Ok(self.lock().respond_input(CallId(call), parsed, now_ms)?)
     }
 
+    /// Any other request (`tools/list`, `tools/call`, vendor methods) with the machine's
+    /// `_meta`, id, deadline, version retry and `input_required` loop; `params_json` is the
+    /// params object. The answer is `ClientEvent.responded` (or `.failed`). Throws
+    /// `ClientError.ownedMethod`, `.paramsNotObject` or `.rejectedTool`.
+    pub fn request(
+        &self,
+        method: String,
+        params_json: String,
+        now_ms: u64,
+    ) -> Result<u64, ClientError> {
+        let params = OwnedJson::parse(params_json).map_err(|_| ClientError::ParamsNotObject)?;
+        Ok(self.lock().request(&method, params, now_ms)?.0)
+    }
+
     /// One message from the server (one stdio line, or one HTTP/SSE body).
     pub fn handle_message(&self, bytes: Vec<u8>, now_ms: u64) {
         self.lock().handle_message(&bytes, now_ms);

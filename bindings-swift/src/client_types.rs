@@ -34,6 +34,13 @@ pub enum ClientError {
     InputResponseNotObject,
     /// The request could not be encoded.
     Encode,
+    /// `request`: a method the machine owns (it has its own call), a notification, a method
+    /// only servers send, or an `rpc.` name.
+    OwnedMethod,
+    /// `request`: the params are not a JSON object.
+    ParamsNotObject,
+    /// `request`: a `tools/call` of a tool rejected for invalid `x-mcp-header` annotations.
+    RejectedTool,
     /// Configuration: no modern protocol version.
     NoVersions,
     /// Configuration: an empty version string.
@@ -55,6 +62,9 @@ impl std::fmt::Display for ClientError {
             Self::UnexpectedInputResponse => CoreClientError::UnexpectedInputResponse.fmt(f),
             Self::InputResponseNotObject => CoreClientError::InputResponseNotObject.fmt(f),
             Self::Encode => CoreClientError::Encode.fmt(f),
+            Self::OwnedMethod => CoreClientError::OwnedMethod.fmt(f),
+            Self::ParamsNotObject => CoreClientError::ParamsNotObject.fmt(f),
+            Self::RejectedTool => CoreClientError::RejectedTool.fmt(f),
             Self::NoVersions => CoreConfigError::NoVersions.fmt(f),
             Self::EmptyVersion => CoreConfigError::EmptyVersion.fmt(f),
             Self::InvalidCapabilities => CoreConfigError::InvalidCapabilities.fmt(f),
@@ -75,6 +85,9 @@ impl From<CoreClientError> for ClientError {
             CoreClientError::UnexpectedInputResponse => Self::UnexpectedInputResponse,
             CoreClientError::InputResponseNotObject => Self::InputResponseNotObject,
             CoreClientError::Encode => Self::Encode,
+            CoreClientError::OwnedMethod => Self::OwnedMethod,
+            CoreClientError::ParamsNotObject => Self::ParamsNotObject,
+            CoreClientError::RejectedTool => Self::RejectedTool,
             _ => Self::Other,
         }
     }
@@ -552,6 +565,13 @@ pub enum ClientEvent {
         /// key → request.
         requests: HashMap<String, InputRequest>,
     },
+    /// The result of a host's own method (`request`): the `result` object as sent.
+    Responded {
+        /// The call.
+        call: u64,
+        /// The `result` object, JSON text.
+        result_json: String,
+    },
     /// The call ended without a result.
     Failed {
         /// The call.
@@ -693,6 +713,10 @@ impl From<CoreEvent> for ClientEvent {
             CoreEvent::UnknownResponse { id } => Self::UnknownResponse {
                 id_json: id_json(&id),
             },
+            CoreEvent::Responded { call, result } => Self::Responded {
+                call: call.0,
+                result_json: json_text(&result),
+            },
             CoreEvent::PeerError(p) => Self::PeerError {
                 kind: peer_kind(&p),
                 description: p.to_string(),
@@ -702,6 +726,15 @@ impl From<CoreEvent> for ClientEvent {
             },
         }
     }
+}
+
+/// One HTTP header.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
+pub struct HttpHeader {
+    /// The name, e.g. `Mcp-Method`.
+    pub name: String,
+    /// The value, ready for the wire.
+    pub value: String,
 }
 
 /// One output of `ClientMachine.pollOutput()`.
@@ -719,6 +752,10 @@ pub enum ClientOutput {
         name: Option<String>,
         /// `MCP-Protocol-Version` of a modern request.
         protocol_version: Option<String>,
+        /// Every header of the HTTP POST carrying it, values ready for the wire
+        /// (`Content-Type`, `Accept`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`
+        /// encoded when needed, `Mcp-Param-*`).
+        http_headers: Vec<HttpHeader>,
     },
     /// HTTP only: close the response stream of request `id` (cancellation).
     CloseStream {
@@ -736,6 +773,14 @@ impl From<CoreOutput> for ClientOutput {
     fn from(o: CoreOutput) -> Self {
         match o {
             CoreOutput::Transmit(t) => Self::Transmit {
+                http_headers: t
+                    .http_headers()
+                    .into_iter()
+                    .map(|(name, value)| HttpHeader {
+                        name: name.to_owned(),
+                        value: value.into_owned(),
+                    })
+                    .collect(),
                 bytes: t.bytes,
                 id: t.id,
                 method: t.method.map(String::from),

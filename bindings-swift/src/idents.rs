@@ -128,8 +128,27 @@ mod tests {
             RespondError::InvalidInputRequests,
             RespondError::NoStateKey,
             RespondError::ClientLacksCapability,
+            RespondError::InvalidResult,
         ]);
         same("server::RespondError", respond);
+        let d = String::new;
+        covered(
+            "server::RegisterError",
+            &names(&[
+                RegisterError::Duplicate,
+                RegisterError::InvalidUri { description: d() },
+                RegisterError::InvalidTemplate {
+                    kind: TemplateParseErrorKind::Other,
+                    byte_offset: 0,
+                    description: d(),
+                },
+                RegisterError::Router { description: d() },
+                RegisterError::UnknownArgument,
+                RegisterError::CoreMethod,
+                RegisterError::CoreCapability,
+                RegisterError::NotAnObject,
+            ]),
+        );
         same(
             "client::CachePolicy",
             names(&[CachePolicy::PreferCache, CachePolicy::Refresh]),
@@ -142,6 +161,9 @@ mod tests {
             ClientError::UnexpectedInputResponse,
             ClientError::InputResponseNotObject,
             ClientError::Encode,
+            ClientError::OwnedMethod,
+            ClientError::ParamsNotObject,
+            ClientError::RejectedTool,
             ClientError::NoVersions,
             ClientError::EmptyVersion,
             ClientError::InvalidCapabilities,

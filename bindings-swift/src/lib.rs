@@ -30,6 +30,7 @@ mod client_types;
 mod context;
 mod error_code;
 mod errors;
+mod extension;
 mod idents;
 mod records;
 mod router;
@@ -48,8 +49,8 @@ pub use client::{
     client_config,
 };
 pub use client_types::{
-    CallError, ClientError, ClientEvent, ClientOutput, ConnectError, EndReason, Era, InputRequest,
-    Listing, Notice, PeerErrorKind, Reply, ServerError, ServerFeatures, Session,
+    CallError, ClientError, ClientEvent, ClientOutput, ConnectError, EndReason, Era, HttpHeader,
+    InputRequest, Listing, Notice, PeerErrorKind, Reply, ServerError, ServerFeatures, Session,
 };
 pub use context::{ContextBudget, ContextCandidate, Role, select_context};
 pub use error_code::{ErrorCode, known_error_codes, protocol_version};

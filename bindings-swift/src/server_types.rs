@@ -78,6 +78,12 @@ pub enum RegisterError {
     },
     /// Completion values for an argument or variable the item does not declare.
     UnknownArgument,
+    /// `addMethod`: the core owns this method.
+    CoreMethod,
+    /// `setCapability`: the machine derives this capability from what is registered.
+    CoreCapability,
+    /// `setCapability`: a capability is a JSON object.
+    NotAnObject,
     /// The JSON text is not the spec's shape for this item.
     InvalidJson {
         /// The decoder's description.
@@ -95,6 +101,9 @@ impl std::fmt::Display for RegisterError {
         match self {
             Self::Duplicate => CoreRegister::Duplicate.fmt(f),
             Self::UnknownArgument => CoreRegister::UnknownArgument.fmt(f),
+            Self::CoreMethod => CoreRegister::CoreMethod.fmt(f),
+            Self::CoreCapability => CoreRegister::CoreCapability.fmt(f),
+            Self::NotAnObject => CoreRegister::NotAnObject.fmt(f),
             Self::InvalidUri { description }
             | Self::InvalidTemplate { description, .. }
             | Self::Router { description }
@@ -119,6 +128,9 @@ impl From<CoreRegister> for RegisterError {
                 description,
             },
             CoreRegister::Router(_) => Self::Router { description },
+            CoreRegister::CoreMethod => Self::CoreMethod,
+            CoreRegister::CoreCapability => Self::CoreCapability,
+            CoreRegister::NotAnObject => Self::NotAnObject,
             _ => Self::Other { description },
         }
     }
@@ -141,6 +153,9 @@ pub enum RespondError {
     /// The client did not declare the needed capability: it got -32021; the handle is
     /// consumed.
     ClientLacksCapability,
+    /// `respondResult`: not a JSON object, a `resultType` other than `"complete"`, or a
+    /// `_meta` that is not an object.
+    InvalidResult,
     /// The JSON text is not the spec's shape for this answer.
     InvalidJson {
         /// The decoder's description.
@@ -158,6 +173,7 @@ impl std::fmt::Display for RespondError {
             Self::InvalidInputRequests => CoreRespond::InvalidInputRequests.fmt(f),
             Self::NoStateKey => CoreRespond::NoStateKey.fmt(f),
             Self::ClientLacksCapability => CoreRespond::ClientLacksCapability.fmt(f),
+            Self::InvalidResult => CoreRespond::InvalidResult.fmt(f),
             Self::InvalidJson { description } => write!(f, "invalid JSON: {description}"),
             Self::Other => f.write_str("answer refused"),
         }
@@ -174,6 +190,7 @@ impl From<CoreRespond> for RespondError {
             CoreRespond::InvalidInputRequests => Self::InvalidInputRequests,
             CoreRespond::NoStateKey => Self::NoStateKey,
             CoreRespond::ClientLacksCapability => Self::ClientLacksCapability,
+            CoreRespond::InvalidResult => Self::InvalidResult,
             _ => Self::Other,
         }
     }
@@ -330,6 +347,24 @@ pub enum ServerEvent {
         /// The caller context.
         auth: u64,
     },
+    /// A request for a method registered with `addMethod`: `respondResult`,
+    /// `respondInputRequired` or `fail`.
+    Request {
+        /// The handle.
+        handle: u64,
+        /// The method, e.g. `tools/call`.
+        method: String,
+        /// The `params` object as received (`_meta` included), JSON text.
+        params_json: String,
+        /// The request carried a `progressToken`.
+        progress: bool,
+        /// The caller context.
+        auth: u64,
+        /// The request's declared client capabilities.
+        capabilities: DeclaredCapabilities,
+        /// The verified retry inputs, on an MRTR retry.
+        retry: Option<Retry>,
+    },
     /// A handle is dead: stop working on it.
     Cancelled {
         /// The handle.
@@ -440,6 +475,15 @@ fn event(e: Event, server: &Server) -> ServerEvent {
             value: c.value,
             context: dict(c.context),
             auth: c.auth,
+        },
+        Event::Request(r) => ServerEvent::Request {
+            handle: r.handle.get(),
+            method: r.method,
+            params_json: r.params.as_raw().as_text().into(),
+            progress: r.progress,
+            auth: r.auth,
+            capabilities: r.capabilities.into(),
+            retry: r.retry.map(Into::into),
         },
         Event::Cancelled { handle, reason } => ServerEvent::Cancelled {
             handle: handle.get(),

@@ -42,5 +42,7 @@ let package = Package(
         .executableTarget(name: "mcp-stdio-client", dependencies: ["MCPContext"], path: "Examples/StdioClient"),
         .executableTarget(name: "mcp-stdio-server", dependencies: ["MCPContext"], path: "Examples/StdioServer"),
         .executableTarget(name: "mcp-kb-server", dependencies: ["MCPContext"], path: "Examples/KnowledgeBase"),
+        // The README's Swift quickstart, verbatim (scripts/swift-test.sh checks and runs it).
+        .executableTarget(name: "mcp-quickstart", dependencies: ["MCPContext"], path: "Examples/Quickstart"),
     ]
 )

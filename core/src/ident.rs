@@ -185,6 +185,7 @@ mod server_idents {
         Self::GetPrompt(_) => "get_prompt",
         Self::Complete(_) => "complete",
         Self::Request(_) => "request",
+        Self::ListResources(_) => "list_resources",
         Self::Cancelled { .. } => "cancelled",
         Self::StreamOverflow { .. } => "stream_overflow",
     });
@@ -259,6 +260,7 @@ mod server_idents {
         Self::NoStateKey => "no_state_key",
         Self::ClientLacksCapability => "client_lacks_capability",
         Self::InvalidResult => "invalid_result",
+        Self::InvalidProgress => "invalid_progress",
     });
 
     idents!(ConfigError {
@@ -552,6 +554,7 @@ mod tests {
                 "get_prompt",
                 "complete",
                 "request",
+                "list_resources",
                 "cancelled",
                 "stream_overflow"
             ]

@@ -97,6 +97,13 @@ fn methods_the_machine_owns_and_non_objects_are_refused_and_nothing_is_sent() {
         p.client.request("tools/list", j("[1]"), p.now),
         Err(ClientError::ParamsNotObject)
     );
+    for m in ["acme/a b", "acme/\r\nX-Injected: 1", "acme/é"] {
+        assert_eq!(
+            p.client.request(m, j("{}"), p.now),
+            Err(ClientError::InvalidMethodName),
+            "{m:?}"
+        );
+    }
     p.drain();
     assert!(p.take_sent().is_empty());
     assert!(p.take_events().is_empty());
@@ -491,4 +498,51 @@ fn a_probe_refused_with_a_list_naming_its_own_version_is_retried_once() {
         "{events:?}"
     );
     assert!(p.take_sent().is_empty());
+}
+
+#[test]
+fn a_new_walk_and_a_closed_transport_forget_the_tools_seen() {
+    let mut p = Pair::modern("custom-tools-forget");
+    p.client.request("tools/list", j("{}"), p.now).unwrap();
+    p.drain();
+    let sent = p.one_sent();
+    p.answer_json(sent.id(), tools_list_result());
+    p.take_events();
+    let bad = || j(r#"{"name":"dup","arguments":{}}"#);
+    assert_eq!(
+        p.client.request("tools/call", bad(), p.now),
+        Err(ClientError::RejectedTool)
+    );
+    // A later page adds to what is known; a walk from the start replaces it.
+    p.client
+        .request("tools/list", j(r#"{"cursor":"n"}"#), p.now)
+        .unwrap();
+    p.drain();
+    let sent = p.one_sent();
+    p.answer_json(
+        sent.id(),
+        json!({"tools": [{"name": "later", "inputSchema": {"type": "object"}}]}),
+    );
+    p.take_events();
+    assert_eq!(
+        p.client.request("tools/call", bad(), p.now),
+        Err(ClientError::RejectedTool)
+    );
+    p.client.request("tools/list", j("{}"), p.now).unwrap();
+    p.drain();
+    let sent = p.one_sent();
+    p.answer_json(sent.id(), json!({"tools": []}));
+    p.take_events();
+    assert!(p.client.request("tools/call", bad(), p.now).is_ok());
+    p.drain();
+    p.take_sent();
+    // After the transport closes, nothing is remembered either.
+    p.client.request("tools/list", j("{}"), p.now).unwrap();
+    p.drain();
+    let sent = p.one_sent();
+    p.answer_json(sent.id(), tools_list_result());
+    p.take_events();
+    p.close();
+    p.take_events();
+    assert!(p.client.request("tools/call", bad(), p.now).is_ok());
 }

@@ -212,7 +212,13 @@ fn rule_2_nothing_is_inferred_from_earlier_requests() {
 
 #[test]
 fn rule_5_unknown_removed_and_undeclared_methods_are_404() {
-    let mut h = H::with("envelope-404", ServerConfig::default());
+    // A modern-only server (legacy sessions off; tests/server_legacy.rs covers the dual-era
+    // default, where `initialize` and `ping` are served).
+    let modern_only = ServerConfig {
+        legacy_sessions: false,
+        ..ServerConfig::default()
+    };
+    let mut h = H::with("envelope-404", modern_only);
     for method in [
         "initialize",
         "ping",

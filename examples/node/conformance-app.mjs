@@ -1,113 +1,67 @@
 // The conformance fixtures (the official suite's server scenarios) and a small demo
-// catalogue, on one ServerMachine. `onEvent` answers what the machine cannot answer alone.
-import { ServerMachine } from '../../bindings-node/index.js'
+// catalogue, on `McpServer` (mcp-context/server, or mcp-context/wasm: `createApp(pkg)`).
+import * as z from 'zod'
 
 // A 1×1 transparent PNG.
 export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
-const TEMPLATE = 'test://template/{id}/data'
-const NOTE = 'demo://notes/{id}'
 const NOTES = { 1: 'Launch checklist: DNS, TLS, on-call rota.', 2: 'Incident 42: an expired certificate.' }
 
-export function createApp() {
-  const server = new ServerMachine({
-    serverInfo: { name: 'mcp-context-node-example', version: '0.1.0' },
-    instructions: 'Conformance fixtures (test://…) and demo notes (demo://notes/{id}).',
-    // input_required rounds carry sealed state; a fixed demo key (a real server keeps it secret).
-    stateKeys: [{ id: 1, secret: Buffer.alloc(32, 7) }],
-  })
-  server.addResource(
-    { uri: 'test://static-text', name: 'static-text', description: 'A static text resource', mimeType: 'text/plain' },
-    [{ uri: 'test://static-text', mimeType: 'text/plain', text: 'This is the content of the static text resource.' }],
-  )
-  server.addResource(
-    { uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource (PNG)', mimeType: 'image/png' },
-    [{ uri: 'test://static-binary', mimeType: 'image/png', blob: PNG }],
-  )
-  server.addTemplate({ uriTemplate: TEMPLATE, name: 'template-data', description: 'Data for an id', mimeType: 'application/json' })
-  server.addResource(
-    { uri: 'demo://readme', name: 'readme', title: 'About this server', description: 'What the demo serves', mimeType: 'text/markdown' },
-    [{ uri: 'demo://readme', mimeType: 'text/markdown', text: '# Demo\n\nNotes live at `demo://notes/{id}`.\n' }],
-    { ttlMs: 3_600_000, cacheScope: 'public' },
-  )
-  server.addTemplate(
-    { uriTemplate: NOTE, name: 'note', title: 'Note', description: 'A demo note', mimeType: 'text/plain' },
-    { ttlMs: 10_000, cacheScope: 'private' },
-    { id: Object.keys(NOTES) },
-  )
-  server.addPrompt({ name: 'test_simple_prompt', description: 'A simple prompt without arguments' })
-  server.addPrompt(
-    {
-      name: 'test_prompt_with_arguments', description: 'A prompt with two required arguments',
-      arguments: [
-        { name: 'arg1', description: 'First test argument', required: true },
-        { name: 'arg2', description: 'Second test argument', required: true },
-      ],
-    },
-    { arg1: ['paris', 'park', 'party'], arg2: ['world', 'wide'] },
-  )
-  server.addPrompt({
-    name: 'test_prompt_with_embedded_resource', description: 'A prompt embedding a resource',
-    arguments: [{ name: 'resourceUri', description: 'URI of the resource to embed', required: true }],
-  })
-  server.addPrompt({ name: 'test_prompt_with_image', description: 'A prompt with an image' })
-  server.addPrompt({ name: 'test_input_required_result_prompt', description: 'A prompt that asks the user for context first' })
-  server.addPrompt(
-    { name: 'summarize_note', title: 'Summarize a note', description: 'Summarize a demo note', arguments: [{ name: 'id', required: true }] },
-    { id: Object.keys(NOTES) },
-  )
-  return { server, onEvent }
-}
-
 const text = (t) => ({ role: 'user', content: { type: 'text', text: t } })
+const prefixed = (values) => (v) => values.filter((x) => x.startsWith(v))
 
-function onEvent(server, e) {
-  switch (e.type) {
-    case 'readResource': return read(server, e)
-    case 'getPrompt': return prompt(server, e)
-    case 'complete': return server.respondCompletion(e.handle, [])
-    default: return undefined // cancelled, streamOverflow: nothing to clean up here
-  }
-}
+export function createApp({ McpServer, ResourceTemplate, ResourceNotFoundError, McpError, completable }) {
+  const server = new McpServer(
+    { name: 'mcp-context-node-example', version: '0.1.0' },
+    {
+      instructions: 'Conformance fixtures (test://…) and demo notes (demo://notes/{id}).',
+      // input_required rounds carry sealed state; a fixed demo key (a real server keeps it secret).
+      stateKeys: [{ id: 1, secret: new Uint8Array(32).fill(7) }],
+    },
+  )
+  server.registerResource('static-text', 'test://static-text', { description: 'A static text resource', mimeType: 'text/plain' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'This is the content of the static text resource.' }] }))
+  server.registerResource('static-binary', 'test://static-binary', { description: 'A static binary resource (PNG)', mimeType: 'image/png' },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'image/png', blob: PNG }] }))
+  server.registerResource('template-data', new ResourceTemplate('test://template/{id}/data', { list: undefined }),
+    { description: 'Data for an id', mimeType: 'application/json' },
+    (uri, { id }) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }) }] }))
+  server.registerResource('readme', 'demo://readme',
+    { title: 'About this server', description: 'What the demo serves', mimeType: 'text/markdown', cacheHint: { ttlMs: 3_600_000, cacheScope: 'public' } },
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: 'text/markdown', text: '# Demo\n\nNotes live at `demo://notes/{id}`.\n' }] }))
+  server.registerResource('note', new ResourceTemplate('demo://notes/{id}', { list: undefined, complete: { id: prefixed(Object.keys(NOTES)) } }),
+    { title: 'Note', description: 'A demo note', mimeType: 'text/plain', cacheHint: { ttlMs: 10_000, cacheScope: 'private' } },
+    async (uri, { id }) => {
+      if (!Object.hasOwn(NOTES, id)) throw new ResourceNotFoundError(uri.href)
+      return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: NOTES[id] }] }
+    })
 
-function read(server, e) {
-  if (e.target === 'template' && e.template === TEMPLATE) {
-    const id = e.variables.id
-    return server.respondRead(e.handle, [{
-      uri: e.uri, mimeType: 'application/json',
-      text: JSON.stringify({ id, templateTest: true, data: `Data for ID: ${id}` }),
-    }])
-  }
-  if (e.target === 'template' && e.template === NOTE && NOTES[e.variables.id]) {
-    return server.respondRead(e.handle, [{ uri: e.uri, mimeType: 'text/plain', text: NOTES[e.variables.id] }])
-  }
-  return server.fail(e.handle, { kind: 'notFound' })
-}
-
-function prompt(server, e) {
-  const a = e.arguments
-  switch (e.name) {
-    case 'test_simple_prompt':
-      return server.respondPrompt(e.handle, { messages: [text('This is a simple prompt for testing.')] })
-    case 'test_prompt_with_arguments':
-      return server.respondPrompt(e.handle, { messages: [text(`Prompt with arguments: arg1='${a.arg1}', arg2='${a.arg2}'`)] })
-    case 'test_prompt_with_embedded_resource':
-      return server.respondPrompt(e.handle, {
-        messages: [
-          { role: 'user', content: { type: 'resource', resource: { uri: a.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
-          text('Please process the embedded resource above.'),
-        ],
-      })
-    case 'test_prompt_with_image':
-      return server.respondPrompt(e.handle, {
-        messages: [{ role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } }, text('Please analyze the image above.')],
-      })
-    case 'test_input_required_result_prompt': {
-      const answer = e.retry?.inputResponses?.user_context
-      const context = answer?.content?.context
-      if (typeof context === 'string') {
-        return server.respondPrompt(e.handle, { messages: [text(`Use this context: ${context}`)] })
-      }
-      return server.respondInputRequired(e.handle, {
+  server.registerPrompt('test_simple_prompt', { description: 'A simple prompt without arguments' },
+    () => ({ messages: [text('This is a simple prompt for testing.')] }))
+  server.registerPrompt('test_prompt_with_arguments', {
+    description: 'A prompt with two required arguments',
+    argsSchema: z.object({
+      arg1: completable(z.string().describe('First test argument'), prefixed(['paris', 'park', 'party'])),
+      arg2: completable(z.string().describe('Second test argument'), prefixed(['world', 'wide'])),
+    }),
+  }, ({ arg1, arg2 }) => ({ messages: [text(`Prompt with arguments: arg1='${arg1}', arg2='${arg2}'`)] }))
+  server.registerPrompt('test_prompt_with_embedded_resource', {
+    description: 'A prompt embedding a resource',
+    argsSchema: z.object({ resourceUri: z.string().describe('URI of the resource to embed') }),
+  }, ({ resourceUri }) => ({
+    messages: [
+      { role: 'user', content: { type: 'resource', resource: { uri: resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' } } },
+      text('Please process the embedded resource above.'),
+    ],
+  }))
+  server.registerPrompt('test_prompt_with_image', { description: 'A prompt with an image' }, () => ({
+    messages: [{ role: 'user', content: { type: 'image', data: PNG, mimeType: 'image/png' } }, text('Please analyze the image above.')],
+  }))
+  server.registerPrompt('test_input_required_result_prompt', { description: 'A prompt that asks the user for context first' }, (ctx) => {
+    const context = ctx.mcpReq.inputResponses?.user_context?.content?.context
+    if (typeof context === 'string') return { messages: [text(`Use this context: ${context}`)] }
+    return {
+      resultType: 'input_required',
+      inputRequests: {
         user_context: {
           method: 'elicitation/create',
           params: {
@@ -116,19 +70,22 @@ function prompt(server, e) {
             requestedSchema: { type: 'object', properties: { context: { type: 'string' } }, required: ['context'] },
           },
         },
-      }, Buffer.from('round-1'))
+      },
+      requestState: 'round-1',
     }
-    case 'summarize_note': {
-      const note = NOTES[a.id]
-      if (!note) return server.fail(e.handle, { kind: 'invalidParams', message: `No note ${a.id}` })
-      return server.respondPrompt(e.handle, {
-        messages: [
-          { role: 'user', content: { type: 'resource', resource: { uri: `demo://notes/${a.id}`, mimeType: 'text/plain', text: note } } },
-          text('Summarize the note above in one sentence.'),
-        ],
-      })
+  })
+  server.registerPrompt('summarize_note', {
+    title: 'Summarize a note',
+    description: 'Summarize a demo note',
+    argsSchema: z.object({ id: completable(z.string(), prefixed(Object.keys(NOTES))) }),
+  }, ({ id }) => {
+    if (!Object.hasOwn(NOTES, id)) throw new McpError(-32602, `No note ${id}`)
+    return {
+      messages: [
+        { role: 'user', content: { type: 'resource', resource: { uri: `demo://notes/${id}`, mimeType: 'text/plain', text: NOTES[id] } } },
+        text('Summarize the note above in one sentence.'),
+      ],
     }
-    default:
-      return server.fail(e.handle, { kind: 'notFound' })
-  }
+  })
+  return server
 }

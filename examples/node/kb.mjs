@@ -1,15 +1,15 @@
-// A support knowledge base for a fictional insurer (Acme Assurances), on ServerMachine:
+// A support knowledge base for a fictional insurer (Acme Assurances) on `McpServer`:
 //   kb://acme/charte-reponse    the reply charter (tone, phrasings, commitments), markdown
-//   kb://acme/fiches/{slug}     procedure sheets: each existing sheet is listed; `slug` is
-//                               completed by prefix; a missing sheet is a read error
+//   kb://acme/fiches/{slug}     procedure sheets: listed, `slug` completed by prefix, a
+//                               missing sheet is a read error
 //   repondre_ticket             prompt: ticketId (required), ton (formel | chaleureux)
-// Run: node examples/node/server.mjs --kb [--http PORT]
-import { ServerMachine } from '../../bindings-node/index.js'
+// Run: node examples/node/kb.mjs [--http PORT] [--wasm]   (stdio without --http)
+// `createKb(pkg)` builds it on either engine: `mcp-context/server` (napi) or `mcp-context/wasm`.
+import * as z from 'zod'
 
+// --- data ----------------------------------------------------------------------------------
 export const CHARTER_URI = 'kb://acme/charte-reponse'
 export const SHEET_TEMPLATE = 'kb://acme/fiches/{slug}'
-export const TONES = ['formel', 'chaleureux']
-
 export const CHARTER = `# Charte de réponse — Acme Assurances
 
 ## Ton
@@ -29,6 +29,9 @@ export const CHARTER = `# Charte de réponse — Acme Assurances
 - Promettre une prise en charge avant l'expertise.
 - Communiquer des données d'un autre assuré.
 `
+
+// The reply instruction's fixed rules (after the ticket line).
+export const RULES = 'Ne promettez aucun délai qui ne figure pas dans la charte.\nTerminez par une checklist des actions à mener (cases à cocher « - [ ] »).'
 
 export const SHEETS = {
   'attestation-assurance': {
@@ -53,73 +56,49 @@ export const SHEETS = {
   },
 }
 
-const sheetUri = (slug) => `kb://acme/fiches/${slug}`
-const markdown = (s) => `# ${s.title}\n\n${s.body}\n`
+// --- end of data ---------------------------------------------------------------------------
 
-export function createKbApp() {
-  const server = new ServerMachine({
-    serverInfo: { name: 'acme-kb', title: 'Base de connaissances support — Acme Assurances', version: '1.0.0' },
+const md = (uri, text) => ({ contents: [{ uri, mimeType: 'text/markdown', text }] })
+
+export function createKb({ McpServer, ResourceTemplate, ResourceNotFoundError }) {
+  const server = new McpServer({ name: 'acme-kb', title: 'Base de connaissances support — Acme Assurances', version: '1.0.0' }, {
     instructions: 'Lisez la charte (kb://acme/charte-reponse) avant de répondre ; les procédures sont sous kb://acme/fiches/{slug}.',
   })
-  server.addResource(
-    { uri: CHARTER_URI, name: 'charte-reponse', title: 'Charte de réponse', description: 'Ton, formulations et engagements de toute réponse', mimeType: 'text/markdown' },
-    [{ uri: CHARTER_URI, mimeType: 'text/markdown', text: CHARTER }],
-    { ttlMs: 3_600_000, cacheScope: 'public' },
-  )
-  // The template's list: every existing sheet is a listed resource whose reads come to us.
-  for (const [slug, s] of Object.entries(SHEETS)) {
-    server.addResource({ uri: sheetUri(slug), name: slug, title: s.title, description: `Fiche procédure : ${s.title}`, mimeType: 'text/markdown' })
-  }
-  server.addTemplate(
-    { uriTemplate: SHEET_TEMPLATE, name: 'fiche', title: 'Fiche procédure', description: 'Une fiche procédure par slug', mimeType: 'text/markdown' },
-    { ttlMs: 60_000, cacheScope: 'public' },
-    { slug: Object.keys(SHEETS) },
-  )
-  server.addPrompt(
-    {
-      name: 'repondre_ticket', title: 'Répondre à un ticket',
-      description: 'Rédiger la réponse à un ticket dans le respect de la charte',
-      arguments: [
-        { name: 'ticketId', description: 'Identifiant du ticket', required: true },
-        { name: 'ton', description: 'formel ou chaleureux (défaut : formel)', required: false },
-      ],
-    },
-    { ton: TONES },
-  )
-  return { server, onEvent }
-}
-
-function onEvent(server, e) {
-  if (e.type === 'readResource') return read(server, e)
-  if (e.type === 'getPrompt') return prompt(server, e)
-  if (e.type === 'complete') return server.respondCompletion(e.handle, [])
-  return undefined
-}
-
-function read(server, e) {
-  const slug = e.target === 'template' ? e.variables.slug : e.uri.slice(sheetUri('').length)
-  const sheet = Object.hasOwn(SHEETS, slug) ? SHEETS[slug] : undefined
-  // A missing sheet is an error the user sees (-32602 with data.uri), never empty contents.
-  if (!sheet) return server.fail(e.handle, { kind: 'notFound' })
-  return server.respondRead(e.handle, [{ uri: e.uri, mimeType: 'text/markdown', text: markdown(sheet) }])
-}
-
-function prompt(server, e) {
-  const { ticketId } = e.arguments
-  const ton = e.arguments.ton ?? 'formel'
-  if (!TONES.includes(ton)) {
-    return server.fail(e.handle, { kind: 'invalidParams', message: `ton must be formel or chaleureux, not '${ton}'` })
-  }
-  const instruction = [
-    `Lisez le ticket ${ticketId} et rédigez la réponse au client sur un ton ${ton}, dans le respect de la charte ci-dessus.`,
-    'Ne promettez aucun délai qui ne figure pas dans la charte.',
-    'Terminez par une checklist des actions à mener (cases à cocher « - [ ] »).',
-  ].join('\n')
-  return server.respondPrompt(e.handle, {
+  server.registerResource('charte-reponse', CHARTER_URI,
+    { title: 'Charte de réponse', description: 'Ton, formulations et engagements de toute réponse', mimeType: 'text/markdown', cacheHint: { ttlMs: 3_600_000, cacheScope: 'public' } },
+    (uri) => md(uri.href, CHARTER))
+  const sheets = new ResourceTemplate(SHEET_TEMPLATE, {
+    list: () => ({ resources: Object.entries(SHEETS).map(([slug, s]) => ({ uri: `kb://acme/fiches/${slug}`, name: slug, title: s.title, description: `Fiche procédure : ${s.title}`, mimeType: 'text/markdown' })) }),
+    complete: { slug: (value) => Object.keys(SHEETS).filter((slug) => slug.startsWith(value)) },
+  })
+  server.registerResource('fiche', sheets,
+    { title: 'Fiche procédure', description: 'Une fiche procédure par slug', mimeType: 'text/markdown', cacheHint: { ttlMs: 60_000, cacheScope: 'public' } },
+    (uri, { slug }) => {
+      if (!Object.hasOwn(SHEETS, slug)) throw new ResourceNotFoundError(uri.href) // -32602 with data.uri
+      return md(uri.href, `# ${SHEETS[slug].title}\n\n${SHEETS[slug].body}\n`)
+    })
+  server.registerPrompt('repondre_ticket', {
+    title: 'Répondre à un ticket',
+    description: 'Rédiger la réponse à un ticket dans le respect de la charte',
+    argsSchema: z.object({
+      ticketId: z.string().describe('Identifiant du ticket'),
+      ton: z.enum(['formel', 'chaleureux']).optional().describe('formel ou chaleureux (défaut : formel)'),
+    }),
+  }, ({ ticketId, ton = 'formel' }) => ({
     description: `Réponse au ticket ${ticketId} (${ton})`,
     messages: [
       { role: 'user', content: { type: 'resource', resource: { uri: CHARTER_URI, mimeType: 'text/markdown', text: CHARTER } } },
-      { role: 'user', content: { type: 'text', text: instruction } },
+      { role: 'user', content: { type: 'text', text: `Lisez le ticket ${ticketId} et rédigez la réponse au client sur un ton ${ton}, dans le respect de la charte ci-dessus.\n${RULES}` } },
     ],
-  })
+  }))
+  return server
+}
+
+// Run as a program: stdio, or Streamable HTTP with --http PORT (prints the URL).
+if (globalThis.process?.argv?.[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
+  const args = process.argv.slice(2)
+  const pkg = await import(args.includes('--wasm') ? 'mcp-context/wasm' : 'mcp-context/server')
+  const at = args.indexOf('--http')
+  if (at < 0) await pkg.serveStdio(createKb(pkg))
+  else console.log(`listening http://127.0.0.1:${(await pkg.serveHttp(createKb(pkg), { port: Number(args[at + 1]) || 0 })).address().port}/mcp`)
 }

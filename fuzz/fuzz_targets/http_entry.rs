@@ -3,10 +3,12 @@
 //!
 //! The input is split at `\n` into requests. Each starts with 11 control bytes that pick the
 //! request method, path and every header from a small vocabulary, from the fuzzer's own text,
-//! or leave it absent; the text runs up to the first NUL, the body follows it. Beyond "never
-//! panics": a head refusal is repeated by `handle_http` with the same status; every complete
-//! response is 202 with no body or carries one JSON-RPC message the crate's decoder accepts;
-//! every transmit is one such line.
+//! or leave it absent; the text runs up to the first NUL, the body follows it. 2025-11-25
+//! sessions are reachable: an `initialize` opens one, and later requests can name it (GET
+//! and DELETE included). Beyond "never panics": a head refusal is repeated by `handle_http`
+//! with the same status; every complete response is 202 (or a session's DELETE, 200) with no
+//! body, or carries one JSON-RPC message the crate's decoder accepts; every transmit is one
+//! such line.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
@@ -124,6 +126,7 @@ fn drain(s: &mut Server, answer: u8) {
 fuzz_target!(|data: &[u8]| {
     let mut s = server();
     let mut now = 0u64;
+    let mut sid = String::new();
     for (i, chunk) in data.split(|&b| b == b'\n').enumerate() {
         now += 5;
         if chunk.len() < CTL {
@@ -150,21 +153,33 @@ fuzz_target!(|data: &[u8]| {
             mcp_method: pick(ctl[7], text, MCP_METHODS),
             mcp_name: pick(ctl[8], text, NAMES),
             accept: pick(ctl[9], text, ACCEPTS),
-            session_id: pick(ctl[10], text, &["s"]),
+            // `Mcp-Session-Id`: absent, the fuzzer's text, `s`, or the last one issued.
+            session_id: match ctl[10] % 4 {
+                3 => Some(sid.as_str()),
+                _ => pick(ctl[10], text, &["s"]),
+            },
         };
         let refused = match s.http_head(&head) {
             HeadCheck::Respond(r) => Some(r.status),
             HeadCheck::ReadBody { .. } => None,
         };
         let stream = StreamId(i as u64);
+        let mut issued = None;
         match s.handle_http(&head, body, now, Ctx::http(stream, u64::from(ctl[0] & 1))) {
             HttpStart::Respond(r) => {
+                issued = r.header("Mcp-Session-Id").map(String::from);
                 if let Some(status) = refused {
                     assert_eq!(r.status, status, "handle_http repeats the head refusal");
                 }
-                if r.status == 202 {
-                    assert!(r.body.is_empty());
+                if r.body.is_empty() {
+                    // 202 for notifications; 200 for a session's DELETE.
+                    assert!(
+                        r.status == 202 || (r.status == 200 && head.method == "DELETE"),
+                        "an empty {} answer",
+                        r.status
+                    );
                 } else {
+                    assert_ne!(r.status, 202);
                     check_message(&r.body);
                 }
             }
@@ -172,6 +187,17 @@ fuzz_target!(|data: &[u8]| {
                 assert!(refused.is_none(), "a refused head was served");
                 assert_eq!(id, stream);
             }
+            HttpStart::EventStream {
+                stream: id,
+                response,
+            } => {
+                assert!(refused.is_none(), "a refused head was served");
+                assert_eq!((id, response.status), (stream, 200));
+                assert!(response.body.is_empty());
+            }
+        }
+        if let Some(id) = issued {
+            sid = id;
         }
         drain(&mut s, ctl[0]);
         match ctl[10] / 4 % 8 {

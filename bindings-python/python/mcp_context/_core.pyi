@@ -474,6 +474,9 @@ class ClientTransmit:
     """``Mcp-Name``: the ``uri`` of a read, the ``name`` of a prompt."""
     protocol_version: str | None
     """``MCP-Protocol-Version`` of a modern request."""
+    http_headers: list[tuple[str, str]]
+    """Every header of the HTTP POST for this message, values ready for the wire
+    (``Mcp-Name`` encoded when not a safe plain value, ``Mcp-Param-*`` included)."""
 
 class CloseStream:
     """HTTP only: close the response stream of request ``id`` (cancellation)."""
@@ -497,7 +500,7 @@ class Connected:
 class ClientReply:
     """A call's result."""
 
-    kind: Literal["discover", "read", "prompt", "completion"]
+    kind: Literal["discover", "read", "prompt", "completion", "request"]
     """Which method answered."""
     call: int
     """The call id."""
@@ -629,6 +632,14 @@ class ClientMachine:
 
     def list_prompts(self, now_ms: int, *, cursor: str | None = None, all_pages: bool = False, refresh: bool = False) -> int:
         """``prompts/list``."""
+
+    def request(self, method: str, params: Json | None = None, now_ms: int = 0) -> int:
+        """A method the machine does not own (``tools/list``, ``tools/call``, vendor
+        methods); the answer is a ``ClientReply`` of kind ``"request"`` or ``Failed``.
+
+        Raises:
+            ClientError: ``"owned_method"``, ``"params_not_object"``, ``"rejected_tool"``.
+        """
 
     def read_resource(self, uri: str, now_ms: int, *, refresh: bool = False) -> int:
         """``resources/read``; a fresh cached result answers unless ``refresh``."""

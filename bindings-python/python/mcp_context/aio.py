@@ -253,6 +253,27 @@ class Client:
         reply = await self._await(lambda m, t: m.complete(ref, argument, t, context))
         return reply.result.get("completion", {})
 
+    async def request(self, method: str, params: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """Any method the machine does not own (``tools/list``, vendor methods): the result
+        object. The machine adds ``_meta``, ids, deadlines and the ``input_required`` loop."""
+        body = _dump(params) if params is not None else {}
+        return (await self._await(lambda m, t: m.request(method, body, t))).result
+
+    async def list_tools(self) -> list[dict[str, Any]]:
+        """Every tool (``tools/list``, each page)."""
+        tools: list[dict[str, Any]] = []
+        cursor: str | None = None
+        while True:
+            page = await self.request("tools/list", {"cursor": cursor} if cursor is not None else {})
+            tools += page.get("tools", [])
+            cursor = page.get("nextCursor")
+            if cursor is None:
+                return tools
+
+    async def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """``tools/call``: the ``CallToolResult`` (a tool's own failure is ``isError: true``)."""
+        return await self.request("tools/call", {"name": name, "arguments": dict(arguments or {})})
+
     def listen(self, filter: Mapping[str, Any] | None = None, **fields: Any) -> _Listen:  # noqa: A002
         """``async with client.listen(resource_subscriptions=[...]) as events``: the filter as a
         ``SubscriptionFilter`` dict or snake_case keywords; ``events`` iterates ``Notified``."""
@@ -438,17 +459,8 @@ class _Http(_Transport):
         self.http = httpx.AsyncClient(timeout=httpx.Timeout(None, connect=10), limits=httpx.Limits(max_connections=None, max_keepalive_connections=64))
 
     def send(self, client: Client, t: ClientTransmit) -> None:
-        headers = {
-            **self.headers,
-            "content-type": "application/json",
-            "accept": "application/json, text/event-stream",
-        }
-        if t.protocol_version is not None:
-            headers["mcp-protocol-version"] = t.protocol_version
-        if t.method is not None:
-            headers["mcp-method"] = t.method
-        if t.name is not None:
-            headers["mcp-name"] = t.name
+        # The machine's headers, values encoded for the wire (Mcp-Name, Mcp-Param-*).
+        headers = {**self.headers, **dict(t.http_headers)}
         if self.session_id is not None:
             headers["mcp-session-id"] = self.session_id
         task = asyncio.get_running_loop().create_task(self._post(client, t.bytes, headers, t.id))

@@ -53,6 +53,12 @@ __all__ = ["App", "AskInput", "Context", "NotFound", "InvalidParams", "McpError"
 
 log = logging.getLogger("mcp_context.server")
 
+# The extension's dynamic resource lists (``ServerMachine(dynamic_resources=True)``, the
+# ``ListResources`` event, ``respond_list``): a template's ``list()`` is then asked on every
+# ``resources/list``; without them its items are registered once at start.
+_DYNAMIC_LISTS = hasattr(_core, "ListResources")
+_LIST_PAGE = 50
+
 
 class NotFound(Exception):
     """Raise in a read handler: the resource does not exist (-32602 with ``data.uri``)."""
@@ -357,6 +363,7 @@ class App:
         self._completion: Callable[..., Any] | None = None
         self._startup: list[Callable[[], Any]] = []
         self._tools: dict[str, _Tool] = {}
+        self._listers: list[tuple[_Resource, Callable[[], Iterable[Any]]]] = []
         self._methods: dict[str, Callable[..., Any]] = {}
         self._runtime: Runtime | None = None
 
@@ -423,9 +430,13 @@ class App:
                     static_values[var] = [str(v) for v in values]
             self._templates[uri] = res
 
+            if list is not None:
+                self._listers.append((res, list))
+
             def register(m: ServerMachine) -> None:
                 m.add_template({"uriTemplate": uri, **entry}, hint, static_values or None)
-                if list is not None:
+                if list is not None and not _DYNAMIC_LISTS:
+                    # An extension without dynamic lists: the items, listed once, as resources.
                     for item in list():
                         item = _dump(item)
                         if isinstance(item, str):
@@ -648,6 +659,8 @@ class Runtime:
         config = dict(app._config)
         if any(r.completers for r in app._templates.values()) or app._completion is not None:
             config.setdefault("completion_events", True)
+        if app._listers and _DYNAMIC_LISTS:
+            config.setdefault("dynamic_resources", True)
         self.machine = ServerMachine(**config)
         for register in app._registrations:
             register(self.machine)
@@ -677,6 +690,8 @@ class Runtime:
             self._complete(ev)
         elif t is Request:
             self._request(ev)
+        elif _DYNAMIC_LISTS and t is _core.ListResources:
+            self._list(ev)
         elif t is Cancelled:
             running = self.tasks.pop(int(ev.handle), None)
             if running is not None:
@@ -711,6 +726,27 @@ class Runtime:
         desc = p.description
         sig, arguments = p.sig, ev.arguments
         self._run(ev, lambda ctx: sig.call(ctx, arguments), lambda h, v: self.machine.respond_prompt(h, _prompt_result(v, desc)))
+
+    def _list(self, ev: Any) -> None:
+        """One page of the templates' ``list()`` items (``resources/list`` after the
+        registered resources): the cursor is an offset into their concatenation."""
+        items: list[dict[str, Any]] = []
+        for res, lister in self.app._listers:
+            for item in lister():
+                item = _dump(item)
+                if isinstance(item, str):
+                    item = {"uri": item, "name": item}
+                if res.mime and "mimeType" not in item:
+                    item = {**item, "mimeType": res.mime}
+                items.append(item)
+        try:
+            start = int(ev.cursor) if ev.cursor is not None else 0
+        except ValueError:
+            self.machine.fail(ev.handle, "invalid_params", "invalid cursor")
+            return
+        page = items[start : start + _LIST_PAGE]
+        more = start + _LIST_PAGE < len(items)
+        self.machine.respond_list(ev.handle, page, str(start + _LIST_PAGE) if more else None)
 
     def _request(self, ev: Request) -> None:
         m, app = self.machine, self.app

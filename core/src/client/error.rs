@@ -268,6 +268,9 @@ pub enum ClientError {
     /// [`Client::request`](super::Client::request) of a method the machine owns (it has
     /// its own call), a notification, a method the server sends, or an `rpc.` name.
     OwnedMethod,
+    /// The method name of [`Client::request`](super::Client::request) is not printable
+    /// ASCII without spaces (`0x21..=0x7E`): it could not travel as the `Mcp-Method` header.
+    InvalidMethodName,
     /// The params of [`Client::request`](super::Client::request) are not a JSON object.
     ParamsNotObject,
     /// A `tools/call` of a tool whose `x-mcp-header` annotations are invalid: the client
@@ -285,6 +288,7 @@ impl fmt::Display for ClientError {
             Self::InputResponseNotObject => "input response is not a JSON object",
             Self::Encode => "request could not be encoded",
             Self::OwnedMethod => "method is owned by the client machine or is not a request",
+            Self::InvalidMethodName => "method name is not printable ASCII without spaces",
             Self::ParamsNotObject => "params are not a JSON object",
             Self::RejectedTool => "tool was rejected for invalid x-mcp-header annotations",
         })

@@ -106,7 +106,8 @@ impl Client {
     /// # Errors
     /// [`ClientError::OwnedMethod`] for a method the machine owns (use its call),
     /// a notification, a method only servers send, or an `rpc.` name;
-    /// [`ClientError::ParamsNotObject`]; [`ClientError::RejectedTool`] for a `tools/call`
+    /// [`ClientError::InvalidMethodName`] for a name that cannot be an `Mcp-Method` header
+    /// value (spaces, controls, non-ASCII); [`ClientError::ParamsNotObject`]; [`ClientError::RejectedTool`] for a `tools/call`
     /// of a tool rejected from a `tools/list` result. Nothing is sent then.
     pub fn request(
         &mut self,
@@ -116,6 +117,9 @@ impl Client {
     ) -> Result<CallId, ClientError> {
         if owned_by_core(method) {
             return Err(ClientError::OwnedMethod);
+        }
+        if !method.bytes().all(|b| (0x21..=0x7E).contains(&b)) {
+            return Err(ClientError::InvalidMethodName);
         }
         let raw = params.as_raw();
         if raw.object().is_none() {

@@ -17,6 +17,12 @@ use crate::jsonrpc::{ErrorObject, FromJson, ParamsError, ParamsErrorKind, Reques
 use crate::messages::owned::OwnedJson;
 use crate::messages::{self, GetPromptResult, ListenResult, Outcome, ReadResourceResult};
 
+/// How many tools the machine remembers from `tools/list` results (a hostile server cannot
+/// grow the client without bound). Past it, further tools are still screened out of the
+/// result the host sees, but a `tools/call` of them carries no `Mcp-Param-*` headers and is
+/// not refused by the machine.
+const MAX_TOOLS: usize = 4096;
+
 /// The caching hints of a result (DIGEST §4): absent `ttlMs` is 0, absent scope private.
 pub(crate) fn hints(ttl_ms: Option<u64>, scope: Option<messages::CacheScope>) -> CacheHints {
     CacheHints {
@@ -229,14 +235,21 @@ impl Client {
     /// left out; the others' annotations are kept for the `Mcp-Param-*` headers of later
     /// calls.
     fn on_custom_result(&mut self, call: CallId, result: RawJson<'_>) {
-        let is_tools_list = matches!(
-            self.calls.get(&call).map(|s| &s.spec),
-            Some(Spec::Custom { method, .. }) if method == "tools/list"
-        );
-        let text = if is_tools_list {
-            self.screen_tools(result)
-        } else {
-            None
+        let tools_list = match self.calls.get(&call).map(|s| &s.spec) {
+            Some(Spec::Custom { method, params, .. }) if method == "tools/list" => {
+                Some(params.as_raw().get("cursor").is_none())
+            }
+            _ => None,
+        };
+        let text = match tools_list {
+            Some(first_page) => {
+                if first_page {
+                    // A walk from the start: the server's tools may have changed since.
+                    self.tools.clear();
+                }
+                self.screen_tools(result)
+            }
+            None => None,
         };
         let json = match text {
             Some(t) => OwnedJson::parse(t),
@@ -269,7 +282,9 @@ impl Client {
                 .get("inputSchema")
                 .map_or(Ok(Vec::new()), tools::tool_headers);
             let ok = headers.is_ok();
-            self.tools.insert(name.to_cow().into_owned(), headers.ok());
+            if self.tools.len() < MAX_TOOLS {
+                self.tools.insert(name.to_cow().into_owned(), headers.ok());
+            }
             if ok {
                 kept.push(tool);
             } else {

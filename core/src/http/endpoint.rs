@@ -125,6 +125,11 @@ pub enum Refusal {
     NotAcceptable,
     /// The body is larger than [`HttpConfig::max_body`]: 413.
     PayloadTooLarge,
+    /// An `Mcp-Session-Id` the server does not know (never issued, ended, expired, or
+    /// another caller's): 404; a 2025-11-25 client then starts a new session.
+    SessionNotFound,
+    /// A second GET stream for one session: 409.
+    StreamConflict,
 }
 
 impl Refusal {
@@ -138,6 +143,8 @@ impl Refusal {
             Self::UnsupportedMediaType => 415,
             Self::NotAcceptable => 406,
             Self::PayloadTooLarge => 413,
+            Self::SessionNotFound => 404,
+            Self::StreamConflict => 409,
         }
     }
 
@@ -172,6 +179,10 @@ impl fmt::Display for Refusal {
                 "Not Acceptable: Accept must admit application/json or text/event-stream",
             ),
             Self::PayloadTooLarge => f.write_str("Payload Too Large: request body over the limit"),
+            Self::SessionNotFound => f.write_str("Not Found: no such session"),
+            Self::StreamConflict => {
+                f.write_str("Conflict: this session already has its GET stream open")
+            }
         }
     }
 }
@@ -263,6 +274,17 @@ pub enum HttpStart {
     /// transmit with `end_of_stream` ends the response. If the client goes away first, call
     /// [`Server::stream_closed`](crate::server::Server::stream_closed).
     Stream(crate::server::StreamId),
+    /// A 2025-11-25 session's GET stream: write `response`'s status and headers now (no
+    /// body), keep the connection open, and write the transmits for `stream` as SSE events
+    /// as they come (server notifications for the session). Call
+    /// [`Server::stream_closed`](crate::server::Server::stream_closed) when it closes.
+    EventStream {
+        /// The stream id the host gave in `ctx`.
+        stream: crate::server::StreamId,
+        /// `200`, `Content-Type: text/event-stream`, `Cache-Control: no-cache`,
+        /// `Mcp-Session-Id`.
+        response: HttpResponse,
+    },
 }
 
 /// `application/json`.

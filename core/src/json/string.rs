@@ -30,6 +30,9 @@ use super::scan::hex4;
 pub struct JsonStr<'a> {
     text: &'a str,
     escaped: bool,
+    /// `text` is the body of a string literal in validated JSON (it holds no `"`, no
+    /// backslash outside escapes and no control character), so an encoder may copy it.
+    sourced: bool,
 }
 
 impl<'a> JsonStr<'a> {
@@ -39,12 +42,24 @@ impl<'a> JsonStr<'a> {
         Self {
             text: value,
             escaped: false,
+            sourced: false,
         }
     }
 
     /// A string read from validated JSON source: `src` is the text between the quotes.
     pub(crate) const fn from_source(src: &'a str, escaped: bool) -> Self {
-        Self { text: src, escaped }
+        Self {
+            text: src,
+            escaped,
+            sourced: true,
+        }
+    }
+
+    /// Whether the text is the body of a validated JSON string literal (see
+    /// [`JsonStr::source`]); the writer copies such a body instead of re-escaping it when it
+    /// is already in canonical form.
+    pub(crate) const fn is_sourced(&self) -> bool {
+        self.sourced
     }
 
     /// The value as a borrowed `&str`, when it needs no unescaping.

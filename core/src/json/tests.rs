@@ -252,3 +252,56 @@ proptest! {
         prop_assert_eq!(ours, theirs, "{}", s);
     }
 }
+
+/// Re-encoding a decoded string: a body already in canonical form is copied; any other is
+/// re-escaped, so the output is the same either way.
+#[test]
+fn decoded_strings_reencode_canonically() {
+    for (input, expected) in [
+        (r#""plain""#, r#""plain""#),
+        (r#""a\"b\\c\n\r\t\b\f""#, r#""a\"b\\c\n\r\t\b\f""#),
+        (r#""\u0001\u001f""#, r#""\u0001\u001f""#),
+        (r#""\u001F""#, r#""\u001f""#),
+        (r#""\u000a""#, r#""\n""#),
+        (r#""\/x""#, r#""/x""#),
+        (r#""\u0041\u00e9""#, "\"Aé\""),
+        (r#""\u0022\u005c""#, r#""\"\\""#),
+        ("\"\\ud83d\\ude00\"", "\"😀\""),
+    ] {
+        let s = RawJson::parse(input.as_bytes()).unwrap().as_str().unwrap();
+        let mut c = Cursor::new(input.as_bytes(), Limits::DEFAULT).unwrap();
+        let from_cursor = c.string().unwrap();
+        for v in [s, from_cursor] {
+            let mut out = String::new();
+            Writer::new(&mut out).json_str(v).unwrap();
+            assert_eq!(out, expected, "{input}");
+        }
+    }
+    // A built string is escaped whatever it holds.
+    let mut out = String::new();
+    Writer::new(&mut out)
+        .json_str(JsonStr::new("a\"b\\"))
+        .unwrap();
+    assert_eq!(out, r#""a\"b\\""#);
+}
+
+proptest! {
+    /// Any decoded string re-encodes to the same text as its decoded value does.
+    #[test]
+    fn reencoding_a_decoded_string_equals_encoding_its_value(v in any::<String>()) {
+        let mut text = String::new();
+        Writer::new(&mut text).str(&v).unwrap();
+        // A non-canonical spelling of the same value: every character as `\uXXXX`.
+        let mut long = String::from("\"");
+        for u in v.encode_utf16() {
+            long.push_str(&format!("\\u{u:04X}"));
+        }
+        long.push('"');
+        for input in [text.clone(), long] {
+            let s = RawJson::parse(input.as_bytes()).unwrap().as_str().unwrap();
+            let mut out = String::new();
+            Writer::new(&mut out).json_str(s).unwrap();
+            prop_assert_eq!(&out, &text);
+        }
+    }
+}

@@ -419,7 +419,44 @@ pub(crate) fn write_escaped<S: JsonSink + ?Sized>(sink: &mut S, s: &str) -> R {
     sink.put("\"")
 }
 
+/// Whether the body of a validated JSON string literal is already in the writer's canonical
+/// form: every escape is one the writer itself would produce (`\"`, `\\`, the short forms, and
+/// `\u00xx` in lowercase hex for the other control characters).
+fn is_canonical_body(b: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(p) = b.get(i..).and_then(|r| r.iter().position(|&c| c == b'\\')) {
+        let at = i + p;
+        match b.get(at + 1) {
+            Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => i = at + 2,
+            Some(b'u') => {
+                let Some(&[b'0', b'0', hi, lo]) = b.get(at + 2..at + 6) else {
+                    return false;
+                };
+                let c = match (hi, lo) {
+                    (b'0' | b'1', b'0'..=b'9' | b'a'..=b'f') => {
+                        (hi - b'0') * 16 + crate::pct::hex_value(lo).unwrap_or(0)
+                    }
+                    _ => return false,
+                };
+                if !matches!(escape_of(c), Some("")) {
+                    return false; // a control character with a short form, written long
+                }
+                i = at + 6;
+            }
+            _ => return false, // `\/`, or any non-minimal escape
+        }
+    }
+    true
+}
+
 fn write_json_str<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<'_>) -> R {
+    if value.is_sourced() && (!value.has_escapes() || is_canonical_body(value.source().as_bytes()))
+    {
+        // Read from JSON and already canonical: the bytes between the quotes are copied.
+        sink.put("\"")?;
+        sink.put(value.source())?;
+        return sink.put("\"");
+    }
     if !value.has_escapes() {
         return write_escaped(sink, value.source());
     }

@@ -104,7 +104,7 @@ impl fmt::Display for RequestId<'_> {
 
 /// An owned [`RequestId`] (feature `alloc`), for state machines that outlive the input.
 #[cfg(feature = "alloc")]
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum OwnedRequestId {
     /// A string id.
     Str(alloc::string::String),

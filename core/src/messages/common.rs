@@ -19,6 +19,7 @@ pub(crate) struct Obj {
     names: &'static [&'static str],
     seen: u64,
     first: bool,
+    skipped: bool,
 }
 
 /// Opens the object at `c` (else `WrongType` on `field`).
@@ -35,6 +36,7 @@ pub(crate) fn obj(
         names,
         seen: 0,
         first: true,
+        skipped: false,
     })
 }
 
@@ -50,9 +52,15 @@ impl Obj {
                 self.seen |= bit;
                 return Ok(Some(i));
             }
+            self.skipped = true;
             c.value()?;
         }
         Ok(None)
+    }
+
+    /// Whether a member with a key outside the names was skipped.
+    pub(crate) const fn skipped(&self) -> bool {
+        self.skipped
     }
 }
 

@@ -1,8 +1,9 @@
 //! `_meta` objects (DIGEST §1.1–§1.3) and `Implementation` / `Icon`.
 //!
-//! Each `_meta` view types the keys the spec defines and keeps the whole object as
-//! `extra`, so keys it does not know are re-emitted unchanged on encode ("implementations
-//! MUST NOT make assumptions about values at these keys", DIGEST §1.1).
+//! Each `_meta` view types the keys the spec defines and, when the object holds others, keeps
+//! the whole object as `extra`, so keys it does not know are re-emitted unchanged on encode
+//! (the spec's `_meta`: "implementations MUST NOT make assumptions about values at these
+//! keys"). A `_meta` with only typed keys has no `extra`, and re-encoding it walks nothing.
 
 use super::capabilities::ClientCapabilities;
 use super::common::{Enc, LoggingLevel, Theme, obj, required, string};
@@ -201,7 +202,8 @@ pub struct RequestMeta<'a> {
     pub tracestate: Option<JsonStr<'a>>,
     /// `baggage` (W3C Baggage).
     pub baggage: Option<JsonStr<'a>>,
-    /// The whole `_meta` object as received; its other keys are re-emitted on encode.
+    /// The whole `_meta` object as received, when it holds keys this view does not type
+    /// (`None` otherwise); those keys are re-emitted on encode.
     pub extra: Option<RawJson<'a>>,
 }
 
@@ -248,7 +250,9 @@ impl<'a> FromJson<'a> for RequestMeta<'a> {
         }
         m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
         m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
-        m.extra = text.slice(from, c.position());
+        if f.skipped() {
+            m.extra = text.slice(from, c.position());
+        }
         Ok(m)
     }
 }
@@ -276,7 +280,8 @@ pub struct NotificationMeta<'a> {
     /// request whose stream carries the notification, in its JSON type (DIGEST §11.3).
     /// Absent on legacy notifications (DIGEST §17.2 item 4).
     pub subscription_id: Option<RequestId<'a>>,
-    /// The whole `_meta` object as received; its other keys are re-emitted on encode.
+    /// The whole `_meta` object as received, when it holds keys this view does not type
+    /// (`None` otherwise); those keys are re-emitted on encode.
     pub extra: Option<RawJson<'a>>,
 }
 
@@ -301,7 +306,10 @@ impl<'a> FromJson<'a> for NotificationMeta<'a> {
         }
         Ok(Self {
             subscription_id,
-            extra: text.slice(from, c.position()),
+            extra: f
+                .skipped()
+                .then(|| text.slice(from, c.position()))
+                .flatten(),
         })
     }
 }
@@ -325,7 +333,8 @@ pub struct ResultMeta<'a> {
     pub server_info: Option<Implementation<'a>>,
     /// `io.modelcontextprotocol/subscriptionId` (required on a `subscriptions/listen` result).
     pub subscription_id: Option<RequestId<'a>>,
-    /// The whole `_meta` object as received; its other keys are re-emitted on encode.
+    /// The whole `_meta` object as received, when it holds keys this view does not type
+    /// (`None` otherwise); those keys are re-emitted on encode.
     pub extra: Option<RawJson<'a>>,
 }
 
@@ -352,7 +361,9 @@ impl<'a> FromJson<'a> for ResultMeta<'a> {
                 _ => m.subscription_id = Some(id(c, SUBSCRIPTION_ID_KEY)?),
             }
         }
-        m.extra = text.slice(from, c.position());
+        if f.skipped() {
+            m.extra = text.slice(from, c.position());
+        }
         Ok(m)
     }
 }

@@ -35,6 +35,7 @@ mod completion;
 mod content;
 mod discover;
 mod dispatch;
+mod fanout;
 mod input_required;
 mod legacy;
 mod lists;
@@ -60,6 +61,7 @@ pub use content::{
 };
 pub use discover::{DiscoverParams, DiscoverResult};
 pub use dispatch::{ClientRequest, ServerNotification};
+pub use fanout::ResourceUpdatedFanOut;
 pub use input_required::{
     InputRequest, InputRequests, InputRequiredResult, InputResponse, InputResponses, Outcome,
 };

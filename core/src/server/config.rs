@@ -100,6 +100,12 @@ pub struct ServerConfig {
     /// Forward reads of URIs that match no resource or template to the application as
     /// [`ReadTarget::Unlisted`](super::ReadTarget) instead of answering -32602. Default: false.
     pub forward_unlisted_reads: bool,
+    /// `resources/list` lists the registered resources, then the host's own pages
+    /// ([`Event::ListResources`](super::Event), answered with
+    /// [`Server::respond_list`](super::Server::respond_list)); `resources` is declared, and
+    /// reads of URIs that match nothing registered go to the host as
+    /// [`ReadTarget::Unlisted`](super::ReadTarget) (it listed them). Default: false.
+    pub dynamic_resources: bool,
     /// Declare `resources` even with nothing registered. Default: false.
     pub declare_resources: bool,
     /// Declare `prompts` even with nothing registered. Default: false.
@@ -110,9 +116,30 @@ pub struct ServerConfig {
     pub completion_events: bool,
     /// JSON size and depth limits for incoming messages. Default: [`Limits::DEFAULT`].
     pub limits: Limits,
+    /// Live `subscriptions/listen` subscriptions one stream may hold. On stdio the stream is
+    /// the whole connection; on HTTP every listen is its own POST, so this bounds a stdio
+    /// client. One more is refused with -32603 (docs/server-machine.md §Limits). Default: 64.
+    pub max_listens_per_stream: usize,
+    /// Live subscriptions on the whole server, all streams together. Default: 10 000.
+    pub max_listens: usize,
+    /// Requests one stream may have waiting for the application (events not yet answered).
+    /// One more is refused with -32603. Default: 1 024.
+    pub max_pending_per_stream: usize,
+    /// Requests waiting for the application on the whole server. Default: 10 000.
+    pub max_pending: usize,
     /// The Streamable HTTP endpoint ([`Server::handle_http`](super::Server::handle_http)):
     /// path, body limit, allowed hosts and origins. Default: [`HttpConfig::default`].
     pub http: HttpConfig,
+    /// Serve 2025-11-25 clients too (docs/server-machine.md §"Legacy sessions"): an
+    /// `initialize` makes a stdio connection legacy, or opens an HTTP session
+    /// (`Mcp-Session-Id`). Default: true.
+    pub legacy_sessions: bool,
+    /// Legacy HTTP sessions open at once; one more `initialize` gets -32603 (HTTP 503).
+    /// Default: 1024.
+    pub max_sessions: usize,
+    /// A legacy HTTP session without a request for this long (and no GET stream open) ends;
+    /// its id then gets 404. Default: 30 min.
+    pub session_idle_ms: u64,
 }
 
 impl Default for ServerConfig {
@@ -135,11 +162,19 @@ impl Default for ServerConfig {
             state_keys: Vec::new(),
             state_ttl_ms: 600_000,
             forward_unlisted_reads: false,
+            dynamic_resources: false,
             declare_resources: false,
             declare_prompts: false,
             completion_events: false,
             limits: Limits::DEFAULT,
+            max_listens_per_stream: 64,
+            max_listens: 10_000,
+            max_pending_per_stream: 1_024,
+            max_pending: 10_000,
             http: HttpConfig::default(),
+            legacy_sessions: true,
+            max_sessions: 1024,
+            session_idle_ms: 30 * 60 * 1000,
         }
     }
 }
@@ -150,7 +185,7 @@ impl Default for ServerConfig {
 pub enum ConfigError {
     /// `supported_versions` is empty.
     NoSupportedVersion,
-    /// `page_size` or `stream_queue` is 0.
+    /// `page_size`, `stream_queue` or one of the `max_*` limits is 0.
     ZeroCapacity,
     /// A state key is shorter than [`crate::state::MIN_KEY_LEN`] bytes.
     StateKeyTooShort,
@@ -160,7 +195,7 @@ impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(match self {
             Self::NoSupportedVersion => "no supported protocol version configured",
-            Self::ZeroCapacity => "page_size and stream_queue must be at least 1",
+            Self::ZeroCapacity => "page_size, stream_queue and the max_* limits must be at least 1",
             Self::StateKeyTooShort => "a requestState key is too short",
         })
     }
@@ -173,7 +208,15 @@ impl ServerConfig {
         if self.supported_versions.is_empty() {
             return Err(ConfigError::NoSupportedVersion);
         }
-        if self.page_size == 0 || self.stream_queue == 0 {
+        let capacities = [
+            self.page_size,
+            self.stream_queue,
+            self.max_listens_per_stream,
+            self.max_listens,
+            self.max_pending_per_stream,
+            self.max_pending,
+        ];
+        if capacities.contains(&0) {
             return Err(ConfigError::ZeroCapacity);
         }
         if self

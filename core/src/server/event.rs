@@ -98,7 +98,7 @@ pub struct ReadEvent {
     pub capabilities: DeclaredCapabilities,
     /// The verified retry inputs, on an MRTR retry.
     pub retry: Option<Retry>,
-    /// The request carried `_meta.progressToken`: `Server::progress`
+    /// The request carried `_meta.progressToken`: [`Server::progress`](super::Server::progress)
     /// sends `notifications/progress` for it (without a token it sends nothing).
     pub progress: bool,
 }
@@ -120,7 +120,7 @@ pub struct PromptEvent {
     pub capabilities: DeclaredCapabilities,
     /// The verified retry inputs, on an MRTR retry.
     pub retry: Option<Retry>,
-    /// The request carried `_meta.progressToken`: `Server::progress`
+    /// The request carried `_meta.progressToken`: [`Server::progress`](super::Server::progress)
     /// sends `notifications/progress` for it (without a token it sends nothing).
     pub progress: bool,
 }
@@ -179,6 +179,23 @@ pub struct RequestEvent {
     pub retry: Option<Retry>,
 }
 
+/// `resources/list` reached the host's own pages
+/// ([`ServerConfig::dynamic_resources`](super::ServerConfig::dynamic_resources)): the
+/// registered resources were listed first.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListEvent {
+    /// Answer with [`Server::respond_list`](super::Server::respond_list) or
+    /// [`Server::fail`](super::Server::fail).
+    pub handle: Handle,
+    /// The host's own cursor, as it gave it in its previous page's `next_cursor`; `None`
+    /// for its first page.
+    pub cursor: Option<String>,
+    /// The caller context of the request (lists may depend on it, never on the connection).
+    pub auth: u64,
+    /// The request carried `_meta.progressToken` (see [`ReadEvent::progress`]).
+    pub progress: bool,
+}
+
 /// Why a handle will not be answered.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -203,6 +220,8 @@ pub enum Event {
     Complete(CompletionEvent),
     /// A request for a registered method needs a result.
     Request(RequestEvent),
+    /// `resources/list` needs a page of the host's resources.
+    ListResources(ListEvent),
     /// A handle is dead: stop working on it; any later answer is refused.
     Cancelled {
         /// The request.

@@ -126,7 +126,8 @@ impl Server {
             .then(|| name.into_owned())
     }
 
-    /// A request for a registered method, in the order of the core's own (docs/rules.md):
+    /// A request for a registered method, in the order of the core's own
+    /// (docs/server-machine.md §Per-request validation):
     /// `_meta` (-32602, HTTP 400), version (-32022), then the MRTR retry inputs (-32602).
     pub(crate) fn on_extension(
         &mut self,

@@ -52,6 +52,9 @@ impl Server {
     ) {
         match req {
             ClientRequest::Discover(_) => self.discover(id, ctx),
+            ClientRequest::ListResources(p) if self.config.dynamic_resources => {
+                self.list_resources_dynamic(id, ctx, p.0.cursor, meta);
+            }
             ClientRequest::ListResources(p) => self.list(ListId::Resources, id, ctx, p.0.cursor),
             ClientRequest::ListResourceTemplates(p) => {
                 self.list(ListId::Templates, id, ctx, p.0.cursor);
@@ -162,7 +165,7 @@ impl Server {
         self.send_encoded(ctx, id, encoded);
     }
 
-    fn page_bytes<'v, T: crate::messages::ListItem<'v>>(
+    pub(crate) fn page_bytes<'v, T: crate::messages::ListItem<'v>>(
         &'v self,
         id: RequestId<'_>,
         views: &'v [T],
@@ -242,6 +245,12 @@ impl Server {
         binding: Option<Bound>,
         event: impl FnOnce(Handle, bool) -> Event,
     ) {
+        if self.pending.on_stream_count(ctx.stream) >= self.config.max_pending_per_stream {
+            return self.over_limit(ctx, id, "Too many pending requests on this stream");
+        }
+        if self.pending.len() >= self.config.max_pending {
+            return self.over_limit(ctx, id, "Too many pending requests");
+        }
         let caps = meta.map_or_else(DeclaredCapabilities::default, |m| {
             DeclaredCapabilities::of(&m.client_capabilities)
         });
@@ -256,9 +265,18 @@ impl Server {
             caps,
             binding,
             progress,
+            last_progress: None,
         });
         let has_progress = self.pending.get(h).is_some_and(|p| p.progress.is_some());
         self.out.event(event(h, has_progress));
+    }
+
+    /// A configured limit refuses one more (docs/server-machine.md §Limits): -32603 (the
+    /// spec defines no code for it; -32020…-32099 are reserved), HTTP 200 like every
+    /// -32603; nothing already accepted changes.
+    fn over_limit(&mut self, ctx: Ctx, id: RequestId<'_>, message: &str) {
+        let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, message);
+        self.reply_error(ctx, id, &err, 200);
     }
 
     /// `resources/read` (DIGEST §7): validate, then static hit, template match, forward, or
@@ -293,7 +311,10 @@ impl Server {
             .get(&uri)
             .filter(|e| self.visible(ctx.auth, Listed::Resource(&e.resource)));
         let (target, hint) = if let Some(entry) = found {
-            let hint = self.scoped(entry.cache.unwrap_or(default));
+            // The resource's own hint wins (it is more specific than a template); without
+            // one, the hint of the template its URI matches; then the default.
+            let own = entry.cache.or_else(|| self.template_hint(&uri));
+            let hint = self.scoped(own.unwrap_or(default));
             if let Some(contents) = &entry.contents {
                 let mut result =
                     ReadResourceResult::new(Seq::from_source(contents), hint.ttl_ms, hint.scope);
@@ -315,7 +336,7 @@ impl Server {
                 ReadTarget::Template { id: tid, variables },
                 self.scoped(cache.unwrap_or(default)),
             )
-        } else if self.config.forward_unlisted_reads {
+        } else if self.config.forward_unlisted_reads || self.config.dynamic_resources {
             (ReadTarget::Unlisted, default)
         } else {
             let err = ErrorObject::resource_not_found(p.uri);
@@ -343,6 +364,15 @@ impl Server {
                 })
             },
         );
+    }
+
+    /// The cache hint of the template `uri` matches, if any (and it has one).
+    fn template_hint(&self, uri: &str) -> Option<CacheHint> {
+        if self.registry.templates.is_empty() {
+            return None;
+        }
+        let (tid, _) = self.router.route(uri)?;
+        self.registry.template_by_id(tid)?.entry.cache
     }
 
     /// `prompts/get` (DIGEST §9): unknown prompt or missing required argument → -32602.
@@ -482,6 +512,12 @@ impl Server {
         if self.subs.find(ctx.stream, &id).is_some() {
             let err = ErrorObject::new(ErrorCode::INVALID_REQUEST, "Request id already in use");
             return self.reply_error(ctx, id, &err, 400);
+        }
+        if self.subs.on_stream_count(ctx.stream) >= self.config.max_listens_per_stream {
+            return self.over_limit(ctx, id, "Too many subscriptions on this stream");
+        }
+        if self.subs.len() >= self.config.max_listens {
+            return self.over_limit(ctx, id, "Too many subscriptions");
         }
         let honoured = Honoured::of(
             &p.notifications,

@@ -4,31 +4,52 @@
 //! [`crate::http`].
 
 use alloc::format;
+use alloc::string::String;
 
 use super::io::{BodyKind, Ctx, Received, Transmit, Transport};
 use super::machine::Server;
 use crate::error_code::ErrorCode;
 use crate::http::{
     BodyFields, HeadCheck, HttpResponse, HttpStart, NameSource, Refusal, RequestHead,
-    RequestHeaders, check_head, check_headers, name_source, status_for,
+    RequestHeaders, SSE, accepts, check_head, check_headers, name_source, status_for,
 };
 use crate::jsonrpc::{ErrorObject, Request};
 use crate::messages::RequestMeta;
 
-/// `Allow` on a 405.
-const ALLOW_POST: &str = "POST";
+/// The session header of 2025-11-25 Streamable HTTP.
+const SESSION_HEADER: &str = "Mcp-Session-Id";
+
+/// The headers of an SSE response.
+const SSE_HEADERS: &[(&str, &str)] = &[("Content-Type", SSE), ("Cache-Control", "no-cache")];
 
 impl Server {
     /// The head-only checks (path, `Host`/`Origin`, method, `Content-Type`, `Accept`,
     /// `Content-Length`; table in [`crate::http::check_head`]): call it once the request line
     /// and headers are parsed, before reading the body. [`HeadCheck::Respond`] is the whole
     /// answer (the body need not be read); [`HeadCheck::ReadBody`] says how much to read.
+    /// With legacy sessions on, a request naming an `Mcp-Session-Id` may also be `GET` (the
+    /// session's event stream) or `DELETE` (end it); an unknown session is 404.
     #[must_use]
     pub fn http_head(&self, head: &RequestHead<'_>) -> HeadCheck {
-        match check_head(head, &self.config.http, &[]) {
-            Ok(limit) => HeadCheck::ReadBody { limit },
-            Err(r) => HeadCheck::Respond(r.response(ALLOW_POST)),
+        let session = self.session_of(head);
+        let methods: &[&str] = if session.is_some() {
+            &["GET", "DELETE"]
+        } else {
+            &[]
+        };
+        let limit = match check_head(head, &self.config.http, methods) {
+            Ok(limit) => limit,
+            Err(r) => return HeadCheck::Respond(self.refuse(r)),
+        };
+        if let Some(id) = session {
+            if !self.legacy.sessions.contains(id) {
+                return HeadCheck::Respond(self.refuse(Refusal::SessionNotFound));
+            }
+            if head.method == "GET" && head.accept.is_some_and(|a| !accepts(a, SSE)) {
+                return HeadCheck::Respond(self.refuse(Refusal::NotAcceptable));
+            }
         }
+        HeadCheck::ReadBody { limit }
     }
 
     /// One HTTP request with its body, received at `now_ms`: the head checks again (a host
@@ -42,7 +63,9 @@ impl Server {
     /// client responses are answered `202` with no body. A complete answer the machine
     /// produced at once comes back as [`HttpStart::Respond`] (it is not also polled);
     /// otherwise [`HttpStart::Stream`]: drain [`Server::poll_output`] as usual and write the
-    /// transmits on that stream.
+    /// transmits on that stream. A 2025-11-25 session's `GET` is
+    /// [`HttpStart::EventStream`]; its `initialize` answer carries `Mcp-Session-Id`
+    /// (docs/server-machine.md §"Legacy sessions").
     pub fn handle_http(
         &mut self,
         head: &RequestHead<'_>,
@@ -54,30 +77,142 @@ impl Server {
             HeadCheck::ReadBody { limit } => limit,
             HeadCheck::Respond(r) => return HttpStart::Respond(r),
         };
-        if head.method != "POST" {
-            return HttpStart::Respond(Refusal::MethodNotAllowed.response(ALLOW_POST));
-        }
-        if body.len() > limit {
-            return HttpStart::Respond(Refusal::PayloadTooLarge.response(ALLOW_POST));
-        }
         let ctx = Ctx {
             transport: Transport::Http,
             ..ctx
         };
+        self.now = self.now.max(now_ms);
+        if self.config.legacy_sessions {
+            self.legacy
+                .sessions
+                .prune(self.now, self.config.session_idle_ms);
+        }
+        if let Some(id) = self.session_of(head) {
+            return self.session_request(head, id, body, limit, ctx);
+        }
+        if head.method != "POST" {
+            return HttpStart::Respond(self.refuse(Refusal::MethodNotAllowed));
+        }
+        if body.len() > limit {
+            return HttpStart::Respond(self.refuse(Refusal::PayloadTooLarge));
+        }
         let headers = RequestHeaders {
             protocol_version: head.protocol_version,
             method: head.mcp_method,
             name: head.mcp_name,
         };
-        match self.receive(body, now_ms, ctx, Some(&headers)) {
+        self.legacy.modern_header = head.protocol_version.is_some_and(|v| {
+            self.config
+                .supported_versions
+                .iter()
+                .any(|s| s.as_str() == v)
+        });
+        let received = self.receive(body, self.now, ctx, Some(&headers));
+        self.legacy.modern_header = false;
+        let created = self.legacy.created.take();
+        let mut start = self.http_answer(received, ctx);
+        if let (Some(id), HttpStart::Respond(r)) = (created, &mut start) {
+            r.headers.push((SESSION_HEADER, id));
+        }
+        start
+    }
+
+    /// A request naming a legacy session: `GET` opens its event stream, `DELETE` ends it,
+    /// `POST` is one of its messages.
+    fn session_request(
+        &mut self,
+        head: &RequestHead<'_>,
+        id: &str,
+        body: &[u8],
+        limit: usize,
+        ctx: Ctx,
+    ) -> HttpStart {
+        let now = self.now;
+        let Some(session) = self.legacy.sessions.get_mut(id, ctx.auth) else {
+            return HttpStart::Respond(self.refuse(Refusal::SessionNotFound));
+        };
+        session.last_used = now;
+        match head.method {
+            "GET" => {
+                if session.get_stream.is_some() {
+                    return HttpStart::Respond(self.refuse(Refusal::StreamConflict));
+                }
+                session.get_stream = Some(ctx.stream);
+                let mut response = HttpResponse {
+                    status: 200,
+                    headers: alloc::vec::Vec::new(),
+                    body: alloc::vec::Vec::new(),
+                };
+                for (k, v) in SSE_HEADERS {
+                    response.headers.push((k, String::from(*v)));
+                }
+                response.headers.push((SESSION_HEADER, String::from(id)));
+                HttpStart::EventStream {
+                    stream: ctx.stream,
+                    response,
+                }
+            }
+            "DELETE" => {
+                if let Some(s) = self.legacy.sessions.remove(id)
+                    && let Some(g) = s.get_stream
+                {
+                    self.out.purge_stream(g);
+                }
+                HttpStart::Respond(HttpResponse {
+                    status: 200,
+                    headers: alloc::vec::Vec::new(),
+                    body: alloc::vec::Vec::new(),
+                })
+            }
+            _ => {
+                if body.len() > limit {
+                    return HttpStart::Respond(self.refuse(Refusal::PayloadTooLarge));
+                }
+                self.legacy.mark_post(ctx.stream);
+                self.legacy.current = Some(String::from(id));
+                let received = self.receive(body, self.now, ctx, None);
+                self.legacy.current = None;
+                self.legacy.created = None;
+                let mut start = self.http_answer(received, ctx);
+                if let HttpStart::Respond(r) = &mut start
+                    && r.status != 202
+                {
+                    r.headers.push((SESSION_HEADER, String::from(id)));
+                }
+                start
+            }
+        }
+    }
+
+    /// What the machine did with a POST body, as the HTTP answer.
+    fn http_answer(&mut self, received: Received, ctx: Ctx) -> HttpStart {
+        match received {
             Received::Notification | Received::Response => {
+                self.legacy.forget_post(ctx.stream);
                 HttpStart::Respond(HttpResponse::accepted())
             }
             Received::Request | Received::Invalid => match self.out.take_answer(ctx.stream) {
-                Some(t) => HttpStart::Respond(HttpResponse::json(t.http_status, t.bytes)),
+                Some(t) => {
+                    let t = self.legacy_shape_transmit(t);
+                    HttpStart::Respond(HttpResponse::json(t.http_status, t.bytes))
+                }
                 None => HttpStart::Stream(ctx.stream),
             },
         }
+    }
+
+    /// The `Mcp-Session-Id` of `head`, when legacy sessions are on.
+    fn session_of<'h>(&self, head: &RequestHead<'h>) -> Option<&'h str> {
+        head.session_id.filter(|_| self.config.legacy_sessions)
+    }
+
+    fn refuse(&self, r: Refusal) -> HttpResponse {
+        let allow = if self.config.legacy_sessions {
+            "GET, POST, DELETE"
+        } else {
+            "POST"
+        };
+        r.response(allow)
     }
 
     /// Step 4 of the validation order on an HTTP POST: the standard headers against the
@@ -123,10 +258,7 @@ impl Transmit {
     pub const fn http_headers(&self) -> &'static [(&'static str, &'static str)] {
         match self.kind {
             BodyKind::Json => &[("Content-Type", crate::http::JSON)],
-            BodyKind::Sse => &[
-                ("Content-Type", crate::http::SSE),
-                ("Cache-Control", "no-cache"),
-            ],
+            BodyKind::Sse => SSE_HEADERS,
         }
     }
 }

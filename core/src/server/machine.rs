@@ -10,6 +10,7 @@ use super::config::{CacheHint, ConfigError, ServerConfig};
 use super::event::{CancelReason, Event};
 use super::extension::Extensions;
 use super::io::{Ctx, Output, Received, StreamId, Transport};
+use super::legacy::Legacy;
 use super::outbox::{self, Outbox};
 use super::pending::PendingTable;
 use super::registry::{
@@ -50,6 +51,8 @@ pub struct Server {
     pub(crate) discover: Option<String>,
     /// Methods and capabilities the host added.
     pub(crate) ext: Extensions,
+    /// 2025-11-25 streams and HTTP sessions (`server/legacy`).
+    pub(crate) legacy: Legacy,
 }
 
 impl core::fmt::Debug for Server {
@@ -83,6 +86,7 @@ impl Server {
             now: 0,
             discover: None,
             ext: Extensions::default(),
+            legacy: Legacy::default(),
         })
     }
 
@@ -204,7 +208,7 @@ impl Server {
         if let Some((k, tag)) = &q.sub {
             self.subs.dequeued(*k, tag);
         }
-        Some(q.output)
+        Some(self.legacy_shape(q.output))
     }
 
     /// Installs the output-ready signal: the machine calls `waker.wake_by_ref()` each time
@@ -262,6 +266,7 @@ impl Server {
             });
         }
         self.out.purge_stream(stream);
+        self.legacy_closed(stream);
     }
 
     /// Handles one JSON-RPC message received at `now_ms` from `ctx`.
@@ -281,7 +286,9 @@ impl Server {
         self.tick(now_ms);
         match Message::decode_with(bytes, self.config.limits) {
             Ok(Message::Request(r)) => {
-                self.on_request(r, ctx, headers);
+                if !self.legacy_request(&r, ctx) {
+                    self.on_request(r, ctx, headers);
+                }
                 Received::Request
             }
             Ok(Message::Notification(n)) => {
@@ -309,7 +316,12 @@ impl Server {
     /// DIGEST §19.8 order: `_meta` (-32602, 400), version (-32022), method and its server
     /// capability (-32601), then params (-32602). Unknown and removed methods are -32601
     /// before anything else, so legacy probes get the modern answer (DIGEST §17, §18).
-    fn on_request(&mut self, r: Request<'_>, ctx: Ctx, headers: Option<&RequestHeaders<'_>>) {
+    pub(crate) fn on_request(
+        &mut self,
+        r: Request<'_>,
+        ctx: Ctx,
+        headers: Option<&RequestHeaders<'_>>,
+    ) {
         let served = matches!(
             r.method,
             Method::ServerDiscover
@@ -412,7 +424,9 @@ impl Server {
             self.subs.remove(k);
             self.out.purge_subscription(k);
         } else if let Some(h) = self.pending.find(stream, id) {
-            self.pending.remove(h);
+            if let Some(p) = self.pending.remove(h) {
+                self.out.forget_stream(p.stream);
+            }
             self.out.event(Event::Cancelled {
                 handle: h,
                 reason: CancelReason::Client,
@@ -425,6 +439,7 @@ impl Server {
     pub(crate) fn serves_resources(&self) -> bool {
         self.config.declare_resources
             || self.config.forward_unlisted_reads
+            || self.config.dynamic_resources
             || !self.registry.resources.is_empty()
             || !self.registry.templates.is_empty()
     }

@@ -54,11 +54,14 @@
 //! | `route` | [`check_uri`] and the [`TemplateRouter`] seam |
 //! | `page` | opaque keyset cursors |
 //! | `machine` | the state, registration, validation pipeline |
+//! | `legacy` | the 2025-11-25 era: `initialize`, `ping`, `resources/subscribe`, sessions, result shapes |
 //! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
 //! | `handlers` | one handler per method |
 //! | `extension` | methods and capabilities the host adds |
+//! | `dynamic` | the host's own `resources/list` pages |
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
+//! | `progress` | `notifications/progress` by handle |
 //! | `mrtr` | sealing and verifying `requestState` |
 //! | `complete` | built-in completion |
 //! | `pending`, `subscriptions`, `outbox` | internal tables |
@@ -70,6 +73,8 @@ mod complete;
 #[cfg(feature = "alloc")]
 mod config;
 #[cfg(feature = "alloc")]
+mod dynamic;
+#[cfg(feature = "alloc")]
 mod event;
 #[cfg(feature = "alloc")]
 mod extension;
@@ -79,6 +84,8 @@ mod handlers;
 mod http;
 #[cfg(feature = "alloc")]
 mod io;
+#[cfg(feature = "alloc")]
+mod legacy;
 #[cfg(feature = "alloc")]
 mod machine;
 #[cfg(feature = "alloc")]
@@ -91,6 +98,8 @@ mod outbox;
 mod page;
 #[cfg(feature = "alloc")]
 mod pending;
+#[cfg(feature = "alloc")]
+mod progress;
 #[cfg(feature = "alloc")]
 mod raw_ids;
 #[cfg(feature = "alloc")]
@@ -108,10 +117,12 @@ pub use config::{CacheHint, ConfigError, SealingKey, ServerConfig};
 #[cfg(feature = "alloc")]
 pub use event::{
     CancelReason, CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle,
-    PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
+    ListEvent, PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
 };
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};
+#[cfg(feature = "alloc")]
+pub use legacy::LEGACY_VERSIONS;
 #[cfg(feature = "alloc")]
 pub use machine::Server;
 #[cfg(feature = "alloc")]

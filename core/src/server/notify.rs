@@ -19,6 +19,7 @@ impl Server {
     /// `uri` changed: `notifications/resources/updated` on every subscription whose
     /// `resourceSubscriptions` holds `uri` or a URI it is a sub-resource of (DIGEST §12).
     pub fn resource_updated(&mut self, uri: &str) {
+        self.legacy_updated(uri);
         for k in self.subs.wanting(|h| h.wants_update(uri)) {
             let Some(s) = self.subs.get(k) else { continue };
             let tag = Tag::Updated(String::from(uri));
@@ -48,6 +49,7 @@ impl Server {
     }
 
     fn list_changed(&mut self, kind: ListKind) {
+        self.legacy_list_changed(kind);
         for k in self.subs.wanting(|h| h.wants_list(kind)) {
             let Some(s) = self.subs.get(k) else { continue };
             let tag = Tag::List(kind);

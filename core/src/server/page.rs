@@ -6,6 +6,10 @@
 //! the list kind and the key; anything else, including a cursor of another list, is an
 //! invalid cursor, answered with -32602 (DIGEST §3, §16.3 rule 20). Cursors are never empty,
 //! so no client confuses one with the end of results.
+//!
+//! With [`ServerConfig::dynamic_resources`](super::ServerConfig::dynamic_resources),
+//! `resources/list` has a second phase, the host's own pages: its cursors are the same
+//! base64url of (version, [`HOST_RESOURCES`], the host's cursor), opaque to the client.
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -27,12 +31,40 @@ pub(crate) enum ListId {
     Prompts = 3,
 }
 
-/// Encodes the cursor that resumes `list` after `key`.
-pub(crate) fn encode_cursor(list: ListId, key: &str) -> String {
-    let header = [CURSOR_VERSION, list as u8];
-    let len = base64::encoded_len(Alphabet::UrlSafeNoPad, key.len() + 2).unwrap_or(0);
+/// The list kind of a cursor into the host's `resources/list` pages.
+const HOST_RESOURCES: u8 = 4;
+/// Flag byte: the host phase starts (no host cursor yet), or the host's cursor follows.
+const HOST_START: u8 = 0;
+const HOST_CURSOR: u8 = 1;
+
+/// The cursor of the host's phase: `None` = its first page, `Some(c)` = after the host's
+/// cursor `c`.
+pub(crate) fn encode_host_cursor(host: Option<&str>) -> String {
+    let (flag, rest) = match host {
+        None => (HOST_START, &b""[..]),
+        Some(c) => (HOST_CURSOR, c.as_bytes()),
+    };
+    encode_parts(&[&[CURSOR_VERSION, HOST_RESOURCES, flag], rest])
+}
+
+/// The host's cursor in a host-phase cursor: `Some(None)` = the host's first page; `None`
+/// when `cursor` is not a host-phase cursor.
+pub(crate) fn decode_host_cursor(cursor: &str) -> Option<Option<String>> {
+    let raw = decode_raw(cursor)?;
+    match raw.as_slice() {
+        [CURSOR_VERSION, HOST_RESOURCES, HOST_START] => Some(None),
+        [CURSOR_VERSION, HOST_RESOURCES, HOST_CURSOR, c @ ..] => {
+            Some(Some(String::from_utf8(c.to_vec()).ok()?))
+        }
+        _ => None,
+    }
+}
+
+fn encode_parts(parts: &[&[u8]]) -> String {
+    let total = parts.iter().map(|p| p.len()).sum::<usize>();
+    let len = base64::encoded_len(Alphabet::UrlSafeNoPad, total).unwrap_or(0);
     let mut out = vec![0u8; len];
-    match base64::encode_parts(Alphabet::UrlSafeNoPad, &[&header, key.as_bytes()], &mut out) {
+    match base64::encode_parts(Alphabet::UrlSafeNoPad, parts, &mut out) {
         Ok(n) => {
             out.truncate(n);
             String::from_utf8(out).unwrap_or_default()
@@ -41,15 +73,25 @@ pub(crate) fn encode_cursor(list: ListId, key: &str) -> String {
     }
 }
 
-/// The key a cursor of `list` resumes after; `None` for an invalid cursor.
-pub(crate) fn decode_cursor(list: ListId, cursor: &str) -> Option<String> {
+fn decode_raw(cursor: &str) -> Option<Vec<u8>> {
     if cursor.is_empty() || cursor.len() > MAX_CURSOR_LEN {
         return None;
     }
     let mut raw = vec![0u8; base64::decoded_len_max(cursor.len())];
     let n = base64::decode(Alphabet::UrlSafeNoPad, cursor.as_bytes(), &mut raw).ok()?;
-    let raw = raw.get(..n)?;
-    match raw {
+    raw.truncate(n);
+    Some(raw)
+}
+
+/// Encodes the cursor that resumes `list` after `key`.
+pub(crate) fn encode_cursor(list: ListId, key: &str) -> String {
+    encode_parts(&[&[CURSOR_VERSION, list as u8], key.as_bytes()])
+}
+
+/// The key a cursor of `list` resumes after; `None` for an invalid cursor.
+pub(crate) fn decode_cursor(list: ListId, cursor: &str) -> Option<String> {
+    let raw = decode_raw(cursor)?;
+    match raw.as_slice() {
         [CURSOR_VERSION, kind, key @ ..] if *kind == list as u8 => {
             String::from_utf8(key.to_vec()).ok()
         }
@@ -98,7 +140,20 @@ mod tests {
         }
         for bad in ["", "!!", "AQ", "abc=", "AAAA"] {
             assert_eq!(decode_cursor(ListId::Resources, bad), None, "{bad}");
+            assert_eq!(decode_host_cursor(bad), None, "{bad}");
         }
+    }
+
+    #[test]
+    fn host_cursors_round_trip_and_are_not_key_cursors() {
+        for host in [None, Some(""), Some("page=2"), Some("ü")] {
+            let c = encode_host_cursor(host);
+            assert!(!c.is_empty());
+            assert_eq!(decode_host_cursor(&c), Some(host.map(String::from)));
+            assert_eq!(decode_cursor(ListId::Resources, &c), None);
+        }
+        let key = encode_cursor(ListId::Resources, "a:b");
+        assert_eq!(decode_host_cursor(&key), None);
     }
 
     #[test]

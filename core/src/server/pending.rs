@@ -25,6 +25,8 @@ pub(crate) enum Owed {
     Prompt,
     /// `completion/complete`.
     Complete,
+    /// A page of the host's resources (`resources/list`).
+    List,
     /// A method the host registered ([`Server::add_method`](super::Server::add_method)).
     Method,
 }
@@ -64,6 +66,8 @@ pub(crate) struct Pending {
     pub(crate) binding: Option<Bound>,
     /// `_meta.progressToken` of the request, when it sent one.
     pub(crate) progress: Option<OwnedRequestId>,
+    /// The last `progress` value sent (each must be greater).
+    pub(crate) last_progress: Option<f64>,
 }
 
 impl Pending {
@@ -83,6 +87,8 @@ impl Pending {
 #[derive(Default)]
 pub(crate) struct PendingTable {
     map: BTreeMap<u64, Pending>,
+    /// Pending requests per stream (for the per-stream limit).
+    per_stream: BTreeMap<StreamId, usize>,
     next: u64,
 }
 
@@ -90,6 +96,7 @@ impl PendingTable {
     pub(crate) fn insert(&mut self, p: Pending) -> Handle {
         let h = self.next;
         self.next = self.next.wrapping_add(1);
+        *self.per_stream.entry(p.stream).or_insert(0) += 1;
         self.map.insert(h, p);
         Handle(h)
     }
@@ -98,8 +105,24 @@ impl PendingTable {
         self.map.get(&h.0)
     }
 
+    pub(crate) fn get_mut(&mut self, h: Handle) -> Option<&mut Pending> {
+        self.map.get_mut(&h.0)
+    }
+
     pub(crate) fn remove(&mut self, h: Handle) -> Option<Pending> {
-        self.map.remove(&h.0)
+        let p = self.map.remove(&h.0)?;
+        if let Some(n) = self.per_stream.get_mut(&p.stream) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.per_stream.remove(&p.stream);
+            }
+        }
+        Some(p)
+    }
+
+    /// Requests waiting on `stream`.
+    pub(crate) fn on_stream_count(&self, stream: StreamId) -> usize {
+        self.per_stream.get(&stream).copied().unwrap_or(0)
     }
 
     pub(crate) fn next_deadline(&self) -> Option<u64> {

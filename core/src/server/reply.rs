@@ -69,7 +69,10 @@ pub enum RespondError {
     ClientLacksCapability,
     /// [`Server::respond_result`]: the result is not a JSON object, names a `resultType`
     /// other than `"complete"`, or has a `_meta` that is not an object.
+    /// [`Server::respond_list`]: an item's URI is not a valid URI.
     InvalidResult,
+    /// [`Server::progress`]: a value that is not finite, or does not increase.
+    InvalidProgress,
 }
 
 impl fmt::Display for RespondError {
@@ -81,6 +84,7 @@ impl fmt::Display for RespondError {
             Self::NoStateKey => "no requestState sealing key configured",
             Self::ClientLacksCapability => "the client did not declare the needed capability",
             Self::InvalidResult => "the result is not a complete result object",
+            Self::InvalidProgress => "progress must be finite and increase",
         })
     }
 }
@@ -283,6 +287,9 @@ impl Server {
             }
             (Failure::NotFound, Owed::Complete) => {
                 ErrorObject::new(ErrorCode::INVALID_PARAMS, "Unknown completion reference")
+            }
+            (Failure::NotFound, Owed::List) => {
+                ErrorObject::new(ErrorCode::INVALID_PARAMS, "Invalid cursor")
             }
             (Failure::NotFound, Owed::Method) => {
                 ErrorObject::new(ErrorCode::INVALID_PARAMS, "Not found")

@@ -117,15 +117,21 @@ pub(crate) type SubKey = u64;
 #[derive(Default)]
 pub(crate) struct Subscriptions {
     map: BTreeMap<SubKey, Subscription>,
+    /// (stream, listen id) → subscription: lookups and per-stream walks in O(log n).
+    index: BTreeMap<(StreamId, OwnedRequestId), SubKey>,
+    /// Live subscriptions per stream (for the per-stream limit).
+    per_stream: BTreeMap<StreamId, usize>,
     next: SubKey,
 }
 
 impl Subscriptions {
     pub(crate) fn find(&self, stream: StreamId, id: &RequestId<'_>) -> Option<SubKey> {
-        self.map
-            .iter()
-            .find(|(_, s)| s.stream == stream && s.id.as_ref() == *id)
-            .map(|(k, _)| *k)
+        self.index.get(&(stream, id.to_owned_id())).copied()
+    }
+
+    /// Live subscriptions on `stream`.
+    pub(crate) fn on_stream_count(&self, stream: StreamId) -> usize {
+        self.per_stream.get(&stream).copied().unwrap_or(0)
     }
 
     pub(crate) fn insert(
@@ -137,6 +143,8 @@ impl Subscriptions {
     ) -> SubKey {
         let k = self.next;
         self.next = self.next.wrapping_add(1);
+        self.index.insert((stream, id.clone()), k);
+        *self.per_stream.entry(stream).or_insert(0) += 1;
         self.map.insert(
             k,
             Subscription {
@@ -155,7 +163,15 @@ impl Subscriptions {
     }
 
     pub(crate) fn remove(&mut self, k: SubKey) -> Option<Subscription> {
-        self.map.remove(&k)
+        let s = self.map.remove(&k)?;
+        self.index.remove(&(s.stream, s.id.clone()));
+        if let Some(n) = self.per_stream.get_mut(&s.stream) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                self.per_stream.remove(&s.stream);
+            }
+        }
+        Some(s)
     }
 
     pub(crate) fn keys(&self) -> Vec<SubKey> {
@@ -163,10 +179,12 @@ impl Subscriptions {
     }
 
     pub(crate) fn on_stream(&self, stream: StreamId) -> Vec<SubKey> {
-        self.map
-            .iter()
-            .filter(|(_, s)| s.stream == stream)
-            .map(|(k, _)| *k)
+        // `Str("")` is the least id (derived order: Str < Int < BigInt).
+        let from = (stream, OwnedRequestId::Str(String::new()));
+        self.index
+            .range(from..)
+            .take_while(|((s, _), _)| *s == stream)
+            .map(|(_, k)| *k)
             .collect()
     }
 

@@ -123,6 +123,7 @@ fn notification_type_name(method: &str) -> &'static str {
         "notifications/resources/list_changed" => "ResourceListChangedNotification",
         "notifications/prompts/list_changed" => "PromptListChangedNotification",
         "notifications/cancelled" => "CancelledNotification",
+        "notifications/progress" => "ProgressNotification",
         other => panic!("the server emitted a notification outside its vocabulary: {other}"),
     }
 }

@@ -1,20 +1,23 @@
-// The example Streamable HTTP server end to end: raw HTTP (statuses, headers, SSE framing,
-// Host/Origin) and the official TypeScript client (@modelcontextprotocol/client 2.4.0).
+// The example Streamable HTTP server (conformance-app.mjs on McpServer, node:http adapter
+// over server.fetch) end to end, on both engines: raw HTTP (statuses, headers, SSE framing,
+// Host/Origin, body limits) and the official TypeScript client (@modelcontextprotocol/client
+// 2.4.0).
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 
 import { createApp, PNG } from '../conformance-app.mjs'
-import { serveHttp } from '../host.mjs'
 
 const PV = '2026-07-28'
 const META = { 'io.modelcontextprotocol/protocolVersion': PV, 'io.modelcontextprotocol/clientCapabilities': {} }
 
-let app, srv, url
+for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp-context/wasm']]) describe(`on ${engine}`, () => {
+let pkg, server, srv, url
 before(async () => {
-  app = createApp()
-  srv = await serveHttp(app, { port: 0 })
+  pkg = await import(specifier)
+  server = createApp(pkg)
+  srv = await pkg.serveHttp(server, { port: 0 })
   url = `http://127.0.0.1:${srv.address().port}/mcp`
 })
 after(() => new Promise((resolve) => { srv.closeAllConnections(); srv.close(resolve) }))
@@ -78,8 +81,49 @@ describe('raw Streamable HTTP', () => {
     assert.equal(res.status, 400)
     assert.equal((await res.json()).error.code, -32602)
   })
+  it('refuses text/plain with 415 and an announced body over 4 MiB with 413, unread', async () => {
+    const plain = await post(request(20, 'server/discover'), { 'content-type': 'text/plain' })
+    assert.equal(plain.status, 415)
+    // The head says 64 MiB and no body follows: the answer comes without reading it.
+    const { request: raw } = await import('node:http')
+    const status = await new Promise((resolve, reject) => {
+      const r = raw(url, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': String(64 << 20) } }, (res) => { resolve(res.statusCode); res.resume(); r.destroy() })
+      r.on('error', reject)
+      r.flushHeaders()
+    })
+    assert.equal(status, 413)
+  })
+  it('puts an answer given 10 ms after its event on the wire within 100 ms', async () => {
+    let answeredAt
+    const slow = server.registerResource('slow', 'test://slow', {}, async (uri) => {
+      await new Promise((resolve) => setTimeout(resolve, 10))
+      answeredAt = performance.now()
+      return { contents: [{ uri: uri.href, text: 'late' }] }
+    })
+    try {
+      const body = await (await post(request(21, 'resources/read', { uri: 'test://slow' }))).json()
+      const ms = performance.now() - answeredAt
+      assert.equal(body.result.contents[0].text, 'late')
+      assert.ok(ms < 100, `on the wire ${ms} ms after the answer`)
+    } finally {
+      slow.remove()
+    }
+  })
+  it('keeps a __proto__ prompt argument an own key', async () => {
+    let seen
+    const p = server.registerPrompt('proto_args', {
+      argsSchema: { '~standard': { version: 1, vendor: 'test', validate: (v) => { seen = v; return { value: v } } } },
+    }, () => ({ messages: [{ role: 'user', content: { type: 'text', text: 'x' } }] }))
+    const raw = JSON.stringify(request(22, 'prompts/get', { name: 'proto_args' })).replace('"name":"proto_args"', '"name":"proto_args","arguments":{"__proto__":"polluted","a":"b"}')
+    const res = await post(raw, { 'mcp-method': 'prompts/get', 'mcp-name': 'proto_args' })
+    assert.equal(res.status, 200)
+    assert.ok(Object.hasOwn(seen, '__proto__'))
+    assert.equal(Object.getPrototypeOf(seen), Object.prototype)
+    assert.equal(seen.a, 'b')
+    p.remove()
+  })
   it('answers removed methods with -32601 and HTTP 404, notifications with 202', async () => {
-    assert.equal((await post(request(9, 'initialize'))).status, 404)
+    assert.equal((await post(request(9, 'ping'))).status, 404)
     const n = await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 99 } })
     assert.equal(n.status, 202)
   })
@@ -103,8 +147,7 @@ describe('raw Streamable HTTP', () => {
     }
     const ack = await next()
     assert.equal(ack.method, 'notifications/subscriptions/acknowledged')
-    app.server.resourceUpdated('demo://readme')
-    srv.flush()
+    server.sendResourceUpdated({ uri: 'demo://readme' })
     const updated = await next()
     assert.equal(updated.method, 'notifications/resources/updated')
     assert.equal(updated.params.uri, 'demo://readme')
@@ -154,9 +197,9 @@ describe('the official TypeScript client (@modelcontextprotocol/client 2.4.0)', 
     const got = new Promise((resolve) => client.setNotificationHandler('notifications/resources/updated', (n) => resolve(n.params.uri)))
     const sub = await client.listen({ resourceSubscriptions: ['demo://readme'] })
     assert.deepEqual(sub.honoredFilter.resourceSubscriptions, ['demo://readme'])
-    app.server.resourceUpdated('demo://readme')
-    srv.flush()
+    server.sendResourceUpdated({ uri: 'demo://readme' })
     assert.equal(await got, 'demo://readme')
     await sub.close()
   })
+})
 })

@@ -69,7 +69,7 @@ final class Host {
     func drain() {
         while let out = client.pollOutput() {
             switch out {
-            case .transmit(let bytes, _, _, _, _):
+            case .transmit(let bytes, _, _, _, _, _):
                 link.send(bytes)
             case .closeStream:
                 break  // HTTP only

@@ -52,7 +52,8 @@ func answer(_ event: ServerEvent, _ server: ServerMachine) throws {
                 Wire.PromptMessage(role: "user", content: .text("Say hello to \(name), warmly.")),
                 Wire.PromptMessage(role: "user", content: .resource(Wire.ResourceContents(uri: uri, mimeType: "text/plain", text: "Hello, \(name)!"))),
             ]))
-    case .readResource(let handle, _, _, _, _, _), .complete(let handle, _, _, _, _, _):
+    case .readResource(let handle, _, _, _, _, _), .complete(let handle, _, _, _, _, _),
+         .request(let handle, _, _, _, _, _, _):
         try server.fail(handle: handle, failure: .notFound)
     case .cancelled, .streamOverflow, .other:
         break

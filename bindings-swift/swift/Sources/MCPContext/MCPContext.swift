@@ -1069,6 +1069,14 @@ public protocol ClientMachineProtocol: AnyObject, Sendable {
     func readResource(uri: String, policy: CachePolicy, nowMs: UInt64)  -> UInt64
     
     /**
+     * Any other request (`tools/list`, `tools/call`, vendor methods) with the machine's
+     * `_meta`, id, deadline, version retry and `input_required` loop; `params_json` is the
+     * params object. The answer is `ClientEvent.responded` (or `.failed`). Throws
+     * `ClientError.ownedMethod`, `.paramsNotObject` or `.rejectedTool`.
+     */
+    func request(method: String, paramsJson: String, nowMs: UInt64) throws  -> UInt64
+    
+    /**
      * Answers an `inputRequired` event: one result object (JSON text) per requested key;
      * the call is retried with them.
      */
@@ -1410,6 +1418,24 @@ open func readResource(uri: String, policy: CachePolicy, nowMs: UInt64) -> UInt6
             self.uniffiCloneHandle(),
         FfiConverterString.lower(uri),
         FfiConverterTypeCachePolicy_lower(policy),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Any other request (`tools/list`, `tools/call`, vendor methods) with the machine's
+     * `_meta`, id, deadline, version retry and `input_required` loop; `params_json` is the
+     * params object. The answer is `ClientEvent.responded` (or `.failed`). Throws
+     * `ClientError.ownedMethod`, `.paramsNotObject` or `.rejectedTool`.
+     */
+open func request(method: String, paramsJson: String, nowMs: UInt64)throws  -> UInt64  {
+    return try  FfiConverterUInt64.lift(try rustCallWithError(FfiConverterTypeClientError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_request(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(method),
+        FfiConverterString.lower(paramsJson),
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 })
@@ -1948,6 +1974,35 @@ public func FfiConverterTypeRouter_lower(_ value: Router) -> UInt64 {
 public protocol ServerMachineProtocol: AnyObject, Sendable {
     
     /**
+     * Serves `method` (e.g. `"tools/call"`): its requests arrive as `ServerEvent.request`.
+     * Throws `RegisterError.CoreMethod` for a method the core owns.
+     */
+    func addMethod(method: String) throws 
+    
+    /**
+     * Withdraws a capability set with `setCapability`; `false` if absent.
+     */
+    func removeCapability(key: String)  -> Bool
+    
+    /**
+     * Stops serving `method`; `false` if it was not added.
+     */
+    func removeMethod(method: String)  -> Bool
+    
+    /**
+     * Answers a `request` event with its result object (JSON text); the machine adds
+     * `resultType: "complete"`, `_meta.serverInfo` and, with `cache`, `ttlMs`/`cacheScope`.
+     */
+    func respondResult(handle: UInt64, resultJson: String, cache: CacheHint?) throws 
+    
+    /**
+     * Announces `key` in `server/discover`'s `capabilities` with `value_json` (an object,
+     * e.g. `{"listChanged":true}` for `"tools"`). Throws `RegisterError.CoreCapability` for
+     * one the machine derives, `.NotAnObject`, or `.InvalidJson`.
+     */
+    func setCapability(key: String, valueJson: String) throws 
+    
+    /**
      * Registers a prompt; `completions`: argument → candidate values.
      */
     func addPrompt(prompt: Prompt, completions: [String: [String]]) throws 
@@ -2184,6 +2239,75 @@ public convenience init(config: ServerConfig)throws  {
 
     
 
+    
+    /**
+     * Serves `method` (e.g. `"tools/call"`): its requests arrive as `ServerEvent.request`.
+     * Throws `RegisterError.CoreMethod` for a method the core owns.
+     */
+open func addMethod(method: String)throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_method(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(method),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Withdraws a capability set with `setCapability`; `false` if absent.
+     */
+open func removeCapability(key: String) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_remove_capability(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(key),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Stops serving `method`; `false` if it was not added.
+     */
+open func removeMethod(method: String) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_remove_method(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(method),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Answers a `request` event with its result object (JSON text); the machine adds
+     * `resultType: "complete"`, `_meta.serverInfo` and, with `cache`, `ttlMs`/`cacheScope`.
+     */
+open func respondResult(handle: UInt64, resultJson: String, cache: CacheHint?)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_result(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(resultJson),
+        FfiConverterOptionTypeCacheHint.lower(cache),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Announces `key` in `server/discover`'s `capabilities` with `value_json` (an object,
+     * e.g. `{"listChanged":true}` for `"tools"`). Throws `RegisterError.CoreCapability` for
+     * one the machine derives, `.NotAnObject`, or `.InvalidJson`.
+     */
+open func setCapability(key: String, valueJson: String)throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_set_capability(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(key),
+        FfiConverterString.lower(valueJson),uniffiCallStatus
+    )
+}
+}
     
     /**
      * Registers a prompt; `completions`: argument → candidate values.
@@ -3618,6 +3742,75 @@ public func FfiConverterTypeErrorCode_lift(_ buf: RustBuffer) throws -> ErrorCod
 #endif
 public func FfiConverterTypeErrorCode_lower(_ value: ErrorCode) -> RustBuffer {
     return FfiConverterTypeErrorCode.lower(value)
+}
+
+
+/**
+ * One HTTP header.
+ */
+public struct HttpHeader: Equatable, Hashable {
+    /**
+     * The name, e.g. `Mcp-Method`.
+     */
+    public var name: String
+    /**
+     * The value, ready for the wire.
+     */
+    public var value: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The name, e.g. `Mcp-Method`.
+         */name: String, 
+        /**
+         * The value, ready for the wire.
+         */value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension HttpHeader: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeHttpHeader: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> HttpHeader {
+        return
+            try HttpHeader(
+                name: FfiConverterString.read(from: &buf), 
+                value: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: HttpHeader, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.value, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHttpHeader_lift(_ buf: RustBuffer) throws -> HttpHeader {
+    return try FfiConverterTypeHttpHeader.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeHttpHeader_lower(_ value: HttpHeader) -> RustBuffer {
+    return FfiConverterTypeHttpHeader.lower(value)
 }
 
 
@@ -5459,27 +5652,27 @@ enum CacheError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * The method's result is not cacheable (only discover, the lists and reads are).
      */
-    case NotCacheable
+    case notCacheable
     /**
      * `resources/read` without a `uri`.
      */
-    case MissingUri
+    case missingUri
     /**
      * The result answers an MRTR retry: never cached (DIGEST §4, §13).
      */
-    case Retry
+    case retry
     /**
      * `ttlMs` is 0, absent or negative: stale on arrival (any older entry was dropped).
      */
-    case ImmediatelyStale
+    case immediatelyStale
     /**
      * Larger than the cache limits.
      */
-    case TooLarge
+    case tooLarge
     /**
      * An error kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -5520,12 +5713,12 @@ public struct FfiConverterTypeCacheError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .NotCacheable
-        case 2: return .MissingUri
-        case 3: return .Retry
-        case 4: return .ImmediatelyStale
-        case 5: return .TooLarge
-        case 6: return .Other
+        case 1: return .notCacheable
+        case 2: return .missingUri
+        case 3: return .retry
+        case 4: return .immediatelyStale
+        case 5: return .tooLarge
+        case 6: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -5538,27 +5731,27 @@ public struct FfiConverterTypeCacheError: FfiConverterRustBuffer {
 
         
         
-        case .NotCacheable:
+        case .notCacheable:
             writeInt(&buf, Int32(1))
         
         
-        case .MissingUri:
+        case .missingUri:
             writeInt(&buf, Int32(2))
         
         
-        case .Retry:
+        case .retry:
             writeInt(&buf, Int32(3))
         
         
-        case .ImmediatelyStale:
+        case .immediatelyStale:
             writeInt(&buf, Int32(4))
         
         
-        case .TooLarge:
+        case .tooLarge:
             writeInt(&buf, Int32(5))
         
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(6))
         
         }
@@ -6224,47 +6417,60 @@ enum ClientError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * No such call (finished, cancelled, or never started).
      */
-    case UnknownCall
+    case unknownCall
     /**
      * The call is not waiting for input responses.
      */
-    case NotAwaitingInput
+    case notAwaitingInput
     /**
      * A requested input has no response (DIGEST §13).
      */
-    case MissingInputResponse
+    case missingInputResponse
     /**
      * A response for an input the server did not request.
      */
-    case UnexpectedInputResponse
+    case unexpectedInputResponse
     /**
      * An input response is not a JSON object.
      */
-    case InputResponseNotObject
+    case inputResponseNotObject
     /**
      * The request could not be encoded.
      */
-    case Encode
+    case encode
+    /**
+     * `request`: a method the machine owns (it has its own call), a notification, a method
+     * only servers send, or an `rpc.` name.
+     */
+    case ownedMethod
+    /**
+     * `request`: the params are not a JSON object.
+     */
+    case paramsNotObject
+    /**
+     * `request`: a `tools/call` of a tool rejected for invalid `x-mcp-header` annotations.
+     */
+    case rejectedTool
     /**
      * Configuration: no modern protocol version.
      */
-    case NoVersions
+    case noVersions
     /**
      * Configuration: an empty version string.
      */
-    case EmptyVersion
+    case emptyVersion
     /**
      * Configuration: `capabilitiesJson` is not a `ClientCapabilities` object.
      */
-    case InvalidCapabilities
+    case invalidCapabilities
     /**
      * Configuration: `maxPages` or `maxInputRounds` is 0.
      */
-    case ZeroLimit
+    case zeroLimit
     /**
      * An error kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -6305,17 +6511,20 @@ public struct FfiConverterTypeClientError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .UnknownCall
-        case 2: return .NotAwaitingInput
-        case 3: return .MissingInputResponse
-        case 4: return .UnexpectedInputResponse
-        case 5: return .InputResponseNotObject
-        case 6: return .Encode
-        case 7: return .NoVersions
-        case 8: return .EmptyVersion
-        case 9: return .InvalidCapabilities
-        case 10: return .ZeroLimit
-        case 11: return .Other
+        case 1: return .unknownCall
+        case 2: return .notAwaitingInput
+        case 3: return .missingInputResponse
+        case 4: return .unexpectedInputResponse
+        case 5: return .inputResponseNotObject
+        case 6: return .encode
+        case 7: return .ownedMethod
+        case 8: return .paramsNotObject
+        case 9: return .rejectedTool
+        case 10: return .noVersions
+        case 11: return .emptyVersion
+        case 12: return .invalidCapabilities
+        case 13: return .zeroLimit
+        case 14: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -6328,48 +6537,60 @@ public struct FfiConverterTypeClientError: FfiConverterRustBuffer {
 
         
         
-        case .UnknownCall:
+        case .unknownCall:
             writeInt(&buf, Int32(1))
         
         
-        case .NotAwaitingInput:
+        case .notAwaitingInput:
             writeInt(&buf, Int32(2))
         
         
-        case .MissingInputResponse:
+        case .missingInputResponse:
             writeInt(&buf, Int32(3))
         
         
-        case .UnexpectedInputResponse:
+        case .unexpectedInputResponse:
             writeInt(&buf, Int32(4))
         
         
-        case .InputResponseNotObject:
+        case .inputResponseNotObject:
             writeInt(&buf, Int32(5))
         
         
-        case .Encode:
+        case .encode:
             writeInt(&buf, Int32(6))
         
         
-        case .NoVersions:
+        case .ownedMethod:
             writeInt(&buf, Int32(7))
         
         
-        case .EmptyVersion:
+        case .paramsNotObject:
             writeInt(&buf, Int32(8))
         
         
-        case .InvalidCapabilities:
+        case .rejectedTool:
             writeInt(&buf, Int32(9))
         
         
-        case .ZeroLimit:
+        case .noVersions:
             writeInt(&buf, Int32(10))
         
         
-        case .Other:
+        case .emptyVersion:
             writeInt(&buf, Int32(11))
+        
+        
+        case .invalidCapabilities:
+            writeInt(&buf, Int32(12))
+        
+        
+        case .zeroLimit:
+            writeInt(&buf, Int32(13))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(14))
         
         }
     }
@@ -6505,6 +6726,17 @@ public enum ClientEvent: Equatable, Hashable {
          */requests: [String: InputRequest]
     )
     /**
+     * The result of a host's own method (`request`): the `result` object as sent.
+     */
+    case responded(
+        /**
+         * The call.
+         */call: UInt64, 
+        /**
+         * The `result` object, JSON text.
+         */resultJson: String
+    )
+    /**
      * The call ended without a result.
      */
     case failed(
@@ -6629,25 +6861,28 @@ public struct FfiConverterTypeClientEvent: FfiConverterRustBuffer {
         case 10: return .inputRequired(call: try FfiConverterUInt64.read(from: &buf), round: try FfiConverterUInt8.read(from: &buf), requests: try FfiConverterDictionaryStringTypeInputRequest.read(from: &buf)
         )
         
-        case 11: return .failed(call: try FfiConverterUInt64.read(from: &buf), error: try FfiConverterTypeCallError.read(from: &buf)
+        case 11: return .responded(call: try FfiConverterUInt64.read(from: &buf), resultJson: try FfiConverterString.read(from: &buf)
         )
         
-        case 12: return .acknowledged(call: try FfiConverterUInt64.read(from: &buf), honoured: try FfiConverterTypeSubscriptionFilter.read(from: &buf), refused: try FfiConverterTypeSubscriptionFilter.read(from: &buf)
+        case 12: return .failed(call: try FfiConverterUInt64.read(from: &buf), error: try FfiConverterTypeCallError.read(from: &buf)
         )
         
-        case 13: return .notified(subscription: try FfiConverterOptionUInt64.read(from: &buf), notice: try FfiConverterTypeNotice.read(from: &buf)
+        case 13: return .acknowledged(call: try FfiConverterUInt64.read(from: &buf), honoured: try FfiConverterTypeSubscriptionFilter.read(from: &buf), refused: try FfiConverterTypeSubscriptionFilter.read(from: &buf)
         )
         
-        case 14: return .subscriptionEnded(call: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeEndReason.read(from: &buf)
+        case 14: return .notified(subscription: try FfiConverterOptionUInt64.read(from: &buf), notice: try FfiConverterTypeNotice.read(from: &buf)
         )
         
-        case 15: return .unknownResponse(idJson: try FfiConverterString.read(from: &buf)
+        case 15: return .subscriptionEnded(call: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeEndReason.read(from: &buf)
         )
         
-        case 16: return .peerError(kind: try FfiConverterTypePeerErrorKind.read(from: &buf), description: try FfiConverterString.read(from: &buf)
+        case 16: return .unknownResponse(idJson: try FfiConverterString.read(from: &buf)
         )
         
-        case 17: return .other(kind: try FfiConverterString.read(from: &buf)
+        case 17: return .peerError(kind: try FfiConverterTypePeerErrorKind.read(from: &buf), description: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 18: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -6717,44 +6952,50 @@ public struct FfiConverterTypeClientEvent: FfiConverterRustBuffer {
             FfiConverterDictionaryStringTypeInputRequest.write(requests, into: &buf)
             
         
-        case let .failed(call,error):
+        case let .responded(call,resultJson):
             writeInt(&buf, Int32(11))
+            FfiConverterUInt64.write(call, into: &buf)
+            FfiConverterString.write(resultJson, into: &buf)
+            
+        
+        case let .failed(call,error):
+            writeInt(&buf, Int32(12))
             FfiConverterUInt64.write(call, into: &buf)
             FfiConverterTypeCallError.write(error, into: &buf)
             
         
         case let .acknowledged(call,honoured,refused):
-            writeInt(&buf, Int32(12))
+            writeInt(&buf, Int32(13))
             FfiConverterUInt64.write(call, into: &buf)
             FfiConverterTypeSubscriptionFilter.write(honoured, into: &buf)
             FfiConverterTypeSubscriptionFilter.write(refused, into: &buf)
             
         
         case let .notified(subscription,notice):
-            writeInt(&buf, Int32(13))
+            writeInt(&buf, Int32(14))
             FfiConverterOptionUInt64.write(subscription, into: &buf)
             FfiConverterTypeNotice.write(notice, into: &buf)
             
         
         case let .subscriptionEnded(call,reason):
-            writeInt(&buf, Int32(14))
+            writeInt(&buf, Int32(15))
             FfiConverterUInt64.write(call, into: &buf)
             FfiConverterTypeEndReason.write(reason, into: &buf)
             
         
         case let .unknownResponse(idJson):
-            writeInt(&buf, Int32(15))
+            writeInt(&buf, Int32(16))
             FfiConverterString.write(idJson, into: &buf)
             
         
         case let .peerError(kind,description):
-            writeInt(&buf, Int32(16))
+            writeInt(&buf, Int32(17))
             FfiConverterTypePeerErrorKind.write(kind, into: &buf)
             FfiConverterString.write(description, into: &buf)
             
         
         case let .other(kind):
-            writeInt(&buf, Int32(17))
+            writeInt(&buf, Int32(18))
             FfiConverterString.write(kind, into: &buf)
             
         }
@@ -6802,7 +7043,12 @@ public enum ClientOutput: Equatable, Hashable {
          */name: String?, 
         /**
          * `MCP-Protocol-Version` of a modern request.
-         */protocolVersion: String?
+         */protocolVersion: String?, 
+        /**
+         * Every header of the HTTP POST carrying it, values ready for the wire
+         * (`Content-Type`, `Accept`, `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`
+         * encoded when needed, `Mcp-Param-*`).
+         */httpHeaders: [HttpHeader]
     )
     /**
      * HTTP only: close the response stream of request `id` (cancellation).
@@ -6841,7 +7087,7 @@ public struct FfiConverterTypeClientOutput: FfiConverterRustBuffer {
         let variant: Int32 = try readInt(&buf)
         switch variant {
         
-        case 1: return .transmit(bytes: try FfiConverterData.read(from: &buf), id: try FfiConverterOptionInt64.read(from: &buf), method: try FfiConverterOptionString.read(from: &buf), name: try FfiConverterOptionString.read(from: &buf), protocolVersion: try FfiConverterOptionString.read(from: &buf)
+        case 1: return .transmit(bytes: try FfiConverterData.read(from: &buf), id: try FfiConverterOptionInt64.read(from: &buf), method: try FfiConverterOptionString.read(from: &buf), name: try FfiConverterOptionString.read(from: &buf), protocolVersion: try FfiConverterOptionString.read(from: &buf), httpHeaders: try FfiConverterSequenceTypeHttpHeader.read(from: &buf)
         )
         
         case 2: return .closeStream(id: try FfiConverterInt64.read(from: &buf)
@@ -6858,13 +7104,14 @@ public struct FfiConverterTypeClientOutput: FfiConverterRustBuffer {
         switch value {
         
         
-        case let .transmit(bytes,id,method,name,protocolVersion):
+        case let .transmit(bytes,id,method,name,protocolVersion,httpHeaders):
             writeInt(&buf, Int32(1))
             FfiConverterData.write(bytes, into: &buf)
             FfiConverterOptionInt64.write(id, into: &buf)
             FfiConverterOptionString.write(method, into: &buf)
             FfiConverterOptionString.write(name, into: &buf)
             FfiConverterOptionString.write(protocolVersion, into: &buf)
+            FfiConverterSequenceTypeHttpHeader.write(httpHeaders, into: &buf)
             
         
         case let .closeStream(id):
@@ -8532,11 +8779,11 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * The key (URI, template text or prompt name) is already registered.
      */
-    case Duplicate
+    case duplicate
     /**
      * The resource URI is not a valid URI.
      */
-    case InvalidUri(
+    case invalidUri(
         /**
          * The core's description.
          */description: String
@@ -8544,7 +8791,7 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * The template does not parse (RFC 6570).
      */
-    case InvalidTemplate(
+    case invalidTemplate(
         /**
          * What is wrong.
          */kind: TemplateParseErrorKind, 
@@ -8558,7 +8805,7 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * The template router refused it (unmatchable, or conflicting with a registered one).
      */
-    case Router(
+    case router(
         /**
          * The core's description.
          */description: String
@@ -8566,11 +8813,23 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * Completion values for an argument or variable the item does not declare.
      */
-    case UnknownArgument
+    case unknownArgument
+    /**
+     * `addMethod`: the core owns this method.
+     */
+    case coreMethod
+    /**
+     * `setCapability`: the machine derives this capability from what is registered.
+     */
+    case coreCapability
+    /**
+     * `setCapability`: a capability is a JSON object.
+     */
+    case notAnObject
     /**
      * The JSON text is not the spec's shape for this item.
      */
-    case InvalidJson(
+    case invalidJson(
         /**
          * The decoder's description.
          */description: String
@@ -8578,7 +8837,7 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * A kind added to the core after this binding version.
      */
-    case Other(
+    case other(
         /**
          * The core's description.
          */description: String
@@ -8623,23 +8882,26 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .Duplicate
-        case 2: return .InvalidUri(
+        case 1: return .duplicate
+        case 2: return .invalidUri(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 3: return .InvalidTemplate(
+        case 3: return .invalidTemplate(
             kind: try FfiConverterTypeTemplateParseErrorKind.read(from: &buf), 
             byteOffset: try FfiConverterUInt64.read(from: &buf), 
             description: try FfiConverterString.read(from: &buf)
             )
-        case 4: return .Router(
+        case 4: return .router(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 5: return .UnknownArgument
-        case 6: return .InvalidJson(
+        case 5: return .unknownArgument
+        case 6: return .coreMethod
+        case 7: return .coreCapability
+        case 8: return .notAnObject
+        case 9: return .invalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 7: return .Other(
+        case 10: return .other(
             description: try FfiConverterString.read(from: &buf)
             )
 
@@ -8654,38 +8916,50 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
 
         
         
-        case .Duplicate:
+        case .duplicate:
             writeInt(&buf, Int32(1))
         
         
-        case let .InvalidUri(description):
+        case let .invalidUri(description):
             writeInt(&buf, Int32(2))
             FfiConverterString.write(description, into: &buf)
             
         
-        case let .InvalidTemplate(kind,byteOffset,description):
+        case let .invalidTemplate(kind,byteOffset,description):
             writeInt(&buf, Int32(3))
             FfiConverterTypeTemplateParseErrorKind.write(kind, into: &buf)
             FfiConverterUInt64.write(byteOffset, into: &buf)
             FfiConverterString.write(description, into: &buf)
             
         
-        case let .Router(description):
+        case let .router(description):
             writeInt(&buf, Int32(4))
             FfiConverterString.write(description, into: &buf)
             
         
-        case .UnknownArgument:
+        case .unknownArgument:
             writeInt(&buf, Int32(5))
         
         
-        case let .InvalidJson(description):
+        case .coreMethod:
             writeInt(&buf, Int32(6))
+        
+        
+        case .coreCapability:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .notAnObject:
+            writeInt(&buf, Int32(8))
+        
+        
+        case let .invalidJson(description):
+            writeInt(&buf, Int32(9))
             FfiConverterString.write(description, into: &buf)
             
         
-        case let .Other(description):
-            writeInt(&buf, Int32(7))
+        case let .other(description):
+            writeInt(&buf, Int32(10))
             FfiConverterString.write(description, into: &buf)
             
         }
@@ -8823,29 +9097,34 @@ enum RespondError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * No request waits for this handle (answered, cancelled or timed out).
      */
-    case UnknownHandle
+    case unknownHandle
     /**
      * The answer does not fit the request.
      */
-    case WrongKind
+    case wrongKind
     /**
      * Input requests that are not elicitation/sampling/roots with object params, or repeat
      * a key, or neither requests nor a state.
      */
-    case InvalidInputRequests
+    case invalidInputRequests
     /**
      * Application state given but no sealing key configured.
      */
-    case NoStateKey
+    case noStateKey
     /**
      * The client did not declare the needed capability: it got -32021; the handle is
      * consumed.
      */
-    case ClientLacksCapability
+    case clientLacksCapability
+    /**
+     * `respondResult`: not a JSON object, a `resultType` other than `"complete"`, or a
+     * `_meta` that is not an object.
+     */
+    case invalidResult
     /**
      * The JSON text is not the spec's shape for this answer.
      */
-    case InvalidJson(
+    case invalidJson(
         /**
          * The decoder's description.
          */description: String
@@ -8853,7 +9132,7 @@ enum RespondError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * A kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -8894,15 +9173,16 @@ public struct FfiConverterTypeRespondError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .UnknownHandle
-        case 2: return .WrongKind
-        case 3: return .InvalidInputRequests
-        case 4: return .NoStateKey
-        case 5: return .ClientLacksCapability
-        case 6: return .InvalidJson(
+        case 1: return .unknownHandle
+        case 2: return .wrongKind
+        case 3: return .invalidInputRequests
+        case 4: return .noStateKey
+        case 5: return .clientLacksCapability
+        case 6: return .invalidResult
+        case 7: return .invalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 7: return .Other
+        case 8: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -8915,33 +9195,37 @@ public struct FfiConverterTypeRespondError: FfiConverterRustBuffer {
 
         
         
-        case .UnknownHandle:
+        case .unknownHandle:
             writeInt(&buf, Int32(1))
         
         
-        case .WrongKind:
+        case .wrongKind:
             writeInt(&buf, Int32(2))
         
         
-        case .InvalidInputRequests:
+        case .invalidInputRequests:
             writeInt(&buf, Int32(3))
         
         
-        case .NoStateKey:
+        case .noStateKey:
             writeInt(&buf, Int32(4))
         
         
-        case .ClientLacksCapability:
+        case .clientLacksCapability:
             writeInt(&buf, Int32(5))
         
         
-        case let .InvalidJson(description):
+        case .invalidResult:
             writeInt(&buf, Int32(6))
+        
+        
+        case let .invalidJson(description):
+            writeInt(&buf, Int32(7))
             FfiConverterString.write(description, into: &buf)
             
         
-        case .Other:
-            writeInt(&buf, Int32(7))
+        case .other:
+            writeInt(&buf, Int32(8))
         
         }
     }
@@ -9049,7 +9333,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * The template is not RFC 6570.
      */
-    case Parse(
+    case parse(
         /**
          * What is wrong.
          */kind: TemplateParseErrorKind, 
@@ -9060,7 +9344,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * A valid template that cannot be matched (e.g. `{a}{b}`: where `a` ends is undecided).
      */
-    case Unmatchable(
+    case unmatchable(
         /**
          * The core's reason.
          */reason: String
@@ -9068,7 +9352,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * Same shape as registered template `existing`: no URI could reach it.
      */
-    case Indistinguishable(
+    case indistinguishable(
         /**
          * The id of the registered template.
          */existing: UInt32
@@ -9076,7 +9360,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * Every URI it matches is matched first by registered template `existing`.
      */
-    case Shadowed(
+    case shadowed(
         /**
          * The id of the registered template that wins.
          */existing: UInt32
@@ -9084,7 +9368,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * The matching template has more variables than the binding's capture capacity (64).
      */
-    case TooManyVariables(
+    case tooManyVariables(
         /**
          * The capacity needed.
          */needed: UInt64
@@ -9092,7 +9376,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * A captured value does not percent-decode to UTF-8.
      */
-    case Undecodable(
+    case undecodable(
         /**
          * The variable.
          */name: String
@@ -9100,7 +9384,7 @@ enum RouterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
     /**
      * An error kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -9141,26 +9425,26 @@ public struct FfiConverterTypeRouterError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .Parse(
+        case 1: return .parse(
             kind: try FfiConverterTypeTemplateParseErrorKind.read(from: &buf), 
             byteOffset: try FfiConverterUInt64.read(from: &buf)
             )
-        case 2: return .Unmatchable(
+        case 2: return .unmatchable(
             reason: try FfiConverterString.read(from: &buf)
             )
-        case 3: return .Indistinguishable(
+        case 3: return .indistinguishable(
             existing: try FfiConverterUInt32.read(from: &buf)
             )
-        case 4: return .Shadowed(
+        case 4: return .shadowed(
             existing: try FfiConverterUInt32.read(from: &buf)
             )
-        case 5: return .TooManyVariables(
+        case 5: return .tooManyVariables(
             needed: try FfiConverterUInt64.read(from: &buf)
             )
-        case 6: return .Undecodable(
+        case 6: return .undecodable(
             name: try FfiConverterString.read(from: &buf)
             )
-        case 7: return .Other
+        case 7: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -9173,38 +9457,38 @@ public struct FfiConverterTypeRouterError: FfiConverterRustBuffer {
 
         
         
-        case let .Parse(kind,byteOffset):
+        case let .parse(kind,byteOffset):
             writeInt(&buf, Int32(1))
             FfiConverterTypeTemplateParseErrorKind.write(kind, into: &buf)
             FfiConverterUInt64.write(byteOffset, into: &buf)
             
         
-        case let .Unmatchable(reason):
+        case let .unmatchable(reason):
             writeInt(&buf, Int32(2))
             FfiConverterString.write(reason, into: &buf)
             
         
-        case let .Indistinguishable(existing):
+        case let .indistinguishable(existing):
             writeInt(&buf, Int32(3))
             FfiConverterUInt32.write(existing, into: &buf)
             
         
-        case let .Shadowed(existing):
+        case let .shadowed(existing):
             writeInt(&buf, Int32(4))
             FfiConverterUInt32.write(existing, into: &buf)
             
         
-        case let .TooManyVariables(needed):
+        case let .tooManyVariables(needed):
             writeInt(&buf, Int32(5))
             FfiConverterUInt64.write(needed, into: &buf)
             
         
-        case let .Undecodable(name):
+        case let .undecodable(name):
             writeInt(&buf, Int32(6))
             FfiConverterString.write(name, into: &buf)
             
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(7))
         
         }
@@ -9238,19 +9522,19 @@ enum ServerConfigError: Swift.Error, Equatable, Hashable, Foundation.LocalizedEr
     /**
      * `supportedVersions` is empty.
      */
-    case NoSupportedVersion
+    case noSupportedVersion
     /**
      * `pageSize` or `streamQueue` is 0.
      */
-    case ZeroCapacity
+    case zeroCapacity
     /**
      * A state key is shorter than 32 bytes.
      */
-    case StateKeyTooShort
+    case stateKeyTooShort
     /**
      * A kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -9291,10 +9575,10 @@ public struct FfiConverterTypeServerConfigError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .NoSupportedVersion
-        case 2: return .ZeroCapacity
-        case 3: return .StateKeyTooShort
-        case 4: return .Other
+        case 1: return .noSupportedVersion
+        case 2: return .zeroCapacity
+        case 3: return .stateKeyTooShort
+        case 4: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -9307,19 +9591,19 @@ public struct FfiConverterTypeServerConfigError: FfiConverterRustBuffer {
 
         
         
-        case .NoSupportedVersion:
+        case .noSupportedVersion:
             writeInt(&buf, Int32(1))
         
         
-        case .ZeroCapacity:
+        case .zeroCapacity:
             writeInt(&buf, Int32(2))
         
         
-        case .StateKeyTooShort:
+        case .stateKeyTooShort:
             writeInt(&buf, Int32(3))
         
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(4))
         
         }
@@ -9601,6 +9885,33 @@ public enum ServerEvent: Equatable, Hashable {
          */auth: UInt64
     )
     /**
+     * A request for a method registered with `addMethod`: `respondResult`,
+     * `respondInputRequired` or `fail`.
+     */
+    case request(
+        /**
+         * The handle.
+         */handle: UInt64, 
+        /**
+         * The method, e.g. `tools/call`.
+         */method: String, 
+        /**
+         * The `params` object as received (`_meta` included), JSON text.
+         */paramsJson: String, 
+        /**
+         * The request carried a `progressToken`.
+         */progress: Bool, 
+        /**
+         * The caller context.
+         */auth: UInt64, 
+        /**
+         * The request's declared client capabilities.
+         */capabilities: DeclaredCapabilities, 
+        /**
+         * The verified retry inputs, on an MRTR retry.
+         */retry: Retry?
+    )
+    /**
      * A handle is dead: stop working on it.
      */
     case cancelled(
@@ -9660,13 +9971,16 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
         case 3: return .complete(handle: try FfiConverterUInt64.read(from: &buf), target: try FfiConverterTypeCompletionTarget.read(from: &buf), argument: try FfiConverterString.read(from: &buf), value: try FfiConverterString.read(from: &buf), context: try FfiConverterDictionaryStringString.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf)
         )
         
-        case 4: return .cancelled(handle: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeCancelReason.read(from: &buf)
+        case 4: return .request(handle: try FfiConverterUInt64.read(from: &buf), method: try FfiConverterString.read(from: &buf), paramsJson: try FfiConverterString.read(from: &buf), progress: try FfiConverterBool.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf), capabilities: try FfiConverterTypeDeclaredCapabilities.read(from: &buf), retry: try FfiConverterOptionTypeRetry.read(from: &buf)
         )
         
-        case 5: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
+        case 5: return .cancelled(handle: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeCancelReason.read(from: &buf)
         )
         
-        case 6: return .other(kind: try FfiConverterString.read(from: &buf)
+        case 6: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 7: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -9707,20 +10021,31 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
             FfiConverterUInt64.write(auth, into: &buf)
             
         
-        case let .cancelled(handle,reason):
+        case let .request(handle,method,paramsJson,progress,auth,capabilities,retry):
             writeInt(&buf, Int32(4))
+            FfiConverterUInt64.write(handle, into: &buf)
+            FfiConverterString.write(method, into: &buf)
+            FfiConverterString.write(paramsJson, into: &buf)
+            FfiConverterBool.write(progress, into: &buf)
+            FfiConverterUInt64.write(auth, into: &buf)
+            FfiConverterTypeDeclaredCapabilities.write(capabilities, into: &buf)
+            FfiConverterOptionTypeRetry.write(retry, into: &buf)
+            
+        
+        case let .cancelled(handle,reason):
+            writeInt(&buf, Int32(5))
             FfiConverterUInt64.write(handle, into: &buf)
             FfiConverterTypeCancelReason.write(reason, into: &buf)
             
         
         case let .streamOverflow(stream,subscriptionIdJson):
-            writeInt(&buf, Int32(5))
+            writeInt(&buf, Int32(6))
             FfiConverterUInt64.write(stream, into: &buf)
             FfiConverterString.write(subscriptionIdJson, into: &buf)
             
         
         case let .other(kind):
-            writeInt(&buf, Int32(6))
+            writeInt(&buf, Int32(7))
             FfiConverterString.write(kind, into: &buf)
             
         }
@@ -9934,7 +10259,7 @@ enum TemplateError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * The source is not an RFC 6570 template.
      */
-    case Parse(
+    case parse(
         /**
          * What is wrong.
          */kind: TemplateParseErrorKind, 
@@ -9945,7 +10270,7 @@ enum TemplateError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * A prefix modifier (`{var:3}`) applied to a list or dictionary (RFC 6570 §2.4.1).
      */
-    case PrefixOnComposite(
+    case prefixOnComposite(
         /**
          * The variable's position, in bytes from the start of the source.
          */byteOffset: UInt64
@@ -9953,7 +10278,7 @@ enum TemplateError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     /**
      * An error kind added to the core after this binding version.
      */
-    case Other
+    case other
 
     
 
@@ -9994,14 +10319,14 @@ public struct FfiConverterTypeTemplateError: FfiConverterRustBuffer {
         
 
         
-        case 1: return .Parse(
+        case 1: return .parse(
             kind: try FfiConverterTypeTemplateParseErrorKind.read(from: &buf), 
             byteOffset: try FfiConverterUInt64.read(from: &buf)
             )
-        case 2: return .PrefixOnComposite(
+        case 2: return .prefixOnComposite(
             byteOffset: try FfiConverterUInt64.read(from: &buf)
             )
-        case 3: return .Other
+        case 3: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -10014,18 +10339,18 @@ public struct FfiConverterTypeTemplateError: FfiConverterRustBuffer {
 
         
         
-        case let .Parse(kind,byteOffset):
+        case let .parse(kind,byteOffset):
             writeInt(&buf, Int32(1))
             FfiConverterTypeTemplateParseErrorKind.write(kind, into: &buf)
             FfiConverterUInt64.write(byteOffset, into: &buf)
             
         
-        case let .PrefixOnComposite(byteOffset):
+        case let .prefixOnComposite(byteOffset):
             writeInt(&buf, Int32(2))
             FfiConverterUInt64.write(byteOffset, into: &buf)
             
         
-        case .Other:
+        case .other:
             writeInt(&buf, Int32(3))
         
         }
@@ -11062,6 +11387,31 @@ fileprivate struct FfiConverterSequenceTypeErrorCode: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeHttpHeader: FfiConverterRustBuffer {
+    typealias SwiftType = [HttpHeader]
+
+    public static func write(_ value: [HttpHeader], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeHttpHeader.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [HttpHeader] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [HttpHeader]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeHttpHeader.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypePromptArgument: FfiConverterRustBuffer {
     typealias SwiftType = [PromptArgument]
 
@@ -11589,6 +11939,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_read_resource() != 49) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_request() != 40556) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_respond_input() != 39052) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -11614,6 +11967,21 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_router_template() != 16885) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_method() != 25849) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_capability() != 4526) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_method() != 19231) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_result() != 59040) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_capability() != 61790) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt() != 41767) {

@@ -19,7 +19,7 @@ final class MemoryTransport: MCPTransport, @unchecked Sendable {
         lock.withLock { self.receive = receive }
     }
 
-    func send(_ bytes: Data, id: Int64?, method: String?, name: String?, protocolVersion: String?) {
+    func send(_ bytes: Data, id: Int64?, headers: [HttpHeader]) {
         toServer.yield(bytes)
     }
 
@@ -64,6 +64,7 @@ final class AsyncHostTests: XCTestCase {
         XCTAssertEqual(try firstText(reply), "late a")
         let (a, w) = (try XCTUnwrap(answered.get), try XCTUnwrap(written.get))
         XCTAssertLessThan(w - a, 100, "answer written \(w - a) ms after it was given")
+        print("answer written \(w - a) ms after the handler gave it")
         await client.close()
         await server.value
     }
@@ -186,7 +187,136 @@ final class AsyncHostTests: XCTestCase {
         }
         let prompt = try await client.getPrompt("repondre_ticket", arguments: ["ticketId": "T-1", "ton": "chaleureux"])
         XCTAssertTrue(prompt.json.contains("T-1"))
+        // A listen is answered on an SSE stream: the acknowledgment arrives through it.
+        var acknowledged = false
+        for try await event in await client.listen(SubscriptionFilter(resourceSubscriptions: ["kb://acme/charte-reponse"])) {
+            if case .acknowledged(_, let honoured, _) = event {
+                XCTAssertEqual(honoured.resourceSubscriptions, ["kb://acme/charte-reponse"])
+                acknowledged = true
+                break
+            }
+        }
+        XCTAssertTrue(acknowledged)
         await client.close()
+    }
+
+    /// Tools through extension methods: `tools/list`, `tools/call` (async handler), an unknown
+    /// tool, and `tools` announced by `server/discover`; raw JSON-RPC lines as a client sends.
+    func testToolsThroughExtensionMethods() async throws {
+        let host = try MCPServerHost(name: "tools", version: "1.0.0")
+        try await host.tool("add", description: "Adds two numbers",
+                            inputSchema: ["type": "object", "properties": ["a": ["type": "number"], "b": ["type": "number"]]]) { args in
+            guard case .number(let a)? = args["a"], case .number(let b)? = args["b"] else {
+                throw MCPHandlerError.invalidParams("a and b must be numbers")
+            }
+            try await Task.sleep(nanoseconds: 5_000_000)
+            return Wire.CallToolResult(content: [.text("\(Int(a + b))")], structuredContent: ["sum": .number(a + b)])
+        }
+        let (lines, input) = AsyncStream<Data>.makeStream()
+        let (answers, output) = AsyncStream<Data>.makeStream()
+        let server = Task { await host.run(lines: lines) { output.yield($0) } }
+        let meta = #""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#
+        var replies = answers.makeAsyncIterator()
+        func ask(_ line: String) async throws -> [String: Any] {
+            input.yield(Data(line.utf8))
+            let next = await replies.next()
+            let bytes = try XCTUnwrap(next)
+            return try XCTUnwrap(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+        }
+        let discover = try await ask(#"{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{"# + meta + "}}")
+        let caps = (discover["result"] as? [String: Any])?["capabilities"] as? [String: Any]
+        XCTAssertNotNil(caps?["tools"])
+        let list = try await ask(#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"# + meta + "}}")
+        let tools = (list["result"] as? [String: Any])?["tools"] as? [[String: Any]]
+        XCTAssertEqual(tools?.first?["name"] as? String, "add")
+        let call = try await ask(#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":40},"# + meta + "}}")
+        let result = try XCTUnwrap(call["result"] as? [String: Any])
+        XCTAssertEqual(result["resultType"] as? String, "complete")
+        XCTAssertEqual((result["content"] as? [[String: Any]])?.first?["text"] as? String, "42")
+        let unknown = try await ask(#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope","arguments":{},"# + meta + "}}")
+        XCTAssertEqual((unknown["error"] as? [String: Any])?["code"] as? Int, -32602)
+        let bad = try await ask(#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":{"a":"x"},"# + meta + "}}")
+        XCTAssertEqual((bad["error"] as? [String: Any])?["code"] as? Int, -32602)
+        input.finish()
+        await server.value
+    }
+
+    /// MCPClient's own methods (`Client::request`) against MCPServerHost's tools.
+    func testClientCallsToolsOfTheHost() async throws {
+        let host = try MCPServerHost(name: "tools", version: "1.0.0")
+        try await host.tool("echo", description: "Echoes its text") { args in
+            Wire.CallToolResult(content: [.text(args["text"]?.stringValue ?? "")])
+        }
+        let transport = MemoryTransport()
+        let server = Task { await host.run(lines: transport.serverLines) { transport.deliver($0) } }
+        let client = try MCPClient(transport: transport)
+        let tools = try await client.listTools()
+        XCTAssertEqual(tools.tools.map(\.name), ["echo"])
+        let result = try await client.callTool("echo", arguments: ["text": "héllo"])
+        XCTAssertEqual(result.content.first?.text, "héllo")
+        do {
+            _ = try await client.request("resources/read", params: ["uri": "x://y"])
+            XCTFail("the machine owns resources/read")
+        } catch let error as ClientError {
+            XCTAssertEqual(error, .ownedMethod)
+        }
+        await client.close()
+        await server.value
+    }
+
+    /// `input_required`: the handler throws MCPInputRequired, MCPClient's async input handler
+    /// answers, the retry runs the handler again with `MCPServerHost.retry`.
+    func testInputRequiredThroughTheAsyncCallback() async throws {
+        let host = try MCPServerHost(name: "ask", version: "1.0.0")
+        try await host.resource("vault://{item}", name: "vault") { uri, vars in
+            guard let retry = MCPServerHost.retry else {
+                throw MCPInputRequired(["confirm": [
+                    "method": "elicitation/create",
+                    "params": ["message": "Open the vault?", "requestedSchema": [
+                        "type": "object", "properties": ["ok": ["type": "boolean"]]]],
+                ]])
+            }
+            let answer = try Wire.JSON(text: retry.inputResponses["confirm"] ?? "{}")
+            guard answer["action"]?.stringValue == "accept" else { throw MCPHandlerError.invalidParams("declined") }
+            return [.text(uri: uri, mimeType: "text/plain", text: "opened \(vars["item"] ?? "")")]
+        }
+        let transport = MemoryTransport()
+        let server = Task { await host.run(lines: transport.serverLines) { transport.deliver($0) } }
+        let asked = Stamp()
+        let client = try MCPClient(transport: transport, inputHandler: { requests in
+            XCTAssertEqual(requests["confirm"]?.method, "elicitation/create")
+            asked.set(1)
+            return ["confirm": #"{"action":"accept","content":{"ok":true}}"#]
+        }) { $0.capabilitiesJson = #"{"elicitation":{}}"# }
+        let reply = try await client.readResource("vault://gold")
+        XCTAssertEqual(try firstText(reply), "opened gold")
+        XCTAssertEqual(asked.get, 1)
+        await client.close()
+        await server.value
+    }
+
+    /// The run loop honours the machine's deadline without input: a handler that never
+    /// answers gets the machine's timeout error on the wire.
+    func testRunLoopHonoursTheMachineTimerWithoutInput() async throws {
+        let host = try MCPServerHost(name: "stuck", version: "1.0.0") { $0.requestTimeoutMs = 200 }
+        try await host.resource("stuck://{x}", name: "stuck") { _, _ in
+            try await Task.sleep(nanoseconds: 10_000_000_000)
+            return []
+        }
+        let transport = MemoryTransport()
+        let server = Task { await host.run(lines: transport.serverLines) { transport.deliver($0) } }
+        let client = try MCPClient(transport: transport)
+        let start = monotonicMs()
+        do {
+            _ = try await client.readResource("stuck://a")
+            XCTFail("expected the deadline's error")
+        } catch let error as CallError {
+            guard case .server(.internal) = error else { return XCTFail("\(error)") }
+        }
+        let elapsed = monotonicMs() - start
+        XCTAssertLessThan(elapsed, 2_000, "timed out after \(elapsed) ms")
+        await client.close()
+        server.cancel()
     }
 
     func testSSEParsing() {

@@ -13,14 +13,11 @@ final class IdentifierTests: XCTestCase {
         return String(first) + words.dropFirst().map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
-    /// A case's name: `streamClosed`, or `template` of `template(id: 0, …)`. uniffi spells
-    /// the cases of error enums as Rust does (`NotCacheable`): compared with a lower-case
-    /// first letter.
+    /// A case's name: `streamClosed`, or `template` of `template(id: 0, …)`.
     static func caseName<T>(_ value: T) -> String {
         // `reflecting`: error enums describe themselves with the core's wording.
         let text = String(reflecting: value).prefix { $0 != "(" }
-        let name = text.split(separator: ".").last ?? text
-        return name.prefix(1).lowercased() + name.dropFirst()
+        return String(text.split(separator: ".").last ?? text)
     }
 
     func assertSame<T>(_ table: String, _ cases: [T], file: StaticString = #filePath, line: UInt = #line) {
@@ -52,10 +49,10 @@ final class IdentifierTests: XCTestCase {
         assertSame("server::BodyKind", [BodyKind.json, .sse])
         assertSame("server::Transport", [ServerTransport.stdio, .http])
         assertSame("client::Transport", [ClientTransport.stdio, .http])
-        // uniffi's error enums describe themselves with the core's wording and spell cases as
-        // Rust does: their Swift cases are listed with the lowerCamelCase name each stands for.
+        // Error enums describe themselves with the core's wording, not their case names: each
+        // Swift case is listed with the name it is spelled with.
         let config: [ServerConfigError: String] = [
-            .NoSupportedVersion: "noSupportedVersion", .ZeroCapacity: "zeroCapacity", .StateKeyTooShort: "stateKeyTooShort",
+            .noSupportedVersion: "noSupportedVersion", .zeroCapacity: "zeroCapacity", .stateKeyTooShort: "stateKeyTooShort",
         ]
         XCTAssertEqual(Set(config.values), Set(coreIdentifiers(table: "server::ConfigError").map(Self.lowerCamel)))
         assertSame("client::CachePolicy", [CachePolicy.preferCache, .refresh])
@@ -73,22 +70,23 @@ final class IdentifierTests: XCTestCase {
             .invalidPercentEncoding, .capacityExceeded, .tooLong, .other,
         ])
         let client: [ClientError: String] = [
-            .UnknownCall: "unknownCall", .NotAwaitingInput: "notAwaitingInput", .MissingInputResponse: "missingInputResponse",
-            .UnexpectedInputResponse: "unexpectedInputResponse", .InputResponseNotObject: "inputResponseNotObject",
-            .Encode: "encode", .NoVersions: "noVersions", .EmptyVersion: "emptyVersion",
-            .InvalidCapabilities: "invalidCapabilities", .ZeroLimit: "zeroLimit",
+            .unknownCall: "unknownCall", .notAwaitingInput: "notAwaitingInput", .missingInputResponse: "missingInputResponse",
+            .unexpectedInputResponse: "unexpectedInputResponse", .inputResponseNotObject: "inputResponseNotObject",
+            .encode: "encode", .ownedMethod: "ownedMethod", .paramsNotObject: "paramsNotObject",
+            .rejectedTool: "rejectedTool", .noVersions: "noVersions", .emptyVersion: "emptyVersion",
+            .invalidCapabilities: "invalidCapabilities", .zeroLimit: "zeroLimit",
         ]
         assertCovered("client::ClientError", Array(client.values))
         assertCovered("client::ConfigError", Array(client.values))
         let cache: [CacheError: String] = [
-            .NotCacheable: "notCacheable", .MissingUri: "missingUri", .Retry: "retry",
-            .ImmediatelyStale: "immediatelyStale", .TooLarge: "tooLarge",
+            .notCacheable: "notCacheable", .missingUri: "missingUri", .retry: "retry",
+            .immediatelyStale: "immediatelyStale", .tooLarge: "tooLarge",
         ]
         assertCovered("cache::KeyError", Array(cache.values))
         assertCovered("cache::Refused", Array(cache.values))
         let respond: [RespondError: String] = [
-            .UnknownHandle: "unknownHandle", .WrongKind: "wrongKind", .InvalidInputRequests: "invalidInputRequests",
-            .NoStateKey: "noStateKey", .ClientLacksCapability: "clientLacksCapability",
+            .unknownHandle: "unknownHandle", .wrongKind: "wrongKind", .invalidInputRequests: "invalidInputRequests",
+            .noStateKey: "noStateKey", .clientLacksCapability: "clientLacksCapability", .invalidResult: "invalidResult",
         ]
         assertCovered("server::RespondError", Array(respond.values))
     }

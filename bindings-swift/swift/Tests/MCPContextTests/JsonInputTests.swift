@@ -39,11 +39,11 @@ final class JsonInputTests: XCTestCase {
         XCTAssertEqual(page.resources.first?.annotations?.audience, ["user"])
 
         XCTAssertThrowsError(try h.server.addResourceJson(resourceJson: #"{"uri":"notes://x/1"}"#, contentsJson: nil, cacheJson: nil)) { error in
-            guard case .InvalidJson(let description)? = error as? RegisterError else { return XCTFail("\(error)") }
+            guard case .invalidJson(let description)? = error as? RegisterError else { return XCTFail("\(error)") }
             XCTAssertTrue(description.contains("name"), description)
         }
         XCTAssertThrowsError(try h.server.addTemplateJson(templateJson: "{", cacheJson: nil, completions: [:])) { error in
-            guard case .InvalidJson? = error as? RegisterError else { return XCTFail("\(error)") }
+            guard case .invalidJson? = error as? RegisterError else { return XCTFail("\(error)") }
         }
     }
 
@@ -53,10 +53,10 @@ final class JsonInputTests: XCTestCase {
             guard case .getPrompt(let handle, let name, let arguments, _, _, _) = event else { return XCTFail("\(event)") }
             XCTAssertEqual(name, "review")
             XCTAssertThrowsError(try h.server.respondPrompt(handle: handle, resultJson: #"{"messages":[{"role":"robot"}]}"#)) { error in
-                guard case .InvalidJson? = error as? RespondError else { return XCTFail("\(error)") }
+                guard case .invalidJson? = error as? RespondError else { return XCTFail("\(error)") }
             }
             XCTAssertThrowsError(try h.server.respondRead(handle: handle, contents: [])) { error in
-                XCTAssertEqual(error as? RespondError, .WrongKind)
+                XCTAssertEqual(error as? RespondError, .wrongKind)
             }
             let id = arguments["id"] ?? "?"
             try h.server.respondPrompt(handle: handle, result: Wire.GetPromptResult(
@@ -110,7 +110,7 @@ final class JsonInputTests: XCTestCase {
         }.first)
         XCTAssertEqual(requests["confirm"]?.method, "elicitation/create")
         XCTAssertThrowsError(try h.client.respondInput(call: call, responses: ["other": "{}"], nowMs: h.nowMs)) { error in
-            XCTAssertEqual(error as? ClientError, .UnexpectedInputResponse)
+            XCTAssertEqual(error as? ClientError, .unexpectedInputResponse)
         }
         try h.client.respondInput(call: call, responses: ["confirm": #"{"action":"accept","content":{}}"#], nowMs: h.nowMs)
         try h.pump()
@@ -131,7 +131,7 @@ final class JsonInputTests: XCTestCase {
                 handle: handle,
                 inputRequestsJson: #"{"confirm":{"method":"elicitation/create","params":{"message":"?","requestedSchema":{"type":"object","properties":{}}}}}"#,
                 state: nil)) { error in
-                XCTAssertEqual(error as? RespondError, .ClientLacksCapability)
+                XCTAssertEqual(error as? RespondError, .clientLacksCapability)
             }
         }
         let call = h.client.readResource(uri: "notes://acme/9", policy: .refresh, nowMs: h.nowMs)

@@ -96,7 +96,7 @@ final class MachineTests: XCTestCase {
                 contents: [.blob(uri: uri, mimeType: "application/octet-stream", data: Data([0, 1, 2, 255]))])
             // Answering twice is a caller error, reported as a Swift error.
             XCTAssertThrowsError(try h.server.respondRead(handle: handle, contents: [])) { error in
-                XCTAssertEqual(error as? RespondError, .UnknownHandle)
+                XCTAssertEqual(error as? RespondError, .unknownHandle)
             }
         }
         let call = h.client.readResource(uri: "notes://acme%20co/42", policy: .refresh, nowMs: h.nowMs)
@@ -248,8 +248,8 @@ final class MachineTests: XCTestCase {
         XCTAssertEqual(stream, 9)
         XCTAssertTrue(end)
         XCTAssertEqual((try object(String(decoding: bytes, as: UTF8.self))["error"] as? [String: Any])?["code"] as? Int, -32700)
-        let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#
-        XCTAssertEqual(server.handleMessage(bytes: Data(initialize.utf8), nowMs: 0, context: http), .request)
+        let ping = #"{"jsonrpc":"2.0","id":1,"method":"ping","params":{}}"#
+        XCTAssertEqual(server.handleMessage(bytes: Data(ping.utf8), nowMs: 0, context: http), .request)
         guard case .transmit(_, _, let status, let kind, _)? = server.pollOutput() else {
             return XCTFail("expected a transmit")
         }
@@ -263,21 +263,21 @@ final class MachineTests: XCTestCase {
         var config = serverConfig()
         config.pageSize = 0
         XCTAssertThrowsError(try ServerMachine(config: config)) { error in
-            XCTAssertEqual(error as? ServerConfigError, .ZeroCapacity)
+            XCTAssertEqual(error as? ServerConfigError, .zeroCapacity)
         }
         config = serverConfig()
         config.stateKeys = [SealingKey(id: 1, secret: Data(repeating: 7, count: 4))]
         XCTAssertThrowsError(try ServerMachine(config: config)) { error in
-            XCTAssertEqual(error as? ServerConfigError, .StateKeyTooShort)
+            XCTAssertEqual(error as? ServerConfigError, .stateKeyTooShort)
         }
         let server = try makeServer()
         let readme = Resource(uri: "notes://acme/readme", name: "again", title: nil, description: nil, mimeType: nil, size: nil)
         XCTAssertThrowsError(try server.addResource(resource: readme, contents: nil, cache: nil)) { error in
-            XCTAssertEqual(error as? RegisterError, .Duplicate)
+            XCTAssertEqual(error as? RegisterError, .duplicate)
         }
         let bad = ResourceTemplate(uriTemplate: "notes://{oops", name: "bad", title: nil, description: nil, mimeType: nil)
         XCTAssertThrowsError(try server.addTemplate(template: bad, cache: nil, completions: [:])) { error in
-            guard case .InvalidTemplate(let kind, let offset, let description)? = error as? RegisterError else {
+            guard case .invalidTemplate(let kind, let offset, let description)? = error as? RegisterError else {
                 return XCTFail("\(error)")
             }
             XCTAssertEqual(kind, .unclosedExpression)
@@ -286,10 +286,10 @@ final class MachineTests: XCTestCase {
         }
         let invalidUri = Resource(uri: "no scheme", name: "x", title: nil, description: nil, mimeType: nil, size: nil)
         XCTAssertThrowsError(try server.addResource(resource: invalidUri, contents: nil, cache: nil)) { error in
-            guard case .InvalidUri? = error as? RegisterError else { return XCTFail("\(error)") }
+            guard case .invalidUri? = error as? RegisterError else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try server.fail(handle: 12345, failure: .internal)) { error in
-            XCTAssertEqual(error as? RespondError, .UnknownHandle)
+            XCTAssertEqual(error as? RespondError, .unknownHandle)
             XCTAssertEqual("\(error)", "no request is waiting for this handle")
         }
         XCTAssertTrue(server.removeResource(uri: "notes://acme/readme"))
@@ -302,19 +302,19 @@ final class MachineTests: XCTestCase {
         var config = clientConfig(name: "t", version: "1")
         config.capabilitiesJson = "[1]"
         XCTAssertThrowsError(try ClientMachine(config: config)) { error in
-            XCTAssertEqual(error as? ClientError, .InvalidCapabilities)
+            XCTAssertEqual(error as? ClientError, .invalidCapabilities)
         }
         config = clientConfig(name: "t", version: "1")
         config.versions = []
         XCTAssertThrowsError(try ClientMachine(config: config)) { error in
-            XCTAssertEqual(error as? ClientError, .NoVersions)
+            XCTAssertEqual(error as? ClientError, .noVersions)
         }
         let client = try ClientMachine(config: clientConfig(name: "t", version: "1"))
         XCTAssertThrowsError(try client.cancel(call: 99, reason: nil, nowMs: 0)) { error in
-            XCTAssertEqual(error as? ClientError, .UnknownCall)
+            XCTAssertEqual(error as? ClientError, .unknownCall)
         }
         XCTAssertThrowsError(try client.respondInput(call: 99, responses: [:], nowMs: 0)) { error in
-            XCTAssertEqual(error as? ClientError, .UnknownCall)
+            XCTAssertEqual(error as? ClientError, .unknownCall)
         }
         // Garbage from the server is a peer error event, never a crash.
         client.handleMessage(bytes: Data([0xff, 0x00, 0x7b]), nowMs: 0)
@@ -331,7 +331,7 @@ final class MachineTests: XCTestCase {
         try h.pump()
         _ = h.take()
         let call = h.client.readResource(uri: "notes://acme/1", policy: .refresh, nowMs: h.nowMs)
-        guard case .transmit(_, let id, let method, let name, let version)? = h.client.pollOutput() else {
+        guard case .transmit(_, let id, let method, let name, let version, _)? = h.client.pollOutput() else {
             return XCTFail("expected the read request")
         }
         XCTAssertNotNil(id)
@@ -351,12 +351,12 @@ final class MachineTests: XCTestCase {
         config.transport = .http
         let client = try ClientMachine(config: config)
         let call = client.readResource(uri: "notes://acme/1", policy: .refresh, nowMs: 0)
-        guard case .transmit(_, let probeId?, "server/discover", _, _)? = client.pollOutput() else {
+        guard case .transmit(_, let probeId?, "server/discover", _, _, _)? = client.pollOutput() else {
             return XCTFail("expected the discover probe")
         }
         // The host's HTTP layer got no JSON-RPC answer (e.g. 404, empty body): legacy fallback.
         client.handleRequestFailed(id: probeId, nowMs: 1)
-        guard case .transmit(_, let initId?, "initialize", _, _)? = client.pollOutput() else {
+        guard case .transmit(_, let initId?, "initialize", _, _, _)? = client.pollOutput() else {
             return XCTFail("expected the legacy initialize")
         }
         let initialized = #"{"jsonrpc":"2.0","id":\#(initId),"result":{"protocolVersion":"2025-11-25","capabilities":{"resources":{}},"serverInfo":{"name":"s","version":"1"}}}"#
@@ -365,7 +365,7 @@ final class MachineTests: XCTestCase {
         var connected: Session?
         while let out = client.pollOutput() {
             switch out {
-            case .transmit(_, let id, "resources/read", let name, _):
+            case .transmit(_, let id, "resources/read", let name, _, _):
                 XCTAssertEqual(name, "notes://acme/1")
                 readId = id
             case .event(.connected(let session)):
@@ -380,7 +380,7 @@ final class MachineTests: XCTestCase {
         try client.cancel(call: call, reason: "user", nowMs: 3)
         XCTAssertEqual(client.pollOutput(), .closeStream(id: id), "HTTP cancels by closing the stream")
         XCTAssertThrowsError(try client.cancel(call: call, reason: nil, nowMs: 4)) { error in
-            XCTAssertEqual(error as? ClientError, .UnknownCall)
+            XCTAssertEqual(error as? ClientError, .unknownCall)
         }
     }
 }

@@ -32,13 +32,13 @@ final class RouterTests: XCTestCase {
         let router = Router()
         XCTAssertNoThrow(try router.insert(template: "repo://{owner}/{repo}"))
         XCTAssertThrowsError(try router.insert(template: "repo://{a}/{b}")) { error in
-            XCTAssertEqual(error as? RouterError, .Indistinguishable(existing: 0))
+            XCTAssertEqual(error as? RouterError, .indistinguishable(existing: 0))
         }
         XCTAssertThrowsError(try router.insert(template: "x://{a}{b}")) { error in
-            guard case .Unmatchable? = error as? RouterError else { return XCTFail("\(error)") }
+            guard case .unmatchable? = error as? RouterError else { return XCTFail("\(error)") }
         }
         XCTAssertThrowsError(try router.insert(template: "x://{a")) { error in
-            XCTAssertEqual(error as? RouterError, .Parse(kind: .unclosedExpression, byteOffset: 4))
+            XCTAssertEqual(error as? RouterError, .parse(kind: .unclosedExpression, byteOffset: 4))
         }
         XCTAssertEqual(router.count(), 1, "a refused template changes nothing")
     }
@@ -73,19 +73,19 @@ final class CacheTests: XCTestCase {
         let cache = Cache(maxEntries: 2, maxBytes: 16)
         let key = CacheKey.discover
         XCTAssertThrowsError(try cache.insert(key: key, authContext: nil, ttlMs: 0, scope: .public, retry: false, value: Data(), nowMs: 0)) {
-            XCTAssertEqual($0 as? CacheError, .ImmediatelyStale)
+            XCTAssertEqual($0 as? CacheError, .immediatelyStale)
         }
         XCTAssertThrowsError(try cache.insert(key: key, authContext: nil, ttlMs: 10, scope: .public, retry: true, value: Data(), nowMs: 0)) {
-            XCTAssertEqual($0 as? CacheError, .Retry)
+            XCTAssertEqual($0 as? CacheError, .retry)
         }
         XCTAssertThrowsError(try cache.insert(key: key, authContext: nil, ttlMs: 10, scope: .public, retry: false, value: Data(count: 17), nowMs: 0)) {
-            XCTAssertEqual($0 as? CacheError, .TooLarge)
+            XCTAssertEqual($0 as? CacheError, .tooLarge)
         }
         XCTAssertThrowsError(try cacheKey(method: "prompts/get", keyParam: nil)) {
-            XCTAssertEqual($0 as? CacheError, .NotCacheable)
+            XCTAssertEqual($0 as? CacheError, .notCacheable)
         }
         XCTAssertThrowsError(try cacheKey(method: "resources/read", keyParam: nil)) {
-            XCTAssertEqual($0 as? CacheError, .MissingUri)
+            XCTAssertEqual($0 as? CacheError, .missingUri)
         }
     }
 }

@@ -26,7 +26,7 @@ final class SessionHarness {
             while let out = client.pollOutput() {
                 progressed = true
                 switch out {
-                case .transmit(let bytes, _, _, _, _):
+                case .transmit(let bytes, _, _, _, _, _):
                     _ = server.handleMessage(bytes: bytes, nowMs: nowMs, context: context)
                 case .closeStream:
                     break

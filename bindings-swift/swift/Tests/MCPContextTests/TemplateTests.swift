@@ -21,7 +21,7 @@ final class TemplateTests: XCTestCase {
         do {
             _ = try URITemplate(source: "files://{path")
             XCTFail("parsed an unclosed expression")
-        } catch let TemplateError.Parse(kind, byteOffset) {
+        } catch let TemplateError.parse(kind, byteOffset) {
             XCTAssertEqual(kind, .unclosedExpression)
             XCTAssertEqual(byteOffset, 8)
         }
@@ -60,7 +60,7 @@ final class TemplateTests: XCTestCase {
         ]
         for (source, kind, offset) in cases {
             XCTAssertThrowsError(try URITemplate(source: source), source) { error in
-                XCTAssertEqual(error as? TemplateError, .Parse(kind: kind, byteOffset: offset), source)
+                XCTAssertEqual(error as? TemplateError, .parse(kind: kind, byteOffset: offset), source)
             }
         }
         do {
@@ -78,7 +78,7 @@ final class TemplateTests: XCTestCase {
     func testPrefixOnACompositeValueThrows() throws {
         let t = try URITemplate(source: "ab{x:2}")
         XCTAssertThrowsError(try t.expand(vars: ["x": ["y"]])) { error in
-            XCTAssertEqual(error as? TemplateError, .PrefixOnComposite(byteOffset: 3))
+            XCTAssertEqual(error as? TemplateError, .prefixOnComposite(byteOffset: 3))
         }
         XCTAssertEqual(try t.expand(vars: ["x": "yes"]), "abye")
     }

@@ -19,8 +19,9 @@ public protocol MCPTransport: Sendable {
     func start(
         receive: @escaping @Sendable (Data) -> Void, failed: @escaping @Sendable (Int64) -> Void,
         closed: @escaping @Sendable () -> Void) throws
-    /// Sends one message (headers for HTTP: `Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`).
-    func send(_ bytes: Data, id: Int64?, method: String?, name: String?, protocolVersion: String?)
+    /// Sends one message; `headers` are every header of its HTTP POST, from the machine
+    /// (`Mcp-Method`, `Mcp-Name`, `MCP-Protocol-Version`, `Mcp-Param-*`, …).
+    func send(_ bytes: Data, id: Int64?, headers: [HttpHeader])
     /// HTTP: closes the response stream of request `id` (cancellation).
     func closeStream(id: Int64)
     /// Ends the connection.
@@ -121,6 +122,31 @@ public actor MCPClient {
         try await reply(await call { $0.complete(reference: ref, argument: argument, value: value, context: context, nowMs: $1) })
     }
 
+    /// Any other method (`tools/list`, `tools/call`, vendor methods) with the machine's
+    /// `_meta`, id, deadline and `input_required` loop: the `result` object.
+    public func request(_ method: String, params: Wire.JSON = [:]) async throws -> Wire.JSON {
+        let text = try wireJSON(params)
+        try startIfNeeded()
+        let id = try machine.request(method: method, paramsJson: text, nowMs: monotonicMs())
+        let event = try await wait(for: id)
+        guard case .responded(_, let json) = event else { throw MCPClientError.closed }
+        return try Wire.JSON(text: json)
+    }
+
+    /// `tools/list` (one page from `cursor`).
+    public func listTools(cursor: String? = nil) async throws -> Wire.ListToolsResult {
+        var params: [String: Wire.JSON] = [:]
+        if let cursor { params["cursor"] = .string(cursor) }
+        let result = try await request("tools/list", params: .object(params))
+        return try JSONDecoder().decode(Wire.ListToolsResult.self, from: JSONEncoder().encode(result))
+    }
+
+    /// `tools/call` of `name` with `arguments`.
+    public func callTool(_ name: String, arguments: [String: Wire.JSON] = [:]) async throws -> Wire.CallToolResult {
+        let result = try await request("tools/call", params: ["name": .string(name), "arguments": .object(arguments)])
+        return try JSONDecoder().decode(Wire.CallToolResult.self, from: JSONEncoder().encode(result))
+    }
+
     /// `subscriptions/listen`: the stream yields `.acknowledged`, then `.notified` for each
     /// notification, and ends after `.subscriptionEnded` (or throws the call's error).
     /// Cancelling the iterating task cancels the subscription.
@@ -178,8 +204,11 @@ public actor MCPClient {
 
     private func call(_ start: (ClientMachine, UInt64) -> UInt64) async throws -> ClientEvent {
         try startIfNeeded()
-        let id = start(machine, monotonicMs())
-        return try await withCheckedThrowingContinuation { continuation in
+        return try await wait(for: start(machine, monotonicMs()))
+    }
+
+    private func wait(for id: UInt64) async throws -> ClientEvent {
+        try await withCheckedThrowingContinuation { continuation in
             waiting[id] = continuation
             pump()
         }
@@ -236,8 +265,8 @@ public actor MCPClient {
         }
         while let output = machine.pollOutput() {
             switch output {
-            case .transmit(let bytes, let id, let method, let name, let version):
-                transport.send(bytes, id: id, method: method, name: name, protocolVersion: version)
+            case .transmit(let bytes, let id, _, _, _, let headers):
+                transport.send(bytes, id: id, headers: headers)
             case .closeStream(let id):
                 transport.closeStream(id: id)
             case .event(let event):
@@ -265,7 +294,7 @@ public actor MCPClient {
             failAll(MCPClientError.connectFailed(error))
         case .discovered(let call, _), .resourcesListed(let call, _), .templatesListed(let call, _),
             .promptsListed(let call, _), .resourceRead(let call, _), .promptFetched(let call, _),
-            .completed(let call, _):
+            .completed(let call, _), .responded(let call, _):
             waiting.removeValue(forKey: call)?.resume(returning: event)
         case .failed(let call, let error):
             if let c = waiting.removeValue(forKey: call) {

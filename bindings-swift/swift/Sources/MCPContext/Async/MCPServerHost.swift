@@ -25,6 +25,21 @@ public enum MCPHandlerError: Error, Sendable, Equatable {
     case application(code: Int32, message: String)
 }
 
+/// Thrown by a handler to answer with `input_required` (multi-round-trip requests): the
+/// client answers each request and retries; the handler runs again with `MCPServerHost.retry`
+/// set (its `inputResponses` by key, and `state` as given here, verified; `state` needs a
+/// sealing key in the configuration).
+public struct MCPInputRequired: Error, Sendable {
+    /// Key → `{"method": "elicitation/create" | "sampling/createMessage" | "roots/list", "params": …}`.
+    public var requests: [String: Wire.JSON]
+    /// Application state sealed into `requestState`.
+    public var state: Data?
+    public init(_ requests: [String: Wire.JSON], state: Data? = nil) {
+        self.requests = requests
+        self.state = state
+    }
+}
+
 /// An MCP server: a `ServerMachine` plus async handlers, driven by `run(...)`.
 public actor MCPServerHost {
     /// Reads a resource: `uri` as requested, `variables` decoded from the template (empty for
@@ -32,12 +47,22 @@ public actor MCPServerHost {
     public typealias ResourceHandler = @Sendable (_ uri: String, _ variables: [String: String]) async throws -> [ResourceContents]
     /// Gets a prompt from its arguments.
     public typealias PromptHandler = @Sendable (_ arguments: [String: String]) async throws -> Wire.GetPromptResult
+    /// Calls a tool with its `arguments`.
+    public typealias ToolHandler = @Sendable (_ arguments: [String: Wire.JSON]) async throws -> Wire.CallToolResult
+    /// Answers an extension method from its `params` object: the result object.
+    public typealias MethodHandler = @Sendable (_ params: Wire.JSON) async throws -> Wire.JSON
+
+    /// The verified inputs of the retry a handler is answering (`nil` on a first request).
+    @TaskLocal public static var retry: Retry?
 
     /// The machine (for what this actor does not wrap: visibility, `resourceUpdated`, …).
     public nonisolated let machine: ServerMachine
     private var templateHandlers: [UInt32: ResourceHandler] = [:]
     private var resourceHandlers: [String: ResourceHandler] = [:]
     private var promptHandlers: [String: PromptHandler] = [:]
+    private var tools: [Wire.Tool] = []
+    private var toolHandlers: [String: ToolHandler] = [:]
+    private var methodHandlers: [String: MethodHandler] = [:]
     /// Templates by machine id, to route reads of listed items to their template's handler.
     private let router = Router()
     private var routed: [UInt32: UInt32] = [:]
@@ -104,6 +129,31 @@ public actor MCPServerHost {
             prompt: Prompt(name: name, title: title, description: description, arguments: arguments),
             completions: completions)
         promptHandlers[name] = handler
+    }
+
+    /// A tool (`tools/list`, `tools/call`, served as extension methods; `tools` is announced
+    /// in `server/discover`). A thrown `MCPHandlerError` is the call's JSON-RPC error; a tool
+    /// that fails in its own terms returns `CallToolResult(content:isError: true)`.
+    public func tool(
+        _ name: String, title: String? = nil, description: String? = nil,
+        inputSchema: Wire.JSON = ["type": "object"], outputSchema: Wire.JSON? = nil,
+        handler: @escaping ToolHandler
+    ) throws {
+        if tools.isEmpty {
+            try machine.addMethod(method: "tools/list")
+            try machine.addMethod(method: "tools/call")
+            try machine.setCapability(key: "tools", valueJson: "{}")
+        }
+        tools.removeAll { $0.name == name }
+        tools.append(Wire.Tool(name: name, title: title, description: description, inputSchema: inputSchema, outputSchema: outputSchema))
+        toolHandlers[name] = handler
+    }
+
+    /// Any other method the core does not own (e.g. a vendor method): the machine validates
+    /// the request like its own, `handler` returns the result object.
+    public func method(_ name: String, handler: @escaping MethodHandler) throws {
+        try machine.addMethod(method: name)
+        methodHandlers[name] = handler
     }
 
     /// Tells subscribers that `uri` changed.
@@ -189,7 +239,7 @@ public actor MCPServerHost {
 
     private func dispatch(_ event: ServerEvent) {
         switch event {
-        case .readResource(let handle, let uri, let target, _, _, _):
+        case .readResource(let handle, let uri, let target, _, _, let retry):
             var handler: ResourceHandler?
             var variables: [String: String] = [:]
             switch target {
@@ -209,18 +259,47 @@ public actor MCPServerHost {
                 return
             }
             let captured = variables
-            spawn(handle) { host in
+            spawn(handle, retry) { host in
                 let contents = try await handler(uri, captured)
                 try await host.answerRead(handle, contents)
             }
-        case .getPrompt(let handle, let name, let arguments, _, _, _):
+        case .getPrompt(let handle, let name, let arguments, _, _, let retry):
             guard let handler = promptHandlers[name] else {
                 try? machine.fail(handle: handle, failure: .notFound)
                 return
             }
-            spawn(handle) { host in
+            spawn(handle, retry) { host in
                 let result = try await handler(arguments)
                 try await host.answerPrompt(handle, result)
+            }
+        case .request(let handle, let method, let paramsJson, _, _, _, let retry):
+            let params = (try? Wire.JSON(text: paramsJson)) ?? [:]
+            switch method {
+            case "tools/list" where !tools.isEmpty:
+                let result = (try? wireJSON(Wire.ListToolsResult(tools: tools))) ?? "{}"
+                try? machine.respondResult(handle: handle, resultJson: result, cache: nil)
+            case "tools/call" where !tools.isEmpty:
+                let name = params["name"]?.stringValue ?? ""
+                guard let handler = toolHandlers[name] else {
+                    try? machine.fail(handle: handle, failure: .invalidParams(message: "Unknown tool: \(name)"))
+                    return
+                }
+                var arguments: [String: Wire.JSON] = [:]
+                if case .object(let a)? = params["arguments"] { arguments = a }
+                let captured = arguments
+                spawn(handle, retry) { host in
+                    let result = try await handler(captured)
+                    try await host.answerResult(handle, try wireJSON(result))
+                }
+            default:
+                guard let handler = methodHandlers[method] else {
+                    try? machine.fail(handle: handle, failure: .notFound)
+                    return
+                }
+                spawn(handle, retry) { host in
+                    let result = try await handler(params)
+                    try await host.answerResult(handle, try wireJSON(result))
+                }
             }
         case .complete(let handle, _, _, _, _, _):
             try? machine.respondCompletion(handle: handle, values: [])
@@ -230,11 +309,13 @@ public actor MCPServerHost {
     }
 
     /// Runs `body` as its own task; a thrown error becomes the handle's JSON-RPC error.
-    private func spawn(_ handle: UInt64, _ body: @escaping @Sendable (MCPServerHost) async throws -> Void) {
+    private func spawn(_ handle: UInt64, _ retry: Retry?, _ body: @escaping @Sendable (MCPServerHost) async throws -> Void) {
         inFlight += 1
         Task {
             do {
-                try await body(self)
+                try await Self.$retry.withValue(retry) { try await body(self) }
+            } catch let input as MCPInputRequired {
+                await self.answerInputRequired(handle, input)
             } catch let error as MCPHandlerError {
                 await self.answerFailure(handle, error)
             } catch is RespondError {
@@ -254,6 +335,19 @@ public actor MCPServerHost {
 
     private func answerPrompt(_ handle: UInt64, _ result: Wire.GetPromptResult) throws {
         try machine.respondPrompt(handle: handle, result: result)
+    }
+
+    private func answerResult(_ handle: UInt64, _ json: String) throws {
+        try machine.respondResult(handle: handle, resultJson: json, cache: nil)
+    }
+
+    private func answerInputRequired(_ handle: UInt64, _ input: MCPInputRequired) {
+        do {
+            try machine.respondInputRequired(
+                handle: handle, inputRequestsJson: try wireJSON(Wire.JSON.object(input.requests)), state: input.state)
+        } catch {
+            answerFailure(handle, nil)
+        }
     }
 
     private func answerFailure(_ handle: UInt64, _ error: MCPHandlerError?) {

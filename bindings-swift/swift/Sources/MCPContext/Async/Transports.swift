@@ -35,7 +35,7 @@ public final class StdioTransport: MCPTransport, @unchecked Sendable {
         }
     }
 
-    public func send(_ bytes: Data, id: Int64?, method: String?, name: String?, protocolVersion: String?) {
+    public func send(_ bytes: Data, id: Int64?, headers: [HttpHeader]) {
         lock.lock()
         defer { lock.unlock() }
         try? stdin.fileHandleForWriting.write(contentsOf: bytes + Data("\n".utf8))
@@ -94,16 +94,12 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         self.failed = failed
     }
 
-    public func send(_ bytes: Data, id: Int64?, method: String?, name: String?, protocolVersion: String?) {
+    public func send(_ bytes: Data, id: Int64?, headers: [HttpHeader]) {
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
         request.httpBody = bytes
-        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json, text/event-stream", forHTTPHeaderField: "Accept")
-        if let method { request.setValue(method, forHTTPHeaderField: "Mcp-Method") }
-        if let name { request.setValue(name, forHTTPHeaderField: "Mcp-Name") }
-        if let protocolVersion { request.setValue(protocolVersion, forHTTPHeaderField: "MCP-Protocol-Version") }
-        for (k, v) in headers { request.setValue(v, forHTTPHeaderField: k) }
+        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        for (k, v) in self.headers { request.setValue(v, forHTTPHeaderField: k) }
         let task = session.dataTask(with: request)
         lock.lock()
         streams[task.taskIdentifier] = Stream(requestId: id)

@@ -1,0 +1,213 @@
+// Types of `mcp-context/server` (napi addon) and `mcp-context/wasm` (WebAssembly build): the
+// same package layer on either engine. Written by hand (the layer is JavaScript); checked
+// with `tsc --strict --noEmit` by the tests.
+
+/** `{ ttlMs, cacheScope }`: how long and for whom a result may be cached. */
+export interface CacheHint {
+  ttlMs: number
+  cacheScope: 'public' | 'private'
+}
+
+export interface Implementation {
+  name: string
+  version: string
+  title?: string
+  description?: string
+  websiteUrl?: string
+}
+
+export interface McpServerOptions {
+  /** `server/discover` instructions. */
+  instructions?: string
+  /** How long a handler has before the client gets -32603 (30 000 ms). */
+  requestTimeoutMs?: number
+  /** Items per list page (50). */
+  pageSize?: number
+  /** Keys for sealing `requestState` (≥ 32 bytes each, newest first). */
+  stateKeys?: { id: number; secret: Uint8Array }[]
+  /** `server.fetch` options: the body limit (4 MiB) and the Host/Origin allow-list. */
+  http?: { maxBody?: number; allowedHosts?: string[] }
+}
+
+export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
+export interface BlobResourceContents { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> }
+export type ResourceContents = TextResourceContents | BlobResourceContents
+
+export interface ReadResourceResult {
+  contents: ResourceContents[]
+  /** Hints for this result (else the resource's or template's `cacheHint`). */
+  cacheHint?: CacheHint
+}
+
+export interface InputRequiredResult {
+  resultType: 'input_required'
+  inputRequests: Record<string, { method: string; params?: Record<string, unknown> }>
+  /** Application state to get back, verified, in `ctx.mcpReq.requestState` (needs `stateKeys`). */
+  requestState?: string | Uint8Array
+}
+
+export type ContentBlock =
+  | { type: 'text'; text: string }
+  | { type: 'image'; data: string; mimeType: string }
+  | { type: 'audio'; data: string; mimeType: string }
+  | { type: 'resource'; resource: ResourceContents }
+  | { type: 'resource_link'; uri: string; name: string; mimeType?: string }
+
+export interface PromptMessage { role: 'user' | 'assistant'; content: ContentBlock }
+export interface GetPromptResult { description?: string; messages: PromptMessage[] }
+
+export interface Resource {
+  uri: string
+  name: string
+  title?: string
+  description?: string
+  mimeType?: string
+  size?: number
+  annotations?: Record<string, unknown>
+}
+export interface ListResourcesResult { resources: Resource[] }
+
+/** What a handler gets besides its arguments. */
+export interface ServerContext {
+  mcpReq: {
+    method: string
+    /** Aborted when the client cancels, the stream closes or the deadline passes. */
+    signal: AbortSignal
+    /** The client's answers to this request's earlier `input_required` round. */
+    inputResponses?: Record<string, unknown>
+    /** The verified state of the earlier round. */
+    requestState?: Uint8Array
+    /** The request's `_meta`. */
+    _meta?: Record<string, unknown>
+    /** A notification related to the request: `notifications/progress` is sent when the
+     * request carried a `progressToken` (the token is added), others are dropped. */
+    notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>
+  }
+  /** `notifications/progress` for this request; `false` when it carried no `progressToken`. */
+  progress(progress: number, total?: number, message?: string): boolean
+  /** The caller context the host resolved (0 = anonymous). */
+  auth: number | bigint
+}
+
+export interface ResourceMetadata {
+  title?: string
+  description?: string
+  mimeType?: string
+  annotations?: Record<string, unknown>
+  size?: number
+  _meta?: Record<string, unknown>
+  cacheHint?: CacheHint
+}
+
+type MaybePromise<T> = T | Promise<T>
+export type Variables = Record<string, string | string[]>
+export type ReadResourceCallback = (uri: URL, ctx: ServerContext) => MaybePromise<ReadResourceResult | InputRequiredResult>
+export type ReadResourceTemplateCallback = (uri: URL, variables: Variables, ctx: ServerContext) => MaybePromise<ReadResourceResult | InputRequiredResult>
+export type ListResourcesCallback = (ctx: ServerContext | Record<string, never>) => MaybePromise<ListResourcesResult>
+export type CompleteResourceTemplateCallback = (value: string, context?: { arguments?: Record<string, string> }) => MaybePromise<string[]>
+
+/** A URI template with its list and completion callbacks (the official SDK's shape). */
+export declare class ResourceTemplate {
+  constructor(uriTemplate: string, callbacks: {
+    list: ListResourcesCallback | undefined
+    complete?: Record<string, CompleteResourceTemplateCallback>
+  })
+  get uriTemplate(): string
+  get listCallback(): ListResourcesCallback | undefined
+  completeCallback(variable: string): CompleteResourceTemplateCallback | undefined
+}
+
+/** The Standard Schema interface (zod, valibot, arktype…), validation side. */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly '~standard': {
+    readonly version: 1
+    readonly vendor: string
+    readonly validate: (value: unknown) =>
+      | { readonly value: Output; readonly issues?: undefined }
+      | { readonly issues: ReadonlyArray<{ readonly message: string }> }
+      | Promise<{ readonly value: Output; readonly issues?: undefined } | { readonly issues: ReadonlyArray<{ readonly message: string }> }>
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined
+  }
+}
+type InferOutput<S> = S extends StandardSchemaV1<unknown, infer O> ? O : never
+
+export interface RegisteredResource { name: string; uri: string; remove(): boolean }
+export interface RegisteredResourceTemplate { name: string; uriTemplate: string; remove(): boolean }
+export interface RegisteredPrompt { name: string; remove(): boolean }
+
+export interface ToolConfig {
+  title?: string
+  description?: string
+  outputSchema?: StandardSchemaV1
+  annotations?: Record<string, unknown>
+  icons?: { src: string; mimeType?: string }[]
+  _meta?: Record<string, unknown>
+}
+export interface CallToolResult {
+  content: ContentBlock[]
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+  cacheHint?: CacheHint
+}
+export interface RegisteredTool { name: string; remove(): boolean }
+
+export interface PromptConfig {
+  title?: string
+  description?: string
+  icons?: { src: string; mimeType?: string }[]
+  _meta?: Record<string, unknown>
+}
+
+/** The server: the official SDK's registration calls on the mcp-context machine. */
+export declare class McpServer {
+  constructor(serverInfo: Implementation, options?: McpServerOptions)
+  registerResource(name: string, uri: string, metadata: ResourceMetadata, read: ReadResourceCallback): RegisteredResource
+  registerResource(name: string, template: ResourceTemplate, metadata: ResourceMetadata, read: ReadResourceTemplateCallback): RegisteredResourceTemplate
+  registerPrompt(name: string, config: PromptConfig & { argsSchema?: undefined }, cb: (ctx: ServerContext) => MaybePromise<GetPromptResult | InputRequiredResult>): RegisteredPrompt
+  registerPrompt<S extends StandardSchemaV1>(name: string, config: PromptConfig & { argsSchema: S }, cb: (args: InferOutput<S>, ctx: ServerContext) => MaybePromise<GetPromptResult | InputRequiredResult>): RegisteredPrompt
+  /** A tool (`tools/list`, `tools/call` through the core's extension methods). A thrown
+   * error is an `isError` result; an `McpError` a JSON-RPC error. */
+  registerTool(name: string, config: ToolConfig & { inputSchema?: undefined }, cb: (ctx: ServerContext) => MaybePromise<CallToolResult | InputRequiredResult>): RegisteredTool
+  registerTool<S extends StandardSchemaV1>(name: string, config: ToolConfig & { inputSchema: S }, cb: (args: InferOutput<S>, ctx: ServerContext) => MaybePromise<CallToolResult | InputRequiredResult>): RegisteredTool
+  /** Serves another method (`handler` returns the result object). */
+  setRequestHandler(method: string, handler: (params: Record<string, unknown>, ctx: ServerContext) => MaybePromise<Record<string, unknown>>): void
+  /** Streamable HTTP: one web-standard request in, its response out (SSE for listen). */
+  fetch(request: Request): Promise<Response>
+  /** `notifications/resources/updated` for the listens subscribed to `uri`. */
+  sendResourceUpdated(params: { uri: string }): void
+  sendResourceListChanged(): void
+  sendPromptListChanged(): void
+  /** Graceful close: every listen gets its final result. */
+  close(): void
+  /** Called with errors no client sees (a handler's result the machine refused, …). */
+  onerror: (error: unknown) => void
+}
+
+/** A JSON-RPC error for a handler to throw. */
+export declare class McpError extends Error {
+  constructor(code: number, message: string, data?: unknown)
+  code: number
+  data?: unknown
+}
+
+/** Thrown by a read handler: the resource does not exist (-32602 with `data.uri`). */
+export declare class ResourceNotFoundError extends McpError {
+  constructor(uri: string)
+}
+
+/** Serves `server` over stdio (newline-delimited JSON-RPC). Node and Deno. */
+export declare function serveStdio(server: McpServer, io?: { input?: unknown; output?: { write(chunk: Uint8Array): unknown } }): Promise<unknown>
+/** A node:http request listener serving `server.fetch` at `path` (/mcp). */
+export declare function toNodeHandler(server: McpServer, options?: { path?: string }): Promise<(req: any, res: any) => void>
+/** Serves `server` over Streamable HTTP on node:http; resolves to the listening server. */
+export declare function serveHttp(server: McpServer, options?: { port?: number; host?: string; path?: string }): Promise<NodeHttpServer>
+
+/** The listening node:http server (the members used here; it is the real `http.Server`). */
+export interface NodeHttpServer {
+  address(): { port: number; address: string; family: string } | string | null
+  close(callback?: (err?: Error) => void): unknown
+  closeAllConnections(): void
+}
+
+/** Marks a prompt argument's schema as completable (the official SDK's `completable`). */
+export declare function completable<S>(schema: S, complete: (value: string, context?: { arguments?: Record<string, string> }) => MaybePromise<string[]>): S

@@ -1,0 +1,138 @@
+// The WebAssembly engine's JS face: the same API as the napi addon's `ServerMachine`,
+// `UriTemplate`, `Router`, `checkOrigin` and `checkHeaders`, over the wasm-bindgen exports
+// of `bindings-node/wasm` (JSON text across the boundary). Objects built from peer data come
+// from `JSON.parse`, so every key is an own key (`__proto__` included).
+//
+// `load(wasm)` must run before the first use: `wasm` is a `WebAssembly.Module`, bytes, or
+// a promise of either (`index.mjs` and `workerd.mjs` do it).
+import * as glue from './pkg/mcp_context_wasm.js'
+
+const SAFE = Number.MAX_SAFE_INTEGER
+
+/** Instantiates the module (synchronously for a compiled module or bytes). */
+export function load(wasm) {
+  glue.initSync({ module: wasm })
+}
+
+class McpContextError extends Error {
+  constructor(message, code) { super(message); this.name = 'McpContextError'; this.code = code }
+}
+class McpError extends McpContextError {
+  constructor(message, code, data, httpStatus) {
+    super(message, code); this.name = 'McpError'; this.data = data; this.httpStatus = httpStatus
+  }
+}
+class OriginError extends McpContextError {
+  constructor(message, code, httpStatus) { super(message, code); this.name = 'OriginError'; this.httpStatus = httpStatus }
+}
+export { McpContextError, McpError, OriginError }
+
+function rethrow(err) {
+  if (typeof err !== 'string') throw err
+  let e
+  try { e = JSON.parse(err) } catch { throw new McpContextError(err, 'ERR_WASM') }
+  if (e.name === 'McpError') throw new McpError(e.message, e.code, e.data, e.httpStatus)
+  if (e.name === 'OriginError') throw new OriginError(e.message, e.code, e.httpStatus)
+  throw new McpContextError(e.message, e.code)
+}
+const call = (f) => { try { return f() } catch (err) { return rethrow(err) } }
+
+function int(n, what) {
+  if (typeof n === 'bigint' && n >= 0n && n <= BigInt(SAFE)) return Number(n)
+  if (typeof n !== 'number' || !(n >= 0) || n > SAFE) throw new TypeError(`${what} must be a non-negative integer below 2^53`)
+  return Math.floor(n)
+}
+const text = (v) => (v === null || v === undefined ? undefined : JSON.stringify(v))
+const bytes = (m) => (typeof m === 'string' ? new TextEncoder().encode(m) : m)
+
+export class ServerMachine {
+  constructor(config = {}) {
+    const c = { ...config }
+    if (c.stateKeys) c.stateKeys = c.stateKeys.map((k) => ({ id: k.id, secret: Array.from(k.secret) }))
+    this.inner = call(() => new glue.WasmServer(JSON.stringify(c)))
+    this.waker = null
+  }
+  /** The output-ready signal: `callback()` runs right after a call that queued an output on
+   * an empty queue returns (outside the machine). */
+  setWaker(callback) { this.waker = callback }
+  get hasOutput() { return this.inner.hasOutput }
+  // After every call that may queue output.
+  _woke(result) {
+    if (this.inner.takeWoken() && this.waker) this.waker()
+    return result
+  }
+  addResource(resource, contents, cache) { call(() => this.inner.addResource(JSON.stringify(resource), text(contents), text(cache))) }
+  addTemplate(template, cache, completions) { call(() => this.inner.addTemplate(JSON.stringify(template), text(cache), text(completions))) }
+  addPrompt(prompt, completions) { call(() => this.inner.addPrompt(JSON.stringify(prompt), text(completions))) }
+  removeResource(uri) { return this.inner.removeResource(uri) }
+  removeTemplate(t) { return this.inner.removeTemplate(t) }
+  removePrompt(name) { return this.inner.removePrompt(name) }
+  handleMessage(message, nowMs, ctx = {}) {
+    return this._woke(this.inner.handleMessage(bytes(message), int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth'), ctx.transport === 'http'))
+  }
+  pollOutput() {
+    const t = this.inner.pollOutput()
+    if (t === undefined) return null
+    const o = JSON.parse(t)
+    if (o.type === 'transmit') o.bytes = this.inner.takeBytes()
+    return o
+  }
+  respondRead(h, contents, cache) { this._woke(call(() => this.inner.respondRead(int(h, 'handle'), JSON.stringify(contents), text(cache)))) }
+  respondPrompt(h, result) { this._woke(call(() => this.inner.respondPrompt(int(h, 'handle'), JSON.stringify(result)))) }
+  respondCompletion(h, values) { this._woke(call(() => this.inner.respondCompletion(int(h, 'handle'), values.map(String)))) }
+  respondInputRequired(h, requests, state) {
+    this._woke(call(() => this.inner.respondInputRequired(int(h, 'handle'), JSON.stringify(requests), state ?? undefined)))
+  }
+  fail(h, f) { this._woke(call(() => this.inner.fail(int(h, 'handle'), f.kind, f.message, f.code))) }
+  pollTimeout() { return this.inner.pollTimeout() ?? null }
+  handleTimeout(nowMs) { this._woke(this.inner.handleTimeout(int(nowMs, 'nowMs'))) }
+  streamClosed(stream) { this._woke(this.inner.streamClosed(int(stream, 'stream'))) }
+  resourceUpdated(uri) { this._woke(this.inner.resourceUpdated(uri)) }
+  resourcesListChanged() { this._woke(this.inner.resourcesListChanged()) }
+  promptsListChanged() { this._woke(this.inner.promptsListChanged()) }
+  shutdown() { this._woke(this.inner.shutdown()) }
+  get pendingRequests() { return this.inner.pendingRequests }
+  get subscriptions() { return this.inner.subscriptions }
+}
+
+export class UriTemplate {
+  constructor(source) {
+    this.inner = call(() => new glue.WasmTemplate(source))
+    this.source = source
+    this.variables = this.inner.variables
+    this.n = this.variables.length
+  }
+  expand(vars = {}) {
+    // One crossing: the values, in variable order, joined by U+0000, when all are plain
+    // strings without U+0000; JSON text otherwise.
+    let joined = ''
+    for (let i = 0; i < this.n; i++) {
+      const v = vars[this.variables[i]]
+      if (typeof v !== 'string' || v.includes('\0')) return call(() => this.inner.expandJson(JSON.stringify(vars)))
+      joined = i === 0 ? v : `${joined}\0${v}`
+    }
+    return call(() => this.inner.expandJoined(joined))
+  }
+  match(uri) {
+    const t = call(() => this.inner.matchUri(uri))
+    return t === undefined ? null : JSON.parse(t)
+  }
+  toString() { return this.source }
+}
+
+export class Router {
+  constructor() { this.inner = new glue.WasmRouter() }
+  insert(template) { return call(() => this.inner.insert(template)) }
+  route(uri) {
+    const t = call(() => this.inner.route(uri))
+    return t === undefined ? null : JSON.parse(t)
+  }
+}
+
+export function checkOrigin(host, origin, allow) {
+  call(() => glue.checkOrigin(host ?? undefined, origin ?? undefined, allow ?? undefined))
+}
+
+export function checkHeaders(h, b) {
+  call(() => glue.checkHeaders(h.protocolVersion, h.method, h.name, b.protocolVersion, b.method, b.name))
+}

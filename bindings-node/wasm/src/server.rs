@@ -1,0 +1,525 @@
+//! `WasmServer`: the core's sans-IO server machine (`docs/server-machine.md`) behind a
+//! JSON-text boundary. The glue (`engine.mjs`) gives it the same JS face as the napi addon's
+//! `ServerMachine`, so one JS layer (`mcp-context/server`) runs on either engine.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::{Wake, Waker};
+
+use mcp_context::messages::owned::{
+    OwnedGetPromptResult, OwnedImplementation, OwnedInputRequest, OwnedPrompt, OwnedResource,
+    OwnedResourceContents, OwnedResourceTemplate,
+};
+use mcp_context::server::{
+    BodyKind, CacheHint, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure,
+    Handle, InputRequired, Output, PromptEntry, ReadTarget, Received, RegisterError, ResourceEntry,
+    RespondError, Retry, SealingKey, Server, ServerConfig, StreamId, TemplateEntry, Transport,
+};
+use serde_json::{Value, json};
+use wasm_bindgen::prelude::*;
+
+use crate::json::{context_error, decode, int, pairs};
+
+fn register_error(what: &str, e: &RegisterError) -> JsValue {
+    let code = match e {
+        RegisterError::Duplicate => "ERR_DUPLICATE",
+        RegisterError::InvalidUri(_) => "ERR_INVALID_URI",
+        RegisterError::InvalidTemplate(_) => "ERR_INVALID_TEMPLATE",
+        RegisterError::Router(_) => "ERR_ROUTER",
+        RegisterError::UnknownArgument => "ERR_UNKNOWN_ARGUMENT",
+        _ => "ERR_REGISTER",
+    };
+    context_error(code, format!("{what}: {e}"))
+}
+
+fn respond_error(e: RespondError) -> JsValue {
+    let code = match e {
+        RespondError::UnknownHandle => "ERR_UNKNOWN_HANDLE",
+        RespondError::WrongKind => "ERR_WRONG_KIND",
+        RespondError::InvalidInputRequests => "ERR_INVALID_INPUT_REQUESTS",
+        RespondError::NoStateKey => "ERR_NO_STATE_KEY",
+        RespondError::ClientLacksCapability => "ERR_CLIENT_LACKS_CAPABILITY",
+        _ => "ERR_RESPOND",
+    };
+    context_error(code, e.to_string())
+}
+
+fn hint(text: Option<String>, what: &str) -> Result<Option<CacheHint>, JsValue> {
+    text.map(|t| decode::<CacheHint>(&t, what)).transpose()
+}
+
+fn value_sets(text: Option<String>) -> Result<Vec<(String, Vec<String>)>, JsValue> {
+    let Some(text) = text else {
+        return Ok(Vec::new());
+    };
+    let map: serde_json::Map<String, Value> = serde_json::from_str(&text)
+        .map_err(|e| context_error("ERR_INVALID_ARG_TYPE", format!("completions: {e}")))?;
+    map.into_iter()
+        .map(|(k, v)| {
+            let values: Vec<String> = serde_json::from_value(v).map_err(|_| {
+                context_error(
+                    "ERR_INVALID_ARG_TYPE",
+                    format!("completions.{k} must be an array of strings"),
+                )
+            })?;
+            Ok((k, values))
+        })
+        .collect()
+}
+
+fn config_from(text: &str) -> Result<ServerConfig, JsValue> {
+    let mut c = ServerConfig::default();
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| context_error("ERR_CONFIG", format!("config: {e}")))?;
+    if let Some(info) = v.get("serverInfo").filter(|i| !i.is_null()) {
+        c.server_info = Some(decode::<OwnedImplementation>(
+            &info.to_string(),
+            "serverInfo",
+        )?);
+    }
+    if let Some(s) = v.get("instructions").and_then(Value::as_str) {
+        c.instructions = Some(s.to_owned());
+    }
+    if let Some(n) = v.get("pageSize").and_then(Value::as_u64) {
+        c.page_size = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    if let Some(n) = v.get("requestTimeoutMs").and_then(Value::as_u64) {
+        c.request_timeout_ms = n;
+    }
+    for (key, slot) in [
+        ("forwardUnlistedReads", &mut c.forward_unlisted_reads),
+        ("declareResources", &mut c.declare_resources),
+        ("declarePrompts", &mut c.declare_prompts),
+        ("completionEvents", &mut c.completion_events),
+    ] {
+        if let Some(b) = v.get(key).and_then(Value::as_bool) {
+            *slot = b;
+        }
+    }
+    if let Some(keys) = v.get("stateKeys").and_then(Value::as_array) {
+        for k in keys {
+            let id = k.get("id").and_then(Value::as_u64).unwrap_or(0);
+            let secret: Vec<u8> = k
+                .get("secret")
+                .and_then(|s| serde_json::from_value(s.clone()).ok())
+                .ok_or_else(|| context_error("ERR_CONFIG", "stateKeys[].secret must be bytes"))?;
+            c.state_keys.push(SealingKey {
+                id: u32::try_from(id).unwrap_or(u32::MAX),
+                secret,
+            });
+        }
+    }
+    Ok(c)
+}
+
+fn capabilities(c: DeclaredCapabilities) -> Value {
+    json!({
+        "elicitationForm": c.elicitation_form,
+        "elicitationUrl": c.elicitation_url,
+        "sampling": c.sampling,
+        "roots": c.roots,
+    })
+}
+
+fn retry(r: Option<&Retry>) -> Value {
+    let Some(r) = r else { return Value::Null };
+    let mut responses = serde_json::Map::new();
+    for (k, v) in &r.input_responses {
+        // The client's JSON, parsed by serde (exact for every value the spec defines).
+        let parsed = serde_json::from_str(v.as_raw().as_text()).unwrap_or(Value::Null);
+        responses.insert(k.clone(), parsed);
+    }
+    json!({ "state": r.state, "inputResponses": responses })
+}
+
+/// The output-ready signal as a flag: the core raises it when an output is queued on an
+/// empty queue; the glue reads and clears it (`takeWoken`) after each call returns and then
+/// calls the host's callback, outside the machine.
+struct Flag(AtomicBool);
+
+impl Wake for Flag {
+    fn wake(self: Arc<Self>) {
+        self.0.store(true, Ordering::Release);
+    }
+
+    fn wake_by_ref(self: &Arc<Self>) {
+        self.0.store(true, Ordering::Release);
+    }
+}
+
+/// The server machine for the JS glue. Every method mirrors the addon's `ServerMachine`.
+#[wasm_bindgen]
+pub struct WasmServer {
+    inner: Server,
+    handles: HashMap<u64, Handle>,
+    bytes: Vec<u8>,
+    woken: Arc<Flag>,
+}
+
+#[wasm_bindgen]
+impl WasmServer {
+    /// A machine from a JSON configuration (the addon's `ServerConfig` keys).
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: &str) -> Result<WasmServer, JsValue> {
+        let mut inner = Server::new(config_from(config)?)
+            .map_err(|e| context_error("ERR_CONFIG", e.to_string()))?;
+        let woken = Arc::new(Flag(AtomicBool::new(false)));
+        inner.set_waker(Waker::from(Arc::clone(&woken)));
+        Ok(Self {
+            inner,
+            handles: HashMap::new(),
+            bytes: Vec::new(),
+            woken,
+        })
+    }
+
+    /// Whether an output was queued on an empty queue since the last call (and clears it).
+    #[wasm_bindgen(js_name = takeWoken)]
+    pub fn take_woken(&mut self) -> bool {
+        self.woken.0.swap(false, Ordering::AcqRel)
+    }
+
+    /// Whether an output is queued.
+    #[wasm_bindgen(getter, js_name = hasOutput)]
+    pub fn has_output(&self) -> bool {
+        self.inner.has_output()
+    }
+
+    /// Registers a static resource (JSON texts).
+    #[wasm_bindgen(js_name = addResource)]
+    pub fn add_resource(
+        &mut self,
+        resource: &str,
+        contents: Option<String>,
+        cache: Option<String>,
+    ) -> Result<(), JsValue> {
+        let resource = decode::<OwnedResource>(resource, "resource")?;
+        let contents = contents
+            .map(|c| decode::<Vec<OwnedResourceContents>>(&c, "contents"))
+            .transpose()?;
+        let cache = hint(cache, "cache")?;
+        self.inner
+            .add_resource(ResourceEntry {
+                resource,
+                contents,
+                cache,
+            })
+            .map_err(|e| register_error("addResource", &e))
+    }
+
+    /// Registers a resource template with optional cache hints and value sets.
+    #[wasm_bindgen(js_name = addTemplate)]
+    pub fn add_template(
+        &mut self,
+        template: &str,
+        cache: Option<String>,
+        completions: Option<String>,
+    ) -> Result<(), JsValue> {
+        let template = decode::<OwnedResourceTemplate>(template, "template")?;
+        let cache = hint(cache, "cache")?;
+        let completions = value_sets(completions)?;
+        self.inner
+            .add_template(TemplateEntry {
+                template,
+                cache,
+                completions,
+            })
+            .map(|_| ())
+            .map_err(|e| register_error("addTemplate", &e))
+    }
+
+    /// Registers a prompt with optional value sets per argument.
+    #[wasm_bindgen(js_name = addPrompt)]
+    pub fn add_prompt(&mut self, prompt: &str, completions: Option<String>) -> Result<(), JsValue> {
+        let prompt = decode::<OwnedPrompt>(prompt, "prompt")?;
+        let completions = value_sets(completions)?;
+        self.inner
+            .add_prompt(PromptEntry {
+                prompt,
+                completions,
+            })
+            .map_err(|e| register_error("addPrompt", &e))
+    }
+
+    /// Removes a resource; whether it was registered.
+    #[wasm_bindgen(js_name = removeResource)]
+    pub fn remove_resource(&mut self, uri: &str) -> bool {
+        self.inner.remove_resource(uri)
+    }
+
+    /// Removes a template; whether it was registered.
+    #[wasm_bindgen(js_name = removeTemplate)]
+    pub fn remove_template(&mut self, uri_template: &str) -> bool {
+        self.inner.remove_template(uri_template)
+    }
+
+    /// Removes a prompt; whether it was registered.
+    #[wasm_bindgen(js_name = removePrompt)]
+    pub fn remove_prompt(&mut self, name: &str) -> bool {
+        self.inner.remove_prompt(name)
+    }
+
+    /// Handles one message; returns `request`, `notification`, `response` or `invalid`.
+    #[wasm_bindgen(js_name = handleMessage)]
+    pub fn handle_message(
+        &mut self,
+        message: &[u8],
+        now_ms: f64,
+        stream: f64,
+        auth: f64,
+        http: bool,
+    ) -> String {
+        let ctx = Ctx {
+            stream: StreamId(int(stream)),
+            auth: int(auth),
+            transport: if http {
+                Transport::Http
+            } else {
+                Transport::Stdio
+            },
+        };
+        String::from(match self.inner.handle_message(message, int(now_ms), ctx) {
+            Received::Request => "request",
+            Received::Notification => "notification",
+            Received::Response => "response",
+            _ => "invalid",
+        })
+    }
+
+    /// The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
+    /// `takeBytes()`.
+    #[wasm_bindgen(js_name = pollOutput)]
+    pub fn poll_output(&mut self) -> Option<String> {
+        let out = self.inner.poll_output()?;
+        let v = match out {
+            Output::Transmit(t) => {
+                self.bytes = t.bytes;
+                json!({
+                    "type": "transmit",
+                    "stream": t.stream.0,
+                    "httpStatus": t.http_status,
+                    "kind": match t.kind { BodyKind::Json => "json", BodyKind::Sse => "sse" },
+                    "endOfStream": t.end_of_stream,
+                })
+            }
+            Output::Event(e) => self.event(e),
+        };
+        Some(v.to_string())
+    }
+
+    /// The bytes of the transmit `pollOutput` last returned.
+    #[wasm_bindgen(js_name = takeBytes)]
+    pub fn take_bytes(&mut self) -> Vec<u8> {
+        core::mem::take(&mut self.bytes)
+    }
+
+    fn event(&mut self, event: Event) -> Value {
+        match event {
+            Event::ReadResource(e) => {
+                self.handles.insert(e.handle.get(), e.handle);
+                let mut v = json!({
+                    "type": "readResource", "handle": e.handle.get(), "uri": e.uri,
+                    "auth": e.auth, "capabilities": capabilities(e.capabilities),
+                    "retry": retry(e.retry.as_ref()),
+                });
+                match &e.target {
+                    ReadTarget::Template { id, variables } => {
+                        v["target"] = "template".into();
+                        v["template"] = self.inner.template(*id).map_or(Value::Null, Value::from);
+                        v["variables"] = pairs(variables);
+                    }
+                    ReadTarget::Resource => v["target"] = "resource".into(),
+                    _ => v["target"] = "unlisted".into(),
+                }
+                v
+            }
+            Event::GetPrompt(e) => {
+                self.handles.insert(e.handle.get(), e.handle);
+                json!({
+                    "type": "getPrompt", "handle": e.handle.get(), "name": e.name,
+                    "arguments": pairs(&e.arguments), "auth": e.auth,
+                    "capabilities": capabilities(e.capabilities), "retry": retry(e.retry.as_ref()),
+                })
+            }
+            Event::Complete(e) => {
+                self.handles.insert(e.handle.get(), e.handle);
+                let r = match &e.target {
+                    CompletionTarget::Prompt(name) => json!({ "type": "ref/prompt", "name": name }),
+                    CompletionTarget::Template(id) => {
+                        json!({ "type": "ref/resource", "uri": self.inner.template(*id) })
+                    }
+                };
+                json!({
+                    "type": "complete", "handle": e.handle.get(), "ref": r, "argument": e.argument,
+                    "value": e.value, "context": pairs(&e.context), "auth": e.auth,
+                })
+            }
+            Event::Cancelled { handle, reason } => {
+                self.handles.remove(&handle.get());
+                let reason = match reason {
+                    CancelReason::Client => "client",
+                    CancelReason::StreamClosed => "streamClosed",
+                    _ => "timedOut",
+                };
+                json!({ "type": "cancelled", "handle": handle.get(), "reason": reason })
+            }
+            Event::StreamOverflow { stream, .. } => {
+                json!({ "type": "streamOverflow", "stream": stream.0 })
+            }
+            _ => json!({ "type": "unknown" }),
+        }
+    }
+
+    fn handle(&self, handle: f64) -> Result<Handle, JsValue> {
+        self.handles
+            .get(&int(handle))
+            .copied()
+            .ok_or_else(|| respond_error(RespondError::UnknownHandle))
+    }
+
+    fn answered(&mut self, h: Handle, r: Result<(), RespondError>) -> Result<(), JsValue> {
+        match r {
+            Ok(()) | Err(RespondError::ClientLacksCapability) => {
+                self.handles.remove(&h.get());
+                r.map_err(respond_error)
+            }
+            Err(e) => Err(respond_error(e)),
+        }
+    }
+
+    /// Answers a read with contents (JSON text) and optional cache hints.
+    #[wasm_bindgen(js_name = respondRead)]
+    pub fn respond_read(
+        &mut self,
+        handle: f64,
+        contents: &str,
+        cache: Option<String>,
+    ) -> Result<(), JsValue> {
+        let h = self.handle(handle)?;
+        let contents = decode::<Vec<OwnedResourceContents>>(contents, "contents")?;
+        let r = match hint(cache, "cache")? {
+            Some(hint) => self.inner.respond_read_cached(h, contents, hint),
+            None => self.inner.respond_read(h, contents),
+        };
+        self.answered(h, r)
+    }
+
+    /// Answers a prompt with a `GetPromptResult` (JSON text).
+    #[wasm_bindgen(js_name = respondPrompt)]
+    pub fn respond_prompt(&mut self, handle: f64, result: &str) -> Result<(), JsValue> {
+        let h = self.handle(handle)?;
+        let result = decode::<OwnedGetPromptResult>(result, "result")?;
+        let r = self.inner.respond_prompt(h, result);
+        self.answered(h, r)
+    }
+
+    /// Answers a completion with candidate values.
+    #[wasm_bindgen(js_name = respondCompletion)]
+    pub fn respond_completion(&mut self, handle: f64, values: Vec<String>) -> Result<(), JsValue> {
+        let h = self.handle(handle)?;
+        let r = self.inner.respond_completion(h, values);
+        self.answered(h, r)
+    }
+
+    /// Answers with `input_required` (requests as JSON text, optional state bytes).
+    #[wasm_bindgen(js_name = respondInputRequired)]
+    pub fn respond_input_required(
+        &mut self,
+        handle: f64,
+        requests: &str,
+        state: Option<Vec<u8>>,
+    ) -> Result<(), JsValue> {
+        let h = self.handle(handle)?;
+        let requests = decode::<Vec<(String, OwnedInputRequest)>>(requests, "inputRequests")?;
+        let r = self
+            .inner
+            .respond_input_required(h, InputRequired { requests, state });
+        self.answered(h, r)
+    }
+
+    /// Fails a request: `kind` is `notFound`, `invalidParams`, `internal` or `application`.
+    pub fn fail(
+        &mut self,
+        handle: f64,
+        kind: &str,
+        message: Option<String>,
+        code: Option<i32>,
+    ) -> Result<(), JsValue> {
+        let message = message.unwrap_or_default();
+        let f = match kind {
+            "notFound" => Failure::NotFound,
+            "invalidParams" => Failure::InvalidParams(message.into()),
+            "internal" => Failure::Internal,
+            "application" => Failure::Application {
+                code: code.unwrap_or(-32603),
+                message: message.into(),
+            },
+            other => {
+                return Err(context_error(
+                    "ERR_INVALID_ARG_TYPE",
+                    format!(
+                        "failure.kind must be notFound, invalidParams, internal or application, not '{other}'"
+                    ),
+                ));
+            }
+        };
+        let h = self.handle(handle)?;
+        let r = self.inner.fail(h, f);
+        self.answered(h, r)
+    }
+
+    /// The earliest deadline (ms) at which `handleTimeout` has work.
+    #[wasm_bindgen(js_name = pollTimeout)]
+    #[allow(clippy::cast_precision_loss)]
+    pub fn poll_timeout(&self) -> Option<f64> {
+        self.inner.poll_timeout().map(|t| t as f64)
+    }
+
+    /// Fails every request past its deadline.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(&mut self, now_ms: f64) {
+        self.inner.handle_timeout(int(now_ms));
+    }
+
+    /// The transport closed `stream`.
+    #[wasm_bindgen(js_name = streamClosed)]
+    pub fn stream_closed(&mut self, stream: f64) {
+        self.inner.stream_closed(StreamId(int(stream)));
+    }
+
+    /// Queues `notifications/resources/updated` for `uri`.
+    #[wasm_bindgen(js_name = resourceUpdated)]
+    pub fn resource_updated(&mut self, uri: &str) {
+        self.inner.resource_updated(uri);
+    }
+
+    /// Queues `notifications/resources/list_changed`.
+    #[wasm_bindgen(js_name = resourcesListChanged)]
+    pub fn resources_list_changed(&mut self) {
+        self.inner.resources_list_changed();
+    }
+
+    /// Queues `notifications/prompts/list_changed`.
+    #[wasm_bindgen(js_name = promptsListChanged)]
+    pub fn prompts_list_changed(&mut self) {
+        self.inner.prompts_list_changed();
+    }
+
+    /// Graceful close: every subscription gets its final result.
+    pub fn shutdown(&mut self) {
+        self.inner.shutdown();
+    }
+
+    /// Requests waiting for the application.
+    #[wasm_bindgen(getter, js_name = pendingRequests)]
+    pub fn pending_requests(&self) -> u32 {
+        u32::try_from(self.inner.pending_requests()).unwrap_or(u32::MAX)
+    }
+
+    /// Open `subscriptions/listen` streams.
+    #[wasm_bindgen(getter)]
+    pub fn subscriptions(&self) -> u32 {
+        u32::try_from(self.inner.subscriptions()).unwrap_or(u32::MAX)
+    }
+}

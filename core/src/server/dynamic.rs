@@ -1,0 +1,129 @@
+//! The host's own `resources/list` pages
+//! ([`ServerConfig::dynamic_resources`](super::ServerConfig::dynamic_resources);
+//! docs/server-machine.md §Registries and lists).
+//!
+//! The merge is deterministic: the registered resources first, in URI order, in pages of
+//! `page_size`; then the host's pages, as the host cuts them. The page that ends the
+//! registered phase carries a cursor to the host's first page; a cursor into the host's
+//! phase wraps the host's own cursor (base64url, opaque to the client), so the host sees
+//! exactly the cursor it gave. A host item whose URI is registered is dropped (it was
+//! listed in the first phase); the visibility filter applies to host items too.
+
+use alloc::vec::Vec;
+
+use super::event::{Event, Handle, ListEvent};
+use super::io::Ctx;
+use super::machine::Server;
+use super::page::{
+    ListId, decode_cursor, decode_host_cursor, encode_cursor, encode_host_cursor, page,
+};
+use super::pending::Owed;
+use super::registry::Listed;
+use super::reply::RespondError;
+use super::route::check_uri;
+use crate::json::JsonStr;
+use crate::jsonrpc::RequestId;
+use crate::messages::RequestMeta;
+use crate::messages::owned::{AsView, OwnedResource};
+
+impl Server {
+    /// `resources/list` with the host's phase after the registered one.
+    pub(crate) fn list_resources_dynamic(
+        &mut self,
+        id: RequestId<'_>,
+        ctx: Ctx,
+        cursor: Option<JsonStr<'_>>,
+        meta: &RequestMeta<'_>,
+    ) {
+        let after = match cursor {
+            None => None,
+            Some(c) => {
+                let c = c.to_cow();
+                if let Some(host) = decode_host_cursor(&c) {
+                    return self.ask_host_page(id, ctx, host, meta);
+                }
+                match decode_cursor(ListId::Resources, &c) {
+                    Some(k) => Some(k),
+                    None => return self.invalid_params(ctx, id, "Invalid cursor"),
+                }
+            }
+        };
+        let size = self.config.page_size;
+        let (items, next) = page(&self.registry.resources, after.as_deref(), size, |e| {
+            self.visible(ctx.auth, Listed::Resource(&e.resource))
+        });
+        if items.is_empty() {
+            // Nothing (more) registered: this page is the host's first.
+            return self.ask_host_page(id, ctx, None, meta);
+        }
+        let views: Vec<_> = items.iter().map(|e| e.resource.view()).collect();
+        let next = match next {
+            Some(k) => encode_cursor(ListId::Resources, k),
+            None => encode_host_cursor(None),
+        };
+        let hint = self.config.resources_list_cache;
+        let encoded = self.page_bytes(id, &views, Some(&next), hint);
+        self.send_encoded(ctx, id, encoded);
+    }
+
+    fn ask_host_page(
+        &mut self,
+        id: RequestId<'_>,
+        ctx: Ctx,
+        cursor: Option<alloc::string::String>,
+        meta: &RequestMeta<'_>,
+    ) {
+        self.ask(ctx, id, Owed::List, Some(meta), None, |handle, progress| {
+            Event::ListResources(ListEvent {
+                handle,
+                cursor,
+                auth: ctx.auth,
+                progress,
+            })
+        });
+    }
+
+    /// Answers a [`ListEvent`] with one page of the host's resources and the host's cursor
+    /// for the next one (`None` = the last page). Items whose URI is registered are dropped
+    /// (listed already), and so are items the visibility filter hides from the request's
+    /// `auth`. The page carries [`ServerConfig::resources_list_cache`](super::ServerConfig)
+    /// like every `resources/list` page.
+    ///
+    /// # Errors
+    /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`],
+    /// [`RespondError::InvalidResult`] (an item's URI is not a valid URI); nothing changes.
+    pub fn respond_list(
+        &mut self,
+        handle: Handle,
+        resources: Vec<OwnedResource>,
+        next_cursor: Option<alloc::string::String>,
+    ) -> Result<(), RespondError> {
+        let p = self
+            .pending
+            .get(handle)
+            .ok_or(RespondError::UnknownHandle)?;
+        if !matches!(p.owed, Owed::List) {
+            return Err(RespondError::WrongKind);
+        }
+        if resources.iter().any(|r| check_uri(&r.uri).is_err()) {
+            return Err(RespondError::InvalidResult);
+        }
+        let p = self
+            .pending
+            .remove(handle)
+            .ok_or(RespondError::UnknownHandle)?;
+        let views: Vec<_> = resources
+            .iter()
+            .filter(|r| {
+                !self.registry.resources.contains_key(&r.uri)
+                    && self.visible(p.auth, Listed::Resource(r))
+            })
+            .map(AsView::view)
+            .collect();
+        let next = next_cursor.as_deref().map(|c| encode_host_cursor(Some(c)));
+        let hint = self.config.resources_list_cache;
+        let encoded = self.page_bytes(p.id.as_ref(), &views, next.as_deref(), hint);
+        self.deliver(p.stream, p.transport, p.id.as_ref(), encoded);
+        Ok(())
+    }
+}

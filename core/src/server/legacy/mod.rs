@@ -1,0 +1,479 @@
+//! The 2025-11-25 era of the dual-era server machine (docs/server-machine.md §"Legacy
+//! sessions"; spec 2026-07-28, basic/versioning: "A dual-era server ... MAY serve both eras
+//! concurrently").
+//!
+//! An `initialize` selects legacy semantics for its stream (stdio: the connection) or its
+//! HTTP session; a request with modern `_meta` stays stateless modern. This module owns only
+//! what 2025-11-25 has and 2026-07-28 does not: `initialize` with version negotiation,
+//! `ping`, `resources/subscribe` / `resources/unsubscribe` with unsolicited
+//! `notifications/resources/updated`, list-changed notifications pushed to every legacy
+//! stream, HTTP sessions ([`session`]) and the shape of results ([`shape`]). Every other
+//! request is rebuilt with modern `_meta` and runs through the modern pipeline (catalogue,
+//! routing, completion, prompts, visibility, cancellation: one code path), and its answer is
+//! reshaped on the way out.
+//!
+//! | piece | where |
+//! | --- | --- |
+//! | dispatch hook | `Server::receive` (`machine.rs`) calls [`Server::legacy_request`] |
+//! | output hook | `Server::poll_output` and `handle_http` call [`Server::legacy_shape`] |
+//! | HTTP sessions | `server/http.rs` with [`session::Sessions`] |
+
+mod session;
+mod shape;
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::string::String;
+use alloc::vec::Vec;
+
+pub(crate) use session::Sessions;
+
+use super::io::{Ctx, Output, StreamId, Transmit, Transport};
+use super::machine::Server;
+use super::outbox;
+use crate::error_code::ErrorCode;
+use crate::json::{Encode, JsonSink, Writer};
+use crate::jsonrpc::{ErrorObject, Message, Method, Request};
+use crate::messages::owned::{AsView, ListKind, OwnedListChanged, OwnedResourceUpdated};
+
+/// The 2025-era revisions this server negotiates: a client asking for one of them gets it;
+/// any other gets the first (spec 2025-11-25, basic/lifecycle "Version Negotiation"). Every
+/// answer is shaped as the 2025-11-25 schema says (the older revisions' shapes are subsets).
+pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25", "2025-06-18", "2025-03-26"];
+
+/// Resource subscriptions one legacy stream or session may hold.
+const MAX_SUBSCRIPTIONS: usize = 1024;
+
+/// Which legacy era a stream belongs to.
+#[derive(Debug)]
+enum Era {
+    /// A stdio connection after `initialize`, with its `resources/subscribe` URIs.
+    Stdio { subs: BTreeSet<String> },
+    /// One HTTP POST of a session, until its answer is out.
+    Post,
+}
+
+/// Legacy state: streams whose answers go to 2025-11-25 clients, and HTTP sessions.
+#[derive(Debug, Default)]
+pub(crate) struct Legacy {
+    streams: BTreeMap<StreamId, Era>,
+    pub(crate) sessions: Sessions,
+    /// The session an `initialize` created in the current `handle_http` call.
+    pub(crate) created: Option<String>,
+    /// The session of the current `handle_http` call (for `resources/subscribe`).
+    pub(crate) current: Option<String>,
+    /// The current `handle_http` request's `MCP-Protocol-Version` names a modern revision:
+    /// a modern envelope claim, as `_meta` is.
+    pub(crate) modern_header: bool,
+    /// Requests with a modern claim on a legacy stdio connection, `(stream, id as JSON)`:
+    /// their answers keep the modern shape.
+    modern_ids: BTreeSet<(StreamId, String)>,
+}
+
+impl Legacy {
+    /// Marks `stream` as one HTTP POST of a legacy session.
+    pub(crate) fn mark_post(&mut self, stream: StreamId) {
+        self.streams.insert(stream, Era::Post);
+    }
+
+    /// Forgets an HTTP POST stream (its answer is out, or it was not a request).
+    pub(crate) fn forget_post(&mut self, stream: StreamId) {
+        if matches!(self.streams.get(&stream), Some(Era::Post)) {
+            self.streams.remove(&stream);
+        }
+    }
+
+    fn is_legacy(&self, stream: StreamId) -> bool {
+        self.streams.contains_key(&stream)
+    }
+}
+
+impl Server {
+    /// Number of open 2025-11-25 HTTP sessions.
+    #[must_use]
+    pub fn open_sessions(&self) -> usize {
+        self.legacy.sessions.len()
+    }
+
+    /// The legacy dispatch: `true` when the request was handled here (`initialize` on any
+    /// stream; every request on a legacy stream), `false` for the modern pipeline.
+    pub(crate) fn legacy_request(&mut self, r: &Request<'_>, ctx: Ctx) -> bool {
+        if !self.config.legacy_sessions {
+            return false;
+        }
+        // A modern envelope claim (`_meta` protocolVersion, or a modern MCP-Protocol-Version
+        // header) is served statelessly as modern, whatever the method or stream (spec,
+        // versioning: "a request with modern `_meta`" is modern; the official conformance
+        // suite sends `initialize` with `_meta` and expects -32601).
+        if self.legacy.modern_header || modern_claim(r) {
+            match self.legacy.streams.get(&ctx.stream) {
+                Some(Era::Stdio { .. }) => {
+                    if let Some(id) = id_text(r) {
+                        self.legacy.modern_ids.insert((ctx.stream, id));
+                    }
+                }
+                Some(Era::Post) => self.legacy.forget_post(ctx.stream),
+                None => {}
+            }
+            return false;
+        }
+        if r.method == Method::Initialize {
+            self.legacy_initialize(r, ctx);
+            return true;
+        }
+        if !self.legacy.is_legacy(ctx.stream) {
+            return false;
+        }
+        match r.method {
+            Method::Ping => self.legacy_empty_result(ctx, r),
+            Method::ResourcesSubscribe | Method::ResourcesUnsubscribe => {
+                self.legacy_subscribe(r, ctx);
+            }
+            // Modern-only methods do not exist for a 2025-11-25 client.
+            Method::ServerDiscover | Method::SubscriptionsListen => {
+                let err = ErrorObject::new(ErrorCode::METHOD_NOT_FOUND, "Method not found");
+                self.reply_error(ctx, r.id, &err, 200);
+            }
+            _ => {
+                let version = self
+                    .config
+                    .supported_versions
+                    .first()
+                    .cloned()
+                    .unwrap_or_default();
+                match shape::modern_request(r, &version) {
+                    Some(bytes) => {
+                        if let Ok(Message::Request(m)) =
+                            Message::decode_with(&bytes, self.config.limits)
+                        {
+                            self.on_request(m, ctx, None);
+                        }
+                    }
+                    None => {
+                        let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error");
+                        self.reply_error(ctx, r.id, &err, 200);
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// `initialize` (spec 2025-11-25, basic/lifecycle): negotiates the version, answers the
+    /// `InitializeResult` and makes the stream (stdio) or a new session (HTTP) legacy.
+    fn legacy_initialize(&mut self, r: &Request<'_>, ctx: Ctx) {
+        let requested = r
+            .params
+            .and_then(|p| p.get("protocolVersion"))
+            .and_then(|v| v.as_str());
+        let Some(requested) = requested else {
+            let err = ErrorObject::new(
+                ErrorCode::INVALID_PARAMS,
+                "Invalid params: initialize needs a string protocolVersion",
+            );
+            return self.reply_error(ctx, r.id, &err, 200);
+        };
+        let version = LEGACY_VERSIONS
+            .iter()
+            .find(|v| requested.eq_str(v))
+            .or(LEGACY_VERSIONS.first())
+            .copied()
+            .unwrap_or("2025-11-25");
+        match ctx.transport {
+            Transport::Stdio => {
+                self.legacy
+                    .streams
+                    .entry(ctx.stream)
+                    .or_insert_with(|| Era::Stdio {
+                        subs: BTreeSet::new(),
+                    });
+            }
+            Transport::Http => {
+                let secret = self
+                    .config
+                    .state_keys
+                    .first()
+                    .map(|k| k.secret.clone())
+                    .unwrap_or_default();
+                let max = self.config.max_sessions;
+                self.legacy
+                    .sessions
+                    .prune(self.now, self.config.session_idle_ms);
+                let Some(id) = self
+                    .legacy
+                    .sessions
+                    .create(ctx.auth, self.now, &secret, max)
+                else {
+                    let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Too many sessions");
+                    return self.reply_error(ctx, r.id, &err, 503);
+                };
+                self.legacy.created = Some(id);
+                self.legacy.mark_post(ctx.stream);
+            }
+        }
+        let bytes = encode_with(|w| {
+            w.begin_object()?;
+            w.key("jsonrpc")?;
+            w.str("2.0")?;
+            w.key("id")?;
+            r.id.encode(w)?;
+            w.key("result")?;
+            w.begin_object()?;
+            w.key("protocolVersion")?;
+            w.str(version)?;
+            w.key("capabilities")?;
+            self.legacy_capabilities(w)?;
+            w.key("serverInfo")?;
+            match &self.config.server_info {
+                Some(info) => info.view().encode(w)?,
+                None => {
+                    w.begin_object()?;
+                    w.key("name")?;
+                    w.str("mcp-context")?;
+                    w.key("version")?;
+                    w.str(env!("CARGO_PKG_VERSION"))?;
+                    w.end_object()?;
+                }
+            }
+            if let Some(text) = &self.config.instructions {
+                w.key("instructions")?;
+                w.str(text)?;
+            }
+            w.end_object()?;
+            w.end_object()
+        });
+        self.legacy_transmit(ctx, bytes);
+    }
+
+    /// `ServerCapabilities` as the registry implies them (the same rules as `server/discover`):
+    /// `resources {subscribe, listChanged}`, `prompts {listChanged}`, `completions`, then
+    /// the host's extra capabilities.
+    fn legacy_capabilities<S: JsonSink + ?Sized>(
+        &self,
+        w: &mut Writer<'_, S>,
+    ) -> Result<(), crate::json::EncodeError> {
+        w.begin_object()?;
+        if self.serves_resources() {
+            w.key("resources")?;
+            w.begin_object()?;
+            w.key("subscribe")?;
+            w.bool(true)?;
+            w.key("listChanged")?;
+            w.bool(true)?;
+            w.end_object()?;
+        }
+        if self.serves_prompts() {
+            w.key("prompts")?;
+            w.begin_object()?;
+            w.key("listChanged")?;
+            w.bool(true)?;
+            w.end_object()?;
+        }
+        if self.serves_completions() {
+            w.key("completions")?;
+            w.begin_object()?;
+            w.end_object()?;
+        }
+        // The host's own (`set_capability`: `tools`, `logging`, …), as in `server/discover`.
+        for (k, v) in &self.ext.capabilities {
+            w.key(k)?;
+            w.raw(v.as_raw())?;
+        }
+        w.end_object()
+    }
+
+    fn legacy_empty_result(&mut self, ctx: Ctx, r: &Request<'_>) {
+        let bytes = encode_with(|w| {
+            w.begin_object()?;
+            w.key("jsonrpc")?;
+            w.str("2.0")?;
+            w.key("id")?;
+            r.id.encode(w)?;
+            w.key("result")?;
+            w.begin_object()?;
+            w.end_object()?;
+            w.end_object()
+        });
+        self.legacy_transmit(ctx, bytes);
+    }
+
+    fn legacy_transmit(&mut self, ctx: Ctx, bytes: Option<Vec<u8>>) {
+        match bytes {
+            Some(b) => self
+                .out
+                .transmit(outbox::response(ctx.stream, ctx.transport, b, 200), None),
+            None => {
+                let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error");
+                self.send_error(ctx.stream, ctx.transport, None, &err, 200);
+            }
+        }
+    }
+
+    /// `resources/subscribe` / `resources/unsubscribe` `{uri}` → `{}` (spec 2025-11-25,
+    /// server/resources "Subscriptions").
+    fn legacy_subscribe(&mut self, r: &Request<'_>, ctx: Ctx) {
+        let uri = r
+            .params
+            .and_then(|p| p.get("uri"))
+            .and_then(|u| u.as_str())
+            .map(|u| u.to_cow());
+        let Some(uri) = uri.filter(|u| super::check_uri(u).is_ok()) else {
+            let err = ErrorObject::new(ErrorCode::INVALID_PARAMS, "Invalid params: uri");
+            return self.reply_error(ctx, r.id, &err, 200);
+        };
+        let subscribe = r.method == Method::ResourcesSubscribe;
+        let subs = match ctx.transport {
+            Transport::Stdio => match self.legacy.streams.get_mut(&ctx.stream) {
+                Some(Era::Stdio { subs }) => Some(subs),
+                _ => None,
+            },
+            Transport::Http => match &self.legacy.current {
+                Some(id) => self
+                    .legacy
+                    .sessions
+                    .get_mut(id, ctx.auth)
+                    .map(|s| &mut s.subs),
+                None => None,
+            },
+        };
+        let Some(subs) = subs else {
+            let err = ErrorObject::new(ErrorCode::INVALID_REQUEST, "No session");
+            return self.reply_error(ctx, r.id, &err, 200);
+        };
+        if subscribe {
+            if subs.len() >= MAX_SUBSCRIPTIONS && !subs.contains(uri.as_ref()) {
+                let err = ErrorObject::new(ErrorCode::INVALID_REQUEST, "Too many subscriptions");
+                return self.reply_error(ctx, r.id, &err, 200);
+            }
+            subs.insert(String::from(uri.as_ref()));
+        } else {
+            subs.remove(uri.as_ref());
+        }
+        self.legacy_empty_result(ctx, r);
+    }
+
+    /// An output on its way to the host: answers on a legacy stream are reshaped for
+    /// 2025-11-25 (and an HTTP POST stream is forgotten once its answer is out).
+    pub(crate) fn legacy_shape(&mut self, out: Output) -> Output {
+        match out {
+            Output::Transmit(t) if self.legacy.is_legacy(t.stream) => {
+                Output::Transmit(self.legacy_shape_transmit(t))
+            }
+            other => other,
+        }
+    }
+
+    pub(crate) fn legacy_shape_transmit(&mut self, mut t: Transmit) -> Transmit {
+        if !self.legacy.is_legacy(t.stream) {
+            return t;
+        }
+        if !self.legacy.modern_ids.is_empty()
+            && let Some(id) = shape::response_id(&t.bytes)
+            && self.legacy.modern_ids.remove(&(t.stream, id))
+        {
+            return t;
+        }
+        if let Some(bytes) = shape::legacy_response(&t.bytes) {
+            t.bytes = bytes;
+        }
+        if matches!(self.legacy.streams.get(&t.stream), Some(Era::Post)) {
+            // 2025-11-25 clients read JSON-RPC errors from a 200 response.
+            t.http_status = 200;
+            if t.end_of_stream {
+                self.legacy.forget_post(t.stream);
+            }
+        }
+        t
+    }
+
+    /// The transport closed `stream`: a legacy stdio connection ends, a session's GET
+    /// stream is gone.
+    pub(crate) fn legacy_closed(&mut self, stream: StreamId) {
+        self.legacy.streams.remove(&stream);
+        self.legacy.modern_ids.retain(|(s, _)| *s != stream);
+        for (_, s) in self.legacy.sessions.iter_mut() {
+            if s.get_stream == Some(stream) {
+                s.get_stream = None;
+            }
+        }
+    }
+
+    /// `notifications/resources/updated {uri}` to every legacy stream and session that
+    /// subscribed to `uri`.
+    pub(crate) fn legacy_updated(&mut self, uri: &str) {
+        let n = OwnedResourceUpdated {
+            subscription_id: None,
+            uri: String::from(uri),
+        };
+        let Ok(bytes) = outbox::encode(&n) else {
+            return;
+        };
+        let wants = |subs: &BTreeSet<String>| subs.contains(uri);
+        self.legacy_push(&bytes, wants);
+    }
+
+    /// `notifications/{resources,prompts}/list_changed` to every legacy stream and session
+    /// stream (2025-11-25 pushes them whenever `listChanged` is declared).
+    pub(crate) fn legacy_list_changed(&mut self, kind: ListKind) {
+        let declared = match kind {
+            ListKind::Resources => self.serves_resources(),
+            ListKind::Prompts => self.serves_prompts(),
+            // Tools are the host's (extension methods); it declares and announces them.
+            ListKind::Tools => true,
+        };
+        if !declared {
+            return;
+        }
+        let n = OwnedListChanged {
+            kind,
+            subscription_id: None,
+        };
+        if let Ok(bytes) = outbox::encode(&n) {
+            self.legacy_push(&bytes, |_| true);
+        }
+    }
+
+    fn legacy_push(&mut self, bytes: &[u8], wants: impl Fn(&BTreeSet<String>) -> bool) {
+        let mut targets: Vec<(StreamId, Transport)> = Vec::new();
+        for (stream, era) in &self.legacy.streams {
+            if let Era::Stdio { subs } = era
+                && wants(subs)
+            {
+                targets.push((*stream, Transport::Stdio));
+            }
+        }
+        for (_, s) in self.legacy.sessions.iter() {
+            if let Some(g) = s.get_stream
+                && wants(&s.subs)
+            {
+                targets.push((g, Transport::Http));
+            }
+        }
+        for (stream, transport) in targets {
+            let t = outbox::on_listen_stream(stream, transport, Vec::from(bytes), false);
+            self.out.transmit(t, None);
+        }
+    }
+}
+
+/// Whether `r` carries the modern envelope claim: `params._meta` with a protocol version.
+fn modern_claim(r: &Request<'_>) -> bool {
+    r.params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get("io.modelcontextprotocol/protocolVersion"))
+        .is_some()
+}
+
+/// The request id as compact JSON text (the key a response is matched by).
+fn id_text(r: &Request<'_>) -> Option<String> {
+    let bytes = encode_with(|w| r.id.encode(w))?;
+    String::from_utf8(bytes).ok()
+}
+
+fn encode_with(
+    f: impl FnOnce(&mut Writer<'_, Vec<u8>>) -> Result<(), crate::json::EncodeError>,
+) -> Option<Vec<u8>> {
+    let mut out: Vec<u8> = Vec::with_capacity(256);
+    let mut w = Writer::new(&mut out);
+    f(&mut w).ok()?;
+    Some(out)
+}
