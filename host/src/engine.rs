@@ -28,8 +28,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::app::Handlers;
 use crate::handler::{
-    BoxFuture, CompleteRequest, Context, HandlerResult, MethodReply, MethodRequest, PromptReply,
-    PromptRequest, ReadReply, ReadRequest,
+    BoxFuture, CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply,
+    MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest,
 };
 
 /// Where the transmits of one stream go.
@@ -310,6 +310,15 @@ impl Engine {
                 );
                 self.run(e.handle, token, fut, answer_method);
             }
+            Event::ListResources(e) => {
+                let Some(handler) = &self.handlers.list else {
+                    // Dynamic lists turned on without a handler: no more pages.
+                    return self.finish(e.handle, Ok(ListPage::default()), answer_list);
+                };
+                let cx = self.context(e.handle, e.auth, token.clone());
+                let fut = handler(ListRequest { cursor: e.cursor }, cx);
+                self.run(e.handle, token, fut, answer_list);
+            }
             // Cancellations are handled in `drain`; overflows need nothing from the host
             // (the machine already told the client).
             _ => {}
@@ -391,6 +400,10 @@ fn answer_method(s: &mut Server, h: Handle, r: MethodReply) -> Result<(), Respon
         MethodReply::Cached(j, hint) => s.respond_result(h, j, Some(hint)),
         MethodReply::InputRequired(i) => s.respond_input_required(h, i),
     }
+}
+
+fn answer_list(s: &mut Server, h: Handle, page: ListPage) -> Result<(), RespondError> {
+    s.respond_list(h, page.resources, page.next_cursor)
 }
 
 fn answer_complete(s: &mut Server, h: Handle, v: Vec<String>) -> Result<(), RespondError> {

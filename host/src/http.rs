@@ -251,6 +251,27 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
             };
             answer(guard, rx, svc.options.keepalive).await
         }
+        // A 2025-11-25 session's GET stream: the head now, then the session's events.
+        HttpStart::EventStream { response, .. } => {
+            let guard = Guard {
+                engine: svc.engine.clone(),
+                stream,
+                ended: false,
+            };
+            let mut builder = Response::builder().status(response.status);
+            for (name, value) in &response.headers {
+                builder = builder.header(*name, value);
+            }
+            let events = Events {
+                first: None,
+                rx,
+                guard,
+                keepalive: keepalive(svc.options.keepalive),
+            };
+            builder
+                .body(Body::from_stream(events))
+                .unwrap_or_else(|_| internal())
+        }
     }
 }
 
@@ -294,14 +315,18 @@ async fn answer(
         first: Some(first),
         rx,
         guard,
-        keepalive: tokio::time::interval_at(tokio::time::Instant::now() + keepalive, keepalive),
+        keepalive: self::keepalive(keepalive),
     };
     builder
         .body(Body::from_stream(events))
         .unwrap_or_else(|_| internal())
 }
 
-/// The event stream of one POST: `data:` events from the machine, `:` comments while idle.
+fn keepalive(every: Duration) -> tokio::time::Interval {
+    tokio::time::interval_at(tokio::time::Instant::now() + every, every)
+}
+
+/// The event stream of one POST (or legacy session GET): `data:` events from the machine, `:` comments while idle.
 struct Events {
     first: Option<Transmit>,
     rx: mpsc::UnboundedReceiver<Transmit>,
