@@ -435,9 +435,9 @@ async fn progress_reaches_the_client_before_the_result() {
     );
     let host = app.build().unwrap();
     let mut raw = Raw::start(&host);
-    raw.send(&format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"progressToken":"p1"}},"uri":"slow://1"}}}}"#
-    ))
+    raw.send(
+        r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p1"},"uri":"slow://1"}}"#,
+    )
     .await;
     for i in 1..=3 {
         let v = raw.next().await;
