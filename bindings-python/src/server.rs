@@ -716,6 +716,11 @@ impl ServerMachine {
         match start {
             HttpStart::Respond(r) => crate::http_entry::response(py, r).map(Some),
             HttpStart::Stream(_) => Ok(None),
+            // A 2025-11-25 session's GET stream: its head (no body); the session's
+            // notifications follow as transmits on `stream`.
+            HttpStart::EventStream { response, .. } => {
+                crate::http_entry::response(py, response).map(Some)
+            }
         }
     }
 

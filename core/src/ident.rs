@@ -377,6 +377,7 @@ mod client_idents {
         Self::InputResponseNotObject => "input_response_not_object",
         Self::Encode => "encode",
         Self::OwnedMethod => "owned_method",
+        Self::InvalidMethodName => "invalid_method_name",
         Self::ParamsNotObject => "params_not_object",
         Self::RejectedTool => "rejected_tool",
     });
