@@ -4,7 +4,7 @@
 //! same run.
 //!
 //! ```text
-//! cargo run --release --manifest-path host/bench/Cargo.toml -- [--seconds 5] [--inflight 64]
+//! cargo run --release --manifest-path host/bench/Cargo.toml -- [--seconds 5] [--inflight 64] [--rounds 3] [--only stdio|http]
 //! ```
 //!
 //! Each server runs in its own process (this binary, `serve <kind>`); the driver keeps
@@ -297,6 +297,16 @@ fn summarize(mut all: Vec<Duration>, seconds: f64) -> Run {
     }
 }
 
+/// The run with the median rate.
+fn median(mut runs: Vec<Run>) -> Run {
+    runs.sort_by(|a, b| {
+        let (ra, rb) = (a.reads as f64 / a.seconds, b.reads as f64 / b.seconds);
+        ra.total_cmp(&rb)
+    });
+    let mid = runs.len() / 2;
+    runs.swap_remove(mid)
+}
+
 fn config() -> ClientConfig {
     let mut c = mcp_context_host::client::default_config();
     c.cache = None;
@@ -344,6 +354,7 @@ async fn main() {
     let mut seconds = 5;
     let mut inflight = 64;
     let mut only: Option<String> = None;
+    let mut rounds = 3;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
@@ -355,6 +366,7 @@ async fn main() {
                     .expect("--inflight N")
             }
             "--only" => only = it.next().cloned(),
+            "--rounds" => rounds = it.next().and_then(|v| v.parse().ok()).expect("--rounds N"),
             other => panic!("unknown argument {other}"),
         }
     }
@@ -371,8 +383,14 @@ async fn main() {
         if only.as_deref().is_some_and(|o| o != transport) {
             continue;
         }
-        let ours = bench(&format!("ours-{transport}"), seconds, inflight, raw_client).await;
-        let theirs = bench(&format!("rmcp-{transport}"), seconds, inflight, raw_client).await;
+        // Alternate the servers `rounds` times and keep each one's median round: the machine
+        // is shared, so a single run can land on a busy second.
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            ours.push(bench(&format!("ours-{transport}"), seconds, inflight, raw_client).await);
+            theirs.push(bench(&format!("rmcp-{transport}"), seconds, inflight, raw_client).await);
+        }
+        let (ours, theirs) = (median(ours), median(theirs));
         let rate = |r: &Run| r.reads as f64 / r.seconds;
         for (name, r) in [("mcp-context-host", &ours), ("rmcp 3.11.0", &theirs)] {
             println!(
