@@ -30,6 +30,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use axum::routing::any;
+use axum::serve::ListenerExt;
 use futures_util::Stream;
 use mcp_context::http::{HeadCheck, HttpResponse, HttpStart, Refusal, RequestHead};
 use mcp_context::server::{BodyKind, Ctx, StreamId, Transmit};
@@ -95,7 +96,8 @@ impl Host {
         Router::new().route(&path, any(handle)).with_state(service)
     }
 
-    /// Serves the router on `listener` until `shutdown` completes, then closes gracefully:
+    /// Serves the router on `listener` (with `TCP_NODELAY`) until `shutdown` completes, then
+    /// closes gracefully:
     /// every subscription gets its final result (its event stream ends), and axum waits for
     /// the responses in flight.
     ///
@@ -109,6 +111,10 @@ impl Host {
         let router = self.router();
         let notifier = self.notifier();
         let engine = self.engine.clone();
+        // Small answers go out at once (no Nagle delay behind an unacknowledged segment).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, router)
             .with_graceful_shutdown(async move {
                 shutdown.await;

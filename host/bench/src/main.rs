@@ -115,6 +115,11 @@ async fn serve(kind: &str, port: Option<u16>) {
                     config,
                 );
                 let router = axum::Router::new().nest_service("/mcp", service);
+                // TCP_NODELAY, as `Host::serve_http` sets it.
+                use axum::serve::ListenerExt;
+                let listener = listener.tap_io(|tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
                 axum::serve(listener, router).await.expect("serve");
             }
         }
@@ -371,7 +376,7 @@ async fn main() {
         }
     }
     println!(
-        "resources/read, {inflight} in flight, {seconds} s per run (after 1 s warm-up), same client"
+        "resources/read, {inflight} in flight, {seconds} s per run (after 1 s warm-up), median of {rounds} alternating runs, same client"
     );
     println!("| transport | client | server | reads/s | p50 | p99 | ratio |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
