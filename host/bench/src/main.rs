@@ -91,13 +91,27 @@ async fn serve(kind: &str, port: Option<u16>) {
                 .expect("serve");
             let _ = running.waiting().await;
         }
-        "ours-http" | "rmcp-http" => {
+        "ours-http" | "rmcp-http" | "axum-http" => {
             let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.unwrap_or(0)))
                 .await
                 .expect("bind");
             let addr = listener.local_addr().expect("addr");
             println!("ready http://{addr}/mcp");
-            if kind == "ours-http" {
+            if kind == "axum-http" {
+                // The ceiling: axum answering every POST with a fixed result, no MCP at all.
+                const BODY: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","contents":[{"uri":"bench://item/1","mimeType":"text/plain","text":"item 1"}],"ttlMs":0,"cacheScope":"private"}}"#;
+                let router = axum::Router::new().route(
+                    "/mcp",
+                    axum::routing::post(|_body: axum::body::Bytes| async {
+                        ([("content-type", "application/json")], BODY)
+                    }),
+                );
+                use axum::serve::ListenerExt;
+                let listener = listener.tap_io(|tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
+                axum::serve(listener, router).await.expect("serve");
+            } else if kind == "ours-http" {
                 let host = ours().build().expect("build");
                 host.serve_http(listener, std::future::pending())
                     .await
@@ -396,6 +410,15 @@ async fn main() {
             theirs.push(bench(&format!("rmcp-{transport}"), seconds, inflight, raw_client).await);
         }
         let (ours, theirs) = (median(ours), median(theirs));
+        if raw_client {
+            let floor = bench("axum-http", seconds, inflight, true).await;
+            println!(
+                "| {transport} | {client} | axum, fixed answer (no MCP: the ceiling) | {:.0} | {:.2} ms | {:.2} ms | |",
+                floor.reads as f64 / floor.seconds,
+                floor.p50.as_secs_f64() * 1e3,
+                floor.p99.as_secs_f64() * 1e3,
+            );
+        }
         let rate = |r: &Run| r.reads as f64 / r.seconds;
         for (name, r) in [("mcp-context-host", &ours), ("rmcp 3.11.0", &theirs)] {
             println!(
