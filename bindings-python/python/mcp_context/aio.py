@@ -471,7 +471,7 @@ class _Http(_Transport):
             task.add_done_callback(self.others.discard)
 
     async def _post(self, client: Client, body: bytes, headers: dict[str, str], id: int | None) -> None:  # noqa: A002
-        answered = False
+        answered = broken = False
         try:
             async with self.http.stream("POST", self.url, content=body, headers=headers) as r:
                 sid = r.headers.get("mcp-session-id")
@@ -498,11 +498,11 @@ class _Http(_Transport):
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the request failed on the wire
-            pass
+            broken = True  # e.g. a listen stream cut by a dying server: the listen fails
         finally:
             if id is not None:
                 self.posts.pop(id, None)
-        if id is not None and not answered and not client._closed:
+        if id is not None and (broken or not answered) and not client._closed:
             client.machine.handle_request_failed(id, now_ms())
             client._drain()
 
