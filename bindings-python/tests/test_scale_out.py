@@ -289,3 +289,49 @@ def test_broker_down_then_back():
         run(main())
     finally:
         f.stop()
+
+
+def test_through_the_round_robin_front(fleet):
+    """examples/scale-out/front.py: one URL, each request to the next instance; a listen, a
+    write, a paged list and an input_required retry all work through it."""
+    import subprocess
+
+    from fleet import free_port
+
+    port = free_port()
+    front = subprocess.Popen([sys.executable, str(SCALE_OUT / "front.py"), "--port", str(port), *(i.url for i in fleet.instances)])
+    url = f"http://127.0.0.1:{port}/mcp"
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except httpx.TransportError:
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.1)
+
+        async def main():
+            async def confirm(requests):
+                return {"confirm": {"action": "reject"}}
+
+            async with Client.http(url, capabilities=CAPS, on_input=confirm) as c, Client.http(url) as w:
+                assert len(await c.list_resources()) == 7
+                # the retry goes to another instance than the first try (round robin)
+                assert (await c.call_tool("delete_note", {"uri": "notes://note-2"}))["content"][0]["text"] == "kept"
+                async with c.listen(resource_subscriptions=["notes://note-2"]) as sub:
+                    for n in range(3):
+                        await w.call_tool("write_note", {"uri": "notes://note-2", "text": f"front {n}"})
+                        got = await next_event(sub)
+                        assert got.uri == "notes://note-2" and got.subscription == sub.call
+
+        run(main())
+    finally:
+        front.terminate()
+        try:
+            front.wait(5)
+        except subprocess.TimeoutExpired:
+            front.kill()
+            front.wait()
+            raise AssertionError("the front did not stop") from None

@@ -12,6 +12,7 @@ production front (HAProxy, nginx, a cloud load balancer) does the same; it must 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import itertools
 from typing import Any
 
@@ -49,17 +50,35 @@ class Front:
                 r = await self.http.send(req, stream=True)
             except httpx.ConnectError:
                 continue  # that instance is down: the next one
+            relay = asyncio.ensure_future(self._relay(r, send))
+            gone = asyncio.ensure_future(_disconnect(receive))
             try:
-                out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in r.headers.multi_items() if k.encode().lower() not in HOP]
-                await send({"type": "http.response.start", "status": r.status_code, "headers": out})
-                async for chunk in r.aiter_raw():
-                    await send({"type": "http.response.body", "body": chunk, "more_body": True})
-                await send({"type": "http.response.body", "body": b""})
+                # a client that goes away closes the upstream stream too (a listen ends there)
+                await asyncio.wait({relay, gone}, return_when=asyncio.FIRST_COMPLETED)
             finally:
+                relay.cancel()
+                gone.cancel()
                 await r.aclose()
+            if relay.done() and not relay.cancelled() and relay.exception() is not None:
+                raise relay.exception()  # the server aborts the client's connection
             return
         await send({"type": "http.response.start", "status": 502, "headers": [(b"content-length", b"0")]})
         await send({"type": "http.response.body", "body": b""})
+
+
+    async def _relay(self, r: httpx.Response, send: Any) -> None:
+        out = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in r.headers.multi_items() if k.encode().lower() not in HOP]
+        await send({"type": "http.response.start", "status": r.status_code, "headers": out})
+        # An instance that dies mid-stream raises here: the client's connection is then cut
+        # too (no clean end), so the client sees the same broken stream it would see direct.
+        async for chunk in r.aiter_raw():
+            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+        await send({"type": "http.response.body", "body": b""})
+
+
+async def _disconnect(receive: Any) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
 
 
 def main() -> None:

@@ -479,6 +479,7 @@ class _Http(_Transport):
                     self.session_id = sid
                 ctype = r.headers.get("content-type", "").split(";")[0].strip()
                 if ctype == "text/event-stream":
+                    broken = True  # ended without the final answer: failed (else a no-op)
                     data: list[str] = []
                     async for line in r.aiter_lines():
                         if line == "":
