@@ -35,8 +35,6 @@ sys.path.insert(0, str(SCALE_OUT))
 
 from fleet import Instance, Redis, fleet_keys  # noqa: E402
 
-pytestmark = pytest.mark.skipif(shutil.which("redis-server") is None, reason="redis-server is not installed (test.sh installs it)")
-
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 CAPS = {"elicitation": {"form": {}}}
 

@@ -12,13 +12,12 @@ Reported:
 
 * updates/s: tool calls completed per second by the writer (with every notification of every
   listen received before the clock stops);
-* publish -> last notification: for each update, from the moment its tool call's answer
-  arrived (the server publishes before it answers) to the arrival of the last of the 100
-  notifications it caused; median and p99. Notifications carry no update id, so the k-th
-  notification on each stream is matched to the k-th completed update: valid because each
-  instance applies one publisher's events in order. The answer arrives after the publish,
-  so this is a lower bound; ``from_send_*`` measure from the tool call's send (an upper
-  bound: it includes the call's own latency).
+* publish -> last notification: for each update, from the moment its event is seen on the
+  fleet's Redis channel (this process subscribes to it too) to the arrival of the last of the
+  100 notifications it caused; median and p99. Notifications carry no update id, so the k-th
+  notification on each stream is matched to the k-th published event: valid because one
+  instance's events are published and applied in order. ``from_send_*``: the same from the
+  tool call's send (it includes the call's own latency).
 """
 
 from __future__ import annotations
@@ -62,7 +61,21 @@ async def listen(http: httpx.AsyncClient, url: str, i: int, acked: asyncio.Event
                     done.set()
 
 
-async def bench(urls: list[str], updates: int, listens: int, concurrency: int) -> dict[str, float]:
+async def bench(urls: list[str], redis_url: str, updates: int, listens: int, concurrency: int) -> dict[str, float]:
+    import redis.asyncio as aioredis
+
+    published: list[float] = []
+    r = aioredis.Redis.from_url(redis_url)
+    pubsub = r.pubsub()
+    await pubsub.subscribe("mcp-context:notes:events")
+
+    async def watch() -> None:
+        while True:
+            msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+            if msg is not None:
+                published.append(time.perf_counter())
+
+    watcher = asyncio.create_task(watch())
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=listens + concurrency + 8)
     async with httpx.AsyncClient(timeout=httpx.Timeout(None, connect=10), limits=limits) as http:
         per_stream: list[list[float]] = [[] for _ in range(listens)]
@@ -95,13 +108,16 @@ async def bench(urls: list[str], updates: int, listens: int, concurrency: int) -
         for t in tasks:
             t.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+    watcher.cancel()
+    await pubsub.aclose()
+    await r.aclose()
+    assert len(published) == updates, (len(published), updates)
 
-    answered.sort()
     sent.sort()
     delays, upper = [], []
     for k in range(updates):
         last = max(s[k] for s in per_stream)
-        delays.append((last - answered[k]) * 1000)
+        delays.append((last - published[k]) * 1000)
         upper.append((last - sent[k]) * 1000)
     delays.sort()
     upper.sort()
@@ -130,7 +146,9 @@ def main() -> None:
     instances = []
     try:
         instances = [Instance(keys, redis.url, os.path.join(work, "notes.sqlite")).start() for _ in range(3)]
-        result = asyncio.run(bench([i.url for i in instances], args.updates, args.listens, args.concurrency))
+        result = asyncio.run(bench([i.url for i in instances], redis.url, args.updates, args.listens, args.concurrency))
+        result["loadavg_1min"] = os.getloadavg()[0]
+        result["cpus"] = os.cpu_count() or 0
         print(json.dumps({k: round(v, 2) if isinstance(v, float) else v for k, v in result.items()}))
     finally:
         for i in instances:
