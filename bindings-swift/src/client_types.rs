@@ -37,6 +37,8 @@ pub enum ClientError {
     /// `request`: a method the machine owns (it has its own call), a notification, a method
     /// only servers send, or an `rpc.` name.
     OwnedMethod,
+    /// `request`: the method name is not a valid method name.
+    InvalidMethodName,
     /// `request`: the params are not a JSON object.
     ParamsNotObject,
     /// `request`: a `tools/call` of a tool rejected for invalid `x-mcp-header` annotations.
@@ -63,6 +65,7 @@ impl std::fmt::Display for ClientError {
             Self::InputResponseNotObject => CoreClientError::InputResponseNotObject.fmt(f),
             Self::Encode => CoreClientError::Encode.fmt(f),
             Self::OwnedMethod => CoreClientError::OwnedMethod.fmt(f),
+            Self::InvalidMethodName => CoreClientError::InvalidMethodName.fmt(f),
             Self::ParamsNotObject => CoreClientError::ParamsNotObject.fmt(f),
             Self::RejectedTool => CoreClientError::RejectedTool.fmt(f),
             Self::NoVersions => CoreConfigError::NoVersions.fmt(f),
@@ -86,6 +89,7 @@ impl From<CoreClientError> for ClientError {
             CoreClientError::InputResponseNotObject => Self::InputResponseNotObject,
             CoreClientError::Encode => Self::Encode,
             CoreClientError::OwnedMethod => Self::OwnedMethod,
+            CoreClientError::InvalidMethodName => Self::InvalidMethodName,
             CoreClientError::ParamsNotObject => Self::ParamsNotObject,
             CoreClientError::RejectedTool => Self::RejectedTool,
             _ => Self::Other,

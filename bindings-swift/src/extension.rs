@@ -6,7 +6,7 @@
 use mcp_context::messages::owned::OwnedJson;
 use mcp_context::server::Handle;
 
-use crate::records::CacheHint;
+use crate::records::{CacheHint, Resource};
 use crate::server::ServerMachine;
 use crate::server_types::{RegisterError, RespondError};
 
@@ -52,5 +52,39 @@ impl ServerMachine {
         Ok(self
             .lock()
             .respond_result(Handle::from_raw(handle), result, cache.map(Into::into))?)
+    }
+
+    /// `notifications/progress` for the request of `handle`, if it carried a
+    /// `progressToken` (`false`, nothing sent, otherwise). `progress` must increase with each
+    /// call; never after the final answer. Throws `RespondError.unknownHandle` /
+    /// `.invalidProgress`.
+    pub fn progress(
+        &self,
+        handle: u64,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> Result<bool, RespondError> {
+        Ok(self.lock().progress(
+            Handle::from_raw(handle),
+            progress,
+            total,
+            message.as_deref(),
+        )?)
+    }
+
+    /// Answers a `listResources` event with one page of the host's resources and its cursor
+    /// for the next page (`nil`: the last).
+    pub fn respond_list(
+        &self,
+        handle: u64,
+        resources: Vec<Resource>,
+        next_cursor: Option<String>,
+    ) -> Result<(), RespondError> {
+        Ok(self.lock().respond_list(
+            Handle::from_raw(handle),
+            resources.into_iter().map(Into::into).collect(),
+            next_cursor,
+        )?)
     }
 }

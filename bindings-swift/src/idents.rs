@@ -129,6 +129,7 @@ mod tests {
             RespondError::NoStateKey,
             RespondError::ClientLacksCapability,
             RespondError::InvalidResult,
+            RespondError::InvalidProgress,
         ]);
         same("server::RespondError", respond);
         let d = String::new;
@@ -162,6 +163,7 @@ mod tests {
             ClientError::InputResponseNotObject,
             ClientError::Encode,
             ClientError::OwnedMethod,
+            ClientError::InvalidMethodName,
             ClientError::ParamsNotObject,
             ClientError::RejectedTool,
             ClientError::NoVersions,

@@ -15,6 +15,12 @@
 //! | `cache.rs` | `Cache`, `CacheKey`, `Invalidation`, `CacheLookup`, `CacheError` |
 //! | `context.rs` | `selectContext(candidates:budget:target:)` |
 //! | `visibility.rs` | `VisibilityFilter` (a Swift protocol), `ListedItem` |
+//! | `wake.rs` | `OutputReady` (a Swift protocol): `setOutputReady` / `hasOutput` on both machines |
+//! | `extension.rs` | extension methods (`addMethod`, `setCapability`, `respondResult`), `progress`, `respondList` |
+//! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
+//!
+//! The async layer (`MCPClient`, `MCPServerHost`, `StdioTransport`, `HTTPTransport`, `Wire`)
+//! is Swift, in `swift/Sources/MCPContext/Async` and `Wire.swift`.
 //!
 //! Time is integer milliseconds (`nowMs: UInt64`) everywhere; bytes are `Data`.
 //!

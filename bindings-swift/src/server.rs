@@ -112,6 +112,17 @@ pub struct ServerConfig {
     pub declare_prompts: bool,
     /// Forward completions without a value set as events.
     pub completion_events: bool,
+    /// `resources/list` also pages through the host's own items after the registered ones
+    /// (`ServerEvent.listResources`, answered with `respondList`).
+    pub dynamic_resources: bool,
+    /// Concurrent `subscriptions/listen` per stream; one more gets a JSON-RPC error.
+    pub max_listens_per_stream: u32,
+    /// Concurrent `subscriptions/listen` in total.
+    pub max_listens: u32,
+    /// Requests awaiting an answer per stream.
+    pub max_pending_per_stream: u32,
+    /// Requests awaiting an answer in total.
+    pub max_pending: u32,
 }
 
 fn small(n: usize) -> u32 {
@@ -151,6 +162,11 @@ pub fn server_config() -> ServerConfig {
         declare_resources: c.declare_resources,
         declare_prompts: c.declare_prompts,
         completion_events: c.completion_events,
+        dynamic_resources: c.dynamic_resources,
+        max_listens_per_stream: small(c.max_listens_per_stream),
+        max_listens: small(c.max_listens),
+        max_pending_per_stream: small(c.max_pending_per_stream),
+        max_pending: small(c.max_pending),
     }
 }
 
@@ -181,6 +197,11 @@ impl From<ServerConfig> for CoreConfig {
             declare_resources: c.declare_resources,
             declare_prompts: c.declare_prompts,
             completion_events: c.completion_events,
+            dynamic_resources: c.dynamic_resources,
+            max_listens_per_stream: big(c.max_listens_per_stream),
+            max_listens: big(c.max_listens),
+            max_pending_per_stream: big(c.max_pending_per_stream),
+            max_pending: big(c.max_pending),
             ..Self::default()
         }
     }

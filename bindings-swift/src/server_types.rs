@@ -156,6 +156,8 @@ pub enum RespondError {
     /// `respondResult`: not a JSON object, a `resultType` other than `"complete"`, or a
     /// `_meta` that is not an object.
     InvalidResult,
+    /// `progress`: a value that is not finite, or does not increase.
+    InvalidProgress,
     /// The JSON text is not the spec's shape for this answer.
     InvalidJson {
         /// The decoder's description.
@@ -174,6 +176,7 @@ impl std::fmt::Display for RespondError {
             Self::NoStateKey => CoreRespond::NoStateKey.fmt(f),
             Self::ClientLacksCapability => CoreRespond::ClientLacksCapability.fmt(f),
             Self::InvalidResult => CoreRespond::InvalidResult.fmt(f),
+            Self::InvalidProgress => CoreRespond::InvalidProgress.fmt(f),
             Self::InvalidJson { description } => write!(f, "invalid JSON: {description}"),
             Self::Other => f.write_str("answer refused"),
         }
@@ -191,6 +194,7 @@ impl From<CoreRespond> for RespondError {
             CoreRespond::NoStateKey => Self::NoStateKey,
             CoreRespond::ClientLacksCapability => Self::ClientLacksCapability,
             CoreRespond::InvalidResult => Self::InvalidResult,
+            CoreRespond::InvalidProgress => Self::InvalidProgress,
             _ => Self::Other,
         }
     }
@@ -365,6 +369,16 @@ pub enum ServerEvent {
         /// The verified retry inputs, on an MRTR retry.
         retry: Option<Retry>,
     },
+    /// `resources/list` reached the host's own items (`dynamicResources`): `respondList`
+    /// with one page and the host's cursor for the next, or `fail`.
+    ListResources {
+        /// The handle.
+        handle: u64,
+        /// The host's cursor from its previous page (`nil`: its first page).
+        cursor: Option<String>,
+        /// The caller context.
+        auth: u64,
+    },
     /// A handle is dead: stop working on it.
     Cancelled {
         /// The handle.
@@ -484,6 +498,11 @@ fn event(e: Event, server: &Server) -> ServerEvent {
             auth: r.auth,
             capabilities: r.capabilities.into(),
             retry: r.retry.map(Into::into),
+        },
+        Event::ListResources(l) => ServerEvent::ListResources {
+            handle: l.handle.get(),
+            cursor: l.cursor,
+            auth: l.auth,
         },
         Event::Cancelled { handle, reason } => ServerEvent::Cancelled {
             handle: handle.get(),

@@ -487,7 +487,7 @@ pub const TABLES: &[(&str, &[&str])] = {
     ]
 };
 
-#[cfg(test)]
+#[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::TABLES;
 

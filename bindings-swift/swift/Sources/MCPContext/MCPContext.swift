@@ -1980,6 +1980,14 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func addMethod(method: String) throws 
     
     /**
+     * `notifications/progress` for the request of `handle`, if it carried a
+     * `progressToken` (`false`, nothing sent, otherwise). `progress` must increase with each
+     * call; never after the final answer. Throws `RespondError.unknownHandle` /
+     * `.invalidProgress`.
+     */
+    func progress(handle: UInt64, progress: Double, total: Double?, message: String?) throws  -> Bool
+    
+    /**
      * Withdraws a capability set with `setCapability`; `false` if absent.
      */
     func removeCapability(key: String)  -> Bool
@@ -1988,6 +1996,12 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
      * Stops serving `method`; `false` if it was not added.
      */
     func removeMethod(method: String)  -> Bool
+    
+    /**
+     * Answers a `listResources` event with one page of the host's resources and its cursor
+     * for the next page (`nil`: the last).
+     */
+    func respondList(handle: UInt64, resources: [Resource], nextCursor: String?) throws 
     
     /**
      * Answers a `request` event with its result object (JSON text); the machine adds
@@ -2254,6 +2268,25 @@ open func addMethod(method: String)throws   {try rustCallWithError(FfiConverterT
 }
     
     /**
+     * `notifications/progress` for the request of `handle`, if it carried a
+     * `progressToken` (`false`, nothing sent, otherwise). `progress` must increase with each
+     * call; never after the final answer. Throws `RespondError.unknownHandle` /
+     * `.invalidProgress`.
+     */
+open func progress(handle: UInt64, progress: Double, total: Double?, message: String?)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_progress(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterDouble.lower(progress),
+        FfiConverterOptionDouble.lower(total),
+        FfiConverterOptionString.lower(message),uniffiCallStatus
+    )
+})
+}
+    
+    /**
      * Withdraws a capability set with `setCapability`; `false` if absent.
      */
 open func removeCapability(key: String) -> Bool  {
@@ -2277,6 +2310,21 @@ open func removeMethod(method: String) -> Bool  {
         FfiConverterString.lower(method),uniffiCallStatus
     )
 })
+}
+    
+    /**
+     * Answers a `listResources` event with one page of the host's resources and its cursor
+     * for the next page (`nil`: the last).
+     */
+open func respondList(handle: UInt64, resources: [Resource], nextCursor: String?)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_list(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterSequenceTypeResource.lower(resources),
+        FfiConverterOptionString.lower(nextCursor),uniffiCallStatus
+    )
+}
 }
     
     /**
@@ -4974,6 +5022,27 @@ public struct ServerConfig: Equatable, Hashable {
      * Forward completions without a value set as events.
      */
     public var completionEvents: Bool
+    /**
+     * `resources/list` also pages through the host's own items after the registered ones
+     * (`ServerEvent.listResources`, answered with `respondList`).
+     */
+    public var dynamicResources: Bool
+    /**
+     * Concurrent `subscriptions/listen` per stream; one more gets a JSON-RPC error.
+     */
+    public var maxListensPerStream: UInt32
+    /**
+     * Concurrent `subscriptions/listen` in total.
+     */
+    public var maxListens: UInt32
+    /**
+     * Requests awaiting an answer per stream.
+     */
+    public var maxPendingPerStream: UInt32
+    /**
+     * Requests awaiting an answer in total.
+     */
+    public var maxPending: UInt32
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -5028,7 +5097,23 @@ public struct ServerConfig: Equatable, Hashable {
          */declarePrompts: Bool, 
         /**
          * Forward completions without a value set as events.
-         */completionEvents: Bool) {
+         */completionEvents: Bool, 
+        /**
+         * `resources/list` also pages through the host's own items after the registered ones
+         * (`ServerEvent.listResources`, answered with `respondList`).
+         */dynamicResources: Bool, 
+        /**
+         * Concurrent `subscriptions/listen` per stream; one more gets a JSON-RPC error.
+         */maxListensPerStream: UInt32, 
+        /**
+         * Concurrent `subscriptions/listen` in total.
+         */maxListens: UInt32, 
+        /**
+         * Requests awaiting an answer per stream.
+         */maxPendingPerStream: UInt32, 
+        /**
+         * Requests awaiting an answer in total.
+         */maxPending: UInt32) {
         self.serverInfo = serverInfo
         self.instructions = instructions
         self.supportedVersions = supportedVersions
@@ -5046,6 +5131,11 @@ public struct ServerConfig: Equatable, Hashable {
         self.declareResources = declareResources
         self.declarePrompts = declarePrompts
         self.completionEvents = completionEvents
+        self.dynamicResources = dynamicResources
+        self.maxListensPerStream = maxListensPerStream
+        self.maxListens = maxListens
+        self.maxPendingPerStream = maxPendingPerStream
+        self.maxPending = maxPending
     }
 
     
@@ -5080,7 +5170,12 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
                 forwardUnlistedReads: FfiConverterBool.read(from: &buf), 
                 declareResources: FfiConverterBool.read(from: &buf), 
                 declarePrompts: FfiConverterBool.read(from: &buf), 
-                completionEvents: FfiConverterBool.read(from: &buf)
+                completionEvents: FfiConverterBool.read(from: &buf), 
+                dynamicResources: FfiConverterBool.read(from: &buf), 
+                maxListensPerStream: FfiConverterUInt32.read(from: &buf), 
+                maxListens: FfiConverterUInt32.read(from: &buf), 
+                maxPendingPerStream: FfiConverterUInt32.read(from: &buf), 
+                maxPending: FfiConverterUInt32.read(from: &buf)
         )
     }
 
@@ -5102,6 +5197,11 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
         FfiConverterBool.write(value.declareResources, into: &buf)
         FfiConverterBool.write(value.declarePrompts, into: &buf)
         FfiConverterBool.write(value.completionEvents, into: &buf)
+        FfiConverterBool.write(value.dynamicResources, into: &buf)
+        FfiConverterUInt32.write(value.maxListensPerStream, into: &buf)
+        FfiConverterUInt32.write(value.maxListens, into: &buf)
+        FfiConverterUInt32.write(value.maxPendingPerStream, into: &buf)
+        FfiConverterUInt32.write(value.maxPending, into: &buf)
     }
 }
 
@@ -6444,6 +6544,10 @@ enum ClientError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
      */
     case ownedMethod
     /**
+     * `request`: the method name is not a valid method name.
+     */
+    case invalidMethodName
+    /**
      * `request`: the params are not a JSON object.
      */
     case paramsNotObject
@@ -6518,13 +6622,14 @@ public struct FfiConverterTypeClientError: FfiConverterRustBuffer {
         case 5: return .inputResponseNotObject
         case 6: return .encode
         case 7: return .ownedMethod
-        case 8: return .paramsNotObject
-        case 9: return .rejectedTool
-        case 10: return .noVersions
-        case 11: return .emptyVersion
-        case 12: return .invalidCapabilities
-        case 13: return .zeroLimit
-        case 14: return .other
+        case 8: return .invalidMethodName
+        case 9: return .paramsNotObject
+        case 10: return .rejectedTool
+        case 11: return .noVersions
+        case 12: return .emptyVersion
+        case 13: return .invalidCapabilities
+        case 14: return .zeroLimit
+        case 15: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -6565,32 +6670,36 @@ public struct FfiConverterTypeClientError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(7))
         
         
-        case .paramsNotObject:
+        case .invalidMethodName:
             writeInt(&buf, Int32(8))
         
         
-        case .rejectedTool:
+        case .paramsNotObject:
             writeInt(&buf, Int32(9))
         
         
-        case .noVersions:
+        case .rejectedTool:
             writeInt(&buf, Int32(10))
         
         
-        case .emptyVersion:
+        case .noVersions:
             writeInt(&buf, Int32(11))
         
         
-        case .invalidCapabilities:
+        case .emptyVersion:
             writeInt(&buf, Int32(12))
         
         
-        case .zeroLimit:
+        case .invalidCapabilities:
             writeInt(&buf, Int32(13))
         
         
-        case .other:
+        case .zeroLimit:
             writeInt(&buf, Int32(14))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(15))
         
         }
     }
@@ -9122,6 +9231,10 @@ enum RespondError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
      */
     case invalidResult
     /**
+     * `progress`: a value that is not finite, or does not increase.
+     */
+    case invalidProgress
+    /**
      * The JSON text is not the spec's shape for this answer.
      */
     case invalidJson(
@@ -9179,10 +9292,11 @@ public struct FfiConverterTypeRespondError: FfiConverterRustBuffer {
         case 4: return .noStateKey
         case 5: return .clientLacksCapability
         case 6: return .invalidResult
-        case 7: return .invalidJson(
+        case 7: return .invalidProgress
+        case 8: return .invalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 8: return .other
+        case 9: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -9219,13 +9333,17 @@ public struct FfiConverterTypeRespondError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(6))
         
         
-        case let .invalidJson(description):
+        case .invalidProgress:
             writeInt(&buf, Int32(7))
+        
+        
+        case let .invalidJson(description):
+            writeInt(&buf, Int32(8))
             FfiConverterString.write(description, into: &buf)
             
         
         case .other:
-            writeInt(&buf, Int32(8))
+            writeInt(&buf, Int32(9))
         
         }
     }
@@ -9912,6 +10030,21 @@ public enum ServerEvent: Equatable, Hashable {
          */retry: Retry?
     )
     /**
+     * `resources/list` reached the host's own items (`dynamicResources`): `respondList`
+     * with one page and the host's cursor for the next, or `fail`.
+     */
+    case listResources(
+        /**
+         * The handle.
+         */handle: UInt64, 
+        /**
+         * The host's cursor from its previous page (`nil`: its first page).
+         */cursor: String?, 
+        /**
+         * The caller context.
+         */auth: UInt64
+    )
+    /**
      * A handle is dead: stop working on it.
      */
     case cancelled(
@@ -9974,13 +10107,16 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
         case 4: return .request(handle: try FfiConverterUInt64.read(from: &buf), method: try FfiConverterString.read(from: &buf), paramsJson: try FfiConverterString.read(from: &buf), progress: try FfiConverterBool.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf), capabilities: try FfiConverterTypeDeclaredCapabilities.read(from: &buf), retry: try FfiConverterOptionTypeRetry.read(from: &buf)
         )
         
-        case 5: return .cancelled(handle: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeCancelReason.read(from: &buf)
+        case 5: return .listResources(handle: try FfiConverterUInt64.read(from: &buf), cursor: try FfiConverterOptionString.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf)
         )
         
-        case 6: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
+        case 6: return .cancelled(handle: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeCancelReason.read(from: &buf)
         )
         
-        case 7: return .other(kind: try FfiConverterString.read(from: &buf)
+        case 7: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 8: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -10032,20 +10168,27 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
             FfiConverterOptionTypeRetry.write(retry, into: &buf)
             
         
-        case let .cancelled(handle,reason):
+        case let .listResources(handle,cursor,auth):
             writeInt(&buf, Int32(5))
+            FfiConverterUInt64.write(handle, into: &buf)
+            FfiConverterOptionString.write(cursor, into: &buf)
+            FfiConverterUInt64.write(auth, into: &buf)
+            
+        
+        case let .cancelled(handle,reason):
+            writeInt(&buf, Int32(6))
             FfiConverterUInt64.write(handle, into: &buf)
             FfiConverterTypeCancelReason.write(reason, into: &buf)
             
         
         case let .streamOverflow(stream,subscriptionIdJson):
-            writeInt(&buf, Int32(6))
+            writeInt(&buf, Int32(7))
             FfiConverterUInt64.write(stream, into: &buf)
             FfiConverterString.write(subscriptionIdJson, into: &buf)
             
         
         case let .other(kind):
-            writeInt(&buf, Int32(7))
+            writeInt(&buf, Int32(8))
             FfiConverterString.write(kind, into: &buf)
             
         }
@@ -11462,6 +11605,31 @@ fileprivate struct FfiConverterSequenceTypeReply: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeResource: FfiConverterRustBuffer {
+    typealias SwiftType = [Resource]
+
+    public static func write(_ value: [Resource], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeResource.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Resource] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Resource]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeResource.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeRouteCapture: FfiConverterRustBuffer {
     typealias SwiftType = [RouteCapture]
 
@@ -11972,10 +12140,16 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_method() != 25849) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_progress() != 45900) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_capability() != 4526) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_method() != 19231) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_list() != 53395) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_result() != 59040) {

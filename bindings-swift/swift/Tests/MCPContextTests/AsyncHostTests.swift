@@ -209,6 +209,7 @@ final class AsyncHostTests: XCTestCase {
             guard case .number(let a)? = args["a"], case .number(let b)? = args["b"] else {
                 throw MCPHandlerError.invalidParams("a and b must be numbers")
             }
+            try await MCPServerHost.progress(0.5, total: 1, message: "adding")
             try await Task.sleep(nanoseconds: 5_000_000)
             return Wire.CallToolResult(content: [.text("\(Int(a + b))")], structuredContent: ["sum": .number(a + b)])
         }
@@ -233,6 +234,17 @@ final class AsyncHostTests: XCTestCase {
         let result = try XCTUnwrap(call["result"] as? [String: Any])
         XCTAssertEqual(result["resultType"] as? String, "complete")
         XCTAssertEqual((result["content"] as? [[String: Any]])?.first?["text"] as? String, "42")
+        // With a progressToken: notifications/progress first, then the result.
+        let progress = try await ask(#"{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":1},"_meta":{"progressToken":"p1","io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#)
+        XCTAssertEqual(progress["method"] as? String, "notifications/progress")
+        let note = try XCTUnwrap(progress["params"] as? [String: Any])
+        XCTAssertEqual(note["progressToken"] as? String, "p1")
+        XCTAssertEqual(note["progress"] as? Double, 0.5)
+        let next = await replies.next()
+        let after = try XCTUnwrap(next)
+        let final = try XCTUnwrap(try JSONSerialization.jsonObject(with: after) as? [String: Any])
+        XCTAssertEqual(final["id"] as? Int, 6)
+        XCTAssertNotNil(final["result"])
         let unknown = try await ask(#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"nope","arguments":{},"# + meta + "}}")
         XCTAssertEqual((unknown["error"] as? [String: Any])?["code"] as? Int, -32602)
         let bad = try await ask(#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"add","arguments":{"a":"x"},"# + meta + "}}")
@@ -291,6 +303,30 @@ final class AsyncHostTests: XCTestCase {
         let reply = try await client.readResource("vault://gold")
         XCTAssertEqual(try firstText(reply), "opened gold")
         XCTAssertEqual(asked.get, 1)
+        await client.close()
+        await server.value
+    }
+
+    /// Dynamic lists: `resources/list` pages through the registered resources, then the
+    /// host's own pages (its cursor in, the next cursor out).
+    func testDynamicResourceListing() async throws {
+        let host = try MCPServerHost(name: "dyn", version: "1.0.0") {
+            $0.dynamicResources = true
+            $0.pageSize = 2
+        }
+        try await host.resource(
+            "static://a", name: "a", contents: [.text(uri: "static://a", mimeType: nil, text: "a")])
+        await host.listResources { cursor in
+            let start = Int(cursor ?? "0") ?? 0
+            let items = (start..<min(start + 2, 5)).map { Resource(uri: "dyn://\($0)", name: "d\($0)") }
+            return (items, start + 2 < 5 ? String(start + 2) : nil)
+        }
+        let transport = MemoryTransport()
+        let server = Task { await host.run(lines: transport.serverLines) { transport.deliver($0) } }
+        let client = try MCPClient(transport: transport)
+        let listing = try await client.listResources()
+        let uris = try listing.pages.flatMap { try $0.decode(Wire.ListResourcesResult.self).resources.map(\.uri) }
+        XCTAssertEqual(uris, ["static://a", "dyn://0", "dyn://1", "dyn://2", "dyn://3", "dyn://4"])
         await client.close()
         await server.value
     }

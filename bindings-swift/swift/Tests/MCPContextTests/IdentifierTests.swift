@@ -72,7 +72,7 @@ final class IdentifierTests: XCTestCase {
         let client: [ClientError: String] = [
             .unknownCall: "unknownCall", .notAwaitingInput: "notAwaitingInput", .missingInputResponse: "missingInputResponse",
             .unexpectedInputResponse: "unexpectedInputResponse", .inputResponseNotObject: "inputResponseNotObject",
-            .encode: "encode", .ownedMethod: "ownedMethod", .paramsNotObject: "paramsNotObject",
+            .encode: "encode", .ownedMethod: "ownedMethod", .invalidMethodName: "invalidMethodName", .paramsNotObject: "paramsNotObject",
             .rejectedTool: "rejectedTool", .noVersions: "noVersions", .emptyVersion: "emptyVersion",
             .invalidCapabilities: "invalidCapabilities", .zeroLimit: "zeroLimit",
         ]
@@ -86,7 +86,7 @@ final class IdentifierTests: XCTestCase {
         assertCovered("cache::Refused", Array(cache.values))
         let respond: [RespondError: String] = [
             .unknownHandle: "unknownHandle", .wrongKind: "wrongKind", .invalidInputRequests: "invalidInputRequests",
-            .noStateKey: "noStateKey", .clientLacksCapability: "clientLacksCapability", .invalidResult: "invalidResult",
+            .noStateKey: "noStateKey", .clientLacksCapability: "clientLacksCapability", .invalidResult: "invalidResult", .invalidProgress: "invalidProgress",
         ]
         assertCovered("server::RespondError", Array(respond.values))
     }

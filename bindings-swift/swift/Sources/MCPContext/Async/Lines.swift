@@ -45,3 +45,10 @@ final class StreamWaker<Element: Sendable>: OutputReady, @unchecked Sendable {
         continuation.yield(element)
     }
 }
+
+/// An `OutputReady` that runs a closure (which must not call into the machine synchronously).
+final class ClosureWaker: OutputReady, @unchecked Sendable {
+    private let action: @Sendable () -> Void
+    init(_ action: @escaping @Sendable () -> Void) { self.action = action }
+    func outputReady() { action() }
+}

@@ -194,6 +194,10 @@ public actor MCPClient {
         guard !started else { return }
         if closed { throw MCPClientError.closed }
         started = true
+        // Output the machine queues outside a call of ours (a deadline) is drained at once.
+        machine.setOutputReady(callback: ClosureWaker { [weak self] in
+            Task { await self?.pump() }
+        })
         try transport.start(
             receive: { [weak self] bytes in Task { await self?.received(bytes) } },
             failed: { [weak self] id in Task { await self?.requestFailed(id) } },

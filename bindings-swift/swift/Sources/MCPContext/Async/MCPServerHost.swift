@@ -45,6 +45,9 @@ public actor MCPServerHost {
     /// Reads a resource: `uri` as requested, `variables` decoded from the template (empty for
     /// a listed resource).
     public typealias ResourceHandler = @Sendable (_ uri: String, _ variables: [String: String]) async throws -> [ResourceContents]
+    /// Lists the host's own resources after the registered ones (`dynamicResources`): one
+    /// page from the host's `cursor` (`nil`: the first), and the cursor of the next page.
+    public typealias ListHandler = @Sendable (_ cursor: String?) async throws -> (resources: [Resource], nextCursor: String?)
     /// Gets a prompt from its arguments.
     public typealias PromptHandler = @Sendable (_ arguments: [String: String]) async throws -> Wire.GetPromptResult
     /// Calls a tool with its `arguments`.
@@ -52,8 +55,29 @@ public actor MCPServerHost {
     /// Answers an extension method from its `params` object: the result object.
     public typealias MethodHandler = @Sendable (_ params: Wire.JSON) async throws -> Wire.JSON
 
+    /// The request a handler is answering (set for the handler's task).
+    public struct RequestContext: Sendable {
+        /// The host.
+        public let host: MCPServerHost
+        /// The machine's handle of the request.
+        public let handle: UInt64
+        /// The verified inputs of an `input_required` retry (`nil` on a first request).
+        public let retry: Retry?
+    }
+
+    /// The request the current handler is answering.
+    @TaskLocal public static var request: RequestContext?
+
     /// The verified inputs of the retry a handler is answering (`nil` on a first request).
-    @TaskLocal public static var retry: Retry?
+    public static var retry: Retry? { request?.retry }
+
+    /// From a handler: `notifications/progress` for its request, if the client sent a
+    /// `progressToken` (`false`, nothing sent, otherwise). `progress` must increase.
+    @discardableResult
+    public static func progress(_ progress: Double, total: Double? = nil, message: String? = nil) async throws -> Bool {
+        guard let request else { return false }
+        return try await request.host.sendProgress(request.handle, progress, total, message)
+    }
 
     /// The machine (for what this actor does not wrap: visibility, `resourceUpdated`, …).
     public nonisolated let machine: ServerMachine
@@ -63,6 +87,7 @@ public actor MCPServerHost {
     private var tools: [Wire.Tool] = []
     private var toolHandlers: [String: ToolHandler] = [:]
     private var methodHandlers: [String: MethodHandler] = [:]
+    private var listHandler: ListHandler?
     /// Templates by machine id, to route reads of listed items to their template's handler.
     private let router = Router()
     private var routed: [UInt32: UInt32] = [:]
@@ -154,6 +179,12 @@ public actor MCPServerHost {
     public func method(_ name: String, handler: @escaping MethodHandler) throws {
         try machine.addMethod(method: name)
         methodHandlers[name] = handler
+    }
+
+    /// The host's own resources, listed by `resources/list` after the registered ones; needs
+    /// `dynamicResources` in the configuration (`configure: { $0.dynamicResources = true }`).
+    public func listResources(_ handler: @escaping ListHandler) {
+        listHandler = handler
     }
 
     /// Tells subscribers that `uri` changed.
@@ -301,6 +332,15 @@ public actor MCPServerHost {
                     try await host.answerResult(handle, try wireJSON(result))
                 }
             }
+        case .listResources(let handle, let cursor, _):
+            guard let handler = listHandler else {
+                try? machine.respondList(handle: handle, resources: [], nextCursor: nil)
+                return
+            }
+            spawn(handle, nil) { host in
+                let page = try await handler(cursor)
+                try await host.answerList(handle, page.resources, page.nextCursor)
+            }
         case .complete(let handle, _, _, _, _, _):
             try? machine.respondCompletion(handle: handle, values: [])
         case .cancelled, .streamOverflow, .other:
@@ -313,7 +353,8 @@ public actor MCPServerHost {
         inFlight += 1
         Task {
             do {
-                try await Self.$retry.withValue(retry) { try await body(self) }
+                let context = RequestContext(host: self, handle: handle, retry: retry)
+                try await Self.$request.withValue(context) { try await body(self) }
             } catch let input as MCPInputRequired {
                 await self.answerInputRequired(handle, input)
             } catch let error as MCPHandlerError {
@@ -335,6 +376,14 @@ public actor MCPServerHost {
 
     private func answerPrompt(_ handle: UInt64, _ result: Wire.GetPromptResult) throws {
         try machine.respondPrompt(handle: handle, result: result)
+    }
+
+    private func answerList(_ handle: UInt64, _ resources: [Resource], _ next: String?) throws {
+        try machine.respondList(handle: handle, resources: resources, nextCursor: next)
+    }
+
+    fileprivate func sendProgress(_ handle: UInt64, _ progress: Double, _ total: Double?, _ message: String?) throws -> Bool {
+        try machine.progress(handle: handle, progress: progress, total: total, message: message)
     }
 
     private func answerResult(_ handle: UInt64, _ json: String) throws {

@@ -80,6 +80,8 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         self.url = url
         self.headers = headers
         super.init()
+        // Long-lived SSE responses (listens) must not time out between events.
+        let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         configuration.timeoutIntervalForRequest = 3600
         session = URLSession(configuration: configuration, delegate: self, delegateQueue: nil)
     }
