@@ -95,6 +95,7 @@ class Fleet:
         self.keys = fleet_keys()
         self.redis = Redis().start()
         self.instances = [Instance(self.keys, self.redis.url, self.db).start() for _ in range(n)]
+        self.redis.wait_subscribers(n)
 
     def stop(self) -> None:
         for i in self.instances:
@@ -230,6 +231,7 @@ def test_cursor_from_a_pages_on_b_and_c(fleet):
 def test_instance_dies_its_listens_end_clients_relisten_elsewhere(fleet):
     a, b = fleet.instances[0].url, fleet.instances[1].url
     doomed = Instance(fleet.keys, fleet.redis.url, fleet.db).start()
+    fleet.redis.wait_subscribers(4)
 
     async def main():
         async with Client.http(doomed.url) as cd:
@@ -333,3 +335,32 @@ def test_through_the_round_robin_front(fleet):
             front.kill()
             front.wait()
             raise AssertionError("the front did not stop") from None
+
+
+def test_silent_broker_is_detected_by_ping():
+    """A broker that answers nothing (SIGSTOP: connections stay open, as behind a partition)
+    is found by the PING after ``health_s`` of silence: the listens end; once it answers
+    again the instance resubscribes and ends them again."""
+    d = tempfile.mkdtemp(prefix="scale-out-")
+    redis = Redis().start()
+    inst = Instance(fleet_keys(), redis.url, os.path.join(d, "notes.sqlite"), health_s=0.5).start()
+    try:
+
+        async def main():
+            async with Client.http(inst.url) as c:
+                async with c.listen(resource_subscriptions=["notes://note-2"]) as sub:
+                    await asyncio.sleep(0.3)
+                    redis.pause(True)
+                    assert await ended(sub, 6) == "graceful"
+                async with c.listen(resource_subscriptions=["notes://note-2"]) as sub:
+                    redis.pause(False)
+                    assert await ended(sub, 6) == "graceful"  # back: resubscribed
+                async with c.listen(resource_subscriptions=["notes://note-2"]) as sub:
+                    with pytest.raises(TimeoutError):  # and stable: no more edges
+                        await next_event(sub, 2.0)
+
+        run(main())
+    finally:
+        inst.stop()
+        redis.stop()
+        shutil.rmtree(d, ignore_errors=True)

@@ -146,6 +146,7 @@ def main() -> None:
     instances = []
     try:
         instances = [Instance(keys, redis.url, os.path.join(work, "notes.sqlite")).start() for _ in range(3)]
+        redis.wait_subscribers(3)
         result = asyncio.run(bench([i.url for i in instances], redis.url, args.updates, args.listens, args.concurrency))
         result["loadavg_1min"] = os.getloadavg()[0]
         result["cpus"] = os.cpu_count() or 0

@@ -66,6 +66,7 @@ class Redis:
 
     def stop(self) -> None:
         if self.proc is not None:
+            self.proc.send_signal(signal.SIGCONT)  # if paused
             self.proc.terminate()
             try:
                 self.proc.wait(5)
@@ -74,12 +75,33 @@ class Redis:
                 self.proc.wait()
             self.proc = None
 
+    def wait_subscribers(self, n: int, channel: str = "mcp-context:notes:events", timeout: float = 15) -> None:
+        """Waits until ``n`` instances are subscribed to the fleet's channel (Redis
+        ``PUBSUB NUMSUB``): an instance listens on HTTP before its broker is connected."""
+        import redis
+
+        r = redis.Redis.from_url(self.url)
+        try:
+            deadline = time.monotonic() + timeout
+            while dict(r.pubsub_numsub(channel)).get(channel.encode(), 0) < n:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"fewer than {n} instances subscribed to {channel}")
+                time.sleep(0.05)
+        finally:
+            r.close()
+
+    def pause(self, paused: bool) -> None:
+        """SIGSTOP / SIGCONT: a broker that keeps its connections open and answers nothing
+        (as behind a network partition)."""
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGSTOP if paused else signal.SIGCONT)
+
 
 class Instance:
     """One ``instance.py`` process; ``url`` once started."""
 
-    def __init__(self, keys: str, redis_url: str | None, db: str, *, fleet: str = "notes", page_size: int = 3) -> None:
-        self.args = ["--keys", keys, "--db", db, "--fleet", fleet, "--page-size", str(page_size)]
+    def __init__(self, keys: str, redis_url: str | None, db: str, *, fleet: str = "notes", page_size: int = 3, health_s: float = 5.0) -> None:
+        self.args = ["--keys", keys, "--db", db, "--fleet", fleet, "--page-size", str(page_size), "--health-s", str(health_s)]
         if redis_url is not None:
             self.args += ["--redis", redis_url]
         self.proc: subprocess.Popen[str] | None = None
@@ -123,6 +145,7 @@ def main() -> None:
     work = tempfile.mkdtemp(prefix="notes-fleet-")
     keys = fleet_keys()
     instances = [Instance(keys, redis.url, os.path.join(work, "notes.sqlite")).start() for _ in range(3)]
+    redis.wait_subscribers(3)
     front_port = free_port()
     front = subprocess.Popen([sys.executable, str(HERE / "front.py"), "--port", str(front_port), *(i.url for i in instances)])
     print(f"redis {redis.url}; instances {' '.join(i.url for i in instances)}")

@@ -62,7 +62,7 @@ class Store:
         self.db.execute("INSERT OR REPLACE INTO notes (uri, text, deleted) VALUES (?, ?, ?)", (uri, text, int(deleted)))
 
 
-def make_app(keys: list[tuple[int, bytes]], redis_url: str | None, fleet: str, db: str, page_size: int = 3):
+def make_app(keys: list[tuple[int, bytes]], redis_url: str | None, fleet: str, db: str, page_size: int = 3, health_s: float = 5.0):
     """The instance's ``App`` and its broker (``None`` without ``redis_url``)."""
     app, notes = build(page_size, state_keys=keys)
     store = Store(db)
@@ -106,7 +106,7 @@ def make_app(keys: list[tuple[int, bytes]], redis_url: str | None, fleet: str, d
 
     broker = None
     if redis_url is not None:
-        broker = RedisBroker(redis_url, fleet=fleet)
+        broker = RedisBroker(redis_url, fleet=fleet, health_s=health_s)
         app.use_broker(broker)
     return app, broker
 
@@ -119,8 +119,9 @@ def main() -> None:
     parser.add_argument("--keys", required=True, help="id:hex,... newest first")
     parser.add_argument("--db", required=True)
     parser.add_argument("--page-size", type=int, default=3)
+    parser.add_argument("--health-s", type=float, default=5.0, help="broker silence before a PING, and the PING's deadline")
     args = parser.parse_args()
-    app, _ = make_app(parse_keys(args.keys), args.redis, args.fleet, args.db, args.page_size)
+    app, _ = make_app(parse_keys(args.keys), args.redis, args.fleet, args.db, args.page_size, args.health_s)
 
     def authenticate(headers: dict[str, str]) -> int:
         return TOKENS.get(headers.get("authorization", "").removeprefix("Bearer ").strip(), ANONYMOUS)

@@ -151,18 +151,24 @@ class RedisBroker:
             await asyncio.sleep(self.retry_s)
 
     async def _receive(self, pubsub: Any, publisher: asyncio.Task[None]) -> None:
-        idle = 0.0
+        """Applies the channel's events; a ``PING`` after ``health_s`` of silence must be
+        answered within ``health_s`` more, else the connection counts as lost."""
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        pinged = False
         while True:
             if publisher.done():
                 publisher.result()  # re-raises the publisher's connection error
             msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=min(1.0, self.health_s))
+            now = loop.time()
             if msg is None:
-                idle += min(1.0, self.health_s)
-                if idle >= self.health_s:
-                    await asyncio.wait_for(pubsub.ping(), self.health_s)
-                    idle = 0.0
+                if now - heard >= self.health_s:
+                    if pinged:
+                        raise ConnectionError(f"no answer to PING within {self.health_s} s")
+                    await pubsub.ping()
+                    pinged, heard = True, now
                 continue
-            idle = 0.0
+            heard, pinged = now, False  # any traffic (a PONG included) proves the link
             if msg.get("type") == "message":
                 self._apply(msg.get("data"))
 
