@@ -353,6 +353,8 @@ def test_silent_broker_is_detected_by_ping():
                     redis.pause(True)
                     assert await ended(sub, 6) == "graceful"
                 async with c.listen(resource_subscriptions=["notes://note-2"]) as sub:
+                    with pytest.raises(TimeoutError):  # still paused: no edge, no flapping
+                        await next_event(sub, 2.5)
                     redis.pause(False)
                     assert await ended(sub, 6) == "graceful"  # back: resubscribed
                 async with c.listen(resource_subscriptions=["notes://note-2"]) as sub:

@@ -120,7 +120,9 @@ class RedisBroker:
             pubsub = client.pubsub()
             publisher: asyncio.Task[None] | None = None
             try:
-                await pubsub.subscribe(self.channel)
+                # connected = the broker confirmed the subscription (a stalled broker that
+                # accepts TCP connections and answers nothing is not connected)
+                await asyncio.wait_for(self._subscribe(pubsub), 2 * self.health_s)
                 self.connected = True
                 publisher = asyncio.get_running_loop().create_task(self._publish(client))
                 if not first:
@@ -141,14 +143,23 @@ class RedisBroker:
                     self._queue.get_nowait()
                     self.dropped += 1
                 try:
-                    await pubsub.aclose()
-                    await client.aclose()
+                    await asyncio.wait_for(pubsub.aclose(), 2)
+                    await asyncio.wait_for(client.aclose(), 2)
                 except Exception:  # noqa: BLE001 - the connection is gone anyway
                     pass
                 if was:
                     self._signal(False)
             first = False
             await asyncio.sleep(self.retry_s)
+
+    async def _subscribe(self, pubsub: Any) -> None:
+        await pubsub.subscribe(self.channel)
+        while True:
+            msg = await pubsub.get_message(timeout=self.health_s)
+            if msg is None:
+                raise ConnectionError("the broker did not confirm the subscription")
+            if msg.get("type") == "subscribe":
+                return
 
     async def _receive(self, pubsub: Any, publisher: asyncio.Task[None]) -> None:
         """Applies the channel's events; a ``PING`` after ``health_s`` of silence must be
