@@ -366,3 +366,30 @@ def test_silent_broker_is_detected_by_ping():
         inst.stop()
         redis.stop()
         shutil.rmtree(d, ignore_errors=True)
+
+
+def test_hostile_events_on_the_channel_are_dropped(fleet):
+    """Anything on the fleet's channel that is not an event of the fleet changes nothing:
+    garbage, wrong types, unknown kinds; the next real event arrives once."""
+    import redis
+
+    a, b = fleet.instances[0].url, fleet.instances[1].url
+
+    async def main():
+        async with Client.http(a) as ca:
+            async with ca.listen(resource_subscriptions=["notes://note-2"], resources_list_changed=True) as sub:
+                r = redis.Redis.from_url(fleet.redis.url)
+                try:
+                    for junk in (b"garbage", b"[]", b"{}", b'{"o":"x","k":"resource_updated","u":5}', b'{"o":"x","k":"drop_tables"}', b'{"o":1}', "é".encode("latin-1"), b"\xff" * 70000, b"[" * 50000 + b"]" * 50000):
+                        r.publish("mcp-context:notes:events", junk)
+                finally:
+                    r.close()
+                with pytest.raises(TimeoutError):
+                    await next_event(sub, 0.5)
+                await written(b, "notes://note-2", "after junk")
+                got = await next_event(sub)
+                assert got.uri == "notes://note-2" and got.subscription == sub.call
+                with pytest.raises(TimeoutError):
+                    await next_event(sub, 0.5)
+
+    run(main())

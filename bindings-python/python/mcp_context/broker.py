@@ -200,7 +200,7 @@ class RedisBroker:
         try:
             event = json.loads(data)
             origin, kind = event["o"], event["k"]
-        except (ValueError, TypeError, KeyError):
+        except (ValueError, TypeError, KeyError, RecursionError):
             log.warning("malformed broker event dropped")
             return
         if origin == self.instance_id or self._app is None:
