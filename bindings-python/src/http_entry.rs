@@ -17,12 +17,25 @@ pub(crate) struct HttpResponse {
     headers: Py<PyList>,
     /// The body (empty for 202).
     body: Py<PyBytes>,
+    /// A 2025-11-25 session's GET stream: write the status and headers now, keep the
+    /// connection open and write the stream's transmits as SSE events as they come;
+    /// ``stream_closed(stream)`` when it closes.
+    event_stream: bool,
 }
 
-crate::pyjson::py_repr!(HttpResponse, ["status", "headers", "body"]);
+crate::pyjson::py_repr!(HttpResponse, ["status", "headers", "body", "event_stream"]);
 
 /// A core response as a Python `HttpResponse`.
 pub(crate) fn response<'py>(py: Python<'py>, r: CoreResponse) -> PyResult<Bound<'py, PyAny>> {
+    response_of(py, r, false)
+}
+
+/// A core response as a Python `HttpResponse`, `event_stream` for a session's GET stream.
+pub(crate) fn response_of<'py>(
+    py: Python<'py>,
+    r: CoreResponse,
+    event_stream: bool,
+) -> PyResult<Bound<'py, PyAny>> {
     let headers = PyList::empty(py);
     for (name, value) in &r.headers {
         headers.append(PyTuple::new(py, [*name, value.as_str()])?)?;
@@ -33,6 +46,7 @@ pub(crate) fn response<'py>(py: Python<'py>, r: CoreResponse) -> PyResult<Bound<
             status: r.status,
             headers: headers.unbind(),
             body: PyBytes::new(py, &r.body).unbind(),
+            event_stream,
         },
     )?
     .into_any())

@@ -119,6 +119,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "GetPrompt",
             "Complete",
             "Request",
+            "ListResources",
             "Cancelled",
             "StreamOverflow",
         ],

@@ -89,6 +89,8 @@ pub(crate) struct ReadResource {
     variables: Py<PyDict>,
     /// The caller context (the ``auth`` given to ``handle_message``).
     auth: u64,
+    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
+    progress: bool,
     /// Client capabilities declared on this request: ``"elicitation.form"``,
     /// ``"elicitation.url"``, ``"sampling"``, ``"roots"``.
     capabilities: Py<PyFrozenSet>,
@@ -108,6 +110,8 @@ pub(crate) struct GetPrompt {
     arguments: Py<PyDict>,
     /// The caller context.
     auth: u64,
+    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
+    progress: bool,
     /// Client capabilities declared on this request.
     capabilities: Py<PyFrozenSet>,
     /// The verified retry inputs on an MRTR retry, else ``None``.
@@ -136,6 +140,20 @@ pub(crate) struct Request {
     retry: Option<Py<Retry>>,
 }
 
+/// ``resources/list`` reached the host's own pages (``dynamic_resources=True``; the registered
+/// resources were listed first): answer with ``respond_list`` or ``fail``.
+#[pyclass(module = "mcp_context", frozen, get_all)]
+pub(crate) struct ListResources {
+    /// Pass back to ``respond_list``/``fail``.
+    handle: Handle,
+    /// The host's own cursor from its previous page's ``next_cursor``; ``None`` first.
+    cursor: Option<String>,
+    /// The caller context (lists may depend on it).
+    auth: u64,
+    /// The request carried ``_meta.progressToken``.
+    progress: bool,
+}
+
 /// ``completion/complete`` without a registered value set: answer with
 /// ``respond_completion`` or ``fail``.
 #[pyclass(module = "mcp_context", frozen, get_all)]
@@ -154,6 +172,8 @@ pub(crate) struct Complete {
     context: Py<PyDict>,
     /// The caller context.
     auth: u64,
+    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
+    progress: bool,
 }
 
 /// A handle is dead: stop working on it; later answers are refused.
@@ -211,6 +231,7 @@ pyjson::py_repr!(
 );
 pyjson::py_repr!(Cancelled, ["handle", "reason"]);
 pyjson::py_repr!(Request, ["handle", "method", "auth", "params"]);
+pyjson::py_repr!(ListResources, ["handle", "cursor", "auth"]);
 pyjson::py_repr!(StreamOverflow, ["stream", "subscription"]);
 
 fn caps<'py>(py: Python<'py>, c: DeclaredCapabilities) -> PyResult<Bound<'py, PyFrozenSet>> {
@@ -332,6 +353,7 @@ fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bo
                     template,
                     variables: pairs_dict(py, &vars)?.unbind(),
                     auth: r.auth,
+                    progress: r.progress,
                     capabilities: caps(py, r.capabilities)?.unbind(),
                     retry: retry(py, r.retry)?,
                 },
@@ -345,8 +367,19 @@ fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bo
                 name: p.name,
                 arguments: pairs_dict(py, &p.arguments)?.unbind(),
                 auth: p.auth,
+                progress: p.progress,
                 capabilities: caps(py, p.capabilities)?.unbind(),
                 retry: retry(py, p.retry)?,
+            },
+        )?
+        .into_any(),
+        Event::ListResources(l) => Bound::new(
+            py,
+            ListResources {
+                handle: Handle { inner: l.handle },
+                cursor: l.cursor,
+                auth: l.auth,
+                progress: l.progress,
             },
         )?
         .into_any(),
@@ -378,6 +411,7 @@ fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bo
                     value: c.value,
                     context: pairs_dict(py, &c.context)?.unbind(),
                     auth: c.auth,
+                    progress: c.progress,
                 },
             )?
             .into_any()
@@ -426,7 +460,9 @@ impl ServerMachine {
         request_timeout_ms = None, stream_queue = None, state_keys = None,
         state_ttl_ms = None, forward_unlisted_reads = None, declare_resources = None,
         declare_prompts = None, completion_events = None, http_path = None,
-        http_any_path = false, max_body = None, allowed_hosts = None, allowed_origins = None))]
+        http_any_path = false, max_body = None, allowed_hosts = None, allowed_origins = None,
+        dynamic_resources = None, max_listens_per_stream = None, max_listens = None,
+        max_pending_per_stream = None, max_pending = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -452,6 +488,11 @@ impl ServerMachine {
         max_body: Option<usize>,
         allowed_hosts: Option<Vec<String>>,
         allowed_origins: Option<Vec<String>>,
+        dynamic_resources: Option<bool>,
+        max_listens_per_stream: Option<usize>,
+        max_listens: Option<usize>,
+        max_pending_per_stream: Option<usize>,
+        max_pending: Option<usize>,
     ) -> PyResult<Self> {
         let mut config = ServerConfig::default();
         if let Some(info) = server_info {
@@ -519,6 +560,11 @@ impl ServerMachine {
         set(&mut config.http.max_body, max_body);
         set(&mut config.http.allowed_hosts, allowed_hosts);
         set(&mut config.http.allowed_origins, allowed_origins);
+        set(&mut config.dynamic_resources, dynamic_resources);
+        set(&mut config.max_listens_per_stream, max_listens_per_stream);
+        set(&mut config.max_listens, max_listens);
+        set(&mut config.max_pending_per_stream, max_pending_per_stream);
+        set(&mut config.max_pending, max_pending);
         Server::new(config)
             .map(|s| Self {
                 inner: Mutex::new(s),
@@ -687,10 +733,11 @@ impl ServerMachine {
 
     /// One HTTP request with its body: the head checks again, the body limit (413), the
     /// headers against the body (-32020), then the machine. Returns the complete
-    /// ``HttpResponse`` (refusals, errors, 202 for notifications, results produced at once),
-    /// or ``None``: the answer comes as transmits on ``stream`` (``poll_output``), the first
-    /// giving the status and ``http_headers``; call ``stream_closed(stream)`` if the client
-    /// goes away first. ``stream`` must not be in use; ``auth`` is the caller context.
+    /// ``HttpResponse`` (refusals, errors, 202 for notifications, results produced at once;
+    /// with ``event_stream`` set, a 2025-11-25 session's GET stream: write its head now and
+    /// the stream's transmits as SSE events), or ``None``: the answer comes as transmits on
+    /// ``stream`` (``poll_output``), the first giving the status and ``http_headers``; call
+    /// ``stream_closed(stream)`` if the client goes away first. ``stream`` must not be in use; ``auth`` is the caller context.
     #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0))]
     #[allow(clippy::too_many_arguments)]
     fn handle_http<'py>(
@@ -716,10 +763,10 @@ impl ServerMachine {
         match start {
             HttpStart::Respond(r) => crate::http_entry::response(py, r).map(Some),
             HttpStart::Stream(_) => Ok(None),
-            // A 2025-11-25 session's GET stream: its head (no body); the session's
-            // notifications follow as transmits on `stream`.
+            // A 2025-11-25 session's GET stream: its head (no body, `event_stream` set); the
+            // session's notifications follow as transmits on `stream`.
             HttpStart::EventStream { response, .. } => {
-                crate::http_entry::response(py, response).map(Some)
+                crate::http_entry::response_of(py, response, true).map(Some)
             }
         }
     }
@@ -836,6 +883,42 @@ impl ServerMachine {
         let cache = hint(cache, "cache")?;
         self.lock()?
             .respond_result(handle.inner, result, cache)
+            .map_err(|e| respond_error(py, e))
+    }
+
+    /// Answers a ``ListResources`` with one page of the host's ``Resource`` dicts and its
+    /// cursor for the next page (``None``: the last). Items whose URI is registered, or
+    /// hidden from the caller, are dropped. Raises ``RespondError`` (``"invalid_result"``
+    /// for an invalid URI) or ``InvalidMessage``.
+    #[pyo3(signature = (handle, resources, next_cursor = None))]
+    fn respond_list(
+        &self,
+        py: Python<'_>,
+        handle: Handle,
+        resources: &Bound<'_, PyAny>,
+        next_cursor: Option<String>,
+    ) -> PyResult<()> {
+        let resources = pyjson::decode::<Vec<OwnedResource>>(resources, "resources")?;
+        self.lock()?
+            .respond_list(handle.inner, resources, next_cursor)
+            .map_err(|e| respond_error(py, e))
+    }
+
+    /// Sends ``notifications/progress`` for a request that carried a ``progressToken``:
+    /// ``True`` when sent, ``False`` when the request had no token. Raises ``RespondError``
+    /// (``"unknown_handle"`` once answered, cancelled or timed out; ``"invalid_progress"``
+    /// for a value that is not finite or does not increase).
+    #[pyo3(signature = (handle, progress, total = None, message = None))]
+    fn progress(
+        &self,
+        py: Python<'_>,
+        handle: Handle,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<&str>,
+    ) -> PyResult<bool> {
+        self.lock()?
+            .progress(handle.inner, progress, total, message)
             .map_err(|e| respond_error(py, e))
     }
 
@@ -981,6 +1064,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ServerMachine>()?;
     m.add_class::<Handle>()?;
     m.add_class::<Request>()?;
+    m.add_class::<ListResources>()?;
     m.add_class::<Transmit>()?;
     m.add_class::<Retry>()?;
     m.add_class::<ReadResource>()?;

@@ -82,6 +82,16 @@ async def chercher(texte: Annotated[str, "Texte à chercher dans les titres"], l
 
 
 @app.tool()
+async def compter(n: int, ctx: Context) -> str:
+    """Counts to ``n``, reporting progress at each step."""
+    sent = 0
+    for i in range(1, n + 1):
+        await asyncio.sleep(0.005)
+        sent += await ctx.report_progress(i, n, f"{i}/{n}")
+    return f"compté jusqu'à {n} ({sent} progressions envoyées)"
+
+
+@app.tool()
 def casser() -> str:
     """Always fails (a tool error, not a protocol error)."""
     raise RuntimeError("en panne")

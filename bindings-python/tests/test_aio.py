@@ -57,7 +57,9 @@ async def kb_session(c: Client) -> None:
 
 def test_aio_client_against_official_sdk_stdio():
     async def main():
-        async with Client.stdio([sys.executable, str(SDK_KB)]) as c:
+        # The discover probe's timer runs while the SDK server imports (seconds on a loaded
+        # machine): a generous probe timeout keeps the era modern.
+        async with Client.stdio([sys.executable, str(SDK_KB)], probe_timeout_ms=20_000) as c:
             await kb_session(c)
 
     run(main())
@@ -142,3 +144,22 @@ def test_aio_client_input_required_and_cancellation():
                 await c.read_resource("kb://acme/confirmer/x")
 
     run(main())
+
+
+def test_aio_client_falls_back_to_the_legacy_era():
+    legacy = TESTS / "legacy_server.py"
+
+    async def stdio():
+        async with Client.stdio([sys.executable, str(legacy)]) as c:
+            assert (await c.read_resource("x://a"))["contents"][0]["text"] == "legacy hello"
+            assert c.machine.protocol_version == "2025-11-25"
+
+    run(stdio())
+    with http_server(legacy) as url:
+
+        async def http():
+            async with Client.http(url) as c:  # initialize, then Mcp-Session-Id on every POST
+                assert (await c.read_resource("x://a"))["contents"][0]["text"] == "legacy hello"
+                assert c.machine.protocol_version == "2025-11-25"
+
+        run(http())

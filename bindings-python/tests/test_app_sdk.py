@@ -50,14 +50,20 @@ def run(make_client, body):
 async def session(c: Client) -> None:
     assert c.protocol_version == "2026-07-28"
     assert c.server_info.name == "acme-kb"
-    listed = await c.list_resources()
-    uris = [str(r.uri) for r in listed.resources]
+    uris, cursor = [], None
+    while True:  # the registered resources, then the template's list() (dynamic lists)
+        page = await c.list_resources(cursor=cursor)
+        uris += [str(r.uri) for r in page.resources]
+        cursor = page.next_cursor
+        if cursor is None:
+            break
     assert "kb://acme/charte-reponse" in uris and "kb://acme/fiches/changement-adresse" in uris
     charter = await c.read_resource("kb://acme/charte-reponse")
     assert charter.contents[0].text.startswith("# Charte")
     assert (charter.ttl_ms, charter.cache_scope) == (3_600_000, "public")
     sheet = await c.read_resource("kb://acme/fiches/resiliation-contrat")
     assert sheet.contents[0].text.startswith("# Résilier")
+    assert (sheet.ttl_ms, sheet.cache_scope) == (60_000, "public")  # the template's hint
     assert sheet.contents[0].mime_type == "text/markdown"
     with pytest.raises(MCPError) as err:
         await c.read_resource("kb://acme/fiches/inconnue")
@@ -84,11 +90,15 @@ async def session(c: Client) -> None:
         with pytest.raises(MCPError) as err:
             await c.read_resource(f"kb://acme/erreur/{kind}")
         assert err.value.error.code == code, kind
-    # an async handler that sleeps 10 ms is answered within 100 ms
-    t0 = time.monotonic()
-    slow = await c.read_resource("kb://acme/lent/10")
-    assert time.monotonic() - t0 < 0.1
-    assert slow.contents[0].text.startswith("10 ms")
+    # an async handler that sleeps 10 ms is answered within 100 ms (best of 3: the machine is
+    # shared with other work; an answer that waited for the next input would take seconds)
+    elapsed = []
+    for _ in range(3):
+        t0 = time.monotonic()
+        slow = await c.read_resource("kb://acme/lent/10")
+        elapsed.append(time.monotonic() - t0)
+        assert slow.contents[0].text.startswith("10 ms")
+    assert min(elapsed) < 0.1, elapsed
     # tools, through the machine's extension methods
     assert c.server_capabilities.tools is not None
     tools = {t.name: t for t in (await c.list_tools()).tools}
@@ -105,6 +115,17 @@ async def session(c: Client) -> None:
     with pytest.raises(MCPError) as err:
         await c.call_tool("inconnu", {})
     assert err.value.error.code == -32602
+    # progress: a tool reporting its steps, only because the call carried a progressToken
+    seen = []
+
+    async def on_progress(progress, total, message):
+        seen.append((progress, total, message))
+
+    counted = await c.call_tool("compter", {"n": 3}, progress_callback=on_progress)
+    assert counted.content[0].text == "compté jusqu'à 3 (3 progressions envoyées)"
+    assert seen == [(1, 3, "1/3"), (2, 3, "2/3"), (3, 3, "3/3")]
+    silent = await c.call_tool("compter", {"n": 2})
+    assert silent.content[0].text == "compté jusqu'à 2 (0 progressions envoyées)"
     # listen: the ticking resource
     async with c.listen(resource_subscriptions=["kb://acme/horloge"]) as sub:
         n = 0

@@ -24,11 +24,14 @@ if TYPE_CHECKING:
 
 
 def _decode_headers(scope: dict[str, Any]) -> dict[str, str]:
-    headers: dict[str, str] = {}
-    for k, v in scope.get("headers", ()):
-        name = k.decode("latin-1").lower()
-        value = v.decode("latin-1")
-        headers[name] = f"{headers[name]}, {value}" if name in headers else value
+    """The request headers by name (ASGI gives names in lower case); repeated ones joined."""
+    raw = scope.get("headers", ())
+    headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in raw}
+    if len(headers) < len(raw):  # a repeated header: join its values, in order
+        headers = {}
+        for k, v in raw:
+            name, value = k.decode("latin-1"), v.decode("latin-1")
+            headers[name] = f"{headers[name]}, {value}" if name in headers else value
     return headers
 
 
@@ -110,7 +113,9 @@ class AsgiApp:
         root = scope.get("root_path", "")
         if root and path.startswith(root):
             path = path[len(root) :] or "/"
-        rt = self.app._start()
+        rt = self.app._runtime
+        if rt is None or rt.host.loop is not asyncio.get_running_loop():
+            rt = self.app._start()
         m = rt.machine
         check = m.http_head(method, path, headers)
         if type(check) is not int:
@@ -127,6 +132,10 @@ class AsgiApp:
         try:
             answer = m.handle_http(method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(headers))
             rt.host.drain()
+            if answer is not None and answer.event_stream:  # a legacy session's GET stream
+                await send({"type": "http.response.start", "status": answer.status, "headers": _encode(answer.headers)})
+                done = await self._events(stream, receive, send)
+                return
             if answer is not None:  # complete now: a refusal, an error, 202, a stored result
                 done = True
                 await _send(send, answer)
@@ -167,6 +176,21 @@ class AsgiApp:
                 t = await stream.next(disconnected, self.keepalive_s)
                 if t is None:
                     return False
+        finally:
+            disconnected.cancel()
+
+
+    async def _events(self, stream: _Stream, receive: Callable[..., Any], send: Callable[..., Any]) -> bool:
+        """A 2025-11-25 session's GET stream: the transmits as SSE events until the client
+        goes away (``False``: the machine is told the stream closed)."""
+        disconnected = asyncio.ensure_future(_disconnect(receive))
+        try:
+            while True:
+                t = await stream.next(disconnected, self.keepalive_s)
+                if t is None:
+                    return False
+                body = b": keepalive\n\n" if t is False else b"data: " + t.bytes + b"\n\n"
+                await send({"type": "http.response.body", "body": body, "more_body": True})
         finally:
             disconnected.cancel()
 

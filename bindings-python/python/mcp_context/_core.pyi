@@ -78,6 +78,7 @@ __all__ = [
     "GetPrompt",
     "Complete",
     "Request",
+    "ListResources",
     "Cancelled",
     "StreamOverflow",
 ]
@@ -460,6 +461,9 @@ class HttpResponse:
     """``(name, value)`` pairs (``Content-Type`` whenever there is a body, ``Allow`` on 405)."""
     body: builtins.bytes
     """The body (empty for 202)."""
+    event_stream: bool
+    """A 2025-11-25 session's GET stream: write status and headers now, keep the connection
+    open, write the stream's transmits as SSE events; ``stream_closed`` when it closes."""
 
 class ClientTransmit:
     """One message to send: on stdio ``bytes + b"\\n"``; on HTTP a POST with the headers."""
@@ -768,6 +772,8 @@ class ReadResource:
     """The template variables, percent-decoded."""
     auth: int
     """The caller context given to ``handle_message``."""
+    progress: bool
+    """The request carried ``_meta.progressToken`` (``ServerMachine.progress`` sends)."""
     capabilities: frozenset[str]
     """Declared on this request: ``"elicitation.form"``, ``"elicitation.url"``, ``"sampling"``, ``"roots"``."""
     retry: Retry | None
@@ -784,6 +790,8 @@ class GetPrompt:
     """The arguments; every required one is present."""
     auth: int
     """The caller context."""
+    progress: bool
+    """The request carried ``_meta.progressToken`` (``ServerMachine.progress`` sends)."""
     capabilities: frozenset[str]
     """Declared client capabilities."""
     retry: Retry | None
@@ -806,6 +814,8 @@ class Complete:
     """``context.arguments``."""
     auth: int
     """The caller context."""
+    progress: bool
+    """The request carried ``_meta.progressToken`` (``ServerMachine.progress`` sends)."""
 
 class Request:
     """A request for a method registered with ``add_method`` (``tools/list``, ``tools/call``,
@@ -827,6 +837,19 @@ class Request:
     retry: Retry | None
     """The verified retry inputs on an MRTR retry."""
 
+class ListResources:
+    """``resources/list`` reached the host's own pages (``dynamic_resources=True``; the
+    registered resources came first): ``respond_list`` or ``fail``."""
+
+    handle: Handle
+    """Pass back to ``respond_list``/``fail``."""
+    cursor: str | None
+    """The host's own cursor from its previous page's ``next_cursor``; ``None`` first."""
+    auth: int
+    """The caller context."""
+    progress: bool
+    """The request carried ``_meta.progressToken``."""
+
 class Cancelled:
     """A handle is dead: stop working on it; later answers are refused."""
 
@@ -843,7 +866,7 @@ class StreamOverflow:
     subscription: int | str
     """The listen request's id."""
 
-ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Request | Cancelled | StreamOverflow
+ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Request | ListResources | Cancelled | StreamOverflow
 """What ``ServerMachine.poll_output`` returns."""
 
 class ServerMachine:
@@ -879,12 +902,20 @@ class ServerMachine:
         max_body: int | None = None,
         allowed_hosts: Sequence[str] | None = None,
         allowed_origins: Sequence[str] | None = None,
+        dynamic_resources: bool | None = None,
+        max_listens_per_stream: int | None = None,
+        max_listens: int | None = None,
+        max_pending_per_stream: int | None = None,
+        max_pending: int | None = None,
     ) -> None:
         """Configures the machine; cache hints are ``{"ttlMs", "cacheScope"}`` dicts. A value
         left out (``None``) is the core's default (``page_size`` 50, ``request_timeout_ms``
         30 s, ``stream_queue`` 256, ``state_ttl_ms`` 10 min, the flags off). HTTP entry
         point: ``http_path`` (``"/mcp"``; ``http_any_path``: any path), ``max_body`` (4 MiB),
-        ``allowed_hosts``/``allowed_origins`` (the localhost names).
+        ``allowed_hosts``/``allowed_origins`` (the localhost names). ``dynamic_resources``:
+        ``resources/list`` asks the host (``ListResources``) after the registered resources.
+        Limits (one more gets a JSON-RPC error): ``max_listens_per_stream``,
+        ``max_listens``, ``max_pending_per_stream``, ``max_pending``.
 
         Raises:
             ConfigError: e.g. ``page_size`` 0 or a short state key.
@@ -955,7 +986,9 @@ class ServerMachine:
         """One HTTP request with its body: the complete ``HttpResponse`` (refusals, errors,
         202, results produced at once), or ``None``: the answer comes as transmits on
         ``stream`` (the first gives ``http_status`` and ``http_headers``). Call
-        ``stream_closed(stream)`` if the client goes away first."""
+        ``stream_closed(stream)`` if the client goes away first. For a 2025-11-25 session's
+        ``GET``, the head of its event stream (``text/event-stream``, no body): keep the
+        connection open and write the transmits on ``stream`` as SSE events."""
 
     def set_waker(self, callback: Callable[[], object]) -> None:
         """Installs the output-ready signal: ``callback()`` runs each time an output is queued
@@ -995,6 +1028,21 @@ class ServerMachine:
 
         Raises:
             RespondError: ``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_result"``.
+        """
+
+    def respond_list(self, handle: Handle, resources: list[Resource] | list[Json], next_cursor: str | None = None) -> None:
+        """Answers a ``ListResources`` with a page and the host's next cursor (``None``: last).
+
+        Raises:
+            RespondError: ``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_result"``.
+        """
+
+    def progress(self, handle: Handle, progress: float, total: float | None = None, message: str | None = None) -> bool:
+        """Sends ``notifications/progress`` when the request carried a ``progressToken``
+        (``False``: it did not, nothing sent).
+
+        Raises:
+            RespondError: ``"unknown_handle"`` after the final response; ``"invalid_progress"``.
         """
 
     def add_method(self, method: str) -> None:

@@ -147,7 +147,12 @@ class Client:
 
     @classmethod
     def stdio(cls, command: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: str | None = None, **kw: Any) -> Client:
-        """A client of the server ``command`` runs (newline-delimited JSON-RPC on its stdio)."""
+        """A client of the server ``command`` runs (newline-delimited JSON-RPC on its stdio).
+
+        The era probe's timeout (``probe_timeout_ms``) defaults to 15 s here: it runs while
+        the server process starts, which can take seconds (a legacy server answers the probe
+        with an error at once, so only a silent one waits that long)."""
+        kw.setdefault("probe_timeout_ms", 15_000)
         return cls(_Stdio(list(command), env, cwd), **kw)
 
     @classmethod

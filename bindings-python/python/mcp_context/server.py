@@ -57,6 +57,7 @@ log = logging.getLogger("mcp_context.server")
 # ``ListResources`` event, ``respond_list``): a template's ``list()`` is then asked on every
 # ``resources/list``; without them its items are registered once at start.
 _DYNAMIC_LISTS = hasattr(_core, "ListResources")
+_PLAIN = (str, bytes, dict, list, tuple, type(None))  # results that are never awaitable
 _LIST_PAGE = 50
 
 
@@ -105,13 +106,27 @@ class Context:
         """Client capabilities declared on this request (``"elicitation.form"``, ...)."""
         self.retry = retry
         """The verified inputs of an input-required retry, or ``None``."""
-        self.cancelled = asyncio.Event()
+        self._cancelled: asyncio.Event | None = None
+        self._was_cancelled = False
+
+    @property
+    def cancelled(self) -> asyncio.Event:
         """Set when the request is cancelled (client cancel, closed stream, timeout)."""
+        if self._cancelled is None:
+            self._cancelled = asyncio.Event()
+            if self._was_cancelled:
+                self._cancelled.set()
+        return self._cancelled
+
+    def _cancel(self) -> None:
+        self._was_cancelled = True
+        if self._cancelled is not None:
+            self._cancelled.set()
 
     @property
     def is_cancelled(self) -> bool:
         """Whether the request was cancelled."""
-        return self.cancelled.is_set()
+        return self._was_cancelled
 
     async def report_progress(self, progress: float, total: float | None = None, message: str | None = None) -> bool:
         """Sends ``notifications/progress`` when the request carried a ``progressToken``.
@@ -711,7 +726,7 @@ class Runtime:
         elif t is Cancelled:
             running = self.tasks.pop(int(ev.handle), None)
             if running is not None:
-                running[1].cancelled.set()
+                running[1]._cancel()
                 running[0].cancel()
 
     def _ctx(self, ev: Any) -> Context:
@@ -833,7 +848,7 @@ class Runtime:
                 return
             self._fail(handle, e)
             return
-        if inspect.isawaitable(value):
+        if type(value) not in _PLAIN and inspect.isawaitable(value):
             if self.host.loop is None:
                 getattr(value, "close", lambda: None)()
                 self._fail(handle, RuntimeError("an async handler needs a running loop"))

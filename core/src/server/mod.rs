@@ -4,8 +4,11 @@
 //! [`Server`] holds every MCP 2026-07-28 server rule for the context primitives once
 //! (DIGEST §1–§13, checklist §16): per-request validation, `server/discover`, paginated
 //! lists, `resources/read`, `prompts/get`, `completion/complete`, `subscriptions/listen` and
-//! `input_required`. It takes bytes and time in and gives bytes and events out; the host
-//! only moves bytes. The contract is `docs/server-machine.md`.
+//! `input_required`. It is dual-era: 2025-11-25 clients (`initialize`, HTTP sessions) are
+//! served by the same rules (`legacy`). Its Streamable HTTP entry point
+//! ([`Server::handle_http`]) decides every status and header. It takes bytes and time in and
+//! gives bytes and events out; the host only moves bytes. The contract is
+//! `docs/server-machine.md`.
 //!
 //! # Run loop
 //!

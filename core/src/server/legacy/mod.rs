@@ -97,7 +97,10 @@ impl Server {
     /// The legacy dispatch: `true` when the request was handled here (`initialize` on any
     /// stream; every request on a legacy stream), `false` for the modern pipeline.
     pub(crate) fn legacy_request(&mut self, r: &Request<'_>, ctx: Ctx) -> bool {
-        if !self.config.legacy_sessions {
+        // The modern hot path: legacy off, or neither `initialize` nor a legacy stream.
+        if !self.config.legacy_sessions
+            || (r.method != Method::Initialize && !self.legacy.is_legacy(ctx.stream))
+        {
             return false;
         }
         // A modern envelope claim (`_meta` protocolVersion, or a modern MCP-Protocol-Version
