@@ -39,6 +39,8 @@ fi
 
 step "doc tests and docs (missing docs are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc -p mcp-context --no-deps
+# Every spec citation in the code names a section of docs/rules.md, and every test it names exists.
+scripts/cite-rules.sh --check
 
 step "no_std: bare-metal and wasm builds"
 if rustup target add thumbv7em-none-eabihf wasm32-unknown-unknown >/dev/null 2>&1; then

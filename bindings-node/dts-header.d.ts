@@ -70,7 +70,7 @@ export interface OriginErrorConstructor {
 
 // ---- Wire shapes (MCP 2026-07-28, camelCase as on the wire); the core validates them. ----
 
-/** `{ttlMs, cacheScope}` (DIGEST §4). */
+/** `{ttlMs, cacheScope}` (docs/rules.md §4). */
 export interface CacheHint { ttlMs: number; cacheScope: 'public' | 'private' }
 /** `Implementation` (`serverInfo`). */
 export interface Implementation { name: string; version: string; title?: string; [k: string]: unknown }
@@ -185,7 +185,7 @@ export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | 
 /** What `ServerMachine.pollOutput()` returns. */
 export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | CancelledEvent | StreamOverflowEvent
 
-/** A `subscriptions/listen` filter (DIGEST §11). */
+/** A `subscriptions/listen` filter (docs/rules.md §11). */
 export interface SubscriptionFilter {
   resourceSubscriptions?: string[]
   resourcesListChanged?: boolean

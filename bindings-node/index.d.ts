@@ -70,7 +70,7 @@ export interface OriginErrorConstructor {
 
 // ---- Wire shapes (MCP 2026-07-28, camelCase as on the wire); the core validates them. ----
 
-/** `{ttlMs, cacheScope}` (DIGEST §4). */
+/** `{ttlMs, cacheScope}` (docs/rules.md §4). */
 export interface CacheHint { ttlMs: number; cacheScope: 'public' | 'private' }
 /** `Implementation` (`serverInfo`). */
 export interface Implementation { name: string; version: string; title?: string; [k: string]: unknown }
@@ -185,7 +185,7 @@ export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | 
 /** What `ServerMachine.pollOutput()` returns. */
 export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | CancelledEvent | StreamOverflowEvent
 
-/** A `subscriptions/listen` filter (DIGEST §11). */
+/** A `subscriptions/listen` filter (docs/rules.md §11). */
 export interface SubscriptionFilter {
   resourceSubscriptions?: string[]
   resourcesListChanged?: boolean
@@ -249,7 +249,7 @@ export type ClientOutput =
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
- * A bounded, scope-aware cache of serialized results (DIGEST §4): `private` results are
+ * A bounded, scope-aware cache of serialized results (docs/rules.md §4): `private` results are
  * served only to the authorization context (`auth`) that stored them; change notifications
  * invalidate; results of `input_required` retries are never stored.
  *
@@ -443,7 +443,7 @@ export declare class Router {
 }
 
 /**
- * The MCP server machine (DIGEST §1–§13): feed it messages, drain its outputs, answer its
+ * The MCP server machine (docs/rules.md §1–§13): feed it messages, drain its outputs, answer its
  * events. It does no I/O and reads no clock. Drain rule: after every input call
  * `pollOutput()` until it returns `null`, then `pollTimeout()`.
  *
@@ -716,7 +716,7 @@ export interface CallOptions {
 }
 
 /**
- * Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (DIGEST
+ * Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (docs/rules.md
  * §15.1, rules 62–63), for requests (not notifications). Call it after checking the body's
  * `_meta` keys and before the machine checks the version (docs/server-machine.md).
  *
@@ -729,7 +729,7 @@ export declare function checkHeaders(headers: McpHeaders, body: McpBodyFields): 
 /**
  * Validates `Host` and `Origin` against `allowList` (entries `host` for any port or
  * `host:port`; default: `localhost`, `127.0.0.1`, `[::1]`, the list for a server bound to
- * loopback). This is the DNS-rebinding defence (DIGEST §15.1).
+ * loopback). This is the DNS-rebinding defence (docs/rules.md §15.1).
  *
  * @throws {OriginError} `code` `ERR_MISSING_HOST` / `ERR_MALFORMED_HOST` (`httpStatus`
  * 400), `ERR_HOST_NOT_ALLOWED`, `ERR_NULL_ORIGIN`, `ERR_MALFORMED_ORIGIN`,
@@ -895,7 +895,7 @@ export declare const OriginError: OriginErrorConstructor
 export declare const PROTOCOL_VERSION: string
 
 /**
- * Chooses which resources to attach to a model's context (DIGEST §14.3): keep those whose
+ * Chooses which resources to attach to a model's context (docs/rules.md §14.3): keep those whose
  * `annotations.audience` suits `target` (`'user'` / `'assistant'`; absent audience suits
  * all), order by `priority` (absent: 0.5), then `lastModified` (newest first), then `uri`,
  * and take greedily every one whose cost fits what is left of `budget` (`{bytes}`: sum of
@@ -909,7 +909,7 @@ export declare function selectContext(candidates: Array<{ uri: string; size?: nu
 
 /**
  * The HTTP status for a JSON-RPC error response with `code`: 404 for -32601, 400 for
- * -32020/-32021/-32022, else 200 (DIGEST §15.1, §19.9).
+ * -32020/-32021/-32022, else 200 (docs/rules.md §15.1, §19.9).
  */
 export declare function statusFor(code: number): number
 

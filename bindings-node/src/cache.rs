@@ -1,4 +1,4 @@
-//! `Cache`: the core's scope-aware result cache (`mcp_context::cache::Cache`, DIGEST §4) with
+//! `Cache`: the core's scope-aware result cache (`mcp_context::cache::Cache`, docs/rules.md §4) with
 //! JS types: keys are the method and its one key parameter, values opaque `Buffer`s.
 
 use mcp_context::cache::{
@@ -38,7 +38,7 @@ fn auth_of(env: &Env, auth: Option<&Int>) -> Result<Option<AuthContext>> {
         .transpose()
 }
 
-/// A bounded, scope-aware cache of serialized results (DIGEST §4): `private` results are
+/// A bounded, scope-aware cache of serialized results (docs/rules.md §4): `private` results are
 /// served only to the authorization context (`auth`) that stored them; change notifications
 /// invalidate; results of `input_required` retries are never stored.
 ///

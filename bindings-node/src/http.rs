@@ -1,4 +1,4 @@
-//! The Streamable HTTP request checks of the core's `http` module (DIGEST §15.1, §16.10):
+//! The Streamable HTTP request checks of the core's `http` module (docs/rules.md §15.1, §16.10):
 //! `checkOrigin`, `checkHeaders`, `statusFor`. The host's HTTP server parses requests; these
 //! decide.
 
@@ -41,7 +41,7 @@ fn origin_code(e: OriginError) -> String {
 
 /// Validates `Host` and `Origin` against `allowList` (entries `host` for any port or
 /// `host:port`; default: `localhost`, `127.0.0.1`, `[::1]`, the list for a server bound to
-/// loopback). This is the DNS-rebinding defence (DIGEST §15.1).
+/// loopback). This is the DNS-rebinding defence (docs/rules.md §15.1).
 ///
 /// @throws {OriginError} `code` `ERR_MISSING_HOST` / `ERR_MALFORMED_HOST` (`httpStatus`
 /// 400), `ERR_HOST_NOT_ALLOWED`, `ERR_NULL_ORIGIN`, `ERR_MALFORMED_ORIGIN`,
@@ -65,7 +65,7 @@ pub fn check_origin(
         .map_err(|e| errors::origin_error(&env, e.to_string(), origin_code(e), e.http_status()))
 }
 
-/// Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (DIGEST
+/// Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (docs/rules.md
 /// §15.1, rules 62–63), for requests (not notifications). Call it after checking the body's
 /// `_meta` keys and before the machine checks the version (docs/server-machine.md).
 ///
@@ -95,7 +95,7 @@ pub fn check_headers(env: Env, headers: McpHeaders, body: McpBodyFields) -> Resu
 }
 
 /// The HTTP status for a JSON-RPC error response with `code`: 404 for -32601, 400 for
-/// -32020/-32021/-32022, else 200 (DIGEST §15.1, §19.9).
+/// -32020/-32021/-32022, else 200 (docs/rules.md §15.1, §19.9).
 #[napi(catch_unwind)]
 pub fn status_for(code: i32) -> u32 {
     u32::from(http::status_for(ErrorCode(code)))

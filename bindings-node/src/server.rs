@@ -344,7 +344,7 @@ pub(crate) fn request_id<'e>(env: &'e Env, id: &OwnedRequestId) -> Result<Unknow
     })
 }
 
-/// The MCP server machine (DIGEST §1–§13): feed it messages, drain its outputs, answer its
+/// The MCP server machine (docs/rules.md §1–§13): feed it messages, drain its outputs, answer its
 /// events. It does no I/O and reads no clock. Drain rule: after every input call
 /// `pollOutput()` until it returns `null`, then `pollTimeout()`.
 ///

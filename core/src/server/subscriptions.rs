@@ -1,9 +1,9 @@
-//! `subscriptions/listen` state (DIGEST §11, §12; checklist §16.9): which streams asked for
+//! `subscriptions/listen` state (docs/rules.md §11, §12; checklist §16.9): which streams asked for
 //! which notification types, and how many of their notifications are queued.
 //!
 //! A subscription lives from its acknowledgment until the client cancels it, its stream
 //! closes, its queue overflows, or the server shuts down. Its state is scoped to the listen
-//! request (DIGEST §1.5), keyed by (stream, listen id).
+//! request (docs/rules.md §1.5), keyed by (stream, listen id).
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -15,7 +15,7 @@ use crate::jsonrpc::{OwnedRequestId, RequestId};
 use crate::messages::SubscriptionFilter;
 use crate::messages::owned::{ListKind, OwnedSubscriptionFilter};
 
-/// The notification types a subscription was acknowledged for (DIGEST §11.2: "the subset
+/// The notification types a subscription was acknowledged for (docs/rules.md §11.2: "the subset
 /// the server agreed to honor").
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Honoured {
@@ -29,7 +29,7 @@ pub(crate) struct Honoured {
 
 impl Honoured {
     /// The honoured subset of `requested`, given what the server supports. `valid_uri`
-    /// drops URIs the server will not watch (DIGEST §19.6 allows a per-URI subset).
+    /// drops URIs the server will not watch (docs/rules.md §19.6 allows a per-URI subset).
     pub(crate) fn of(
         requested: &SubscriptionFilter<'_>,
         resources: bool,
@@ -70,7 +70,7 @@ impl Honoured {
     }
 
     /// Whether an update of `uri` is wanted: it is, or is a sub-resource of, a subscribed
-    /// URI (DIGEST §12).
+    /// URI (docs/rules.md §12).
     pub(crate) fn wants_update(&self, uri: &str) -> bool {
         self.uris
             .as_ref()
