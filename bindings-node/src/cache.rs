@@ -3,7 +3,7 @@
 
 use mcp_context::cache::{
     Attempt, AuthContext, Cache as Core, CacheHints, CacheKey, CacheLimits, CacheScope,
-    Invalidation, KeyError, ListKind, Lookup, Refused,
+    Invalidation, ListKind, Lookup, Refused,
 };
 use napi::bindgen_prelude::{Buffer, Either, JsObjectValue, Null, Object};
 use napi::{Env, Result};
@@ -25,11 +25,8 @@ pub struct CacheHintsIn {
 
 fn key<'k>(env: &Env, method: &str, param: Option<&'k str>) -> Result<CacheKey<'k>> {
     CacheKey::new(method, param).map_err(|e| {
-        let code = match e {
-            KeyError::NotCacheable => "ERR_NOT_CACHEABLE",
-            _ => "ERR_MISSING_URI",
-        };
-        errors::context_error(env, format!("{method}: {e}"), code.to_string())
+        let code = crate::ident::err_code(e.ident());
+        errors::context_error(env, format!("{method}: {e}"), code)
     })
 }
 

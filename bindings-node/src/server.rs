@@ -38,32 +38,13 @@ pub(crate) fn decode<T: FromJsonText>(env: &Env, value: Unknown<'_>, what: &str)
 }
 
 fn register_error(env: &Env, what: &str, e: &RegisterError) -> napi::Error {
-    let code = match e {
-        RegisterError::Duplicate => "ERR_DUPLICATE",
-        RegisterError::InvalidUri(_) => "ERR_INVALID_URI",
-        RegisterError::InvalidTemplate(_) => "ERR_INVALID_TEMPLATE",
-        RegisterError::Router(_) => "ERR_ROUTER",
-        RegisterError::UnknownArgument => "ERR_UNKNOWN_ARGUMENT",
-        RegisterError::CoreMethod => "ERR_CORE_METHOD",
-        RegisterError::CoreCapability => "ERR_CORE_CAPABILITY",
-        RegisterError::NotAnObject => "ERR_NOT_AN_OBJECT",
-        _ => "ERR_REGISTER",
-    };
-    errors::context_error(env, format!("{what}: {e}"), code.to_string())
+    let code = crate::ident::err_code(e.ident());
+    errors::context_error(env, format!("{what}: {e}"), code)
 }
 
 fn respond_error(env: &Env, e: RespondError) -> napi::Error {
-    let code = match e {
-        RespondError::UnknownHandle => "ERR_UNKNOWN_HANDLE",
-        RespondError::WrongKind => "ERR_WRONG_KIND",
-        RespondError::InvalidInputRequests => "ERR_INVALID_INPUT_REQUESTS",
-        RespondError::NoStateKey => "ERR_NO_STATE_KEY",
-        RespondError::ClientLacksCapability => "ERR_CLIENT_LACKS_CAPABILITY",
-        RespondError::InvalidResult => "ERR_INVALID_RESULT",
-        RespondError::InvalidProgress => "ERR_INVALID_PROGRESS",
-        _ => "ERR_RESPOND",
-    };
-    errors::context_error(env, e.to_string(), code.to_string())
+    let code = crate::ident::err_code(e.ident());
+    errors::context_error(env, e.to_string(), code)
 }
 
 /// Where a message came from (`handleMessage`'s third argument). Defaults: stream 0,
