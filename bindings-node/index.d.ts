@@ -750,7 +750,9 @@ export interface ContextSelection {
 
 /**
  * The core's identifier tables for the enums whose spellings this binding exposes, with
- * the binding's spelling of each: `{ OriginError: [[ident, code], …], HeaderProblem: … }`.
+ * the binding's spelling of each: `{ OriginError: [[ident, code], …], HeaderProblem: … }`
+ * (error codes for `OriginError`, `KeyError`, `RegisterError`, `RespondError`,
+ * `ClientError`, `ConnectError`, `CallError`; values for `HeaderProblem`, `Notice`).
  */
 export declare function coreIdentifiers(): Record<string, [string, string][]>
 

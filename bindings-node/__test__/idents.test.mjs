@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 
-import { checkHeaders, checkOrigin, coreIdentifiers } from '../index.js'
+import { ServerMachine, checkHeaders, checkOrigin, coreIdentifiers } from '../index.js'
 
 const upper = (i) => `ERR_${i.toUpperCase()}`
 const camel = (i) => i.replace(/_([a-z])/g, (_, c) => c.toUpperCase())
@@ -20,6 +20,22 @@ describe('core identifiers', () => {
   it('spells HeaderProblem values in lowerCamelCase', () => {
     for (const [ident, value] of tables.HeaderProblem) assert.equal(value, camel(ident))
     assert.deepEqual(tables.HeaderProblem.map(([, v]) => v).sort(), ['invalidCharacters', 'malformedEncoding', 'mismatch', 'missing'])
+  })
+  it('spells every error enum ERR_ + upper case and Notice in lowerCamelCase', () => {
+    for (const name of ['KeyError', 'RegisterError', 'RespondError', 'ClientError', 'ConnectError', 'CallError']) {
+      assert.ok(tables[name].length > 0, name)
+      for (const [ident, code] of tables[name]) assert.equal(code, upper(ident), name)
+    }
+    assert.ok(tables.RegisterError.some(([i]) => i === 'core_method'))
+    assert.ok(tables.ClientError.some(([i]) => i === 'owned_method'))
+    for (const [ident, value] of tables.Notice) assert.equal(value, camel(ident))
+  })
+  it('throws the core-spelled machine errors', () => {
+    const s = new ServerMachine({ serverInfo: { name: 'idents', version: '1' } })
+    s.addResource({ uri: 'mem://a', name: 'a' })
+    assert.throws(() => s.addResource({ uri: 'mem://a', name: 'a' }), (e) => e.code === 'ERR_DUPLICATE')
+    assert.throws(() => s.addMethod('resources/read'), (e) => e.code === 'ERR_CORE_METHOD')
+    assert.throws(() => s.respondRead(123456, []), (e) => e.code === 'ERR_UNKNOWN_HANDLE')
   })
   it('throws the tabled spellings', () => {
     const codes = tables.OriginError.map(([, c]) => c)

@@ -4,7 +4,10 @@
 //! the core. `coreIdentifiers()` exposes the core's tables so the JS table test
 //! (`__test__/idents.test.mjs`) checks every spelling the binding produces against them.
 
+use mcp_context::cache::KeyError;
+use mcp_context::client::{CallError, ClientError, ConnectError, Notice};
 use mcp_context::http::{HeaderProblem, OriginError};
+use mcp_context::server::{RegisterError, RespondError};
 use napi_derive::napi;
 
 /// `missing_host` → `ERR_MISSING_HOST`.
@@ -30,7 +33,9 @@ pub(crate) fn camel(ident: &str) -> String {
 }
 
 /// The core's identifier tables for the enums whose spellings this binding exposes, with
-/// the binding's spelling of each: `{ OriginError: [[ident, code], …], HeaderProblem: … }`.
+/// the binding's spelling of each: `{ OriginError: [[ident, code], …], HeaderProblem: … }`
+/// (error codes for `OriginError`, `KeyError`, `RegisterError`, `RespondError`,
+/// `ClientError`, `ConnectError`, `CallError`; values for `HeaderProblem`, `Notice`).
 #[napi(catch_unwind, ts_return_type = "Record<string, [string, string][]>")]
 #[allow(unreachable_pub)]
 pub fn core_identifiers() -> std::collections::HashMap<String, Vec<Vec<String>>> {
@@ -49,5 +54,16 @@ pub fn core_identifiers() -> std::collections::HashMap<String, Vec<Vec<String>>>
         String::from("HeaderProblem"),
         table(HeaderProblem::IDENTS, camel),
     );
+    for (name, idents) in [
+        ("KeyError", KeyError::IDENTS),
+        ("RegisterError", RegisterError::IDENTS),
+        ("RespondError", RespondError::IDENTS),
+        ("ClientError", ClientError::IDENTS),
+        ("ConnectError", ConnectError::IDENTS),
+        ("CallError", CallError::IDENTS),
+    ] {
+        m.insert(String::from(name), table(idents, err_code));
+    }
+    m.insert(String::from("Notice"), table(Notice::IDENTS, camel));
     m
 }
