@@ -12,16 +12,15 @@ use alloc::string::String;
 use super::config::CacheHint;
 use super::event::{DeclaredCapabilities, Event, Handle, RequestEvent};
 use super::io::Ctx;
-use super::machine::{Server, meta_of};
+use super::machine::Server;
 use super::mrtr;
 use super::outbox;
 use super::pending::{Bound, Owed};
 use super::registry::RegisterError;
 use super::reply::RespondError;
-use crate::error_code::ErrorCode;
-use crate::http::{MALFORMED_META_STATUS, RequestHeaders};
+use crate::http::RequestHeaders;
 use crate::json::{Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{ErrorObject, FromJson, Method, Request, TypedResponse};
+use crate::jsonrpc::{FromJson, Method, Request, TypedResponse};
 use crate::messages::owned::{AsView, OwnedJson};
 use crate::messages::{DiscoverResult, Implementation, InputResponses, ResultMeta};
 
@@ -147,22 +146,9 @@ impl Server {
         method: String,
         headers: Option<&RequestHeaders<'_>>,
     ) {
-        let meta = match meta_of(r.params) {
-            Ok(m) => m,
-            Err(e) => {
-                let msg = format!("{e}");
-                let err = ErrorObject::new(ErrorCode::INVALID_PARAMS, &msg);
-                return self.reply_error(ctx, r.id, &err, MALFORMED_META_STATUS);
-            }
+        let Some(meta) = self.envelope(&r, None, ctx, headers) else {
+            return;
         };
-        if let Some(h) = headers
-            && self.header_mismatch(h, &r, &meta, ctx)
-        {
-            return;
-        }
-        if !self.version_served(&meta, ctx, r.id) {
-            return;
-        }
         // `_meta` was found, so `params` is an object; answer anyway if not.
         let Some(params) = r.params else {
             return self.invalid_params(ctx, r.id, "params: expected an object");

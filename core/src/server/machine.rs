@@ -341,25 +341,10 @@ impl Server {
             };
         }
         let decoded = ClientRequest::from_request(&r);
-        let meta = match decoded.as_ref().ok().and_then(ClientRequest::meta) {
-            Some(m) => *m,
-            None => match meta_of(r.params) {
-                Ok(m) => m,
-                Err(e) => {
-                    let msg = format!("{e}");
-                    let err = ErrorObject::new(ErrorCode::INVALID_PARAMS, &msg);
-                    return self.reply_error(ctx, r.id, &err, MALFORMED_META_STATUS);
-                }
-            },
+        let known = decoded.as_ref().ok().and_then(ClientRequest::meta).copied();
+        let Some(meta) = self.envelope(&r, known, ctx, headers) else {
+            return;
         };
-        if let Some(h) = headers
-            && self.header_mismatch(h, &r, &meta, ctx)
-        {
-            return;
-        }
-        if !self.version_served(&meta, ctx, r.id) {
-            return;
-        }
         let declared = match r.method {
             Method::ResourcesList | Method::ResourcesTemplatesList | Method::ResourcesRead => {
                 self.serves_resources()
@@ -408,6 +393,33 @@ impl Server {
             self.out.transmit(t, None);
         }
         false
+    }
+
+    /// The envelope steps every request shares, in order: `_meta` (-32602, HTTP 400; `known`
+    /// when the method's decoder already found it), headers against the body (-32020, HTTP
+    /// only), the version (-32022). `None` when one of them answered the request.
+    pub(crate) fn envelope<'a>(
+        &mut self,
+        r: &Request<'a>,
+        known: Option<RequestMeta<'a>>,
+        ctx: Ctx,
+        headers: Option<&RequestHeaders<'_>>,
+    ) -> Option<RequestMeta<'a>> {
+        let meta = match known.map_or_else(|| meta_of(r.params), Ok) {
+            Ok(m) => m,
+            Err(e) => {
+                let msg = format!("{e}");
+                let err = ErrorObject::new(ErrorCode::INVALID_PARAMS, &msg);
+                self.reply_error(ctx, r.id, &err, MALFORMED_META_STATUS);
+                return None;
+            }
+        };
+        if let Some(h) = headers
+            && self.header_mismatch(h, r, &meta, ctx)
+        {
+            return None;
+        }
+        self.version_served(&meta, ctx, r.id).then_some(meta)
     }
 
     fn on_notification(&mut self, n: Notification<'_>, ctx: Ctx) {

@@ -4,19 +4,15 @@
 // goes through that legacy session (docs/server-machine.md "Legacy sessions").
 // Usage: node inspector-http.mjs /path/to/repo (run by test.sh after the Node step, which
 // links examples/node/node_modules/mcp-context).
-import { execFile, spawn } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const launcher = join(here, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+import { checker, inspector } from './cli.mjs';
+
 const repo = process.argv[2];
 if (!repo) throw new Error('usage: node inspector-http.mjs /path/to/repo');
-const home = mkdtempSync(join(tmpdir(), 'inspector-home-'));
 
 // The example server on the napi addon, on a port the OS picks; it prints one line with its URL.
 const server = spawn(process.execPath, [join(repo, 'examples/node/server.mjs'), '--kb', '--http', '0'], {
@@ -35,33 +31,7 @@ const url = await new Promise((resolve, reject) => {
   });
 });
 
-/** Runs `mcp-inspector --cli <url> --transport http ...args`: { code, json, text }. */
-function cli(...args) {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [launcher, '--cli', url, '--transport', 'http', ...args],
-      { env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, 'mcp.json') }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const text = stdout.trim() || stderr.trim();
-        let json;
-        try { json = JSON.parse(text.slice(text.indexOf('{'))); } catch { json = undefined; }
-        resolve({ code: err ? (err.code ?? 1) : 0, json, text });
-      },
-    );
-  });
-}
-
-const checks = [];
-async function check(name, args, verify) {
-  const r = await cli(...args);
-  try {
-    verify(r);
-    checks.push(`ok   ${name}`);
-  } catch (e) {
-    checks.push(`FAIL ${name}: ${e.message}\n     output: ${r.text.slice(0, 400)}`);
-  }
-}
+const { check, finish } = checker(inspector(url, '--transport', 'http'));
 
 try {
   await check('resources/list (legacy session over HTTP)', ['--method', 'resources/list'], ({ code, json }) => {
@@ -101,7 +71,4 @@ try {
   server.kill();
 }
 
-console.log(checks.join('\n'));
-const failed = checks.filter((c) => c.startsWith('FAIL')).length;
-console.log(`inspector CLI over HTTP: ${checks.length - failed}/${checks.length} passed`);
-process.exit(failed ? 1 : 0);
+finish('inspector CLI over HTTP');

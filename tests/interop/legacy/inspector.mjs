@@ -3,46 +3,13 @@
 // call below goes through the server machine's legacy session (docs/server-machine.md
 // "Legacy sessions"). Usage: node inspector.mjs /path/to/demo-server (run by test.sh from the
 // cached install, next to node_modules).
-import { execFile } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import assert from 'node:assert/strict';
 
-const here = dirname(fileURLToPath(import.meta.url));
-const launcher = join(here, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
+import { checker, inspector } from './cli.mjs';
+
 const server = process.argv[2];
 if (!server) throw new Error('usage: node inspector.mjs /path/to/demo-server');
-const home = mkdtempSync(join(tmpdir(), 'inspector-home-'));
-
-/** Runs `mcp-inspector --cli <server> ...args`: { code, json }. */
-function cli(...args) {
-  return new Promise((resolve) => {
-    execFile(
-      process.execPath,
-      [launcher, '--cli', server, '--tick-ms', '0', ...args],
-      { env: { ...process.env, HOME: home, MCP_CATALOG_PATH: join(home, 'mcp.json') }, timeout: 60_000 },
-      (err, stdout, stderr) => {
-        const text = stdout.trim() || stderr.trim();
-        let json;
-        try { json = JSON.parse(text.slice(text.indexOf('{'))); } catch { json = undefined; }
-        resolve({ code: err ? (err.code ?? 1) : 0, json, text });
-      },
-    );
-  });
-}
-
-const checks = [];
-async function check(name, args, verify) {
-  const r = await cli(...args);
-  try {
-    verify(r);
-    checks.push(`ok   ${name}`);
-  } catch (e) {
-    checks.push(`FAIL ${name}: ${e.message}\n     output: ${r.text.slice(0, 400)}`);
-  }
-}
+const { check, finish } = checker(inspector(server, '--tick-ms', '0'));
 
 await check('initialize (2025-11-25, serverInfo, capabilities)', ['--method', 'initialize'], ({ code, json }) => {
   assert.equal(code, 0);
@@ -86,7 +53,4 @@ await check('prompts/get', ['--method', 'prompts/get', '--prompt-name', 'review_
   assert.equal(json.messages[1].content.resource.uri, 'notes://acme/1');
 });
 
-console.log(checks.join('\n'));
-const failed = checks.filter((c) => c.startsWith('FAIL')).length;
-console.log(`inspector CLI: ${checks.length - failed}/${checks.length} passed`);
-process.exit(failed ? 1 : 0);
+finish('inspector CLI');
