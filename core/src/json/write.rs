@@ -316,11 +316,12 @@ fn format_u64(mut v: u64, buf: &mut [u8; 20]) -> &str {
 }
 
 /// `(v / 10, v % 10)`. On 64-bit targets the compiler turns the `u64` division into a
-/// multiplication; on 32-bit targets it would link the soft 64-bit divider (about 1 KiB of
-/// flash on a Cortex-M), so those take [`div10_narrow`].
+/// multiplication, and wasm has a native 64-bit division; other 32-bit targets would link
+/// the soft 64-bit divider (about 1 KiB of flash on a Cortex-M), so those take
+/// [`div10_narrow`].
 #[inline]
 const fn div10(v: u64) -> (u64, u8) {
-    if cfg!(target_pointer_width = "64") {
+    if cfg!(any(target_pointer_width = "64", target_family = "wasm")) {
         (v / 10, (v % 10) as u8)
     } else {
         div10_narrow(v)
