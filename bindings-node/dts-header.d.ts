@@ -70,7 +70,7 @@ export interface OriginErrorConstructor {
 
 // ---- Wire shapes (MCP 2026-07-28, camelCase as on the wire); the core validates them. ----
 
-/** `{ttlMs, cacheScope}` (DIGEST §4). */
+/** `{ttlMs, cacheScope}` (docs/rules.md §4). */
 export interface CacheHint { ttlMs: number; cacheScope: 'public' | 'private' }
 /** `Implementation` (`serverInfo`). */
 export interface Implementation { name: string; version: string; title?: string; [k: string]: unknown }
@@ -145,7 +145,20 @@ export interface Retry { state: Buffer | null; inputResponses: Record<string, un
 /** Bytes to write. stdio: `bytes` + `\n`. HTTP: the POST's `httpStatus`; `kind` `json` (the whole body) or `sse` (`data: …\n\n`). */
 export interface TransmitOutput {
   type: 'transmit'; stream: number | bigint; bytes: Buffer; httpStatus: number; kind: 'json' | 'sse'; endOfStream: boolean
+  /** HTTP: the response headers for `kind` (`Content-Type`, …), as `[name, value]` pairs. */
+  headers: [string, string][]
 }
+/** A request to a method served with `addMethod` (`respondResult`, `respondInputRequired` or `fail`). */
+export interface RequestEvent {
+  type: 'request'; handle: number; method: string
+  /** The params object as received (`_meta` included); the application validates the rest. */
+  params: Record<string, unknown>
+  /** The request carried a `progressToken`. */
+  progress: boolean
+  auth: number | bigint; capabilities: DeclaredCapabilities; retry: Retry | null
+}
+/** A complete HTTP response from the core (`httpHead`, `handleHttp`). */
+export interface HttpResponse { status: number; headers: [string, string][]; body: Buffer }
 /** A read the application answers (`respondRead`, `respondInputRequired` or `fail`). */
 export interface ReadResourceEvent {
   type: 'readResource'; handle: number; uri: string
@@ -170,9 +183,9 @@ export interface CancelledEvent { type: 'cancelled'; handle: number; reason: 'cl
 /** A subscription's queue overflowed; it was torn down (the client re-listens). */
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */
-export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | CancelledEvent | StreamOverflowEvent
+export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | CancelledEvent | StreamOverflowEvent
 
-/** A `subscriptions/listen` filter (DIGEST §11). */
+/** A `subscriptions/listen` filter (docs/rules.md §11). */
 export interface SubscriptionFilter {
   resourceSubscriptions?: string[]
   resourcesListChanged?: boolean

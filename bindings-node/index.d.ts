@@ -70,7 +70,7 @@ export interface OriginErrorConstructor {
 
 // ---- Wire shapes (MCP 2026-07-28, camelCase as on the wire); the core validates them. ----
 
-/** `{ttlMs, cacheScope}` (DIGEST §4). */
+/** `{ttlMs, cacheScope}` (docs/rules.md §4). */
 export interface CacheHint { ttlMs: number; cacheScope: 'public' | 'private' }
 /** `Implementation` (`serverInfo`). */
 export interface Implementation { name: string; version: string; title?: string; [k: string]: unknown }
@@ -145,7 +145,20 @@ export interface Retry { state: Buffer | null; inputResponses: Record<string, un
 /** Bytes to write. stdio: `bytes` + `\n`. HTTP: the POST's `httpStatus`; `kind` `json` (the whole body) or `sse` (`data: …\n\n`). */
 export interface TransmitOutput {
   type: 'transmit'; stream: number | bigint; bytes: Buffer; httpStatus: number; kind: 'json' | 'sse'; endOfStream: boolean
+  /** HTTP: the response headers for `kind` (`Content-Type`, …), as `[name, value]` pairs. */
+  headers: [string, string][]
 }
+/** A request to a method served with `addMethod` (`respondResult`, `respondInputRequired` or `fail`). */
+export interface RequestEvent {
+  type: 'request'; handle: number; method: string
+  /** The params object as received (`_meta` included); the application validates the rest. */
+  params: Record<string, unknown>
+  /** The request carried a `progressToken`. */
+  progress: boolean
+  auth: number | bigint; capabilities: DeclaredCapabilities; retry: Retry | null
+}
+/** A complete HTTP response from the core (`httpHead`, `handleHttp`). */
+export interface HttpResponse { status: number; headers: [string, string][]; body: Buffer }
 /** A read the application answers (`respondRead`, `respondInputRequired` or `fail`). */
 export interface ReadResourceEvent {
   type: 'readResource'; handle: number; uri: string
@@ -170,9 +183,9 @@ export interface CancelledEvent { type: 'cancelled'; handle: number; reason: 'cl
 /** A subscription's queue overflowed; it was torn down (the client re-listens). */
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */
-export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | CancelledEvent | StreamOverflowEvent
+export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | CancelledEvent | StreamOverflowEvent
 
-/** A `subscriptions/listen` filter (DIGEST §11). */
+/** A `subscriptions/listen` filter (docs/rules.md §11). */
 export interface SubscriptionFilter {
   resourceSubscriptions?: string[]
   resourcesListChanged?: boolean
@@ -236,7 +249,7 @@ export type ClientOutput =
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
- * A bounded, scope-aware cache of serialized results (DIGEST §4): `private` results are
+ * A bounded, scope-aware cache of serialized results (docs/rules.md §4): `private` results are
  * served only to the authorization context (`auth`) that stored them; change notifications
  * invalidate; results of `input_required` retries are never stored.
  *
@@ -430,7 +443,7 @@ export declare class Router {
 }
 
 /**
- * The MCP server machine (DIGEST §1–§13): feed it messages, drain its outputs, answer its
+ * The MCP server machine (docs/rules.md §1–§13): feed it messages, drain its outputs, answer its
  * events. It does no I/O and reads no clock. Drain rule: after every input call
  * `pollOutput()` until it returns `null`, then `pollTimeout()`.
  *
@@ -519,6 +532,54 @@ export declare class ServerMachine {
    * `cancelled` (stop work on `handle`), `streamOverflow`.
    */
   pollOutput(): ServerOutput | null
+  /**
+   * Serves `method` (e.g. `tools/list`, `tools/call`, a vendor method): its requests are
+   * validated like the core's own and arrive as `request` events, answered with
+   * `respondResult`, `respondInputRequired` or `fail`.
+   *
+   * @throws {McpContextError} `ERR_CORE_METHOD`: the core owns the method.
+   */
+  addMethod(method: string): void
+  /** Stops serving `method`; whether it was served. */
+  removeMethod(method: string): boolean
+  /**
+   * Announces `key: value` (an object) in `server/discover`'s `capabilities`.
+   *
+   * @throws {McpContextError} `ERR_CORE_CAPABILITY`, `ERR_NOT_AN_OBJECT`.
+   */
+  setCapability(key: string, value: Record<string, unknown>): void
+  /** Withdraws a capability set with `setCapability`; whether one was set. */
+  removeCapability(key: string): boolean
+  /**
+   * Answers a `request` event with `result` (an object in the method's result shape); the
+   * machine adds `resultType`, `_meta.serverInfo` and, with `cache`, `ttlMs`/`cacheScope`.
+   *
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
+   */
+  respondResult(handle: number, result: Record<string, unknown>, cache?: CacheHint | null): void
+  /**
+   * Sends `notifications/progress` for an event's request (any kind) with the request's
+   * `progressToken`; `false` (nothing sent) when it carried none. `progress` must increase.
+   *
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE` (answered, cancelled or timed out),
+   * `ERR_INVALID_PROGRESS`.
+   */
+  progress(handle: number, progress: number, total?: number | null, message?: string | null): boolean
+  /**
+   * The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
+   * Content-Type, Accept, Content-Length), before its body is read: `{readBody: true,
+   * limit}`, or the whole response (`{status, headers, body}`).
+   */
+  httpHead(head: HttpRequestHead): { readBody: true; limit: number } | HttpResponse
+  /**
+   * One Streamable HTTP request with its body: the whole validation, then the machine.
+   * Returns the complete response (`{status, headers, body}`: a refusal, an error, 202, or
+   * an answer produced at once), or `{stream}`: the answer comes as transmits on that
+   * stream (`context.stream`, one per request), or, for a 2025-11-25 session's GET
+   * stream, `{stream, eventStream: true, status, headers}`: write the head now and the
+   * stream's transmits as SSE events as they come.
+   */
+  handleHttp(head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext): HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })
   /**
    * Answers a `readResource` event with contents (`[{uri, mimeType?, text} | {uri,
    * mimeType?, blob}]`), optionally with its own cache hints.
@@ -655,7 +716,7 @@ export interface CallOptions {
 }
 
 /**
- * Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (DIGEST
+ * Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (docs/rules.md
  * §15.1, rules 62–63), for requests (not notifications). Call it after checking the body's
  * `_meta` keys and before the machine checks the version (docs/server-machine.md).
  *
@@ -668,7 +729,7 @@ export declare function checkHeaders(headers: McpHeaders, body: McpBodyFields): 
 /**
  * Validates `Host` and `Origin` against `allowList` (entries `host` for any port or
  * `host:port`; default: `localhost`, `127.0.0.1`, `[::1]`, the list for a server bound to
- * loopback). This is the DNS-rebinding defence (DIGEST §15.1).
+ * loopback). This is the DNS-rebinding defence (docs/rules.md §15.1).
  *
  * @throws {OriginError} `code` `ERR_MISSING_HOST` / `ERR_MALFORMED_HOST` (`httpStatus`
  * 400), `ERR_HOST_NOT_ALLOWED`, `ERR_NULL_ORIGIN`, `ERR_MALFORMED_ORIGIN`,
@@ -686,6 +747,14 @@ export interface ContextSelection {
   /** The budget used, in the budget's unit. */
   used: number
 }
+
+/**
+ * The core's identifier tables for the enums whose spellings this binding exposes, with
+ * the binding's spelling of each: `{ OriginError: [[ident, code], …], HeaderProblem: … }`
+ * (error codes for `OriginError`, `KeyError`, `RegisterError`, `RespondError`,
+ * `ClientError`, `ConnectError`, `CallError`; values for `HeaderProblem`, `Notice`).
+ */
+export declare function coreIdentifiers(): Record<string, [string, string][]>
 
 /**
  * JSON-RPC error codes used by MCP 2026-07-28. The vocabulary is open: a peer may send any
@@ -727,6 +796,33 @@ export interface FailureSpec {
   message?: string
   /** The code for `'application'`. */
   code?: number
+}
+
+/**
+ * The facts of a Streamable HTTP request the core checks (`httpHead`, `handleHttp`):
+ * header values as received (absent: `undefined`).
+ */
+export interface HttpRequestHead {
+  /** `POST`, `GET`, … */
+  method: string
+  /** The request target's path. */
+  path: string
+  /** `Host`. */
+  host?: string
+  /** `Origin`. */
+  origin?: string
+  /** `Content-Type`. */
+  contentType?: string
+  /** `Content-Length` (absent for a chunked body). */
+  contentLength?: number
+  /** `MCP-Protocol-Version`. */
+  protocolVersion?: string
+  /** `Mcp-Method`. */
+  mcpMethod?: string
+  /** `Mcp-Name`. */
+  mcpName?: string
+  /** `Accept`. */
+  accept?: string
 }
 
 /** Options of a list call. */
@@ -801,7 +897,7 @@ export declare const OriginError: OriginErrorConstructor
 export declare const PROTOCOL_VERSION: string
 
 /**
- * Chooses which resources to attach to a model's context (DIGEST §14.3): keep those whose
+ * Chooses which resources to attach to a model's context (docs/rules.md §14.3): keep those whose
  * `annotations.audience` suits `target` (`'user'` / `'assistant'`; absent audience suits
  * all), order by `priority` (absent: 0.5), then `lastModified` (newest first), then `uri`,
  * and take greedily every one whose cost fits what is left of `budget` (`{bytes}`: sum of
@@ -815,7 +911,7 @@ export declare function selectContext(candidates: Array<{ uri: string; size?: nu
 
 /**
  * The HTTP status for a JSON-RPC error response with `code`: 404 for -32601, 400 for
- * -32020/-32021/-32022, else 200 (DIGEST §15.1, §19.9).
+ * -32020/-32021/-32022, else 200 (docs/rules.md §15.1, §19.9).
  */
 export declare function statusFor(code: number): number
 

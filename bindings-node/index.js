@@ -842,6 +842,7 @@ module.exports.ServerMachine = nativeBinding.ServerMachine
 module.exports.UriTemplate = nativeBinding.UriTemplate
 module.exports.checkHeaders = nativeBinding.checkHeaders
 module.exports.checkOrigin = nativeBinding.checkOrigin
+module.exports.coreIdentifiers = nativeBinding.coreIdentifiers
 module.exports.ErrorCode = nativeBinding.ErrorCode
 module.exports.McpContextError = nativeBinding.McpContextError
 module.exports.McpError = nativeBinding.McpError

@@ -25,8 +25,9 @@ export interface McpServerOptions {
   pageSize?: number
   /** Keys for sealing `requestState` (≥ 32 bytes each, newest first). */
   stateKeys?: { id: number; secret: Uint8Array }[]
-  /** `server.fetch` options: the body limit (4 MiB) and the Host/Origin allow-list. */
-  http?: { maxBody?: number; allowedHosts?: string[] }
+  /** The HTTP endpoint (the core's `HttpConfig`): `path` (`/mcp`; `null`: any path), the
+   * body limit `maxBody` (4 MiB), the `Host` and `Origin` allow-lists (localhost names). */
+  http?: { path?: string | null; maxBody?: number; allowedHosts?: string[]; allowedOrigins?: string[] }
 }
 
 export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
@@ -85,6 +86,8 @@ export interface ServerContext {
   }
   /** `notifications/progress` for this request; `false` when it carried no `progressToken`. */
   progress(progress: number, total?: number, message?: string): boolean
+  /** The client capabilities the request declared. */
+  capabilities: { elicitationForm: boolean; elicitationUrl: boolean; sampling: boolean; roots: boolean }
   /** The caller context the host resolved (0 = anonymous). */
   auth: number | bigint
 }
@@ -197,10 +200,10 @@ export declare class ResourceNotFoundError extends McpError {
 
 /** Serves `server` over stdio (newline-delimited JSON-RPC). Node and Deno. */
 export declare function serveStdio(server: McpServer, io?: { input?: unknown; output?: { write(chunk: Uint8Array): unknown } }): Promise<unknown>
-/** A node:http request listener serving `server.fetch` at `path` (/mcp). */
-export declare function toNodeHandler(server: McpServer, options?: { path?: string }): Promise<(req: any, res: any) => void>
+/** A node:http request listener serving `server.fetch`. */
+export declare function toNodeHandler(server: { fetch(request: Request): Promise<Response>; onerror?: (error: unknown) => void }): Promise<(req: any, res: any) => void>
 /** Serves `server` over Streamable HTTP on node:http; resolves to the listening server. */
-export declare function serveHttp(server: McpServer, options?: { port?: number; host?: string; path?: string }): Promise<NodeHttpServer>
+export declare function serveHttp(server: McpServer, options?: { port?: number; host?: string }): Promise<NodeHttpServer>
 
 /** The listening node:http server (the members used here; it is the real `http.Server`). */
 export interface NodeHttpServer {

@@ -1,18 +1,23 @@
 #!/usr/bin/env node
-// Benchmark (a script, not a timed test): mcp-context's UriTemplate and Router against
+// Benchmark (a script, not a timed test): mcp-context's UriTemplate and Router, through the
+// napi addon and through the WebAssembly build (mcp-context/wasm), against
 // @modelcontextprotocol/server 2.4.0's UriTemplate, url-template 3.1.1 and uri-templates
 // 0.2.0: expand, match, and routing a URI among 1,000 templates. FFI included: every call
-// crosses from JS into the addon and back with JS values.
+// crosses from JS into the engine and back with JS values. Also prints the WebAssembly
+// module's size, raw and gzipped.
 //
 //   node bindings-node/bench/bench.mjs [--seconds 1]
 //
 // The peers are the pinned tools of examples/node (test.sh links examples/node/node_modules;
 // or run `npm ci` there). Build the addon in release mode first for representative numbers:
 // `cd bindings-node && npm run build`.
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
+import { gzipSync } from 'node:zlib'
 
 import { Router, UriTemplate } from '../index.js'
+import { Router as WasmRouter, UriTemplate as WasmTemplate } from '../wasm/index.mjs'
 
 const peers = createRequire(new URL('../../examples/node/package.json', import.meta.url))
 const load = async (name) => import(pathToFileURL(peers.resolve(name)).href)
@@ -49,26 +54,28 @@ const CASES = [
 ]
 
 const results = []
-const row = (what, ours, peersOps) => {
-  results.push({ what, ours, ...peersOps })
+const row = (what, ours, wasm, peersOps) => {
+  results.push({ what, ours, wasm, ...peersOps })
 }
 
 for (const { template, vars } of CASES) {
   const ours = new UriTemplate(template)
+  const w = new WasmTemplate(template)
   const sdk = new SdkTemplate(template)
   const ut = urlTemplate(template)
   const uts = uriTemplates(template)
   const uri = ours.expand(vars)
-  for (const [name, got] of [['sdk', sdk.expand(vars)], ['url-template', ut.expand(vars)], ['uri-templates', uts.fill(vars)]]) {
+  for (const [name, got] of [['wasm', w.expand(vars)], ['sdk', sdk.expand(vars)], ['url-template', ut.expand(vars)], ['uri-templates', uts.fill(vars)]]) {
     if (got !== uri) console.warn(`note: ${name} expands ${template} to ${got}, ours to ${uri}`)
   }
-  row(`expand ${template}`, measure(() => ours.expand(vars)), {
+  row(`expand ${template}`, measure(() => ours.expand(vars)), measure(() => w.expand(vars)), {
     sdk: measure(() => sdk.expand(vars)),
     urlTemplate: measure(() => ut.expand(vars)),
     uriTemplates: measure(() => uts.fill(vars)),
   })
   if (JSON.stringify(ours.match(uri)) !== JSON.stringify(vars)) throw new Error(`our match of ${uri} is wrong`)
-  row(`match ${template}`, measure(() => ours.match(uri)), {
+  if (JSON.stringify(w.match(uri)) !== JSON.stringify(vars)) throw new Error(`the wasm match of ${uri} is wrong`)
+  row(`match ${template}`, measure(() => ours.match(uri)), measure(() => w.match(uri)), {
     sdk: measure(() => sdk.match(uri)),
     urlTemplate: NaN, // expansion only
     uriTemplates: measure(() => uts.fromUri(uri)),
@@ -82,6 +89,8 @@ const templates = Array.from({ length: N }, (_, i) => `svc${i}://{tenant}/items/
 const uris = Array.from({ length: 256 }, (_, k) => `svc${(k * 7919) % N}://acme/items/${k}`)
 const router = new Router()
 for (const t of templates) router.insert(t)
+const wasmRouter = new WasmRouter()
+for (const t of templates) wasmRouter.insert(t)
 const sdkAll = templates.map((t) => new SdkTemplate(t))
 const utsAll = templates.map((t) => uriTemplates(t))
 const linear = (all, matchOne) => (uri) => {
@@ -95,9 +104,10 @@ const sdkRoute = linear(sdkAll, (t, u) => t.match(u))
 const utsRoute = linear(utsAll, (t, u) => t.fromUri(u))
 for (const uri of uris.slice(0, 8)) {
   const want = router.route(uri).id
+  if (wasmRouter.route(uri).id !== want) throw new Error(`wasm routing disagrees on ${uri}`)
   if (sdkRoute(uri)[0] !== want || utsRoute(uri)[0] !== want) throw new Error(`routing disagrees on ${uri}`)
 }
-row(`route among ${N} templates`, measure((i) => router.route(uris[i & 255])), {
+row(`route among ${N} templates`, measure((i) => router.route(uris[i & 255])), measure((i) => wasmRouter.route(uris[i & 255])), {
   sdk: measure((i) => sdkRoute(uris[i & 255])),
   urlTemplate: NaN,
   uriTemplates: measure((i) => utsRoute(uris[i & 255])),
@@ -106,8 +116,10 @@ row(`route among ${N} templates`, measure((i) => router.route(uris[i & 255])), {
 const fmt = (n) => (Number.isNaN(n) ? 'n/a' : n >= 1e6 ? `${(n / 1e6).toFixed(2)} M/s` : n >= 1e3 ? `${(n / 1e3).toFixed(1)} k/s` : `${n.toFixed(0)} /s`)
 const ratio = (a, b) => (Number.isNaN(b) ? 'n/a' : `${(a / b).toFixed(a / b >= 100 ? 0 : 1)}×`)
 console.log(`node ${process.version}, ${seconds}s per measurement\n`)
-console.log('| operation | mcp-context | SDK 2.4.0 | url-template | uri-templates | vs SDK | vs url-template | vs uri-templates |')
+console.log('| operation | napi | wasm | SDK 2.4.0 | url-template | uri-templates | napi vs SDK | wasm vs SDK |')
 console.log('| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |')
 for (const r of results) {
-  console.log(`| ${r.what} | ${fmt(r.ours)} | ${fmt(r.sdk)} | ${fmt(r.urlTemplate)} | ${fmt(r.uriTemplates)} | ${ratio(r.ours, r.sdk)} | ${ratio(r.ours, r.urlTemplate)} | ${ratio(r.ours, r.uriTemplates)} |`)
+  console.log(`| ${r.what} | ${fmt(r.ours)} | ${fmt(r.wasm)} | ${fmt(r.sdk)} | ${fmt(r.urlTemplate)} | ${fmt(r.uriTemplates)} | ${ratio(r.ours, r.sdk)} | ${ratio(r.wasm, r.sdk)} |`)
 }
+const wasm = readFileSync(new URL('../wasm/pkg/mcp_context_wasm_bg.wasm', import.meta.url))
+console.log(`\nWebAssembly module: ${(wasm.length / 1024).toFixed(0)} KiB raw, ${(gzipSync(wasm, { level: 9 }).length / 1024).toFixed(0)} KiB gzipped`)

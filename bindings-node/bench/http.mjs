@@ -3,17 +3,19 @@
 // Streamable HTTP on node:http, the knowledge base (examples/node/kb.mjs) served by
 // `server.fetch` on each engine (napi addon, WebAssembly) against the same knowledge base on
 // @modelcontextprotocol/server 2.4.0's `createMcpHandler` (examples/node/kb-sdk.mjs), both
-// behind the same node:http adapter (`toNodeHandler`), driven by the same client: `fetch`
-// POSTs with keep-alive, `--concurrency` requests in flight (8), `--seconds` per server (2).
+// behind the same node:http adapter (`toNodeHandler`), driven by the same client: node:http
+// POSTs on keep-alive sockets with TCP_NODELAY (each request one write), `--concurrency`
+// requests in flight (8), `--seconds` per server (2).
 //
 //   node bindings-node/bench/http.mjs [--seconds 2] [--concurrency 8]
-import { createServer } from 'node:http'
+import { Agent, createServer, request } from 'node:http'
 import { createRequire } from 'node:module'
 import { pathToFileURL } from 'node:url'
 
 const peers = createRequire(new URL('../../examples/node/package.json', import.meta.url))
-const load = async (name) => import(pathToFileURL(peers.resolve(name)).href)
-const { createMcpHandler } = await load('@modelcontextprotocol/server')
+// The SDK's ESM build, as examples/node/kb-sdk.mjs imports it (one copy of its classes).
+const sdkEsm = peers.resolve('@modelcontextprotocol/server').replace(/index\.cjs$/, 'index.mjs')
+const { createMcpHandler } = await import(pathToFileURL(sdkEsm).href)
 const { createKb } = await import('../../examples/node/kb.mjs')
 const { createSdkKb } = await import('../../examples/node/kb-sdk.mjs')
 const napi = await import('../server.mjs')
@@ -38,28 +40,42 @@ const headers = {
 }
 
 async function serve(handler) {
-  const srv = createServer(await napi.toNodeHandler(handler))
+  const srv = createServer({ noDelay: true }, await napi.toNodeHandler(handler))
   await new Promise((resolve) => srv.listen(0, '127.0.0.1', resolve))
   return srv
 }
 
 async function readsPerSecond(srv) {
-  const url = `http://127.0.0.1:${srv.address().port}/mcp`
-  const one = async () => {
-    const res = await fetch(url, { method: 'POST', headers, body })
-    const text = await res.text()
-    if (res.status !== 200 || !text.includes('Résilier un contrat')) throw new Error(`bad answer ${res.status}: ${text.slice(0, 200)}`)
-  }
+  const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
+  const payload = Buffer.from(body)
+  const one = () => new Promise((resolve, reject) => {
+    const req = request({
+      host: '127.0.0.1', port: srv.address().port, path: '/mcp', method: 'POST', agent,
+      headers: { ...headers, host: `127.0.0.1:${srv.address().port}`, 'content-length': payload.length },
+    }, (res) => {
+      const chunks = []
+      res.on('data', (c) => chunks.push(c))
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8')
+        if (res.statusCode !== 200 || !text.includes('Résilier un contrat')) reject(new Error(`bad answer ${res.statusCode}: ${text.slice(0, 200)}`))
+        else resolve()
+      })
+    })
+    req.on('socket', (socket) => socket.setNoDelay(true))
+    req.on('error', reject)
+    req.end(payload)
+  })
   for (let i = 0; i < 200; i++) await one() // warm-up
   let done = 0
   const end = performance.now() + seconds * 1000
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (performance.now() < end) { await one(); done++ }
   }))
+  agent.destroy()
   return done / seconds
 }
 
-const sdkHandler = createMcpHandler(() => createSdkKb(), { legacy: 'reject' })
+const sdkHandler = createMcpHandler(() => createSdkKb(), { legacy: 'reject', onerror: (e) => console.error('sdk:', e.message) })
 const servers = [
   ['mcp-context (napi)', await serve(createKb(napi))],
   ['mcp-context (wasm)', await serve(createKb(wasm))],

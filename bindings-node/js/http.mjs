@@ -1,27 +1,19 @@
 // `server.fetch(request)`: Streamable HTTP as a web-standard handler (`Request` →
 // `Promise<Response>`), for Node (through `node.mjs`), Deno, browsers and Workers.
 //
-// One machine stream per POST. The head is checked before the body is read (Host/Origin,
-// method, Content-Type, Content-Length against the limit, 4 MiB by default); the body is
-// read up to the limit; the answer is JSON, or SSE through a `ReadableStream` for
-// `subscriptions/listen` and any response the machine streams.
+// Every check is the core's HTTP entry point (docs/server-machine.md, "The HTTP entry
+// point"): `httpHead` before the body is read (path, Host/Origin, method, Content-Type,
+// Accept, Content-Length against the limit, 4 MiB by default), `handleHttp` with the body
+// (read up to the limit) for the rest and the machine. One machine stream per POST; the
+// answer is the core's complete response, or its transmits: JSON, or SSE through a
+// `ReadableStream` for `subscriptions/listen` and any response the machine streams.
+// Nothing here parses JSON-RPC.
 
-const MAX_BODY = 4 * 1024 * 1024
 const encoder = new TextEncoder()
 const SSE_HEAD = encoder.encode('data: ')
 const SSE_TAIL = encoder.encode('\n\n')
 
-const PV = 'io.modelcontextprotocol/protocolVersion'
-const CAPS = 'io.modelcontextprotocol/clientCapabilities'
-
-function jsonError(status, message, code = -32600, id = null, data = undefined, headers = {}) {
-  const error = data === undefined ? { code, message } : { code, message, data }
-  return new Response(JSON.stringify({ jsonrpc: '2.0', id, error }), {
-    status, headers: { 'content-type': 'application/json', ...headers },
-  })
-}
-
-/** Reads at most `limit` bytes of `request`'s body; `null` when it is longer. */
+/** Reads `request`'s body, stopping after `limit + 1` bytes (the core answers 413). */
 async function readBody(request, limit) {
   if (!request.body) return new Uint8Array(0)
   const reader = request.body.getReader()
@@ -31,8 +23,8 @@ async function readBody(request, limit) {
     const { done, value } = await reader.read()
     if (done) break
     size += value.byteLength
-    if (size > limit) { await reader.cancel().catch(() => {}); return null }
     chunks.push(value)
+    if (size > limit) { await reader.cancel().catch(() => {}); break }
   }
   const out = new Uint8Array(size)
   let at = 0
@@ -40,60 +32,37 @@ async function readBody(request, limit) {
   return out
 }
 
-// Until the core's HTTP entry point takes the whole request (head and body), the
-// MCP-Protocol-Version / Mcp-Method / Mcp-Name headers are compared with the body here,
-// through the core's `checkHeaders`, for requests that carry the `_meta` keys (the machine
-// answers the others itself, before any header rule applies).
-function headerCheck(engine, request, body) {
-  let msg
-  try { msg = JSON.parse(new TextDecoder().decode(body)) } catch { return null }
-  if (!msg || typeof msg !== 'object' || Array.isArray(msg)) return null
-  if (typeof msg.method !== 'string' || !('id' in msg)) return null
-  const meta = msg.params?._meta
-  if (!meta || typeof meta[PV] !== 'string' || typeof meta[CAPS] !== 'object' || meta[CAPS] === null) return null
-  const name = msg.method === 'resources/read' ? msg.params.uri : msg.params.name
-  try {
-    engine.checkHeaders(
-      {
-        protocolVersion: request.headers.get('mcp-protocol-version') ?? undefined,
-        method: request.headers.get('mcp-method') ?? undefined,
-        name: request.headers.get('mcp-name') ?? undefined,
-      },
-      { protocolVersion: meta[PV], method: msg.method, name: typeof name === 'string' ? name : undefined },
-    )
-  } catch (err) {
-    if (typeof err?.code !== 'number') throw err
-    return jsonError(err.httpStatus ?? 400, err.message, err.code, msg.id, err.data)
+/** The core's complete answer as a `Response`. */
+function toResponse(r) {
+  return new Response(r.body?.length ? r.body : null, { status: r.status, headers: r.headers })
+}
+
+/** The request facts the core checks (`RequestHead`). */
+function headOf(request) {
+  const url = new URL(request.url)
+  const h = request.headers
+  const get = (name) => h.get(name) ?? undefined
+  const length = h.get('content-length')
+  return {
+    method: request.method, path: url.pathname, host: get('host') ?? url.host, origin: get('origin'),
+    contentType: get('content-type'), contentLength: length === null ? undefined : Number(length),
+    protocolVersion: get('mcp-protocol-version'), mcpMethod: get('mcp-method'), mcpName: get('mcp-name'),
+    accept: get('accept'),
   }
-  return null
 }
 
 /**
- * The fetch handler of `server` (an `McpServer`). Options: `maxBody` (bytes, 4 MiB),
- * `allowedHosts` (Host/Origin allow-list, default localhost names).
+ * The fetch handler of `server` (an `McpServer`): the core's HTTP entry point does every
+ * check (`httpHead` before the body, `handleHttp` with it); this moves bytes only.
  */
-export function fetchHandler(server, { maxBody = MAX_BODY, allowedHosts } = {}) {
+export function fetchHandler(server) {
   let nextStream = 1
-  const engine = server.engine
+  const machine = server.machine
   return async function fetch(request) {
-    const url = new URL(request.url)
-    try {
-      engine.checkOrigin(request.headers.get('host') ?? url.host, request.headers.get('origin') ?? undefined, allowedHosts)
-    } catch (err) {
-      return jsonError(err.httpStatus ?? 403, err.message)
-    }
-    if (request.method !== 'POST') {
-      return new Response(null, { status: 405, headers: { allow: 'POST' } })
-    }
-    const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase()
-    if (type !== 'application/json') return jsonError(415, 'Unsupported Media Type: Content-Type must be application/json')
-    const length = Number(request.headers.get('content-length') ?? 0)
-    if (length > maxBody) return jsonError(413, `Payload Too Large: over ${maxBody} bytes`)
-    const body = await readBody(request, maxBody)
-    if (body === null) return jsonError(413, `Payload Too Large: over ${maxBody} bytes`)
-    const refused = headerCheck(engine, request, body)
-    if (refused) return refused
-
+    const head = headOf(request)
+    const check = machine.httpHead(head)
+    if (!check.readBody) return toResponse(check)
+    const body = await readBody(request, Number(check.limit))
     const stream = nextStream++
     return new Promise((resolve) => {
       let controller = null
@@ -104,15 +73,13 @@ export function fetchHandler(server, { maxBody = MAX_BODY, allowedHosts } = {}) 
           answered = true
           if (t.kind === 'json') {
             server.detach(stream, false)
-            resolve(new Response(t.bytes, { status: t.httpStatus, headers: { 'content-type': 'application/json' } }))
+            resolve(new Response(t.bytes, { status: t.httpStatus, headers: t.headers }))
             return
           }
           resolve(new Response(new ReadableStream({
-            start(c) {
-              controller = c
-            },
+            start(c) { controller = c },
             cancel() { server.detach(stream, true) },
-          }), { status: t.httpStatus, headers: { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' } }))
+          }), { status: t.httpStatus, headers: t.headers }))
         }
         const frame = new Uint8Array(SSE_HEAD.length + t.bytes.length + SSE_TAIL.length)
         frame.set(SSE_HEAD, 0)
@@ -122,12 +89,19 @@ export function fetchHandler(server, { maxBody = MAX_BODY, allowedHosts } = {}) 
         if (t.endOfStream) end()
       })
       request.signal?.addEventListener?.('abort', () => server.detach(stream, true))
-      const kind = server.receive(body, stream, 'http')
-      if (!answered && kind !== 'request') {
+      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 })
+      if (start.eventStream) {
+        // A 2025-11-25 session's GET stream: the head now, events as they come.
         answered = true
+        resolve(new Response(new ReadableStream({
+          start(c) { controller = c },
+          cancel() { server.detach(stream, true) },
+        }), { status: start.status, headers: start.headers }))
+      } else if (start.stream === undefined) {
         server.detach(stream, false)
-        resolve(new Response(null, { status: 202 }))
+        resolve(toResponse(start))
       }
+      server._pump()
     })
   }
 }

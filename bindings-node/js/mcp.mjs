@@ -130,19 +130,19 @@ const RESOURCE_KEYS = ['title', 'description', 'mimeType', 'annotations', 'size'
 
 /**
  * Binds the package layer to one engine.
- * @param {object} engine `{ ServerMachine, UriTemplate, checkOrigin, checkHeaders }`
+ * @param {object} engine `{ ServerMachine, UriTemplate }` (the addon, or `wasm/engine.mjs`)
  */
 export function bind(engine) {
   class McpServer {
     /**
      * @param {{name: string, version: string, title?: string}} serverInfo
-     * @param {{instructions?: string, requestTimeoutMs?: number, pageSize?: number, stateKeys?: {id: number, secret: Uint8Array}[], http?: {maxBody?: number, allowedHosts?: string[]}}} [options]
+     * @param {{instructions?: string, requestTimeoutMs?: number, pageSize?: number, stateKeys?: {id: number, secret: Uint8Array}[], http?: {path?: string | null, maxBody?: number, allowedHosts?: string[], allowedOrigins?: string[]}}} [options]
      */
     constructor(serverInfo, options = {}) {
       this.engine = engine
       this.machine = new engine.ServerMachine({
         serverInfo,
-        ...pick(options, ['instructions', 'requestTimeoutMs', 'pageSize', 'stateKeys']),
+        ...pick(options, ['instructions', 'requestTimeoutMs', 'pageSize', 'stateKeys', 'http']),
         completionEvents: true,
       })
       this._resources = new Map() // uri -> { handler, template? }
@@ -159,7 +159,7 @@ export function bind(engine) {
       // The output-ready signal: whatever queues output (an answer, a notification, a
       // deadline) drains at once, not on the next input.
       this.machine.setWaker(() => this._pump())
-      this.fetch = fetchHandler(this, options.http)
+      this.fetch = fetchHandler(this)
     }
 
     /** `registerResource(name, uri | ResourceTemplate, metadata, handler)`. */
@@ -267,7 +267,8 @@ export function bind(engine) {
       this._tools = new Map()
       this.machine.addMethod('tools/list')
       this.machine.addMethod('tools/call')
-      this.machine.setCapability('tools', { listChanged: true })
+      // No `listChanged`: the core's listen streams carry no tools/list_changed.
+      this.machine.setCapability('tools', {})
     }
 
     /** `notifications/resources/updated` for the listens subscribed to `uri`. */
@@ -352,6 +353,8 @@ export function bind(engine) {
         },
         /** `notifications/progress` for this request; false when it carried no token. */
         progress,
+        /** The client capabilities the request declared (`elicitationForm`, `sampling`, …). */
+        capabilities: e.capabilities,
         auth: e.auth,
       }
     }
@@ -395,6 +398,8 @@ export function bind(engine) {
         try {
           f()
         } catch (err) {
+          // The client did not declare what the input request needs: it got -32021 already.
+          if (err?.code === 'ERR_CLIENT_LACKS_CAPABILITY') return this._pump()
           // A result the machine refused is the application's bug: -32603, and reported.
           if (err?.httpStatus !== undefined || typeof err?.code !== 'number') this.onerror(err)
           try { this.machine.fail(e.handle, failureOf(err, isRead)) } catch {}

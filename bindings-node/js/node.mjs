@@ -19,12 +19,10 @@ export async function serveStdio(server, { input = process.stdin, output = proce
   return rl
 }
 
-/** A node:http request listener serving `server.fetch` at `path` (404 elsewhere). */
-export async function toNodeHandler(server, { path = '/mcp' } = {}) {
+/** A node:http request listener serving `server.fetch` (the core answers 404 off its path). */
+export async function toNodeHandler(server) {
   const { Readable } = await import('node:stream')
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost')
-    if (url.pathname !== path) { res.writeHead(404).end(); return }
     const headers = new Headers()
     for (const [k, v] of Object.entries(req.headers)) {
       if (v !== undefined) headers.set(k, Array.isArray(v) ? v.join(', ') : v)
@@ -37,8 +35,16 @@ export async function toNodeHandler(server, { path = '/mcp' } = {}) {
       ...(hasBody ? { body: Readable.toWeb(req), duplex: 'half' } : {}),
     })
     server.fetch(request).then(async (response) => {
-      res.writeHead(response.status, Object.fromEntries(response.headers))
-      if (!response.body) { res.end(); return }
+      const headers = Object.fromEntries(response.headers)
+      if (!response.body || !(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+        // A complete body: one write with its length (no chunked framing, no Nagle wait).
+        const body = response.body ? new Uint8Array(await response.arrayBuffer()) : new Uint8Array(0)
+        res.writeHead(response.status, { ...headers, 'content-length': body.length })
+        res.end(body)
+        return
+      }
+      res.writeHead(response.status, headers)
+      res.flushHeaders()
       const reader = response.body.getReader()
       res.on('close', () => reader.cancel().catch(() => {}))
       for (;;) {
@@ -48,7 +54,7 @@ export async function toNodeHandler(server, { path = '/mcp' } = {}) {
       }
       res.end()
     }).catch((err) => {
-      server.onerror(err)
+      server.onerror?.(err)
       if (!res.headersSent) res.writeHead(500)
       res.end()
     })
@@ -56,12 +62,12 @@ export async function toNodeHandler(server, { path = '/mcp' } = {}) {
 }
 
 /**
- * Serves `server` over Streamable HTTP on node:http (`host` 127.0.0.1, `port` 0 = any,
- * `path` /mcp). Resolves to the listening `http.Server`.
+ * Serves `server` over Streamable HTTP on node:http (`host` 127.0.0.1, `port` 0 = any; the
+ * path is the server's `http.path`, /mcp). Resolves to the listening `http.Server`.
  */
-export async function serveHttp(server, { port = 0, host = '127.0.0.1', path = '/mcp' } = {}) {
+export async function serveHttp(server, { port = 0, host = '127.0.0.1' } = {}) {
   const http = await import('node:http')
-  const srv = http.createServer(await toNodeHandler(server, { path }))
+  const srv = http.createServer(await toNodeHandler(server))
   await new Promise((resolve) => srv.listen(port, host, resolve))
   return srv
 }

@@ -1,9 +1,9 @@
-//! `Cache`: the core's scope-aware result cache (`mcp_context::cache::Cache`, DIGEST §4) with
+//! `Cache`: the core's scope-aware result cache (`mcp_context::cache::Cache`, docs/rules.md §4) with
 //! JS types: keys are the method and its one key parameter, values opaque `Buffer`s.
 
 use mcp_context::cache::{
     Attempt, AuthContext, Cache as Core, CacheHints, CacheKey, CacheLimits, CacheScope,
-    Invalidation, KeyError, ListKind, Lookup, Refused,
+    Invalidation, ListKind, Lookup, Refused,
 };
 use napi::bindgen_prelude::{Buffer, Either, JsObjectValue, Null, Object};
 use napi::{Env, Result};
@@ -25,11 +25,8 @@ pub struct CacheHintsIn {
 
 fn key<'k>(env: &Env, method: &str, param: Option<&'k str>) -> Result<CacheKey<'k>> {
     CacheKey::new(method, param).map_err(|e| {
-        let code = match e {
-            KeyError::NotCacheable => "ERR_NOT_CACHEABLE",
-            _ => "ERR_MISSING_URI",
-        };
-        errors::context_error(env, format!("{method}: {e}"), code.to_string())
+        let code = crate::ident::err_code(e.ident());
+        errors::context_error(env, format!("{method}: {e}"), code)
     })
 }
 
@@ -38,7 +35,7 @@ fn auth_of(env: &Env, auth: Option<&Int>) -> Result<Option<AuthContext>> {
         .transpose()
 }
 
-/// A bounded, scope-aware cache of serialized results (DIGEST §4): `private` results are
+/// A bounded, scope-aware cache of serialized results (docs/rules.md §4): `private` results are
 /// served only to the authorization context (`auth`) that stored them; change notifications
 /// invalidate; results of `input_required` retries are never stored.
 ///

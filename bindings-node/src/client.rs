@@ -60,26 +60,12 @@ fn list_mode(o: Option<&ListOptions>) -> ListMode {
 }
 
 fn client_error(env: &Env, e: ClientError) -> napi::Error {
-    let code = match e {
-        ClientError::UnknownCall => "ERR_UNKNOWN_CALL",
-        ClientError::NotAwaitingInput => "ERR_NOT_AWAITING_INPUT",
-        ClientError::MissingInputResponse => "ERR_MISSING_INPUT_RESPONSE",
-        ClientError::UnexpectedInputResponse => "ERR_UNEXPECTED_INPUT_RESPONSE",
-        ClientError::InputResponseNotObject => "ERR_INPUT_RESPONSE_NOT_OBJECT",
-        _ => "ERR_ENCODE",
-    };
-    errors::context_error(env, e.to_string(), code.to_string())
+    let code = crate::ident::err_code(e.ident());
+    errors::context_error(env, e.to_string(), code)
 }
 
-fn connect_code(e: &ConnectError) -> &'static str {
-    match e {
-        ConnectError::NoCommonVersion => "ERR_NO_COMMON_VERSION",
-        ConnectError::LegacyDisabled => "ERR_LEGACY_DISABLED",
-        ConnectError::Rejected(_) => "ERR_REJECTED",
-        ConnectError::Timeout => "ERR_TIMEOUT",
-        ConnectError::InvalidResult(_) => "ERR_INVALID_RESULT",
-        _ => "ERR_CLOSED",
-    }
+fn connect_code(e: &ConnectError) -> String {
+    crate::ident::err_code(e.ident())
 }
 
 /// A server's error as an `McpError` (not thrown: carried by a `failed` event).
@@ -141,15 +127,8 @@ fn call_error<'e>(env: &'e Env, e: &CallError) -> Result<Unknown<'e>> {
         return server_error(env, s);
     }
     let code = match e {
-        CallError::Timeout => "ERR_TIMEOUT",
-        CallError::Closed => "ERR_CLOSED",
-        CallError::InvalidResult(_) => "ERR_INVALID_RESULT",
-        CallError::TooManyInputRounds => "ERR_TOO_MANY_INPUT_ROUNDS",
         CallError::NotConnected(c) => connect_code(c),
-        CallError::UnsupportedInEra => "ERR_UNSUPPORTED_IN_ERA",
-        CallError::CancelledByServer => "ERR_CANCELLED_BY_SERVER",
-        CallError::Unencodable => "ERR_UNENCODABLE",
-        _ => "ERR_UNDELIVERABLE",
+        other => crate::ident::err_code(other.ident()),
     };
     error_value(
         env,
@@ -819,13 +798,7 @@ fn event_into(env: &Env, o: &mut Object<'_>, e: &Event) -> Result<()> {
                     o.set_named_property("notice", "resourceUpdated")?;
                     o.set_named_property("uri", uri.as_str())?;
                 }
-                Notice::ResourcesListChanged => {
-                    o.set_named_property("notice", "resourcesListChanged")?
-                }
-                Notice::PromptsListChanged => {
-                    o.set_named_property("notice", "promptsListChanged")?
-                }
-                _ => o.set_named_property("notice", "toolsListChanged")?,
+                other => o.set_named_property("notice", crate::ident::camel(other.ident()))?,
             }
         }
         Event::SubscriptionEnded { call, reason } => {
@@ -856,7 +829,7 @@ fn event_into(env: &Env, o: &mut Object<'_>, e: &Event) -> Result<()> {
                 )?,
             )?;
         }
-        _ => o.set_named_property("type", "unknown")?,
+        other => o.set_named_property("type", crate::ident::camel(other.ident()))?,
     }
     Ok(())
 }

@@ -1,4 +1,4 @@
-//! `selectContext`: the core's context selection (`mcp_context::context::select`, DIGEST
+//! `selectContext`: the core's context selection (`mcp_context::context::select`, docs/rules.md
 //! §14.3): which resources to attach within a budget, by audience, priority and recency.
 
 #![allow(unreachable_pub)] // the #[napi] items are exported through the addon
@@ -68,7 +68,7 @@ fn candidate(env: &Env, o: &Object<'_>, i: u32) -> Result<Owned> {
     Ok(c)
 }
 
-/// Chooses which resources to attach to a model's context (DIGEST §14.3): keep those whose
+/// Chooses which resources to attach to a model's context (docs/rules.md §14.3): keep those whose
 /// `annotations.audience` suits `target` (`'user'` / `'assistant'`; absent audience suits
 /// all), order by `priority` (absent: 0.5), then `lastModified` (newest first), then `uri`,
 /// and take greedily every one whose cost fits what is left of `budget` (`{bytes}`: sum of

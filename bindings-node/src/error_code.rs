@@ -1,4 +1,4 @@
-//! `ErrorCode`: the JSON-RPC error codes of MCP 2026-07-28 (DIGEST §1.4) as a TypeScript
+//! `ErrorCode`: the JSON-RPC error codes of MCP 2026-07-28 (docs/rules.md §1.4) as a TypeScript
 //! numeric enum. The discriminants are the core's constants; a compile-time check below keeps
 //! the two in step.
 

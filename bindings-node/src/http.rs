@@ -1,11 +1,11 @@
-//! The Streamable HTTP request checks of the core's `http` module (DIGEST §15.1, §16.10):
+//! The Streamable HTTP request checks of the core's `http` module (docs/rules.md §15.1, §16.10):
 //! `checkOrigin`, `checkHeaders`, `statusFor`. The host's HTTP server parses requests; these
 //! decide.
 
 #![allow(unreachable_pub)] // the #[napi] items are exported through the addon
 
 use mcp_context::error_code::ErrorCode;
-use mcp_context::http::{self, BodyFields, HeaderProblem, LOCALHOST, OriginError, RequestHeaders};
+use mcp_context::http::{self, BodyFields, LOCALHOST, OriginError, RequestHeaders};
 use napi::{Env, Result};
 use napi_derive::napi;
 
@@ -35,21 +35,13 @@ pub struct McpBodyFields {
     pub name: Option<String>,
 }
 
-fn origin_code(e: OriginError) -> &'static str {
-    match e {
-        OriginError::MissingHost => "ERR_MISSING_HOST",
-        OriginError::MalformedHost => "ERR_MALFORMED_HOST",
-        OriginError::HostNotAllowed => "ERR_HOST_NOT_ALLOWED",
-        OriginError::NullOrigin => "ERR_NULL_ORIGIN",
-        OriginError::MalformedOrigin => "ERR_MALFORMED_ORIGIN",
-        OriginError::OriginNotAllowed => "ERR_ORIGIN_NOT_ALLOWED",
-        _ => "ERR_ORIGIN",
-    }
+fn origin_code(e: OriginError) -> String {
+    crate::ident::err_code(e.ident())
 }
 
 /// Validates `Host` and `Origin` against `allowList` (entries `host` for any port or
 /// `host:port`; default: `localhost`, `127.0.0.1`, `[::1]`, the list for a server bound to
-/// loopback). This is the DNS-rebinding defence (DIGEST §15.1).
+/// loopback). This is the DNS-rebinding defence (docs/rules.md §15.1).
 ///
 /// @throws {OriginError} `code` `ERR_MISSING_HOST` / `ERR_MALFORMED_HOST` (`httpStatus`
 /// 400), `ERR_HOST_NOT_ALLOWED`, `ERR_NULL_ORIGIN`, `ERR_MALFORMED_ORIGIN`,
@@ -69,12 +61,11 @@ pub fn check_origin(
         }
         None => LOCALHOST,
     };
-    http::check_origin(host.as_deref(), origin.as_deref(), list).map_err(|e| {
-        errors::origin_error(&env, e.to_string(), origin_code(e).into(), e.http_status())
-    })
+    http::check_origin(host.as_deref(), origin.as_deref(), list)
+        .map_err(|e| errors::origin_error(&env, e.to_string(), origin_code(e), e.http_status()))
 }
 
-/// Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (DIGEST
+/// Checks `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (docs/rules.md
 /// §15.1, rules 62–63), for requests (not notifications). Call it after checking the body's
 /// `_meta` keys and before the machine checks the version (docs/server-machine.md).
 ///
@@ -94,12 +85,7 @@ pub fn check_headers(env: Env, headers: McpHeaders, body: McpBodyFields) -> Resu
         name: body.name.as_deref(),
     };
     http::check_headers(&h, &b).map_err(|e| {
-        let problem = match e.problem {
-            HeaderProblem::Missing => "missing",
-            HeaderProblem::InvalidCharacters => "invalidCharacters",
-            HeaderProblem::MalformedEncoding => "malformedEncoding",
-            _ => "mismatch",
-        };
+        let problem = crate::ident::camel(e.problem.ident());
         let data = format!(
             r#"{{"header":"{}","problem":"{problem}"}}"#,
             e.header.as_str()
@@ -109,7 +95,7 @@ pub fn check_headers(env: Env, headers: McpHeaders, body: McpBodyFields) -> Resu
 }
 
 /// The HTTP status for a JSON-RPC error response with `code`: 404 for -32601, 400 for
-/// -32020/-32021/-32022, else 200 (DIGEST §15.1, §19.9).
+/// -32020/-32021/-32022, else 200 (docs/rules.md §15.1, §19.9).
 #[napi(catch_unwind)]
 pub fn status_for(code: i32) -> u32 {
     u32::from(http::status_for(ErrorCode(code)))

@@ -25,6 +25,7 @@ mod convert;
 mod error_code;
 mod errors;
 mod http;
+mod ident;
 mod router;
 mod server;
 mod template;

@@ -113,7 +113,12 @@ impl Router {
                     InsertError::Compile(_) => "ERR_TEMPLATE_NOT_MATCHABLE",
                     InsertError::Indistinguishable { .. } => "ERR_ROUTE_INDISTINGUISHABLE",
                     InsertError::Shadowed { .. } => "ERR_ROUTE_SHADOWED",
-                    _ => "ERR_ROUTE_CAPACITY",
+                    InsertError::CapacityExceeded => "ERR_ROUTE_CAPACITY",
+                    // A variant added later: its code from the core's identifier.
+                    other => {
+                        let code = crate::ident::err_code(other.ident());
+                        return errors::context_error(&env, format!("{template}: {e}"), code);
+                    }
                 };
                 errors::context_error(&env, format!("{template}: {e}"), code.to_string())
             })

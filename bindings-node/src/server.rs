@@ -12,10 +12,11 @@
 
 use std::collections::HashMap;
 
+use mcp_context::http::{HeadCheck, HttpResponse, HttpStart, RequestHead};
 use mcp_context::jsonrpc::OwnedRequestId;
 use mcp_context::messages::owned::{
-    FromJsonText, OwnedGetPromptResult, OwnedImplementation, OwnedInputRequest, OwnedPrompt,
-    OwnedResource, OwnedResourceContents, OwnedResourceTemplate,
+    FromJsonText, OwnedGetPromptResult, OwnedImplementation, OwnedInputRequest, OwnedJson,
+    OwnedPrompt, OwnedResource, OwnedResourceContents, OwnedResourceTemplate,
 };
 use mcp_context::server::{
     BodyKind, CacheHint, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure,
@@ -37,27 +38,13 @@ pub(crate) fn decode<T: FromJsonText>(env: &Env, value: Unknown<'_>, what: &str)
 }
 
 fn register_error(env: &Env, what: &str, e: &RegisterError) -> napi::Error {
-    let code = match e {
-        RegisterError::Duplicate => "ERR_DUPLICATE",
-        RegisterError::InvalidUri(_) => "ERR_INVALID_URI",
-        RegisterError::InvalidTemplate(_) => "ERR_INVALID_TEMPLATE",
-        RegisterError::Router(_) => "ERR_ROUTER",
-        RegisterError::UnknownArgument => "ERR_UNKNOWN_ARGUMENT",
-        _ => "ERR_REGISTER",
-    };
-    errors::context_error(env, format!("{what}: {e}"), code.to_string())
+    let code = crate::ident::err_code(e.ident());
+    errors::context_error(env, format!("{what}: {e}"), code)
 }
 
 fn respond_error(env: &Env, e: RespondError) -> napi::Error {
-    let code = match e {
-        RespondError::UnknownHandle => "ERR_UNKNOWN_HANDLE",
-        RespondError::WrongKind => "ERR_WRONG_KIND",
-        RespondError::InvalidInputRequests => "ERR_INVALID_INPUT_REQUESTS",
-        RespondError::NoStateKey => "ERR_NO_STATE_KEY",
-        RespondError::ClientLacksCapability => "ERR_CLIENT_LACKS_CAPABILITY",
-        _ => "ERR_RESPOND",
-    };
-    errors::context_error(env, e.to_string(), code.to_string())
+    let code = crate::ident::err_code(e.ident());
+    errors::context_error(env, e.to_string(), code)
 }
 
 /// Where a message came from (`handleMessage`'s third argument). Defaults: stream 0,
@@ -74,6 +61,79 @@ pub struct MessageContext {
     /// `'stdio'` (default) or `'http'`.
     #[napi(ts_type = "'stdio' | 'http'")]
     pub transport: Option<String>,
+}
+
+/// The facts of a Streamable HTTP request the core checks (`httpHead`, `handleHttp`):
+/// header values as received (absent: `undefined`).
+#[napi(object)]
+pub struct HttpRequestHead {
+    /// `POST`, `GET`, …
+    pub method: String,
+    /// The request target's path.
+    pub path: String,
+    /// `Host`.
+    pub host: Option<String>,
+    /// `Origin`.
+    pub origin: Option<String>,
+    /// `Content-Type`.
+    pub content_type: Option<String>,
+    /// `Content-Length` (absent for a chunked body).
+    pub content_length: Option<f64>,
+    /// `MCP-Protocol-Version`.
+    pub protocol_version: Option<String>,
+    /// `Mcp-Method`.
+    pub mcp_method: Option<String>,
+    /// `Mcp-Name`.
+    pub mcp_name: Option<String>,
+    /// `Accept`.
+    pub accept: Option<String>,
+}
+
+fn head_length(env: &Env, head: &HttpRequestHead) -> Result<Option<u64>> {
+    head.content_length
+        .map(|n| convert::u64_in(env, &Either::A(n), "contentLength"))
+        .transpose()
+}
+
+fn request_head(head: &HttpRequestHead, content_length: Option<u64>) -> RequestHead<'_> {
+    RequestHead {
+        method: &head.method,
+        path: &head.path,
+        host: head.host.as_deref(),
+        origin: head.origin.as_deref(),
+        content_type: head.content_type.as_deref(),
+        content_length,
+        protocol_version: head.protocol_version.as_deref(),
+        mcp_method: head.mcp_method.as_deref(),
+        mcp_name: head.mcp_name.as_deref(),
+        accept: head.accept.as_deref(),
+        session_id: None,
+    }
+}
+
+fn header_pairs<'e, 'a>(
+    env: &'e Env,
+    pairs: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Result<napi::bindgen_prelude::Array<'e>> {
+    let mut out = env.create_array(0)?;
+    for (k, v) in pairs {
+        let mut pair = env.create_array(2)?;
+        pair.set(0, k)?;
+        pair.set(1, v)?;
+        out.insert(pair)?;
+    }
+    Ok(out)
+}
+
+fn http_response<'e>(env: &'e Env, r: HttpResponse) -> Result<Object<'e>> {
+    let mut o = Object::new(env)?;
+    o.set_named_property("status", u32::from(r.status))?;
+    o.set_named_property(
+        "headers",
+        header_pairs(env, r.headers.iter().map(|(k, v)| (*k, v.as_str())))?,
+    )?;
+    o.set_named_property("body", Buffer::from(r.body))?;
+    Ok(o)
 }
 
 /// How the application fails a request (`fail`'s second argument).
@@ -185,6 +245,23 @@ fn config_from(env: &Env, o: Option<Object<'_>>) -> Result<ServerConfig> {
             *slot = b;
         }
     }
+    if let Some(h) = o.get_named_property::<Option<Object<'_>>>("http")? {
+        let path: Unknown<'_> = h.get_named_property("path")?;
+        match path.get_type()? {
+            napi::ValueType::Undefined => {}
+            napi::ValueType::Null => c.http.path = None,
+            _ => c.http.path = Some(h.get_named_property::<String>("path")?),
+        }
+        if let Some(n) = get_usize(env, &h, "maxBody")? {
+            c.http.max_body = n;
+        }
+        if let Some(v) = h.get_named_property::<Option<Vec<String>>>("allowedHosts")? {
+            c.http.allowed_hosts = v;
+        }
+        if let Some(v) = h.get_named_property::<Option<Vec<String>>>("allowedOrigins")? {
+            c.http.allowed_origins = v;
+        }
+    }
     if let Some(keys) = o.get_named_property::<Option<Vec<Object<'_>>>>("stateKeys")? {
         for k in keys {
             let id = get_u64(env, &k, "id")?.unwrap_or(0);
@@ -248,7 +325,7 @@ pub(crate) fn request_id<'e>(env: &'e Env, id: &OwnedRequestId) -> Result<Unknow
     })
 }
 
-/// The MCP server machine (DIGEST §1–§13): feed it messages, drain its outputs, answer its
+/// The MCP server machine (docs/rules.md §1–§13): feed it messages, drain its outputs, answer its
 /// events. It does no I/O and reads no clock. Drain rule: after every input call
 /// `pollOutput()` until it returns `null`, then `pollTimeout()`.
 ///
@@ -508,6 +585,10 @@ impl ServerMachine {
         match out {
             Output::Transmit(t) => {
                 o.set_named_property("type", "transmit")?;
+                o.set_named_property(
+                    "headers",
+                    header_pairs(env, t.http_headers().iter().map(|(k, v)| (*k, *v)))?,
+                )?;
                 o.set_named_property("stream", convert::u64_out(t.stream.0))?;
                 o.set_named_property("bytes", Buffer::from(t.bytes))?;
                 o.set_named_property("httpStatus", u32::from(t.http_status))?;
@@ -576,6 +657,20 @@ impl ServerMachine {
                 o.set_named_property("context", convert::pairs_object(env, &e.context)?)?;
                 o.set_named_property("auth", convert::u64_out(e.auth))?;
             }
+            Event::Request(e) => {
+                self.handles.insert(e.handle.get(), e.handle);
+                o.set_named_property("type", "request")?;
+                o.set_named_property("handle", convert::u64_out(e.handle.get()))?;
+                o.set_named_property("method", e.method.as_str())?;
+                o.set_named_property(
+                    "params",
+                    convert::parse_json(env, e.params.as_raw().as_text())?,
+                )?;
+                o.set_named_property("progress", e.progress)?;
+                o.set_named_property("auth", convert::u64_out(e.auth))?;
+                o.set_named_property("capabilities", capabilities(env, e.capabilities)?)?;
+                o.set_named_property("retry", retry(env, e.retry.as_ref())?)?;
+            }
             Event::Cancelled { handle, reason } => {
                 self.handles.remove(&handle.get());
                 o.set_named_property("type", "cancelled")?;
@@ -622,6 +717,158 @@ impl ServerMachine {
                 r.map_err(|e| respond_error(env, e))
             }
             Err(e) => Err(respond_error(env, e)),
+        }
+    }
+
+    /// Serves `method` (e.g. `tools/list`, `tools/call`, a vendor method): its requests are
+    /// validated like the core's own and arrive as `request` events, answered with
+    /// `respondResult`, `respondInputRequired` or `fail`.
+    ///
+    /// @throws {McpContextError} `ERR_CORE_METHOD`: the core owns the method.
+    #[napi(catch_unwind)]
+    pub fn add_method(&mut self, env: Env, method: String) -> Result<()> {
+        self.inner
+            .add_method(&method)
+            .map_err(|e| register_error(&env, "addMethod", &e))
+    }
+
+    /// Stops serving `method`; whether it was served.
+    #[napi(catch_unwind)]
+    pub fn remove_method(&mut self, method: String) -> bool {
+        self.inner.remove_method(&method)
+    }
+
+    /// Announces `key: value` (an object) in `server/discover`'s `capabilities`.
+    ///
+    /// @throws {McpContextError} `ERR_CORE_CAPABILITY`, `ERR_NOT_AN_OBJECT`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "key: string, value: Record<string, unknown>"
+    )]
+    pub fn set_capability(&mut self, env: Env, key: String, value: Unknown<'_>) -> Result<()> {
+        let value = decode::<OwnedJson>(&env, value, "value")?;
+        self.inner
+            .set_capability(&key, value)
+            .map_err(|e| register_error(&env, "setCapability", &e))
+    }
+
+    /// Withdraws a capability set with `setCapability`; whether one was set.
+    #[napi(catch_unwind)]
+    pub fn remove_capability(&mut self, key: String) -> bool {
+        self.inner.remove_capability(&key)
+    }
+
+    /// Answers a `request` event with `result` (an object in the method's result shape); the
+    /// machine adds `resultType`, `_meta.serverInfo` and, with `cache`, `ttlMs`/`cacheScope`.
+    ///
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, result: Record<string, unknown>, cache?: CacheHint | null"
+    )]
+    pub fn respond_result(
+        &mut self,
+        env: Env,
+        handle: Int,
+        result: Unknown<'_>,
+        cache: Option<Unknown<'_>>,
+    ) -> Result<()> {
+        let h = self.handle(&env, &handle)?;
+        let result = decode::<OwnedJson>(&env, result, "result")?;
+        let cache = cache_hint(&env, cache, "cache")?;
+        let r = self.inner.respond_result(h, result, cache);
+        self.answered(&env, h, r)
+    }
+
+    /// Sends `notifications/progress` for an event's request (any kind) with the request's
+    /// `progressToken`; `false` (nothing sent) when it carried none. `progress` must increase.
+    ///
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE` (answered, cancelled or timed out),
+    /// `ERR_INVALID_PROGRESS`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, progress: number, total?: number | null, message?: string | null"
+    )]
+    pub fn progress(
+        &mut self,
+        env: Env,
+        handle: Int,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> Result<bool> {
+        let h = self.handle(&env, &handle)?;
+        self.inner
+            .progress(h, progress, total, message.as_deref())
+            .map_err(|e| respond_error(&env, e))
+    }
+
+    /// The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
+    /// Content-Type, Accept, Content-Length), before its body is read: `{readBody: true,
+    /// limit}`, or the whole response (`{status, headers, body}`).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "head: HttpRequestHead",
+        ts_return_type = "{ readBody: true; limit: number } | HttpResponse"
+    )]
+    pub fn http_head<'e>(&self, env: &'e Env, head: HttpRequestHead) -> Result<Object<'e>> {
+        let content_length = head_length(env, &head)?;
+        let h = request_head(&head, content_length);
+        match self.inner.http_head(&h) {
+            HeadCheck::ReadBody { limit } => {
+                let mut o = Object::new(env)?;
+                o.set_named_property("readBody", true)?;
+                o.set_named_property("limit", convert::u64_out(limit as u64))?;
+                Ok(o)
+            }
+            HeadCheck::Respond(r) => http_response(env, r),
+        }
+    }
+
+    /// One Streamable HTTP request with its body: the whole validation, then the machine.
+    /// Returns the complete response (`{status, headers, body}`: a refusal, an error, 202, or
+    /// an answer produced at once), or `{stream}`: the answer comes as transmits on that
+    /// stream (`context.stream`, one per request), or, for a 2025-11-25 session's GET
+    /// stream, `{stream, eventStream: true, status, headers}`: write the head now and the
+    /// stream's transmits as SSE events as they come.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext",
+        ts_return_type = "HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })"
+    )]
+    pub fn handle_http<'e>(
+        &mut self,
+        env: &'e Env,
+        head: HttpRequestHead,
+        body: Buffer,
+        now_ms: Int,
+        context: MessageContext,
+    ) -> Result<Object<'e>> {
+        let now = convert::time_in(env, &now_ms)?;
+        let content_length = head_length(env, &head)?;
+        let h = request_head(&head, content_length);
+        let ctx = Ctx {
+            stream: StreamId(convert::u64_or_zero(
+                env,
+                context.stream.as_ref(),
+                "context.stream",
+            )?),
+            auth: convert::u64_or_zero(env, context.auth.as_ref(), "context.auth")?,
+            transport: Transport::Http,
+        };
+        match self.inner.handle_http(&h, &body, now, ctx) {
+            HttpStart::Respond(r) => http_response(env, r),
+            HttpStart::Stream(s) => {
+                let mut o = Object::new(env)?;
+                o.set_named_property("stream", convert::u64_out(s.0))?;
+                Ok(o)
+            }
+            HttpStart::EventStream { stream, response } => {
+                let mut o = http_response(env, response)?;
+                o.set_named_property("stream", convert::u64_out(stream.0))?;
+                o.set_named_property("eventStream", true)?;
+                Ok(o)
+            }
         }
     }
 

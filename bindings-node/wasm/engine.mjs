@@ -1,5 +1,5 @@
 // The WebAssembly engine's JS face: the same API as the napi addon's `ServerMachine`,
-// `UriTemplate`, `Router`, `checkOrigin` and `checkHeaders`, over the wasm-bindgen exports
+// `UriTemplate` and `Router`, over the wasm-bindgen exports
 // of `bindings-node/wasm` (JSON text across the boundary). Objects built from peer data come
 // from `JSON.parse`, so every key is an own key (`__proto__` included).
 //
@@ -9,9 +9,31 @@ import * as glue from './pkg/mcp_context_wasm.js'
 
 const SAFE = Number.MAX_SAFE_INTEGER
 
+let memory = null
+
 /** Instantiates the module (synchronously for a compiled module or bytes). */
 export function load(wasm) {
-  glue.initSync({ module: wasm })
+  memory = glue.initSync({ module: wasm }).memory
+}
+
+// Strings on the template hot paths go through each object's buffers in linear memory
+// (template.rs): UTF-8 in with `encodeInto`, out as ASCII with `fromCharCode` (expansions
+// are ASCII; other output goes through `TextDecoder`).
+const encoder = new TextEncoder()
+const decoder = new TextDecoder()
+function put(inner, text) {
+  const max = text.length * 3
+  const at = inner.inputBuffer(max)
+  return encoder.encodeInto(text, new Uint8Array(memory.buffer, at, max)).written
+}
+function take(inner, len) {
+  const bytes = new Uint8Array(memory.buffer, inner.outputAddress(), len)
+  if (len <= 256) {
+    let ascii = true
+    for (let i = 0; i < len; i++) if (bytes[i] > 0x7f) { ascii = false; break }
+    if (ascii) return String.fromCharCode.apply(null, bytes)
+  }
+  return decoder.decode(bytes)
 }
 
 class McpContextError extends Error {
@@ -77,6 +99,24 @@ export class ServerMachine {
     if (o.type === 'transmit') o.bytes = this.inner.takeBytes()
     return o
   }
+  addMethod(method) { call(() => this.inner.addMethod(method)) }
+  removeMethod(method) { return this.inner.removeMethod(method) }
+  setCapability(key, value) { call(() => this.inner.setCapability(key, JSON.stringify(value))) }
+  removeCapability(key) { return this.inner.removeCapability(key) }
+  progress(h, progress, total, message) {
+    return this._woke(call(() => this.inner.progress(int(h, 'handle'), progress, total ?? undefined, message ?? undefined)))
+  }
+  respondResult(h, result, cache) { this._woke(call(() => this.inner.respondResult(int(h, 'handle'), JSON.stringify(result), text(cache)))) }
+  httpHead(head) { return this._http(call(() => this.inner.httpHead(JSON.stringify(head)))) }
+  handleHttp(head, body, nowMs, ctx = {}) {
+    const t = call(() => this.inner.handleHttp(JSON.stringify(head), body, int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth')))
+    return this._woke(this._http(t))
+  }
+  _http(text) {
+    const o = JSON.parse(text)
+    if (o.status !== undefined) o.body = this.inner.takeBytes()
+    return o
+  }
   respondRead(h, contents, cache) { this._woke(call(() => this.inner.respondRead(int(h, 'handle'), JSON.stringify(contents), text(cache)))) }
   respondPrompt(h, result) { this._woke(call(() => this.inner.respondPrompt(int(h, 'handle'), JSON.stringify(result)))) }
   respondCompletion(h, values) { this._woke(call(() => this.inner.respondCompletion(int(h, 'handle'), values.map(String)))) }
@@ -111,11 +151,18 @@ export class UriTemplate {
       if (typeof v !== 'string' || v.includes('\0')) return call(() => this.inner.expandJson(JSON.stringify(vars)))
       joined = i === 0 ? v : `${joined}\0${v}`
     }
-    return call(() => this.inner.expandJoined(joined))
+    const inner = this.inner
+    try {
+      return take(inner, inner.expandInput(put(inner, joined)))
+    } catch (err) {
+      return rethrow(err)
+    }
   }
   match(uri) {
-    const t = call(() => this.inner.matchUri(uri))
-    return t === undefined ? null : JSON.parse(t)
+    const inner = this.inner
+    let n
+    try { n = inner.matchInput(put(inner, uri)) } catch (err) { return rethrow(err) }
+    return n < 0 ? null : JSON.parse(take(inner, n))
   }
   toString() { return this.source }
 }
@@ -124,15 +171,9 @@ export class Router {
   constructor() { this.inner = new glue.WasmRouter() }
   insert(template) { return call(() => this.inner.insert(template)) }
   route(uri) {
-    const t = call(() => this.inner.route(uri))
-    return t === undefined ? null : JSON.parse(t)
+    const inner = this.inner
+    let n
+    try { n = inner.routeInput(put(inner, uri)) } catch (err) { return rethrow(err) }
+    return n < 0 ? null : JSON.parse(take(inner, n))
   }
-}
-
-export function checkOrigin(host, origin, allow) {
-  call(() => glue.checkOrigin(host ?? undefined, origin ?? undefined, allow ?? undefined))
-}
-
-export function checkHeaders(h, b) {
-  call(() => glue.checkHeaders(h.protocolVersion, h.method, h.name, b.protocolVersion, b.method, b.name))
 }

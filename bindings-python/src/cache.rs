@@ -1,4 +1,4 @@
-//! `Cache`: the core's scope-aware result cache (`cache::Cache`, DIGEST §4): `ttlMs`
+//! `Cache`: the core's scope-aware result cache (`cache::Cache`, docs/rules.md §4): `ttlMs`
 //! freshness, `cacheScope` per authorization context, MRTR retries never stored,
 //! notifications invalidate. Time is `now_ms` (int milliseconds), as everywhere here.
 
@@ -140,7 +140,7 @@ impl Cache {
         Invalidation::from_notification(notification, uri).map_or(0, |i| self.inner.invalidate(i))
     }
 
-    /// Drops every page of a list whose cursor the server rejected (DIGEST §3); returns how
+    /// Drops every page of a list whose cursor the server rejected (docs/rules.md §3); returns how
     /// many entries.
     fn cursor_rejected(&mut self, method: &str) -> PyResult<usize> {
         match self::key(method, None)? {

@@ -88,7 +88,7 @@ pub(crate) struct Listed {
     truncated: bool,
 }
 
-/// The server needs input before it answers (DIGEST §13): answer with
+/// The server needs input before it answers (docs/rules.md §13): answer with
 /// ``ClientMachine.respond_input`` (one response per key) or ``cancel``.
 #[pyclass(module = "mcp_context", frozen, get_all)]
 pub(crate) struct InputRequired {
@@ -109,7 +109,7 @@ pub(crate) struct Failed {
     error: Py<PyAny>,
 }
 
-/// A subscription is acknowledged (DIGEST §11.2).
+/// A subscription is acknowledged (docs/rules.md §11.2).
 #[pyclass(module = "mcp_context", frozen, get_all)]
 pub(crate) struct Acknowledged {
     /// The listen call id.
@@ -137,7 +137,7 @@ pub(crate) struct SubscriptionEnded {
     /// The listen call id.
     call: u64,
     /// ``"graceful"`` (the listen result), ``"cancelled_by_server"`` or ``"unexpected_close"``
-    /// (re-send the listen with ``filter`` after reconnecting, DIGEST §11.4).
+    /// (re-send the listen with ``filter`` after reconnecting, docs/rules.md §11.4).
     reason: &'static str,
     /// The filter to re-send on ``"unexpected_close"``, else ``None``.
     filter: Option<Py<PyDict>>,

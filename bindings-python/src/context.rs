@@ -1,4 +1,4 @@
-//! `select_context`: the core's context selection (`context::select`, DIGEST §14.3): which
+//! `select_context`: the core's context selection (`context::select`, docs/rules.md §14.3): which
 //! resources fit a model's context budget, by audience, priority and recency.
 
 use mcp_context::context::{Audience, Budget, Candidate, Role, select_vec};
@@ -51,7 +51,7 @@ fn candidate(item: &Bound<'_, PyAny>) -> PyResult<Owned> {
     })
 }
 
-/// Chooses which resources to put in a model's context within a budget (DIGEST §14.3).
+/// Chooses which resources to put in a model's context within a budget (docs/rules.md §14.3).
 ///
 /// ``candidates`` are ``Resource`` dicts as on the wire (``uri``, ``size``,
 /// ``annotations: {audience, priority, lastModified}``), optionally with ``tokens`` (a token

@@ -1,4 +1,4 @@
-//! `ErrorCode`: the JSON-RPC error codes of MCP 2026-07-28 (DIGEST §1.4) as an `enum.IntEnum`,
+//! `ErrorCode`: the JSON-RPC error codes of MCP 2026-07-28 (docs/rules.md §1.4) as an `enum.IntEnum`,
 //! so members compare equal to plain ints, serialise to JSON and index like ints.
 //!
 //! The values come from the core's `ErrorCode` constants; this table only names them in

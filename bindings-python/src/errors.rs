@@ -98,7 +98,7 @@ Attributes:
     (
         "PathError",
         true,
-        "A ``file://`` URI that does not map to a path under the root (DIGEST §7).
+        "A ``file://`` URI that does not map to a path under the root (docs/rules.md §7).
 
 Attributes:
     kind: stable snake_case identifier, e.g. ``\"dot_segment\"``.

@@ -1,4 +1,4 @@
-//! `FileRoot`: the core's `file://` root mapper (`server::file_root`, DIGEST §7: servers
+//! `FileRoot`: the core's `file://` root mapper (`server::file_root`, docs/rules.md §7: servers
 //! MUST sanitize file paths). Every rule is the core's; this converts and maps errors.
 
 use mcp_context::server::file_root::{FileRoot as CoreRoot, PathError};

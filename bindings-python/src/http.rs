@@ -1,5 +1,5 @@
 //! The Streamable HTTP checks a host makes before the server machine sees a POST (the core's
-//! `http` module, DIGEST §15.1): `Host`/`Origin` against an allow-list, and the `Mcp-*`
+//! `http` module, docs/rules.md §15.1): `Host`/`Origin` against an allow-list, and the `Mcp-*`
 //! headers against the body.
 
 use mcp_context::error_code::ErrorCode;
@@ -36,7 +36,7 @@ fn http_error(
 }
 
 /// Checks the ``Host`` and ``Origin`` headers of a request (DNS-rebinding protection,
-/// DIGEST §15.1): ``host`` must name an allowed host (any port), and ``origin``, when
+/// docs/rules.md §15.1): ``host`` must name an allowed host (any port), and ``origin``, when
 /// present, an allowed host too. ``allowed`` defaults to ``localhost``, ``127.0.0.1`` and
 /// ``[::1]``. Raises ``HttpError`` with ``.status`` (400 for a missing or malformed ``Host``,
 /// 403 otherwise).
@@ -60,7 +60,7 @@ pub(crate) fn check_origin(
 
 /// Checks the ``MCP-Protocol-Version``, ``Mcp-Method`` and ``Mcp-Name`` header values (``None``
 /// when absent) against the body's ``_meta`` protocol version, ``method`` and name (the
-/// ``uri`` of ``resources/read``, the ``name`` of ``prompts/get``), DIGEST §16.10 rule 60.
+/// ``uri`` of ``resources/read``, the ``name`` of ``prompts/get``), docs/rules.md §16.10 rule 60.
 /// Raises ``HttpError`` (``.status`` 400, ``.code`` -32020) on a mismatch.
 #[pyfunction]
 #[pyo3(signature = (*, header_protocol_version, header_method, header_name, protocol_version, method, name = None))]
@@ -95,7 +95,7 @@ pub(crate) fn check_headers(
     })
 }
 
-/// The HTTP status of a JSON-RPC error ``code`` (DIGEST §15.1, §19.9): 404 for -32601, 400
+/// The HTTP status of a JSON-RPC error ``code`` (docs/rules.md §15.1, §19.9): 404 for -32601, 400
 /// for -32020/-32021/-32022 and malformed messages, 200 otherwise.
 #[pyfunction]
 pub(crate) fn http_status(code: i32) -> u16 {

@@ -63,7 +63,7 @@ pub(crate) struct Transmit {
     http_headers: Vec<(&'static str, &'static str)>,
 }
 
-/// The verified inputs of an MRTR retry (DIGEST §13).
+/// The verified inputs of an MRTR retry (docs/rules.md §13).
 #[pyclass(module = "mcp_context", frozen, get_all)]
 pub(crate) struct Retry {
     /// The application state given to ``respond_input_required``, verified (integrity,
@@ -964,7 +964,7 @@ impl ServerMachine {
             .map_err(|e| respond_error(py, e))
     }
 
-    /// Answers a read or prompt event with ``resultType: "input_required"`` (DIGEST §13):
+    /// Answers a read or prompt event with ``resultType: "input_required"`` (docs/rules.md §13):
     /// ``requests`` maps keys to ``{"method": "elicitation/create" | "sampling/createMessage"
     /// | "roots/list", "params": {...}}``; ``state`` (bytes) comes back verified on the retry
     /// (needs ``state_keys``). Raises ``RespondError`` (``kind == "client_lacks_capability"``:

@@ -98,7 +98,7 @@ def test_listen_ack_first_events_stamped_graceful_close():
         "notifications/resources/updated",
         "notifications/resources/list_changed",
         None,  # the listen result: the graceful close
-        "notifications/cancelled",  # stdio: result first, then the cancellation (DIGEST §19.2)
+        "notifications/cancelled",  # stdio: result first, then the cancellation (docs/rules.md §19.2)
     ]
     listen_id = wire[3]["id"]
     for m in wire[:3]:

@@ -1,4 +1,4 @@
-//! `Cache`: the scope-aware result cache (DIGEST §4, checklist §16.4) for hosts that keep
+//! `Cache`: the scope-aware result cache (docs/rules.md §4, checklist §16.4) for hosts that keep
 //! results outside a `ClientMachine` (which has its own). Values are opaque bytes.
 
 use std::sync::{Mutex, MutexGuard};
@@ -10,7 +10,7 @@ use mcp_context::cache::{
 
 use crate::records::CacheScope;
 
-/// A paginated, cacheable list (DIGEST §3, §4).
+/// A paginated, cacheable list (docs/rules.md §3, §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum ListKind {
     /// `resources/list`
@@ -45,7 +45,7 @@ impl From<CoreList> for ListKind {
     }
 }
 
-/// What a cached result is keyed by: the method and the params that affect it (DIGEST §4).
+/// What a cached result is keyed by: the method and the params that affect it (docs/rules.md §4).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum CacheKey {
     /// `server/discover`
@@ -85,7 +85,7 @@ pub enum CacheError {
     NotCacheable,
     /// `resources/read` without a `uri`.
     MissingUri,
-    /// The result answers an MRTR retry: never cached (DIGEST §4, §13).
+    /// The result answers an MRTR retry: never cached (docs/rules.md §4, §13).
     Retry,
     /// `ttlMs` is 0, absent or negative: stale on arrival (any older entry was dropped).
     ImmediatelyStale,
@@ -140,7 +140,7 @@ pub fn cache_key(method: String, key_param: Option<String>) -> Result<CacheKey, 
     })
 }
 
-/// What makes cached results stale (DIGEST §3, §4, §12).
+/// What makes cached results stale (docs/rules.md §3, §4, §12).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum Invalidation {
     /// `notifications/resources/updated`: reads of `uri` and related URIs.
@@ -201,7 +201,7 @@ pub enum CacheLookup {
         /// The stored bytes.
         value: Vec<u8>,
     },
-    /// Only a stale one: re-fetch (it MAY be served if that fails, DIGEST §4).
+    /// Only a stale one: re-fetch (it MAY be served if that fails, docs/rules.md §4).
     Stale {
         /// The stored bytes.
         value: Vec<u8>,

@@ -15,7 +15,7 @@ use mcp_context::messages::owned::{OwnedImplementation, OwnedJson};
 use crate::client_types::{ClientError, ClientOutput, Reply, Session};
 use crate::records::SubscriptionFilter;
 
-/// How the host carries messages; decides how a cancellation is signalled (DIGEST §11.4).
+/// How the host carries messages; decides how a cancellation is signalled (docs/rules.md §11.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum ClientTransport {
     /// stdio: cancelling sends `notifications/cancelled`.
@@ -107,7 +107,7 @@ impl TryFrom<ClientConfig> for CoreConfig {
     }
 }
 
-/// Whether a cacheable call may be answered from the cache (DIGEST §4).
+/// Whether a cacheable call may be answered from the cache (docs/rules.md §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum CachePolicy {
     /// Serve a fresh cached result without asking the server.
@@ -125,7 +125,7 @@ impl From<CachePolicy> for CoreCachePolicy {
     }
 }
 
-/// How a list call pages (DIGEST §3).
+/// How a list call pages (docs/rules.md §3).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum ListPaging {
     /// One page from `cursor` (`nil`: the first).
@@ -146,7 +146,7 @@ impl From<ListPaging> for ListMode {
     }
 }
 
-/// `ref` of a `completion/complete` call (DIGEST §10).
+/// `ref` of a `completion/complete` call (docs/rules.md §10).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum CompletionRef {
     /// `ref/prompt` by name.

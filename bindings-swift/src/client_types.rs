@@ -26,7 +26,7 @@ pub enum ClientError {
     UnknownCall,
     /// The call is not waiting for input responses.
     NotAwaitingInput,
-    /// A requested input has no response (DIGEST §13).
+    /// A requested input has no response (docs/rules.md §13).
     MissingInputResponse,
     /// A response for an input the server did not request.
     UnexpectedInputResponse,
@@ -127,7 +127,7 @@ impl<K> From<core_client::Reply<K>> for Reply {
     }
 }
 
-/// The pages of one list call (DIGEST §3).
+/// The pages of one list call (docs/rules.md §3).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct Listing {
     /// The pages, in order.
@@ -148,7 +148,7 @@ impl<K> From<core_client::Listing<K>> for Listing {
     }
 }
 
-/// The protocol era of a session (DIGEST §17).
+/// The protocol era of a session (docs/rules.md §17).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum Era {
     /// 2026-07-28 and later.
@@ -157,7 +157,7 @@ pub enum Era {
     Legacy,
 }
 
-/// What the server declared (DIGEST §1.6).
+/// What the server declared (docs/rules.md §1.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct ServerFeatures {
     /// `resources`
@@ -212,7 +212,7 @@ impl From<core_client::Session> for Session {
     }
 }
 
-/// A JSON-RPC error a server answered with, typed by what the spec fixes (DIGEST §1.4).
+/// A JSON-RPC error a server answered with, typed by what the spec fixes (docs/rules.md §1.4).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum ServerError {
     /// Not found: -32602 with `data.uri`, or the legacy -32002.
@@ -296,7 +296,7 @@ impl From<CoreServerError> for ServerError {
     }
 }
 
-/// Why the version negotiation failed (DIGEST §2, §17.2).
+/// Why the version negotiation failed (docs/rules.md §2, §17.2).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum ConnectError {
     /// No configured version is among the server's.
@@ -448,7 +448,7 @@ fn peer_kind(e: &CorePeerError) -> PeerErrorKind {
     }
 }
 
-/// A change notification (DIGEST §12).
+/// A change notification (docs/rules.md §12).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum Notice {
     /// `notifications/resources/updated`
@@ -475,7 +475,7 @@ impl From<CoreNotice> for Notice {
     }
 }
 
-/// How a subscription ended (DIGEST §11.4).
+/// How a subscription ended (docs/rules.md §11.4).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum EndReason {
     /// The server answered the listen request.
@@ -489,7 +489,7 @@ pub enum EndReason {
     },
 }
 
-/// One input request of an `input_required` result (DIGEST §13).
+/// One input request of an `input_required` result (docs/rules.md §13).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct InputRequest {
     /// `elicitation/create`, `sampling/createMessage` or `roots/list`.

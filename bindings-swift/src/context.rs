@@ -1,4 +1,4 @@
-//! Context selection (DIGEST §14.3): which resources to attach within a budget, by audience,
+//! Context selection (docs/rules.md §14.3): which resources to attach within a budget, by audience,
 //! priority and recency. The rule is the core's `context::select`.
 
 use mcp_context::context::{self, Audience, Budget, Candidate, Role as CoreRole};

@@ -1,4 +1,4 @@
-//! `ErrorCode`: JSON-RPC error codes of MCP 2026-07-28 (DIGEST §1.4), open to any `Int32`.
+//! `ErrorCode`: JSON-RPC error codes of MCP 2026-07-28 (docs/rules.md §1.4), open to any `Int32`.
 //!
 //! uniffi has no associated constants, so the named constants (`ErrorCode.methodNotFound`, …)
 //! live in the hand-written `MCPContext+Extras.swift`; [`known_error_codes`] is the list they
@@ -40,7 +40,7 @@ impl ErrorCode {
     }
 
     /// Whether a client should read this code as "resource not found" (-32602 or the
-    /// legacy -32002; DIGEST §7, §17).
+    /// legacy -32002; docs/rules.md §7, §17).
     pub fn may_mean_not_found(&self) -> bool {
         self.core().may_mean_not_found()
     }

@@ -8,7 +8,7 @@
 //! | `template.rs` | `UriTemplate` (parse, variables, expand), `TemplateValue`, `TemplateVariable` |
 //! | `router.rs` | `Router` (many templates, one URI → `RouteMatch`), `RouterError` |
 //! | `errors.rs` | the stable error table: `TemplateError`, `TemplateParseErrorKind` |
-//! | `error_code.rs` | `ErrorCode` (JSON-RPC codes, DIGEST §1.4), `protocolVersion()` |
+//! | `error_code.rs` | `ErrorCode` (JSON-RPC codes, docs/rules.md §1.4), `protocolVersion()` |
 //! | `records.rs` | `Resource`, `ResourceTemplate`, `Prompt`, `ResourceContents`, `SubscriptionFilter`, `CacheHint`, `Implementation` |
 //! | `server.rs`, `server_types.rs` | `ServerMachine`, `ServerConfig`, `ServerOutput`, `ServerEvent`, its errors |
 //! | `client.rs`, `client_types.rs` | `ClientMachine`, `ClientConfig`, `ClientOutput`, `ClientEvent`, `Reply`, `CallError`, … |

@@ -12,7 +12,7 @@ use mcp_context::messages::owned::{
 };
 use mcp_context::server::CacheHint as CoreHint;
 
-/// `cacheScope` (DIGEST §4).
+/// `cacheScope` (docs/rules.md §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum CacheScope {
     /// `"public"`: may be served to any authorization context.
@@ -39,7 +39,7 @@ impl From<CoreScope> for CacheScope {
     }
 }
 
-/// Caching hints a server puts on a cacheable result (DIGEST §4): `ttlMs`, `cacheScope`.
+/// Caching hints a server puts on a cacheable result (docs/rules.md §4): `ttlMs`, `cacheScope`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct CacheHint {
     /// `ttlMs` (0 = immediately stale).
@@ -107,7 +107,7 @@ impl From<OwnedImplementation> for Implementation {
     }
 }
 
-/// A `resources/list` entry (DIGEST §5) with its common fields; annotations, icons and
+/// A `resources/list` entry (docs/rules.md §5) with its common fields; annotations, icons and
 /// `_meta` go through the JSON-text registration.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct Resource {
@@ -141,7 +141,7 @@ impl From<Resource> for OwnedResource {
     }
 }
 
-/// A `resources/templates/list` entry (DIGEST §6) with its common fields.
+/// A `resources/templates/list` entry (docs/rules.md §6) with its common fields.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct ResourceTemplate {
     /// `uriTemplate` (RFC 6570).
@@ -170,7 +170,7 @@ impl From<ResourceTemplate> for OwnedResourceTemplate {
     }
 }
 
-/// One declared prompt argument (DIGEST §9).
+/// One declared prompt argument (docs/rules.md §9).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct PromptArgument {
     /// `name`
@@ -185,7 +185,7 @@ pub struct PromptArgument {
     pub required: bool,
 }
 
-/// A `prompts/list` entry (DIGEST §9) with its common fields.
+/// A `prompts/list` entry (docs/rules.md §9) with its common fields.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct Prompt {
     /// `name`
@@ -221,7 +221,7 @@ impl From<Prompt> for OwnedPrompt {
     }
 }
 
-/// Contents of a resource (DIGEST §7): text, or bytes (sent base64-encoded as `blob`).
+/// Contents of a resource (docs/rules.md §7): text, or bytes (sent base64-encoded as `blob`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, uniffi::Enum)]
 pub enum ResourceContents {
     /// `TextResourceContents`.
@@ -265,7 +265,7 @@ pub(crate) fn contents(v: Vec<ResourceContents>) -> Vec<OwnedResourceContents> {
     v.into_iter().map(Into::into).collect()
 }
 
-/// `subscriptions/listen` filter (DIGEST §11.1): which notifications a subscription wants.
+/// `subscriptions/listen` filter (docs/rules.md §11.1): which notifications a subscription wants.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Default, uniffi::Record)]
 pub struct SubscriptionFilter {
     /// `toolsListChanged`

@@ -509,7 +509,7 @@ impl ServerMachine {
             .respond_prompt(Handle::from_raw(handle), result)?)
     }
 
-    /// Answers a read or prompt event with `input_required` (DIGEST §13): `input_requests_json`
+    /// Answers a read or prompt event with `input_required` (docs/rules.md §13): `input_requests_json`
     /// is the `inputRequests` object (key → `{"method", "params"}`); `state` is sealed into
     /// `requestState` (needs a sealing key) and comes back, verified, in the retry's event.
     pub fn respond_input_required(

@@ -227,7 +227,7 @@ pub enum ReadTarget {
     Unlisted,
 }
 
-/// The client capabilities declared on the request itself (DIGEST §1.1).
+/// The client capabilities declared on the request itself (docs/rules.md §1.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, uniffi::Record)]
 pub struct DeclaredCapabilities {
     /// `elicitation` in form mode.
@@ -251,7 +251,7 @@ impl From<CoreCaps> for DeclaredCapabilities {
     }
 }
 
-/// The verified inputs of an MRTR retry (DIGEST §13).
+/// The verified inputs of an MRTR retry (docs/rules.md §13).
 #[derive(Debug, Clone, PartialEq, Eq, uniffi::Record)]
 pub struct Retry {
     /// The application state sealed on the previous round (verified).

@@ -1,5 +1,5 @@
 //! `UriTemplate`: an RFC 6570 template parsed once, then expanded with Swift values
-//! (DIGEST §6, `ResourceTemplate.uriTemplate`).
+//! (docs/rules.md §6, `ResourceTemplate.uriTemplate`).
 
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};

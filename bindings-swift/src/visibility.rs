@@ -1,5 +1,5 @@
 //! `VisibilityFilter`: a Swift object deciding which items each caller context sees
-//! (DIGEST §1.5: lists "MAY vary by the authorization presented on the request"). The core
+//! (docs/rules.md §1.5: lists "MAY vary by the authorization presented on the request"). The core
 //! applies it to lists, static reads, template reads, `prompts/get` and completion
 //! references, and marks results `cacheScope: "private"`.
 

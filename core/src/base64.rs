@@ -2,9 +2,9 @@
 //!
 //! Its users in this crate: sealed `requestState` tokens and list cursors use base64url
 //! **without padding**
-//! (DIGEST §13: the state is an opaque string echoed byte-exact, so it must survive JSON and
+//! (docs/rules.md §13: the state is an opaque string echoed byte-exact, so it must survive JSON and
 //! URLs unchanged), and the Streamable HTTP `=?base64?…?=` header sentinel uses the standard
-//! alphabet (DIGEST §15.1), as do `blob`/`data` fields the owned builders encode (DIGEST §8).
+//! alphabet (docs/rules.md §15.1), as do `blob`/`data` fields the owned builders encode (docs/rules.md §8).
 //!
 //! Decoding is strict: every byte must belong to the alphabet, the unused low bits of the last
 //! symbol must be zero (so every byte string has exactly one encoding), and padding, where the
@@ -16,7 +16,7 @@ use core::fmt;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Alphabet {
     /// `A–Z a–z 0–9 + /`, padded with `=` when encoding. Decoding accepts the padded form and
-    /// the unpadded form (RFC 4648 §3.2 lets a specification omit padding; DIGEST §15.1 does
+    /// the unpadded form (RFC 4648 §3.2 lets a specification omit padding; docs/rules.md §15.1 does
     /// not say which one clients send).
     Standard,
     /// `A–Z a–z 0–9 - _`, never padded; `=` is rejected when decoding.
@@ -167,7 +167,7 @@ pub fn encode_parts(
 }
 
 /// A streaming decoder: feeds symbols, yields bytes. Shared by [`decode`] and by callers that
-/// compare decoded bytes against a reference without a buffer (DIGEST §15.1 `Mcp-Name`).
+/// compare decoded bytes against a reference without a buffer (docs/rules.md §15.1 `Mcp-Name`).
 #[derive(Debug, Clone)]
 pub struct Decoder<'a> {
     alphabet: Alphabet,
@@ -318,7 +318,7 @@ mod tests {
 
     #[test]
     fn digest_example_header_value() {
-        // DIGEST §15.1: `résumé_review` → `csOpc3Vtw6lfcmV2aWV3`.
+        // docs/rules.md §15.1: `résumé_review` → `csOpc3Vtw6lfcmV2aWV3`.
         assert_eq!(
             enc(Alphabet::Standard, "résumé_review".as_bytes()),
             "csOpc3Vtw6lfcmV2aWV3"

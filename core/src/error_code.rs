@@ -1,9 +1,9 @@
-//! JSON-RPC error codes used by MCP 2026-07-28 (DIGEST §1.4).
+//! JSON-RPC error codes used by MCP 2026-07-28 (docs/rules.md §1.4).
 
 use core::fmt;
 
 /// A JSON-RPC error code. Open: any `i32` is representable, and the named constants cover
-/// every code MCP 2026-07-28 defines for the context primitives (DIGEST §1.4).
+/// every code MCP 2026-07-28 defines for the context primitives (docs/rules.md §1.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ErrorCode(pub i32);
 
@@ -29,7 +29,7 @@ impl ErrorCode {
     /// and `requested`. HTTP 400.
     pub const UNSUPPORTED_PROTOCOL_VERSION: Self = Self(-32022);
     /// -32002: legacy (≤ 2025-11-25) "resource not found". A 2026-07-28 implementation
-    /// MUST NOT emit it; clients SHOULD accept it as not found (DIGEST §7, §17).
+    /// MUST NOT emit it; clients SHOULD accept it as not found (docs/rules.md §7, §17).
     pub const LEGACY_RESOURCE_NOT_FOUND: Self = Self(-32002);
 
     /// The numeric code.
@@ -63,7 +63,7 @@ impl ErrorCode {
     }
 
     /// The HTTP status the Streamable HTTP transport requires for this code, where the spec
-    /// fixes one (DIGEST §1.4, §15, §19.9): 404 for -32601, 400 for -32020/-32021/-32022.
+    /// fixes one (docs/rules.md §1.4, §15, §19.9): 404 for -32601, 400 for -32020/-32021/-32022.
     /// Other codes have no mandated status; `None` lets the host choose (e.g. 200 with the
     /// error body).
     #[must_use]
@@ -89,7 +89,7 @@ impl fmt::Display for ErrorCode {
 pub mod version {
     /// The revision this crate implements.
     pub const CURRENT: &str = "2026-07-28";
-    /// The previous revision, accepted by dual-era clients (DIGEST §17).
+    /// The previous revision, accepted by dual-era clients (docs/rules.md §17).
     pub const LEGACY_2025_11_25: &str = "2025-11-25";
 }
 

@@ -1,4 +1,4 @@
-//! RFC 3986 syntax check of a concrete URI (DIGEST §7: "Servers **MUST** validate all
+//! RFC 3986 syntax check of a concrete URI (docs/rules.md §7: "Servers **MUST** validate all
 //! resource URIs"; §16.5 item 34: custom schemes follow RFC 3986).
 //!
 //! [`validate_uri`] accepts exactly the `URI` rule of RFC 3986 §3 (a scheme is required; a

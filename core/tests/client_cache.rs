@@ -1,4 +1,4 @@
-//! Cache integration (DIGEST §4, §16.4): hits, expiry, authorization scopes, invalidation.
+//! Cache integration (docs/rules.md §4, §16.4): hits, expiry, authorization scopes, invalidation.
 
 mod client_harness;
 

@@ -1,5 +1,5 @@
 //! `Client::forget_read`: a host-side no-store policy drops a read result the server's hints
-//! let the cache keep (DIGEST §4: the hints bound what a client may keep, never force it).
+//! let the cache keep (docs/rules.md §4: the hints bound what a client may keep, never force it).
 
 mod client_harness;
 

@@ -1,4 +1,4 @@
-//! The legacy emulation of subscriptions (DIGEST §17.2 item 4): `resources/subscribe` per
+//! The legacy emulation of subscriptions (docs/rules.md §17.2 item 4): `resources/subscribe` per
 //! URI, notifications routed by method.
 
 mod client_harness;

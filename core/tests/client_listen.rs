@@ -1,4 +1,4 @@
-//! Subscriptions (DIGEST §11, §12, §16.9) and their legacy emulation (DIGEST §17.2).
+//! Subscriptions (docs/rules.md §11, §12, §16.9) and their legacy emulation (docs/rules.md §17.2).
 
 mod client_harness;
 
@@ -108,7 +108,7 @@ fn notifications_are_routed_by_subscription_id_and_checked_against_the_ack() {
             }
         }
     );
-    // A sub-resource of a subscribed URI (DIGEST §12).
+    // A sub-resource of a subscribed URI (docs/rules.md §12).
     p.feed_json(note(
         "notifications/resources/updated",
         json!(id),
@@ -186,7 +186,7 @@ fn two_subscriptions_are_demultiplexed() {
     );
     p.drain();
     let id2 = p.one_sent().id();
-    // Interleaving before the second ack is allowed on stdio (DIGEST §11.2).
+    // Interleaving before the second ack is allowed on stdio (docs/rules.md §11.2).
     p.feed_json(note(
         "notifications/resources/list_changed",
         json!(id1),
@@ -340,7 +340,7 @@ fn a_server_cancellation_ends_the_subscription() {
             reason: EndReason::CancelledByServer
         }
     );
-    // The graceful result may follow (DIGEST §19 item 2): ignored.
+    // The graceful result may follow (docs/rules.md §19 item 2): ignored.
     p.answer_json(
         id,
         json!({"resultType": "complete", "_meta": {"io.modelcontextprotocol/subscriptionId": id}}),
@@ -386,7 +386,7 @@ fn an_unexpected_close_carries_the_filter_to_resend() {
         error: CallError::Closed
     }));
     assert_eq!(p.client.outstanding(), 0);
-    // Re-sending the listen negotiates first (the server holds no state, DIGEST §11.4).
+    // Re-sending the listen negotiates first (the server holds no state, docs/rules.md §11.4).
     p.client.listen(filter(&["file:///p/a"]), p.now);
     p.drain();
     assert_eq!(p.one_sent().method(), "server/discover");

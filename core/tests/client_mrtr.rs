@@ -1,4 +1,4 @@
-//! The `input_required` loop (DIGEST §13, §16.8 rule 47) against a scripted server.
+//! The `input_required` loop (docs/rules.md §13, §16.8 rule 47) against a scripted server.
 
 mod client_harness;
 

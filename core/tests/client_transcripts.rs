@@ -82,7 +82,7 @@ fn calls_before_connect_are_queued_then_sent_in_order() {
         ["prompts/list", "resources/read"]
     );
     assert_ne!(a, b);
-    // Every modern request carries the required `_meta` keys (DIGEST §1.1).
+    // Every modern request carries the required `_meta` keys (docs/rules.md §1.1).
     for s in &sent {
         assert_eq!(
             s.params()["_meta"]["io.modelcontextprotocol/protocolVersion"],
@@ -109,7 +109,7 @@ fn list_resources_page_mode_keeps_an_empty_cursor() {
     assert_eq!(
         listing.next_cursor.as_deref(),
         Some(""),
-        "\"\" is a cursor (DIGEST §3)"
+        "\"\" is a cursor (docs/rules.md §3)"
     );
     assert!(!listing.truncated);
     let view = listing.pages[0].view().unwrap();
@@ -345,7 +345,7 @@ fn result_type_absent_is_complete_and_unknown_is_a_protocol_error() {
     };
     assert_eq!(c, call);
 
-    // input_required on a method that does not allow it (DIGEST §13).
+    // input_required on a method that does not allow it (docs/rules.md §13).
     p.client.list_prompts(ListMode::Page(None), REFRESH, p.now);
     p.drain();
     let id = p.one_sent().id();

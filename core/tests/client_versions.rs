@@ -1,4 +1,4 @@
-//! Version negotiation and the dual-era fallback (DIGEST §2, §17.2).
+//! Version negotiation and the dual-era fallback (docs/rules.md §2, §17.2).
 
 mod client_harness;
 
@@ -390,7 +390,7 @@ fn a_closed_legacy_session_negotiates_again() {
 
 #[test]
 fn an_undeliverable_probe_means_a_legacy_server() {
-    // HTTP: a 404/405 with an empty body to the probe (DIGEST §17.2 era detection).
+    // HTTP: a 404/405 with an empty body to the probe (docs/rules.md §17.2 era detection).
     let mut p = legacy_pair("v-undeliverable", |p, id| {
         p.client.handle_request_failed(id, p.now);
         p.drain();

@@ -1,5 +1,5 @@
 //! Each decode rule: a message that breaks it, and the JSON-RPC code (and typed error) it
-//! must produce. Plus the legacy shapes a dual-era client accepts (DIGEST §17).
+//! must produce. Plus the legacy shapes a dual-era client accepts (docs/rules.md §17).
 
 use mcp_context::json::{JsonErrorKind, Limits, to_string};
 use mcp_context::jsonrpc::{
@@ -306,7 +306,7 @@ fn result_rules() {
         params_err(list_result(r#"{"resultType":"complete"}"#)),
         (P::Missing, "resources")
     );
-    // Negative or absent ttlMs reads as 0 (DIGEST §4); 6e4 is an integer.
+    // Negative or absent ttlMs reads as 0 (docs/rules.md §4); 6e4 is an integer.
     assert_eq!(
         list_result(r#"{"resources":[],"ttlMs":-5}"#)
             .unwrap()
@@ -455,7 +455,7 @@ fn typed_error_data() {
 
 #[test]
 fn legacy_shapes_are_accepted() {
-    // Results without resultType / ttlMs / cacheScope (DIGEST §17.2 items 1, 3).
+    // Results without resultType / ttlMs / cacheScope (docs/rules.md §17.2 items 1, 3).
     let legacy =
         list_result(r#"{"resources":[{"uri":"file:///a","name":"a"}],"nextCursor":"abc"}"#)
             .unwrap();

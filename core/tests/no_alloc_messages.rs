@@ -1,6 +1,6 @@
 //! Decoding and encoding a `resources/read` request and its result allocate nothing: the
 //! zero-copy views, lazy iteration, scratch-buffer unescaping, and encoding into a caller's
-//! `&mut [u8]` (DIGEST §7 shapes).
+//! `&mut [u8]` (docs/rules.md §7 shapes).
 //!
 //! A counting global allocator (the `allocation-counter` crate) wraps the system allocator
 //! and counts per thread. A positive control shows an allocation is counted.

@@ -1,5 +1,5 @@
 //! Server machine: `server/discover`, the per-request validation order and the envelope
-//! rules (DIGEST §1, §2; checklist §16.1, §16.2).
+//! rules (docs/rules.md §1, §2; checklist §16.1, §16.2).
 
 mod common;
 mod server_harness;
@@ -28,7 +28,7 @@ fn rule_15_discover_returns_versions_capabilities_and_hints() {
     );
     assert!(
         r.get("serverInfo").is_none(),
-        "no top-level serverInfo (DIGEST §19.18)"
+        "no top-level serverInfo (docs/rules.md §19.18)"
     );
 }
 

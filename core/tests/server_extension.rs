@@ -460,3 +460,35 @@ fn answers_that_do_not_fit_are_refused_and_change_nothing() {
     h.server.fail(e.handle, Failure::NotFound).unwrap();
     assert_eq!(error_code(&only(&h.drain())), -32602);
 }
+
+#[test]
+fn tools_list_changed_reaches_listeners_only_when_announced() {
+    let filter = json!({"notifications": {"toolsListChanged": true, "promptsListChanged": true}});
+    // Announced with listChanged: honoured, acknowledged, notified.
+    let mut h = H::new("ext-tools-changed", tools_server(ServerConfig::default()));
+    let outs = h.call(STDIO, json!("l"), "subscriptions/listen", filter.clone());
+    let ack = only(&outs);
+    assert_eq!(ack["params"]["notifications"]["toolsListChanged"], true);
+    h.server.tools_list_changed();
+    let v = only(&h.drain());
+    assert_eq!(v["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        v["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "l"
+    );
+    // Without the announcement: dropped from the acknowledgment, nothing sent.
+    let mut s = catalogue(ServerConfig::default());
+    s.add_method("tools/list").unwrap();
+    s.set_capability("tools", OwnedJson::empty_object())
+        .unwrap();
+    let mut h = H::new("ext-tools-unchanged", s);
+    let ack = only(&h.call(STDIO, json!("l"), "subscriptions/listen", filter));
+    assert!(
+        ack["params"]["notifications"]
+            .get("toolsListChanged")
+            .is_none()
+    );
+    assert_eq!(ack["params"]["notifications"]["promptsListChanged"], true);
+    h.server.tools_list_changed();
+    assert!(h.drain().is_empty());
+}

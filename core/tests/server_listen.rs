@@ -1,5 +1,5 @@
 //! Server machine: `subscriptions/listen`, change notifications and the ends of a
-//! subscription (DIGEST §11, §12; checklist §16.9).
+//! subscription (docs/rules.md §11, §12; checklist §16.9).
 
 mod common;
 mod server_harness;
@@ -79,7 +79,7 @@ fn rule_50_ack_is_the_honoured_subset() {
         ack[0]["params"]["notifications"],
         json!({"promptsListChanged": true, "resourceSubscriptions": ["notes://acme/1", "notes://zeta"]})
     );
-    // A server without prompts drops promptsListChanged (DIGEST §11.2).
+    // A server without prompts drops promptsListChanged (docs/rules.md §11.2).
     let mut r = H::with(
         "listen-50b",
         ServerConfig {
@@ -97,7 +97,7 @@ fn rule_50_ack_is_the_honoured_subset() {
         ack[0]["params"]["notifications"],
         json!({"resourcesListChanged": true})
     );
-    // Nothing served: an empty filter, still acknowledged (DIGEST §19.7).
+    // Nothing served: an empty filter, still acknowledged (docs/rules.md §19.7).
     let mut e = H::with("listen-50c", ServerConfig::default());
     let ack = listen(
         &mut e,

@@ -1,5 +1,5 @@
 //! Server machine: `resources/list`, `resources/templates/list`, `prompts/list`, pagination
-//! and list cache hints (DIGEST §3–§6, §8; checklist §16.3, §16.4).
+//! and list cache hints (docs/rules.md §3–§6, §8; checklist §16.3, §16.4).
 
 mod common;
 mod server_harness;

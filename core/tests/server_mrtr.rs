@@ -1,4 +1,4 @@
-//! Server machine: `input_required` and the multi-round-trip retry (DIGEST §13; checklist
+//! Server machine: `input_required` and the multi-round-trip retry (docs/rules.md §13; checklist
 //! §16.8, §16.1 rule 4, §16.4 rule 23).
 
 mod common;

@@ -1,4 +1,4 @@
-//! Server machine: `prompts/get` and `completion/complete` (DIGEST §9, §10; checklist §16.6,
+//! Server machine: `prompts/get` and `completion/complete` (docs/rules.md §9, §10; checklist §16.6,
 //! §16.7).
 
 mod common;

@@ -1,4 +1,4 @@
-//! Server machine: `resources/read` (DIGEST §7; checklist §16.5) and the event lifecycle
+//! Server machine: `resources/read` (docs/rules.md §7; checklist §16.5) and the event lifecycle
 //! (answers, failures, deadlines, cancellation).
 
 mod common;
@@ -144,7 +144,7 @@ fn explicit_hints_from_the_application() {
     assert_eq!(
         v["result"]["contents"],
         json!([]),
-        "an existing empty resource (DIGEST §19.1)"
+        "an existing empty resource (docs/rules.md §19.1)"
     );
     assert_eq!(v["result"]["ttlMs"], 42);
 }

@@ -1,6 +1,6 @@
 //! The server's default template router is the crate's indexed router: a `resources/read` of a
 //! templated URI reaches the app with the template and its percent-decoded variables, and a
-//! URI that matches no template is -32602 with `data.uri` (DIGEST §7, docs/matching.md).
+//! URI that matches no template is -32602 with `data.uri` (docs/rules.md §7, docs/matching.md).
 
 use mcp_context::messages::owned::OwnedResourceTemplate;
 use mcp_context::server::{

@@ -217,7 +217,7 @@ fn listen_routes_updates_and_invalidates_the_cache() {
 
 #[test]
 fn input_required_state_only_is_retried_with_the_state_and_not_cached() {
-    // The app answers the first read with `requestState` only ("load shedding", DIGEST §13):
+    // The app answers the first read with `requestState` only ("load shedding", docs/rules.md §13):
     // the client retries at once with a new id and the state echoed byte-exact; the server
     // machine verifies the sealed state (the app asserts it got `step-2` back).
     let (mut client, mut server) = (
@@ -239,6 +239,6 @@ fn input_required_state_only_is_retried_with_the_state_and_not_cached() {
     );
     assert!(
         client.read_cached("notes://acme/secret", 6).is_none(),
-        "results of MRTR retries are never cached (DIGEST §4)"
+        "results of MRTR retries are never cached (docs/rules.md §4)"
     );
 }

@@ -1,4 +1,4 @@
-//! RFC 3986 concrete-URI validation (DIGEST §7, §16.5): tables of valid and invalid URIs,
+//! RFC 3986 concrete-URI validation (docs/rules.md §7, §16.5): tables of valid and invalid URIs,
 //! each invalid one with the error kind and the byte it is blamed on.
 
 use mcp_context::uri::{Uri, UriErrorKind as K, validate_uri};

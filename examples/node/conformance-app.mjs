@@ -1,7 +1,10 @@
-// The conformance fixtures (the official suite's server scenarios) and a small demo
+// The conformance fixtures (the official suite's server scenarios: resources, prompts and
+// the tools it calls, served through the core's extension methods) and a small demo
 // catalogue, on `McpServer` (mcp-context/server, or mcp-context/wasm: `createApp(pkg)`).
 import * as z from 'zod'
 
+// A minimal WAV (44-byte header, no samples).
+const WAV = 'UklGRiQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQAAAAA='
 // A 1×1 transparent PNG.
 export const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
 const NOTES = { 1: 'Launch checklist: DNS, TLS, on-call rota.', 2: 'Incident 42: an expired certificate.' }
@@ -87,5 +90,98 @@ export function createApp({ McpServer, ResourceTemplate, ResourceNotFoundError, 
       ],
     }
   })
+  registerTools(server)
   return server
+}
+
+const ask = (message, properties, required) => ({
+  method: 'elicitation/create',
+  params: { message, requestedSchema: { type: 'object', properties, required } },
+})
+const NAME = ask('What is your name?', { name: { type: 'string' } }, ['name'])
+const inputRequired = (inputRequests, requestState) => ({ resultType: 'input_required', inputRequests, ...(requestState ? { requestState } : {}) })
+const said = (t) => ({ content: [{ type: 'text', text: t }] })
+const state = (ctx) => (ctx.mcpReq.requestState ? new TextDecoder().decode(ctx.mcpReq.requestState) : undefined)
+
+function registerTools(server) {
+  server.registerTool('test_simple_text', { description: 'Returns simple text' }, () => said('This is a simple text response for testing.'))
+  server.registerTool('test_image_content', { description: 'Returns an image' }, () => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }))
+  server.registerTool('test_audio_content', { description: 'Returns audio' }, () => ({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] }))
+  server.registerTool('test_embedded_resource', { description: 'Returns an embedded resource' }, () => ({
+    content: [{ type: 'resource', resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' } }],
+  }))
+  server.registerTool('test_multiple_content_types', { description: 'Returns text, an image and a resource' }, () => ({
+    content: [
+      { type: 'text', text: 'Multiple content types test:' },
+      { type: 'image', data: PNG, mimeType: 'image/png' },
+      { type: 'resource', resource: { uri: 'test://mixed-content-resource', mimeType: 'application/json', text: '{"test":"data","value":123}' } },
+    ],
+  }))
+  server.registerTool('test_error_handling', { description: 'Always fails' }, () => {
+    throw new Error('This tool intentionally returns an error for testing')
+  })
+  server.registerTool('test_tool_with_progress', { description: 'Reports progress' }, async (ctx) => {
+    for (const p of [0, 50, 100]) {
+      ctx.progress(p, 100, `step ${p}`)
+      await new Promise((resolve) => setTimeout(resolve, 5))
+    }
+    return said('Progress complete')
+  })
+  server.registerTool('test_logging_tool', { description: 'Logs nothing unless asked' }, () => said('Logging tool done'))
+  server.registerTool('test_streaming_elicitation', { description: 'Answers on its own response stream' }, () => said('Streaming done'))
+  server.registerTool('test_missing_capability', { description: 'Needs the sampling capability' }, (ctx) =>
+    ctx.mcpReq.inputResponses?.sample ? said('Sampled') : inputRequired({
+      sample: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Say hi' } }], maxTokens: 10 } },
+    }))
+  server.registerTool('test_trigger_prompt_change', { description: 'Announces a prompts list change' }, () => {
+    server.sendPromptListChanged()
+    return said('Prompt list changed')
+  })
+
+  server.registerTool('test_input_required_result_elicitation', { description: 'Asks the user for a name' }, (ctx) => {
+    const name = ctx.mcpReq.inputResponses?.user_name?.content?.name
+    return typeof name === 'string' ? said(`Hello, ${name}!`) : inputRequired({ user_name: NAME })
+  })
+  server.registerTool('test_input_required_result_sampling', { description: 'Asks the client to sample' }, (ctx) => {
+    const r = ctx.mcpReq.inputResponses?.capital_question
+    return r ? said(`The model said: ${r.content?.text ?? ''}`) : inputRequired({
+      capital_question: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'What is the capital of France?' } }], maxTokens: 100 } },
+    })
+  })
+  server.registerTool('test_input_required_result_list_roots', { description: 'Asks for the client roots' }, (ctx) => {
+    const r = ctx.mcpReq.inputResponses?.client_roots
+    return r ? said(`Roots: ${(r.roots ?? []).map((x) => x.uri).join(', ')}`) : inputRequired({ client_roots: { method: 'roots/list', params: {} } })
+  })
+  server.registerTool('test_input_required_result_request_state', { description: 'Round-trips sealed state' }, (ctx) => {
+    if (ctx.mcpReq.inputResponses?.confirm && state(ctx) === 'confirm-1') return said('state-ok: confirmed')
+    return inputRequired({ confirm: ask('Please confirm', { ok: { type: 'boolean' } }, ['ok']) }, 'confirm-1')
+  })
+  server.registerTool('test_input_required_result_multiple_inputs', { description: 'Asks for three inputs at once' }, (ctx) => {
+    const r = ctx.mcpReq.inputResponses
+    if (r?.user_name && r?.greeting && r?.client_roots && state(ctx) === 'multi-1') return said(`Hello, ${r.user_name.content?.name}! All inputs received.`)
+    return inputRequired({
+      user_name: NAME,
+      greeting: { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 } },
+      client_roots: { method: 'roots/list', params: {} },
+    }, 'multi-1')
+  })
+  server.registerTool('test_input_required_result_multi_round', { description: 'Asks twice' }, (ctx) => {
+    const r = ctx.mcpReq.inputResponses
+    if (state(ctx) === 'round-2' && r?.step2) return said(`Done: ${r.step2.content?.color}`)
+    if (state(ctx) === 'round-1' && r?.step1) {
+      return inputRequired({ step2: ask('Step 2: What is your favorite color?', { color: { type: 'string' } }, ['color']) }, 'round-2')
+    }
+    return inputRequired({ step1: ask('Step 1: What is your name?', { name: { type: 'string' } }, ['name']) }, 'round-1')
+  })
+  server.registerTool('test_input_required_result_capabilities', { description: 'Asks only for what the client declared' }, (ctx) => {
+    if (ctx.mcpReq.inputResponses) return said('Thanks')
+    const c = ctx.capabilities
+    const requests = {}
+    if (c.elicitationForm) requests.user_name = NAME
+    if (c.sampling) requests.greeting = { method: 'sampling/createMessage', params: { messages: [{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }], maxTokens: 50 } }
+    if (c.roots) requests.client_roots = { method: 'roots/list', params: {} }
+    return Object.keys(requests).length ? inputRequired(requests) : said('No input needed')
+  })
+  server.registerTool('test_input_required_result_tampered_state', { description: 'Rejects tampered state' }, (ctx) =>
+    (state(ctx) === 'untampered' && ctx.mcpReq.inputResponses?.confirm ? said('state-ok') : inputRequired({ confirm: ask('Please confirm', { ok: { type: 'boolean' } }, ['ok']) }, 'untampered')))
 }

@@ -104,8 +104,9 @@ class Notes:
         return text
 
 
-def build(page_size: int = 3) -> tuple[App, Notes]:
-    """The app with every handler registered, and its storage."""
+def build(page_size: int = 3, **machine_config: object) -> tuple[App, Notes]:
+    """The app with every handler registered, and its storage (``machine_config``: more
+    ``App`` options, e.g. a fleet's ``state_keys``, examples/scale-out)."""
     notes = Notes()
     app = App(
         "notes-server",
@@ -113,6 +114,7 @@ def build(page_size: int = 3) -> tuple[App, Notes]:
         instructions="Stateless notes: notes://note-N, notes://projects/{project}/notes/{id}.",
         page_size=page_size,
         read_cache=PRIVATE,
+        **machine_config,
     )
     def reader(uri: str):
         def read(ctx: Context) -> str:

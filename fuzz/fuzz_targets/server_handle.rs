@@ -3,8 +3,9 @@
 //! The input is split at `\n` into messages. The first byte of each chunk picks the stream
 //! and transport; chunks starting with `!` are control inputs instead (change notifications,
 //! timeouts, stream closes, shutdown). Events are answered in several ways (contents,
-//! prompt messages, completions, `input_required`, failures). Beyond "never panics", every
-//! transmitted message must be one line that the crate's own decoder accepts.
+//! prompt messages, completions, `input_required`, failures, results of registered methods,
+//! host list pages, progress). Beyond "never panics", every transmitted message must be one
+//! line that the crate's own decoder accepts. Small limits exercise the refusal paths.
 //!
 //! Wiring (fuzz/Cargo.toml, owned by the fuzz setup): a `[[bin]] name = "server_handle"`,
 //! `path = "fuzz_targets/server_handle.rs"`, with dependencies `libfuzzer-sys` and
@@ -14,8 +15,8 @@
 use libfuzzer_sys::fuzz_target;
 use mcp_context::jsonrpc::{Message, Method};
 use mcp_context::messages::owned::{
-    OwnedGetPromptResult, OwnedInputRequest, OwnedPrompt, OwnedPromptArgument, OwnedResource,
-    OwnedResourceContents, OwnedResourceTemplate,
+    OwnedGetPromptResult, OwnedInputRequest, OwnedJson, OwnedPrompt, OwnedPromptArgument,
+    OwnedResource, OwnedResourceContents, OwnedResourceTemplate,
 };
 use mcp_context::server::{
     CacheHint, Ctx, Event, Failure, InputRequired, Output, PromptEntry, ResourceEntry, SealingKey,
@@ -29,6 +30,11 @@ fn server() -> Server {
         request_timeout_ms: 50,
         completion_events: true,
         forward_unlisted_reads: true,
+        dynamic_resources: true,
+        max_listens_per_stream: 2,
+        max_listens: 4,
+        max_pending_per_stream: 3,
+        max_pending: 5,
         state_keys: vec![SealingKey {
             id: 1,
             secret: vec![7; 32],
@@ -61,6 +67,11 @@ fn server() -> Server {
         },
         completions: vec![],
     });
+    let _ = s.add_method("tools/call");
+    let _ = s.add_method("acme/x");
+    if let Ok(caps) = OwnedJson::parse(r#"{"listChanged":true}"#) {
+        let _ = s.set_capability("tools", caps);
+    }
     s
 }
 
@@ -102,6 +113,37 @@ fn drain(s: &mut Server, answer: u8) {
                     ),
                     (Event::ReadResource(e), 2) => s.fail(e.handle, Failure::NotFound),
                     (Event::GetPrompt(e), 2) => s.fail(e.handle, Failure::Internal),
+                    (Event::ReadResource(e), _) => {
+                        // Progress, then left for the timeout.
+                        let p = f64::from(answer);
+                        s.progress(e.handle, p, Some(p + 1.0), Some("reading"))
+                            .map(|_| ())
+                    }
+                    (Event::Request(e), 0) => {
+                        let result = if answer & 0x10 == 0 {
+                            r#"{"content":[{"type":"text","text":"ok"}],"_meta":{"k":1}}"#
+                        } else {
+                            r#"{"resultType":"complete","value":[1,2]}"#
+                        };
+                        let cache = (answer & 0x20 != 0).then(|| CacheHint::private(1));
+                        match OwnedJson::parse(result) {
+                            Ok(r) => s.respond_result(e.handle, r, cache),
+                            Err(_) => Ok(()),
+                        }
+                    }
+                    (Event::Request(e), 1) => s.respond_input_required(e.handle, roots()),
+                    (Event::Request(e), 2) => {
+                        let _ = s.progress(e.handle, 1.0, None, None);
+                        s.fail(e.handle, Failure::InvalidParams("bad arguments".into()))
+                    }
+                    (Event::ListResources(e), n) => {
+                        let items = vec![
+                            OwnedResource::new("h://1", "h1"),
+                            OwnedResource::new("test://a", "duplicate of a registered one"),
+                        ];
+                        let next = (n != 0 && e.cursor.is_none()).then(|| "next".to_string());
+                        s.respond_list(e.handle, items, next)
+                    }
                     _ => Ok(()), // left for the timeout
                 };
             }

@@ -17,8 +17,8 @@ use mcp_context::server::{
 
 use crate::engine::Engine;
 use crate::handler::{
-    BoxFuture, CompleteRequest, Context, HandlerResult, MethodReply, MethodRequest, PromptReply,
-    PromptRequest, ReadReply, ReadRequest,
+    BoxFuture, CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply,
+    MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest,
 };
 use crate::host::Host;
 
@@ -28,6 +28,8 @@ pub(crate) type PromptFn =
     Arc<dyn Fn(PromptRequest, Context) -> BoxFuture<HandlerResult<PromptReply>> + Send + Sync>;
 pub(crate) type MethodFn =
     Arc<dyn Fn(MethodRequest, Context) -> BoxFuture<HandlerResult<MethodReply>> + Send + Sync>;
+pub(crate) type ListFn =
+    Arc<dyn Fn(ListRequest, Context) -> BoxFuture<HandlerResult<ListPage>> + Send + Sync>;
 pub(crate) type CompleteFn =
     Arc<dyn Fn(CompleteRequest, Context) -> BoxFuture<HandlerResult<Vec<String>>> + Send + Sync>;
 
@@ -41,6 +43,7 @@ pub(crate) struct Handlers {
     pub(crate) complete_prompt: HashMap<String, CompleteFn>,
     pub(crate) complete_template: HashMap<TemplateId, CompleteFn>,
     pub(crate) methods: HashMap<String, MethodFn>,
+    pub(crate) list: Option<ListFn>,
 }
 
 /// Everything registered while building: the handlers, and template texts → ids.
@@ -252,6 +255,23 @@ impl App {
         let handler = read_fn(handler);
         self.op(move |_, b| {
             b.handlers.unlisted = Some(handler);
+            Ok(())
+        })
+    }
+
+    /// Resources listed on demand: `resources/list` pages through the registered resources
+    /// first, then asks `handler` for its pages (turns on
+    /// [`ServerConfig::dynamic_resources`]). Reads of the listed URIs still need a resource,
+    /// template or [`App::unlisted`] handler.
+    pub fn list_resources<F, Fut>(&mut self, handler: F) -> &mut Self
+    where
+        F: Fn(ListRequest, Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HandlerResult<ListPage>> + Send + 'static,
+    {
+        self.config.dynamic_resources = true;
+        let handler: ListFn = Arc::new(move |r, c| Box::pin(handler(r, c)));
+        self.op(move |_, b| {
+            b.handlers.list = Some(handler);
             Ok(())
         })
     }

@@ -28,8 +28,8 @@ use tokio_util::sync::CancellationToken;
 
 use crate::app::Handlers;
 use crate::handler::{
-    BoxFuture, CompleteRequest, Context, HandlerResult, MethodReply, MethodRequest, PromptReply,
-    PromptRequest, ReadReply, ReadRequest,
+    BoxFuture, CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply,
+    MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest,
 };
 
 /// Where the transmits of one stream go.
@@ -310,6 +310,15 @@ impl Engine {
                 );
                 self.run(e.handle, token, fut, answer_method);
             }
+            Event::ListResources(e) => {
+                let Some(handler) = &self.handlers.list else {
+                    // Dynamic lists turned on without a handler: no more pages.
+                    return self.finish(e.handle, Ok(ListPage::default()), answer_list);
+                };
+                let cx = self.context(e.handle, e.auth, token.clone());
+                let fut = handler(ListRequest { cursor: e.cursor }, cx);
+                self.run(e.handle, token, fut, answer_list);
+            }
             // Cancellations are handled in `drain`; overflows need nothing from the host
             // (the machine already told the client).
             _ => {}
@@ -329,6 +338,9 @@ impl Engine {
             Ok(Poll::Ready(r)) => self.finish(handle, r, answer),
             Err(_) => self.finish(handle, Err(crate::Error::internal()), answer),
             Ok(Poll::Pending) => {
+                // A cancellation the machine reported before this point found no token;
+                // then the answer is refused as late, which is harmless.
+                self.lock().tokens.insert(handle, token.clone());
                 let engine = self.clone();
                 tokio::spawn(async move {
                     tokio::select! {
@@ -390,11 +402,20 @@ fn answer_method(s: &mut Server, h: Handle, r: MethodReply) -> Result<(), Respon
     }
 }
 
+fn answer_list(s: &mut Server, h: Handle, page: ListPage) -> Result<(), RespondError> {
+    s.respond_list(h, page.resources, page.next_cursor)
+}
+
 fn answer_complete(s: &mut Server, h: Handle, v: Vec<String>) -> Result<(), RespondError> {
     s.respond_completion(h, v)
 }
 
 impl State {
+    /// Transmits for `stream` go to `sink` (see [`Engine::open_stream`]).
+    pub(crate) fn open(&mut self, stream: StreamId, sink: Sink) {
+        self.sinks.insert(stream, sink);
+    }
+
     /// Polls every output: transmits to their stream's sink, cancellations to the handler's
     /// token, events (with a fresh token) to `events`.
     fn drain(&mut self, events: &mut Vec<(Event, CancellationToken)>) {
@@ -415,24 +436,10 @@ impl State {
                         token.cancel();
                     }
                 }
-                Output::Event(e) => {
-                    let token = CancellationToken::new();
-                    if let Some(h) = handle_of(&e) {
-                        self.tokens.insert(h, token.clone());
-                    }
-                    events.push((e, token));
-                }
+                // The token is registered only if the handler has to wait (`Engine::run`):
+                // one that answers in place cannot be cancelled meanwhile.
+                Output::Event(e) => events.push((e, CancellationToken::new())),
             }
         }
-    }
-}
-
-fn handle_of(e: &Event) -> Option<Handle> {
-    match e {
-        Event::ReadResource(e) => Some(e.handle),
-        Event::GetPrompt(e) => Some(e.handle),
-        Event::Complete(e) => Some(e.handle),
-        Event::Request(e) => Some(e.handle),
-        _ => None,
     }
 }

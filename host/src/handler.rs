@@ -128,6 +128,25 @@ impl From<InputRequired> for MethodReply {
     }
 }
 
+/// A page of `resources/list` the application lists on demand (after the registered
+/// resources; see [`crate::App::list_resources`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListRequest {
+    /// The application's own cursor from its previous page's `next_cursor`; `None` for its
+    /// first page.
+    pub cursor: Option<String>,
+}
+
+/// One page of dynamically listed resources.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ListPage {
+    /// The resources of this page.
+    pub resources: Vec<mcp_context::messages::owned::OwnedResource>,
+    /// The application's cursor for the next page; `None` on the last one. The machine
+    /// wraps it in its own opaque cursor.
+    pub next_cursor: Option<String>,
+}
+
 /// The answer to a read: contents (with the registered cache hint, or one of its own),
 /// or `input_required`.
 #[derive(Debug, Clone, PartialEq)]
@@ -230,6 +249,17 @@ impl Context {
     /// Completes when the request is cancelled (see [`Context::is_cancelled`]).
     pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {
         self.cancel.cancelled()
+    }
+
+    /// Sends `notifications/progress` for this request (`progress` increasing, `total` if
+    /// known, an optional message). Returns `false` when nothing was sent: the request
+    /// carried no `progressToken`, or it is already answered or cancelled. On HTTP the
+    /// response becomes an event stream whose last event is the result.
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) -> bool {
+        let handle = self.handle;
+        self.engine
+            .input(|st, _| st.server.progress(handle, progress, total, message))
+            .unwrap_or(false)
     }
 
     /// Change notifications and runtime registration.

@@ -30,6 +30,7 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use axum::routing::any;
+use axum::serve::ListenerExt;
 use futures_util::Stream;
 use mcp_context::http::{HeadCheck, HttpResponse, HttpStart, Refusal, RequestHead};
 use mcp_context::server::{BodyKind, Ctx, StreamId, Transmit};
@@ -95,7 +96,8 @@ impl Host {
         Router::new().route(&path, any(handle)).with_state(service)
     }
 
-    /// Serves the router on `listener` until `shutdown` completes, then closes gracefully:
+    /// Serves the router on `listener` (with `TCP_NODELAY`) until `shutdown` completes, then
+    /// closes gracefully:
     /// every subscription gets its final result (its event stream ends), and axum waits for
     /// the responses in flight.
     ///
@@ -109,6 +111,10 @@ impl Host {
         let router = self.router();
         let notifier = self.notifier();
         let engine = self.engine.clone();
+        // Small answers go out at once (no Nagle delay behind an unacknowledged segment).
+        let listener = listener.tap_io(|tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, router)
             .with_graceful_shutdown(async move {
                 shutdown.await;
@@ -233,8 +239,8 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
     };
     let stream = svc.engine.new_stream();
     let (tx, rx) = mpsc::unbounded_channel();
-    svc.engine.open_stream(stream, tx);
     let start = svc.engine.input(|st, now| {
+        st.open(stream, tx);
         st.server
             .handle_http(&head, &bytes, now, Ctx::http(stream, auth))
     });
@@ -251,9 +257,8 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
             };
             answer(guard, rx, svc.options.keepalive).await
         }
+        // A 2025-11-25 session's GET stream: the head now, then the session's events.
         HttpStart::EventStream { response, .. } => {
-            // A 2025-11-25 session's GET stream: the head now, then the session's
-            // notifications as SSE events until the machine or the client ends it.
             let guard = Guard {
                 engine: svc.engine.clone(),
                 stream,
@@ -263,15 +268,11 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
             for (name, value) in &response.headers {
                 builder = builder.header(*name, value);
             }
-            let keepalive = svc.options.keepalive;
             let events = Events {
                 first: None,
                 rx,
                 guard,
-                keepalive: tokio::time::interval_at(
-                    tokio::time::Instant::now() + keepalive,
-                    keepalive,
-                ),
+                keepalive: keepalive(svc.options.keepalive),
             };
             builder
                 .body(Body::from_stream(events))
@@ -320,14 +321,18 @@ async fn answer(
         first: Some(first),
         rx,
         guard,
-        keepalive: tokio::time::interval_at(tokio::time::Instant::now() + keepalive, keepalive),
+        keepalive: self::keepalive(keepalive),
     };
     builder
         .body(Body::from_stream(events))
         .unwrap_or_else(|_| internal())
 }
 
-/// The event stream of one POST: `data:` events from the machine, `:` comments while idle.
+fn keepalive(every: Duration) -> tokio::time::Interval {
+    tokio::time::interval_at(tokio::time::Instant::now() + every, every)
+}
+
+/// The event stream of one POST (or legacy session GET): `data:` events from the machine, `:` comments while idle.
 struct Events {
     first: Option<Transmit>,
     rx: mpsc::UnboundedReceiver<Transmit>,

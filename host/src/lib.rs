@@ -45,8 +45,8 @@ mod stdio;
 pub use app::{App, BuildError};
 pub use error::Error;
 pub use handler::{
-    CompleteRequest, Context, HandlerResult, MethodReply, MethodRequest, PromptReply,
-    PromptRequest, ReadReply, ReadRequest,
+    CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply, MethodRequest,
+    PromptReply, PromptRequest, ReadReply, ReadRequest,
 };
 pub use host::Host;
 pub use notify::Notifier;

@@ -419,3 +419,71 @@ async fn the_async_client_calls_extension_methods() {
         Err(mcp_context_host::client::Error::Refused(_))
     ));
 }
+
+#[tokio::test]
+async fn progress_reaches_the_client_before_the_result() {
+    let mut app = App::named("progress", "1.0.0");
+    app.template(
+        OwnedResourceTemplate::new("slow://{n}", "slow"),
+        |req: ReadRequest, cx: Context| async move {
+            for i in 1..=3 {
+                tokio::time::sleep(Duration::from_millis(2)).await;
+                cx.progress(f64::from(i), Some(3.0), Some("working"));
+            }
+            Ok(OwnedResourceContents::text(&req.uri, None, "done"))
+        },
+    );
+    let host = app.build().unwrap();
+    let mut raw = Raw::start(&host);
+    raw.send(
+        r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p1"},"uri":"slow://1"}}"#,
+    )
+    .await;
+    for i in 1..=3 {
+        let v = raw.next().await;
+        assert_eq!(v["method"], "notifications/progress", "{v}");
+        assert_eq!(v["params"]["progressToken"], "p1");
+        assert_eq!(v["params"]["progress"], f64::from(i));
+    }
+    assert_eq!(raw.next().await["result"]["contents"][0]["text"], "done");
+    // Without a token nothing is sent: the result comes alone.
+    raw.send(&read_line(2, "slow://2")).await;
+    let v = raw.next().await;
+    assert_eq!(v["id"], 2, "{v}");
+}
+
+#[tokio::test]
+async fn dynamic_lists_page_after_the_registered_resources() {
+    use mcp_context::messages::owned::OwnedResource;
+    use mcp_context_host::{ListPage, ListRequest};
+    let mut app = App::named("lists", "1.0.0");
+    app.resource(
+        OwnedResource::new("mem://static", "static"),
+        |req: ReadRequest, _cx: Context| async move {
+            Ok(OwnedResourceContents::text(&req.uri, None, "s"))
+        },
+    );
+    app.list_resources(|req: ListRequest, _cx: Context| async move {
+        tokio::task::yield_now().await;
+        Ok(match req.cursor.as_deref() {
+            None => ListPage {
+                resources: vec![OwnedResource::new("mem://d/1", "d1")],
+                next_cursor: Some("two".into()),
+            },
+            Some("two") => ListPage {
+                resources: vec![OwnedResource::new("mem://d/2", "d2")],
+                next_cursor: None,
+            },
+            Some(_) => return Err(Error::invalid_params("bad cursor")),
+        })
+    });
+    let host = app.build().unwrap();
+    let client = pair(&host);
+    let listing = client.list_resources().await.unwrap();
+    let text = format!("{listing:?}");
+    let order: Vec<usize> = ["mem://static", "mem://d/1", "mem://d/2"]
+        .iter()
+        .map(|u| text.find(u).unwrap_or_else(|| panic!("{u} listed: {text}")))
+        .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
+}

@@ -178,6 +178,44 @@ export class WasmRouter {
         wasm.__wbg_wasmrouter_free(ptr, 0);
     }
     /**
+     * `route` on the input buffer's first `len` bytes: the output's length (JSON text), or
+     * -1 when no template matches.
+     * @param {number} len
+     * @returns {number}
+     */
+    routeInput(len) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmrouter_routeInput(retptr, this.__wbg_ptr, len);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Makes the input buffer at least `len` bytes; its address in linear memory.
+     * @param {number} len
+     * @returns {number}
+     */
+    inputBuffer(len) {
+        const ret = wasm.wasmrouter_inputBuffer(this.__wbg_ptr, len);
+        return ret >>> 0;
+    }
+    /**
+     * The output buffer's address in linear memory.
+     * @returns {number}
+     */
+    outputAddress() {
+        const ret = wasm.wasmrouter_outputAddress(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
      * An empty router.
      */
     constructor() {
@@ -254,6 +292,25 @@ export class WasmServer {
         wasm.__wbg_wasmserver_free(ptr, 0);
     }
     /**
+     * Serves an extension method (`tools/list`, `tools/call`, vendor methods).
+     * @param {string} method
+     */
+    addMethod(method) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(method, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_addMethod(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Registers a prompt with optional value sets per argument.
      * @param {string} prompt
      * @param {string | null} [completions]
@@ -307,6 +364,44 @@ export class WasmServer {
     takeWoken() {
         const ret = wasm.wasmserver_takeWoken(this.__wbg_ptr);
         return ret !== 0;
+    }
+    /**
+     * One HTTP request with its body: `{"stream": n}` (the answer comes as transmits), or a
+     * complete response `{"status","headers"}` whose body is taken with `takeBytes()`.
+     * @param {string} head
+     * @param {Uint8Array} body
+     * @param {number} now_ms
+     * @param {number} stream
+     * @param {number} auth
+     * @returns {string}
+     */
+    handleHttp(head, body, now_ms, stream, auth) {
+        let deferred4_0;
+        let deferred4_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(head, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            const ptr1 = passArray8ToWasm0(body, wasm.__wbindgen_export);
+            const len1 = WASM_VECTOR_LEN;
+            wasm.wasmserver_handleHttp(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1, now_ms, stream, auth);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr3 = r0;
+            var len3 = r1;
+            if (r3) {
+                ptr3 = 0; len3 = 0;
+                throw takeObject(r2);
+            }
+            deferred4_0 = ptr3;
+            deferred4_1 = len3;
+            return getStringFromWasm0(ptr3, len3);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
+        }
     }
     /**
      * The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
@@ -418,6 +513,17 @@ export class WasmServer {
         }
     }
     /**
+     * Stops serving `method`; whether it was served.
+     * @param {string} method
+     * @returns {boolean}
+     */
+    removeMethod(method) {
+        const ptr0 = passStringToWasm0(method, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmserver_removeMethod(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
+    }
+    /**
      * Removes a prompt; whether it was registered.
      * @param {string} name
      * @returns {boolean}
@@ -498,6 +604,51 @@ export class WasmServer {
         }
     }
     /**
+     * Answers a `request` event with a result object (JSON text) and optional cache hints.
+     * @param {number} handle
+     * @param {string} result
+     * @param {string | null} [cache]
+     */
+    respondResult(handle, result, cache) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(result, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            var ptr1 = isLikeNone(cache) ? 0 : passStringToWasm0(cache, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len1 = WASM_VECTOR_LEN;
+            wasm.wasmserver_respondResult(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Announces `key: value` (JSON text of an object) in `server/discover`.
+     * @param {string} key
+     * @param {string} value
+     */
+    setCapability(key, value) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(key, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            const ptr1 = passStringToWasm0(value, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len1 = WASM_VECTOR_LEN;
+            wasm.wasmserver_setCapability(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Removes a resource; whether it was registered.
      * @param {string} uri
      * @returns {boolean}
@@ -535,6 +686,17 @@ export class WasmServer {
         const ptr0 = passStringToWasm0(uri, wasm.__wbindgen_export, wasm.__wbindgen_export2);
         const len0 = WASM_VECTOR_LEN;
         wasm.wasmserver_resourceUpdated(this.__wbg_ptr, ptr0, len0);
+    }
+    /**
+     * Withdraws a capability; whether one was set.
+     * @param {string} key
+     * @returns {boolean}
+     */
+    removeCapability(key) {
+        const ptr0 = passStringToWasm0(key, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmserver_removeCapability(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
     }
     /**
      * Answers a completion with candidate values.
@@ -639,10 +801,67 @@ export class WasmServer {
         }
     }
     /**
+     * `notifications/progress` for an event's request; `false` when it carried no token.
+     * @param {number} handle
+     * @param {number} progress
+     * @param {number | null} [total]
+     * @param {string | null} [message]
+     * @returns {boolean}
+     */
+    progress(handle, progress, total, message) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            var ptr0 = isLikeNone(message) ? 0 : passStringToWasm0(message, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_progress(retptr, this.__wbg_ptr, handle, progress, !isLikeNone(total), isLikeNone(total) ? 0 : total, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0 !== 0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Graceful close: every subscription gets its final result.
      */
     shutdown() {
         wasm.wasmserver_shutdown(this.__wbg_ptr);
+    }
+    /**
+     * The head-only HTTP checks (`head` as JSON text): `{"readBody":true,"limit":n}`, or a
+     * response `{"status","headers"}` whose body is then taken with `takeBytes()`.
+     * @param {string} head
+     * @returns {string}
+     */
+    httpHead(head) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(head, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_httpHead(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
+        }
     }
 }
 if (Symbol.dispose) WasmServer.prototype[Symbol.dispose] = WasmServer.prototype.free;
@@ -693,6 +912,56 @@ export class WasmTemplate {
         }
     }
     /**
+     * `matchUri` on the input buffer's first `len` bytes: the output's length (JSON text),
+     * or -1 when the URI does not match.
+     * @param {number} len
+     * @returns {number}
+     */
+    matchInput(len) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmtemplate_matchInput(retptr, this.__wbg_ptr, len);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * `expandJoined` on the input buffer's first `len` bytes; the output's length.
+     * @param {number} len
+     * @returns {number}
+     */
+    expandInput(len) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmtemplate_expandInput(retptr, this.__wbg_ptr, len);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0 >>> 0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Makes the input buffer at least `len` bytes; its address in linear memory.
+     * @param {number} len
+     * @returns {number}
+     */
+    inputBuffer(len) {
+        const ret = wasm.wasmtemplate_inputBuffer(this.__wbg_ptr, len);
+        return ret >>> 0;
+    }
+    /**
      * Expands string values given in `variables()` order, joined by U+0000.
      * @param {string} joined
      * @returns {string}
@@ -722,6 +991,14 @@ export class WasmTemplate {
             wasm.__wbindgen_add_to_stack_pointer(16);
             wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
         }
+    }
+    /**
+     * The output buffer's address in linear memory.
+     * @returns {number}
+     */
+    outputAddress() {
+        const ret = wasm.wasmtemplate_outputAddress(this.__wbg_ptr);
+        return ret >>> 0;
     }
     /**
      * Parses `source`.
@@ -793,68 +1070,6 @@ export class WasmTemplate {
     }
 }
 if (Symbol.dispose) WasmTemplate.prototype[Symbol.dispose] = WasmTemplate.prototype.free;
-
-/**
- * Checks the MCP headers against the body fields of a request (-32020, HTTP 400).
- * @param {string | null | undefined} protocol_version
- * @param {string | null | undefined} method
- * @param {string | null | undefined} name
- * @param {string} body_version
- * @param {string} body_method
- * @param {string | null} [body_name]
- */
-export function checkHeaders(protocol_version, method, name, body_version, body_method, body_name) {
-    try {
-        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-        var ptr0 = isLikeNone(protocol_version) ? 0 : passStringToWasm0(protocol_version, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len0 = WASM_VECTOR_LEN;
-        var ptr1 = isLikeNone(method) ? 0 : passStringToWasm0(method, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len1 = WASM_VECTOR_LEN;
-        var ptr2 = isLikeNone(name) ? 0 : passStringToWasm0(name, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len2 = WASM_VECTOR_LEN;
-        const ptr3 = passStringToWasm0(body_version, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        const len3 = WASM_VECTOR_LEN;
-        const ptr4 = passStringToWasm0(body_method, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        const len4 = WASM_VECTOR_LEN;
-        var ptr5 = isLikeNone(body_name) ? 0 : passStringToWasm0(body_name, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len5 = WASM_VECTOR_LEN;
-        wasm.checkHeaders(retptr, ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3, ptr4, len4, ptr5, len5);
-        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-        if (r1) {
-            throw takeObject(r0);
-        }
-    } finally {
-        wasm.__wbindgen_add_to_stack_pointer(16);
-    }
-}
-
-/**
- * Checks `Host` and `Origin` against `allow` (default: localhost); throws an
- * `OriginError` (`httpStatus` 400 or 403).
- * @param {string | null} [host]
- * @param {string | null} [origin]
- * @param {string[] | null} [allow]
- */
-export function checkOrigin(host, origin, allow) {
-    try {
-        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-        var ptr0 = isLikeNone(host) ? 0 : passStringToWasm0(host, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len0 = WASM_VECTOR_LEN;
-        var ptr1 = isLikeNone(origin) ? 0 : passStringToWasm0(origin, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-        var len1 = WASM_VECTOR_LEN;
-        var ptr2 = isLikeNone(allow) ? 0 : passArrayJsValueToWasm0(allow, wasm.__wbindgen_export);
-        var len2 = WASM_VECTOR_LEN;
-        wasm.checkOrigin(retptr, ptr0, len0, ptr1, len1, ptr2, len2);
-        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-        if (r1) {
-            throw takeObject(r0);
-        }
-    } finally {
-        wasm.__wbindgen_add_to_stack_pointer(16);
-    }
-}
 
 /**
  * The protocol revision the core speaks.

@@ -8,8 +8,6 @@
 //! integers below 2^53: the glue refuses anything else before calling in.
 #![forbid(unsafe_code)]
 
-mod http;
-pub use http::{check_headers, check_origin};
 mod json;
 mod server;
 mod template;

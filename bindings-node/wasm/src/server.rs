@@ -7,9 +7,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::task::{Wake, Waker};
 
+use mcp_context::http::{HeadCheck, HttpResponse, HttpStart, RequestHead};
 use mcp_context::messages::owned::{
-    OwnedGetPromptResult, OwnedImplementation, OwnedInputRequest, OwnedPrompt, OwnedResource,
-    OwnedResourceContents, OwnedResourceTemplate,
+    OwnedGetPromptResult, OwnedImplementation, OwnedInputRequest, OwnedJson, OwnedPrompt,
+    OwnedResource, OwnedResourceContents, OwnedResourceTemplate,
 };
 use mcp_context::server::{
     BodyKind, CacheHint, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure,
@@ -28,6 +29,9 @@ fn register_error(what: &str, e: &RegisterError) -> JsValue {
         RegisterError::InvalidTemplate(_) => "ERR_INVALID_TEMPLATE",
         RegisterError::Router(_) => "ERR_ROUTER",
         RegisterError::UnknownArgument => "ERR_UNKNOWN_ARGUMENT",
+        RegisterError::CoreMethod => "ERR_CORE_METHOD",
+        RegisterError::CoreCapability => "ERR_CORE_CAPABILITY",
+        RegisterError::NotAnObject => "ERR_NOT_AN_OBJECT",
         _ => "ERR_REGISTER",
     };
     context_error(code, format!("{what}: {e}"))
@@ -40,6 +44,8 @@ fn respond_error(e: RespondError) -> JsValue {
         RespondError::InvalidInputRequests => "ERR_INVALID_INPUT_REQUESTS",
         RespondError::NoStateKey => "ERR_NO_STATE_KEY",
         RespondError::ClientLacksCapability => "ERR_CLIENT_LACKS_CAPABILITY",
+        RespondError::InvalidResult => "ERR_INVALID_RESULT",
+        RespondError::InvalidProgress => "ERR_INVALID_PROGRESS",
         _ => "ERR_RESPOND",
     };
     context_error(code, e.to_string())
@@ -95,6 +101,27 @@ fn config_from(text: &str) -> Result<ServerConfig, JsValue> {
     ] {
         if let Some(b) = v.get(key).and_then(Value::as_bool) {
             *slot = b;
+        }
+    }
+    if let Some(h) = v.get("http").and_then(Value::as_object) {
+        match h.get("path") {
+            None => {}
+            Some(Value::Null) => c.http.path = None,
+            Some(p) => c.http.path = p.as_str().map(str::to_owned),
+        }
+        if let Some(n) = h.get("maxBody").and_then(Value::as_u64) {
+            c.http.max_body = usize::try_from(n).unwrap_or(usize::MAX);
+        }
+        for (key, slot) in [
+            ("allowedHosts", &mut c.http.allowed_hosts),
+            ("allowedOrigins", &mut c.http.allowed_origins),
+        ] {
+            if let Some(list) = h
+                .get(key)
+                .and_then(|l| serde_json::from_value::<Vec<String>>(l.clone()).ok())
+            {
+                *slot = list;
+            }
         }
     }
     if let Some(keys) = v.get("stateKeys").and_then(Value::as_array) {
@@ -294,6 +321,8 @@ impl WasmServer {
         let out = self.inner.poll_output()?;
         let v = match out {
             Output::Transmit(t) => {
+                let headers: Vec<[&str; 2]> =
+                    t.http_headers().iter().map(|(k, v)| [*k, *v]).collect();
                 self.bytes = t.bytes;
                 json!({
                     "type": "transmit",
@@ -301,9 +330,22 @@ impl WasmServer {
                     "httpStatus": t.http_status,
                     "kind": match t.kind { BodyKind::Json => "json", BodyKind::Sse => "sse" },
                     "endOfStream": t.end_of_stream,
+                    "headers": headers,
                 })
             }
-            Output::Event(e) => self.event(e),
+            Output::Event(e) => {
+                let (v, params) = self.event(e);
+                if let Some(params) = params {
+                    // The params go in as received (exact numbers): spliced in as JSON text.
+                    let text = v.to_string();
+                    return Some(format!(
+                        "{{\"params\":{},{}",
+                        params.as_raw().as_text(),
+                        &text[1..]
+                    ));
+                }
+                v
+            }
         };
         Some(v.to_string())
     }
@@ -314,8 +356,8 @@ impl WasmServer {
         core::mem::take(&mut self.bytes)
     }
 
-    fn event(&mut self, event: Event) -> Value {
-        match event {
+    fn event(&mut self, event: Event) -> (Value, Option<OwnedJson>) {
+        let v = match event {
             Event::ReadResource(e) => {
                 self.handles.insert(e.handle.get(), e.handle);
                 let mut v = json!({
@@ -355,6 +397,15 @@ impl WasmServer {
                     "value": e.value, "context": pairs(&e.context), "auth": e.auth,
                 })
             }
+            Event::Request(e) => {
+                self.handles.insert(e.handle.get(), e.handle);
+                let v = json!({
+                    "type": "request", "handle": e.handle.get(), "method": e.method,
+                    "progress": e.progress, "auth": e.auth,
+                    "capabilities": capabilities(e.capabilities), "retry": retry(e.retry.as_ref()),
+                });
+                return (v, Some(e.params));
+            }
             Event::Cancelled { handle, reason } => {
                 self.handles.remove(&handle.get());
                 let reason = match reason {
@@ -368,7 +419,8 @@ impl WasmServer {
                 json!({ "type": "streamOverflow", "stream": stream.0 })
             }
             _ => json!({ "type": "unknown" }),
-        }
+        };
+        (v, None)
     }
 
     fn handle(&self, handle: f64) -> Result<Handle, JsValue> {
@@ -386,6 +438,114 @@ impl WasmServer {
             }
             Err(e) => Err(respond_error(e)),
         }
+    }
+
+    /// Serves an extension method (`tools/list`, `tools/call`, vendor methods).
+    #[wasm_bindgen(js_name = addMethod)]
+    pub fn add_method(&mut self, method: &str) -> Result<(), JsValue> {
+        self.inner
+            .add_method(method)
+            .map_err(|e| register_error("addMethod", &e))
+    }
+
+    /// Stops serving `method`; whether it was served.
+    #[wasm_bindgen(js_name = removeMethod)]
+    pub fn remove_method(&mut self, method: &str) -> bool {
+        self.inner.remove_method(method)
+    }
+
+    /// Announces `key: value` (JSON text of an object) in `server/discover`.
+    #[wasm_bindgen(js_name = setCapability)]
+    pub fn set_capability(&mut self, key: &str, value: &str) -> Result<(), JsValue> {
+        let value = decode::<OwnedJson>(value, "value")?;
+        self.inner
+            .set_capability(key, value)
+            .map_err(|e| register_error("setCapability", &e))
+    }
+
+    /// Withdraws a capability; whether one was set.
+    #[wasm_bindgen(js_name = removeCapability)]
+    pub fn remove_capability(&mut self, key: &str) -> bool {
+        self.inner.remove_capability(key)
+    }
+
+    /// Answers a `request` event with a result object (JSON text) and optional cache hints.
+    #[wasm_bindgen(js_name = respondResult)]
+    pub fn respond_result(
+        &mut self,
+        handle: f64,
+        result: &str,
+        cache: Option<String>,
+    ) -> Result<(), JsValue> {
+        let h = self.handle(handle)?;
+        let result = decode::<OwnedJson>(result, "result")?;
+        let r = self.inner.respond_result(h, result, hint(cache, "cache")?);
+        self.answered(h, r)
+    }
+
+    /// `notifications/progress` for an event's request; `false` when it carried no token.
+    pub fn progress(
+        &mut self,
+        handle: f64,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    ) -> Result<bool, JsValue> {
+        let h = self.handle(handle)?;
+        self.inner
+            .progress(h, progress, total, message.as_deref())
+            .map_err(respond_error)
+    }
+
+    /// The head-only HTTP checks (`head` as JSON text): `{"readBody":true,"limit":n}`, or a
+    /// response `{"status","headers"}` whose body is then taken with `takeBytes()`.
+    #[wasm_bindgen(js_name = httpHead)]
+    pub fn http_head(&mut self, head: &str) -> Result<String, JsValue> {
+        let head = Head::parse(head)?;
+        match self.inner.http_head(&head.view()) {
+            HeadCheck::ReadBody { limit } => {
+                Ok(json!({ "readBody": true, "limit": limit }).to_string())
+            }
+            HeadCheck::Respond(r) => Ok(self.response(r)),
+        }
+    }
+
+    /// One HTTP request with its body: `{"stream": n}` (the answer comes as transmits), or a
+    /// complete response `{"status","headers"}` whose body is taken with `takeBytes()`.
+    #[wasm_bindgen(js_name = handleHttp)]
+    pub fn handle_http(
+        &mut self,
+        head: &str,
+        body: &[u8],
+        now_ms: f64,
+        stream: f64,
+        auth: f64,
+    ) -> Result<String, JsValue> {
+        let head = Head::parse(head)?;
+        let ctx = Ctx {
+            stream: StreamId(int(stream)),
+            auth: int(auth),
+            transport: Transport::Http,
+        };
+        match self.inner.handle_http(&head.view(), body, int(now_ms), ctx) {
+            HttpStart::Respond(r) => Ok(self.response(r)),
+            HttpStart::Stream(s) => Ok(json!({ "stream": s.0 }).to_string()),
+            HttpStart::EventStream { stream, response } => {
+                self.bytes = Vec::new();
+                let headers: Vec<[&str; 2]> = response
+                    .headers
+                    .iter()
+                    .map(|(k, v)| [*k, v.as_str()])
+                    .collect();
+                Ok(json!({ "stream": stream.0, "eventStream": true, "status": response.status, "headers": headers }).to_string())
+            }
+        }
+    }
+
+    fn response(&mut self, r: HttpResponse) -> String {
+        self.bytes = r.body;
+        let headers: Vec<[&str; 2]> = r.headers.iter().map(|(k, v)| [*k, v.as_str()]).collect();
+        json!({ "status": r.status, "headers": headers }).to_string()
     }
 
     /// Answers a read with contents (JSON text) and optional cache hints.
@@ -521,5 +681,36 @@ impl WasmServer {
     #[wasm_bindgen(getter)]
     pub fn subscriptions(&self) -> u32 {
         u32::try_from(self.inner.subscriptions()).unwrap_or(u32::MAX)
+    }
+}
+
+/// A request head from the glue (JSON text with the `RequestHead` fields in camelCase).
+struct Head(serde_json::Map<String, Value>);
+
+impl Head {
+    fn parse(text: &str) -> Result<Self, JsValue> {
+        serde_json::from_str(text)
+            .map(Head)
+            .map_err(|e| context_error("ERR_INVALID_ARG_TYPE", format!("head: {e}")))
+    }
+
+    fn get(&self, key: &str) -> Option<&str> {
+        self.0.get(key).and_then(Value::as_str)
+    }
+
+    fn view(&self) -> RequestHead<'_> {
+        RequestHead {
+            method: self.get("method").unwrap_or(""),
+            path: self.get("path").unwrap_or(""),
+            host: self.get("host"),
+            origin: self.get("origin"),
+            content_type: self.get("contentType"),
+            content_length: self.0.get("contentLength").and_then(Value::as_u64),
+            protocol_version: self.get("protocolVersion"),
+            mcp_method: self.get("mcpMethod"),
+            mcp_name: self.get("mcpName"),
+            accept: self.get("accept"),
+            session_id: None,
+        }
     }
 }

@@ -1,9 +1,13 @@
 //! RFC 6570 templates and the router, for the glue's `UriTemplate` and `Router`.
 //!
-//! Crossing costs more than the work, so each call crosses once: `expand` takes the values
-//! of the template's variables, in `variables()` order, joined by U+0000 (the glue falls back
-//! to `expandJson` when a value is not a plain string or contains U+0000); `match` and
-//! `route` return JSON text for `JSON.parse`.
+//! Crossing costs more than the work, so strings do not go through wasm-bindgen's
+//! conversions on the hot paths: each object owns an input and an output buffer in linear
+//! memory; the glue writes UTF-8 into the input (`inputBuffer` gives its address), calls
+//! `expandInput` / `matchInput` / `routeInput` with the length, and reads the output
+//! (`outputAddress`, the returned length). `expand` takes the values of the template's
+//! variables, in `variables()` order, joined by U+0000 (the glue falls back to `expandJson`
+//! when a value is not a plain string or contains U+0000); `match` and `route` write JSON
+//! text for `JSON.parse`. The buffers are plain `Vec<u8>`s: no unsafe code here.
 
 use mcp_context::json::{EncodeError, Writer};
 use mcp_context::template::{
@@ -46,6 +50,36 @@ pub struct WasmTemplate {
     inner: OwnedTemplate,
     pattern: Option<OwnedPattern>,
     names: Vec<String>,
+    buffers: Buffers,
+}
+
+/// The input and output buffers of one object.
+#[derive(Default)]
+struct Buffers {
+    input: Vec<u8>,
+    output: Vec<u8>,
+}
+
+impl Buffers {
+    fn input(&mut self, len: usize) -> usize {
+        if self.input.len() < len {
+            self.input.resize(len, 0);
+        }
+        self.input.as_mut_ptr() as usize
+    }
+
+    fn text(&self, len: usize) -> Result<&str, JsValue> {
+        let bytes = self
+            .input
+            .get(..len)
+            .ok_or_else(|| context_error("ERR_INPUT", "input past the buffer"))?;
+        core::str::from_utf8(bytes).map_err(|_| context_error("ERR_INPUT", "input is not UTF-8"))
+    }
+
+    fn set_output(&mut self, text: String) -> usize {
+        self.output = text.into_bytes();
+        self.output.len()
+    }
 }
 
 #[wasm_bindgen]
@@ -65,6 +99,7 @@ impl WasmTemplate {
             inner,
             pattern: OwnedPattern::parse(source).ok(),
             names,
+            buffers: Buffers::default(),
         })
     }
 
@@ -72,6 +107,36 @@ impl WasmTemplate {
     #[wasm_bindgen(getter)]
     pub fn variables(&self) -> Vec<String> {
         self.names.clone()
+    }
+
+    /// Makes the input buffer at least `len` bytes; its address in linear memory.
+    #[wasm_bindgen(js_name = inputBuffer)]
+    pub fn input_buffer(&mut self, len: usize) -> usize {
+        self.buffers.input(len)
+    }
+
+    /// The output buffer's address in linear memory.
+    #[wasm_bindgen(js_name = outputAddress)]
+    pub fn output_address(&self) -> usize {
+        self.buffers.output.as_ptr() as usize
+    }
+
+    /// `expandJoined` on the input buffer's first `len` bytes; the output's length.
+    #[wasm_bindgen(js_name = expandInput)]
+    pub fn expand_input(&mut self, len: usize) -> Result<usize, JsValue> {
+        let out = self.expand_joined(self.buffers.text(len)?)?;
+        Ok(self.buffers.set_output(out))
+    }
+
+    /// `matchUri` on the input buffer's first `len` bytes: the output's length (JSON text),
+    /// or -1 when the URI does not match.
+    #[wasm_bindgen(js_name = matchInput)]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    pub fn match_input(&mut self, len: usize) -> Result<i32, JsValue> {
+        match self.match_uri(self.buffers.text(len)?)? {
+            Some(text) => Ok(self.buffers.set_output(text) as i32),
+            None => Ok(-1),
+        }
     }
 
     /// Expands string values given in `variables()` order, joined by U+0000.
@@ -149,6 +214,7 @@ impl WasmTemplate {
 #[wasm_bindgen]
 pub struct WasmRouter {
     inner: Router<()>,
+    buffers: Buffers,
 }
 
 #[wasm_bindgen]
@@ -159,6 +225,7 @@ impl WasmRouter {
     pub fn new() -> WasmRouter {
         Self {
             inner: Router::new(),
+            buffers: Buffers::default(),
         }
     }
 
@@ -168,6 +235,29 @@ impl WasmRouter {
             .insert(template, ())
             .map(|id| u32::try_from(id.index()).unwrap_or(u32::MAX))
             .map_err(|e| context_error("ERR_ROUTE", format!("{template}: {e}")))
+    }
+
+    /// Makes the input buffer at least `len` bytes; its address in linear memory.
+    #[wasm_bindgen(js_name = inputBuffer)]
+    pub fn input_buffer(&mut self, len: usize) -> usize {
+        self.buffers.input(len)
+    }
+
+    /// The output buffer's address in linear memory.
+    #[wasm_bindgen(js_name = outputAddress)]
+    pub fn output_address(&self) -> usize {
+        self.buffers.output.as_ptr() as usize
+    }
+
+    /// `route` on the input buffer's first `len` bytes: the output's length (JSON text), or
+    /// -1 when no template matches.
+    #[wasm_bindgen(js_name = routeInput)]
+    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+    pub fn route_input(&mut self, len: usize) -> Result<i32, JsValue> {
+        match self.route(self.buffers.text(len)?)? {
+            Some(text) => Ok(self.buffers.set_output(text) as i32),
+            None => Ok(-1),
+        }
     }
 
     /// `{id, template, variables}` as JSON text, or `undefined`.

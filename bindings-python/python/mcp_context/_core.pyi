@@ -228,7 +228,7 @@ class InvalidMessage(McpContextError, ValueError):
     """The JSON-RPC code the spec gives such input (-32602)."""
 
 class PathError(McpContextError, ValueError):
-    """A ``file://`` URI that does not map to a path under the root (DIGEST §7)."""
+    """A ``file://`` URI that does not map to a path under the root (docs/rules.md §7)."""
 
     kind: str
     """Stable snake_case identifier, e.g. ``"dot_segment"``, ``"outside_root"``."""
@@ -324,7 +324,7 @@ CacheRefusal: TypeAlias = Literal["retry", "immediately_stale", "too_large"]
 """Why ``Cache.insert`` stored nothing."""
 
 class Cache:
-    """A bounded, scope-aware cache of results (DIGEST §4).
+    """A bounded, scope-aware cache of results (docs/rules.md §4).
 
     Keys: ``server/discover``; ``resources/list``, ``resources/templates/list``,
     ``prompts/list``, ``tools/list`` with their cursor (or ``None``);
@@ -387,7 +387,7 @@ class Cache:
         """The number of entries."""
 
 class FileRoot:
-    """Maps ``file://`` URIs under a root to relative paths, refusing traversal (DIGEST §7).
+    """Maps ``file://`` URIs under a root to relative paths, refusing traversal (docs/rules.md §7).
 
     >>> FileRoot("file:///srv/project").resolve("file:///srv/project/src/a%20b.rs")
     'src/a b.rs'
@@ -419,7 +419,7 @@ def select_context(
     max_tokens: int | None = None,
     role: Literal["user", "assistant"] | None = None,
 ) -> list[int]:
-    """Chooses which resources to put in a model's context within a budget (DIGEST §14.3).
+    """Chooses which resources to put in a model's context within a budget (docs/rules.md §14.3).
 
     ``candidates`` are ``Resource`` dicts (``uri``, ``size``, ``annotations``:
     ``audience``, ``priority``, ``lastModified``), optionally with ``tokens``. Give
@@ -530,7 +530,7 @@ class Listed:
     """Whether an ``all_pages`` walk stopped at the page limit."""
 
 class InputRequired:
-    """The server needs input (DIGEST §13): ``respond_input`` or ``cancel``."""
+    """The server needs input (docs/rules.md §13): ``respond_input`` or ``cancel``."""
 
     call: int
     """The call id."""
@@ -548,7 +548,7 @@ class Failed:
     """Why (raise it, or read ``.code``/``.data``)."""
 
 class Acknowledged:
-    """A subscription is acknowledged (DIGEST §11.2)."""
+    """A subscription is acknowledged (docs/rules.md §11.2)."""
 
     call: int
     """The listen call id."""
@@ -750,7 +750,7 @@ class Transmit:
     ``Cache-Control: no-cache`` for SSE)."""
 
 class Retry:
-    """The verified inputs of an MRTR retry (DIGEST §13)."""
+    """The verified inputs of an MRTR retry (docs/rules.md §13)."""
 
     state: builtins.bytes | None
     """The state given to ``respond_input_required``, verified; ``None`` if none."""

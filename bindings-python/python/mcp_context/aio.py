@@ -476,7 +476,7 @@ class _Http(_Transport):
             task.add_done_callback(self.others.discard)
 
     async def _post(self, client: Client, body: bytes, headers: dict[str, str], id: int | None) -> None:  # noqa: A002
-        answered = False
+        answered = broken = False
         try:
             async with self.http.stream("POST", self.url, content=body, headers=headers) as r:
                 sid = r.headers.get("mcp-session-id")
@@ -484,6 +484,7 @@ class _Http(_Transport):
                     self.session_id = sid
                 ctype = r.headers.get("content-type", "").split(";")[0].strip()
                 if ctype == "text/event-stream":
+                    broken = True  # ended without the final answer: failed (else a no-op)
                     data: list[str] = []
                     async for line in r.aiter_lines():
                         if line == "":
@@ -503,11 +504,11 @@ class _Http(_Transport):
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the request failed on the wire
-            pass
+            broken = True  # e.g. a listen stream cut by a dying server: the listen fails
         finally:
             if id is not None:
                 self.posts.pop(id, None)
-        if id is not None and not answered and not client._closed:
+        if id is not None and (broken or not answered) and not client._closed:
             client.machine.handle_request_failed(id, now_ms())
             client._drain()
 

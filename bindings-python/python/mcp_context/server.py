@@ -381,6 +381,7 @@ class App:
         self._listers: list[tuple[_Resource, Callable[[], Iterable[Any]]]] = []
         self._methods: dict[str, Callable[..., Any]] = {}
         self._runtime: Runtime | None = None
+        self._broker: Any = None
 
     # --- decorators -------------------------------------------------------------------
 
@@ -581,16 +582,31 @@ class App:
     # --- pushes -------------------------------------------------------------------------
 
     def resource_updated(self, uri: str) -> None:
-        """Tells the listens that opted in that ``uri`` changed (from the loop's thread)."""
+        """Tells the listens that opted in that ``uri`` changed (from the loop's thread);
+        with a broker (``use_broker``), the fleet's other instances too."""
         self._push(lambda m: m.resource_updated(uri))
+        if self._broker is not None:
+            self._broker.publish("resource_updated", uri)
 
     def resources_list_changed(self) -> None:
         """``notifications/resources/list_changed`` to the listens that opted in."""
         self._push(lambda m: m.resources_list_changed())
+        if self._broker is not None:
+            self._broker.publish("resources_list_changed")
 
     def prompts_list_changed(self) -> None:
         """``notifications/prompts/list_changed`` to the listens that opted in."""
         self._push(lambda m: m.prompts_list_changed())
+        if self._broker is not None:
+            self._broker.publish("prompts_list_changed")
+
+    def use_broker(self, broker: Any) -> None:
+        """Scale-out (docs/scale-out.md): the three pushes above are applied here and
+        published through ``broker`` (e.g. ``mcp_context.broker.RedisBroker``), whose
+        ``run(app)`` task, started with the server, applies the other instances' events
+        through ``_push``. Call before the server starts."""
+        self._broker = broker
+        self._startup.append(lambda: broker.run(self))
 
     def _push(self, fn: Callable[[ServerMachine], None]) -> None:
         rt = self._runtime

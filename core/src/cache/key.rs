@@ -1,8 +1,8 @@
-//! What a cached result is keyed by, and which notifications invalidate it (DIGEST §4, §12).
+//! What a cached result is keyed by, and which notifications invalidate it (docs/rules.md §4, §12).
 
 use core::fmt;
 
-/// A paginated, cacheable list method (DIGEST §3, §4).
+/// A paginated, cacheable list method (docs/rules.md §3, §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ListKind {
     /// `resources/list`.
@@ -29,12 +29,12 @@ impl ListKind {
 }
 
 /// The identity of a cacheable request: "the request method together with the request
-/// parameters that affect the result" (DIGEST §4). Exactly these params are in the key:
+/// parameters that affect the result" (docs/rules.md §4). Exactly these params are in the key:
 ///
 /// | method | params in the key |
 /// | --- | --- |
 /// | `server/discover` | none |
-/// | `resources/list`, `resources/templates/list`, `prompts/list`, `tools/list` | `cursor`; absent and `""` differ (`""` is a valid cursor, DIGEST §3) |
+/// | `resources/list`, `resources/templates/list`, `prompts/list`, `tools/list` | `cursor`; absent and `""` differ (`""` is a valid cursor, docs/rules.md §3) |
 /// | `resources/read` | `uri`, compared as an exact string |
 ///
 /// Never in the key: `_meta` (protocol version, client info, capabilities, trace context;
@@ -43,7 +43,7 @@ impl ListKind {
 /// authorization context is not part of this identity: it is matched against the stored
 /// result's `cacheScope` (see [`Cache`](super::Cache)).
 ///
-/// Only the six methods whose results extend `CacheableResult` are keyable (DIGEST §4);
+/// Only the six methods whose results extend `CacheableResult` are keyable (docs/rules.md §4);
 /// `prompts/get`, `completion/complete`, `tools/call` carry no caching hints and are refused
 /// by [`CacheKey::new`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -68,7 +68,7 @@ pub enum CacheKey<'a> {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum KeyError {
-    /// The method's result is not a `CacheableResult` (DIGEST §4).
+    /// The method's result is not a `CacheableResult` (docs/rules.md §4).
     NotCacheable,
     /// `resources/read` without a `uri`.
     MissingUri,
@@ -122,7 +122,7 @@ impl<'a> CacheKey<'a> {
     }
 }
 
-/// An event that makes cached results stale (DIGEST §4: a relevant change notification
+/// An event that makes cached results stale (docs/rules.md §4: a relevant change notification
 /// "**invalidates** the cached response"; §3: after a rejected cursor "drop every cached page
 /// and restart").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,7 +186,7 @@ impl<'a> Invalidation<'a> {
 /// `parent` ends with `/` or the next character of `child` is `/`, `?` or `#` (a path
 /// boundary, or a query/fragment view of the same resource). Both directions count: the
 /// notification "might be a sub-resource of the one that the client actually subscribed to"
-/// (DIGEST §12), and a read of a directory returns its files' contents (DIGEST §7), so an
+/// (docs/rules.md §12), and a read of a directory returns its files' contents (docs/rules.md §7), so an
 /// update to `file:///p/a.rs` makes a cached read of `file:///p` stale; an update to
 /// `file:///p` makes cached reads below it stale. URIs are compared as exact strings, with no
 /// normalisation (`file:///p` and `file:///p/./` are different): the cache stores the URI the

@@ -1,4 +1,4 @@
-//! A scope-aware cache for cacheable results (DIGEST §4, checklist §16.4).
+//! A scope-aware cache for cacheable results (docs/rules.md §4, checklist §16.4).
 //!
 //! Pure data structure: no clock (every call takes `now_ms`), no I/O, values are opaque
 //! bytes (the serialized result). The pieces:
@@ -11,15 +11,15 @@
 //! Rules, with their source:
 //!
 //! * Fresh while `now < stored_at + ttlMs`; `ttlMs` 0, negative or absent is immediately
-//!   stale (DIGEST §4).
+//!   stale (docs/rules.md §4).
 //! * `cacheScope: "private"` results are served only to the same authorization context;
-//!   `"public"` ones to anyone (DIGEST §4 "Caches **MUST NOT** be shared across authorization
-//!   contexts"). An absent `cacheScope` (legacy servers; no default, DIGEST §19.10) is
+//!   `"public"` ones to anyone (docs/rules.md §4 "Caches **MUST NOT** be shared across authorization
+//!   contexts"). An absent `cacheScope` (legacy servers; no default, docs/rules.md §19.10) is
 //!   treated as `private`, the safe reading.
 //! * Results of MRTR retries (requests carrying `inputResponses` or `requestState`) are never
-//!   stored (DIGEST §4, §13): [`Attempt::Retry`] is refused with [`Refused::Retry`].
-//! * Notifications invalidate (DIGEST §4, §12): see [`Invalidation`]. A rejected cursor
-//!   drops every page of that list (DIGEST §3, §4).
+//!   stored (docs/rules.md §4, §13): [`Attempt::Retry`] is refused with [`Refused::Retry`].
+//! * Notifications invalidate (docs/rules.md §4, §12): see [`Invalidation`]. A rejected cursor
+//!   drops every page of that list (docs/rules.md §3, §4).
 //!
 //! # A fixed-capacity (no-alloc) variant
 //!
@@ -42,7 +42,7 @@ pub use store::{Cache, CacheLimits, Lookup};
 
 use core::fmt;
 
-/// `cacheScope` (DIGEST §4): the wire enum of the message layer, shared by the cache.
+/// `cacheScope` (docs/rules.md §4): the wire enum of the message layer, shared by the cache.
 pub use crate::messages::CacheScope;
 
 /// An authorization context: a stable identifier the host derives from the credentials a
@@ -52,7 +52,7 @@ pub use crate::messages::CacheScope;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct AuthContext(pub u64);
 
-/// The caching hints of a result as received (DIGEST §4: `ttlMs`, `cacheScope`).
+/// The caching hints of a result as received (docs/rules.md §4: `ttlMs`, `cacheScope`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct CacheHints {
     /// `ttlMs`; `None` if absent (legacy server). Negative values read as 0.
@@ -62,7 +62,7 @@ pub struct CacheHints {
 }
 
 impl CacheHints {
-    /// The TTL to apply: absent or negative is 0 (DIGEST §4 "SHOULD assume a default of `0`",
+    /// The TTL to apply: absent or negative is 0 (docs/rules.md §4 "SHOULD assume a default of `0`",
     /// "SHOULD ignore it and treat it as `0`").
     #[must_use]
     pub const fn effective_ttl_ms(&self) -> u64 {
@@ -72,7 +72,7 @@ impl CacheHints {
         }
     }
 
-    /// The scope to apply: absent is private (DIGEST §19.10).
+    /// The scope to apply: absent is private (docs/rules.md §19.10).
     #[must_use]
     pub const fn effective_scope(&self) -> CacheScope {
         match self.scope {
@@ -83,7 +83,7 @@ impl CacheHints {
 }
 
 /// Whether the result was produced by the original request or by an MRTR retry (one that
-/// carried `inputResponses` or `requestState`, DIGEST §13). The caller must say which: the
+/// carried `inputResponses` or `requestState`, docs/rules.md §13). The caller must say which: the
 /// cache cannot see the request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Attempt {
@@ -97,7 +97,7 @@ pub enum Attempt {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum Refused {
-    /// The result answers an MRTR retry: "**MUST NOT** be cached" (DIGEST §4).
+    /// The result answers an MRTR retry: "**MUST NOT** be cached" (docs/rules.md §4).
     Retry,
     /// `ttlMs` is 0 (or absent or negative): stale on arrival. Any entry the same context
     /// held for this key is dropped, since a newer answer superseded it.
@@ -120,7 +120,7 @@ impl fmt::Display for Refused {
 impl core::error::Error for Refused {}
 
 /// Whether a result stored at `stored_at_ms` with hint `ttl_ms` is fresh at `now_ms`
-/// (DIGEST §4: "fresh while `now < t_received + ttlMs`"). A `ttl_ms` that is absent, zero
+/// (docs/rules.md §4: "fresh while `now < t_received + ttlMs`"). A `ttl_ms` that is absent, zero
 /// or negative is never fresh. A `now_ms` before `stored_at_ms` (a clock that went back) is
 /// not fresh either: the safe answer.
 #[must_use]

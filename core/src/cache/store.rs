@@ -31,7 +31,7 @@ impl Default for CacheLimits {
 pub enum Lookup<'c> {
     /// A fresh result for this key and context: serve it.
     Fresh(&'c [u8]),
-    /// Only a stale one: re-fetch; a client MAY serve it if re-fetching fails (DIGEST §4).
+    /// Only a stale one: re-fetch; a client MAY serve it if re-fetching fails (docs/rules.md §4).
     Stale(&'c [u8]),
     /// Nothing usable for this key and context.
     Miss,
@@ -112,7 +112,7 @@ fn split<'k>(key: &CacheKey<'k>) -> (Tag, &'k [u8]) {
 }
 
 /// A bounded cache of serialized results, keyed by [`CacheKey`] and scoped by
-/// authorization context (DIGEST §4).
+/// authorization context (docs/rules.md §4).
 ///
 /// * **Storing**: [`Cache::insert`] with the result's [`CacheHints`]. A `public` result is
 ///   stored once for everyone; a `private` one per authorization context. A new result

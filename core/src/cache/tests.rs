@@ -58,7 +58,7 @@ fn keys() {
             assert_eq!(k.method(), *method);
         }
     }
-    // Absent cursor and "" are different pages (DIGEST §3).
+    // Absent cursor and "" are different pages (docs/rules.md §3).
     assert_ne!(
         CacheKey::new("tools/list", None),
         CacheKey::new("tools/list", Some(""))

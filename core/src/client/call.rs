@@ -12,7 +12,7 @@ use crate::messages::owned::{OwnedJson, OwnedSubscriptionFilter};
 
 /// The host's handle of one call. It stays the same across every JSON-RPC request the call
 /// makes (pages, version retry, `input_required` retries), unlike the JSON-RPC id, which is
-/// new for each (DIGEST §13 "The JSON-RPC `id` **MUST** be different").
+/// new for each (docs/rules.md §13 "The JSON-RPC `id` **MUST** be different").
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct CallId(pub u64);
 
@@ -22,7 +22,7 @@ impl fmt::Display for CallId {
     }
 }
 
-/// How a list call pages (DIGEST §3).
+/// How a list call pages (docs/rules.md §3).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ListMode {
     /// One page, starting at this cursor (`None`: the first page). The event's
@@ -33,7 +33,7 @@ pub enum ListMode {
     All,
 }
 
-/// Whether a cacheable call may be answered from the cache (DIGEST §4).
+/// Whether a cacheable call may be answered from the cache (docs/rules.md §4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CachePolicy {
     /// Serve a fresh cached result (same method and result-affecting params, visible to the
@@ -43,7 +43,7 @@ pub enum CachePolicy {
     Refresh,
 }
 
-/// `ref` of a `completion/complete` call (DIGEST §10).
+/// `ref` of a `completion/complete` call (docs/rules.md §10).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CompletionRef {
     /// `ref/prompt`: a prompt argument.
@@ -133,7 +133,7 @@ impl Spec {
     }
 }
 
-/// The MRTR retry data of a call (DIGEST §13): the host's `inputResponses` and the server's
+/// The MRTR retry data of a call (docs/rules.md §13): the host's `inputResponses` and the server's
 /// `requestState`, kept as its exact JSON token so it is echoed byte for byte.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Retry {

@@ -11,11 +11,11 @@ use crate::messages::ClientCapabilities;
 use crate::messages::owned::{OwnedImplementation, OwnedJson};
 
 /// How the host carries messages: it decides how a cancellation is signalled
-/// (DIGEST §11.4, §12).
+/// (docs/rules.md §11.4, §12).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Transport {
     /// stdio: one shared channel; cancelling sends `notifications/cancelled` ("The client
-    /// **MUST** send a `notifications/cancelled`", DIGEST §11.4).
+    /// **MUST** send a `notifications/cancelled`", docs/rules.md §11.4).
     Stdio,
     /// Streamable HTTP: one POST per request; cancelling closes that request's response
     /// stream ([`Output::CloseStream`](super::Output::CloseStream)), no notification.
@@ -26,15 +26,15 @@ pub enum Transport {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ClientConfig {
     /// `io.modelcontextprotocol/clientInfo` (and legacy `clientInfo`). Clients SHOULD send it
-    /// on every request (DIGEST §1.1); `None` leaves it out.
+    /// on every request (docs/rules.md §1.1); `None` leaves it out.
     pub client_info: Option<OwnedImplementation>,
     /// `ClientCapabilities` sent on every request (`{}` = none). Declare `elicitation`,
-    /// `sampling` or `roots` only if the host fulfils those input requests (DIGEST §13).
+    /// `sampling` or `roots` only if the host fulfils those input requests (docs/rules.md §13).
     pub capabilities: OwnedJson,
     /// Modern protocol versions (2026-07-28 and later), most preferred first. The first is
     /// probed with `server/discover`.
     pub versions: Vec<String>,
-    /// Legacy versions for the dual-era fallback (`initialize`, DIGEST §17), most preferred
+    /// Legacy versions for the dual-era fallback (`initialize`, docs/rules.md §17), most preferred
     /// first. Empty: modern only, no fallback.
     pub legacy_versions: Vec<String>,
     /// The transport, for cancellation.
@@ -42,7 +42,7 @@ pub struct ClientConfig {
     /// How long a request may stay unanswered before it fails with a timeout.
     pub request_timeout_ms: u64,
     /// How long the `server/discover` probe waits before the server is taken as legacy
-    /// (DIGEST §17.2 "no answer within a timeout").
+    /// (docs/rules.md §17.2 "no answer within a timeout").
     pub probe_timeout_ms: u64,
     /// At most this many pages are fetched by one aggregated list call.
     pub max_pages: usize,

@@ -15,26 +15,26 @@ use crate::jsonrpc::{DecodeError, ErrorData, ErrorObject, ParamsError};
 use crate::messages::owned::OwnedJson;
 
 /// A JSON-RPC error the server answered a call with, typed by what the spec fixes
-/// (DIGEST §1.4).
+/// (docs/rules.md §1.4).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
 pub enum ServerError {
     /// Resource not found: `-32602` with `data.uri`, or the legacy `-32002` a client SHOULD
-    /// still accept (DIGEST §7, §16.1 rule 10, §17.2).
+    /// still accept (docs/rules.md §7, §16.1 rule 10, §17.2).
     ResourceNotFound {
         /// `data.uri`, when the server sent it.
         uri: Option<String>,
         /// `message`
         message: String,
     },
-    /// `-32022`: the requested version is not served (DIGEST §2).
+    /// `-32022`: the requested version is not served (docs/rules.md §2).
     UnsupportedProtocolVersion {
         /// `data.supported`
         supported: Vec<String>,
         /// `data.requested`
         requested: String,
     },
-    /// `-32021`: the request needs client capabilities that were not declared (DIGEST §1.1).
+    /// `-32021`: the request needs client capabilities that were not declared (docs/rules.md §1.1).
     MissingRequiredClientCapability {
         /// `data.requiredCapabilities` (a `ClientCapabilities` object).
         required: OwnedJson,
@@ -165,7 +165,7 @@ impl fmt::Display for ServerError {
 
 impl core::error::Error for ServerError {}
 
-/// Why the era/version negotiation failed (DIGEST §2, §17.2).
+/// Why the era/version negotiation failed (docs/rules.md §2, §17.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum ConnectError {
@@ -210,9 +210,9 @@ pub enum CallError {
     /// The transport closed (see [`Client::handle_close`](super::Client::handle_close)).
     Closed,
     /// The result broke the schema or a spec rule, e.g. an unrecognised `resultType`
-    /// (DIGEST §1.2, §16.1 rule 8).
+    /// (docs/rules.md §1.2, §16.1 rule 8).
     InvalidResult(ParamsError),
-    /// More `input_required` rounds than `max_input_rounds` (DIGEST §13).
+    /// More `input_required` rounds than `max_input_rounds` (docs/rules.md §13).
     TooManyInputRounds,
     /// The negotiation failed, so the call was never sent.
     NotConnected(ConnectError),
@@ -256,7 +256,7 @@ pub enum ClientError {
     /// The call is not waiting for input responses.
     NotAwaitingInput,
     /// An input request key has no response: the client "**MUST** construct the requested
-    /// inputs before retrying" (DIGEST §13).
+    /// inputs before retrying" (docs/rules.md §13).
     MissingInputResponse,
     /// A response key the server did not request.
     UnexpectedInputResponse,
@@ -306,21 +306,21 @@ pub enum PeerError {
     /// A notification's params break the schema.
     InvalidNotification(ParamsError),
     /// A modern server sent a request: "Servers **MUST NOT** initiate JSON-RPC requests"
-    /// (DIGEST §1.3); not answered.
+    /// (docs/rules.md §1.3); not answered.
     UnexpectedRequest,
     /// A notification names a subscription id that is not an open `subscriptions/listen`.
     UnknownSubscription,
-    /// A notification of a subscription arrived before its acknowledgment (DIGEST §11.2).
+    /// A notification of a subscription arrived before its acknowledgment (docs/rules.md §11.2).
     NotificationBeforeAck,
-    /// A notification type (or URI) the subscription did not opt in to (DIGEST §11.1).
+    /// A notification type (or URI) the subscription did not opt in to (docs/rules.md §11.1).
     UnrequestedNotification,
     /// The acknowledgment or the listen result names another subscription id than the
-    /// listen request's id (DIGEST §11.4, §16.9 rule 52).
+    /// listen request's id (docs/rules.md §11.4, §16.9 rule 52).
     SubscriptionIdMismatch,
-    /// The acknowledgment grants a type the client did not request (DIGEST §11.2).
+    /// The acknowledgment grants a type the client did not request (docs/rules.md §11.2).
     AckExceedsRequest,
     /// A modern server cancelled a request that is not a `subscriptions/listen`
-    /// (DIGEST §12 "Server-sent cancellation notifications **MUST** reference a
+    /// (docs/rules.md §12 "Server-sent cancellation notifications **MUST** reference a
     /// `subscriptions/listen` request"); ignored.
     InvalidCancellation,
     /// An error response without an id (the server could not read ours).

@@ -18,7 +18,7 @@ pub enum Output {
     /// Send these bytes to the server.
     Transmit(Transmit),
     /// HTTP only: close the response stream of request `id`: that is the cancellation on
-    /// Streamable HTTP (DIGEST §11.4, §12).
+    /// Streamable HTTP (docs/rules.md §11.4, §12).
     CloseStream {
         /// The JSON-RPC id of the request whose stream to close.
         id: i64,
@@ -27,8 +27,8 @@ pub enum Output {
     Event(Event),
 }
 
-/// One message to send. On stdio write `bytes` and a newline (DIGEST §15.2); on HTTP POST
-/// them with the headers [`Transmit::http_headers`] gives (DIGEST §16.10 rule 60).
+/// One message to send. On stdio write `bytes` and a newline (docs/rules.md §15.2); on HTTP POST
+/// them with the headers [`Transmit::http_headers`] gives (docs/rules.md §16.10 rule 60).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Transmit {
     /// One compact JSON-RPC message (no newline inside).
@@ -80,7 +80,7 @@ impl Transmit {
     }
 }
 
-/// The protocol era of a session (DIGEST §17).
+/// The protocol era of a session (docs/rules.md §17).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Era {
     /// 2026-07-28 and later: per-request `_meta`, `server/discover`, `subscriptions/listen`.
@@ -89,7 +89,7 @@ pub enum Era {
     Legacy,
 }
 
-/// What the server declared (from `server/discover` or legacy `initialize`, DIGEST §1.6).
+/// What the server declared (from `server/discover` or legacy `initialize`, docs/rules.md §1.6).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ServerFeatures {
     /// `resources` is declared.
@@ -125,7 +125,7 @@ pub struct Session {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Notice {
     /// `notifications/resources/updated` for `uri` (possibly a sub-resource of a subscribed
-    /// URI, DIGEST §12).
+    /// URI, docs/rules.md §12).
     ResourceUpdated {
         /// `params.uri`
         uri: String,
@@ -138,7 +138,7 @@ pub enum Notice {
     ToolsListChanged,
 }
 
-/// How a subscription ended (DIGEST §11.4, §19 item 2).
+/// How a subscription ended (docs/rules.md §11.4, §19 item 2).
 #[derive(Debug, Clone, PartialEq)]
 pub enum EndReason {
     /// The server answered the listen request: a clean close.
@@ -146,7 +146,7 @@ pub enum EndReason {
     /// The server sent `notifications/cancelled` for the listen request.
     CancelledByServer,
     /// The transport closed without the listen result: an unexpected disconnect. After
-    /// reconnecting, the client MUST re-send `subscriptions/listen` (DIGEST §11.4) with this
+    /// reconnecting, the client MUST re-send `subscriptions/listen` (docs/rules.md §11.4) with this
     /// filter.
     UnexpectedClose {
         /// The filter the subscription was opened with.
@@ -211,7 +211,7 @@ pub enum Event {
         /// The result.
         reply: Reply<reply::Completion>,
     },
-    /// The server needs input before it answers (DIGEST §13). Answer with
+    /// The server needs input before it answers (docs/rules.md §13). Answer with
     /// [`Client::respond_input`](super::Client::respond_input) (one response per key) or
     /// give up with [`Client::cancel`](super::Client::cancel).
     InputRequired {
@@ -237,7 +237,7 @@ pub enum Event {
         /// Why.
         error: CallError,
     },
-    /// A subscription is acknowledged (DIGEST §11.2): what the server honours, and what it
+    /// A subscription is acknowledged (docs/rules.md §11.2): what the server honours, and what it
     /// refused of the request (types and URIs).
     Acknowledged {
         /// The listen call.

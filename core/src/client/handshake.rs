@@ -1,4 +1,4 @@
-//! Era and version negotiation (DIGEST §2, §17.2): `server/discover` first; `-32022` picks
+//! Era and version negotiation (docs/rules.md §2, §17.2): `server/discover` first; `-32022` picks
 //! the best common version from `data.supported` and retries once; any other error or no
 //! answer means a legacy server, which gets `initialize` + `notifications/initialized`.
 
@@ -35,7 +35,7 @@ fn choose(modern: &[String], legacy: &[String], supported: &[String]) -> Choice 
 }
 
 /// `data.supported` of a `-32022` (or of a legacy `-32602` unsupported-version error,
-/// DIGEST §17.2 item 7).
+/// docs/rules.md §17.2 item 7).
 pub(crate) fn supported_versions(e: &ErrorObject<'_>) -> Option<Vec<String>> {
     let list = match e.details() {
         Ok(ErrorData::UnsupportedProtocolVersion { supported, .. }) => supported,
@@ -144,7 +144,7 @@ impl Client {
                     }
                 }
             }
-            // Recognised modern errors: a modern server that refuses us (DIGEST §17.2).
+            // Recognised modern errors: a modern server that refuses us (docs/rules.md §17.2).
             Err(e) if matches!(e.code.code(), -32021 | -32020) => {
                 self.connect_failed(ConnectError::Rejected(e.code));
             }
@@ -275,7 +275,7 @@ impl Client {
     }
 
     /// A `-32022` on a call in a modern session: switch to the best common modern version
-    /// and send again, once per call (DIGEST §2 "The client **SHOULD** select a mutually
+    /// and send again, once per call (docs/rules.md §2 "The client **SHOULD** select a mutually
     /// supported version from the `supported` list and retry the request"). `true` if
     /// retried.
     pub(crate) fn version_retry(

@@ -1,4 +1,4 @@
-//! Inputs from the transport: messages, timeouts, close (DIGEST §1, §12, §17.2).
+//! Inputs from the transport: messages, timeouts, close (docs/rules.md §1, §12, §17.2).
 
 use super::error::{CallError, ConnectError, PeerError};
 use super::event::{EndReason, Era, Event, Notice};
@@ -101,7 +101,7 @@ impl Client {
         }
     }
 
-    /// Drops what a change notification makes stale (DIGEST §4, §16.4 rule 27).
+    /// Drops what a change notification makes stale (docs/rules.md §4, §16.4 rule 27).
     pub(crate) fn invalidate(&mut self, notice: &Notice) {
         let event = match notice {
             Notice::ResourceUpdated { uri } => Invalidation::ResourceUpdated { uri },
@@ -114,7 +114,7 @@ impl Client {
         }
     }
 
-    /// The server's `notifications/cancelled` (DIGEST §11.4, §12): the end of a listen
+    /// The server's `notifications/cancelled` (docs/rules.md §11.4, §12): the end of a listen
     /// stream; in a legacy session also of any request.
     fn on_server_cancelled(&mut self, id: RequestId<'_>) {
         let RequestId::Int(n) = id else { return };
@@ -142,8 +142,8 @@ impl Client {
         }
     }
 
-    /// A request from the server. Modern servers MUST NOT send any (DIGEST §1.3); a legacy
-    /// session answers `ping` and refuses the rest with `-32601` (DIGEST §17.2 item 6).
+    /// A request from the server. Modern servers MUST NOT send any (docs/rules.md §1.3); a legacy
+    /// session answers `ping` and refuses the rest with `-32601` (docs/rules.md §17.2 item 6).
     fn on_server_request(&mut self, r: &Request<'_>) {
         let legacy = match &self.phase {
             Phase::Ready(s) => s.era == Era::Legacy,
@@ -164,7 +164,7 @@ impl Client {
     }
 
     /// Fails every request whose deadline is at or before `now_ms`. An unanswered probe
-    /// means a legacy server (DIGEST §17.2); an unanswered call is cancelled and fails with
+    /// means a legacy server (docs/rules.md §17.2); an unanswered call is cancelled and fails with
     /// [`CallError::Timeout`].
     pub fn handle_timeout(&mut self, now_ms: u64) {
         for (id, inflight) in self.pending.expire(now_ms) {
@@ -191,7 +191,7 @@ impl Client {
 
     /// The transport could not deliver request `id`, or answered it with something that is
     /// not a JSON-RPC message (e.g. HTTP 404 or 405 with an empty body). For the
-    /// `server/discover` probe that means a legacy server (DIGEST §17.2, HTTP era
+    /// `server/discover` probe that means a legacy server (docs/rules.md §17.2, HTTP era
     /// detection); any other request fails with [`CallError::Undeliverable`].
     pub fn handle_request_failed(&mut self, id: i64, now_ms: u64) {
         let Some(inflight) = self.pending.take(id) else {
@@ -211,7 +211,7 @@ impl Client {
 
     /// The transport closed. Outstanding calls fail with [`CallError::Closed`]; every open
     /// subscription ends with [`EndReason::UnexpectedClose`] carrying its filter, to be
-    /// re-sent after reconnecting (DIGEST §11.4, §16.9 rule 57). The next call negotiates
+    /// re-sent after reconnecting (docs/rules.md §11.4, §16.9 rule 57). The next call negotiates
     /// again (a legacy session must `initialize` anew).
     pub fn handle_close(&mut self, _now_ms: u64) {
         drop(self.pending.drain());

@@ -1,4 +1,4 @@
-//! `input_required` and the multi-round-trip retry (DIGEST §13, §16.8 rule 47): the event
+//! `input_required` and the multi-round-trip retry (docs/rules.md §13, §16.8 rule 47): the event
 //! carries the server's input requests; the host's answers go back in a retry with a new
 //! id, the original params, `inputResponses` under the same keys, and `requestState`
 //! echoed as the exact token received (omitted if none). Rounds are bounded.
@@ -78,7 +78,7 @@ impl Client {
 
     /// Answers the input requests of `call` (one response per requested key, each the plain
     /// result object: `ElicitResult`, `CreateMessageResult`, `ListRootsResult`) and retries
-    /// the request with a new id. The retry's result is never cached (DIGEST §4).
+    /// the request with a new id. The retry's result is never cached (docs/rules.md §4).
     ///
     /// # Errors
     /// [`ClientError`] when the call is not waiting for input or the keys do not match the

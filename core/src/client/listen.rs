@@ -1,6 +1,6 @@
-//! Subscriptions (DIGEST §11, §12, §16.9): the acknowledgment compared with the request,
+//! Subscriptions (docs/rules.md §11, §12, §16.9): the acknowledgment compared with the request,
 //! notifications routed by subscription id, and the legacy emulation with
-//! `resources/subscribe` and method routing (DIGEST §17.2 item 4).
+//! `resources/subscribe` and method routing (docs/rules.md §17.2 item 4).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -39,7 +39,7 @@ fn list(uris: Vec<String>) -> Option<Vec<String>> {
 }
 
 /// Splits `requested` into what `granted` honours and what it refuses; `true` when
-/// `granted` holds something never requested (the server MUST NOT grant it, DIGEST §11.1).
+/// `granted` holds something never requested (the server MUST NOT grant it, docs/rules.md §11.1).
 fn compare(
     requested: &OwnedSubscriptionFilter,
     granted: &OwnedSubscriptionFilter,
@@ -85,7 +85,7 @@ fn compare(
 }
 
 /// Whether a subscription with `filter` asked for `notice` (a resource update may name a
-/// sub-resource of a subscribed URI, DIGEST §12).
+/// sub-resource of a subscribed URI, docs/rules.md §12).
 fn accepts(filter: &OwnedSubscriptionFilter, notice: &Notice) -> bool {
     match notice {
         Notice::ResourceUpdated { uri } => filter
@@ -114,13 +114,13 @@ impl Client {
             {
                 Ok(*call)
             }
-            // A subscription we ended: late messages are ignored (DIGEST §12).
+            // A subscription we ended: late messages are ignored (docs/rules.md §12).
             _ if self.pending.was_abandoned(n) => Err(None),
             _ => Err(Some(PeerError::UnknownSubscription)),
         }
     }
 
-    /// `notifications/subscriptions/acknowledged` (DIGEST §11.2): "The client **SHOULD**
+    /// `notifications/subscriptions/acknowledged` (docs/rules.md §11.2): "The client **SHOULD**
     /// check the acknowledged filter against what it requested".
     pub(crate) fn on_ack(&mut self, p: &AcknowledgedParams<'_>) {
         let Some(id) = p.meta.and_then(|m| m.subscription_id) else {
@@ -155,9 +155,9 @@ impl Client {
         });
     }
 
-    /// Routes a change notification: by subscription id when it carries one (DIGEST §11.3
+    /// Routes a change notification: by subscription id when it carries one (docs/rules.md §11.3
     /// "clients **MUST** use this field to correlate"), otherwise by method to the
-    /// subscriptions that asked for it (legacy delivery, DIGEST §17.2 item 4).
+    /// subscriptions that asked for it (legacy delivery, docs/rules.md §17.2 item 4).
     pub(crate) fn deliver(&mut self, notice: Notice, subscription: Option<RequestId<'_>>) {
         self.invalidate(&notice);
         let Some(id) = subscription else {

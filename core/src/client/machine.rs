@@ -14,7 +14,7 @@ use super::wire::{self, Body, Meta};
 use crate::cache::{AuthContext, Cache, CacheKey, Lookup};
 use crate::messages::owned::{AsView, OwnedSubscriptionFilter};
 
-/// The negotiation state (DIGEST §2, §17.2).
+/// The negotiation state (docs/rules.md §2, §17.2).
 #[derive(Debug)]
 pub(crate) enum Phase {
     /// Not connected; the next call starts the probe.
@@ -47,7 +47,7 @@ pub(crate) enum Stage {
     Queued,
     /// Request `id` is outstanding.
     Sent(i64),
-    /// The server asked for input (DIGEST §13): these keys, this `requestState` token.
+    /// The server asked for input (docs/rules.md §13): these keys, this `requestState` token.
     AwaitingInput {
         keys: Vec<String>,
         state_token: Option<String>,
@@ -56,7 +56,7 @@ pub(crate) enum Stage {
     Listening(Listen),
 }
 
-/// An open subscription (DIGEST §11), or its legacy emulation (DIGEST §17.2 item 4).
+/// An open subscription (docs/rules.md §11), or its legacy emulation (docs/rules.md §17.2 item 4).
 #[derive(Debug, Default)]
 pub(crate) struct Listen {
     /// The listen request's id (modern only).
@@ -173,12 +173,12 @@ impl Client {
 
     /// Sets the authorization context of the requests that follow (a stable id the host
     /// derives from the credentials it attaches). Private results are cached per context and
-    /// never served to another (DIGEST §4).
+    /// never served to another (docs/rules.md §4).
     pub fn set_auth_context(&mut self, auth: Option<AuthContext>) {
         self.auth = auth;
     }
 
-    /// Starts the negotiation (`server/discover` first, DIGEST §17.2) if not connected.
+    /// Starts the negotiation (`server/discover` first, docs/rules.md §17.2) if not connected.
     /// Calls made before it completes are queued; a call connects by itself.
     pub fn connect(&mut self, now_ms: u64) {
         if matches!(self.phase, Phase::Idle) {
@@ -186,7 +186,7 @@ impl Client {
         }
     }
 
-    /// Abandons request `id` and tells the server (DIGEST §11.4, §12: only requests the
+    /// Abandons request `id` and tells the server (docs/rules.md §11.4, §12: only requests the
     /// client issued and believes in progress).
     pub(crate) fn cancel_request(&mut self, id: i64, reason: Option<&str>) {
         self.pending.abandon(id);
@@ -432,7 +432,7 @@ impl Client {
     }
 }
 
-/// The cache key of a cacheable request (DIGEST §4): method + `cursor` or `uri`.
+/// The cache key of a cacheable request (docs/rules.md §4): method + `cursor` or `uri`.
 pub(crate) fn cache_key(spec: &Spec) -> Option<CacheKey<'_>> {
     match spec {
         Spec::Discover => Some(CacheKey::Discover),

@@ -3,7 +3,7 @@
 //!
 //! [`Client`] takes bytes and time in and gives bytes and events out. It negotiates the era
 //! and version (`server/discover` first; a legacy 2025-11-25 server gets `initialize`,
-//! DIGEST §17.2), builds every request with the per-request `_meta` (DIGEST §1.1),
+//! docs/rules.md §17.2), builds every request with the per-request `_meta` (docs/rules.md §1.1),
 //! correlates responses by id, follows pagination, runs the `input_required` retry loop,
 //! opens and routes subscriptions, and answers from a scope-aware result cache.
 //!
@@ -48,29 +48,29 @@
 //!
 //! # Rules, with their source
 //!
-//! * Ids are integers, increasing, never reused while outstanding (DIGEST §1.1); a response
+//! * Ids are integers, increasing, never reused while outstanding (docs/rules.md §1.1); a response
 //!   matches only the same JSON type (`"2"` never answers `2`). Unknown ids are
 //!   [`Event::UnknownResponse`]; garbage is [`Event::PeerError`]; neither stops the machine.
 //! * `resultType` absent reads as complete; an unrecognised one fails the call with
-//!   [`CallError::InvalidResult`] (DIGEST §1.2, §16.1 rule 8).
+//!   [`CallError::InvalidResult`] (docs/rules.md §1.2, §16.1 rule 8).
 //! * Errors are typed ([`ServerError`]): not found is `-32602` with `data.uri` or the legacy
-//!   `-32002` (DIGEST §16.1 rule 10); `-32022` carries `supported`/`requested` and triggers
+//!   `-32002` (docs/rules.md §16.1 rule 10); `-32022` carries `supported`/`requested` and triggers
 //!   one retry at the best common version; `-32021` carries `requiredCapabilities`.
-//! * Pagination follows `nextCursor` until it is absent; `""` is a cursor (DIGEST §3,
+//! * Pagination follows `nextCursor` until it is absent; `""` is a cursor (docs/rules.md §3,
 //!   §16.3 rule 18); aggregated walks stop at [`ClientConfig::max_pages`].
-//! * `input_required` (DIGEST §13, §16.8 rule 47): new id, original params,
+//! * `input_required` (docs/rules.md §13, §16.8 rule 47): new id, original params,
 //!   `inputResponses` under the requested keys, `requestState` echoed byte-exact or
 //!   omitted; at most [`ClientConfig::max_input_rounds`] rounds; retried results are never
 //!   cached.
-//! * Subscriptions (DIGEST §11, §16.9): the ack is compared with the request
+//! * Subscriptions (docs/rules.md §11, §16.9): the ack is compared with the request
 //!   ([`Event::Acknowledged`] lists what was refused); notifications are routed by
 //!   `subscriptionId`; a close without the listen result is [`EndReason::UnexpectedClose`]
 //!   with the filter to re-send; cancelling sends `notifications/cancelled` on stdio.
-//! * Cache (DIGEST §4, §16.4): results of `server/discover`, the lists and
+//! * Cache (docs/rules.md §4, §16.4): results of `server/discover`, the lists and
 //!   `resources/read` are stored with their `ttlMs`/`cacheScope`, keyed by method + cursor
 //!   or URI, private ones per [`AuthContext`](crate::cache::AuthContext); change
 //!   notifications invalidate; a rejected cursor drops that list's pages.
-//! * Dual era (DIGEST §17.2): any probe error other than a recognised modern one, or no
+//! * Dual era (docs/rules.md §17.2): any probe error other than a recognised modern one, or no
 //!   answer within [`ClientConfig::probe_timeout_ms`], falls back to `initialize` +
 //!   `notifications/initialized` (on HTTP, a probe the host reports with
 //!   [`Client::handle_request_failed`], e.g. a 404 with an empty body, falls back too);
@@ -90,7 +90,7 @@
 //!
 //! Transports (framing, HTTP status handling, SSE parsing),
 //! fulfilling input requests (the host answers them), and polling (clients SHOULD NOT poll
-//! on TTL, DIGEST §16.4 rule 28): the machine never re-fetches by itself.
+//! on TTL, docs/rules.md §16.4 rule 28): the machine never re-fetches by itself.
 
 mod call;
 mod config;

@@ -1,5 +1,5 @@
 //! The table of requests sent and not yet answered: id allocation, deadlines, and the ids
-//! given up on (DIGEST §1.1: an id "**MUST NOT** match the ID of any other request the
+//! given up on (docs/rules.md §1.1: an id "**MUST NOT** match the ID of any other request the
 //! sender has issued and not yet received a response for").
 
 use alloc::collections::{BTreeMap, VecDeque};
@@ -11,7 +11,7 @@ use crate::cache::AuthContext;
 
 /// How many abandoned ids are remembered, so that their late responses are ignored
 /// ("**SHOULD** ignore any response to the cancelled request that arrives afterward",
-/// DIGEST §12) rather than reported as unknown.
+/// docs/rules.md §12) rather than reported as unknown.
 const ABANDONED_MEMORY: usize = 256;
 
 /// Why a request was sent.
@@ -19,7 +19,7 @@ const ABANDONED_MEMORY: usize = 256;
 pub(crate) enum Purpose {
     /// An attempt of a host call.
     Call(CallId),
-    /// The `server/discover` era probe (DIGEST §17.2).
+    /// The `server/discover` era probe (docs/rules.md §17.2).
     Probe,
     /// The legacy `initialize`.
     Initialize,

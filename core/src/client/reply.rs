@@ -128,14 +128,14 @@ impl<K> fmt::Debug for Reply<K> {
     }
 }
 
-/// The pages of one list call (DIGEST §3). In page mode: one page, and `next_cursor` is that
+/// The pages of one list call (docs/rules.md §3). In page mode: one page, and `next_cursor` is that
 /// page's `nextCursor`. In aggregated mode: every page in order; `next_cursor` is `Some` only
 /// when the page limit stopped the walk early (`truncated`), so the host can go on.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Listing<K> {
     /// The pages, in order.
     pub pages: Vec<Reply<K>>,
-    /// Where to continue: present (even `""`) means more pages (DIGEST §3).
+    /// Where to continue: present (even `""`) means more pages (docs/rules.md §3).
     pub next_cursor: Option<String>,
     /// Whether an aggregated walk stopped at the page limit before the end.
     pub truncated: bool,

@@ -1,4 +1,4 @@
-//! The host's calls: one builder per in-scope method (DIGEST §2–§11), plus
+//! The host's calls: one builder per in-scope method (docs/rules.md §2–§11), plus
 //! [`Client::cancel`]. Each returns at once with a [`CallId`]; the result arrives as an
 //! [`Event`](super::Event).
 
@@ -15,17 +15,17 @@ use crate::jsonrpc::Method;
 use crate::messages::owned::{OwnedJson, OwnedSubscriptionFilter};
 
 impl Client {
-    /// `server/discover` (DIGEST §2); modern sessions only.
+    /// `server/discover` (docs/rules.md §2); modern sessions only.
     pub fn discover(&mut self, policy: CachePolicy, now_ms: u64) -> CallId {
         self.start(Spec::Discover, policy, now_ms)
     }
 
-    /// `resources/list` (DIGEST §5).
+    /// `resources/list` (docs/rules.md §5).
     pub fn list_resources(&mut self, mode: ListMode, policy: CachePolicy, now_ms: u64) -> CallId {
         self.start(list(ListKind::Resources, mode), policy, now_ms)
     }
 
-    /// `resources/templates/list` (DIGEST §6).
+    /// `resources/templates/list` (docs/rules.md §6).
     pub fn list_resource_templates(
         &mut self,
         mode: ListMode,
@@ -35,12 +35,12 @@ impl Client {
         self.start(list(ListKind::ResourceTemplates, mode), policy, now_ms)
     }
 
-    /// `prompts/list` (DIGEST §8).
+    /// `prompts/list` (docs/rules.md §8).
     pub fn list_prompts(&mut self, mode: ListMode, policy: CachePolicy, now_ms: u64) -> CallId {
         self.start(list(ListKind::Prompts, mode), policy, now_ms)
     }
 
-    /// `resources/read` of `uri` (DIGEST §7).
+    /// `resources/read` of `uri` (docs/rules.md §7).
     pub fn read_resource(&mut self, uri: &str, policy: CachePolicy, now_ms: u64) -> CallId {
         let uri = String::from(uri);
         self.start(Spec::Read { uri }, policy, now_ms)
@@ -56,7 +56,7 @@ impl Client {
         }
     }
 
-    /// `prompts/get` of `name` with string `arguments` (DIGEST §9).
+    /// `prompts/get` of `name` with string `arguments` (docs/rules.md §9).
     pub fn get_prompt(&mut self, name: &str, arguments: &[(&str, &str)], now_ms: u64) -> CallId {
         let spec = Spec::GetPrompt {
             name: String::from(name),
@@ -65,7 +65,7 @@ impl Client {
         self.start(spec, CachePolicy::Refresh, now_ms)
     }
 
-    /// `completion/complete` of argument `name` at partial `value` (DIGEST §10);
+    /// `completion/complete` of argument `name` at partial `value` (docs/rules.md §10);
     /// `context` holds already-resolved arguments.
     pub fn complete(
         &mut self,
@@ -82,8 +82,8 @@ impl Client {
         self.start(spec, CachePolicy::Refresh, now_ms)
     }
 
-    /// `subscriptions/listen` with `filter` (DIGEST §11); on a legacy server, emulated with
-    /// `resources/subscribe` and unsolicited list-changed notifications (DIGEST §17.2).
+    /// `subscriptions/listen` with `filter` (docs/rules.md §11); on a legacy server, emulated with
+    /// `resources/subscribe` and unsolicited list-changed notifications (docs/rules.md §17.2).
     pub fn listen(&mut self, filter: OwnedSubscriptionFilter, now_ms: u64) -> CallId {
         self.start(Spec::Listen { filter }, CachePolicy::Refresh, now_ms)
     }

@@ -1,5 +1,5 @@
 //! Answers to host calls: typed replies per method, the server's errors, the cache, and the
-//! pagination walk (DIGEST §3, §4, §16.3, §16.4).
+//! pagination walk (docs/rules.md §3, §4, §16.3, §16.4).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -23,7 +23,7 @@ use crate::messages::{self, GetPromptResult, ListenResult, Outcome, ReadResource
 /// not refused by the machine.
 const MAX_TOOLS: usize = 4096;
 
-/// The caching hints of a result (DIGEST §4): absent `ttlMs` is 0, absent scope private.
+/// The caching hints of a result (docs/rules.md §4): absent `ttlMs` is 0, absent scope private.
 pub(crate) fn hints(ttl_ms: Option<u64>, scope: Option<messages::CacheScope>) -> CacheHints {
     CacheHints {
         ttl_ms: ttl_ms.map(|t| i64::try_from(t).unwrap_or(i64::MAX)),
@@ -111,7 +111,7 @@ impl Client {
             && e.code == ErrorCode::INVALID_PARAMS
         {
             // "After a cursor is rejected, the client SHOULD drop every cached page"
-            // (DIGEST §4).
+            // (docs/rules.md §4).
             if let Some(cache) = self.cache.as_mut() {
                 cache.invalidate(Invalidation::CursorRejected { list: kind });
             }
@@ -119,7 +119,7 @@ impl Client {
         self.fail(call, CallError::Server(ServerError::from_object(e)));
     }
 
-    /// Stores a complete cacheable result (never a retry's, DIGEST §4, §16.4 rule 25).
+    /// Stores a complete cacheable result (never a retry's, docs/rules.md §4, §16.4 rule 25).
     fn store(
         &mut self,
         call: CallId,
@@ -339,7 +339,7 @@ impl Client {
     }
 
     /// One page of a list. Page mode ends the call; aggregated mode follows `nextCursor`
-    /// ("an empty string is a valid cursor", DIGEST §3) up to `max_pages`.
+    /// ("an empty string is a valid cursor", docs/rules.md §3) up to `max_pages`.
     fn page<K: ReplyKind>(
         &mut self,
         call: CallId,
@@ -396,7 +396,7 @@ impl Client {
     }
 
     /// The result of a `subscriptions/listen`: the subscription closed cleanly
-    /// (DIGEST §11.4); its `_meta.subscriptionId` must be the listen id (§16.9 rule 52).
+    /// (docs/rules.md §11.4); its `_meta.subscriptionId` must be the listen id (§16.9 rule 52).
     fn on_listen_result(&mut self, call: CallId, id: i64, result: RawJson<'_>) {
         self.calls.remove(&call);
         match ListenResult::from_json(result) {

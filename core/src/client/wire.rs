@@ -1,6 +1,6 @@
-//! Encoding what the client sends: requests of both eras (DIGEST §1.1, §17.1), the MRTR
-//! retry fields (DIGEST §13), the two client notifications, and the answers a legacy
-//! session owes the server's own requests (DIGEST §17.2 item 6).
+//! Encoding what the client sends: requests of both eras (docs/rules.md §1.1, §17.1), the MRTR
+//! retry fields (docs/rules.md §13), the two client notifications, and the answers a legacy
+//! session owes the server's own requests (docs/rules.md §17.2 item 6).
 //!
 //! Sub-objects reuse the message layer's encoders ([`RequestMeta`], [`Reference`],
 //! [`SubscriptionFilter`](crate::messages::SubscriptionFilter), [`CancelledParams`]); only the
@@ -44,7 +44,7 @@ impl<'a> Meta<'a> {
 pub(crate) enum Body<'a> {
     /// A host call, with its MRTR retry data if any.
     Call(&'a Spec, Option<&'a Retry>),
-    /// Legacy `initialize` (DIGEST §17.1).
+    /// Legacy `initialize` (docs/rules.md §17.1).
     Initialize {
         version: &'a str,
         capabilities: ClientCapabilities<'a>,
@@ -238,7 +238,7 @@ pub(crate) fn request<'a>(
     to_string(&Request { id, body, meta }).map(String::into_bytes)
 }
 
-/// `notifications/cancelled` for our request `id` (DIGEST §11.4, §12).
+/// `notifications/cancelled` for our request `id` (docs/rules.md §11.4, §12).
 pub(crate) fn cancelled(id: i64, reason: Option<&str>) -> Result<Vec<u8>, EncodeError> {
     let n = TypedNotification {
         params: CancelledParams {
@@ -250,7 +250,7 @@ pub(crate) fn cancelled(id: i64, reason: Option<&str>) -> Result<Vec<u8>, Encode
     to_string(&n).map(String::into_bytes)
 }
 
-/// Legacy `notifications/initialized` (DIGEST §17.2).
+/// Legacy `notifications/initialized` (docs/rules.md §17.2).
 pub(crate) fn initialized() -> Vec<u8> {
     Vec::from(&br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#[..])
 }

@@ -1,6 +1,6 @@
 //! Context selection: which resources to attach to a model's context within a budget, using
 //! the annotations the spec provides for exactly this ("Clients can use them to filter by
-//! audience, rank by priority, and sort by recency", DIGEST §14.3).
+//! audience, rank by priority, and sort by recency", docs/rules.md §14.3).
 //!
 //! # The rule
 //!
@@ -50,7 +50,7 @@ use core::fmt;
 /// Bytes per token for the estimate used when a candidate has a size but no token count.
 pub const BYTES_PER_TOKEN: u64 = 4;
 
-/// A role of the `audience` annotation (DIGEST §14.3: `"user"` or `"assistant"`).
+/// A role of the `audience` annotation (docs/rules.md §14.3: `"user"` or `"assistant"`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
     /// `"user"`.
@@ -131,7 +131,7 @@ impl Audience {
     }
 }
 
-/// One resource that could be attached, with the fields selection reads (DIGEST §5
+/// One resource that could be attached, with the fields selection reads (docs/rules.md §5
 /// `Resource.uri`, `size`, `annotations`; §14.3).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Candidate<'a> {

@@ -1,4 +1,4 @@
-//! RFC 3339 timestamps (`annotations.lastModified`, DIGEST §14.3), parsed to a comparable
+//! RFC 3339 timestamps (`annotations.lastModified`, docs/rules.md §14.3), parsed to a comparable
 //! instant so that offsets order correctly (`10:00+02:00` is before `09:00Z`).
 
 /// An instant: seconds since 1970-01-01T00:00:00Z plus nanoseconds. Ordered by time.

@@ -1,4 +1,4 @@
-//! `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (DIGEST §15.1,
+//! `MCP-Protocol-Version`, `Mcp-Method` and `Mcp-Name` against the body (docs/rules.md §15.1,
 //! checklist §16.10 rules 62–63).
 
 use core::fmt;
@@ -7,7 +7,7 @@ use crate::base64::{Alphabet, Decoder};
 use crate::error_code::ErrorCode;
 
 /// The standard request headers as the host's HTTP layer received them (`None` = absent).
-/// Header names are case-insensitive; values are case-sensitive (DIGEST §15.1). Pass values
+/// Header names are case-insensitive; values are case-sensitive (docs/rules.md §15.1). Pass values
 /// with the surrounding optional whitespace already stripped, as HTTP parsers do.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RequestHeaders<'a> {
@@ -20,7 +20,7 @@ pub struct RequestHeaders<'a> {
 }
 
 /// What the JSON body says. `protocol_version` is required: check the `_meta` keys first
-/// (DIGEST §19.8 step 3) and only then the headers.
+/// (docs/rules.md §19.8 step 3) and only then the headers.
 #[derive(Debug, Clone, Copy)]
 pub struct BodyFields<'a> {
     /// `params._meta["io.modelcontextprotocol/protocolVersion"]`.
@@ -41,7 +41,7 @@ pub enum NameSource {
     Uri,
 }
 
-/// Whether `method` requires `Mcp-Name`, and which field it mirrors (DIGEST §15.1 table:
+/// Whether `method` requires `Mcp-Name`, and which field it mirrors (docs/rules.md §15.1 table:
 /// `tools/call`, `prompts/get` → `params.name`; `resources/read` → `params.uri`).
 #[must_use]
 pub fn name_source(method: &str) -> Option<NameSource> {
@@ -75,7 +75,7 @@ impl Header {
     }
 }
 
-/// What is wrong with a header (DIGEST §15.1 "Failure conditions").
+/// What is wrong with a header (docs/rules.md §15.1 "Failure conditions").
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum HeaderProblem {
@@ -90,7 +90,7 @@ pub enum HeaderProblem {
     Mismatch,
 }
 
-/// A header check failed: JSON-RPC `-32020` with HTTP 400 (DIGEST §1.4, §15.1).
+/// A header check failed: JSON-RPC `-32020` with HTTP 400 (docs/rules.md §1.4, §15.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct HeaderError {
@@ -143,7 +143,7 @@ impl core::error::Error for HeaderError {}
 const SENTINEL_OPEN: &str = "=?base64?";
 const SENTINEL_CLOSE: &str = "?=";
 
-/// Checks the standard headers against the body (DIGEST §15.1, §16.10 rules 62–63), in the
+/// Checks the standard headers against the body (docs/rules.md §15.1, §16.10 rules 62–63), in the
 /// order `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`:
 ///
 /// * `MCP-Protocol-Version` must be present and equal the body's `protocolVersion`. (A server
@@ -158,7 +158,7 @@ const SENTINEL_CLOSE: &str = "?=";
 ///   leading or trailing space (clients MUST encode anything else). For other methods an
 ///   `Mcp-Name` header is ignored: the spec gives it no meaning there.
 ///
-/// Header requirements for notification POSTs are not defined (DIGEST §15.1); call this for
+/// Header requirements for notification POSTs are not defined (docs/rules.md §15.1); call this for
 /// requests only.
 ///
 /// # Errors
@@ -259,7 +259,7 @@ mod tests {
         let uri = "file:///projects/myapp/config.json";
         #[rustfmt::skip]
         let rows: &[Row] = &[
-            // DIGEST §15.1 examples.
+            // docs/rules.md §15.1 examples.
             (h(Some(V), Some("resources/read"), Some(uri)), (V, "resources/read", Some(uri)), ok),
             (h(Some(V), Some("prompts/get"), Some("=?base64?csOpc3Vtw6lfcmV2aWV3?=")), (V, "prompts/get", Some("résumé_review")), ok),
             (h(Some(V), Some("tools/call"), Some("get_weather")), (V, "tools/call", Some("get_weather")), ok),

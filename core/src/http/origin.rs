@@ -1,4 +1,4 @@
-//! `Host` / `Origin` validation against DNS rebinding (DIGEST §15.1 "servers **MUST** validate
+//! `Host` / `Origin` validation against DNS rebinding (docs/rules.md §15.1 "servers **MUST** validate
 //! `Origin` and reply `403` if it is present and invalid"; checklist §16.10 rule 66).
 //!
 //! A DNS-rebinding page at `http://evil.example:8080` that resolves to 127.0.0.1 makes the
@@ -48,7 +48,7 @@ pub enum OriginError {
 
 impl OriginError {
     /// The HTTP status to reply with: 400 for a missing or malformed `Host`, 403 otherwise
-    /// (DIGEST §15.1 status table: "Invalid `Origin`: 403", with an optional body without
+    /// (docs/rules.md §15.1 status table: "Invalid `Origin`: 403", with an optional body without
     /// `id`).
     #[must_use]
     pub const fn http_status(self) -> u16 {

@@ -49,7 +49,7 @@ impl JsonErrorKind {
 
 /// Bytes that are not acceptable JSON: what went wrong and at which byte offset.
 ///
-/// Maps to JSON-RPC `-32700` (Parse error, DIGEST §1.4).
+/// Maps to JSON-RPC `-32700` (Parse error, docs/rules.md §1.4).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct JsonError {
     /// What went wrong.

@@ -1,4 +1,4 @@
-//! The JSON-RPC 2.0 envelope with MCP's restrictions (DIGEST §1.1, §1.3): classify a message
+//! The JSON-RPC 2.0 envelope with MCP's restrictions (docs/rules.md §1.1, §1.3): classify a message
 //! as request, notification, result or error, strictly.
 
 use super::error::{DecodeError, EnvelopeError};
@@ -21,7 +21,7 @@ pub struct Request<'a> {
     pub params: Option<RawJson<'a>>,
 }
 
-/// A notification: a `method` and no `id`; never answered (DIGEST §1.3).
+/// A notification: a `method` and no `id`; never answered (docs/rules.md §1.3).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Notification<'a> {
     /// The method.
@@ -42,7 +42,7 @@ pub struct Response<'a> {
 /// An error response.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ErrorResponse<'a> {
-    /// The id of the request answered; absent when it could not be read (DIGEST §1.4).
+    /// The id of the request answered; absent when it could not be read (docs/rules.md §1.4).
     pub id: Option<RequestId<'a>>,
     /// The error.
     pub error: ErrorObject<'a>,
@@ -184,7 +184,7 @@ pub(crate) fn walk<'a>(
     Ok(m)
 }
 
-/// Classifies the envelope members (DIGEST §1.1, §1.3).
+/// Classifies the envelope members (docs/rules.md §1.1, §1.3).
 pub(crate) fn classify(m: Members<'_>) -> Result<Message<'_>, EnvelopeError> {
     let [jsonrpc, id, method, params, result, error] = m;
     match jsonrpc.map(|j| j.as_str().is_some_and(|s| s == "2.0")) {
@@ -232,7 +232,7 @@ pub(crate) fn classify(m: Members<'_>) -> Result<Message<'_>, EnvelopeError> {
 }
 
 /// Best-effort read of the `id` of a message that failed to decode, so the error response
-/// can echo it (DIGEST §1.4). `None` when the bytes are not a JSON object with a valid id.
+/// can echo it (docs/rules.md §1.4). `None` when the bytes are not a JSON object with a valid id.
 #[must_use]
 pub fn recover_id(bytes: &[u8]) -> Option<RequestId<'_>> {
     let v = validate(bytes, Limits::DEFAULT).ok()?;

@@ -1,4 +1,4 @@
-//! Decode errors by layer, each mapping to exactly one JSON-RPC code (DIGEST §1.4):
+//! Decode errors by layer, each mapping to exactly one JSON-RPC code (docs/rules.md §1.4):
 //! [`JsonError`] → `-32700`, [`EnvelopeError`] → `-32600`, [`ParamsError`] → `-32602`.
 
 use core::fmt;
@@ -6,7 +6,7 @@ use core::fmt;
 use crate::error_code::ErrorCode;
 use crate::json::JsonError;
 
-/// Why a JSON value is not a valid JSON-RPC 2.0 message as MCP restricts it (DIGEST §1.1).
+/// Why a JSON value is not a valid JSON-RPC 2.0 message as MCP restricts it (docs/rules.md §1.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum EnvelopeError {
@@ -18,7 +18,7 @@ pub enum EnvelopeError {
     MissingVersion,
     /// `jsonrpc` is not the string `"2.0"`.
     WrongVersion,
-    /// `id` is `null` ("Unlike base JSON-RPC, the ID MUST NOT be null", DIGEST §1.1).
+    /// `id` is `null` ("Unlike base JSON-RPC, the ID MUST NOT be null", docs/rules.md §1.1).
     NullId,
     /// `id` is neither a string nor an integer.
     InvalidId,
@@ -91,15 +91,15 @@ pub enum ParamsErrorKind {
     OutOfRange,
     /// A string outside its enumeration (`audience`, `role`, `cacheScope`, content `type`, …).
     UnknownValue,
-    /// A `resultType` the client does not recognise ("MUST be considered invalid", DIGEST §1.2).
+    /// A `resultType` the client does not recognise ("MUST be considered invalid", docs/rules.md §1.2).
     UnknownResultType,
-    /// `resultType: "input_required"` on a method that may not return it (DIGEST §13).
+    /// `resultType: "input_required"` on a method that may not return it (docs/rules.md §13).
     InputRequiredNotAllowed,
-    /// More items than allowed (`completion.values` > 100, DIGEST §10).
+    /// More items than allowed (`completion.values` > 100, docs/rules.md §10).
     TooManyItems,
     /// Two fields that exclude each other (`text` and `blob` in one contents item).
     Conflicting,
-    /// An `InputRequiredResult` with neither `inputRequests` nor `requestState` (DIGEST §13).
+    /// An `InputRequiredResult` with neither `inputRequests` nor `requestState` (docs/rules.md §13).
     EmptyInputRequired,
 }
 

@@ -1,5 +1,5 @@
 //! The `error` member of an error response, with typed `data` for the codes whose data the
-//! spec fixes (DIGEST §1.4): -32022 (`supported`, `requested`), -32021
+//! spec fixes (docs/rules.md §1.4): -32022 (`supported`, `requested`), -32021
 //! (`requiredCapabilities`), and resource not found (-32602 or legacy -32002, `uri`).
 
 use super::error::{EnvelopeError, ParamsError};
@@ -15,19 +15,19 @@ pub enum ErrorData<'a> {
     None,
     /// `data` as received, or any value to pass through.
     Raw(RawJson<'a>),
-    /// -32022: `{supported, requested}` (DIGEST §2, §16.1 rule 3).
+    /// -32022: `{supported, requested}` (docs/rules.md §2, §16.1 rule 3).
     UnsupportedProtocolVersion {
         /// `supported`: the versions the server serves.
         supported: Seq<'a, JsonStr<'a>>,
         /// `requested`: the version the client asked for, echoed.
         requested: JsonStr<'a>,
     },
-    /// -32021: `{requiredCapabilities}` (an object, not an array; DIGEST §1.1).
+    /// -32021: `{requiredCapabilities}` (an object, not an array; docs/rules.md §1.1).
     MissingRequiredClientCapability {
         /// `requiredCapabilities`
         required: ClientCapabilities<'a>,
     },
-    /// Resource not found: `{uri}` (DIGEST §7, SEP-2164).
+    /// Resource not found: `{uri}` (docs/rules.md §7, SEP-2164).
     ResourceNotFound {
         /// `uri`
         uri: JsonStr<'a>,
@@ -92,7 +92,7 @@ impl<'a> ErrorObject<'a> {
         }
     }
 
-    /// -32602 "Resource not found" with `data.uri` (never the legacy -32002, DIGEST §16.1
+    /// -32602 "Resource not found" with `data.uri` (never the legacy -32002, docs/rules.md §16.1
     /// rule 9).
     #[must_use]
     pub const fn resource_not_found(uri: JsonStr<'a>) -> Self {
@@ -136,7 +136,7 @@ impl<'a> ErrorObject<'a> {
     }
 
     /// Whether this error means "resource not found": -32602 with `data.uri`, or the legacy
-    /// -32002 a client SHOULD still accept (DIGEST §7, §17.2).
+    /// -32002 a client SHOULD still accept (docs/rules.md §7, §17.2).
     #[must_use]
     pub fn is_resource_not_found(&self) -> bool {
         match self.code {

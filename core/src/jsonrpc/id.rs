@@ -1,15 +1,15 @@
-//! [`RequestId`]: a JSON-RPC id that keeps its JSON type (DIGEST §1.1, §11.3).
+//! [`RequestId`]: a JSON-RPC id that keeps its JSON type (docs/rules.md §1.1, §11.3).
 
 use core::fmt;
 
 use super::error::EnvelopeError;
 use crate::json::{Encode, EncodeError, JsonKind, JsonSink, JsonStr, RawJson, Writer};
 
-/// A request id: a string or an integer, never `null` (DIGEST §1.1).
+/// A request id: a string or an integer, never `null` (docs/rules.md §1.1).
 ///
 /// The JSON type is kept, so an id echoed into an error response or into
 /// `_meta["io.modelcontextprotocol/subscriptionId"]` stays a string or a number as the peer
-/// sent it (DIGEST §11.3). Integers beyond `i64` (and so beyond 2^53) are kept exactly as
+/// sent it (docs/rules.md §11.3). Integers beyond `i64` (and so beyond 2^53) are kept exactly as
 /// their digits.
 ///
 /// ```

@@ -6,9 +6,9 @@ use crate::json::JsonStr;
 
 macro_rules! methods {
     ($( $(#[$doc:meta])* $variant:ident = $name:literal, )*) => {
-        /// A JSON-RPC method name: every method of the context primitives (DIGEST §2–§13),
+        /// A JSON-RPC method name: every method of the context primitives (docs/rules.md §2–§13),
         /// the out-of-scope methods of the same revision, the legacy 2025-11-25 methods a
-        /// dual-era peer meets (DIGEST §17), and [`Method::Unknown`] for anything else.
+        /// dual-era peer meets (docs/rules.md §17), and [`Method::Unknown`] for anything else.
         ///
         /// ```
         /// use mcp_context::jsonrpc::Method;
@@ -69,59 +69,59 @@ macro_rules! methods {
 }
 
 methods! {
-    /// Discovery (DIGEST §2).
+    /// Discovery (docs/rules.md §2).
     ServerDiscover = "server/discover",
-    /// DIGEST §5.
+    /// docs/rules.md §5.
     ResourcesList = "resources/list",
-    /// DIGEST §6.
+    /// docs/rules.md §6.
     ResourcesTemplatesList = "resources/templates/list",
-    /// DIGEST §7.
+    /// docs/rules.md §7.
     ResourcesRead = "resources/read",
-    /// DIGEST §8.
+    /// docs/rules.md §8.
     PromptsList = "prompts/list",
-    /// DIGEST §9.
+    /// docs/rules.md §9.
     PromptsGet = "prompts/get",
-    /// DIGEST §10.
+    /// docs/rules.md §10.
     CompletionComplete = "completion/complete",
-    /// DIGEST §11.
+    /// docs/rules.md §11.
     SubscriptionsListen = "subscriptions/listen",
     /// Tools (out of scope, recognised).
     ToolsList = "tools/list",
     /// Tools (out of scope, recognised).
     ToolsCall = "tools/call",
-    /// DIGEST §12.
+    /// docs/rules.md §12.
     ResourcesListChanged = "notifications/resources/list_changed",
-    /// DIGEST §12.
+    /// docs/rules.md §12.
     ResourcesUpdated = "notifications/resources/updated",
-    /// DIGEST §12.
+    /// docs/rules.md §12.
     PromptsListChanged = "notifications/prompts/list_changed",
-    /// DIGEST §12.
+    /// docs/rules.md §12.
     ToolsListChanged = "notifications/tools/list_changed",
-    /// DIGEST §11.2.
+    /// docs/rules.md §11.2.
     SubscriptionsAcknowledged = "notifications/subscriptions/acknowledged",
-    /// DIGEST §11.4, §12.
+    /// docs/rules.md §11.4, §12.
     Cancelled = "notifications/cancelled",
     /// Request-scoped progress (out of scope, recognised).
     Progress = "notifications/progress",
     /// Request-scoped log message (out of scope, recognised).
     LogMessage = "notifications/message",
-    /// An MRTR input request (DIGEST §13).
+    /// An MRTR input request (docs/rules.md §13).
     ElicitationCreate = "elicitation/create",
-    /// An MRTR input request (DIGEST §13).
+    /// An MRTR input request (docs/rules.md §13).
     SamplingCreateMessage = "sampling/createMessage",
-    /// An MRTR input request (DIGEST §13).
+    /// An MRTR input request (docs/rules.md §13).
     RootsList = "roots/list",
-    /// Legacy handshake (DIGEST §17); removed in 2026-07-28.
+    /// Legacy handshake (docs/rules.md §17); removed in 2026-07-28.
     Initialize = "initialize",
-    /// Legacy (DIGEST §17); removed in 2026-07-28.
+    /// Legacy (docs/rules.md §17); removed in 2026-07-28.
     Initialized = "notifications/initialized",
-    /// Legacy (DIGEST §17); removed in 2026-07-28.
+    /// Legacy (docs/rules.md §17); removed in 2026-07-28.
     Ping = "ping",
-    /// Legacy (DIGEST §17); removed in 2026-07-28.
+    /// Legacy (docs/rules.md §17); removed in 2026-07-28.
     LoggingSetLevel = "logging/setLevel",
-    /// Legacy (DIGEST §17); replaced by `subscriptions/listen`.
+    /// Legacy (docs/rules.md §17); replaced by `subscriptions/listen`.
     ResourcesSubscribe = "resources/subscribe",
-    /// Legacy (DIGEST §17); replaced by `subscriptions/listen`.
+    /// Legacy (docs/rules.md §17); replaced by `subscriptions/listen`.
     ResourcesUnsubscribe = "resources/unsubscribe",
 }
 
@@ -142,7 +142,7 @@ impl<'a> Method<'a> {
     }
 
     /// Whether the method was removed in 2026-07-28 (a modern-only server answers -32601,
-    /// DIGEST §1.4, §18).
+    /// docs/rules.md §1.4, §18).
     #[must_use]
     pub const fn is_legacy(&self) -> bool {
         matches!(
@@ -156,7 +156,7 @@ impl<'a> Method<'a> {
         )
     }
 
-    /// Whether the method may carry an `InputRequiredResult` (DIGEST §13).
+    /// Whether the method may carry an `InputRequiredResult` (docs/rules.md §13).
     #[must_use]
     pub const fn allows_input_required(&self) -> bool {
         matches!(

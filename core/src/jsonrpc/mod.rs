@@ -1,4 +1,4 @@
-//! JSON-RPC 2.0 as MCP 2026-07-28 uses it (DIGEST §1): the envelope, ids, methods, error
+//! JSON-RPC 2.0 as MCP 2026-07-28 uses it (docs/rules.md §1): the envelope, ids, methods, error
 //! objects, typed-message wrappers, and the decode errors of every layer.
 //!
 //! * [`Message::decode`] classifies bytes as a request, notification, result or error,

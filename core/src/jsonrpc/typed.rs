@@ -44,7 +44,7 @@ pub trait MethodParams<'a>: FromJson<'a> + Encode {
     ///
     /// # Errors
     /// [`ParamsError`]; by default a missing `params` is an error (every modern request
-    /// requires `params._meta`, DIGEST §1.1).
+    /// requires `params._meta`, docs/rules.md §1.1).
     fn from_params(params: Option<RawJson<'a>>) -> Result<Self, ParamsError> {
         Self::from_json(params.ok_or(ParamsError::missing("params"))?)
     }

@@ -1,4 +1,4 @@
-//! `Annotations` (DIGEST §14.3): hints on resources, templates and content blocks.
+//! `Annotations` (docs/rules.md §14.3): hints on resources, templates and content blocks.
 
 use super::common::{Enc, Priority, Role, obj, string};
 use super::seq::Seq;
@@ -6,7 +6,7 @@ use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
 
 /// Annotations. Decoding enforces `priority` ∈ [0, 1] and `audience` ⊆ {`user`,
-/// `assistant`} (DIGEST §16.7 rule 41), each a `-32602` when broken.
+/// `assistant`} (docs/rules.md §16.7 rule 41), each a `-32602` when broken.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Annotations<'a> {
     /// `audience`: who the item is for.

@@ -1,12 +1,12 @@
-//! Client and server capabilities (DIGEST §1.6).
+//! Client and server capabilities (docs/rules.md §1.6).
 
 use super::common::{Enc, boolean, obj, object};
 use crate::json::{Cursor, Encode, JsonKind, JsonSink, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
 
-/// What a client supports, sent on every request (`ClientCapabilities`, DIGEST §1.6). Each
+/// What a client supports, sent on every request (`ClientCapabilities`, docs/rules.md §1.6). Each
 /// member is kept as its raw object; the accessors answer the questions MRTR asks
-/// (DIGEST §13: a server may only send input requests the client declared).
+/// (docs/rules.md §13: a server may only send input requests the client declared).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ClientCapabilities<'a> {
     /// `elicitation` (`{form?, url?}`).
@@ -161,10 +161,10 @@ pub struct ListChangedCapability {
     pub list_changed: Option<bool>,
 }
 
-/// What a server supports, returned by `server/discover` (DIGEST §1.6, §2).
+/// What a server supports, returned by `server/discover` (docs/rules.md §1.6, §2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct ServerCapabilities<'a> {
-    /// `resources` (declare `{}` even without flags, DIGEST §19 item 12).
+    /// `resources` (declare `{}` even without flags, docs/rules.md §19 item 12).
     pub resources: Option<ResourcesCapability>,
     /// `prompts`
     pub prompts: Option<ListChangedCapability>,

@@ -109,7 +109,7 @@ pub(crate) fn count(c: &mut Cursor<'_>, field: &'static str) -> Dec<u64> {
     Ok(n.as_u64().unwrap_or(u64::MAX))
 }
 
-/// `ttlMs`: an integer; a negative value reads as 0 (DIGEST §4: "SHOULD ignore it and
+/// `ttlMs`: an integer; a negative value reads as 0 (docs/rules.md §4: "SHOULD ignore it and
 /// treat it as 0"); a huge one saturates.
 pub(crate) fn ttl(c: &mut Cursor<'_>) -> Dec<u64> {
     let n = number(c, "ttlMs")?;
@@ -179,18 +179,18 @@ macro_rules! string_enum {
 }
 
 string_enum! {
-    /// How to read a result (DIGEST §1.2). Absent means `Complete` (legacy servers); any
+    /// How to read a result (docs/rules.md §1.2). Absent means `Complete` (legacy servers); any
     /// other value is invalid.
     ResultType, "resultType" {
         /// Final content.
         Complete = "complete",
-        /// An `InputRequiredResult` (DIGEST §13).
+        /// An `InputRequiredResult` (docs/rules.md §13).
         InputRequired = "input_required",
     }
 }
 
 string_enum! {
-    /// Who may reuse a cached result (DIGEST §4).
+    /// Who may reuse a cached result (docs/rules.md §4).
     CacheScope, "cacheScope" {
         /// Shareable with any user.
         Public = "public",
@@ -200,7 +200,7 @@ string_enum! {
 }
 
 string_enum! {
-    /// A message sender or an annotation audience (DIGEST §9, §14.3).
+    /// A message sender or an annotation audience (docs/rules.md §9, §14.3).
     Role, "role" {
         /// The end user.
         User = "user",
@@ -210,7 +210,7 @@ string_enum! {
 }
 
 string_enum! {
-    /// A requested log level (`io.modelcontextprotocol/logLevel`, DIGEST §1.1).
+    /// A requested log level (`io.modelcontextprotocol/logLevel`, docs/rules.md §1.1).
     LoggingLevel, "io.modelcontextprotocol/logLevel" {
         /// Debug.
         Debug = "debug",
@@ -241,7 +241,7 @@ string_enum! {
     }
 }
 
-/// An annotation priority in `[0, 1]` (DIGEST §14.3): 1 is "most important".
+/// An annotation priority in `[0, 1]` (docs/rules.md §14.3): 1 is "most important".
 #[derive(Debug, Clone, Copy, PartialEq, PartialOrd)]
 pub struct Priority(f64);
 

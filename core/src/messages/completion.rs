@@ -1,4 +1,4 @@
-//! `completion/complete` (DIGEST §10).
+//! `completion/complete` (docs/rules.md §10).
 
 use super::common::{Enc, ResultType, boolean, count, obj, required, string};
 use super::input_required::complete_only;
@@ -8,7 +8,7 @@ use super::seq::{Map, Seq};
 use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError, ParamsErrorKind};
 
-/// The most values one completion result may carry (DIGEST §10, §16.6 rule 39).
+/// The most values one completion result may carry (docs/rules.md §10, §16.6 rule 39).
 pub const MAX_COMPLETION_VALUES: usize = 100;
 
 /// `ref`: what is being completed.
@@ -151,7 +151,7 @@ impl<'a> MethodParams<'a> for CompleteParams<'a> {
 }
 
 /// `CompleteResult`: at most 100 `values`; `total` may exceed them; `hasMore` says more
-/// exist. Not cacheable, not paginated, never `input_required` (DIGEST §10).
+/// exist. Not cacheable, not paginated, never `input_required` (docs/rules.md §10).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CompleteResult<'a> {
     /// `resultType` (absent from legacy servers).

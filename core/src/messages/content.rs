@@ -1,4 +1,4 @@
-//! Content blocks and resource contents (DIGEST §14.1, §14.2).
+//! Content blocks and resource contents (docs/rules.md §14.1, §14.2).
 
 use super::annotations::Annotations;
 use super::common::{Enc, obj, object, required, string};
@@ -34,7 +34,7 @@ pub struct BlobResourceContents<'a> {
 }
 
 /// One item of `resources/read` `contents`, or the `resource` of an embedded resource:
-/// `uri` plus exactly one of `text` / `blob` (DIGEST §16.5 rule 35). Contents carry no
+/// `uri` plus exactly one of `text` / `blob` (docs/rules.md §16.5 rule 35). Contents carry no
 /// annotations.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ResourceContents<'a> {
@@ -143,7 +143,7 @@ pub struct EmbeddedResource<'a> {
     pub meta: Option<RawJson<'a>>,
 }
 
-/// `ContentBlock`: one of five, by `type` (DIGEST §14.1). Any other `type` is a
+/// `ContentBlock`: one of five, by `type` (docs/rules.md §14.1). Any other `type` is a
 /// `-32602`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum ContentBlock<'a> {

@@ -1,4 +1,4 @@
-//! `server/discover` (DIGEST §2).
+//! `server/discover` (docs/rules.md §2).
 
 use super::capabilities::ServerCapabilities;
 use super::common::{CacheScope, Enc, ResultType, obj, required, string, ttl};
@@ -41,7 +41,7 @@ impl<'a> MethodParams<'a> for DiscoverParams<'a> {
 }
 
 /// `DiscoverResult`: versions, capabilities, instructions, caching hints; `serverInfo`
-/// lives in `_meta` (DIGEST §2, §19 item 18).
+/// lives in `_meta` (docs/rules.md §2, §19 item 18).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct DiscoverResult<'a> {
     /// `resultType` (absent from legacy servers).
@@ -61,7 +61,7 @@ pub struct DiscoverResult<'a> {
 }
 
 impl<'a> DiscoverResult<'a> {
-    /// A complete result with caching hints (DIGEST §19 item 3: per the schema).
+    /// A complete result with caching hints (docs/rules.md §19 item 3: per the schema).
     #[must_use]
     pub const fn new(
         supported_versions: Seq<'a, JsonStr<'a>>,

@@ -52,7 +52,7 @@ impl<'a> ClientRequest<'a> {
     /// Decodes the params of a classified request.
     ///
     /// # Errors
-    /// [`ParamsError`] (`-32602`), e.g. a missing `_meta` key (DIGEST §16.1 rule 1).
+    /// [`ParamsError`] (`-32602`), e.g. a missing `_meta` key (docs/rules.md §16.1 rule 1).
     pub fn from_request(r: &Request<'a>) -> Result<Self, ParamsError> {
         let params = r.params;
         Ok(match r.method {
@@ -105,7 +105,7 @@ impl<'a> ClientRequest<'a> {
     }
 }
 
-/// The params of a notification in scope, by method (DIGEST §12).
+/// The params of a notification in scope, by method (docs/rules.md §12).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[non_exhaustive]
 pub enum ServerNotification<'a> {

@@ -1,4 +1,4 @@
-//! `resultType: "input_required"` and the multi-round-trip retry (DIGEST §13).
+//! `resultType: "input_required"` and the multi-round-trip retry (docs/rules.md §13).
 
 use super::common::{Enc, ResultType, obj, object, required, string};
 use super::meta::ResultMeta;
@@ -9,7 +9,7 @@ use crate::jsonrpc::{DecodeError, FromJson, Method, ParamsError, ParamsErrorKind
 
 /// One entry of `inputRequests`: a request without `jsonrpc`/`id` that the client fulfils
 /// before retrying. Only `elicitation/create`, `sampling/createMessage` and `roots/list` are
-/// allowed (DIGEST §13); their params pass through unparsed.
+/// allowed (docs/rules.md §13); their params pass through unparsed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InputRequest<'a> {
     /// The method.
@@ -74,7 +74,7 @@ pub type InputRequests<'a> = Map<'a, InputRequest<'a>>;
 pub type InputResponses<'a> = Map<'a, InputResponse<'a>>;
 
 /// `InputRequiredResult`: the server needs input (or wants a retry) before it can answer.
-/// At least one of `inputRequests` / `requestState` is present (DIGEST §13).
+/// At least one of `inputRequests` / `requestState` is present (docs/rules.md §13).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct InputRequiredResult<'a> {
     /// `inputRequests`
@@ -134,7 +134,7 @@ impl Encode for InputRequiredResult<'_> {
 }
 
 /// The result of a method that may ask for input first (`resources/read`, `prompts/get`):
-/// dispatched on `resultType` (absent = complete; unrecognised = invalid, DIGEST §1.2).
+/// dispatched on `resultType` (absent = complete; unrecognised = invalid, docs/rules.md §1.2).
 #[derive(Debug, Clone, Copy, PartialEq)]
 #[allow(clippy::large_enum_variant)] // generic: `T` is as large in practice; views are `Copy`
 pub enum Outcome<'a, T> {
@@ -197,7 +197,7 @@ impl<T: Encode> Encode for Outcome<'_, T> {
 }
 
 /// Reads `resultType` of a result that must be complete: `input_required` is not allowed
-/// on this method (DIGEST §13) and any other value is unrecognised (DIGEST §1.2).
+/// on this method (docs/rules.md §13) and any other value is unrecognised (docs/rules.md §1.2).
 pub(crate) fn complete_only(c: &mut Cursor<'_>) -> Result<ResultType, DecodeError> {
     match ResultType::decode(c).map_err(unrecognised)? {
         ResultType::Complete => Ok(ResultType::Complete),

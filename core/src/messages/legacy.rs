@@ -1,4 +1,4 @@
-//! 2025-11-25 shapes a dual-era peer still meets (DIGEST §17): `resources/subscribe` and
+//! 2025-11-25 shapes a dual-era peer still meets (docs/rules.md §17): `resources/subscribe` and
 //! `resources/unsubscribe` (`params: {uri}`, no required `_meta`). Results without
 //! `resultType`, `-32002` not-found errors and notifications without a subscription id are
 //! accepted by the modern views themselves.

@@ -1,4 +1,4 @@
-//! Paginated, cacheable lists (DIGEST §3–§6, §8): `resources/list`,
+//! Paginated, cacheable lists (docs/rules.md §3–§6, §8): `resources/list`,
 //! `resources/templates/list`, `prompts/list` (and `tools/list`, recognised).
 
 use super::common::{CacheScope, Enc, ResultType, obj, object, string, ttl};
@@ -15,7 +15,7 @@ use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError};
 pub struct PaginatedParams<'a> {
     /// `_meta` (required).
     pub meta: RequestMeta<'a>,
-    /// `cursor`: where to continue; opaque (DIGEST §3).
+    /// `cursor`: where to continue; opaque (docs/rules.md §3).
     pub cursor: Option<JsonStr<'a>>,
 }
 
@@ -155,17 +155,17 @@ impl<'a> ListItem<'a> for Tool<'a> {
 
 /// One page of a list (`PaginatedResult & CacheableResult`).
 ///
-/// Decoding is lenient where the spec tells clients to be (DIGEST §4, §17.2): a missing
+/// Decoding is lenient where the spec tells clients to be (docs/rules.md §4, §17.2): a missing
 /// `resultType` is "complete", a missing or negative `ttlMs` reads as 0 ([`ListResult::ttl`]),
 /// a missing `cacheScope` is `None` (treat as private). It is strict elsewhere:
-/// `input_required` is refused (DIGEST §13) and `cacheScope` must be `public`/`private`.
+/// `input_required` is refused (docs/rules.md §13) and `cacheScope` must be `public`/`private`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ListResult<'a, T: ListItem<'a>> {
     /// `resultType` (absent from legacy servers).
     pub result_type: Option<ResultType>,
     /// The items of this page.
     pub items: Seq<'a, T>,
-    /// `nextCursor`: present (even `""`) means more pages; absent means the end (DIGEST §3).
+    /// `nextCursor`: present (even `""`) means more pages; absent means the end (docs/rules.md §3).
     pub next_cursor: Option<JsonStr<'a>>,
     /// `ttlMs` as sent (negative values already read as 0).
     pub ttl_ms: Option<u64>,
@@ -176,7 +176,7 @@ pub struct ListResult<'a, T: ListItem<'a>> {
 }
 
 impl<'a, T: ListItem<'a>> ListResult<'a, T> {
-    /// A complete page with the caching hints a server MUST send (DIGEST §16.4 rule 21).
+    /// A complete page with the caching hints a server MUST send (docs/rules.md §16.4 rule 21).
     #[must_use]
     pub fn new(items: Seq<'a, T>, ttl_ms: u64, cache_scope: CacheScope) -> Self {
         Self {
@@ -189,7 +189,7 @@ impl<'a, T: ListItem<'a>> ListResult<'a, T> {
         }
     }
 
-    /// The freshness lifetime in milliseconds: absent reads as 0 (DIGEST §4).
+    /// The freshness lifetime in milliseconds: absent reads as 0 (docs/rules.md §4).
     #[must_use]
     pub fn ttl(&self) -> u64 {
         self.ttl_ms.unwrap_or(0)

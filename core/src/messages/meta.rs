@@ -1,4 +1,4 @@
-//! `_meta` objects (DIGEST §1.1–§1.3) and `Implementation` / `Icon`.
+//! `_meta` objects (docs/rules.md §1.1–§1.3) and `Implementation` / `Icon`.
 //!
 //! Each `_meta` view types the keys the spec defines and, when the object holds others, keeps
 //! the whole object as `extra`, so keys it does not know are re-emitted unchanged on encode
@@ -181,9 +181,9 @@ const REQUEST_META_KEYS: &[&str] = &[
     "baggage",
 ];
 
-/// The per-request `params._meta` (`RequestMetaObject`, DIGEST §1.1). Both
+/// The per-request `params._meta` (`RequestMetaObject`, docs/rules.md §1.1). Both
 /// `protocolVersion` and `clientCapabilities` are required: a request without them is
-/// rejected with `-32602` (DIGEST §16.1 rule 1).
+/// rejected with `-32602` (docs/rules.md §16.1 rule 1).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RequestMeta<'a> {
     /// `io.modelcontextprotocol/protocolVersion`
@@ -273,12 +273,12 @@ impl Encode for RequestMeta<'_> {
     }
 }
 
-/// A notification's `params._meta` (`NotificationMetaObject`, DIGEST §1.3).
+/// A notification's `params._meta` (`NotificationMetaObject`, docs/rules.md §1.3).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct NotificationMeta<'a> {
     /// `io.modelcontextprotocol/subscriptionId`: the id of the `subscriptions/listen`
-    /// request whose stream carries the notification, in its JSON type (DIGEST §11.3).
-    /// Absent on legacy notifications (DIGEST §17.2 item 4).
+    /// request whose stream carries the notification, in its JSON type (docs/rules.md §11.3).
+    /// Absent on legacy notifications (docs/rules.md §17.2 item 4).
     pub subscription_id: Option<RequestId<'a>>,
     /// The whole `_meta` object as received, when it holds keys this view does not type
     /// (`None` otherwise); those keys are re-emitted on encode.
@@ -325,8 +325,8 @@ impl Encode for NotificationMeta<'_> {
 
 const RESULT_META_KEYS: &[&str] = &[SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY];
 
-/// A result's `_meta` (`ResultMetaObject`, DIGEST §1.2, and the listen result's
-/// `subscriptionId`, DIGEST §11.4).
+/// A result's `_meta` (`ResultMetaObject`, docs/rules.md §1.2, and the listen result's
+/// `subscriptionId`, docs/rules.md §11.4).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct ResultMeta<'a> {
     /// `io.modelcontextprotocol/serverInfo` (servers SHOULD include it).

@@ -1,5 +1,5 @@
 //! Typed, zero-copy views of every MCP 2026-07-28 message of the context primitives
-//! (DIGEST §2–§14), plus the legacy shapes a dual-era peer accepts (DIGEST §17).
+//! (docs/rules.md §2–§14), plus the legacy shapes a dual-era peer accepts (docs/rules.md §17).
 //!
 //! Every view borrows the input: strings are [`JsonStr`](crate::json::JsonStr), repeated
 //! elements are lazy [`Seq`]/[`Map`]s, pass-through objects are

@@ -1,5 +1,5 @@
-//! The notifications in scope (DIGEST §12): `list_changed` ×3, `resources/updated`,
-//! `cancelled`. Each may carry `_meta.subscriptionId`; legacy ones do not (DIGEST §17.2).
+//! The notifications in scope (docs/rules.md §12): `list_changed` ×3, `resources/updated`,
+//! `cancelled`. Each may carry `_meta.subscriptionId`; legacy ones do not (docs/rules.md §17.2).
 
 use super::common::{Enc, obj, required, string};
 use super::meta::NotificationMeta;
@@ -117,7 +117,7 @@ impl<'a> MethodParams<'a> for ResourceUpdatedParams<'a> {
     const METHOD: Method<'static> = Method::ResourcesUpdated;
 }
 
-/// `notifications/cancelled` params (DIGEST §11.4, §12).
+/// `notifications/cancelled` params (docs/rules.md §11.4, §12).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct CancelledParams<'a> {
     /// `_meta`

@@ -1,4 +1,4 @@
-//! Prompts (DIGEST §8, §9): `Prompt`, `prompts/get` params and result.
+//! Prompts (docs/rules.md §8, §9): `Prompt`, `prompts/get` params and result.
 
 use super::common::{Enc, ResultType, Role, boolean, obj, object, required, string};
 use super::content::ContentBlock;
@@ -59,7 +59,7 @@ impl Encode for PromptArgument<'_> {
     }
 }
 
-/// A prompt template (`Prompt`, DIGEST §8).
+/// A prompt template (`Prompt`, docs/rules.md §8).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Prompt<'a> {
     /// `name`: unique id.
@@ -132,7 +132,7 @@ impl Encode for Prompt<'_> {
     }
 }
 
-/// `PromptMessage`: one role and exactly one content block (DIGEST §9).
+/// `PromptMessage`: one role and exactly one content block (docs/rules.md §9).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct PromptMessage<'a> {
     /// `role`
@@ -168,7 +168,7 @@ impl Encode for PromptMessage<'_> {
     }
 }
 
-/// A string argument value: prompt arguments are strings only (DIGEST §9, §16.6 rule 38).
+/// A string argument value: prompt arguments are strings only (docs/rules.md §9, §16.6 rule 38).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ArgValue<'a>(pub JsonStr<'a>);
 
@@ -249,7 +249,7 @@ impl<'a> MethodParams<'a> for GetPromptParams<'a> {
     const METHOD: Method<'static> = Method::PromptsGet;
 }
 
-/// `GetPromptResult` (complete). Not cacheable: no `ttlMs`/`cacheScope` (DIGEST §9).
+/// `GetPromptResult` (complete). Not cacheable: no `ttlMs`/`cacheScope` (docs/rules.md §9).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct GetPromptResult<'a> {
     /// `resultType` (absent from legacy servers).

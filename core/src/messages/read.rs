@@ -1,4 +1,4 @@
-//! `resources/read` (DIGEST §7).
+//! `resources/read` (docs/rules.md §7).
 
 use super::common::{CacheScope, Enc, ResultType, obj, required, string, ttl};
 use super::content::ResourceContents;
@@ -33,7 +33,7 @@ impl<'a> ReadResourceParams<'a> {
         }
     }
 
-    /// Whether this is an MRTR retry, whose result MUST NOT be cached (DIGEST §4).
+    /// Whether this is an MRTR retry, whose result MUST NOT be cached (docs/rules.md §4).
     #[must_use]
     pub const fn is_retry(&self) -> bool {
         self.input_responses.is_some() || self.request_state.is_some()
@@ -81,7 +81,7 @@ impl<'a> MethodParams<'a> for ReadResourceParams<'a> {
 }
 
 /// `ReadResourceResult` (complete). An empty `contents` is allowed for an existing empty
-/// resource (DIGEST §19 item 1); a missing resource is an error, not an empty list.
+/// resource (docs/rules.md §19 item 1); a missing resource is an error, not an empty list.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ReadResourceResult<'a> {
     /// `resultType` (absent from legacy servers).
@@ -97,7 +97,7 @@ pub struct ReadResourceResult<'a> {
 }
 
 impl<'a> ReadResourceResult<'a> {
-    /// A complete result with the caching hints a server MUST send (DIGEST §4).
+    /// A complete result with the caching hints a server MUST send (docs/rules.md §4).
     #[must_use]
     pub const fn new(
         contents: Seq<'a, ResourceContents<'a>>,
@@ -113,7 +113,7 @@ impl<'a> ReadResourceResult<'a> {
         }
     }
 
-    /// The freshness lifetime in milliseconds: absent reads as 0 (DIGEST §4).
+    /// The freshness lifetime in milliseconds: absent reads as 0 (docs/rules.md §4).
     #[must_use]
     pub fn ttl(&self) -> u64 {
         self.ttl_ms.unwrap_or(0)

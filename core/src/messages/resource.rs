@@ -1,4 +1,4 @@
-//! The listed items: `Resource` (DIGEST §5) and `ResourceTemplate` (DIGEST §6).
+//! The listed items: `Resource` (docs/rules.md §5) and `ResourceTemplate` (docs/rules.md §6).
 
 use super::annotations::Annotations;
 use super::common::{Enc, count, obj, object, required, string};

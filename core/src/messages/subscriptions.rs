@@ -1,4 +1,4 @@
-//! `subscriptions/listen` and its acknowledgment (DIGEST §11).
+//! `subscriptions/listen` and its acknowledgment (docs/rules.md §11).
 
 use super::common::{Enc, ResultType, boolean, obj, required};
 use super::input_required::complete_only;
@@ -8,7 +8,7 @@ use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
 /// `SubscriptionFilter`: the notification types a listen stream opts in to. An absent
-/// field means "not subscribed" (DIGEST §11.1).
+/// field means "not subscribed" (docs/rules.md §11.1).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct SubscriptionFilter<'a> {
     /// `toolsListChanged`
@@ -95,7 +95,7 @@ impl<'a> MethodParams<'a> for ListenParams<'a> {
 }
 
 /// `SubscriptionsListenResult`: the graceful end of a subscription. `_meta.subscriptionId`
-/// (= the listen request's id) is required (DIGEST §11.4, §16.9 rule 52).
+/// (= the listen request's id) is required (docs/rules.md §11.4, §16.9 rule 52).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ListenResult<'a> {
     /// `resultType` (absent from legacy servers).
@@ -136,7 +136,7 @@ impl Encode for ListenResult<'_> {
 }
 
 /// `notifications/subscriptions/acknowledged` params: the filter the server agreed to
-/// honour (DIGEST §11.2).
+/// honour (docs/rules.md §11.2).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct AcknowledgedParams<'a> {
     /// `_meta` with the subscription id.

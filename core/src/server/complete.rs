@@ -1,7 +1,7 @@
-//! Built-in completion from a registered value set (DIGEST §10): candidates that start with
+//! Built-in completion from a registered value set (docs/rules.md §10): candidates that start with
 //! what the user typed, exact-case prefix matches first, then ASCII-case-insensitive ones,
 //! each group in the set's relevance order; at most 100 values, with `total` and `hasMore`
-//! (DIGEST §16.6 rule 39).
+//! (docs/rules.md §16.6 rule 39).
 
 use alloc::string::String;
 

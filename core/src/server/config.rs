@@ -12,13 +12,13 @@ use crate::json::Limits;
 use crate::messages::CacheScope;
 use crate::messages::owned::OwnedImplementation;
 
-/// Caching hints for a cacheable result (DIGEST §4): `ttlMs` and `cacheScope`.
+/// Caching hints for a cacheable result (docs/rules.md §4): `ttlMs` and `cacheScope`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CacheHint {
     /// `ttlMs` (0 = immediately stale).
     pub ttl_ms: u64,
     /// `cacheScope`. The machine turns it into `private` whenever the result depends on the
-    /// caller's `auth` (a visibility filter is installed), DIGEST §4.
+    /// caller's `auth` (a visibility filter is installed), docs/rules.md §4.
     pub scope: CacheScope,
 }
 
@@ -63,12 +63,12 @@ impl fmt::Debug for SealingKey {
 /// The server's configuration. Every field has a default ([`ServerConfig::default`]).
 #[derive(Debug, Clone)]
 pub struct ServerConfig {
-    /// `_meta["io.modelcontextprotocol/serverInfo"]`, put on every result (DIGEST §1.2,
+    /// `_meta["io.modelcontextprotocol/serverInfo"]`, put on every result (docs/rules.md §1.2,
     /// §16.1 rule 7). `None` = configured not to. Default: `mcp-context` and the crate version.
     pub server_info: Option<OwnedImplementation>,
     /// `server/discover` `instructions`. Default: none.
     pub instructions: Option<String>,
-    /// Protocol versions served; a request naming another gets -32022 (DIGEST §2). Default:
+    /// Protocol versions served; a request naming another gets -32022 (docs/rules.md §2). Default:
     /// `["2026-07-28"]`.
     pub supported_versions: Vec<String>,
     /// Items per list page (at least 1). Default: 50.
@@ -95,7 +95,7 @@ pub struct ServerConfig {
     /// Keys for sealing `requestState` (newest first). Without keys the machine sends no
     /// `requestState` and refuses any it receives. Default: none.
     pub state_keys: Vec<SealingKey>,
-    /// Lifetime of a sealed `requestState` (DIGEST §13 "a short expiry"). Default: 10 min.
+    /// Lifetime of a sealed `requestState` (docs/rules.md §13 "a short expiry"). Default: 10 min.
     pub state_ttl_ms: u64,
     /// Forward reads of URIs that match no resource or template to the application as
     /// [`ReadTarget::Unlisted`](super::ReadTarget) instead of answering -32602. Default: false.

@@ -26,8 +26,8 @@ impl Handle {
     }
 }
 
-/// The client capabilities declared on the request itself (DIGEST §1.1: never inferred from
-/// earlier requests). Input requests are allowed only for these (DIGEST §13).
+/// The client capabilities declared on the request itself (docs/rules.md §1.1: never inferred from
+/// earlier requests). Input requests are allowed only for these (docs/rules.md §13).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct DeclaredCapabilities {
     /// `elicitation` in form mode (explicit `form`, or no mode named).
@@ -51,7 +51,7 @@ impl DeclaredCapabilities {
     }
 }
 
-/// The verified inputs of an MRTR retry (DIGEST §13).
+/// The verified inputs of an MRTR retry (docs/rules.md §13).
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Retry {
     /// The application state sealed into the `requestState` this retry echoed, after the
@@ -59,7 +59,7 @@ pub struct Retry {
     /// when the retry carried no `requestState`.
     pub state: Option<Vec<u8>>,
     /// `inputResponses`, key → the client's result object, as sent (unverified: validate
-    /// before use, DIGEST §13).
+    /// before use, docs/rules.md §13).
     pub input_responses: Vec<(String, OwnedJson)>,
 }
 
@@ -112,7 +112,7 @@ pub struct PromptEvent {
     pub handle: Handle,
     /// A registered (and, for this `auth`, visible) prompt.
     pub name: String,
-    /// The arguments (strings, DIGEST §9); every required argument is present.
+    /// The arguments (strings, docs/rules.md §9); every required argument is present.
     pub arguments: Vec<(String, String)>,
     /// The caller context of the request.
     pub auth: u64,
@@ -146,7 +146,7 @@ pub struct CompletionEvent {
     pub argument: String,
     /// What the user typed so far.
     pub value: String,
-    /// `context.arguments`: already-resolved arguments (DIGEST §10).
+    /// `context.arguments`: already-resolved arguments (docs/rules.md §10).
     pub context: Vec<(String, String)>,
     /// The caller context of the request.
     pub auth: u64,
@@ -202,7 +202,7 @@ pub struct ListEvent {
 pub enum CancelReason {
     /// The client sent `notifications/cancelled` for the request.
     Client,
-    /// The host reported the stream closed (HTTP cancellation, DIGEST §16.10 rule 65).
+    /// The host reported the stream closed (HTTP cancellation, docs/rules.md §16.10 rule 65).
     StreamClosed,
     /// The request deadline passed; the client got -32603.
     TimedOut,
@@ -231,7 +231,7 @@ pub enum Event {
     },
     /// A listen subscription's bounded queue was full: the notification was not queued and
     /// the subscription was torn down (`notifications/cancelled` referencing the listen id,
-    /// DIGEST §11.4), so the client knows to re-listen and refetch.
+    /// docs/rules.md §11.4), so the client knows to re-listen and refetch.
     StreamOverflow {
         /// The stream.
         stream: StreamId,

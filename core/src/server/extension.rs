@@ -111,6 +111,17 @@ impl Server {
         self.ext.capabilities.remove(key).is_some()
     }
 
+    /// Whether the host announced `tools: {listChanged: true}`: listen subscriptions then
+    /// honour `toolsListChanged`, and [`Server::tools_list_changed`] reaches them.
+    pub(crate) fn announces_tools_list_changed(&self) -> bool {
+        self.ext
+            .capabilities
+            .get("tools")
+            .and_then(|v| v.as_raw().get("listChanged"))
+            .and_then(|v| v.as_bool())
+            == Some(true)
+    }
+
     /// The registered name of `method`, when the host serves it.
     pub(crate) fn extension_method(&self, method: Method<'_>) -> Option<String> {
         if self.ext.methods.is_empty() {
@@ -152,8 +163,10 @@ impl Server {
         if !self.version_served(&meta, ctx, r.id) {
             return;
         }
-        // `_meta` was found, so `params` is an object.
-        let Some(params) = r.params else { return };
+        // `_meta` was found, so `params` is an object; answer anyway if not.
+        let Some(params) = r.params else {
+            return self.invalid_params(ctx, r.id, "params: expected an object");
+        };
         let state = match params.get("requestState") {
             None => None,
             Some(v) => match v.as_str() {

@@ -1,5 +1,5 @@
 //! Mapping `file://` resource URIs under a configured root to relative paths, rejecting every
-//! directory-traversal form (DIGEST §7: "Servers **MUST** validate all resource URIs" and
+//! directory-traversal form (docs/rules.md §7: "Servers **MUST** validate all resource URIs" and
 //! "**MUST** sanitize file paths to prevent directory traversal attacks when serving
 //! `file://` resources"; checklist §16.5 rule 32).
 //!
@@ -100,7 +100,7 @@ pub enum PathError {
 }
 
 impl PathError {
-    /// `-32602`: a refused URI reads as a resource that does not exist (DIGEST §7).
+    /// `-32602`: a refused URI reads as a resource that does not exist (docs/rules.md §7).
     #[must_use]
     pub const fn code(self) -> ErrorCode {
         ErrorCode::INVALID_PARAMS

@@ -1,4 +1,4 @@
-//! One handler per method, called after validation (DIGEST §2–§11).
+//! One handler per method, called after validation (docs/rules.md §2–§11).
 
 use alloc::borrow::ToOwned;
 use alloc::format;
@@ -71,7 +71,7 @@ impl Server {
         }
     }
 
-    /// `server/discover` (DIGEST §2): capabilities derived from what is registered.
+    /// `server/discover` (docs/rules.md §2): capabilities derived from what is registered.
     fn discover(&mut self, id: RequestId<'_>, ctx: Ctx) {
         if self.discover.is_none() {
             let c = &self.config;
@@ -108,6 +108,10 @@ impl Server {
 
     /// The discover result with the host's capabilities merged in.
     fn encode_discover(&self, result: &OwnedDiscoverResult) -> Option<String> {
+        if self.ext.capabilities.is_empty() {
+            let bytes = outbox::encode(result).ok()?;
+            return String::from_utf8(bytes).ok();
+        }
         let derived = outbox::encode(&result.capabilities.view()).ok()?;
         let derived = RawJson::parse(&derived).ok()?;
         let merged = self.merged_capabilities(derived)?;
@@ -120,7 +124,7 @@ impl Server {
         String::from_utf8(bytes).ok()
     }
 
-    /// The three paginated lists (DIGEST §3, §5, §6, §8).
+    /// The three paginated lists (docs/rules.md §3, §5, §6, §8).
     fn list(&mut self, list: ListId, id: RequestId<'_>, ctx: Ctx, cursor: Option<JsonStr<'_>>) {
         let after = match cursor {
             None => None,
@@ -197,7 +201,7 @@ impl Server {
         }
     }
 
-    /// Verifies the MRTR inputs of a retry (DIGEST §13, §16.8 rule 45).
+    /// Verifies the MRTR inputs of a retry (docs/rules.md §13, §16.8 rule 45).
     pub(crate) fn retry_inputs<'b>(
         &self,
         state: Option<JsonStr<'_>>,
@@ -279,7 +283,7 @@ impl Server {
         self.reply_error(ctx, id, &err, 200);
     }
 
-    /// `resources/read` (DIGEST §7): validate, then static hit, template match, forward, or
+    /// `resources/read` (docs/rules.md §7): validate, then static hit, template match, forward, or
     /// -32602 with `data.uri` (never empty contents, §16.5 rule 30).
     fn read(
         &mut self,
@@ -375,7 +379,7 @@ impl Server {
         self.registry.template_by_id(tid)?.entry.cache
     }
 
-    /// `prompts/get` (DIGEST §9): unknown prompt or missing required argument → -32602.
+    /// `prompts/get` (docs/rules.md §9): unknown prompt or missing required argument → -32602.
     fn get_prompt(
         &mut self,
         id: RequestId<'_>,
@@ -432,7 +436,7 @@ impl Server {
         );
     }
 
-    /// `completion/complete` (DIGEST §10): built-in value sets, else an event.
+    /// `completion/complete` (docs/rules.md §10): built-in value sets, else an event.
     fn complete(
         &mut self,
         id: RequestId<'_>,
@@ -506,7 +510,7 @@ impl Server {
         self.send_encoded(ctx, id, encoded);
     }
 
-    /// `subscriptions/listen` (DIGEST §11): the acknowledgment, with the honoured subset,
+    /// `subscriptions/listen` (docs/rules.md §11): the acknowledgment, with the honoured subset,
     /// is the subscription's first message (§16.9 rules 49, 50).
     fn listen(&mut self, id: RequestId<'_>, ctx: Ctx, p: &ListenParams<'_>) {
         if self.subs.find(ctx.stream, &id).is_some() {
@@ -523,6 +527,7 @@ impl Server {
             &p.notifications,
             self.serves_resources(),
             self.serves_prompts(),
+            self.announces_tools_list_changed(),
             |u| check_uri(u).is_ok(),
         );
         let ack = OwnedAcknowledged {

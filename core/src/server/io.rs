@@ -12,12 +12,12 @@ use super::event::Event;
 pub struct StreamId(pub u64);
 
 /// The transport a stream belongs to. It decides HTTP statuses and framing, and how a
-/// subscription is torn down (DIGEST §11.4, §19.2).
+/// subscription is torn down (docs/rules.md §11.4, §19.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Transport {
-    /// Newline-delimited JSON-RPC on one shared channel (DIGEST §15.2).
+    /// Newline-delimited JSON-RPC on one shared channel (docs/rules.md §15.2).
     Stdio,
-    /// Streamable HTTP: one response stream per POST (DIGEST §15.1).
+    /// Streamable HTTP: one response stream per POST (docs/rules.md §15.1).
     Http,
 }
 
@@ -29,7 +29,7 @@ pub struct Ctx {
     pub stream: StreamId,
     /// An opaque caller-context id: the authorization the host resolved for the message
     /// (`0` = anonymous). Lists, visibility and `requestState` bindings may depend on it;
-    /// nothing else does (DIGEST §1.5).
+    /// nothing else does (docs/rules.md §1.5).
     pub auth: u64,
     /// The transport of `stream`.
     pub transport: Transport,
@@ -59,16 +59,16 @@ impl Ctx {
 
 /// What [`Server::handle_message`](super::Server::handle_message) received. On HTTP the
 /// host answers a [`Received::Notification`] POST with `202 Accepted` and no body
-/// (DIGEST §15.1, §16.10 rule 64); everything else gets its answer through
+/// (docs/rules.md §15.1, §16.10 rule 64); everything else gets its answer through
 /// [`Server::poll_output`](super::Server::poll_output).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Received {
     /// A request: it gets exactly one response (possibly after an [`Event`]).
     Request,
-    /// A notification: never answered (DIGEST §1.3).
+    /// A notification: never answered (docs/rules.md §1.3).
     Notification,
-    /// A JSON-RPC response from the client: ignored (a server sends no requests, DIGEST §1.3).
+    /// A JSON-RPC response from the client: ignored (a server sends no requests, docs/rules.md §1.3).
     Response,
     /// Not a valid message: an error response was queued.
     Invalid,
@@ -80,7 +80,7 @@ pub enum BodyKind {
     /// `Content-Type: application/json`: the response body is exactly these bytes.
     Json,
     /// `Content-Type: text/event-stream`: write `data: <bytes>\n\n` (a listen stream,
-    /// DIGEST §11.5).
+    /// docs/rules.md §11.5).
     Sse,
 }
 
@@ -94,7 +94,7 @@ pub struct Transmit {
     pub bytes: Vec<u8>,
     /// HTTP only: the status of the POST's response. Meaningful on the first transmit of a
     /// stream (later ones repeat it). 400 for a missing `_meta` key, -32020/-32021/-32022,
-    /// and bodies that are not JSON-RPC; 404 for -32601; 200 otherwise (DIGEST §15.1, §19.9).
+    /// and bodies that are not JSON-RPC; 404 for -32601; 200 otherwise (docs/rules.md §15.1, §19.9).
     pub http_status: u16,
     /// HTTP only: JSON body or SSE event.
     pub kind: BodyKind,

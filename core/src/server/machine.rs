@@ -35,9 +35,10 @@ const MALFORMED_BODY_STATUS: u16 = 400;
 /// The sans-IO MCP 2026-07-28 server for the context primitives.
 ///
 /// See the [module docs](super) for the run loop. **Drain rule:** after every input
-/// (`handle_message`, `respond_*`, `fail`, `handle_timeout`, `resource_updated`,
-/// `*_list_changed`, `stream_closed`, `shutdown`), call [`Server::poll_output`] until it
-/// returns `None`, then [`Server::poll_timeout`].
+/// (`handle_message`, `handle_http`, `respond_*`, `fail`, `progress`, `handle_timeout`,
+/// `resource_updated`, `*_list_changed`, `stream_closed`, `shutdown`) and after every wake of
+/// the [waker](Server::set_waker), call [`Server::poll_output`] until it returns `None`, then
+/// [`Server::poll_timeout`].
 pub struct Server {
     pub(crate) config: ServerConfig,
     pub(crate) registry: Registry,
@@ -182,7 +183,7 @@ impl Server {
 
     /// Installs a visibility filter: lists, static reads, `prompts/get` and completion
     /// references then depend on the caller's `auth`, so every list page and static read is
-    /// marked `cacheScope: "private"` (DIGEST §4).
+    /// marked `cacheScope: "private"` (docs/rules.md §4).
     pub fn set_visibility(&mut self, filter: VisibilityFilter) {
         self.filter = Some(filter);
     }
@@ -251,7 +252,7 @@ impl Server {
         }
     }
 
-    /// The transport closed `stream` (on HTTP: the client cancelled, DIGEST §16.10 rule 65).
+    /// The transport closed `stream` (on HTTP: the client cancelled, docs/rules.md §16.10 rule 65).
     /// Its subscriptions end silently, its unanswered events are reported
     /// [`Event::Cancelled`], and nothing more is sent on it.
     pub fn stream_closed(&mut self, stream: StreamId) {
@@ -313,9 +314,9 @@ impl Server {
         self.now = self.now.max(now_ms);
     }
 
-    /// DIGEST §19.8 order: `_meta` (-32602, 400), version (-32022), method and its server
+    /// docs/rules.md §19.8 order: `_meta` (-32602, 400), version (-32022), method and its server
     /// capability (-32601), then params (-32602). Unknown and removed methods are -32601
-    /// before anything else, so legacy probes get the modern answer (DIGEST §17, §18).
+    /// before anything else, so legacy probes get the modern answer (docs/rules.md §17, §18).
     pub(crate) fn on_request(
         &mut self,
         r: Request<'_>,
@@ -410,15 +411,15 @@ impl Server {
     }
 
     fn on_notification(&mut self, n: Notification<'_>, ctx: Ctx) {
-        // The only client notification of the core protocol (DIGEST §1.3); invalid
-        // cancellations are ignored (DIGEST §12).
+        // The only client notification of the core protocol (docs/rules.md §1.3); invalid
+        // cancellations are ignored (docs/rules.md §12).
         if let Ok(ServerNotification::Cancelled(p)) = ServerNotification::from_notification(&n) {
             self.cancel(ctx.stream, &p.request_id);
         }
     }
 
     /// A client cancelled request `id` on `stream`: a listen subscription ends, an
-    /// unanswered event is reported; nothing more is sent for it (DIGEST §16.9 rule 56).
+    /// unanswered event is reported; nothing more is sent for it (docs/rules.md §16.9 rule 56).
     fn cancel(&mut self, stream: StreamId, id: &RequestId<'_>) {
         if let Some(k) = self.subs.find(stream, id) {
             self.subs.remove(k);
@@ -457,7 +458,7 @@ impl Server {
         self.filter.as_ref().is_none_or(|f| f(auth, item))
     }
 
-    /// `hint`, made private when results depend on `auth` (DIGEST §4).
+    /// `hint`, made private when results depend on `auth` (docs/rules.md §4).
     pub(crate) fn scoped(&self, hint: CacheHint) -> CacheHint {
         match self.filter {
             Some(_) => CacheHint::private(hint.ttl_ms),
@@ -536,7 +537,7 @@ impl Server {
     }
 
     fn method_not_found(&mut self, ctx: Ctx, id: RequestId<'_>, method: Method<'_>) {
-        // A modern-only server SHOULD name its versions to an `initialize` (DIGEST §17.2).
+        // A modern-only server SHOULD name its versions to an `initialize` (docs/rules.md §17.2).
         let data = match method {
             Method::Initialize => {
                 let mut text = String::from("{\"supported\":[");

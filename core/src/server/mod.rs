@@ -2,7 +2,7 @@
 //! pure helpers it builds on ([`file_root`]).
 //!
 //! [`Server`] holds every MCP 2026-07-28 server rule for the context primitives once
-//! (DIGEST §1–§13, checklist §16): per-request validation, `server/discover`, paginated
+//! (docs/rules.md §1–§13, checklist §16): per-request validation, `server/discover`, paginated
 //! lists, `resources/read`, `prompts/get`, `completion/complete`, `subscriptions/listen` and
 //! `input_required`. It is dual-era: 2025-11-25 clients (`initialize`, HTTP sessions) are
 //! served by the same rules (`legacy`). Its Streamable HTTP entry point

@@ -1,4 +1,4 @@
-//! `input_required` and the multi-round-trip retry (DIGEST §13, checklist §16.8): sealing
+//! `input_required` and the multi-round-trip retry (docs/rules.md §13, checklist §16.8): sealing
 //! the application's state into `requestState` with [`crate::state`], bound to the method,
 //! a digest of the identifying params and the caller's `auth`, and checking that input
 //! requests ask only for capabilities the request declared.
@@ -182,7 +182,7 @@ pub(crate) fn seal(
 }
 
 /// The `requiredCapabilities` object for input requests the client did not declare
-/// (DIGEST §13: "Servers MUST NOT send an inputRequests that the client has not declared";
+/// (docs/rules.md §13: "Servers MUST NOT send an inputRequests that the client has not declared";
 /// §1.1: -32021 with `data.requiredCapabilities`), or `None` when all are declared.
 pub(crate) fn missing_capabilities(
     requests: &[(String, OwnedInputRequest)],

@@ -1,4 +1,4 @@
-//! Change notifications on listen streams (DIGEST §12, checklist §16.9): fan-out to the
+//! Change notifications on listen streams (docs/rules.md §12, checklist §16.9): fan-out to the
 //! subscriptions that asked, stamped with their listen id, through bounded queues; and the
 //! ends of a subscription (graceful close, overflow teardown).
 
@@ -17,7 +17,7 @@ use crate::messages::{ListenResult, ResultMeta, ResultType};
 
 impl Server {
     /// `uri` changed: `notifications/resources/updated` on every subscription whose
-    /// `resourceSubscriptions` holds `uri` or a URI it is a sub-resource of (DIGEST §12).
+    /// `resourceSubscriptions` holds `uri` or a URI it is a sub-resource of (docs/rules.md §12).
     pub fn resource_updated(&mut self, uri: &str) {
         self.legacy_updated(uri);
         for k in self.subs.wanting(|h| h.wants_update(uri)) {
@@ -46,6 +46,14 @@ impl Server {
     /// acknowledged with `promptsListChanged`.
     pub fn prompts_list_changed(&mut self) {
         self.list_changed(ListKind::Prompts);
+    }
+
+    /// The tool list changed: `notifications/tools/list_changed` on every subscription
+    /// acknowledged with `toolsListChanged`. Those exist only when the host serves tools
+    /// itself and announced `tools: {"listChanged": true}` with
+    /// [`Server::set_capability`].
+    pub fn tools_list_changed(&mut self) {
+        self.list_changed(ListKind::Tools);
     }
 
     fn list_changed(&mut self, kind: ListKind) {
@@ -95,10 +103,10 @@ impl Server {
         }
     }
 
-    /// Graceful shutdown of every subscription (DIGEST §11.4, §19.2): each gets its
+    /// Graceful shutdown of every subscription (docs/rules.md §11.4, §19.2): each gets its
     /// `subscriptions/listen` result (`_meta.subscriptionId` = its id, §16.9 rule 52), which
     /// ends the stream on HTTP; on stdio `notifications/cancelled` referencing the listen id
-    /// follows (DIGEST §11.4: the server MUST send it when it tears a stream down).
+    /// follows (docs/rules.md §11.4: the server MUST send it when it tears a stream down).
     pub fn shutdown(&mut self) {
         for k in self.subs.keys() {
             let Some(s) = self.subs.remove(k) else {

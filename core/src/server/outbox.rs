@@ -1,7 +1,7 @@
 //! The output queue: transmits and events in the order they were produced, each transmit
 //! remembering the listen subscription it belongs to (for queue bounds and coalescing) so
 //! a cancelled stream or subscription can be purged before anything more is sent for it
-//! (DIGEST §12 "MUST NOT send any further messages", §16.9 rule 56).
+//! (docs/rules.md §12 "MUST NOT send any further messages", §16.9 rule 56).
 
 use alloc::vec::Vec;
 
@@ -132,7 +132,7 @@ pub(crate) fn response(
     }
 }
 
-/// A message on a listen stream: an SSE event on HTTP (DIGEST §11.5).
+/// A message on a listen stream: an SSE event on HTTP (docs/rules.md §11.5).
 pub(crate) fn on_listen_stream(
     stream: StreamId,
     transport: Transport,

@@ -1,10 +1,10 @@
-//! Pagination (DIGEST §3): opaque, stable cursors over a key-ordered map.
+//! Pagination (docs/rules.md §3): opaque, stable cursors over a key-ordered map.
 //!
 //! A cursor names the last key of the page it ends ("keyset" pagination), so it stays
 //! valid when items are added or removed between pages: the next page starts after that key
 //! in the same deterministic order. The text is base64url (no padding) of a version byte,
 //! the list kind and the key; anything else, including a cursor of another list, is an
-//! invalid cursor, answered with -32602 (DIGEST §3, §16.3 rule 20). Cursors are never empty,
+//! invalid cursor, answered with -32602 (docs/rules.md §3, §16.3 rule 20). Cursors are never empty,
 //! so no client confuses one with the end of results.
 //!
 //! With [`ServerConfig::dynamic_resources`](super::ServerConfig::dynamic_resources),

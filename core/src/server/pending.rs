@@ -89,6 +89,8 @@ pub(crate) struct PendingTable {
     map: BTreeMap<u64, Pending>,
     /// Pending requests per stream (for the per-stream limit).
     per_stream: BTreeMap<StreamId, usize>,
+    /// (stream, request id) → handle: a client cancellation finds its request in O(log n).
+    index: BTreeMap<(StreamId, OwnedRequestId), u64>,
     next: u64,
 }
 
@@ -97,6 +99,7 @@ impl PendingTable {
         let h = self.next;
         self.next = self.next.wrapping_add(1);
         *self.per_stream.entry(p.stream).or_insert(0) += 1;
+        self.index.insert((p.stream, p.id.clone()), h);
         self.map.insert(h, p);
         Handle(h)
     }
@@ -111,6 +114,15 @@ impl PendingTable {
 
     pub(crate) fn remove(&mut self, h: Handle) -> Option<Pending> {
         let p = self.map.remove(&h.0)?;
+        let key = (p.stream, p.id);
+        if self.index.get(&key) == Some(&h.0) {
+            self.index.remove(&key);
+        }
+        let p = Pending {
+            stream: key.0,
+            id: key.1,
+            ..p
+        };
         if let Some(n) = self.per_stream.get_mut(&p.stream) {
             *n = n.saturating_sub(1);
             if *n == 0 {
@@ -140,10 +152,12 @@ impl PendingTable {
 
     /// The request `id` on `stream` (the target of a client `notifications/cancelled`).
     pub(crate) fn find(&self, stream: StreamId, id: &RequestId<'_>) -> Option<Handle> {
-        self.map
-            .iter()
-            .find(|(_, p)| p.stream == stream && p.id.as_ref() == *id)
-            .map(|(h, _)| Handle(*h))
+        if !self.per_stream.contains_key(&stream) {
+            return None;
+        }
+        self.index
+            .get(&(stream, id.to_owned_id()))
+            .map(|h| Handle(*h))
     }
 
     pub(crate) fn on_stream(&self, stream: StreamId) -> Vec<Handle> {

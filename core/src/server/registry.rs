@@ -1,6 +1,6 @@
 //! What the server serves: static resources, resource templates and prompts, each with its
 //! cache hints and completion value sets, kept in deterministic key order (URI, template
-//! text, prompt name) so lists and cursors are stable (DIGEST §3, §16.3 rule 17).
+//! text, prompt name) so lists and cursors are stable (docs/rules.md §3, §16.3 rule 17).
 
 use alloc::boxed::Box;
 use alloc::collections::BTreeMap;
@@ -37,7 +37,7 @@ pub struct ResourceEntry {
     pub resource: OwnedResource,
     /// Contents the machine answers `resources/read` with itself; `None` = ask the
     /// application ([`Event::ReadResource`](super::Event)). `Some(vec![])` is an existing,
-    /// empty resource (DIGEST §19.1).
+    /// empty resource (docs/rules.md §19.1).
     pub contents: Option<Vec<OwnedResourceContents>>,
     /// Hints on its `resources/read` results; `None` = [`ServerConfig::read_cache`](super::ServerConfig::read_cache).
     pub cache: Option<CacheHint>,
@@ -58,7 +58,7 @@ pub struct TemplateEntry {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct PromptEntry {
     /// The `prompts/list` entry; `name` is its key, `arguments` are enforced on
-    /// `prompts/get` (required ones must be present, DIGEST §9).
+    /// `prompts/get` (required ones must be present, docs/rules.md §9).
     pub prompt: OwnedPrompt,
     /// Built-in completion for its arguments: argument name → values.
     pub completions: Vec<(String, ValueSet)>,
@@ -75,7 +75,7 @@ pub enum Listed<'a> {
     Prompt(&'a OwnedPrompt),
 }
 
-/// Decides which items a caller context sees (DIGEST §1.5: lists "MAY vary by the
+/// Decides which items a caller context sees (docs/rules.md §1.5: lists "MAY vary by the
 /// authorization presented on the request", never by connection). The same predicate
 /// guards reads of static resources, `prompts/get` and completion references, so a hidden
 /// item is "not found" for that caller.

@@ -33,14 +33,14 @@ use crate::messages::{ClientCapabilities, InputRequiredResult, Map, ReadResource
 #[non_exhaustive]
 pub enum Failure {
     /// The resource (or prompt) does not exist: -32602, with `data.uri` for a read
-    /// (DIGEST §7, §16.5 rule 30).
+    /// (docs/rules.md §7, §16.5 rule 30).
     NotFound,
     /// Bad arguments: -32602 with this message (one concise sentence).
     InvalidParams(Cow<'static, str>),
-    /// -32603 (DIGEST §16.5 rule 31).
+    /// -32603 (docs/rules.md §16.5 rule 31).
     Internal,
     /// An application-defined error. Codes inside -32768..=-32000 are reserved to JSON-RPC
-    /// and MCP (DIGEST §1.4) and are sent as -32603 instead.
+    /// and MCP (docs/rules.md §1.4) and are sent as -32603 instead.
     Application {
         /// The code.
         code: i32,
@@ -56,16 +56,16 @@ pub enum RespondError {
     /// No such request is waiting: already answered, cancelled or timed out.
     UnknownHandle,
     /// The answer does not fit the request (e.g. prompt messages for a read, or
-    /// `input_required` for a completion, DIGEST §13).
+    /// `input_required` for a completion, docs/rules.md §13).
     WrongKind,
     /// Input requests that are not `elicitation/create` / `sampling/createMessage` /
     /// `roots/list` with object params, or repeat a key, or an `input_required` answer with
-    /// neither requests nor a state to seal (DIGEST §13).
+    /// neither requests nor a state to seal (docs/rules.md §13).
     InvalidInputRequests,
     /// Application state given but no sealing key configured.
     NoStateKey,
     /// The input requests need a capability the request did not declare: the client got
-    /// -32021 with `requiredCapabilities` and the handle is consumed (DIGEST §13).
+    /// -32021 with `requiredCapabilities` and the handle is consumed (docs/rules.md §13).
     ClientLacksCapability,
     /// [`Server::respond_result`]: the result is not a JSON object, names a `resultType`
     /// other than `"complete"`, or has a `_meta` that is not an object.
@@ -176,7 +176,7 @@ impl Server {
     }
 
     /// Answers a [`CompletionEvent`](super::CompletionEvent) with candidates in relevance
-    /// order; the first 100 are sent, with `total` and `hasMore` (DIGEST §10).
+    /// order; the first 100 are sent, with `total` and `hasMore` (docs/rules.md §10).
     ///
     /// # Errors
     /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`].
@@ -203,7 +203,7 @@ impl Server {
         Ok(())
     }
 
-    /// Answers a read or prompt event with `resultType: "input_required"` (DIGEST §13): the
+    /// Answers a read or prompt event with `resultType: "input_required"` (docs/rules.md §13): the
     /// input requests, and the application state sealed into `requestState` (bound to the
     /// method, the identifying params and `auth`, expiring after
     /// [`ServerConfig::state_ttl_ms`](super::ServerConfig::state_ttl_ms)). No cache hints

@@ -1,6 +1,6 @@
 //! The two seams where the template work of another module plugs in:
 //!
-//! * [`check_uri`]: the one function that validates a resource URI (DIGEST §7 "Servers
+//! * [`check_uri`]: the one function that validates a resource URI (docs/rules.md §7 "Servers
 //!   **MUST** validate all resource URIs", §16.5 rules 32, 34), through [`crate::uri`].
 //! * [`TemplateRouter`]: how a `resources/read` URI is matched against the registered
 //!   templates. The machine holds no matcher of its own: the host installs a router
@@ -105,7 +105,7 @@ impl fmt::Display for RouteInsertError {
 impl core::error::Error for RouteInsertError {}
 
 #[cfg(feature = "alloc")]
-/// Matches resource URIs against registered templates (DIGEST §6: "The server expands or
+/// Matches resource URIs against registered templates (docs/rules.md §6: "The server expands or
 /// matches the template itself").
 ///
 /// The machine calls [`TemplateRouter::insert`] for every template registered (after the

@@ -1,9 +1,9 @@
-//! `subscriptions/listen` state (DIGEST §11, §12; checklist §16.9): which streams asked for
+//! `subscriptions/listen` state (docs/rules.md §11, §12; checklist §16.9): which streams asked for
 //! which notification types, and how many of their notifications are queued.
 //!
 //! A subscription lives from its acknowledgment until the client cancels it, its stream
 //! closes, its queue overflows, or the server shuts down. Its state is scoped to the listen
-//! request (DIGEST §1.5), keyed by (stream, listen id).
+//! request (docs/rules.md §1.5), keyed by (stream, listen id).
 
 use alloc::collections::BTreeMap;
 use alloc::string::String;
@@ -15,23 +15,26 @@ use crate::jsonrpc::{OwnedRequestId, RequestId};
 use crate::messages::SubscriptionFilter;
 use crate::messages::owned::{ListKind, OwnedSubscriptionFilter};
 
-/// The notification types a subscription was acknowledged for (DIGEST §11.2: "the subset
+/// The notification types a subscription was acknowledged for (docs/rules.md §11.2: "the subset
 /// the server agreed to honor").
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Honoured {
     pub(crate) resources_list: bool,
     pub(crate) prompts_list: bool,
+    /// Only when the host announced `tools` with `listChanged` (extension methods).
+    pub(crate) tools_list: bool,
     /// `None` = not subscribed to updates at all.
     pub(crate) uris: Option<Vec<String>>,
 }
 
 impl Honoured {
     /// The honoured subset of `requested`, given what the server supports. `valid_uri`
-    /// drops URIs the server will not watch (DIGEST §19.6 allows a per-URI subset).
+    /// drops URIs the server will not watch (docs/rules.md §19.6 allows a per-URI subset).
     pub(crate) fn of(
         requested: &SubscriptionFilter<'_>,
         resources: bool,
         prompts: bool,
+        tools: bool,
         valid_uri: impl Fn(&str) -> bool,
     ) -> Self {
         let uris = requested
@@ -50,15 +53,16 @@ impl Honoured {
         Self {
             resources_list: resources && requested.resources_list_changed == Some(true),
             prompts_list: prompts && requested.prompts_list_changed == Some(true),
+            tools_list: tools && requested.tools_list_changed == Some(true),
             uris,
         }
     }
 
     /// The filter as acknowledged: only `true` flags, and `resourceSubscriptions` when
-    /// updates are honoured (tools are never served, so `toolsListChanged` is omitted).
+    /// updates are honoured.
     pub(crate) fn to_filter(&self) -> OwnedSubscriptionFilter {
         OwnedSubscriptionFilter {
-            tools_list_changed: None,
+            tools_list_changed: self.tools_list.then_some(true),
             prompts_list_changed: self.prompts_list.then_some(true),
             resources_list_changed: self.resources_list.then_some(true),
             resource_subscriptions: self.uris.clone(),
@@ -66,7 +70,7 @@ impl Honoured {
     }
 
     /// Whether an update of `uri` is wanted: it is, or is a sub-resource of, a subscribed
-    /// URI (DIGEST §12).
+    /// URI (docs/rules.md §12).
     pub(crate) fn wants_update(&self, uri: &str) -> bool {
         self.uris
             .as_ref()
@@ -77,7 +81,7 @@ impl Honoured {
         match kind {
             ListKind::Resources => self.resources_list,
             ListKind::Prompts => self.prompts_list,
-            ListKind::Tools => false,
+            ListKind::Tools => self.tools_list,
         }
     }
 }

@@ -1,4 +1,4 @@
-//! Sealed `requestState` for `input_required` results (DIGEST §13, checklist §16.8 rule 45).
+//! Sealed `requestState` for `input_required` results (docs/rules.md §13, checklist §16.8 rule 45).
 //!
 //! The spec makes `requestState` "an opaque string meaningful only to the server" that the
 //! client echoes byte-exact on the retry, and tells servers to "treat `requestState` as an
@@ -30,13 +30,13 @@
 //!
 //! # What goes in `params_digest`
 //!
-//! The retry carries "original params + `inputResponses` (+ `requestState`)" (DIGEST §13), and
+//! The retry carries "original params + `inputResponses` (+ `requestState`)" (docs/rules.md §13), and
 //! its `_meta` may legitimately differ (trace context, client info). Digest the params that
 //! identify the request: `uri` for `resources/read`; `name` and the arguments for
 //! `prompts/get` / `tools/call` in a canonical order (e.g. sorted by key). [`params_digest`]
 //! hashes length-prefixed parts so that `["ab", "c"]` and `["a", "bc"]` differ.
 //!
-//! Single use, where needed, is the server's job (DIGEST §13: "Servers that need single use
+//! Single use, where needed, is the server's job (docs/rules.md §13: "Servers that need single use
 //! **MUST** enforce it server-side").
 //!
 //! All [`StateError`]s map to `-32602` Invalid params ([`StateError::code`]).
@@ -117,7 +117,7 @@ impl fmt::Debug for StateKey<'_> {
     }
 }
 
-/// What a sealed state is bound to: the originating request and the principal (DIGEST §13).
+/// What a sealed state is bound to: the originating request and the principal (docs/rules.md §13).
 #[derive(Debug, Clone, Copy)]
 pub struct Binding<'a> {
     /// The JSON-RPC method of the original request, e.g. `"prompts/get"`.
@@ -173,7 +173,7 @@ impl fmt::Display for SealError {
 
 impl core::error::Error for SealError {}
 
-/// Why a `requestState` from a client was rejected (peer error; DIGEST §13 "MUST reject state
+/// Why a `requestState` from a client was rejected (peer error; docs/rules.md §13 "MUST reject state
 /// that fails verification"). Every variant maps to `-32602` ([`StateError::code`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
@@ -280,7 +280,7 @@ pub fn seal(
 /// whose decoded form exceeds `scratch` is [`StateError::TooLong`]).
 ///
 /// Order of checks: encoding, length, version, key id, contents tag, binding tag, expiry
-/// (`now_ms >= expiry` is expired, DIGEST §13 "a short expiry").
+/// (`now_ms >= expiry` is expired, docs/rules.md §13 "a short expiry").
 ///
 /// # Errors
 /// A [`StateError`] saying why the token was rejected.

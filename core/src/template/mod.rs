@@ -11,7 +11,7 @@
 //!   segments and route a URI to the most specific one, without allocating.
 //!
 //! Resource templates are how MCP servers expose parameterised resources
-//! (DIGEST §6, `ResourceTemplate.uriTemplate`, `format: uri-template`).
+//! (docs/rules.md §6, `ResourceTemplate.uriTemplate`, `format: uri-template`).
 
 mod captures;
 mod check;

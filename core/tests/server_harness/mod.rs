@@ -4,7 +4,7 @@
 //! message on the way out:
 //! * it is one line of JSON that the crate's own decoder accepts, typed by the method of the
 //!   request it answers;
-//! * it is never a JSON-RPC request (DIGEST §16.1 rule 13) nor a notification type outside
+//! * it is never a JSON-RPC request (docs/rules.md §16.1 rule 13) nor a notification type outside
 //!   the listen vocabulary (rules 53, 55);
 //! * results carry `resultType` (rule 6), `serverInfo` in `_meta` (rule 7), cache hints on
 //!   complete cacheable results and none on `input_required` (rules 21, 23), and error codes
@@ -122,6 +122,7 @@ fn notification_type_name(method: &str) -> &'static str {
         "notifications/resources/updated" => "ResourceUpdatedNotification",
         "notifications/resources/list_changed" => "ResourceListChangedNotification",
         "notifications/prompts/list_changed" => "PromptListChangedNotification",
+        "notifications/tools/list_changed" => "ToolListChangedNotification",
         "notifications/cancelled" => "CancelledNotification",
         "notifications/progress" => "ProgressNotification",
         other => panic!("the server emitted a notification outside its vocabulary: {other}"),

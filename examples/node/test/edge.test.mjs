@@ -108,7 +108,8 @@ const kb :Workerd.Worker = (
   compatibilityDate = "2026-01-01",
 );
 `)
-  const workerd = join(examples, 'node_modules', '.bin', 'workerd')
+  // The binary itself (the `workerd` package's launcher is a Node script that would outlive a kill).
+  const workerd = join(dirname(require.resolve('@cloudflare/workerd-linux-64/package.json')), 'bin', 'workerd')
   const { child, output } = await start(workerd, ['serve', join(dir, 'config.capnp'), '--verbose'], () => listening(port))
   try {
     return await httpClient(`http://127.0.0.1:${port}/mcp`, async () => { await stop(child); rmSync(dir, { recursive: true, force: true }) })

@@ -4,12 +4,14 @@
 //! same run.
 //!
 //! ```text
-//! cargo run --release --manifest-path host/bench/Cargo.toml -- [--seconds 5] [--inflight 64]
+//! cargo run --release --manifest-path host/bench/Cargo.toml -- [--seconds 5] [--inflight 64] [--rounds 3] [--only stdio|http]
 //! ```
 //!
 //! Each server runs in its own process (this binary, `serve <kind>`); the driver keeps
 //! `--inflight` reads outstanding for `--seconds` after a one-second warm-up, and reports
-//! reads per second and the p50/p99 round-trip latency.
+//! reads per second and the p50/p99 round-trip latency. Over HTTP it runs twice: with the
+//! async client (reqwest), and with a raw HTTP/1.1 load generator (`raw`) whose own cost is
+//! small, so the servers' difference shows.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -41,11 +43,11 @@ fn ours() -> App {
 }
 
 mod theirs {
+    use rmcp::model::ReadResourceResponse;
     use rmcp::model::{
         CacheScope, ReadResourceRequestParams, ReadResourceResult, ResourceContents,
-        ServerCapabilities, ServerInfo,
+        ServerCapabilities, ServerConfig,
     };
-    use rmcp::model::ReadResourceResponse;
     use rmcp::service::RequestContext;
     use rmcp::{ErrorData, RoleServer, ServerHandler};
 
@@ -54,8 +56,8 @@ mod theirs {
     pub(crate) struct Bench;
 
     impl ServerHandler for Bench {
-        fn get_info(&self) -> ServerInfo {
-            ServerInfo::new(ServerCapabilities::builder().enable_resources().build())
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_resources().build())
         }
 
         async fn read_resource(
@@ -89,13 +91,27 @@ async fn serve(kind: &str, port: Option<u16>) {
                 .expect("serve");
             let _ = running.waiting().await;
         }
-        "ours-http" | "rmcp-http" => {
+        "ours-http" | "rmcp-http" | "axum-http" => {
             let listener = tokio::net::TcpListener::bind(("127.0.0.1", port.unwrap_or(0)))
                 .await
                 .expect("bind");
             let addr = listener.local_addr().expect("addr");
             println!("ready http://{addr}/mcp");
-            if kind == "ours-http" {
+            if kind == "axum-http" {
+                // The ceiling: axum answering every POST with a fixed result, no MCP at all.
+                const BODY: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","contents":[{"uri":"bench://item/1","mimeType":"text/plain","text":"item 1"}],"ttlMs":0,"cacheScope":"private"}}"#;
+                let router = axum::Router::new().route(
+                    "/mcp",
+                    axum::routing::post(|_body: axum::body::Bytes| async {
+                        ([("content-type", "application/json")], BODY)
+                    }),
+                );
+                use axum::serve::ListenerExt;
+                let listener = listener.tap_io(|tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
+                axum::serve(listener, router).await.expect("serve");
+            } else if kind == "ours-http" {
                 let host = ours().build().expect("build");
                 host.serve_http(listener, std::future::pending())
                     .await
@@ -113,6 +129,11 @@ async fn serve(kind: &str, port: Option<u16>) {
                     config,
                 );
                 let router = axum::Router::new().nest_service("/mcp", service);
+                // TCP_NODELAY, as `Host::serve_http` sets it.
+                use axum::serve::ListenerExt;
+                let listener = listener.tap_io(|tcp| {
+                    let _ = tcp.set_nodelay(true);
+                });
                 axum::serve(listener, router).await.expect("serve");
             }
         }
@@ -129,7 +150,10 @@ struct Run {
 
 async fn drive(client: McpClient, seconds: u64, inflight: usize) -> Run {
     client.connect().await.expect("connect");
-    client.read_resource("bench://item/0").await.expect("first read");
+    client
+        .read_resource("bench://item/0")
+        .await
+        .expect("first read");
     let measuring = Arc::new(AtomicBool::new(false));
     let stop = Arc::new(AtomicBool::new(false));
     let mut tasks = Vec::new();
@@ -162,14 +186,144 @@ async fn drive(client: McpClient, seconds: u64, inflight: usize) -> Run {
         all.extend(t.await.expect("join"));
     }
     client.close();
+    summarize(all, elapsed)
+}
+
+/// A minimal HTTP/1.1 load generator: `inflight` keep-alive connections, each sending one
+/// pre-encoded `resources/read` POST (the 2026-07-28 headers included) and reading the
+/// response (`Content-Length` or chunked) before the next. It parses nothing else, so the
+/// server's cost dominates; the same bytes go to both servers.
+mod raw {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::time::{Duration, Instant};
+
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    use tokio::net::TcpStream;
+
+    use super::Run;
+
+    fn request(addr: &str, i: u64) -> Vec<u8> {
+        let uri = format!("bench://item/{i}");
+        let body = format!(
+            r#"{{"jsonrpc":"2.0","id":{i},"method":"resources/read","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}},"uri":"{uri}"}}}}"#
+        );
+        format!(
+            "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: resources/read\r\nMcp-Name: {uri}\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        )
+        .into_bytes()
+    }
+
+    /// Reads one response; returns whether it was a 200 whose body names `item`.
+    async fn response(tcp: &mut TcpStream, buf: &mut Vec<u8>) -> bool {
+        let mut tmp = [0u8; 16 * 1024];
+        loop {
+            if let Some(end) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = String::from_utf8_lossy(&buf[..end]).to_ascii_lowercase();
+                let ok = head.starts_with("http/1.1 200");
+                let body_start = end + 4;
+                if let Some(len) = head
+                    .lines()
+                    .find_map(|l| l.strip_prefix("content-length:"))
+                    .and_then(|v| v.trim().parse::<usize>().ok())
+                {
+                    while buf.len() < body_start + len {
+                        let n = tcp.read(&mut tmp).await.unwrap_or(0);
+                        if n == 0 {
+                            return false;
+                        }
+                        buf.extend_from_slice(&tmp[..n]);
+                    }
+                    let found = buf[body_start..body_start + len]
+                        .windows(5)
+                        .any(|w| w == b"item ");
+                    buf.drain(..body_start + len);
+                    return ok && found;
+                }
+                // Chunked: read until the terminating chunk.
+                loop {
+                    if let Some(p) = buf[body_start..].windows(5).position(|w| w == b"0\r\n\r\n") {
+                        let found = buf[body_start..].windows(5).any(|w| w == b"item ");
+                        buf.drain(..body_start + p + 5);
+                        return ok && found;
+                    }
+                    let n = tcp.read(&mut tmp).await.unwrap_or(0);
+                    if n == 0 {
+                        return false;
+                    }
+                    buf.extend_from_slice(&tmp[..n]);
+                }
+            }
+            let n = tcp.read(&mut tmp).await.unwrap_or(0);
+            if n == 0 {
+                return false;
+            }
+            buf.extend_from_slice(&tmp[..n]);
+        }
+    }
+
+    pub(crate) async fn drive(addr: String, seconds: u64, inflight: usize) -> Run {
+        let measuring = Arc::new(AtomicBool::new(false));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut tasks = Vec::new();
+        for w in 0..inflight {
+            let (addr, measuring, stop) = (addr.clone(), measuring.clone(), stop.clone());
+            tasks.push(tokio::spawn(async move {
+                let mut tcp = TcpStream::connect(&addr).await.expect("connect");
+                tcp.set_nodelay(true).expect("nodelay");
+                let mut buf = Vec::new();
+                let mut lat = Vec::new();
+                let mut i = (w as u64) << 32;
+                while !stop.load(Ordering::Relaxed) {
+                    i += 1;
+                    let t0 = Instant::now();
+                    tcp.write_all(&request(&addr, i)).await.expect("write");
+                    assert!(
+                        response(&mut tcp, &mut buf).await,
+                        "a 200 with the contents"
+                    );
+                    if measuring.load(Ordering::Relaxed) {
+                        lat.push(t0.elapsed());
+                    }
+                }
+                lat
+            }));
+        }
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        measuring.store(true, Ordering::Relaxed);
+        let t0 = Instant::now();
+        tokio::time::sleep(Duration::from_secs(seconds)).await;
+        measuring.store(false, Ordering::Relaxed);
+        let elapsed = t0.elapsed().as_secs_f64();
+        stop.store(true, Ordering::Relaxed);
+        let mut all = Vec::new();
+        for t in tasks {
+            all.extend(t.await.expect("join"));
+        }
+        super::summarize(all, elapsed)
+    }
+}
+
+fn summarize(mut all: Vec<Duration>, seconds: f64) -> Run {
     all.sort();
     let pct = |p: f64| all[((all.len() as f64 * p) as usize).min(all.len() - 1)];
     Run {
         reads: all.len() as u64,
-        seconds: elapsed,
+        seconds,
         p50: pct(0.50),
         p99: pct(0.99),
     }
+}
+
+/// The run with the median rate.
+fn median(mut runs: Vec<Run>) -> Run {
+    runs.sort_by(|a, b| {
+        let (ra, rb) = (a.reads as f64 / a.seconds, b.reads as f64 / b.seconds);
+        ra.total_cmp(&rb)
+    });
+    let mid = runs.len() / 2;
+    runs.swap_remove(mid)
 }
 
 fn config() -> ClientConfig {
@@ -178,7 +332,7 @@ fn config() -> ClientConfig {
     c
 }
 
-async fn bench(kind: &str, seconds: u64, inflight: usize) -> Run {
+async fn bench(kind: &str, seconds: u64, inflight: usize, raw_client: bool) -> Run {
     let exe = std::env::current_exe().expect("exe");
     if kind.ends_with("stdio") {
         let mut cmd = Command::new(exe);
@@ -195,8 +349,16 @@ async fn bench(kind: &str, seconds: u64, inflight: usize) -> Run {
     let mut lines = tokio::io::BufReader::new(child.stdout.take().expect("stdout")).lines();
     let line = lines.next_line().await.expect("read").expect("ready line");
     let url = line.trim_start_matches("ready ").to_owned();
-    let client = McpClient::http_with(&url, config()).expect("client");
-    let run = drive(client, seconds, inflight).await;
+    let run = if raw_client {
+        let addr = url
+            .trim_start_matches("http://")
+            .trim_end_matches("/mcp")
+            .to_owned();
+        raw::drive(addr, seconds, inflight).await
+    } else {
+        let client = McpClient::http_with(&url, config()).expect("client");
+        drive(client, seconds, inflight).await
+    };
     let _ = child.kill().await;
     run
 }
@@ -211,28 +373,56 @@ async fn main() {
     let mut seconds = 5;
     let mut inflight = 64;
     let mut only: Option<String> = None;
+    let mut rounds = 3;
     let mut it = args.iter();
     while let Some(a) = it.next() {
         match a.as_str() {
             "--seconds" => seconds = it.next().and_then(|v| v.parse().ok()).expect("--seconds N"),
-            "--inflight" => inflight = it.next().and_then(|v| v.parse().ok()).expect("--inflight N"),
+            "--inflight" => {
+                inflight = it
+                    .next()
+                    .and_then(|v| v.parse().ok())
+                    .expect("--inflight N")
+            }
             "--only" => only = it.next().cloned(),
+            "--rounds" => rounds = it.next().and_then(|v| v.parse().ok()).expect("--rounds N"),
             other => panic!("unknown argument {other}"),
         }
     }
-    println!("resources/read, {inflight} in flight, {seconds} s per run (after 1 s warm-up), same client");
-    println!("| transport | server | reads/s | p50 | p99 | ratio |");
-    println!("| --- | --- | --- | --- | --- | --- |");
-    for transport in ["stdio", "http"] {
+    println!(
+        "resources/read, {inflight} in flight, {seconds} s per run (after 1 s warm-up), median of {rounds} alternating runs, same client"
+    );
+    println!("| transport | client | server | reads/s | p50 | p99 | ratio |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    for (transport, client, raw_client) in [
+        ("stdio", "McpClient", false),
+        ("http", "McpClient", false),
+        ("http", "raw HTTP/1.1", true),
+    ] {
         if only.as_deref().is_some_and(|o| o != transport) {
             continue;
         }
-        let ours = bench(&format!("ours-{transport}"), seconds, inflight).await;
-        let theirs = bench(&format!("rmcp-{transport}"), seconds, inflight).await;
+        // Alternate the servers `rounds` times and keep each one's median round: the machine
+        // is shared, so a single run can land on a busy second.
+        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        for _ in 0..rounds {
+            ours.push(bench(&format!("ours-{transport}"), seconds, inflight, raw_client).await);
+            theirs.push(bench(&format!("rmcp-{transport}"), seconds, inflight, raw_client).await);
+        }
+        let (ours, theirs) = (median(ours), median(theirs));
+        if raw_client {
+            let floor = bench("axum-http", seconds, inflight, true).await;
+            println!(
+                "| {transport} | {client} | axum, fixed answer (no MCP: the ceiling) | {:.0} | {:.2} ms | {:.2} ms | |",
+                floor.reads as f64 / floor.seconds,
+                floor.p50.as_secs_f64() * 1e3,
+                floor.p99.as_secs_f64() * 1e3,
+            );
+        }
         let rate = |r: &Run| r.reads as f64 / r.seconds;
         for (name, r) in [("mcp-context-host", &ours), ("rmcp 3.11.0", &theirs)] {
             println!(
-                "| {transport} | {name} | {:.0} | {:.2} ms | {:.2} ms | {} |",
+                "| {transport} | {client} | {name} | {:.0} | {:.2} ms | {:.2} ms | {} |",
                 rate(r),
                 r.p50.as_secs_f64() * 1e3,
                 r.p99.as_secs_f64() * 1e3,

@@ -16,7 +16,7 @@ struct Failure: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Newline-delimited JSON-RPC over a pair of pipes (DIGEST §15.2).
+/// Newline-delimited JSON-RPC over a pair of pipes (docs/rules.md §15.2).
 final class StdioLink {
     private let input: FileHandle
     private let output: FileHandle

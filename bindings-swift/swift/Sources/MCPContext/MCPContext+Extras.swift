@@ -40,7 +40,7 @@ extension TemplateValue {
 /// makes it the error's `localizedDescription`.
 extension TemplateError: CustomStringConvertible {}
 
-/// The codes MCP 2026-07-28 names (DIGEST §1.4). uniffi has no constants, so they are written
+/// The codes MCP 2026-07-28 names (docs/rules.md §1.4). uniffi has no constants, so they are written
 /// here; the tests check them against `knownErrorCodes()` from Rust.
 extension ErrorCode {
     /// -32700: the bytes are not JSON.

@@ -2118,7 +2118,7 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func respondCompletion(handle: UInt64, values: [String]) throws 
     
     /**
-     * Answers a read or prompt event with `input_required` (DIGEST §13): `input_requests_json`
+     * Answers a read or prompt event with `input_required` (docs/rules.md §13): `input_requests_json`
      * is the `inputRequests` object (key → `{"method", "params"}`); `state` is sealed into
      * `requestState` (needs a sealing key) and comes back, verified, in the retry's event.
      */
@@ -2610,7 +2610,7 @@ open func respondCompletion(handle: UInt64, values: [String])throws   {try rustC
 }
     
     /**
-     * Answers a read or prompt event with `input_required` (DIGEST §13): `input_requests_json`
+     * Answers a read or prompt event with `input_required` (docs/rules.md §13): `input_requests_json`
      * is the `inputRequests` object (key → `{"method", "params"}`); `state` is sealed into
      * `requestState` (needs a sealing key) and comes back, verified, in the retry's event.
      */
@@ -3250,7 +3250,7 @@ public func FfiConverterTypeVisibilityFilter_lower(_ value: VisibilityFilter) ->
 
 
 /**
- * Caching hints a server puts on a cacheable result (DIGEST §4): `ttlMs`, `cacheScope`.
+ * Caching hints a server puts on a cacheable result (docs/rules.md §4): `ttlMs`, `cacheScope`.
  */
 public struct CacheHint: Equatable, Hashable {
     /**
@@ -3597,7 +3597,7 @@ public func FfiConverterTypeContextCandidate_lower(_ value: ContextCandidate) ->
 
 
 /**
- * The client capabilities declared on the request itself (DIGEST §1.1).
+ * The client capabilities declared on the request itself (docs/rules.md §1.1).
  */
 public struct DeclaredCapabilities: Equatable, Hashable {
     /**
@@ -3719,7 +3719,7 @@ public func httpStatus() -> UInt16?  {
     
     /**
      * Whether a client should read this code as "resource not found" (-32602 or the
-     * legacy -32002; DIGEST §7, §17).
+     * legacy -32002; docs/rules.md §7, §17).
      */
 public func mayMeanNotFound() -> Bool  {
     return try!  FfiConverterBool.lift(try! rustCall() {
@@ -3962,7 +3962,7 @@ public func FfiConverterTypeImplementation_lower(_ value: Implementation) -> Rus
 
 
 /**
- * One input request of an `input_required` result (DIGEST §13).
+ * One input request of an `input_required` result (docs/rules.md §13).
  */
 public struct InputRequest: Equatable, Hashable {
     /**
@@ -4031,7 +4031,7 @@ public func FfiConverterTypeInputRequest_lower(_ value: InputRequest) -> RustBuf
 
 
 /**
- * The pages of one list call (DIGEST §3).
+ * The pages of one list call (docs/rules.md §3).
  */
 public struct Listing: Equatable, Hashable {
     /**
@@ -4189,7 +4189,7 @@ public func FfiConverterTypeMessageContext_lower(_ value: MessageContext) -> Rus
 
 
 /**
- * A `prompts/list` entry (DIGEST §9) with its common fields.
+ * A `prompts/list` entry (docs/rules.md §9) with its common fields.
  */
 public struct Prompt: Equatable, Hashable {
     /**
@@ -4278,7 +4278,7 @@ public func FfiConverterTypePrompt_lower(_ value: Prompt) -> RustBuffer {
 
 
 /**
- * One declared prompt argument (DIGEST §9).
+ * One declared prompt argument (docs/rules.md §9).
  */
 public struct PromptArgument: Equatable, Hashable {
     /**
@@ -4436,7 +4436,7 @@ public func FfiConverterTypeReply_lower(_ value: Reply) -> RustBuffer {
 
 
 /**
- * A `resources/list` entry (DIGEST §5) with its common fields; annotations, icons and
+ * A `resources/list` entry (docs/rules.md §5) with its common fields; annotations, icons and
  * `_meta` go through the JSON-text registration.
  */
 public struct Resource: Equatable, Hashable {
@@ -4546,7 +4546,7 @@ public func FfiConverterTypeResource_lower(_ value: Resource) -> RustBuffer {
 
 
 /**
- * A `resources/templates/list` entry (DIGEST §6) with its common fields.
+ * A `resources/templates/list` entry (docs/rules.md §6) with its common fields.
  */
 public struct ResourceTemplate: Equatable, Hashable {
     /**
@@ -4645,7 +4645,7 @@ public func FfiConverterTypeResourceTemplate_lower(_ value: ResourceTemplate) ->
 
 
 /**
- * The verified inputs of an MRTR retry (DIGEST §13).
+ * The verified inputs of an MRTR retry (docs/rules.md §13).
  */
 public struct Retry: Equatable, Hashable {
     /**
@@ -5222,7 +5222,7 @@ public func FfiConverterTypeServerConfig_lower(_ value: ServerConfig) -> RustBuf
 
 
 /**
- * What the server declared (DIGEST §1.6).
+ * What the server declared (docs/rules.md §1.6).
  */
 public struct ServerFeatures: Equatable, Hashable {
     /**
@@ -5430,7 +5430,7 @@ public func FfiConverterTypeSession_lower(_ value: Session) -> RustBuffer {
 
 
 /**
- * `subscriptions/listen` filter (DIGEST §11.1): which notifications a subscription wants.
+ * `subscriptions/listen` filter (docs/rules.md §11.1): which notifications a subscription wants.
  */
 public struct SubscriptionFilter: Equatable, Hashable {
     /**
@@ -5758,7 +5758,7 @@ enum CacheError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
      */
     case missingUri
     /**
-     * The result answers an MRTR retry: never cached (DIGEST §4, §13).
+     * The result answers an MRTR retry: never cached (docs/rules.md §4, §13).
      */
     case retry
     /**
@@ -5875,7 +5875,7 @@ public func FfiConverterTypeCacheError_lower(_ value: CacheError) -> RustBuffer 
 
 
 /**
- * What a cached result is keyed by: the method and the params that affect it (DIGEST §4).
+ * What a cached result is keyed by: the method and the params that affect it (docs/rules.md §4).
  */
 
 public enum CacheKey: Equatable, Hashable {
@@ -5990,7 +5990,7 @@ public enum CacheLookup: Equatable, Hashable {
          */value: Data
     )
     /**
-     * Only a stale one: re-fetch (it MAY be served if that fails, DIGEST §4).
+     * Only a stale one: re-fetch (it MAY be served if that fails, docs/rules.md §4).
      */
     case stale(
         /**
@@ -6073,7 +6073,7 @@ public func FfiConverterTypeCacheLookup_lower(_ value: CacheLookup) -> RustBuffe
 
 
 /**
- * Whether a cacheable call may be answered from the cache (DIGEST §4).
+ * Whether a cacheable call may be answered from the cache (docs/rules.md §4).
  */
 
 public enum CachePolicy: Equatable, Hashable {
@@ -6148,7 +6148,7 @@ public func FfiConverterTypeCachePolicy_lower(_ value: CachePolicy) -> RustBuffe
 
 
 /**
- * `cacheScope` (DIGEST §4).
+ * `cacheScope` (docs/rules.md §4).
  */
 
 public enum CacheScope: Equatable, Hashable {
@@ -6523,7 +6523,7 @@ enum ClientError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
      */
     case notAwaitingInput
     /**
-     * A requested input has no response (DIGEST §13).
+     * A requested input has no response (docs/rules.md §13).
      */
     case missingInputResponse
     /**
@@ -7254,7 +7254,7 @@ public func FfiConverterTypeClientOutput_lower(_ value: ClientOutput) -> RustBuf
 
 
 /**
- * How the host carries messages; decides how a cancellation is signalled (DIGEST §11.4).
+ * How the host carries messages; decides how a cancellation is signalled (docs/rules.md §11.4).
  */
 
 public enum ClientTransport: Equatable, Hashable {
@@ -7329,7 +7329,7 @@ public func FfiConverterTypeClientTransport_lower(_ value: ClientTransport) -> R
 
 
 /**
- * `ref` of a `completion/complete` call (DIGEST §10).
+ * `ref` of a `completion/complete` call (docs/rules.md §10).
  */
 
 public enum CompletionRef: Equatable, Hashable {
@@ -7507,7 +7507,7 @@ public func FfiConverterTypeCompletionTarget_lower(_ value: CompletionTarget) ->
 
 
 /**
- * Why the version negotiation failed (DIGEST §2, §17.2).
+ * Why the version negotiation failed (docs/rules.md §2, §17.2).
  */
 
 public enum ConnectError: Equatable, Hashable {
@@ -7737,7 +7737,7 @@ public func FfiConverterTypeContextBudget_lower(_ value: ContextBudget) -> RustB
 
 
 /**
- * How a subscription ended (DIGEST §11.4).
+ * How a subscription ended (docs/rules.md §11.4).
  */
 
 public enum EndReason: Equatable, Hashable {
@@ -7828,7 +7828,7 @@ public func FfiConverterTypeEndReason_lower(_ value: EndReason) -> RustBuffer {
 
 
 /**
- * The protocol era of a session (DIGEST §17).
+ * The protocol era of a session (docs/rules.md §17).
  */
 
 public enum Era: Equatable, Hashable {
@@ -8014,7 +8014,7 @@ public func FfiConverterTypeFailure_lower(_ value: Failure) -> RustBuffer {
 
 
 /**
- * What makes cached results stale (DIGEST §3, §4, §12).
+ * What makes cached results stale (docs/rules.md §3, §4, §12).
  */
 
 public enum Invalidation: Equatable, Hashable {
@@ -8131,7 +8131,7 @@ public func FfiConverterTypeInvalidation_lower(_ value: Invalidation) -> RustBuf
 
 
 /**
- * A paginated, cacheable list (DIGEST §3, §4).
+ * A paginated, cacheable list (docs/rules.md §3, §4).
  */
 
 public enum ListKind: Equatable, Hashable {
@@ -8226,7 +8226,7 @@ public func FfiConverterTypeListKind_lower(_ value: ListKind) -> RustBuffer {
 
 
 /**
- * How a list call pages (DIGEST §3).
+ * How a list call pages (docs/rules.md §3).
  */
 
 public enum ListPaging: Equatable, Hashable {
@@ -8418,7 +8418,7 @@ public func FfiConverterTypeListedItem_lower(_ value: ListedItem) -> RustBuffer 
 
 
 /**
- * A change notification (DIGEST §12).
+ * A change notification (docs/rules.md §12).
  */
 
 public enum Notice: Equatable, Hashable {
@@ -9092,7 +9092,7 @@ public func FfiConverterTypeRegisterError_lower(_ value: RegisterError) -> RustB
 
 
 /**
- * Contents of a resource (DIGEST §7): text, or bytes (sent base64-encoded as `blob`).
+ * Contents of a resource (docs/rules.md §7): text, or bytes (sent base64-encoded as `blob`).
  */
 
 public enum ResourceContents: Equatable, Hashable {
@@ -9745,7 +9745,7 @@ public func FfiConverterTypeServerConfigError_lower(_ value: ServerConfigError) 
 
 
 /**
- * A JSON-RPC error a server answered with, typed by what the spec fixes (DIGEST §1.4).
+ * A JSON-RPC error a server answered with, typed by what the spec fixes (docs/rules.md §1.4).
  */
 
 public enum ServerError: Equatable, Hashable {

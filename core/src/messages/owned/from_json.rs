@@ -4,7 +4,7 @@
 //! subscription filters as its own JSON-shaped objects (`dict`, plain object, `Codable`). The
 //! bindings serialise them and call [`FromJsonText::from_json_text`]: the text goes through
 //! the same one-pass view decoders that check every incoming message against the schema
-//! (DIGEST §5 resources, §8 contents, §9 prompts, §10 subscriptions, §13 input requests), so
+//! (docs/rules.md §5 resources, §8 contents, §9 prompts, §10 subscriptions, §13 input requests), so
 //! what a host registers obeys the same rules as what arrives from the wire, and no binding
 //! carries a validator of its own.
 //!
@@ -261,7 +261,7 @@ vec_from_json_text!(
     OwnedContentBlock,
 );
 
-/// The `inputRequests` object of an `InputRequiredResult` (DIGEST §13): key → request.
+/// The `inputRequests` object of an `InputRequiredResult` (docs/rules.md §13): key → request.
 impl FromJsonText for Vec<(String, OwnedInputRequest)> {
     fn from_json_text(text: &str) -> Result<Self, DecodeError> {
         let mut c = Cursor::new(text.as_bytes(), Limits::default())?;
@@ -274,7 +274,7 @@ impl FromJsonText for Vec<(String, OwnedInputRequest)> {
     }
 }
 
-/// The cache hints of a result, `{"ttlMs": …, "cacheScope": …}` (DIGEST §4), both required;
+/// The cache hints of a result, `{"ttlMs": …, "cacheScope": …}` (docs/rules.md §4), both required;
 /// other members are ignored. A negative `ttlMs` reads as 0, as on the wire.
 impl FromJsonText for crate::server::CacheHint {
     fn from_json_text(text: &str) -> Result<Self, DecodeError> {
@@ -603,7 +603,7 @@ impl<'a> FromView<'a> for OwnedInputRequest {
     type View = InputRequest<'a>;
     fn from_view(v: InputRequest<'a>) -> Result<Self, ParamsError> {
         Ok(Self {
-            // Input requests are server-to-client requests the spec names (DIGEST §13); a
+            // Input requests are server-to-client requests the spec names (docs/rules.md §13); a
             // method outside the vocabulary cannot be sent as one.
             method: v
                 .method

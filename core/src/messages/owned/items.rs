@@ -296,7 +296,7 @@ impl OwnedResourceContents {
         }
     }
 
-    /// Binary contents from raw bytes (base64-encoded here, DIGEST §16.5 rule 33).
+    /// Binary contents from raw bytes (base64-encoded here, docs/rules.md §16.5 rule 33).
     #[must_use]
     pub fn blob(uri: impl Into<String>, mime_type: Option<&str>, bytes: &[u8]) -> Self {
         Self::Blob {

@@ -49,7 +49,7 @@ impl AsView for OwnedSubscriptionFilter {
 }
 
 /// `notifications/subscriptions/acknowledged`: the first message of a subscription, with
-/// the honoured filter (DIGEST §11.2).
+/// the honoured filter (docs/rules.md §11.2).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnedAcknowledged {
     /// The listen request's id (kept in its JSON type).
@@ -70,7 +70,7 @@ impl Encode for OwnedAcknowledged {
     }
 }
 
-/// `notifications/resources/updated` (DIGEST §12).
+/// `notifications/resources/updated` (docs/rules.md §12).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnedResourceUpdated {
     /// The listen request's id; `None` only outside a listen stream.
@@ -100,7 +100,7 @@ pub enum ListKind {
     Tools,
 }
 
-/// A `list_changed` notification (DIGEST §12).
+/// A `list_changed` notification (docs/rules.md §12).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnedListChanged {
     /// Which list.
@@ -131,7 +131,7 @@ impl Encode for OwnedListChanged {
     }
 }
 
-/// `notifications/cancelled`, e.g. a server ending a stdio listen stream (DIGEST §11.4).
+/// `notifications/cancelled`, e.g. a server ending a stdio listen stream (docs/rules.md §11.4).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnedCancelled {
     /// `_meta.subscriptionId` (optional here).
@@ -187,7 +187,7 @@ pub struct OwnedErrorResponse {
 }
 
 impl OwnedErrorResponse {
-    /// -32602 "Resource not found" with `data.uri` (DIGEST §7).
+    /// -32602 "Resource not found" with `data.uri` (docs/rules.md §7).
     #[must_use]
     pub fn resource_not_found(id: OwnedRequestId, uri: impl Into<String>) -> Self {
         Self {

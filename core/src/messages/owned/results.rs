@@ -58,7 +58,7 @@ impl AsView for OwnedServerCapabilities {
     }
 }
 
-/// An owned `server/discover` result (DIGEST §2).
+/// An owned `server/discover` result (docs/rules.md §2).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnedDiscoverResult {
     /// `supportedVersions`
@@ -91,7 +91,7 @@ impl AsView for OwnedDiscoverResult {
     }
 }
 
-/// One owned page of a list (DIGEST §3–§6, §8).
+/// One owned page of a list (docs/rules.md §3–§6, §8).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnedListResult<O> {
     /// The items of this page.
@@ -100,7 +100,7 @@ pub struct OwnedListResult<O> {
     pub next_cursor: Option<String>,
     /// `ttlMs`
     pub ttl_ms: u64,
-    /// `cacheScope` (the same on every page of one list, DIGEST §4).
+    /// `cacheScope` (the same on every page of one list, docs/rules.md §4).
     pub cache_scope: CacheScope,
     /// `_meta.serverInfo`
     pub server_info: Option<OwnedImplementation>,
@@ -151,7 +151,7 @@ owned_list!(
     OwnedListPromptsResult = OwnedPrompt
 );
 
-/// An owned `resources/read` result (DIGEST §7).
+/// An owned `resources/read` result (docs/rules.md §7).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnedReadResourceResult {
     /// `contents`
@@ -191,7 +191,7 @@ impl AsView for OwnedReadResourceResult {
     }
 }
 
-/// An owned `prompts/get` result (DIGEST §9).
+/// An owned `prompts/get` result (docs/rules.md §9).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OwnedGetPromptResult {
     /// `description`
@@ -214,7 +214,7 @@ impl AsView for OwnedGetPromptResult {
     }
 }
 
-/// An owned `completion/complete` result (DIGEST §10).
+/// An owned `completion/complete` result (docs/rules.md §10).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OwnedCompleteResult {
     /// `values` (at most 100; [`OwnedCompleteResult::from_candidates`] truncates).
@@ -280,7 +280,7 @@ impl AsView for OwnedInputRequest {
     }
 }
 
-/// An owned `InputRequiredResult` (DIGEST §13).
+/// An owned `InputRequiredResult` (docs/rules.md §13).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct OwnedInputRequiredResult {
     /// `inputRequests`: key → request (empty = absent).
@@ -304,7 +304,7 @@ impl AsView for OwnedInputRequiredResult {
 }
 
 /// An owned `subscriptions/listen` result: the graceful end of a subscription, with
-/// `_meta.subscriptionId` = the listen request's id (DIGEST §11.4).
+/// `_meta.subscriptionId` = the listen request's id (docs/rules.md §11.4).
 #[derive(Debug, Clone, PartialEq)]
 pub struct OwnedListenResult {
     /// The listen request's id.

@@ -103,6 +103,12 @@ impl Server {
         {
             return false;
         }
+        // The common case, first and cheap: a stream that is not legacy and a request that is
+        // not `initialize` have nothing to do here (the checks below would only conclude
+        // that, after scanning `params._meta`; docs/server-machine.md §Cost per read).
+        if r.method != Method::Initialize && !self.legacy.is_legacy(ctx.stream) {
+            return false;
+        }
         // A modern envelope claim (`_meta` protocolVersion, or a modern MCP-Protocol-Version
         // header) is served statelessly as modern, whatever the method or stream (spec,
         // versioning: "a request with modern `_meta`" is modern; the official conformance

@@ -1,0 +1,229 @@
+"""Scale-out: the fleet's change events through Redis pub/sub (docs/scale-out.md).
+
+    from mcp_context.broker import RedisBroker
+
+    app = App("notes", state_keys=FLEET_KEYS)          # the same keys on every instance
+    app.use_broker(RedisBroker("redis://10.0.0.5:6379/0", fleet="notes"))
+
+Every instance of a fleet publishes its ``resource_updated`` / ``resources_list_changed`` /
+``prompts_list_changed`` on the channel ``mcp-context:<fleet>:events`` and applies the other
+instances' events to its own machine, so each ``subscriptions/listen`` stream gets every change
+of the fleet, whichever instance saw it.
+
+Contract:
+
+* **Apply locally, skip own echoes.** ``App`` applies an event to its own machine at once (so
+  local listens work without the broker), then ``publish`` queues it for Redis. An event
+  carries its origin's instance id; an instance drops its own echo, so each instance applies
+  each event exactly once.
+* **Order.** One publisher task sends the queued events in order (pipelined); Redis keeps the
+  order per connection, so a subscriber applies one instance's events in publish order.
+* **Broker down.** Publishing never blocks nor raises: while disconnected, events are dropped
+  (counted in ``dropped``). Reads and local listens keep working. At each edge (connection
+  lost; connection back and resubscribed) the instance ends every listen stream it holds with
+  the graceful ``subscriptions/listen`` result: the documented signal that the client re-listens
+  (anywhere) and refetches what it holds, since events may have been missed.
+* **Reconnect.** The subscriber retries every ``retry_s`` seconds; a silent broker (partition)
+  is detected by a ``PING`` after ``health_s`` seconds without traffic.
+
+Requires the ``redis`` package (redis-py, asyncio client).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .server import App
+
+__all__ = ["RedisBroker"]
+
+log = logging.getLogger("mcp_context.broker")
+
+_KINDS = ("resource_updated", "resources_list_changed", "prompts_list_changed")
+
+
+class RedisBroker:
+    """The fleet's event bus on one Redis (pub/sub; no data is stored in Redis)."""
+
+    def __init__(
+        self,
+        url: str = "redis://127.0.0.1:6379/0",
+        *,
+        fleet: str = "default",
+        instance_id: str | None = None,
+        retry_s: float = 0.5,
+        health_s: float = 5.0,
+        queue_max: int = 10_000,
+        on_state: Callable[[bool], Any] | None = None,
+    ) -> None:
+        """``url``: the Redis server; ``fleet``: the channel's name part, shared by the
+        instances of one fleet (two fleets on one Redis never see each other's events);
+        ``instance_id``: this instance (default: random); ``queue_max``: events kept while
+        the publisher is behind (beyond, dropped and counted); ``on_state(connected)``: called
+        at each edge, after the listens were ended."""
+        if not fleet or any(c in fleet for c in ":*?[] "):
+            raise ValueError("fleet: a non-empty name without ':', spaces or glob characters")
+        self.url = url
+        self.fleet = fleet
+        self.channel = f"mcp-context:{fleet}:events"
+        self.instance_id = instance_id or uuid.uuid4().hex[:16]
+        self.retry_s = retry_s
+        self.health_s = health_s
+        self.on_state = on_state
+        self.connected = False
+        """Whether the subscriber is subscribed now."""
+        self.published = 0
+        self.applied = 0
+        """Remote events applied to the local machine."""
+        self.dropped = 0
+        """Events not published (broker down, queue full)."""
+        self.signals = 0
+        """Edges (down or back) at which the listens were ended."""
+        self._queue: asyncio.Queue[bytes] = asyncio.Queue(queue_max)
+        self._app: App | None = None
+
+    # --- publishing (called by App's pushes, on the loop's thread) -------------------------
+
+    def publish(self, kind: str, uri: str | None = None) -> None:
+        """Queues one event for the fleet; never blocks, never raises."""
+        if kind not in _KINDS:
+            raise ValueError(f"unknown event kind {kind!r}")
+        if not self.connected:
+            self.dropped += 1
+            return
+        event = {"o": self.instance_id, "k": kind}
+        if uri is not None:
+            event["u"] = uri
+        try:
+            self._queue.put_nowait(json.dumps(event, separators=(",", ":")).encode())
+        except asyncio.QueueFull:
+            self.dropped += 1
+
+    # --- the task (started by App.use_broker with the server) -------------------------------
+
+    async def run(self, app: App) -> None:
+        """Subscribes, applies remote events, publishes queued ones; reconnects for ever."""
+        import redis.asyncio as aioredis
+        from redis.asyncio.retry import Retry
+        from redis.backoff import NoBackoff
+
+        self._app = app
+        first = True
+        while True:
+            client = aioredis.Redis.from_url(self.url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=2)
+            pubsub = client.pubsub()
+            publisher: asyncio.Task[None] | None = None
+            try:
+                # connected = the broker confirmed the subscription (a stalled broker that
+                # accepts TCP connections and answers nothing is not connected)
+                await asyncio.wait_for(self._subscribe(pubsub), 2 * self.health_s)
+                self.connected = True
+                publisher = asyncio.get_running_loop().create_task(self._publish(client))
+                if not first:
+                    self._signal(True)  # back: what happened meanwhile was not seen here
+                first = False
+                await self._receive(pubsub, publisher)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # noqa: BLE001 - any failure: reconnect
+                if self.connected:
+                    log.warning("broker %s lost: %s", self.url, e)
+            finally:
+                was = self.connected
+                self.connected = False
+                if publisher is not None:
+                    publisher.cancel()
+                while not self._queue.empty():
+                    self._queue.get_nowait()
+                    self.dropped += 1
+                try:
+                    await asyncio.wait_for(pubsub.aclose(), 2)
+                    await asyncio.wait_for(client.aclose(), 2)
+                except Exception:  # noqa: BLE001 - the connection is gone anyway
+                    pass
+                if was:
+                    self._signal(False)
+            first = False
+            await asyncio.sleep(self.retry_s)
+
+    async def _subscribe(self, pubsub: Any) -> None:
+        await pubsub.subscribe(self.channel)
+        while True:
+            msg = await pubsub.get_message(timeout=self.health_s)
+            if msg is None:
+                raise ConnectionError("the broker did not confirm the subscription")
+            if msg.get("type") == "subscribe":
+                return
+
+    async def _receive(self, pubsub: Any, publisher: asyncio.Task[None]) -> None:
+        """Applies the channel's events; a ``PING`` after ``health_s`` of silence must be
+        answered within ``health_s`` more, else the connection counts as lost."""
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        pinged = False
+        while True:
+            if publisher.done():
+                publisher.result()  # re-raises the publisher's connection error
+            msg = await pubsub.get_message(ignore_subscribe_messages=True, timeout=min(1.0, self.health_s))
+            now = loop.time()
+            if msg is None:
+                if now - heard >= self.health_s:
+                    if pinged:
+                        raise ConnectionError(f"no answer to PING within {self.health_s} s")
+                    await pubsub.ping()
+                    pinged, heard = True, now
+                continue
+            heard, pinged = now, False  # any traffic (a PONG included) proves the link
+            if msg.get("type") == "message":
+                self._apply(msg.get("data"))
+
+    async def _publish(self, client: Any) -> None:
+        q = self._queue
+        while True:
+            batch = [await q.get()]
+            while not q.empty() and len(batch) < 512:
+                batch.append(q.get_nowait())
+            pipe = client.pipeline(transaction=False)
+            for data in batch:
+                pipe.publish(self.channel, data)
+            await pipe.execute()
+            self.published += len(batch)
+
+    def _apply(self, data: Any) -> None:
+        """One remote event to the local machine (own echoes and malformed events dropped)."""
+        try:
+            event = json.loads(data)
+            origin, kind = event["o"], event["k"]
+        except (ValueError, TypeError, KeyError, RecursionError):
+            log.warning("malformed broker event dropped")
+            return
+        if origin == self.instance_id or self._app is None:
+            return
+        uri = event.get("u")
+        if kind == "resource_updated" and isinstance(uri, str):
+            self._app._push(lambda m: m.resource_updated(uri))
+        elif kind == "resources_list_changed":
+            self._app._push(lambda m: m.resources_list_changed())
+        elif kind == "prompts_list_changed":
+            self._app._push(lambda m: m.prompts_list_changed())
+        else:
+            return
+        self.applied += 1
+
+    def _signal(self, connected: bool) -> None:
+        """Ends every listen stream of this instance (graceful listen result): the clients
+        re-listen and refetch, since events of the fleet may have been missed."""
+        self.signals += 1
+        if self._app is not None:
+            self._app._push(lambda m: m.shutdown())
+        if self.on_state is not None:
+            try:
+                self.on_state(connected)
+            except Exception:  # noqa: BLE001 - an observer's failure is not ours
+                log.exception("on_state failed")
