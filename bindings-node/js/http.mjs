@@ -47,7 +47,7 @@ function headOf(request) {
     method: request.method, path: url.pathname, host: get('host') ?? url.host, origin: get('origin'),
     contentType: get('content-type'), contentLength: length === null ? undefined : Number(length),
     protocolVersion: get('mcp-protocol-version'), mcpMethod: get('mcp-method'), mcpName: get('mcp-name'),
-    accept: get('accept'),
+    accept: get('accept'), sessionId: get('mcp-session-id'),
   }
 }
 

@@ -87,6 +87,8 @@ pub struct HttpRequestHead {
     pub mcp_name: Option<String>,
     /// `Accept`.
     pub accept: Option<String>,
+    /// `Mcp-Session-Id` (a 2025-11-25 session's requests).
+    pub session_id: Option<String>,
 }
 
 fn head_length(env: &Env, head: &HttpRequestHead) -> Result<Option<u64>> {
@@ -107,7 +109,7 @@ fn request_head(head: &HttpRequestHead, content_length: Option<u64>) -> RequestH
         mcp_method: head.mcp_method.as_deref(),
         mcp_name: head.mcp_name.as_deref(),
         accept: head.accept.as_deref(),
-        session_id: None,
+        session_id: head.session_id.as_deref(),
     }
 }
 

@@ -710,7 +710,7 @@ impl Head {
             mcp_method: self.get("mcpMethod"),
             mcp_name: self.get("mcpName"),
             accept: self.get("accept"),
-            session_id: None,
+            session_id: self.get("sessionId"),
         }
     }
 }
