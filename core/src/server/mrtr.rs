@@ -69,8 +69,7 @@ pub(crate) fn method_binding<'m>(method: &'m str, params: RawJson<'_>) -> Bindin
                 .map(|(k, v)| (k.to_cow(), v))
                 .filter(|(k, _)| !UNBOUND_PARAMS.contains(&k.as_ref()))
                 .collect();
-            kept.sort_by(|a, b| a.0.cmp(&b.0));
-            canonical_members(&kept, &mut text);
+            canonical_members(&mut kept, &mut text);
         }
         None => canonical(params, &mut text),
     }
@@ -86,8 +85,7 @@ pub(crate) fn method_binding<'m>(method: &'m str, params: RawJson<'_>) -> Bindin
 fn canonical(v: RawJson<'_>, out: &mut Vec<u8>) {
     if let Some(members) = v.object() {
         let mut kept: Vec<_> = members.map(|(k, v)| (k.to_cow(), v)).collect();
-        kept.sort_by(|a, b| a.0.cmp(&b.0));
-        return canonical_members(&kept, out);
+        return canonical_members(&mut kept, out);
     }
     if let Some(items) = v.array() {
         out.push(b'a');
@@ -109,7 +107,12 @@ fn canonical(v: RawJson<'_>, out: &mut Vec<u8>) {
     bytes(b'v', v.as_text().as_bytes(), out);
 }
 
-fn canonical_members(members: &[(alloc::borrow::Cow<'_, str>, RawJson<'_>)], out: &mut Vec<u8>) {
+fn canonical_members(
+    members: &mut [(alloc::borrow::Cow<'_, str>, RawJson<'_>)],
+    out: &mut Vec<u8>,
+) {
+    // Sorted here, once for both callers: one instance of the sort (1.6 KiB of flash each).
+    members.sort_by(|a, b| a.0.cmp(&b.0));
     out.push(b'o');
     out.extend_from_slice(&(members.len() as u64).to_be_bytes());
     for (k, v) in members {
