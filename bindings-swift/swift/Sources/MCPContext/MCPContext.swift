@@ -12215,7 +12215,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_completion() != 48061) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_input_required() != 34353) {
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_input_required() != 54958) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_prompt() != 39495) {
