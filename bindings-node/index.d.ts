@@ -334,6 +334,15 @@ export declare class ClientMachine {
    * @throws {McpContextError} `ERR_CONFIG`.
    */
   constructor(config?: ClientConfig)
+  /**
+   * The output-ready signal: `callback` is called (on a later turn of the event loop, never
+   * inside a machine call) when an output is queued while the queue was empty, by any call
+   * (requests, `handleMessage`, `handleTimeout`, …). Drain `pollOutput()` until `null`
+   * then; the next output calls it again.
+   */
+  setWaker(callback: () => void): void
+  /** Whether an output is queued (`pollOutput()` would return one). */
+  get hasOutput(): boolean
   /** Starts the negotiation now (calls also start it). */
   connect(nowMs: number | bigint): void
   /** `server/discover`. Answer: a `discovered` event. */

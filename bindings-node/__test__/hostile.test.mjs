@@ -90,3 +90,37 @@ describe('output-ready signal', () => {
     assert.match(out.bytes.toString(), /late/)
   })
 })
+
+describe('client output-ready signal', () => {
+  it('announces a queued request, then the reply to it, each once the queue was drained', async () => {
+    const client = new ClientMachine({ clientInfo: { name: 'c', version: '1' } })
+    const server = new ServerMachine({ serverInfo: { name: 's', version: '1' } })
+    server.addResource({ uri: 'mem://a', name: 'a' }, [{ uri: 'mem://a', text: 'A' }])
+    let wakes = 0
+    let woke
+    const next = () => new Promise((resolve) => { woke = resolve })
+    client.setWaker(() => { wakes += 1; woke() })
+    const alive = setTimeout(() => {}, 1000)
+    assert.equal(client.hasOutput, false)
+    let signal = next()
+    client.readResource('mem://a', 0)
+    await signal
+    assert.equal(wakes, 1)
+    assert.equal(client.hasOutput, true)
+    // Pump both machines until the read completes; the reply arrives as one more wake.
+    let read
+    for (let round = 0; round < 10 && !read; round++) {
+      for (let o; (o = client.pollOutput()) !== null;) {
+        if (o.type === 'transmit') server.handleMessage(o.bytes, 0)
+        else if (o.type === 'resourceRead') read = o
+      }
+      if (read) break
+      signal = next()
+      for (let o; (o = server.pollOutput()) !== null;) if (o.type === 'transmit') client.handleMessage(o.bytes, 0)
+      await signal
+    }
+    clearTimeout(alive)
+    assert.ok(read, 'the read completed')
+    assert.ok(wakes >= 2, `${wakes} wakes`)
+  })
+})

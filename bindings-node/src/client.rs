@@ -284,6 +284,7 @@ fn config_from(env: &Env, o: Option<Object<'_>>) -> Result<ClientConfig> {
 #[napi]
 pub struct ClientMachine {
     inner: Client,
+    waker: Option<std::sync::Arc<crate::waker::JsWaker>>,
 }
 
 #[napi]
@@ -299,8 +300,29 @@ impl ClientMachine {
     pub fn new(env: Env, config: Option<Object<'_>>) -> Result<Self> {
         let config = config_from(&env, config)?;
         Client::new(config)
-            .map(|inner| Self { inner })
+            .map(|inner| Self { inner, waker: None })
             .map_err(|e| errors::context_error(&env, e.to_string(), String::from("ERR_CONFIG")))
+    }
+
+    /// The output-ready signal: `callback` is called (on a later turn of the event loop, never
+    /// inside a machine call) when an output is queued while the queue was empty, by any call
+    /// (requests, `handleMessage`, `handleTimeout`, …). Drain `pollOutput()` until `null`
+    /// then; the next output calls it again.
+    #[napi(catch_unwind, ts_args_type = "callback: () => void")]
+    pub fn set_waker(
+        &mut self,
+        callback: napi::bindgen_prelude::Function<'_, (), ()>,
+    ) -> Result<()> {
+        let w = crate::waker::JsWaker::new(&callback)?;
+        self.inner.set_waker(w.waker());
+        self.waker = Some(w);
+        Ok(())
+    }
+
+    /// Whether an output is queued (`pollOutput()` would return one).
+    #[napi(getter, catch_unwind)]
+    pub fn has_output(&self) -> bool {
+        self.inner.has_output()
     }
 
     /// Starts the negotiation now (calls also start it).
@@ -653,6 +675,9 @@ impl ClientMachine {
     #[napi(catch_unwind, ts_return_type = "ClientOutput | null")]
     pub fn poll_output<'e>(&mut self, env: &'e Env) -> Result<Either<Object<'e>, Null>> {
         let Some(out) = self.inner.poll_output() else {
+            if let Some(w) = &self.waker {
+                w.rearm();
+            }
             return Ok(Either::B(Null));
         };
         let mut o = Object::new(env)?;
