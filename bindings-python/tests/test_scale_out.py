@@ -1,4 +1,4 @@
-"""Scale-out (docs/scale-out.md): three notes instances (examples/scale-out/instance.py, each
+"""Scale-out (docs/scale-out.md): three notes instances (examples/python/notes_instance.py, each
 under uvicorn in its own process) on one real Redis (``redis-server`` started here on a free
 port), one shared SQLite store and the same sealing keys. The tests send each request to the
 instance they choose.

@@ -1,5 +1,5 @@
 """Starts a notes fleet on 127.0.0.1: a Redis (``redis-server``, own port, no persistence), three
-instances (instance.py under uvicorn) and the round-robin front (front.py).
+instances (examples/python/notes_instance.py under uvicorn) and the round-robin front (front.py).
 
     python examples/scale-out/fleet.py            # prints the front's URL; Ctrl-C stops all
 
@@ -98,7 +98,7 @@ class Redis:
 
 
 class Instance:
-    """One ``instance.py`` process; ``url`` once started."""
+    """One ``notes_instance.py`` process; ``url`` once started."""
 
     def __init__(self, keys: str, redis_url: str | None, db: str, *, fleet: str = "notes", page_size: int = 3, health_s: float = 5.0) -> None:
         self.args = ["--keys", keys, "--db", db, "--fleet", fleet, "--page-size", str(page_size), "--health-s", str(health_s)]
@@ -109,7 +109,7 @@ class Instance:
 
     def start(self) -> Instance:
         self.proc = subprocess.Popen(
-            [sys.executable, str(HERE / "instance.py"), "--port", "0", *self.args],
+            [sys.executable, str(HERE.parent / "python" / "notes_instance.py"), "--port", "0", *self.args],
             stdout=subprocess.PIPE,
             text=True,
             env={**os.environ, "PYTHONUNBUFFERED": "1"},

@@ -106,6 +106,8 @@ mod progress;
 #[cfg(feature = "alloc")]
 mod raw_ids;
 #[cfg(feature = "alloc")]
+mod register;
+#[cfg(feature = "alloc")]
 mod registry;
 #[cfg(feature = "alloc")]
 mod reply;

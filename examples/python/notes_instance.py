@@ -1,7 +1,7 @@
-"""One instance of the notes fleet: the notes server (examples/python) under uvicorn, with the
+"""One instance of the notes fleet (examples/scale-out): the notes server next to this file under uvicorn, with the
 fleet's shared configuration and the Redis broker (docs/scale-out.md).
 
-    python examples/scale-out/instance.py --port 8001 --redis redis://127.0.0.1:6379/0 \\
+    python examples/python/notes_instance.py --port 8001 --redis redis://127.0.0.1:6379/0 \\
         --fleet notes --keys 2:<64 hex>,1:<64 hex> --db /tmp/notes.sqlite
 
 Shared by every instance of a fleet (the operator's job, see docs/scale-out.md):
@@ -25,15 +25,10 @@ from __future__ import annotations
 import argparse
 import os
 import sqlite3
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
-
-from notes_server import ANONYMOUS, TOKENS, build  # noqa: E402
-
-from mcp_context.broker import RedisBroker  # noqa: E402
-from mcp_context.server import AskInput, Context, InvalidParams  # noqa: E402
+from mcp_context.broker import RedisBroker
+from mcp_context.server import AskInput, Context, InvalidParams
+from notes_server import ANONYMOUS, TOKENS, build  # the sibling example this instance extends
 
 
 def parse_keys(text: str) -> list[tuple[int, bytes]]:
