@@ -378,8 +378,7 @@ impl ServerMachine {
         &mut self,
         callback: napi::bindgen_prelude::Function<'_, (), ()>,
     ) -> Result<()> {
-        let w = crate::waker::JsWaker::new(&callback)?;
-        self.inner.set_waker(w.waker());
+        let w = crate::waker::JsWaker::install(&callback, |w| self.inner.set_waker(w))?;
         self.waker = Some(w);
         Ok(())
     }

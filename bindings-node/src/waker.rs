@@ -39,6 +39,17 @@ impl JsWaker {
         self.scheduled.store(false, Ordering::Release);
     }
 
+    /// Wraps `callback` and hands its waker to a machine with `set`; keep the result (its
+    /// [`JsWaker::rearm`] runs when `pollOutput` drains the queue).
+    pub(crate) fn install(
+        callback: &Function<'_, (), ()>,
+        set: impl FnOnce(Waker),
+    ) -> Result<Arc<Self>> {
+        let w = Self::new(callback)?;
+        set(w.waker());
+        Ok(w)
+    }
+
     /// The waker to hand to the core.
     pub(crate) fn waker(self: &Arc<Self>) -> Waker {
         Waker::from(Arc::clone(self))

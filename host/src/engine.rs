@@ -16,7 +16,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Poll, Waker};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use futures_util::FutureExt;
 use mcp_context::server::{
@@ -178,15 +178,7 @@ impl Engine {
                 st.armed = st.server.poll_timeout();
                 st.armed
             };
-            let sleep = async {
-                match deadline {
-                    Some(d) => {
-                        tokio::time::sleep_until((self.start + Duration::from_millis(d)).into())
-                            .await;
-                    }
-                    None => std::future::pending::<()>().await,
-                }
-            };
+            let sleep = crate::timer::sleep_until_deadline(self.start, deadline);
             tokio::select! {
                 () = self.stop.cancelled() => return,
                 () = &mut notified => {}

@@ -41,6 +41,7 @@ mod host;
 pub mod http;
 mod notify;
 mod stdio;
+mod timer;
 
 pub use app::{App, BuildError};
 pub use error::Error;

@@ -25,7 +25,7 @@ use std::fmt;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::task::{Poll, ready};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use futures_util::Stream;
 use mcp_context::client::reply::{self, Listing, Reply};
@@ -185,15 +185,7 @@ impl Inner {
                 st.armed = st.client.poll_timeout();
                 st.armed
             };
-            let sleep = async {
-                match deadline {
-                    Some(d) => {
-                        tokio::time::sleep_until((self.start + Duration::from_millis(d)).into())
-                            .await;
-                    }
-                    None => std::future::pending::<()>().await,
-                }
-            };
+            let sleep = crate::timer::sleep_until_deadline(self.start, deadline);
             tokio::select! {
                 () = self.stop.cancelled() => return,
                 () = &mut notified => {}
