@@ -21,34 +21,14 @@ use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
 use crate::json::{context_error, decode, int, pairs};
+use crate::spell::err_code;
 
 fn register_error(what: &str, e: &RegisterError) -> JsValue {
-    let code = match e {
-        RegisterError::Duplicate => "ERR_DUPLICATE",
-        RegisterError::InvalidUri(_) => "ERR_INVALID_URI",
-        RegisterError::InvalidTemplate(_) => "ERR_INVALID_TEMPLATE",
-        RegisterError::Router(_) => "ERR_ROUTER",
-        RegisterError::UnknownArgument => "ERR_UNKNOWN_ARGUMENT",
-        RegisterError::CoreMethod => "ERR_CORE_METHOD",
-        RegisterError::CoreCapability => "ERR_CORE_CAPABILITY",
-        RegisterError::NotAnObject => "ERR_NOT_AN_OBJECT",
-        _ => "ERR_REGISTER",
-    };
-    context_error(code, format!("{what}: {e}"))
+    context_error(&err_code(e.ident()), format!("{what}: {e}"))
 }
 
 fn respond_error(e: RespondError) -> JsValue {
-    let code = match e {
-        RespondError::UnknownHandle => "ERR_UNKNOWN_HANDLE",
-        RespondError::WrongKind => "ERR_WRONG_KIND",
-        RespondError::InvalidInputRequests => "ERR_INVALID_INPUT_REQUESTS",
-        RespondError::NoStateKey => "ERR_NO_STATE_KEY",
-        RespondError::ClientLacksCapability => "ERR_CLIENT_LACKS_CAPABILITY",
-        RespondError::InvalidResult => "ERR_INVALID_RESULT",
-        RespondError::InvalidProgress => "ERR_INVALID_PROGRESS",
-        _ => "ERR_RESPOND",
-    };
-    context_error(code, e.to_string())
+    context_error(&err_code(e.ident()), e.to_string())
 }
 
 fn hint(text: Option<String>, what: &str) -> Result<Option<CacheHint>, JsValue> {
@@ -98,9 +78,21 @@ fn config_from(text: &str) -> Result<ServerConfig, JsValue> {
         ("declareResources", &mut c.declare_resources),
         ("declarePrompts", &mut c.declare_prompts),
         ("completionEvents", &mut c.completion_events),
+        ("dynamicResources", &mut c.dynamic_resources),
     ] {
         if let Some(b) = v.get(key).and_then(Value::as_bool) {
             *slot = b;
+        }
+    }
+    for (key, slot) in [
+        ("discoverCache", &mut c.discover_cache),
+        ("resourcesListCache", &mut c.resources_list_cache),
+        ("templatesListCache", &mut c.templates_list_cache),
+        ("promptsListCache", &mut c.prompts_list_cache),
+        ("readCache", &mut c.read_cache),
+    ] {
+        if let Some(h) = v.get(key).filter(|h| !h.is_null()) {
+            *slot = decode::<CacheHint>(&h.to_string(), key)?;
         }
     }
     if let Some(h) = v.get("http").and_then(Value::as_object) {
@@ -162,8 +154,8 @@ fn retry(r: Option<&Retry>) -> Value {
 
 /// The output-ready signal as a flag: the core raises it when an output is queued on an
 /// empty queue; the glue reads and clears it (`takeWoken`) after each call returns and then
-/// calls the host's callback, outside the machine.
-struct Flag(AtomicBool);
+/// calls the host's callback, outside the machine (the client machine's too).
+pub(crate) struct Flag(pub(crate) AtomicBool);
 
 impl Wake for Flag {
     fn wake(self: Arc<Self>) {
@@ -406,6 +398,13 @@ impl WasmServer {
                 });
                 return (v, Some(e.params));
             }
+            Event::ListResources(e) => {
+                self.handles.insert(e.handle.get(), e.handle);
+                json!({
+                    "type": "listResources", "handle": e.handle.get(), "cursor": e.cursor,
+                    "progress": e.progress, "auth": e.auth,
+                })
+            }
             Event::Cancelled { handle, reason } => {
                 self.handles.remove(&handle.get());
                 let reason = match reason {
@@ -562,6 +561,21 @@ impl WasmServer {
             Some(hint) => self.inner.respond_read_cached(h, contents, hint),
             None => self.inner.respond_read(h, contents),
         };
+        self.answered(h, r)
+    }
+
+    /// Answers a `listResources` event with one page of resources (JSON text) and the
+    /// application's cursor for the next page.
+    #[wasm_bindgen(js_name = respondList)]
+    pub fn respond_list(
+        &mut self,
+        handle: f64,
+        resources: &str,
+        next_cursor: Option<String>,
+    ) -> Result<(), JsValue> {
+        let h = self.handle(handle)?;
+        let resources = decode::<Vec<OwnedResource>>(resources, "resources")?;
+        let r = self.inner.respond_list(h, resources, next_cursor);
         self.answered(h, r)
     }
 

@@ -1,0 +1,580 @@
+//! `WasmClient`: the core's sans-IO client machine (`mcp_context::client::Client`) behind a
+//! JSON-text boundary. The glue (`engine.mjs`) gives it the JS face of the napi addon's
+//! `ClientMachine` (`bindings-node/src/client.rs`): same methods, same outputs.
+//!
+//! Integers cross as `u64` (a JS `bigint`; the glue converts and checks). Outputs leave as
+//! JSON text written around the JSON the core holds (results, params, handshakes), which
+//! goes in verbatim, so `JSON.parse` in the glue sees what the addon hands to `JSON.parse`
+//! and every key is an own key (`__proto__` in `inputRequests` included). Values JSON text
+//! cannot carry exactly are marked for the glue: a call id beyond 2^53 is a decimal string,
+//! a request id beyond ±2^53 a decimal string with `bigId: true` (both become `bigint`s).
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::task::Waker;
+
+use mcp_context::cache::{AuthContext, CacheLimits};
+use mcp_context::client::{
+    CachePolicy, CallError, CallId, Client, ClientConfig, ClientError, CompletionRef, EndReason,
+    Era, Event, ListMode, Listing, Notice, Output, Reply, ServerError, Session, Transport,
+};
+use mcp_context::jsonrpc::OwnedRequestId;
+use mcp_context::messages::owned::{OwnedImplementation, OwnedJson, OwnedSubscriptionFilter};
+use serde_json::Value;
+use wasm_bindgen::prelude::*;
+
+use crate::json::{Obj, context_error, decode, type_error};
+use crate::server::Flag;
+use crate::spell::{camel, err_code};
+
+fn policy(refresh: bool) -> CachePolicy {
+    if refresh {
+        CachePolicy::Refresh
+    } else {
+        CachePolicy::PreferCache
+    }
+}
+
+fn list_mode(page: bool, cursor: Option<String>) -> ListMode {
+    if page || cursor.is_some() {
+        ListMode::Page(cursor)
+    } else {
+        ListMode::All
+    }
+}
+
+fn client_error(e: &ClientError) -> JsValue {
+    context_error(&err_code(e.ident()), e.to_string())
+}
+
+/// An error for an event, as the glue builds it (`{"name","code","message",…}`).
+fn error_spec(name: &str, code: &Value, message: &str, status: Option<u16>, data: Option<&str>) -> String {
+    let mut o = Obj::new();
+    o.str("name", name).val("code", code).str("message", message);
+    if let Some(s) = status {
+        o.raw("httpStatus", &s.to_string());
+    }
+    if let Some(d) = data {
+        o.raw("data", d);
+    }
+    o.finish()
+}
+
+fn context_spec(code: &str, message: &str) -> String {
+    error_spec("McpContextError", &Value::from(code), message, None, None)
+}
+
+/// A server's error as an `McpError` spec (the addon's `server_error`).
+fn server_error(e: &ServerError) -> String {
+    let code = Value::from(e.code().0);
+    let message = e.to_string();
+    let data = match e {
+        ServerError::ResourceNotFound { uri: Some(uri), .. } => {
+            Some(serde_json::json!({ "uri": uri }).to_string())
+        }
+        ServerError::UnsupportedProtocolVersion {
+            supported,
+            requested,
+        } => Some(serde_json::json!({ "supported": supported, "requested": requested }).to_string()),
+        ServerError::MissingRequiredClientCapability { required } => {
+            let mut o = Obj::new();
+            o.raw("requiredCapabilities", required.as_raw().as_text());
+            Some(o.finish())
+        }
+        ServerError::Other { data: Some(d), .. } => {
+            return error_spec("McpError", &code, &message, Some(200), Some(d.as_raw().as_text()));
+        }
+        _ => None,
+    };
+    let status = mcp_context::http::status_for(e.code());
+    error_spec("McpError", &code, &message, Some(status), data.as_deref())
+}
+
+fn call_error(e: &CallError) -> String {
+    match e {
+        CallError::Server(s) => server_error(s),
+        CallError::NotConnected(c) => context_spec(&err_code(c.ident()), &e.to_string()),
+        other => context_spec(&err_code(other.ident()), &e.to_string()),
+    }
+}
+
+fn filter(f: &OwnedSubscriptionFilter) -> String {
+    let mut o = Obj::new();
+    if let Some(b) = f.tools_list_changed {
+        o.val("toolsListChanged", &Value::from(b));
+    }
+    if let Some(b) = f.prompts_list_changed {
+        o.val("promptsListChanged", &Value::from(b));
+    }
+    if let Some(b) = f.resources_list_changed {
+        o.val("resourcesListChanged", &Value::from(b));
+    }
+    if let Some(uris) = &f.resource_subscriptions {
+        o.val("resourceSubscriptions", &Value::from(uris.clone()));
+    }
+    o.finish()
+}
+
+fn reply_into<K>(o: &mut Obj, reply: &Reply<K>) {
+    o.raw("result", reply.json())
+        .val("fromCache", &Value::from(reply.from_cache()));
+}
+
+fn listing_into<K>(o: &mut Obj, listing: &Listing<K>) {
+    let mut pages = String::from("[");
+    for (i, page) in listing.pages.iter().enumerate() {
+        if i > 0 {
+            pages.push(',');
+        }
+        let mut p = Obj::new();
+        reply_into(&mut p, page);
+        pages.push_str(&p.finish());
+    }
+    pages.push(']');
+    o.raw("pages", &pages)
+        .opt_str("nextCursor", listing.next_cursor.as_deref())
+        .val("truncated", &Value::from(listing.truncated));
+}
+
+fn session(s: &Session) -> String {
+    let f = s.features;
+    let features = serde_json::json!({
+        "resources": f.resources, "resourcesSubscribe": f.resources_subscribe,
+        "resourcesListChanged": f.resources_list_changed, "prompts": f.prompts,
+        "promptsListChanged": f.prompts_list_changed, "toolsListChanged": f.tools_list_changed,
+        "completions": f.completions,
+    });
+    let mut o = Obj::new();
+    o.str(
+        "era",
+        match s.era {
+            Era::Modern => "modern",
+            Era::Legacy => "legacy",
+        },
+    )
+    .str("version", &s.version)
+    .val("features", &features);
+    o.finish()
+}
+
+/// A request id with its exact value and JSON type: a number while exact, else decimal
+/// digits marked `bigId` (the glue makes them a `bigint`); strings stay strings.
+fn request_id(o: &mut Obj, id: &OwnedRequestId) {
+    const SAFE: i64 = (1 << 53) - 1;
+    match id {
+        OwnedRequestId::Str(s) => {
+            o.str("id", s);
+        }
+        OwnedRequestId::Int(i) if (-SAFE..=SAFE).contains(i) => {
+            o.raw("id", &i.to_string());
+        }
+        OwnedRequestId::Int(i) => {
+            o.str("id", &i.to_string()).raw("bigId", "true");
+        }
+        OwnedRequestId::BigInt(digits) => {
+            o.str("id", digits).raw("bigId", "true");
+        }
+    }
+}
+
+fn event(e: &Event) -> String {
+    let mut o = Obj::typed(&camel(e.ident()));
+    match e {
+        Event::Connected(s) => {
+            o.raw("session", &session(s))
+                .raw("handshake", s.handshake.json());
+        }
+        Event::ConnectFailed(c) => {
+            o.raw("error", &context_spec(&err_code(c.ident()), &c.to_string()));
+        }
+        Event::Discovered { call, reply } => reply_into(o.int("call", call.0), reply),
+        Event::ResourceRead { call, reply } => reply_into(o.int("call", call.0), reply),
+        Event::PromptFetched { call, reply } => reply_into(o.int("call", call.0), reply),
+        Event::Completed { call, reply } => reply_into(o.int("call", call.0), reply),
+        Event::ResourcesListed { call, listing } => listing_into(o.int("call", call.0), listing),
+        Event::TemplatesListed { call, listing } => listing_into(o.int("call", call.0), listing),
+        Event::PromptsListed { call, listing } => listing_into(o.int("call", call.0), listing),
+        Event::InputRequired {
+            call,
+            round,
+            requests,
+        } => {
+            let mut r = Obj::new();
+            for (key, req) in requests {
+                let mut one = Obj::new();
+                one.str("method", req.method.as_str());
+                if let Some(p) = &req.params {
+                    one.raw("params", p.as_raw().as_text());
+                }
+                r.raw(key, &one.finish());
+            }
+            o.int("call", call.0)
+                .raw("round", &round.to_string())
+                .raw("requests", &r.finish());
+        }
+        Event::Failed { call, error } => {
+            o.int("call", call.0).raw("error", &call_error(error));
+        }
+        Event::Acknowledged {
+            call,
+            honoured,
+            refused,
+        } => {
+            o.int("call", call.0)
+                .raw("honoured", &filter(honoured))
+                .raw("refused", &filter(refused));
+        }
+        Event::Notified {
+            subscription,
+            notice,
+        } => {
+            match subscription {
+                Some(c) => o.int("subscription", c.0),
+                None => o.raw("subscription", "null"),
+            };
+            match notice {
+                Notice::ResourceUpdated { uri } => {
+                    o.str("notice", "resourceUpdated").str("uri", uri);
+                }
+                other => {
+                    o.str("notice", &camel(other.ident()));
+                }
+            }
+        }
+        Event::SubscriptionEnded { call, reason } => {
+            o.int("call", call.0).str("reason", &camel(reason.ident()));
+            if let EndReason::UnexpectedClose { filter: f } = reason {
+                o.raw("filter", &filter(f));
+            }
+        }
+        Event::UnknownResponse { id } => request_id(&mut o, id),
+        Event::PeerError(p) => {
+            o.raw("error", &context_spec("ERR_PEER", &p.to_string()));
+        }
+        _ => {}
+    }
+    o.finish()
+}
+
+fn config_from(text: &str) -> Result<ClientConfig, JsValue> {
+    let mut c = ClientConfig::new("mcp-context-node", env!("CARGO_PKG_VERSION"));
+    let v: serde_json::Map<String, Value> = serde_json::from_str(text)
+        .map_err(|e| type_error(format!("config must be an object: {e}")))?;
+    match v.get("clientInfo") {
+        None => {}
+        Some(Value::Null) => c.client_info = None,
+        Some(info) => {
+            c.client_info = Some(decode::<OwnedImplementation>(
+                &info.to_string(),
+                "clientInfo",
+            )?);
+        }
+    }
+    if let Some(caps) = v.get("capabilities") {
+        c.capabilities = OwnedJson::parse(&caps.to_string())
+            .map_err(|e| type_error(format!("capabilities must be JSON: {e}")))?;
+    }
+    for (key, slot) in [
+        ("versions", &mut c.versions),
+        ("legacyVersions", &mut c.legacy_versions),
+    ] {
+        if let Some(list) = v.get(key).filter(|l| !l.is_null()) {
+            *slot = serde_json::from_value(list.clone())
+                .map_err(|_| type_error(format!("{key} must be an array of strings")))?;
+        }
+    }
+    match v.get("transport").and_then(Value::as_str) {
+        None | Some("stdio") => c.transport = Transport::Stdio,
+        Some("http") => c.transport = Transport::Http,
+        Some(other) => {
+            return Err(type_error(format!(
+                "transport must be 'stdio' or 'http', not '{other}'"
+            )));
+        }
+    }
+    // Checked by the glue and sent as decimal strings (they may be bigints).
+    for (key, slot) in [
+        ("requestTimeoutMs", &mut c.request_timeout_ms),
+        ("probeTimeoutMs", &mut c.probe_timeout_ms),
+    ] {
+        if let Some(n) = v.get(key).and_then(Value::as_str) {
+            *slot = n
+                .parse()
+                .map_err(|_| type_error(format!("{key} must be an integer in 0..2^64")))?;
+        }
+    }
+    let small = |key: &str| v.get(key).and_then(Value::as_u64).map(|n| n.min(u64::from(u32::MAX)));
+    if let Some(n) = small("maxPages") {
+        c.max_pages = usize::try_from(n).unwrap_or(usize::MAX);
+    }
+    if let Some(n) = small("maxInputRounds") {
+        c.max_input_rounds = u8::try_from(n).unwrap_or(u8::MAX);
+    }
+    match v.get("cache") {
+        None => {}
+        Some(Value::Null) => c.cache = None,
+        Some(co) => {
+            let mut limits = c.cache.unwrap_or(CacheLimits {
+                max_entries: 256,
+                max_bytes: 4 << 20,
+            });
+            let get = |k: &str| co.get(k).and_then(Value::as_u64).map(|n| n.min(u64::from(u32::MAX)));
+            if let Some(n) = get("maxEntries") {
+                limits.max_entries = usize::try_from(n).unwrap_or(usize::MAX);
+            }
+            if let Some(n) = get("maxBytes") {
+                limits.max_bytes = usize::try_from(n).unwrap_or(usize::MAX);
+            }
+            c.cache = Some(limits);
+        }
+    }
+    Ok(c)
+}
+
+/// `{"k": "v", …}` (the glue checked every value is a string) as pairs, in order.
+fn string_pairs(text: &str, what: &str) -> Result<Vec<(String, String)>, JsValue> {
+    let map: serde_json::Map<String, Value> = serde_json::from_str(text)
+        .map_err(|e| type_error(format!("{what} must be an object: {e}")))?;
+    map.into_iter()
+        .map(|(k, v)| match v {
+            Value::String(s) => Ok((k, s)),
+            _ => Err(type_error(format!("{what}.{k} must be a string"))),
+        })
+        .collect()
+}
+
+fn refs(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
+    pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+}
+
+/// The client machine for the JS glue. Every method mirrors the addon's `ClientMachine`.
+#[wasm_bindgen]
+pub struct WasmClient {
+    inner: Client,
+    bytes: Vec<u8>,
+    woken: Arc<Flag>,
+}
+
+#[wasm_bindgen]
+impl WasmClient {
+    /// A machine from a JSON configuration (the addon's `ClientConfig` keys).
+    #[wasm_bindgen(constructor)]
+    pub fn new(config: &str) -> Result<WasmClient, JsValue> {
+        let mut inner = Client::new(config_from(config)?)
+            .map_err(|e| context_error("ERR_CONFIG", e.to_string()))?;
+        let woken = Arc::new(Flag(AtomicBool::new(false)));
+        inner.set_waker(Waker::from(Arc::clone(&woken)));
+        Ok(Self {
+            inner,
+            bytes: Vec::new(),
+            woken,
+        })
+    }
+
+    /// Whether an output was queued on an empty queue since the last call (and clears it).
+    #[wasm_bindgen(js_name = takeWoken)]
+    pub fn take_woken(&mut self) -> bool {
+        self.woken.0.swap(false, Ordering::AcqRel)
+    }
+
+    /// Whether an output is queued.
+    #[wasm_bindgen(getter, js_name = hasOutput)]
+    pub fn has_output(&self) -> bool {
+        self.inner.has_output()
+    }
+
+    /// Starts the negotiation.
+    pub fn connect(&mut self, now_ms: u64) {
+        self.inner.connect(now_ms);
+    }
+
+    /// `server/discover`.
+    pub fn discover(&mut self, now_ms: u64, refresh: bool) -> u64 {
+        self.inner.discover(policy(refresh), now_ms).0
+    }
+
+    /// `resources/list`.
+    #[wasm_bindgen(js_name = listResources)]
+    pub fn list_resources(&mut self, now_ms: u64, page: bool, cursor: Option<String>, refresh: bool) -> u64 {
+        let mode = list_mode(page, cursor);
+        self.inner.list_resources(mode, policy(refresh), now_ms).0
+    }
+
+    /// `resources/templates/list`.
+    #[wasm_bindgen(js_name = listResourceTemplates)]
+    pub fn list_resource_templates(
+        &mut self,
+        now_ms: u64,
+        page: bool,
+        cursor: Option<String>,
+        refresh: bool,
+    ) -> u64 {
+        let mode = list_mode(page, cursor);
+        self.inner
+            .list_resource_templates(mode, policy(refresh), now_ms)
+            .0
+    }
+
+    /// `prompts/list`.
+    #[wasm_bindgen(js_name = listPrompts)]
+    pub fn list_prompts(&mut self, now_ms: u64, page: bool, cursor: Option<String>, refresh: bool) -> u64 {
+        let mode = list_mode(page, cursor);
+        self.inner.list_prompts(mode, policy(refresh), now_ms).0
+    }
+
+    /// `resources/read`.
+    #[wasm_bindgen(js_name = readResource)]
+    pub fn read_resource(&mut self, uri: &str, now_ms: u64, refresh: bool) -> u64 {
+        self.inner.read_resource(uri, policy(refresh), now_ms).0
+    }
+
+    /// A fresh cached read as `{"result","fromCache"}` JSON text, or `undefined`.
+    #[wasm_bindgen(js_name = readCached)]
+    pub fn read_cached(&mut self, uri: &str, now_ms: u64) -> Option<String> {
+        let reply = self.inner.read_cached(uri, now_ms)?;
+        let mut o = Obj::new();
+        reply_into(&mut o, &reply);
+        Some(o.finish())
+    }
+
+    /// `prompts/get` with `args` (JSON text of an object of strings).
+    #[wasm_bindgen(js_name = getPrompt)]
+    pub fn get_prompt(&mut self, name: &str, args: &str, now_ms: u64) -> Result<u64, JsValue> {
+        let pairs = string_pairs(args, "arguments")?;
+        Ok(self.inner.get_prompt(name, &refs(&pairs), now_ms).0)
+    }
+
+    /// `completion/complete`: `prompt` is whether `target` names a prompt (else a template
+    /// URI); `context` is JSON text of an object of strings.
+    pub fn complete(
+        &mut self,
+        prompt: bool,
+        target: String,
+        name: &str,
+        value: &str,
+        context: Option<String>,
+        now_ms: u64,
+    ) -> Result<u64, JsValue> {
+        let r = if prompt {
+            CompletionRef::Prompt(target)
+        } else {
+            CompletionRef::Resource(target)
+        };
+        let ctx = context.map(|c| string_pairs(&c, "context")).transpose()?;
+        let ctx_refs = ctx.as_deref().map(refs);
+        Ok(self
+            .inner
+            .complete(r, (name, value), ctx_refs.as_deref(), now_ms)
+            .0)
+    }
+
+    /// `subscriptions/listen` with `filter` (JSON text).
+    pub fn listen(&mut self, filter: &str, now_ms: u64) -> Result<u64, JsValue> {
+        let f = decode::<OwnedSubscriptionFilter>(filter, "filter")?;
+        Ok(self.inner.listen(f, now_ms).0)
+    }
+
+    /// Gives up on `call`.
+    pub fn cancel(&mut self, call: u64, reason: Option<String>, now_ms: u64) -> Result<(), JsValue> {
+        self.inner
+            .cancel(CallId(call), reason.as_deref(), now_ms)
+            .map_err(|e| client_error(&e))
+    }
+
+    /// Answers an `inputRequired` event: `keys[i]`'s response is the JSON text `values[i]`.
+    #[wasm_bindgen(js_name = respondInput)]
+    pub fn respond_input(
+        &mut self,
+        call: u64,
+        keys: Vec<String>,
+        values: Vec<String>,
+        now_ms: u64,
+    ) -> Result<(), JsValue> {
+        let mut out = Vec::with_capacity(keys.len());
+        for (key, text) in keys.into_iter().zip(values) {
+            let json = OwnedJson::parse(&text)
+                .map_err(|e| type_error(format!("responses.{key}: {e}")))?;
+            out.push((key, json));
+        }
+        self.inner
+            .respond_input(CallId(call), out, now_ms)
+            .map_err(|e| client_error(&e))
+    }
+
+    /// Handles one message.
+    #[wasm_bindgen(js_name = handleMessage)]
+    pub fn handle_message(&mut self, message: &[u8], now_ms: u64) {
+        self.inner.handle_message(message, now_ms);
+    }
+
+    /// Fails or retries what is overdue.
+    #[wasm_bindgen(js_name = handleTimeout)]
+    pub fn handle_timeout(&mut self, now_ms: u64) {
+        self.inner.handle_timeout(now_ms);
+    }
+
+    /// HTTP: the request with JSON-RPC `id` failed without an answer.
+    #[wasm_bindgen(js_name = handleRequestFailed)]
+    pub fn handle_request_failed(&mut self, id: i64, now_ms: u64) {
+        self.inner.handle_request_failed(id, now_ms);
+    }
+
+    /// The transport closed.
+    #[wasm_bindgen(js_name = handleClose)]
+    pub fn handle_close(&mut self, now_ms: u64) {
+        self.inner.handle_close(now_ms);
+    }
+
+    /// Results cached as `private` from now on belong to `auth` (`undefined`: anonymous).
+    #[wasm_bindgen(js_name = setAuthContext)]
+    pub fn set_auth_context(&mut self, auth: Option<u64>) {
+        self.inner.set_auth_context(auth.map(AuthContext));
+    }
+
+    /// The earliest deadline (ms), or `undefined`.
+    #[wasm_bindgen(js_name = pollTimeout)]
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.inner.poll_timeout()
+    }
+
+    /// Requests sent and not yet answered.
+    #[wasm_bindgen(getter)]
+    pub fn outstanding(&self) -> u32 {
+        u32::try_from(self.inner.outstanding()).unwrap_or(u32::MAX)
+    }
+
+    /// The negotiated session as JSON text, or `undefined`.
+    #[wasm_bindgen(getter)]
+    pub fn session(&self) -> Option<String> {
+        self.inner.session().map(session)
+    }
+
+    /// The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
+    /// `takeBytes()`.
+    #[wasm_bindgen(js_name = pollOutput)]
+    pub fn poll_output(&mut self) -> Option<String> {
+        Some(match self.inner.poll_output()? {
+            Output::Transmit(t) => {
+                self.bytes = t.bytes;
+                let mut o = Obj::typed("transmit");
+                match t.id {
+                    Some(id) => o.raw("id", &id.to_string()),
+                    None => o.raw("id", "null"),
+                };
+                o.opt_str("method", t.method.as_deref())
+                    .opt_str("name", t.name.as_deref())
+                    .opt_str("protocolVersion", t.protocol_version.as_deref());
+                o.finish()
+            }
+            Output::CloseStream { id } => Obj::typed("closeStream").raw("id", &id.to_string()).finish(),
+            Output::Event(e) => event(&e),
+        })
+    }
+
+    /// The bytes of the transmit `pollOutput` last returned.
+    #[wasm_bindgen(js_name = takeBytes)]
+    pub fn take_bytes(&mut self) -> Vec<u8> {
+        core::mem::take(&mut self.bytes)
+    }
+}
+
