@@ -2,6 +2,8 @@
 // same package layer on either engine. Written by hand (the layer is JavaScript); checked
 // with `tsc --strict --noEmit` by the tests.
 
+import type { ClientConfig, ClientMachine as AddonClientMachine, ClientOutput as AddonClientOutput } from './index'
+
 /** `{ ttlMs, cacheScope }`: how long and for whom a result may be cached. */
 export interface CacheHint {
   ttlMs: number
@@ -214,3 +216,27 @@ export interface NodeHttpServer {
 
 /** Marks a prompt argument's schema as completable (the official SDK's `completable`). */
 export declare function completable<S>(schema: S, complete: (value: string, context?: { arguments?: Record<string, string> }) => MaybePromise<string[]>): S
+
+/** What `ClientMachine.pollOutput()` returns (see `index.d.ts`); a transmit's `bytes` are a
+ * `Uint8Array` (a `Buffer` on the napi engine). */
+export type ClientOutput =
+  | Exclude<AddonClientOutput, { type: 'transmit' }>
+  | (Omit<Extract<AddonClientOutput, { type: 'transmit' }>, 'bytes'> & { bytes: Uint8Array })
+
+/**
+ * The MCP client machine (`index.d.ts` documents every method), on either engine: the
+ * napi addon's from `mcp-context/server`, the WebAssembly build's from `mcp-context/wasm`.
+ * Ids keep their exact value and JSON type (`bigint` beyond 2^53); objects built from
+ * server data have only own keys. The output-ready callback (`setWaker`) never runs inside
+ * a machine call.
+ */
+export interface ClientMachine extends Omit<AddonClientMachine, 'handleMessage' | 'pollOutput'> {
+  /** Handles one message (a line on stdio, a JSON body or one SSE `data` on HTTP). */
+  handleMessage(message: Uint8Array | string, nowMs: number | bigint): void
+  /** The next output, or `null`. */
+  pollOutput(): ClientOutput | null
+}
+export declare const ClientMachine: {
+  new (config?: ClientConfig): ClientMachine
+  readonly prototype: ClientMachine
+}

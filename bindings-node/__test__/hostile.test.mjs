@@ -223,3 +223,10 @@ describe('client output-ready signal', () => {
 })
 
 })
+
+describe('the client machine on both engines', () => {
+  it('has the same methods and accessors', () => {
+    const names = (C) => Object.getOwnPropertyNames(C.prototype).filter((k) => k !== 'constructor' && !k.startsWith('_')).sort()
+    assert.deepEqual(names(wasm.ClientMachine), names(napi.ClientMachine))
+  })
+})

@@ -124,6 +124,9 @@ export class ServerMachine {
     return o
   }
   respondRead(h, contents, cache) { this._woke(call(() => this.inner.respondRead(int(h, 'handle'), JSON.stringify(contents), text(cache)))) }
+  respondList(h, resources, nextCursor) {
+    this._woke(call(() => this.inner.respondList(int(h, 'handle'), JSON.stringify(resources), nextCursor ?? undefined)))
+  }
   respondPrompt(h, result) { this._woke(call(() => this.inner.respondPrompt(int(h, 'handle'), JSON.stringify(result)))) }
   respondCompletion(h, values) { this._woke(call(() => this.inner.respondCompletion(int(h, 'handle'), values.map(String)))) }
   respondInputRequired(h, requests, state) {
