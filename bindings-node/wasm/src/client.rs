@@ -2,12 +2,8 @@
 //! JSON-text boundary. The glue (`engine.mjs`) gives it the JS face of the napi addon's
 //! `ClientMachine` (`bindings-node/src/client.rs`): same methods, same outputs.
 //!
-//! Integers cross as `u64` (a JS `bigint`; the glue converts and checks). Outputs leave as
-//! JSON text written around the JSON the core holds (results, params, handshakes), which
-//! goes in verbatim, so `JSON.parse` in the glue sees what the addon hands to `JSON.parse`
-//! and every key is an own key (`__proto__` in `inputRequests` included). Values JSON text
-//! cannot carry exactly are marked for the glue: a call id beyond 2^53 is a decimal string,
-//! a request id beyond ±2^53 a decimal string with `bigId: true` (both become `bigint`s).
+//! Integers cross as `u64` (a JS `bigint`; the glue converts and checks); structured inputs
+//! as JSON text; outputs as JSON text (`client_out.rs`).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -15,17 +11,17 @@ use std::task::Waker;
 
 use mcp_context::cache::{AuthContext, CacheLimits};
 use mcp_context::client::{
-    CachePolicy, CallError, CallId, Client, ClientConfig, ClientError, CompletionRef, EndReason,
-    Era, Event, ListMode, Listing, Notice, Output, Reply, ServerError, Session, Transport,
+    CachePolicy, CallId, Client, ClientConfig, ClientError, CompletionRef, ListMode, Output,
+    Transport,
 };
-use mcp_context::jsonrpc::OwnedRequestId;
 use mcp_context::messages::owned::{OwnedImplementation, OwnedJson, OwnedSubscriptionFilter};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
+use crate::client_out::{event, reply_into, session};
 use crate::json::{Obj, context_error, decode, type_error};
 use crate::server::Flag;
-use crate::spell::{camel, err_code};
+use crate::spell::err_code;
 
 fn policy(refresh: bool) -> CachePolicy {
     if refresh {
@@ -47,215 +43,6 @@ fn client_error(e: &ClientError) -> JsValue {
     context_error(&err_code(e.ident()), e.to_string())
 }
 
-/// An error for an event, as the glue builds it (`{"name","code","message",…}`).
-fn error_spec(name: &str, code: &Value, message: &str, status: Option<u16>, data: Option<&str>) -> String {
-    let mut o = Obj::new();
-    o.str("name", name).val("code", code).str("message", message);
-    if let Some(s) = status {
-        o.raw("httpStatus", &s.to_string());
-    }
-    if let Some(d) = data {
-        o.raw("data", d);
-    }
-    o.finish()
-}
-
-fn context_spec(code: &str, message: &str) -> String {
-    error_spec("McpContextError", &Value::from(code), message, None, None)
-}
-
-/// A server's error as an `McpError` spec (the addon's `server_error`).
-fn server_error(e: &ServerError) -> String {
-    let code = Value::from(e.code().0);
-    let message = e.to_string();
-    let data = match e {
-        ServerError::ResourceNotFound { uri: Some(uri), .. } => {
-            Some(serde_json::json!({ "uri": uri }).to_string())
-        }
-        ServerError::UnsupportedProtocolVersion {
-            supported,
-            requested,
-        } => Some(serde_json::json!({ "supported": supported, "requested": requested }).to_string()),
-        ServerError::MissingRequiredClientCapability { required } => {
-            let mut o = Obj::new();
-            o.raw("requiredCapabilities", required.as_raw().as_text());
-            Some(o.finish())
-        }
-        ServerError::Other { data: Some(d), .. } => {
-            return error_spec("McpError", &code, &message, Some(200), Some(d.as_raw().as_text()));
-        }
-        _ => None,
-    };
-    let status = mcp_context::http::status_for(e.code());
-    error_spec("McpError", &code, &message, Some(status), data.as_deref())
-}
-
-fn call_error(e: &CallError) -> String {
-    match e {
-        CallError::Server(s) => server_error(s),
-        CallError::NotConnected(c) => context_spec(&err_code(c.ident()), &e.to_string()),
-        other => context_spec(&err_code(other.ident()), &e.to_string()),
-    }
-}
-
-fn filter(f: &OwnedSubscriptionFilter) -> String {
-    let mut o = Obj::new();
-    if let Some(b) = f.tools_list_changed {
-        o.val("toolsListChanged", &Value::from(b));
-    }
-    if let Some(b) = f.prompts_list_changed {
-        o.val("promptsListChanged", &Value::from(b));
-    }
-    if let Some(b) = f.resources_list_changed {
-        o.val("resourcesListChanged", &Value::from(b));
-    }
-    if let Some(uris) = &f.resource_subscriptions {
-        o.val("resourceSubscriptions", &Value::from(uris.clone()));
-    }
-    o.finish()
-}
-
-fn reply_into<K>(o: &mut Obj, reply: &Reply<K>) {
-    o.raw("result", reply.json())
-        .val("fromCache", &Value::from(reply.from_cache()));
-}
-
-fn listing_into<K>(o: &mut Obj, listing: &Listing<K>) {
-    let mut pages = String::from("[");
-    for (i, page) in listing.pages.iter().enumerate() {
-        if i > 0 {
-            pages.push(',');
-        }
-        let mut p = Obj::new();
-        reply_into(&mut p, page);
-        pages.push_str(&p.finish());
-    }
-    pages.push(']');
-    o.raw("pages", &pages)
-        .opt_str("nextCursor", listing.next_cursor.as_deref())
-        .val("truncated", &Value::from(listing.truncated));
-}
-
-fn session(s: &Session) -> String {
-    let f = s.features;
-    let features = serde_json::json!({
-        "resources": f.resources, "resourcesSubscribe": f.resources_subscribe,
-        "resourcesListChanged": f.resources_list_changed, "prompts": f.prompts,
-        "promptsListChanged": f.prompts_list_changed, "toolsListChanged": f.tools_list_changed,
-        "completions": f.completions,
-    });
-    let mut o = Obj::new();
-    o.str(
-        "era",
-        match s.era {
-            Era::Modern => "modern",
-            Era::Legacy => "legacy",
-        },
-    )
-    .str("version", &s.version)
-    .val("features", &features);
-    o.finish()
-}
-
-/// A request id with its exact value and JSON type: a number while exact, else decimal
-/// digits marked `bigId` (the glue makes them a `bigint`); strings stay strings.
-fn request_id(o: &mut Obj, id: &OwnedRequestId) {
-    const SAFE: i64 = (1 << 53) - 1;
-    match id {
-        OwnedRequestId::Str(s) => {
-            o.str("id", s);
-        }
-        OwnedRequestId::Int(i) if (-SAFE..=SAFE).contains(i) => {
-            o.raw("id", &i.to_string());
-        }
-        OwnedRequestId::Int(i) => {
-            o.str("id", &i.to_string()).raw("bigId", "true");
-        }
-        OwnedRequestId::BigInt(digits) => {
-            o.str("id", digits).raw("bigId", "true");
-        }
-    }
-}
-
-fn event(e: &Event) -> String {
-    let mut o = Obj::typed(&camel(e.ident()));
-    match e {
-        Event::Connected(s) => {
-            o.raw("session", &session(s))
-                .raw("handshake", s.handshake.json());
-        }
-        Event::ConnectFailed(c) => {
-            o.raw("error", &context_spec(&err_code(c.ident()), &c.to_string()));
-        }
-        Event::Discovered { call, reply } => reply_into(o.int("call", call.0), reply),
-        Event::ResourceRead { call, reply } => reply_into(o.int("call", call.0), reply),
-        Event::PromptFetched { call, reply } => reply_into(o.int("call", call.0), reply),
-        Event::Completed { call, reply } => reply_into(o.int("call", call.0), reply),
-        Event::ResourcesListed { call, listing } => listing_into(o.int("call", call.0), listing),
-        Event::TemplatesListed { call, listing } => listing_into(o.int("call", call.0), listing),
-        Event::PromptsListed { call, listing } => listing_into(o.int("call", call.0), listing),
-        Event::InputRequired {
-            call,
-            round,
-            requests,
-        } => {
-            let mut r = Obj::new();
-            for (key, req) in requests {
-                let mut one = Obj::new();
-                one.str("method", req.method.as_str());
-                if let Some(p) = &req.params {
-                    one.raw("params", p.as_raw().as_text());
-                }
-                r.raw(key, &one.finish());
-            }
-            o.int("call", call.0)
-                .raw("round", &round.to_string())
-                .raw("requests", &r.finish());
-        }
-        Event::Failed { call, error } => {
-            o.int("call", call.0).raw("error", &call_error(error));
-        }
-        Event::Acknowledged {
-            call,
-            honoured,
-            refused,
-        } => {
-            o.int("call", call.0)
-                .raw("honoured", &filter(honoured))
-                .raw("refused", &filter(refused));
-        }
-        Event::Notified {
-            subscription,
-            notice,
-        } => {
-            match subscription {
-                Some(c) => o.int("subscription", c.0),
-                None => o.raw("subscription", "null"),
-            };
-            match notice {
-                Notice::ResourceUpdated { uri } => {
-                    o.str("notice", "resourceUpdated").str("uri", uri);
-                }
-                other => {
-                    o.str("notice", &camel(other.ident()));
-                }
-            }
-        }
-        Event::SubscriptionEnded { call, reason } => {
-            o.int("call", call.0).str("reason", &camel(reason.ident()));
-            if let EndReason::UnexpectedClose { filter: f } = reason {
-                o.raw("filter", &filter(f));
-            }
-        }
-        Event::UnknownResponse { id } => request_id(&mut o, id),
-        Event::PeerError(p) => {
-            o.raw("error", &context_spec("ERR_PEER", &p.to_string()));
-        }
-        _ => {}
-    }
-    o.finish()
-}
-
 fn config_from(text: &str) -> Result<ClientConfig, JsValue> {
     let mut c = ClientConfig::new("mcp-context-node", env!("CARGO_PKG_VERSION"));
     let v: serde_json::Map<String, Value> = serde_json::from_str(text)
@@ -271,7 +58,7 @@ fn config_from(text: &str) -> Result<ClientConfig, JsValue> {
         }
     }
     if let Some(caps) = v.get("capabilities") {
-        c.capabilities = OwnedJson::parse(&caps.to_string())
+        c.capabilities = OwnedJson::parse(caps.to_string())
             .map_err(|e| type_error(format!("capabilities must be JSON: {e}")))?;
     }
     for (key, slot) in [
@@ -303,7 +90,11 @@ fn config_from(text: &str) -> Result<ClientConfig, JsValue> {
                 .map_err(|_| type_error(format!("{key} must be an integer in 0..2^64")))?;
         }
     }
-    let small = |key: &str| v.get(key).and_then(Value::as_u64).map(|n| n.min(u64::from(u32::MAX)));
+    let small = |key: &str| {
+        v.get(key)
+            .and_then(Value::as_u64)
+            .map(|n| n.min(u64::from(u32::MAX)))
+    };
     if let Some(n) = small("maxPages") {
         c.max_pages = usize::try_from(n).unwrap_or(usize::MAX);
     }
@@ -318,7 +109,11 @@ fn config_from(text: &str) -> Result<ClientConfig, JsValue> {
                 max_entries: 256,
                 max_bytes: 4 << 20,
             });
-            let get = |k: &str| co.get(k).and_then(Value::as_u64).map(|n| n.min(u64::from(u32::MAX)));
+            let get = |k: &str| {
+                co.get(k)
+                    .and_then(Value::as_u64)
+                    .map(|n| n.min(u64::from(u32::MAX)))
+            };
             if let Some(n) = get("maxEntries") {
                 limits.max_entries = usize::try_from(n).unwrap_or(usize::MAX);
             }
@@ -344,7 +139,10 @@ fn string_pairs(text: &str, what: &str) -> Result<Vec<(String, String)>, JsValue
 }
 
 fn refs(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
-    pairs.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect()
+    pairs
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect()
 }
 
 /// The client machine for the JS glue. Every method mirrors the addon's `ClientMachine`.
@@ -395,7 +193,13 @@ impl WasmClient {
 
     /// `resources/list`.
     #[wasm_bindgen(js_name = listResources)]
-    pub fn list_resources(&mut self, now_ms: u64, page: bool, cursor: Option<String>, refresh: bool) -> u64 {
+    pub fn list_resources(
+        &mut self,
+        now_ms: u64,
+        page: bool,
+        cursor: Option<String>,
+        refresh: bool,
+    ) -> u64 {
         let mode = list_mode(page, cursor);
         self.inner.list_resources(mode, policy(refresh), now_ms).0
     }
@@ -417,7 +221,13 @@ impl WasmClient {
 
     /// `prompts/list`.
     #[wasm_bindgen(js_name = listPrompts)]
-    pub fn list_prompts(&mut self, now_ms: u64, page: bool, cursor: Option<String>, refresh: bool) -> u64 {
+    pub fn list_prompts(
+        &mut self,
+        now_ms: u64,
+        page: bool,
+        cursor: Option<String>,
+        refresh: bool,
+    ) -> u64 {
         let mode = list_mode(page, cursor);
         self.inner.list_prompts(mode, policy(refresh), now_ms).0
     }
@@ -475,7 +285,12 @@ impl WasmClient {
     }
 
     /// Gives up on `call`.
-    pub fn cancel(&mut self, call: u64, reason: Option<String>, now_ms: u64) -> Result<(), JsValue> {
+    pub fn cancel(
+        &mut self,
+        call: u64,
+        reason: Option<String>,
+        now_ms: u64,
+    ) -> Result<(), JsValue> {
         self.inner
             .cancel(CallId(call), reason.as_deref(), now_ms)
             .map_err(|e| client_error(&e))
@@ -492,8 +307,8 @@ impl WasmClient {
     ) -> Result<(), JsValue> {
         let mut out = Vec::with_capacity(keys.len());
         for (key, text) in keys.into_iter().zip(values) {
-            let json = OwnedJson::parse(&text)
-                .map_err(|e| type_error(format!("responses.{key}: {e}")))?;
+            let json =
+                OwnedJson::parse(&text).map_err(|e| type_error(format!("responses.{key}: {e}")))?;
             out.push((key, json));
         }
         self.inner
@@ -566,7 +381,9 @@ impl WasmClient {
                     .opt_str("protocolVersion", t.protocol_version.as_deref());
                 o.finish()
             }
-            Output::CloseStream { id } => Obj::typed("closeStream").raw("id", &id.to_string()).finish(),
+            Output::CloseStream { id } => Obj::typed("closeStream")
+                .raw("id", &id.to_string())
+                .finish(),
             Output::Event(e) => event(&e),
         })
     }
@@ -577,4 +394,3 @@ impl WasmClient {
         core::mem::take(&mut self.bytes)
     }
 }
-

@@ -9,8 +9,10 @@
 #![forbid(unsafe_code)]
 
 mod client;
+mod client_out;
 mod json;
 mod server;
+mod server_config;
 // The identifier spellings of the napi addon (`ERR_…` codes, lowerCamelCase values): one
 // source for both engines.
 #[path = "../../src/spell.rs"]
