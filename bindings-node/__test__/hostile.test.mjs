@@ -224,9 +224,10 @@ describe('client output-ready signal', () => {
 
 })
 
-describe('the client machine on both engines', () => {
-  it('has the same methods and accessors', () => {
-    const names = (C) => Object.getOwnPropertyNames(C.prototype).filter((k) => k !== 'constructor' && !k.startsWith('_')).sort()
+describe('the machines on both engines', () => {
+  const names = (C) => Object.getOwnPropertyNames(C.prototype).filter((k) => k !== 'constructor' && !k.startsWith('_')).sort()
+  it('have the same methods and accessors', () => {
     assert.deepEqual(names(wasm.ClientMachine), names(napi.ClientMachine))
+    assert.deepEqual(names(wasm.ServerMachine), names(napi.ServerMachine))
   })
 })

@@ -6,8 +6,6 @@
 //! as JSON text; outputs as JSON text (`client_out.rs`).
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::task::Waker;
 
 use mcp_context::cache::{AuthContext, CacheLimits};
 use mcp_context::client::{
@@ -19,8 +17,8 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::client_out::{event, reply_into, session};
+use crate::flag::Flag;
 use crate::json::{Obj, context_error, decode, type_error};
-use crate::server::Flag;
 use crate::spell::err_code;
 
 fn policy(refresh: bool) -> CachePolicy {
@@ -160,8 +158,8 @@ impl WasmClient {
     pub fn new(config: &str) -> Result<WasmClient, JsValue> {
         let mut inner = Client::new(config_from(config)?)
             .map_err(|e| context_error("ERR_CONFIG", e.to_string()))?;
-        let woken = Arc::new(Flag(AtomicBool::new(false)));
-        inner.set_waker(Waker::from(Arc::clone(&woken)));
+        let (woken, waker) = Flag::install();
+        inner.set_waker(waker);
         Ok(Self {
             inner,
             bytes: Vec::new(),
@@ -172,7 +170,7 @@ impl WasmClient {
     /// Whether an output was queued on an empty queue since the last call (and clears it).
     #[wasm_bindgen(js_name = takeWoken)]
     pub fn take_woken(&mut self) -> bool {
-        self.woken.0.swap(false, Ordering::AcqRel)
+        self.woken.take()
     }
 
     /// Whether an output is queued.

@@ -10,6 +10,7 @@
 
 mod client;
 mod client_out;
+mod flag;
 mod json;
 mod server;
 mod server_config;

@@ -4,8 +4,6 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::task::{Wake, Waker};
 
 use mcp_context::http::{HeadCheck, HttpResponse, HttpStart};
 use mcp_context::messages::owned::{
@@ -20,6 +18,7 @@ use mcp_context::server::{
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
+use crate::flag::Flag;
 use crate::json::{context_error, decode, int, pairs};
 use crate::server_config::{Head, config_from, hint, value_sets};
 use crate::spell::err_code;
@@ -52,21 +51,6 @@ fn retry(r: Option<&Retry>) -> Value {
     json!({ "state": r.state, "inputResponses": responses })
 }
 
-/// The output-ready signal as a flag: the core raises it when an output is queued on an
-/// empty queue; the glue reads and clears it (`takeWoken`) after each call returns and then
-/// calls the host's callback, outside the machine (the client machine's too).
-pub(crate) struct Flag(pub(crate) AtomicBool);
-
-impl Wake for Flag {
-    fn wake(self: Arc<Self>) {
-        self.0.store(true, Ordering::Release);
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        self.0.store(true, Ordering::Release);
-    }
-}
-
 /// The server machine for the JS glue. Every method mirrors the addon's `ServerMachine`.
 #[wasm_bindgen]
 pub struct WasmServer {
@@ -83,8 +67,8 @@ impl WasmServer {
     pub fn new(config: &str) -> Result<WasmServer, JsValue> {
         let mut inner = Server::new(config_from(config)?)
             .map_err(|e| context_error("ERR_CONFIG", e.to_string()))?;
-        let woken = Arc::new(Flag(AtomicBool::new(false)));
-        inner.set_waker(Waker::from(Arc::clone(&woken)));
+        let (woken, waker) = Flag::install();
+        inner.set_waker(waker);
         Ok(Self {
             inner,
             handles: HashMap::new(),
@@ -96,7 +80,7 @@ impl WasmServer {
     /// Whether an output was queued on an empty queue since the last call (and clears it).
     #[wasm_bindgen(js_name = takeWoken)]
     pub fn take_woken(&mut self) -> bool {
-        self.woken.0.swap(false, Ordering::AcqRel)
+        self.woken.take()
     }
 
     /// Whether an output is queued.
@@ -177,6 +161,20 @@ impl WasmServer {
     #[wasm_bindgen(js_name = removePrompt)]
     pub fn remove_prompt(&mut self, name: &str) -> bool {
         self.inner.remove_prompt(name)
+    }
+
+    /// Replaces a registered resource's stored contents (JSON text; `undefined`: ask the
+    /// application); whether it is registered.
+    #[wasm_bindgen(js_name = setResourceContents)]
+    pub fn set_resource_contents(
+        &mut self,
+        uri: &str,
+        contents: Option<String>,
+    ) -> Result<bool, JsValue> {
+        let contents = contents
+            .map(|c| decode::<Vec<OwnedResourceContents>>(&c, "contents"))
+            .transpose()?;
+        Ok(self.inner.set_resource_contents(uri, contents))
     }
 
     /// Handles one message; returns `request`, `notification`, `response` or `invalid`.
