@@ -7,7 +7,7 @@
 
 use std::sync::Arc;
 
-use mcp_context::cache::{AuthContext, CacheLimits};
+use mcp_context::cache::AuthContext;
 use mcp_context::client::{
     CachePolicy, CallId, Client, ClientConfig, ClientError, CompletionRef, ListMode, Output,
     Transport,
@@ -103,10 +103,7 @@ fn config_from(text: &str) -> Result<ClientConfig, JsValue> {
         None => {}
         Some(Value::Null) => c.cache = None,
         Some(co) => {
-            let mut limits = c.cache.unwrap_or(CacheLimits {
-                max_entries: 256,
-                max_bytes: 4 << 20,
-            });
+            let mut limits = c.cache.unwrap_or_default();
             let get = |k: &str| {
                 co.get(k)
                     .and_then(Value::as_u64)
