@@ -108,10 +108,17 @@ type MaybePromise<T> = T | Promise<T>
 export type Variables = Record<string, string | string[]>
 export type ReadResourceCallback = (uri: URL, ctx: ServerContext) => MaybePromise<ReadResourceResult | InputRequiredResult>
 export type ReadResourceTemplateCallback = (uri: URL, variables: Variables, ctx: ServerContext) => MaybePromise<ReadResourceResult | InputRequiredResult>
-export type ListResourcesCallback = (ctx: ServerContext | Record<string, never>) => MaybePromise<ListResourcesResult>
+/** Called on each `resources/list` that reaches the template's items (at list time: items
+ * added or removed since show up), with the list request's context. */
+export type ListResourcesCallback = (ctx: ServerContext) => MaybePromise<ListResourcesResult>
 export type CompleteResourceTemplateCallback = (value: string, context?: { arguments?: Record<string, string> }) => MaybePromise<string[]>
 
-/** A URI template with its list and completion callbacks (the official SDK's shape). */
+/**
+ * A URI template with its list and completion callbacks (the official SDK's shape).
+ * `resources/list` gives the registered resources, then the `list` results of every template
+ * that has one, in registration order, in pages of `pageSize` (the core's dynamic lists and
+ * opaque cursor); reads of the items go to the template's read handler.
+ */
 export declare class ResourceTemplate {
   constructor(uriTemplate: string, callbacks: {
     list: ListResourcesCallback | undefined
