@@ -544,6 +544,11 @@ export declare class ServerMachine {
    */
   setResourceContents(uri: string, contents: ResourceContents[] | null): boolean
   /**
+   * Turns the application's own `resources/list` pages (`dynamicResources`) on or off
+   * after construction.
+   */
+  setDynamicResources(on: boolean): void
+  /**
    * Handles one JSON-RPC message (a `Buffer` or a string) received at `nowMs`. Returns
    * what it was: `'request'`, `'notification'` (on HTTP: answer 202 with no body),
    * `'response'` or `'invalid'`. Then drain `pollOutput()`.

@@ -152,9 +152,8 @@ export function bind(engine) {
         serverInfo,
         ...pick(options, ['instructions', 'requestTimeoutMs', 'pageSize', 'stateKeys', 'http']),
         completionEvents: true,
-        // Templates' `list` callbacks answer the host phase of `resources/list`.
-        dynamicResources: true,
       })
+      this._dynamic = false // the machine asks for our own list pages (templates' `list`)
       this._pageSize = options.pageSize ?? 50
       this._resources = new Map() // uri -> { handler }
       this._templates = new Map() // uriTemplate -> { template, handler }
@@ -183,7 +182,8 @@ export function bind(engine) {
         const completions = this._hasCompleter(uriOrTemplate) ? null : undefined
         this.machine.addTemplate({ uriTemplate, name, ...pick(meta, RESOURCE_KEYS) }, cache, completions)
         this._templates.set(uriTemplate, { template: uriOrTemplate, handler })
-        return { name, uriTemplate, remove: () => { this._templates.delete(uriTemplate); return this.machine.removeTemplate(uriTemplate) } }
+        this._listsChanged()
+        return { name, uriTemplate, remove: () => { this._templates.delete(uriTemplate); this._listsChanged(); return this.machine.removeTemplate(uriTemplate) } }
       }
       const uri = String(uriOrTemplate)
       this.machine.addResource({ uri, name, ...pick(meta, RESOURCE_KEYS) }, null, cache)
@@ -194,6 +194,13 @@ export function bind(engine) {
     _hasCompleter(t) {
       const c = t._callbacks.complete
       return c && Object.keys(c).length > 0
+    }
+
+    // The core's dynamic lists are on while a template has a `list` callback (without one,
+    // the last registered page carries no cursor into an empty phase of ours).
+    _listsChanged() {
+      const on = [...this._templates.values()].some((t) => t.template.listCallback)
+      if (on !== this._dynamic) { this.machine.setDynamicResources(on); this._dynamic = on }
     }
 
     // `resources/list` after the registered resources: the core's dynamic lists ask for the

@@ -523,6 +523,13 @@ impl ServerMachine {
         Ok(self.inner.set_resource_contents(&uri, contents))
     }
 
+    /// Turns the application's own `resources/list` pages (`dynamicResources`) on or off
+    /// after construction.
+    #[napi(catch_unwind)]
+    pub fn set_dynamic_resources(&mut self, on: bool) {
+        self.inner.set_dynamic_resources(on);
+    }
+
     /// Handles one JSON-RPC message (a `Buffer` or a string) received at `nowMs`. Returns
     /// what it was: `'request'`, `'notification'` (on HTTP: answer 202 with no body),
     /// `'response'` or `'invalid'`. Then drain `pollOutput()`.

@@ -95,6 +95,7 @@ export class ServerMachine {
   removeResource(uri) { return this.inner.removeResource(uri) }
   removeTemplate(t) { return this.inner.removeTemplate(t) }
   removePrompt(name) { return this.inner.removePrompt(name) }
+  setDynamicResources(on) { this.inner.setDynamicResources(Boolean(on)) }
   setResourceContents(uri, contents) { return call(() => this.inner.setResourceContents(uri, text(contents))) }
   handleMessage(message, nowMs, ctx = {}) {
     return this._woke(this.inner.handleMessage(bytes(message), int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth'), ctx.transport === 'http'))

@@ -177,6 +177,12 @@ impl WasmServer {
         Ok(self.inner.set_resource_contents(uri, contents))
     }
 
+    /// Turns the application's own `resources/list` pages on or off.
+    #[wasm_bindgen(js_name = setDynamicResources)]
+    pub fn set_dynamic_resources(&mut self, on: bool) {
+        self.inner.set_dynamic_resources(on);
+    }
+
     /// Handles one message; returns `request`, `notification`, `response` or `invalid`.
     #[wasm_bindgen(js_name = handleMessage)]
     pub fn handle_message(

@@ -32,6 +32,8 @@ for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp
       list: async () => ({ resources: tags.map((name) => ({ uri: `tag://${name}`, name })) }),
     }), {}, (uri, { name }) => ({ contents: [{ uri: uri.href, text: `#${name}` }] }))
     server.registerResource('user', new ResourceTemplate('user://{id}', { list: undefined }), {}, (uri) => ({ contents: [{ uri: uri.href, text: 'u' }] }))
+    // Added and removed: its list is not called any more.
+    server.registerResource('gone', new ResourceTemplate('gone://{id}', { list: () => ({ resources: [{ uri: 'gone://1', name: 'g' }] }) }), {}, () => ({ contents: [] })).remove()
     srv = await serveHttp(server, { port: 0 })
     client = new Client({ name: 'lists-test', version: '1.0.0' }, options)
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${srv.address().port}/mcp`)))
@@ -87,5 +89,27 @@ for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp
     assert.equal((await client.readResource({ uri: 'tag://green' })).contents[0].text, '#green')
     await assert.rejects(client.readResource({ uri: 'note://a' }), (err) => err.code === -32602) // deleted
     await assert.rejects(client.readResource({ uri: 'other://x' }), (err) => err.code === -32602) // matches nothing
+  })
+})
+
+for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp-context/wasm']]) describe(`no template lists on ${engine}`, () => {
+  it('answers resources/list in one page, with no cursor into an empty phase', async () => {
+    const { McpServer, ResourceTemplate, serveHttp } = await import(specifier)
+    const server = new McpServer({ name: 'static', version: '1.0.0' })
+    server.registerResource('readme', 'mem://readme', {}, (uri) => ({ contents: [{ uri: uri.href, text: 'read me' }] }))
+    const lists = new ResourceTemplate('n://{id}', { list: () => ({ resources: [{ uri: 'n://1', name: 'one' }] }) })
+    server.registerResource('n', lists, {}, (uri) => ({ contents: [{ uri: uri.href, text: 'n' }] })).remove()
+    const srv = await serveHttp(server, { port: 0 })
+    const client = new Client({ name: 'static-test', version: '1.0.0' }, options)
+    try {
+      await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${srv.address().port}/mcp`)))
+      const page = await client.request({ method: 'resources/list', params: {} })
+      assert.deepEqual(page.resources.map((r) => r.uri), ['mem://readme'])
+      assert.equal(page.nextCursor, undefined)
+    } finally {
+      await client.close()
+      srv.closeAllConnections()
+      await new Promise((resolve) => srv.close(resolve))
+    }
   })
 })
