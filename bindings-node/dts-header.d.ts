@@ -136,6 +136,10 @@ export interface ServerConfig {
   declarePrompts?: boolean
   /** Completions without a value set become `complete` events. */
   completionEvents?: boolean
+  /** `resources/list` continues, after the registered resources, with the application's
+   * own pages (`listResources` events, answered with `respondList`); reads of URIs that
+   * match nothing registered become `readResource` events with `target: 'unlisted'`. */
+  dynamicResources?: boolean
 }
 
 /** Which client capabilities the request declared. */
@@ -178,12 +182,21 @@ export interface CompleteEvent {
   ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }
   argument: string; value: string; context: Record<string, string>; auth: number | bigint
 }
+/** A `resources/list` page of the application's own resources (`dynamicResources`):
+ * answer with `respondList(handle, resources, nextCursor)` or `fail`. `cursor` is the
+ * application's own `nextCursor` of its previous page, or `null` for its first page. */
+export interface ListResourcesEvent {
+  type: 'listResources'; handle: number; cursor: string | null
+  /** The request carried a `progressToken`. */
+  progress: boolean
+  auth: number | bigint
+}
 /** Stop working on `handle`: later answers are refused. */
 export interface CancelledEvent { type: 'cancelled'; handle: number; reason: 'client' | 'streamClosed' | 'timedOut' }
 /** A subscription's queue overflowed; it was torn down (the client re-listens). */
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */
-export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | CancelledEvent | StreamOverflowEvent
+export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | ListResourcesEvent | CancelledEvent | StreamOverflowEvent
 
 /** A `subscriptions/listen` filter (docs/rules.md §11). */
 export interface SubscriptionFilter {

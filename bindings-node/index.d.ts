@@ -136,6 +136,10 @@ export interface ServerConfig {
   declarePrompts?: boolean
   /** Completions without a value set become `complete` events. */
   completionEvents?: boolean
+  /** `resources/list` continues, after the registered resources, with the application's
+   * own pages (`listResources` events, answered with `respondList`); reads of URIs that
+   * match nothing registered become `readResource` events with `target: 'unlisted'`. */
+  dynamicResources?: boolean
 }
 
 /** Which client capabilities the request declared. */
@@ -178,12 +182,21 @@ export interface CompleteEvent {
   ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string }
   argument: string; value: string; context: Record<string, string>; auth: number | bigint
 }
+/** A `resources/list` page of the application's own resources (`dynamicResources`):
+ * answer with `respondList(handle, resources, nextCursor)` or `fail`. `cursor` is the
+ * application's own `nextCursor` of its previous page, or `null` for its first page. */
+export interface ListResourcesEvent {
+  type: 'listResources'; handle: number; cursor: string | null
+  /** The request carried a `progressToken`. */
+  progress: boolean
+  auth: number | bigint
+}
 /** Stop working on `handle`: later answers are refused. */
 export interface CancelledEvent { type: 'cancelled'; handle: number; reason: 'client' | 'streamClosed' | 'timedOut' }
 /** A subscription's queue overflowed; it was torn down (the client re-listens). */
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */
-export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | CancelledEvent | StreamOverflowEvent
+export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | ListResourcesEvent | CancelledEvent | StreamOverflowEvent
 
 /** A `subscriptions/listen` filter (docs/rules.md §11). */
 export interface SubscriptionFilter {
@@ -473,7 +486,9 @@ export declare class ServerMachine {
    * `streamQueue` (256), `stateKeys` (`[{id, secret: Buffer}]`, ≥ 32 bytes), `stateTtlMs`,
    * cache hints `discoverCache`, `resourcesListCache`, `templatesListCache`,
    * `promptsListCache`, `readCache` (`{ttlMs, cacheScope}`), and the flags
-   * `forwardUnlistedReads`, `declareResources`, `declarePrompts`, `completionEvents`.
+   * `forwardUnlistedReads`, `declareResources`, `declarePrompts`, `completionEvents`,
+   * `dynamicResources` (`resources/list` continues with the application's own pages:
+   * `listResources` events).
    *
    * @throws {McpError} a structured field breaks the schema.
    * @throws {McpContextError} `ERR_CONFIG`: an unusable configuration.
@@ -529,6 +544,11 @@ export declare class ServerMachine {
    */
   setResourceContents(uri: string, contents: ResourceContents[] | null): boolean
   /**
+   * Turns the application's own `resources/list` pages (`dynamicResources`) on or off
+   * after construction.
+   */
+  setDynamicResources(on: boolean): void
+  /**
    * Handles one JSON-RPC message (a `Buffer` or a string) received at `nowMs`. Returns
    * what it was: `'request'`, `'notification'` (on HTTP: answer 202 with no body),
    * `'response'` or `'invalid'`. Then drain `pollOutput()`.
@@ -537,8 +557,8 @@ export declare class ServerMachine {
   /**
    * The next output, or `null`: a `transmit` (write `bytes` on `stream`: stdio adds a
    * newline; HTTP uses `httpStatus`, `kind` `'json'` or `'sse'`, `endOfStream`) or an
-   * event: `readResource`, `getPrompt`, `complete` (answer its `handle` exactly once),
-   * `cancelled` (stop work on `handle`), `streamOverflow`.
+   * event: `readResource`, `getPrompt`, `complete`, `listResources` (answer its `handle`
+   * exactly once), `cancelled` (stop work on `handle`), `streamOverflow`.
    */
   pollOutput(): ServerOutput | null
   /**
@@ -597,6 +617,15 @@ export declare class ServerMachine {
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
   respondRead(handle: number, contents: ResourceContents[], cache?: CacheHint | null): void
+  /**
+   * Answers a `listResources` event with one page of the application's resources and
+   * its cursor for the next page (`null`: the last page). Items whose URI is registered
+   * are dropped (listed already).
+   *
+   * @throws {McpError} an item breaks the schema.
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
+   */
+  respondList(handle: number, resources: Resource[], nextCursor?: string | null): void
   /**
    * Answers a `getPrompt` event with a `GetPromptResult` (`{description?, messages}`).
    *

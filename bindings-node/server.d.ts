@@ -2,6 +2,8 @@
 // same package layer on either engine. Written by hand (the layer is JavaScript); checked
 // with `tsc --strict --noEmit` by the tests.
 
+import type { ClientConfig, ClientMachine as AddonClientMachine, ClientOutput as AddonClientOutput } from './index'
+
 /** `{ ttlMs, cacheScope }`: how long and for whom a result may be cached. */
 export interface CacheHint {
   ttlMs: number
@@ -106,10 +108,17 @@ type MaybePromise<T> = T | Promise<T>
 export type Variables = Record<string, string | string[]>
 export type ReadResourceCallback = (uri: URL, ctx: ServerContext) => MaybePromise<ReadResourceResult | InputRequiredResult>
 export type ReadResourceTemplateCallback = (uri: URL, variables: Variables, ctx: ServerContext) => MaybePromise<ReadResourceResult | InputRequiredResult>
-export type ListResourcesCallback = (ctx: ServerContext | Record<string, never>) => MaybePromise<ListResourcesResult>
+/** Called on each `resources/list` that reaches the template's items (at list time: items
+ * added or removed since show up), with the list request's context. */
+export type ListResourcesCallback = (ctx: ServerContext) => MaybePromise<ListResourcesResult>
 export type CompleteResourceTemplateCallback = (value: string, context?: { arguments?: Record<string, string> }) => MaybePromise<string[]>
 
-/** A URI template with its list and completion callbacks (the official SDK's shape). */
+/**
+ * A URI template with its list and completion callbacks (the official SDK's shape).
+ * `resources/list` gives the registered resources, then the `list` results of every template
+ * that has one, in registration order, in pages of `pageSize` (the core's dynamic lists and
+ * opaque cursor); reads of the items go to the template's read handler.
+ */
 export declare class ResourceTemplate {
   constructor(uriTemplate: string, callbacks: {
     list: ListResourcesCallback | undefined
@@ -214,3 +223,27 @@ export interface NodeHttpServer {
 
 /** Marks a prompt argument's schema as completable (the official SDK's `completable`). */
 export declare function completable<S>(schema: S, complete: (value: string, context?: { arguments?: Record<string, string> }) => MaybePromise<string[]>): S
+
+/** What `ClientMachine.pollOutput()` returns (see `index.d.ts`); a transmit's `bytes` are a
+ * `Uint8Array` (a `Buffer` on the napi engine). */
+export type ClientOutput =
+  | Exclude<AddonClientOutput, { type: 'transmit' }>
+  | (Omit<Extract<AddonClientOutput, { type: 'transmit' }>, 'bytes'> & { bytes: Uint8Array })
+
+/**
+ * The MCP client machine (`index.d.ts` documents every method), on either engine: the
+ * napi addon's from `mcp-context/server`, the WebAssembly build's from `mcp-context/wasm`.
+ * Ids keep their exact value and JSON type (`bigint` beyond 2^53); objects built from
+ * server data have only own keys. The output-ready callback (`setWaker`) never runs inside
+ * a machine call.
+ */
+export interface ClientMachine extends Omit<AddonClientMachine, 'handleMessage' | 'pollOutput'> {
+  /** Handles one message (a line on stdio, a JSON body or one SSE `data` on HTTP). */
+  handleMessage(message: Uint8Array | string, nowMs: number | bigint): void
+  /** The next output, or `null`. */
+  pollOutput(): ClientOutput | null
+}
+export declare const ClientMachine: {
+  new (config?: ClientConfig): ClientMachine
+  readonly prototype: ClientMachine
+}

@@ -4,5 +4,6 @@ import addon from './index.js'
 import { bind } from './js/mcp.mjs'
 
 export const { McpServer } = bind(addon)
+export const { ClientMachine } = addon
 export { completable, McpError, ResourceNotFoundError, ResourceTemplate } from './js/mcp.mjs'
 export { serveHttp, serveStdio, toNodeHandler } from './js/node.mjs'

@@ -5,7 +5,7 @@
 // calls the application's handlers for the machine's events and hands their results back.
 //
 // `bind(engine)` returns the classes for one engine. `engine` provides `ServerMachine` (the
-// addon's API), `UriTemplate` (`match`), and the HTTP checks (`http.mjs`).
+// addon's API) and the HTTP checks (`http.mjs`).
 
 import { fetchHandler } from './http.mjs'
 
@@ -60,6 +60,14 @@ function failureOf(err, isRead) {
 }
 
 const COMPLETE = Symbol.for('mcp-context.complete')
+const METHODS = { readResource: 'resources/read', getPrompt: 'prompts/get', complete: 'completion/complete', listResources: 'resources/list' }
+
+/** Our own list cursor: `[uriTemplate, offset]`, or null when it is not one. */
+function parseCursor(text) {
+  let c
+  try { c = JSON.parse(text) } catch { return null }
+  return Array.isArray(c) && c.length === 2 && typeof c[0] === 'string' && Number.isSafeInteger(c[1]) && c[1] >= 0 ? c : null
+}
 
 /**
  * Marks a prompt argument's schema as completable (the official SDK's `completable`):
@@ -130,7 +138,7 @@ const RESOURCE_KEYS = ['title', 'description', 'mimeType', 'annotations', 'size'
 
 /**
  * Binds the package layer to one engine.
- * @param {object} engine `{ ServerMachine, UriTemplate }` (the addon, or `wasm/engine.mjs`)
+ * @param {object} engine `{ ServerMachine }` (the addon, or `wasm/engine.mjs`)
  */
 export function bind(engine) {
   class McpServer {
@@ -145,8 +153,10 @@ export function bind(engine) {
         ...pick(options, ['instructions', 'requestTimeoutMs', 'pageSize', 'stateKeys', 'http']),
         completionEvents: true,
       })
-      this._resources = new Map() // uri -> { handler, template? }
-      this._templates = new Map() // uriTemplate -> { template, handler, matcher }
+      this._dynamic = false // the machine asks for our own list pages (templates' `list`)
+      this._pageSize = options.pageSize ?? 50
+      this._resources = new Map() // uri -> { handler }
+      this._templates = new Map() // uriTemplate -> { template, handler }
       this._prompts = new Map() // name -> { schema, handler, completers }
       this._tools = null // name -> { tool, schema, handler }, once a tool is registered
       this._methods = new Map() // extension method -> handler
@@ -171,11 +181,9 @@ export function bind(engine) {
         const uriTemplate = uriOrTemplate.uriTemplate
         const completions = this._hasCompleter(uriOrTemplate) ? null : undefined
         this.machine.addTemplate({ uriTemplate, name, ...pick(meta, RESOURCE_KEYS) }, cache, completions)
-        const entry = { template: uriOrTemplate, handler, matcher: new engine.UriTemplate(uriTemplate), cache }
-        this._templates.set(uriTemplate, entry)
-        const list = uriOrTemplate.listCallback
-        if (list) this._listTemplate(entry, list)
-        return { name, uriTemplate, remove: () => this.machine.removeTemplate(uriTemplate) }
+        this._templates.set(uriTemplate, { template: uriOrTemplate, handler })
+        this._listsChanged()
+        return { name, uriTemplate, remove: () => { this._templates.delete(uriTemplate); this._listsChanged(); return this.machine.removeTemplate(uriTemplate) } }
       }
       const uri = String(uriOrTemplate)
       this.machine.addResource({ uri, name, ...pick(meta, RESOURCE_KEYS) }, null, cache)
@@ -188,22 +196,37 @@ export function bind(engine) {
       return c && Object.keys(c).length > 0
     }
 
-    // The template's items: listed as resources whose reads go to the template's handler
-    // with the template's cache hint.
-    _listTemplate(entry, list) {
-      const add = (result) => {
-        for (const r of result?.resources ?? []) {
-          if (this._resources.has(r.uri)) continue
-          this.machine.addResource({ ...r }, null, entry.cache)
-          this._resources.set(r.uri, { template: entry })
-        }
+    // The core's dynamic lists are on while a template has a `list` callback (without one,
+    // the last registered page carries no cursor into an empty phase of ours).
+    _listsChanged() {
+      const on = [...this._templates.values()].some((t) => t.template.listCallback)
+      if (on !== this._dynamic) { this.machine.setDynamicResources(on); this._dynamic = on }
+    }
+
+    // `resources/list` after the registered resources: the core's dynamic lists ask for the
+    // application's pages (`listResources` events), and each page calls the templates'
+    // `list` callbacks at list time, in registration order, cut into pages of `pageSize`.
+    // The cursor ([uriTemplate, offset] as JSON) reaches the client wrapped by the core.
+    async _list(e, ctx) {
+      const lists = [...this._templates].filter(([, t]) => t.template.listCallback)
+      let i = 0
+      let offset = 0
+      if (e.cursor != null) {
+        const c = parseCursor(e.cursor)
+        i = c ? lists.findIndex(([key]) => key === c[0]) : -1
+        if (i < 0) throw new McpError(-32602, 'Invalid cursor')
+        offset = c[1]
       }
-      const result = list({})
-      if (typeof result?.then === 'function') {
-        result.then((r) => { add(r); this.machine.resourcesListChanged(); this._pump() }, (e) => this.onerror(e))
-      } else {
-        add(result)
+      const resources = []
+      for (; i < lists.length; i++, offset = 0) {
+        const result = await lists[i][1].template.listCallback(ctx)
+        const items = Array.isArray(result?.resources) ? result.resources : []
+        const end = offset + this._pageSize - resources.length
+        resources.push(...items.slice(offset, end))
+        if (end < items.length) return { resources, next: [lists[i][0], end] }
+        if (resources.length === this._pageSize && i + 1 < lists.length) return { resources, next: [lists[i + 1][0], 0] }
       }
+      return { resources, next: null }
     }
 
     /** `registerPrompt(name, { title, description, argsSchema }, handler)`. */
@@ -323,6 +346,7 @@ export function bind(engine) {
         case 'getPrompt': return this._answer(e, (ctx) => this._prompt(e, ctx), (r) => this._promptResult(e, r), false)
         case 'complete': return this._answer(e, () => this._complete(e), (v) => this.machine.respondCompletion(e.handle, v ?? []), false)
         case 'request': return this._answer(e, (ctx) => this._request(e, ctx), (r) => this._requestResult(e, r), false)
+        case 'listResources': return this._answer(e, (ctx) => this._list(e, ctx), (p) => this.machine.respondList(e.handle, p.resources, p.next && JSON.stringify(p.next)), false)
         case 'cancelled': return this._inflight.get(e.handle)?.abort(e.reason)
         default: return undefined
       }
@@ -331,7 +355,7 @@ export function bind(engine) {
     _context(e) {
       const controller = new AbortController()
       this._inflight.set(e.handle, controller)
-      const method = e.method ?? (e.type === 'readResource' ? 'resources/read' : e.type === 'getPrompt' ? 'prompts/get' : 'completion/complete')
+      const method = e.method ?? METHODS[e.type]
       const progress = (value, total, message) => {
         if (!this._inflight.has(e.handle) || !this.machine.progress) return false
         const sent = this.machine.progress(e.handle, value, total ?? null, message ?? null)
@@ -428,9 +452,7 @@ export function bind(engine) {
         return t.handler(url, { ...e.variables }, ctx)
       }
       const r = this._resources.get(e.uri)
-      if (r?.handler) return r.handler(url, ctx)
-      const listed = r?.template
-      if (listed) return listed.handler(url, listed.matcher.match(e.uri) ?? {}, ctx)
+      if (r) return r.handler(url, ctx)
       throw new ResourceNotFoundError(e.uri)
     }
 

@@ -1,8 +1,9 @@
 //! Spellings of the core's enum identifiers (`mcp_context::ident`, docs/server-machine.md
 //! §Bindings): error codes are `ERR_` + the identifier in upper case, string values the
-//! identifier in lowerCamelCase. No binding-side tables: a new variant gets its spelling from
-//! the core. `coreIdentifiers()` exposes the core's tables so the JS table test
-//! (`__test__/idents.test.mjs`) checks every spelling the binding produces against them.
+//! identifier in lowerCamelCase (`spell.rs`, shared with the WebAssembly build). No
+//! binding-side tables: a new variant gets its spelling from the core. `coreIdentifiers()`
+//! exposes the core's tables so the JS table test (`__test__/idents.test.mjs`) checks every
+//! spelling the binding produces against them.
 
 use mcp_context::cache::KeyError;
 use mcp_context::client::{CallError, ClientError, ConnectError, Notice};
@@ -10,27 +11,7 @@ use mcp_context::http::{HeaderProblem, OriginError};
 use mcp_context::server::{RegisterError, RespondError};
 use napi_derive::napi;
 
-/// `missing_host` → `ERR_MISSING_HOST`.
-pub(crate) fn err_code(ident: &str) -> String {
-    format!("ERR_{}", ident.to_ascii_uppercase())
-}
-
-/// `invalid_characters` → `invalidCharacters`.
-pub(crate) fn camel(ident: &str) -> String {
-    let mut out = String::with_capacity(ident.len());
-    let mut upper = false;
-    for c in ident.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+pub(crate) use crate::spell::{camel, err_code};
 
 /// The core's identifier tables for the enums whose spellings this binding exposes, with
 /// the binding's spelling of each: `{ OriginError: [[ident, code], …], HeaderProblem: … }`

@@ -28,6 +28,7 @@ mod http;
 mod ident;
 mod router;
 mod server;
+mod spell;
 mod template;
 mod waker;
 

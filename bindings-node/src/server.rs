@@ -242,6 +242,7 @@ fn config_from(env: &Env, o: Option<Object<'_>>) -> Result<ServerConfig> {
         ("declareResources", &mut c.declare_resources),
         ("declarePrompts", &mut c.declare_prompts),
         ("completionEvents", &mut c.completion_events),
+        ("dynamicResources", &mut c.dynamic_resources),
     ] {
         if let Some(b) = o.get_named_property::<Option<bool>>(key)? {
             *slot = b;
@@ -353,7 +354,9 @@ impl ServerMachine {
     /// `streamQueue` (256), `stateKeys` (`[{id, secret: Buffer}]`, ≥ 32 bytes), `stateTtlMs`,
     /// cache hints `discoverCache`, `resourcesListCache`, `templatesListCache`,
     /// `promptsListCache`, `readCache` (`{ttlMs, cacheScope}`), and the flags
-    /// `forwardUnlistedReads`, `declareResources`, `declarePrompts`, `completionEvents`.
+    /// `forwardUnlistedReads`, `declareResources`, `declarePrompts`, `completionEvents`,
+    /// `dynamicResources` (`resources/list` continues with the application's own pages:
+    /// `listResources` events).
     ///
     /// @throws {McpError} a structured field breaks the schema.
     /// @throws {McpContextError} `ERR_CONFIG`: an unusable configuration.
@@ -520,6 +523,13 @@ impl ServerMachine {
         Ok(self.inner.set_resource_contents(&uri, contents))
     }
 
+    /// Turns the application's own `resources/list` pages (`dynamicResources`) on or off
+    /// after construction.
+    #[napi(catch_unwind)]
+    pub fn set_dynamic_resources(&mut self, on: bool) {
+        self.inner.set_dynamic_resources(on);
+    }
+
     /// Handles one JSON-RPC message (a `Buffer` or a string) received at `nowMs`. Returns
     /// what it was: `'request'`, `'notification'` (on HTTP: answer 202 with no body),
     /// `'response'` or `'invalid'`. Then drain `pollOutput()`.
@@ -572,8 +582,8 @@ impl ServerMachine {
 
     /// The next output, or `null`: a `transmit` (write `bytes` on `stream`: stdio adds a
     /// newline; HTTP uses `httpStatus`, `kind` `'json'` or `'sse'`, `endOfStream`) or an
-    /// event: `readResource`, `getPrompt`, `complete` (answer its `handle` exactly once),
-    /// `cancelled` (stop work on `handle`), `streamOverflow`.
+    /// event: `readResource`, `getPrompt`, `complete`, `listResources` (answer its `handle`
+    /// exactly once), `cancelled` (stop work on `handle`), `streamOverflow`.
     #[napi(catch_unwind, ts_return_type = "ServerOutput | null")]
     pub fn poll_output<'e>(&mut self, env: &'e Env) -> Result<Either<Object<'e>, Null>> {
         let Some(out) = self.inner.poll_output() else {
@@ -671,6 +681,14 @@ impl ServerMachine {
                 o.set_named_property("auth", convert::u64_out(e.auth))?;
                 o.set_named_property("capabilities", capabilities(env, e.capabilities)?)?;
                 o.set_named_property("retry", retry(env, e.retry.as_ref())?)?;
+            }
+            Event::ListResources(e) => {
+                self.handles.insert(e.handle.get(), e.handle);
+                o.set_named_property("type", "listResources")?;
+                o.set_named_property("handle", convert::u64_out(e.handle.get()))?;
+                o.set_named_property("cursor", e.cursor.as_deref())?;
+                o.set_named_property("progress", e.progress)?;
+                o.set_named_property("auth", convert::u64_out(e.auth))?;
             }
             Event::Cancelled { handle, reason } => {
                 self.handles.remove(&handle.get());
@@ -895,6 +913,29 @@ impl ServerMachine {
             Some(hint) => self.inner.respond_read_cached(h, contents, hint),
             None => self.inner.respond_read(h, contents),
         };
+        self.answered(&env, h, r)
+    }
+
+    /// Answers a `listResources` event with one page of the application's resources and
+    /// its cursor for the next page (`null`: the last page). Items whose URI is registered
+    /// are dropped (listed already).
+    ///
+    /// @throws {McpError} an item breaks the schema.
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, resources: Resource[], nextCursor?: string | null"
+    )]
+    pub fn respond_list(
+        &mut self,
+        env: Env,
+        handle: Int,
+        resources: Unknown<'_>,
+        next_cursor: Option<String>,
+    ) -> Result<()> {
+        let h = self.handle(&env, &handle)?;
+        let resources = decode::<Vec<OwnedResource>>(&env, resources, "resources")?;
+        let r = self.inner.respond_list(h, resources, next_cursor);
         self.answered(&env, h, r)
     }
 

@@ -1,5 +1,5 @@
 // The WebAssembly engine's JS face: the same API as the napi addon's `ServerMachine`,
-// `UriTemplate` and `Router`, over the wasm-bindgen exports
+// `ClientMachine`, `UriTemplate` and `Router`, over the wasm-bindgen exports
 // of `bindings-node/wasm` (JSON text across the boundary). Objects built from peer data come
 // from `JSON.parse`, so every key is an own key (`__proto__` included).
 //
@@ -55,7 +55,13 @@ function rethrow(err) {
   try { e = JSON.parse(err) } catch { throw new McpContextError(err, 'ERR_WASM') }
   if (e.name === 'McpError') throw new McpError(e.message, e.code, e.data, e.httpStatus)
   if (e.name === 'OriginError') throw new OriginError(e.message, e.code, e.httpStatus)
+  if (e.name === 'TypeError') throw new TypeError(e.message)
   throw new McpContextError(e.message, e.code)
+}
+// An error object an event carries (the same classes as thrown ones).
+function errorOf(e) {
+  if (e.name === 'McpError') return new McpError(e.message, e.code, e.data, e.httpStatus)
+  return new McpContextError(e.message, e.code)
 }
 const call = (f) => { try { return f() } catch (err) { return rethrow(err) } }
 
@@ -89,6 +95,8 @@ export class ServerMachine {
   removeResource(uri) { return this.inner.removeResource(uri) }
   removeTemplate(t) { return this.inner.removeTemplate(t) }
   removePrompt(name) { return this.inner.removePrompt(name) }
+  setDynamicResources(on) { this.inner.setDynamicResources(Boolean(on)) }
+  setResourceContents(uri, contents) { return call(() => this.inner.setResourceContents(uri, text(contents))) }
   handleMessage(message, nowMs, ctx = {}) {
     return this._woke(this.inner.handleMessage(bytes(message), int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth'), ctx.transport === 'http'))
   }
@@ -118,6 +126,9 @@ export class ServerMachine {
     return o
   }
   respondRead(h, contents, cache) { this._woke(call(() => this.inner.respondRead(int(h, 'handle'), JSON.stringify(contents), text(cache)))) }
+  respondList(h, resources, nextCursor) {
+    this._woke(call(() => this.inner.respondList(int(h, 'handle'), JSON.stringify(resources), nextCursor ?? undefined)))
+  }
   respondPrompt(h, result) { this._woke(call(() => this.inner.respondPrompt(int(h, 'handle'), JSON.stringify(result)))) }
   respondCompletion(h, values) { this._woke(call(() => this.inner.respondCompletion(int(h, 'handle'), values.map(String)))) }
   respondInputRequired(h, requests, state) {
@@ -133,6 +144,140 @@ export class ServerMachine {
   shutdown() { this._woke(this.inner.shutdown()) }
   get pendingRequests() { return this.inner.pendingRequests }
   get subscriptions() { return this.inner.subscriptions }
+}
+
+// 64-bit integers cross as bigints: numbers (exact integers) and bigints in 0..2^64 in,
+// numbers out while exact.
+const U64 = 1n << 64n
+function u64(n, what) {
+  if (typeof n === 'bigint' && n >= 0n && n < U64) return n
+  if (typeof n === 'number' && Number.isInteger(n) && n >= 0 && n <= SAFE) return BigInt(n)
+  throw new TypeError(typeof n === 'bigint' ? `${what} must be a bigint in 0..2^64` : `${what} must be a non-negative integer (a bigint beyond 2^53), not ${n}`)
+}
+// A time: what `Date.now()` or `performance.now()` return (floored), or a bigint.
+function time(n) {
+  if (typeof n === 'number' && n >= 0 && n <= SAFE) return BigInt(Math.floor(n))
+  return u64(n, 'nowMs')
+}
+const out64 = (n) => (n <= BigInt(SAFE) ? Number(n) : n)
+// Ids the core marks as beyond 2^53 (decimal strings) become bigints.
+const big = (v) => (typeof v === 'string' ? BigInt(v) : v)
+function strings(o, what) {
+  if (o === null || o === undefined) return '{}'
+  for (const k of Object.keys(o)) if (typeof o[k] !== 'string') throw new TypeError(`${what}.${k} must be a string`)
+  return JSON.stringify(o)
+}
+const listArgs = (o) => [Boolean(o?.page), o?.cursor ?? undefined, Boolean(o?.refresh)]
+
+/** The MCP client machine (the napi addon's `ClientMachine`, same methods and outputs). */
+export class ClientMachine {
+  constructor(config = {}) {
+    const c = { ...config }
+    for (const k of ['requestTimeoutMs', 'probeTimeoutMs']) if (c[k] !== undefined && c[k] !== null) c[k] = String(u64(c[k], k))
+    this.inner = call(() => new glue.WasmClient(JSON.stringify(c)))
+    this.waker = null
+    this.scheduled = false
+  }
+  /** The output-ready signal: `callback()` runs in a microtask (never inside a machine
+   * call, after the call that queued an output on an empty queue has returned). Drain
+   * `pollOutput()` until `null`; the next output calls it again. */
+  setWaker(callback) {
+    this.waker = callback
+    this.scheduled = false
+    this.inner.takeWoken()
+    // Output already waiting wakes at once (as the core's `set_waker`).
+    if (this.inner.hasOutput) this._schedule()
+  }
+  get hasOutput() { return this.inner.hasOutput }
+  _schedule() {
+    if (!this.waker || this.scheduled) return
+    this.scheduled = true
+    queueMicrotask(() => this.waker?.())
+  }
+  // After every call that may queue output.
+  _woke(result) {
+    if (this.inner.takeWoken()) this._schedule()
+    return result
+  }
+  _id(f) { return this._woke(out64(call(f))) }
+  connect(nowMs) { const t = time(nowMs); this._woke(this.inner.connect(t)) }
+  discover(nowMs, options) { const t = time(nowMs); return this._id(() => this.inner.discover(t, Boolean(options?.refresh))) }
+  listResources(nowMs, options) { const t = time(nowMs); return this._id(() => this.inner.listResources(t, ...listArgs(options))) }
+  listResourceTemplates(nowMs, options) { const t = time(nowMs); return this._id(() => this.inner.listResourceTemplates(t, ...listArgs(options))) }
+  listPrompts(nowMs, options) { const t = time(nowMs); return this._id(() => this.inner.listPrompts(t, ...listArgs(options))) }
+  readResource(uri, nowMs, options) { const t = time(nowMs); return this._id(() => this.inner.readResource(String(uri), t, Boolean(options?.refresh))) }
+  readCached(uri, nowMs) {
+    const r = this.inner.readCached(String(uri), time(nowMs))
+    return r === undefined ? null : JSON.parse(r)
+  }
+  getPrompt(name, args, nowMs) {
+    const t = time(nowMs)
+    const a = strings(args, 'arguments')
+    return this._id(() => this.inner.getPrompt(String(name), a, t))
+  }
+  complete(reference, argument, context, nowMs) {
+    const t = time(nowMs)
+    const bad = (what) => new TypeError(`complete(): ${what}`)
+    let prompt
+    if (reference?.type === 'ref/prompt') prompt = true
+    else if (reference?.type === 'ref/resource') prompt = false
+    else throw bad("ref.type must be 'ref/prompt' or 'ref/resource'")
+    const target = prompt ? reference.name : reference.uri
+    if (typeof target !== 'string') throw bad(prompt ? 'ref.name must be a string' : 'ref.uri must be a string')
+    if (typeof argument?.name !== 'string') throw bad('argument.name must be a string')
+    if (typeof argument.value !== 'string') throw bad('argument.value must be a string')
+    const ctx = context === null || context === undefined ? undefined : strings(context, 'context')
+    return this._id(() => this.inner.complete(prompt, target, argument.name, argument.value, ctx, t))
+  }
+  listen(filter, nowMs) {
+    const t = time(nowMs)
+    return this._id(() => this.inner.listen(JSON.stringify(filter), t))
+  }
+  cancel(callId, reason, nowMs) {
+    const c = u64(callId, 'call')
+    const t = time(nowMs)
+    this._woke(call(() => this.inner.cancel(c, reason ?? undefined, t)))
+  }
+  respondInput(callId, responses, nowMs) {
+    const c = u64(callId, 'call')
+    const t = time(nowMs)
+    if (responses === null || typeof responses !== 'object') throw new TypeError('responses must be an object')
+    const keys = Object.keys(responses)
+    const values = keys.map((k) => {
+      const text = JSON.stringify(responses[k])
+      if (typeof text !== 'string') throw new TypeError('responses[key] must be a JSON value (an object in the spec\'s wire shape)')
+      return text
+    })
+    this._woke(call(() => this.inner.respondInput(c, keys, values, t)))
+  }
+  handleMessage(message, nowMs) { const t = time(nowMs); this._woke(this.inner.handleMessage(bytes(message), t)) }
+  handleTimeout(nowMs) { this._woke(this.inner.handleTimeout(time(nowMs))) }
+  handleRequestFailed(id, nowMs) {
+    const t = time(nowMs)
+    this._woke(this.inner.handleRequestFailed(BigInt(Math.trunc(Number(id)) || 0), t))
+  }
+  handleClose(nowMs) { this._woke(this.inner.handleClose(time(nowMs))) }
+  setAuthContext(auth) { this.inner.setAuthContext(auth === null || auth === undefined ? undefined : u64(auth, 'auth')) }
+  pollTimeout() {
+    const t = this.inner.pollTimeout()
+    return t === undefined ? null : out64(t)
+  }
+  get outstanding() { return this.inner.outstanding }
+  get session() {
+    const s = this.inner.session
+    return s === undefined ? null : JSON.parse(s)
+  }
+  pollOutput() {
+    const t = this.inner.pollOutput()
+    if (t === undefined) { this.scheduled = false; return null }
+    const o = JSON.parse(t)
+    if (o.type === 'transmit') o.bytes = this.inner.takeBytes()
+    if (o.call !== undefined) o.call = big(o.call)
+    if (o.subscription !== undefined) o.subscription = big(o.subscription)
+    if (o.bigId) { o.id = BigInt(o.id); delete o.bigId }
+    if (o.error) o.error = errorOf(o.error)
+    return o
+  }
 }
 
 export class UriTemplate {

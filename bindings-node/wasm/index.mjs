@@ -14,4 +14,4 @@ engine.load(wasm)
 export const { McpServer } = bind(engine)
 export { completable, McpError, ResourceNotFoundError, ResourceTemplate } from '../js/mcp.mjs'
 export { serveHttp, serveStdio, toNodeHandler } from '../js/node.mjs'
-export { Router, UriTemplate } from './engine.mjs'
+export { ClientMachine, Router, UriTemplate } from './engine.mjs'

@@ -262,3 +262,32 @@ fn which_hint_a_read_carries() {
     );
     assert_eq!(read_hint(&mut h, "kb://about"), (0, "private".into()));
 }
+
+#[test]
+fn turned_on_later_and_off_again() {
+    let mut s = Server::new(ServerConfig::default()).unwrap();
+    s.add_resource(ResourceEntry {
+        resource: res("a://1"),
+        contents: None,
+        cache: None,
+    })
+    .unwrap();
+    let mut h = H::new("dyn-toggle", s);
+    // Off: one page, no cursor into a host phase.
+    let p = only(&list(&mut h, None));
+    assert_eq!(uris(&p), ["a://1"]);
+    assert!(p["result"].get("nextCursor").is_none());
+    // On: the registered page leads to the host's pages.
+    h.server.set_dynamic_resources(true);
+    let p = only(&list(&mut h, None));
+    let cursor = p["result"]["nextCursor"].clone();
+    let e = list_event(&list(&mut h, Some(&cursor)));
+    h.server
+        .respond_list(e.handle, vec![res("h://1")], None)
+        .unwrap();
+    assert_eq!(uris(&only(&h.drain())), ["h://1"]);
+    // Off again: the host-phase cursor is refused.
+    h.server.set_dynamic_resources(false);
+    let err = only(&list(&mut h, Some(&cursor)));
+    assert_eq!(err["error"]["code"], -32602);
+}

@@ -151,6 +151,10 @@ if (!('encodeInto' in cachedTextEncoder)) {
 
 let WASM_VECTOR_LEN = 0;
 
+const WasmClientFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_wasmclient_free(ptr >>> 0, 1));
+
 const WasmRouterFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_wasmrouter_free(ptr >>> 0, 1));
@@ -162,6 +166,406 @@ const WasmServerFinalization = (typeof FinalizationRegistry === 'undefined')
 const WasmTemplateFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_wasmtemplate_free(ptr >>> 0, 1));
+
+/**
+ * The client machine for the JS glue. Every method mirrors the addon's `ClientMachine`.
+ */
+export class WasmClient {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        WasmClientFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_wasmclient_free(ptr, 0);
+    }
+    /**
+     * `prompts/get` with `args` (JSON text of an object of strings).
+     * @param {string} name
+     * @param {string} args
+     * @param {bigint} now_ms
+     * @returns {bigint}
+     */
+    getPrompt(name, args, now_ms) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(name, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            const ptr1 = passStringToWasm0(args, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len1 = WASM_VECTOR_LEN;
+            wasm.wasmclient_getPrompt(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1, now_ms);
+            var r0 = getDataViewMemory0().getBigInt64(retptr + 8 * 0, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            if (r3) {
+                throw takeObject(r2);
+            }
+            return BigInt.asUintN(64, r0);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Whether an output is queued.
+     * @returns {boolean}
+     */
+    get hasOutput() {
+        const ret = wasm.wasmclient_hasOutput(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * The bytes of the transmit `pollOutput` last returned.
+     * @returns {Uint8Array}
+     */
+    takeBytes() {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmclient_takeBytes(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var v1 = getArrayU8FromWasm0(r0, r1).slice();
+            wasm.__wbindgen_export3(r0, r1 * 1, 1);
+            return v1;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Whether an output was queued on an empty queue since the last call (and clears it).
+     * @returns {boolean}
+     */
+    takeWoken() {
+        const ret = wasm.wasmclient_takeWoken(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * Requests sent and not yet answered.
+     * @returns {number}
+     */
+    get outstanding() {
+        const ret = wasm.wasmclient_outstanding(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
+     * `takeBytes()`.
+     * @returns {string | undefined}
+     */
+    pollOutput() {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmclient_pollOutput(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            let v1;
+            if (r0 !== 0) {
+                v1 = getStringFromWasm0(r0, r1).slice();
+                wasm.__wbindgen_export3(r0, r1 * 1, 1);
+            }
+            return v1;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * A fresh cached read as `{"result","fromCache"}` JSON text, or `undefined`.
+     * @param {string} uri
+     * @param {bigint} now_ms
+     * @returns {string | undefined}
+     */
+    readCached(uri, now_ms) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(uri, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmclient_readCached(retptr, this.__wbg_ptr, ptr0, len0, now_ms);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            let v2;
+            if (r0 !== 0) {
+                v2 = getStringFromWasm0(r0, r1).slice();
+                wasm.__wbindgen_export3(r0, r1 * 1, 1);
+            }
+            return v2;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * The transport closed.
+     * @param {bigint} now_ms
+     */
+    handleClose(now_ms) {
+        wasm.wasmclient_handleClose(this.__wbg_ptr, now_ms);
+    }
+    /**
+     * `prompts/list`.
+     * @param {bigint} now_ms
+     * @param {boolean} page
+     * @param {string | null | undefined} cursor
+     * @param {boolean} refresh
+     * @returns {bigint}
+     */
+    listPrompts(now_ms, page, cursor, refresh) {
+        var ptr0 = isLikeNone(cursor) ? 0 : passStringToWasm0(cursor, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmclient_listPrompts(this.__wbg_ptr, now_ms, page, ptr0, len0, refresh);
+        return BigInt.asUintN(64, ret);
+    }
+    /**
+     * The earliest deadline (ms), or `undefined`.
+     * @returns {bigint | undefined}
+     */
+    pollTimeout() {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmclient_pollTimeout(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r2 = getDataViewMemory0().getBigInt64(retptr + 8 * 1, true);
+            return r0 === 0 ? undefined : BigInt.asUintN(64, r2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * `resources/read`.
+     * @param {string} uri
+     * @param {bigint} now_ms
+     * @param {boolean} refresh
+     * @returns {bigint}
+     */
+    readResource(uri, now_ms, refresh) {
+        const ptr0 = passStringToWasm0(uri, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmclient_readResource(this.__wbg_ptr, ptr0, len0, now_ms, refresh);
+        return BigInt.asUintN(64, ret);
+    }
+    /**
+     * Answers an `inputRequired` event: `keys[i]`'s response is the JSON text `values[i]`.
+     * @param {bigint} call
+     * @param {string[]} keys
+     * @param {string[]} values
+     * @param {bigint} now_ms
+     */
+    respondInput(call, keys, values, now_ms) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passArrayJsValueToWasm0(keys, wasm.__wbindgen_export);
+            const len0 = WASM_VECTOR_LEN;
+            const ptr1 = passArrayJsValueToWasm0(values, wasm.__wbindgen_export);
+            const len1 = WASM_VECTOR_LEN;
+            wasm.wasmclient_respondInput(retptr, this.__wbg_ptr, call, ptr0, len0, ptr1, len1, now_ms);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Handles one message.
+     * @param {Uint8Array} message
+     * @param {bigint} now_ms
+     */
+    handleMessage(message, now_ms) {
+        const ptr0 = passArray8ToWasm0(message, wasm.__wbindgen_export);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.wasmclient_handleMessage(this.__wbg_ptr, ptr0, len0, now_ms);
+    }
+    /**
+     * Fails or retries what is overdue.
+     * @param {bigint} now_ms
+     */
+    handleTimeout(now_ms) {
+        wasm.wasmclient_handleTimeout(this.__wbg_ptr, now_ms);
+    }
+    /**
+     * `resources/list`.
+     * @param {bigint} now_ms
+     * @param {boolean} page
+     * @param {string | null | undefined} cursor
+     * @param {boolean} refresh
+     * @returns {bigint}
+     */
+    listResources(now_ms, page, cursor, refresh) {
+        var ptr0 = isLikeNone(cursor) ? 0 : passStringToWasm0(cursor, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmclient_listResources(this.__wbg_ptr, now_ms, page, ptr0, len0, refresh);
+        return BigInt.asUintN(64, ret);
+    }
+    /**
+     * Results cached as `private` from now on belong to `auth` (`undefined`: anonymous).
+     * @param {bigint | null} [auth]
+     */
+    setAuthContext(auth) {
+        wasm.wasmclient_setAuthContext(this.__wbg_ptr, !isLikeNone(auth), isLikeNone(auth) ? BigInt(0) : auth);
+    }
+    /**
+     * HTTP: the request with JSON-RPC `id` failed without an answer.
+     * @param {bigint} id
+     * @param {bigint} now_ms
+     */
+    handleRequestFailed(id, now_ms) {
+        wasm.wasmclient_handleRequestFailed(this.__wbg_ptr, id, now_ms);
+    }
+    /**
+     * `resources/templates/list`.
+     * @param {bigint} now_ms
+     * @param {boolean} page
+     * @param {string | null | undefined} cursor
+     * @param {boolean} refresh
+     * @returns {bigint}
+     */
+    listResourceTemplates(now_ms, page, cursor, refresh) {
+        var ptr0 = isLikeNone(cursor) ? 0 : passStringToWasm0(cursor, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        var len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmclient_listResourceTemplates(this.__wbg_ptr, now_ms, page, ptr0, len0, refresh);
+        return BigInt.asUintN(64, ret);
+    }
+    /**
+     * A machine from a JSON configuration (the addon's `ClientConfig` keys).
+     * @param {string} config
+     */
+    constructor(config) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(config, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmclient_new(retptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            this.__wbg_ptr = r0 >>> 0;
+            WasmClientFinalization.register(this, this.__wbg_ptr, this);
+            return this;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Gives up on `call`.
+     * @param {bigint} call
+     * @param {string | null | undefined} reason
+     * @param {bigint} now_ms
+     */
+    cancel(call, reason, now_ms) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            var ptr0 = isLikeNone(reason) ? 0 : passStringToWasm0(reason, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len0 = WASM_VECTOR_LEN;
+            wasm.wasmclient_cancel(retptr, this.__wbg_ptr, call, ptr0, len0, now_ms);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * `subscriptions/listen` with `filter` (JSON text).
+     * @param {string} filter
+     * @param {bigint} now_ms
+     * @returns {bigint}
+     */
+    listen(filter, now_ms) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(filter, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmclient_listen(retptr, this.__wbg_ptr, ptr0, len0, now_ms);
+            var r0 = getDataViewMemory0().getBigInt64(retptr + 8 * 0, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            if (r3) {
+                throw takeObject(r2);
+            }
+            return BigInt.asUintN(64, r0);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Starts the negotiation.
+     * @param {bigint} now_ms
+     */
+    connect(now_ms) {
+        wasm.wasmclient_connect(this.__wbg_ptr, now_ms);
+    }
+    /**
+     * The negotiated session as JSON text, or `undefined`.
+     * @returns {string | undefined}
+     */
+    get session() {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmclient_session(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            let v1;
+            if (r0 !== 0) {
+                v1 = getStringFromWasm0(r0, r1).slice();
+                wasm.__wbindgen_export3(r0, r1 * 1, 1);
+            }
+            return v1;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * `completion/complete`: `prompt` is whether `target` names a prompt (else a template
+     * URI); `context` is JSON text of an object of strings.
+     * @param {boolean} prompt
+     * @param {string} target
+     * @param {string} name
+     * @param {string} value
+     * @param {string | null | undefined} context
+     * @param {bigint} now_ms
+     * @returns {bigint}
+     */
+    complete(prompt, target, name, value, context, now_ms) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(target, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            const ptr1 = passStringToWasm0(name, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len1 = WASM_VECTOR_LEN;
+            const ptr2 = passStringToWasm0(value, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len2 = WASM_VECTOR_LEN;
+            var ptr3 = isLikeNone(context) ? 0 : passStringToWasm0(context, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len3 = WASM_VECTOR_LEN;
+            wasm.wasmclient_complete(retptr, this.__wbg_ptr, prompt, ptr0, len0, ptr1, len1, ptr2, len2, ptr3, len3, now_ms);
+            var r0 = getDataViewMemory0().getBigInt64(retptr + 8 * 0, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            if (r3) {
+                throw takeObject(r2);
+            }
+            return BigInt.asUintN(64, r0);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * `server/discover`.
+     * @param {bigint} now_ms
+     * @param {boolean} refresh
+     * @returns {bigint}
+     */
+    discover(now_ms, refresh) {
+        const ret = wasm.wasmclient_discover(this.__wbg_ptr, now_ms, refresh);
+        return BigInt.asUintN(64, ret);
+    }
+}
+if (Symbol.dispose) WasmClient.prototype[Symbol.dispose] = WasmClient.prototype.free;
 
 /**
  * Many templates, one URI: the core's indexed router.
@@ -490,6 +894,30 @@ export class WasmServer {
         }
     }
     /**
+     * Answers a `listResources` event with one page of resources (JSON text) and the
+     * application's cursor for the next page.
+     * @param {number} handle
+     * @param {string} resources
+     * @param {string | null} [next_cursor]
+     */
+    respondList(handle, resources, next_cursor) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(resources, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            var ptr1 = isLikeNone(next_cursor) ? 0 : passStringToWasm0(next_cursor, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len1 = WASM_VECTOR_LEN;
+            wasm.wasmserver_respondList(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Answers a read with contents (JSON text) and optional cache hints.
      * @param {number} handle
      * @param {string} contents
@@ -723,6 +1151,39 @@ export class WasmServer {
      */
     promptsListChanged() {
         wasm.wasmserver_promptsListChanged(this.__wbg_ptr);
+    }
+    /**
+     * Turns the application's own `resources/list` pages on or off.
+     * @param {boolean} on
+     */
+    setDynamicResources(on) {
+        wasm.wasmserver_setDynamicResources(this.__wbg_ptr, on);
+    }
+    /**
+     * Replaces a registered resource's stored contents (JSON text; `undefined`: ask the
+     * application); whether it is registered.
+     * @param {string} uri
+     * @param {string | null} [contents]
+     * @returns {boolean}
+     */
+    setResourceContents(uri, contents) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(uri, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            var ptr1 = isLikeNone(contents) ? 0 : passStringToWasm0(contents, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len1 = WASM_VECTOR_LEN;
+            wasm.wasmserver_setResourceContents(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0 !== 0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
     }
     /**
      * Queues `notifications/resources/list_changed`.

@@ -55,3 +55,87 @@ pub(crate) fn int(n: f64) -> u64 {
         0
     }
 }
+
+/// A `TypeError` for the glue (a wrong JS type, as the napi addon throws).
+pub(crate) fn type_error(message: impl Into<String>) -> JsValue {
+    error("TypeError", Value::Null, message)
+}
+
+/// The largest integer a JS `number` holds exactly.
+pub(crate) const MAX_SAFE: u64 = (1 << 53) - 1;
+
+/// A JSON object written as text, so that JSON the core holds as text (results, params)
+/// goes in verbatim: `JSON.parse` in the glue then sees exactly what the napi addon hands
+/// to `JSON.parse`.
+pub(crate) struct Obj(String);
+
+impl Obj {
+    /// `{"type": ty`.
+    pub(crate) fn typed(ty: &str) -> Self {
+        let mut o = Self(String::from("{"));
+        o.str("type", ty);
+        o
+    }
+
+    /// `{` (no key yet).
+    pub(crate) fn new() -> Self {
+        Self(String::from("{"))
+    }
+
+    fn key(&mut self, k: &str) {
+        if self.0.len() > 1 {
+            self.0.push(',');
+        }
+        push_string(&mut self.0, k);
+        self.0.push(':');
+    }
+
+    /// `k: <JSON text>` (the text must be one JSON value).
+    pub(crate) fn raw(&mut self, k: &str, text: &str) -> &mut Self {
+        self.key(k);
+        self.0.push_str(text);
+        self
+    }
+
+    /// `k: "v"`.
+    pub(crate) fn str(&mut self, k: &str, v: &str) -> &mut Self {
+        self.key(k);
+        push_string(&mut self.0, v);
+        self
+    }
+
+    /// `k: "v"` or `k: null`.
+    pub(crate) fn opt_str(&mut self, k: &str, v: Option<&str>) -> &mut Self {
+        match v {
+            Some(v) => self.str(k, v),
+            None => self.raw(k, "null"),
+        }
+    }
+
+    /// `k: v` for a serde value.
+    pub(crate) fn val(&mut self, k: &str, v: &Value) -> &mut Self {
+        self.raw(k, &v.to_string())
+    }
+
+    /// `k: n` while `n` is exact as a JS `number`, else `k: "n"` (the glue makes it a
+    /// `bigint`: such keys never hold strings otherwise).
+    pub(crate) fn int(&mut self, k: &str, n: u64) -> &mut Self {
+        if n <= MAX_SAFE {
+            self.raw(k, &n.to_string())
+        } else {
+            self.str(k, &n.to_string())
+        }
+    }
+
+    /// The text, closed.
+    pub(crate) fn finish(&mut self) -> String {
+        let mut s = core::mem::take(&mut self.0);
+        s.push('}');
+        s
+    }
+}
+
+/// Appends `s` as a JSON string literal.
+pub(crate) fn push_string(out: &mut String, s: &str) {
+    out.push_str(&Value::from(s).to_string());
+}

@@ -8,10 +8,19 @@
 //! integers below 2^53: the glue refuses anything else before calling in.
 #![forbid(unsafe_code)]
 
+mod client;
+mod client_out;
+mod flag;
 mod json;
 mod server;
+mod server_config;
+// The identifier spellings of the napi addon (`ERR_…` codes, lowerCamelCase values): one
+// source for both engines.
+#[path = "../../src/spell.rs"]
+mod spell;
 mod template;
 
+pub use client::WasmClient;
 pub use server::WasmServer;
 pub use template::{WasmRouter, WasmTemplate};
 

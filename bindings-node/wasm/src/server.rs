@@ -4,140 +4,31 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::task::{Wake, Waker};
 
-use mcp_context::http::{HeadCheck, HttpResponse, HttpStart, RequestHead};
+use mcp_context::http::{HeadCheck, HttpResponse, HttpStart};
 use mcp_context::messages::owned::{
-    OwnedGetPromptResult, OwnedImplementation, OwnedInputRequest, OwnedJson, OwnedPrompt,
-    OwnedResource, OwnedResourceContents, OwnedResourceTemplate,
+    OwnedGetPromptResult, OwnedInputRequest, OwnedJson, OwnedPrompt, OwnedResource,
+    OwnedResourceContents, OwnedResourceTemplate,
 };
 use mcp_context::server::{
-    BodyKind, CacheHint, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure,
-    Handle, InputRequired, Output, PromptEntry, ReadTarget, Received, RegisterError, ResourceEntry,
-    RespondError, Retry, SealingKey, Server, ServerConfig, StreamId, TemplateEntry, Transport,
+    BodyKind, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure, Handle,
+    InputRequired, Output, PromptEntry, ReadTarget, Received, RegisterError, ResourceEntry,
+    RespondError, Retry, Server, StreamId, TemplateEntry, Transport,
 };
 use serde_json::{Value, json};
 use wasm_bindgen::prelude::*;
 
+use crate::flag::Flag;
 use crate::json::{context_error, decode, int, pairs};
+use crate::server_config::{Head, config_from, hint, value_sets};
+use crate::spell::err_code;
 
 fn register_error(what: &str, e: &RegisterError) -> JsValue {
-    let code = match e {
-        RegisterError::Duplicate => "ERR_DUPLICATE",
-        RegisterError::InvalidUri(_) => "ERR_INVALID_URI",
-        RegisterError::InvalidTemplate(_) => "ERR_INVALID_TEMPLATE",
-        RegisterError::Router(_) => "ERR_ROUTER",
-        RegisterError::UnknownArgument => "ERR_UNKNOWN_ARGUMENT",
-        RegisterError::CoreMethod => "ERR_CORE_METHOD",
-        RegisterError::CoreCapability => "ERR_CORE_CAPABILITY",
-        RegisterError::NotAnObject => "ERR_NOT_AN_OBJECT",
-        _ => "ERR_REGISTER",
-    };
-    context_error(code, format!("{what}: {e}"))
+    context_error(&err_code(e.ident()), format!("{what}: {e}"))
 }
 
 fn respond_error(e: RespondError) -> JsValue {
-    let code = match e {
-        RespondError::UnknownHandle => "ERR_UNKNOWN_HANDLE",
-        RespondError::WrongKind => "ERR_WRONG_KIND",
-        RespondError::InvalidInputRequests => "ERR_INVALID_INPUT_REQUESTS",
-        RespondError::NoStateKey => "ERR_NO_STATE_KEY",
-        RespondError::ClientLacksCapability => "ERR_CLIENT_LACKS_CAPABILITY",
-        RespondError::InvalidResult => "ERR_INVALID_RESULT",
-        RespondError::InvalidProgress => "ERR_INVALID_PROGRESS",
-        _ => "ERR_RESPOND",
-    };
-    context_error(code, e.to_string())
-}
-
-fn hint(text: Option<String>, what: &str) -> Result<Option<CacheHint>, JsValue> {
-    text.map(|t| decode::<CacheHint>(&t, what)).transpose()
-}
-
-fn value_sets(text: Option<String>) -> Result<Vec<(String, Vec<String>)>, JsValue> {
-    let Some(text) = text else {
-        return Ok(Vec::new());
-    };
-    let map: serde_json::Map<String, Value> = serde_json::from_str(&text)
-        .map_err(|e| context_error("ERR_INVALID_ARG_TYPE", format!("completions: {e}")))?;
-    map.into_iter()
-        .map(|(k, v)| {
-            let values: Vec<String> = serde_json::from_value(v).map_err(|_| {
-                context_error(
-                    "ERR_INVALID_ARG_TYPE",
-                    format!("completions.{k} must be an array of strings"),
-                )
-            })?;
-            Ok((k, values))
-        })
-        .collect()
-}
-
-fn config_from(text: &str) -> Result<ServerConfig, JsValue> {
-    let mut c = ServerConfig::default();
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| context_error("ERR_CONFIG", format!("config: {e}")))?;
-    if let Some(info) = v.get("serverInfo").filter(|i| !i.is_null()) {
-        c.server_info = Some(decode::<OwnedImplementation>(
-            &info.to_string(),
-            "serverInfo",
-        )?);
-    }
-    if let Some(s) = v.get("instructions").and_then(Value::as_str) {
-        c.instructions = Some(s.to_owned());
-    }
-    if let Some(n) = v.get("pageSize").and_then(Value::as_u64) {
-        c.page_size = usize::try_from(n).unwrap_or(usize::MAX);
-    }
-    if let Some(n) = v.get("requestTimeoutMs").and_then(Value::as_u64) {
-        c.request_timeout_ms = n;
-    }
-    for (key, slot) in [
-        ("forwardUnlistedReads", &mut c.forward_unlisted_reads),
-        ("declareResources", &mut c.declare_resources),
-        ("declarePrompts", &mut c.declare_prompts),
-        ("completionEvents", &mut c.completion_events),
-    ] {
-        if let Some(b) = v.get(key).and_then(Value::as_bool) {
-            *slot = b;
-        }
-    }
-    if let Some(h) = v.get("http").and_then(Value::as_object) {
-        match h.get("path") {
-            None => {}
-            Some(Value::Null) => c.http.path = None,
-            Some(p) => c.http.path = p.as_str().map(str::to_owned),
-        }
-        if let Some(n) = h.get("maxBody").and_then(Value::as_u64) {
-            c.http.max_body = usize::try_from(n).unwrap_or(usize::MAX);
-        }
-        for (key, slot) in [
-            ("allowedHosts", &mut c.http.allowed_hosts),
-            ("allowedOrigins", &mut c.http.allowed_origins),
-        ] {
-            if let Some(list) = h
-                .get(key)
-                .and_then(|l| serde_json::from_value::<Vec<String>>(l.clone()).ok())
-            {
-                *slot = list;
-            }
-        }
-    }
-    if let Some(keys) = v.get("stateKeys").and_then(Value::as_array) {
-        for k in keys {
-            let id = k.get("id").and_then(Value::as_u64).unwrap_or(0);
-            let secret: Vec<u8> = k
-                .get("secret")
-                .and_then(|s| serde_json::from_value(s.clone()).ok())
-                .ok_or_else(|| context_error("ERR_CONFIG", "stateKeys[].secret must be bytes"))?;
-            c.state_keys.push(SealingKey {
-                id: u32::try_from(id).unwrap_or(u32::MAX),
-                secret,
-            });
-        }
-    }
-    Ok(c)
+    context_error(&err_code(e.ident()), e.to_string())
 }
 
 fn capabilities(c: DeclaredCapabilities) -> Value {
@@ -160,21 +51,6 @@ fn retry(r: Option<&Retry>) -> Value {
     json!({ "state": r.state, "inputResponses": responses })
 }
 
-/// The output-ready signal as a flag: the core raises it when an output is queued on an
-/// empty queue; the glue reads and clears it (`takeWoken`) after each call returns and then
-/// calls the host's callback, outside the machine.
-struct Flag(AtomicBool);
-
-impl Wake for Flag {
-    fn wake(self: Arc<Self>) {
-        self.0.store(true, Ordering::Release);
-    }
-
-    fn wake_by_ref(self: &Arc<Self>) {
-        self.0.store(true, Ordering::Release);
-    }
-}
-
 /// The server machine for the JS glue. Every method mirrors the addon's `ServerMachine`.
 #[wasm_bindgen]
 pub struct WasmServer {
@@ -191,8 +67,8 @@ impl WasmServer {
     pub fn new(config: &str) -> Result<WasmServer, JsValue> {
         let mut inner = Server::new(config_from(config)?)
             .map_err(|e| context_error("ERR_CONFIG", e.to_string()))?;
-        let woken = Arc::new(Flag(AtomicBool::new(false)));
-        inner.set_waker(Waker::from(Arc::clone(&woken)));
+        let (woken, waker) = Flag::install();
+        inner.set_waker(waker);
         Ok(Self {
             inner,
             handles: HashMap::new(),
@@ -204,7 +80,7 @@ impl WasmServer {
     /// Whether an output was queued on an empty queue since the last call (and clears it).
     #[wasm_bindgen(js_name = takeWoken)]
     pub fn take_woken(&mut self) -> bool {
-        self.woken.0.swap(false, Ordering::AcqRel)
+        self.woken.take()
     }
 
     /// Whether an output is queued.
@@ -285,6 +161,26 @@ impl WasmServer {
     #[wasm_bindgen(js_name = removePrompt)]
     pub fn remove_prompt(&mut self, name: &str) -> bool {
         self.inner.remove_prompt(name)
+    }
+
+    /// Replaces a registered resource's stored contents (JSON text; `undefined`: ask the
+    /// application); whether it is registered.
+    #[wasm_bindgen(js_name = setResourceContents)]
+    pub fn set_resource_contents(
+        &mut self,
+        uri: &str,
+        contents: Option<String>,
+    ) -> Result<bool, JsValue> {
+        let contents = contents
+            .map(|c| decode::<Vec<OwnedResourceContents>>(&c, "contents"))
+            .transpose()?;
+        Ok(self.inner.set_resource_contents(uri, contents))
+    }
+
+    /// Turns the application's own `resources/list` pages on or off.
+    #[wasm_bindgen(js_name = setDynamicResources)]
+    pub fn set_dynamic_resources(&mut self, on: bool) {
+        self.inner.set_dynamic_resources(on);
     }
 
     /// Handles one message; returns `request`, `notification`, `response` or `invalid`.
@@ -405,6 +301,13 @@ impl WasmServer {
                     "capabilities": capabilities(e.capabilities), "retry": retry(e.retry.as_ref()),
                 });
                 return (v, Some(e.params));
+            }
+            Event::ListResources(e) => {
+                self.handles.insert(e.handle.get(), e.handle);
+                json!({
+                    "type": "listResources", "handle": e.handle.get(), "cursor": e.cursor,
+                    "progress": e.progress, "auth": e.auth,
+                })
             }
             Event::Cancelled { handle, reason } => {
                 self.handles.remove(&handle.get());
@@ -565,6 +468,21 @@ impl WasmServer {
         self.answered(h, r)
     }
 
+    /// Answers a `listResources` event with one page of resources (JSON text) and the
+    /// application's cursor for the next page.
+    #[wasm_bindgen(js_name = respondList)]
+    pub fn respond_list(
+        &mut self,
+        handle: f64,
+        resources: &str,
+        next_cursor: Option<String>,
+    ) -> Result<(), JsValue> {
+        let h = self.handle(handle)?;
+        let resources = decode::<Vec<OwnedResource>>(resources, "resources")?;
+        let r = self.inner.respond_list(h, resources, next_cursor);
+        self.answered(h, r)
+    }
+
     /// Answers a prompt with a `GetPromptResult` (JSON text).
     #[wasm_bindgen(js_name = respondPrompt)]
     pub fn respond_prompt(&mut self, handle: f64, result: &str) -> Result<(), JsValue> {
@@ -681,36 +599,5 @@ impl WasmServer {
     #[wasm_bindgen(getter)]
     pub fn subscriptions(&self) -> u32 {
         u32::try_from(self.inner.subscriptions()).unwrap_or(u32::MAX)
-    }
-}
-
-/// A request head from the glue (JSON text with the `RequestHead` fields in camelCase).
-struct Head(serde_json::Map<String, Value>);
-
-impl Head {
-    fn parse(text: &str) -> Result<Self, JsValue> {
-        serde_json::from_str(text)
-            .map(Head)
-            .map_err(|e| context_error("ERR_INVALID_ARG_TYPE", format!("head: {e}")))
-    }
-
-    fn get(&self, key: &str) -> Option<&str> {
-        self.0.get(key).and_then(Value::as_str)
-    }
-
-    fn view(&self) -> RequestHead<'_> {
-        RequestHead {
-            method: self.get("method").unwrap_or(""),
-            path: self.get("path").unwrap_or(""),
-            host: self.get("host"),
-            origin: self.get("origin"),
-            content_type: self.get("contentType"),
-            content_length: self.0.get("contentLength").and_then(Value::as_u64),
-            protocol_version: self.get("protocolVersion"),
-            mcp_method: self.get("mcpMethod"),
-            mcp_name: self.get("mcpName"),
-            accept: self.get("accept"),
-            session_id: self.get("sessionId"),
-        }
     }
 }

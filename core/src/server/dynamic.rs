@@ -83,6 +83,16 @@ impl Server {
         });
     }
 
+    /// Turns the host's own `resources/list` pages on or off after construction (what
+    /// [`ServerConfig::dynamic_resources`](super::ServerConfig::dynamic_resources) sets up
+    /// front), for a host that learns later whether it lists resources of its own (a
+    /// package layer whose first template with a list callback is registered after the
+    /// machine was built): while off, the last registered page carries no cursor into an
+    /// empty host phase. A host-phase cursor given while on is invalid (-32602) once off.
+    pub fn set_dynamic_resources(&mut self, on: bool) {
+        self.config.dynamic_resources = on;
+    }
+
     /// Answers a [`ListEvent`] with one page of the host's resources and the host's cursor
     /// for the next one (`None` = the last page). Items whose URI is registered are dropped
     /// (listed already), and so are items the visibility filter hides from the request's
