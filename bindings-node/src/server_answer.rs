@@ -8,7 +8,7 @@ use mcp_context::http::{HeadCheck, HttpStart};
 use mcp_context::messages::owned::{
     OwnedGetPromptResult, OwnedInputRequest, OwnedJson, OwnedResource, OwnedResourceContents,
 };
-use mcp_context::server::{Ctx, Failure, Handle, InputRequired, RespondError, StreamId, Transport};
+use mcp_context::server::{Ctx, Handle, InputRequired, RespondError, StreamId, Transport};
 use napi::bindgen_prelude::{Buffer, JsObjectValue, Object, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
@@ -277,24 +277,8 @@ impl ServerMachine {
         #[napi(ts_arg_type = "number")] handle: Int,
         failure: FailureSpec,
     ) -> Result<()> {
-        let message = failure.message.unwrap_or_default();
-        let f = match failure.kind.as_str() {
-            "notFound" => Failure::NotFound,
-            "invalidParams" => Failure::InvalidParams(message.into()),
-            "internal" => Failure::Internal,
-            "application" => Failure::Application {
-                code: failure.code.unwrap_or(-32603),
-                message: message.into(),
-            },
-            other => {
-                return Err(errors::type_error(
-                    &env,
-                    format!(
-                        "failure.kind must be notFound, invalidParams, internal or application, not '{other}'"
-                    ),
-                ));
-            }
-        };
+        let f = crate::spell::failure(&failure.kind, failure.message, failure.code)
+            .map_err(|m| errors::type_error(&env, m))?;
         let h = self.handle(&env, &handle)?;
         let r = self.inner.fail(h, f);
         self.answered(&env, h, r)
