@@ -1,10 +1,13 @@
 //! Value conversions shared by every class: 64-bit integers (`number` or `bigint`), JSON
-//! text to and from JS values (through the engine's own `JSON`), string pairs to objects.
+//! text to and from JS values (through the engine's own `JSON`), wire-shaped values through
+//! the core's decoders, request ids, string pairs to objects.
 //!
 //! Integers: the core's ids, handles and times are `u64`. JS gives `number` (exact up to
 //! 2^53 − 1) or `bigint`; the addon returns a `number` while it is exact and a `bigint`
 //! beyond, so nothing is ever rounded.
 
+use mcp_context::jsonrpc::OwnedRequestId;
+use mcp_context::messages::owned::FromJsonText;
 use napi::bindgen_prelude::{
     BigInt, Either, Function, JsObjectValue, JsValue, Object, ToNapiValue, Unknown,
 };
@@ -151,4 +154,33 @@ pub(crate) fn bigint_from_decimal(text: &str) -> Option<BigInt> {
         }
     }
     Some(BigInt { sign_bit, words })
+}
+
+/// Decodes a wire-shaped JS value through the core (`FromJsonText`).
+pub(crate) fn decode<T: FromJsonText>(env: &Env, value: Unknown<'_>, what: &str) -> Result<T> {
+    let text = stringify(env, value, what)?;
+    T::from_json_text(&text)
+        .map_err(|e| errors::mcp_error(env, format!("{what}: {e}"), e.error_code().0, None, 400))
+}
+
+/// A request id as JS, with its exact value and JSON type: a string for a string id; an
+/// integer as a `number` while exact (|id| < 2^53), else as a `bigint` (any size).
+pub(crate) fn request_id<'e>(env: &'e Env, id: &OwnedRequestId) -> Result<Unknown<'e>> {
+    const SAFE: i64 = (1 << 53) - 1;
+    Ok(match id {
+        OwnedRequestId::Str(s) => env.create_string(s)?.to_unknown(),
+        #[allow(clippy::cast_precision_loss)]
+        OwnedRequestId::Int(i) if (-SAFE..=SAFE).contains(i) => (*i as f64).into_unknown(env)?,
+        OwnedRequestId::Int(i) => BigInt::from(*i).into_unknown(env)?,
+        OwnedRequestId::BigInt(digits) => match bigint_from_decimal(digits) {
+            Some(b) => b.into_unknown(env)?,
+            None => {
+                return Err(errors::context_error(
+                    env,
+                    format!("request id {digits} is not an integer literal"),
+                    String::from("ERR_INVALID_ID"),
+                ));
+            }
+        },
+    })
 }

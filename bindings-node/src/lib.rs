@@ -20,6 +20,8 @@
 
 mod cache;
 mod client;
+mod client_config;
+mod client_out;
 mod context;
 mod convert;
 mod error_code;
@@ -28,6 +30,10 @@ mod http;
 mod ident;
 mod router;
 mod server;
+mod server_answer;
+mod server_config;
+mod server_events;
+mod server_http;
 mod spell;
 mod template;
 mod waker;

@@ -2,7 +2,9 @@
 //! §Bindings), shared by both engines of the npm package: the napi addon (`mod spell`) and
 //! the WebAssembly build (`bindings-node/wasm`, which includes this file by path). Pure
 //! functions of the identifier: a new core variant gets its spelling from the core, with
-//! no table on either side.
+//! no table on either side. One spelling is read back: a `fail` call's `kind` ([`failure`]).
+
+use mcp_context::server::Failure;
 
 /// `missing_host` → `ERR_MISSING_HOST`.
 pub(crate) fn err_code(ident: &str) -> String {
@@ -24,4 +26,30 @@ pub(crate) fn camel(ident: &str) -> String {
         }
     }
     out
+}
+
+/// A `fail` call's `{kind, message, code}` (`FailureSpec`) as the core's `Failure`:
+/// `notFound`, `invalidParams` (`message`), `internal`, `application` (`code`, -32603 when
+/// absent, and `message`). Another `kind` is refused: `Err` holds the message both engines
+/// throw.
+pub(crate) fn failure(
+    kind: &str,
+    message: Option<String>,
+    code: Option<i32>,
+) -> Result<Failure, String> {
+    let message = message.unwrap_or_default();
+    Ok(match kind {
+        "notFound" => Failure::NotFound,
+        "invalidParams" => Failure::InvalidParams(message.into()),
+        "internal" => Failure::Internal,
+        "application" => Failure::Application {
+            code: code.unwrap_or(-32603),
+            message: message.into(),
+        },
+        other => {
+            return Err(format!(
+                "failure.kind must be notFound, invalidParams, internal or application, not '{other}'"
+            ));
+        }
+    })
 }

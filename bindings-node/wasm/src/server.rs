@@ -11,7 +11,7 @@ use mcp_context::messages::owned::{
     OwnedResourceContents, OwnedResourceTemplate,
 };
 use mcp_context::server::{
-    BodyKind, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure, Handle,
+    BodyKind, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Handle,
     InputRequired, Output, PromptEntry, ReadTarget, Received, RegisterError, ResourceEntry,
     RespondError, Retry, Server, StreamId, TemplateEntry, Transport,
 };
@@ -21,7 +21,7 @@ use wasm_bindgen::prelude::*;
 use crate::flag::Flag;
 use crate::json::{context_error, decode, int, pairs};
 use crate::server_config::{Head, config_from, hint, value_sets};
-use crate::spell::err_code;
+use crate::spell::{err_code, failure};
 
 fn register_error(what: &str, e: &RegisterError) -> JsValue {
     context_error(&err_code(e.ident()), format!("{what}: {e}"))
@@ -524,24 +524,8 @@ impl WasmServer {
         message: Option<String>,
         code: Option<i32>,
     ) -> Result<(), JsValue> {
-        let message = message.unwrap_or_default();
-        let f = match kind {
-            "notFound" => Failure::NotFound,
-            "invalidParams" => Failure::InvalidParams(message.into()),
-            "internal" => Failure::Internal,
-            "application" => Failure::Application {
-                code: code.unwrap_or(-32603),
-                message: message.into(),
-            },
-            other => {
-                return Err(context_error(
-                    "ERR_INVALID_ARG_TYPE",
-                    format!(
-                        "failure.kind must be notFound, invalidParams, internal or application, not '{other}'"
-                    ),
-                ));
-            }
-        };
+        let f =
+            failure(kind, message, code).map_err(|m| context_error("ERR_INVALID_ARG_TYPE", m))?;
         let h = self.handle(handle)?;
         let r = self.inner.fail(h, f);
         self.answered(h, r)
