@@ -20,8 +20,8 @@
 use std::cell::RefCell;
 
 use mcp_context::template::{
-    Captures, Encoded, MatchError, OwnedPattern, OwnedTemplate, PatternError, Router as Core, Value,
-    Variables,
+    Captures, Encoded, MatchError, OwnedPattern, OwnedTemplate, PatternError, Router as Core,
+    Value, Variables,
 };
 use napi::bindgen_prelude::{BufferSlice, FnArgs, Function, JsObjectValue, Object, Unknown};
 use napi::{Env, Error, Result, Status};
@@ -58,21 +58,21 @@ impl<T> Slab<T> {
     }
 
     fn insert(&mut self, value: T) -> u32 {
-        if let Some(h) = self.free.pop() {
-            if let Some(slot) = self.slots.get_mut(h as usize) {
-                *slot = Some(value);
-                return h;
-            }
+        if let Some(h) = self.free.pop()
+            && let Some(slot) = self.slots.get_mut(h as usize)
+        {
+            *slot = Some(value);
+            return h;
         }
         self.slots.push(Some(value));
         u32::try_from(self.slots.len() - 1).unwrap_or(u32::MAX)
     }
 
     fn remove(&mut self, h: u32) {
-        if let Some(slot) = self.slots.get_mut(h as usize) {
-            if slot.take().is_some() {
-                self.free.push(h);
-            }
+        if let Some(slot) = self.slots.get_mut(h as usize)
+            && slot.take().is_some()
+        {
+            self.free.push(h);
         }
     }
 
@@ -147,7 +147,10 @@ fn stale() -> Error {
 }
 
 fn busy() -> Error {
-    Error::new(Status::GenericFailure, "mcp-context: re-entered a template or router call")
+    Error::new(
+        Status::GenericFailure,
+        "mcp-context: re-entered a template or router call",
+    )
 }
 
 /// Registers a template; its handle.
@@ -452,7 +455,9 @@ pub(crate) fn register_fast_classes(exports: &mut Object<'_>, env: &Env) -> Resu
         env.create_function_from_closure::<(), _, _>("routeNames", |ctx| {
             let h: u32 = ctx.get(0)?;
             let id: u32 = ctx.get(1)?;
-            with_router(h, |r| Ok(r.names.get(id as usize).cloned().unwrap_or_default()))
+            with_router(h, |r| {
+                Ok(r.names.get(id as usize).cloned().unwrap_or_default())
+            })
         })?,
     )?;
     let template: Unknown<'_> = exports.get_named_property("UriTemplate")?;

@@ -86,44 +86,43 @@ fn expand_object(env: &Env, handle: u32, vars: Option<Unknown<'_>>) -> Result<St
     let names = fast::with_template(handle, |t| Ok(t.names.clone()))?;
     let mut owned = OwnedVariables::new();
 
-        if let Some(vars) = vars {
-            match vars.get_type()? {
-                ValueType::Null | ValueType::Undefined => {}
-                ValueType::Object if !vars.is_array()? => {
-                    // Only the template's own names are read: the fewest engine calls, and
-                    // a property the template does not use cannot matter.
-                    let object = vars.coerce_to_object()?;
-                    for name in &names {
-                        let v = object.get_named_property::<Unknown<'_>>(name)?;
-                        if v.get_type()? == ValueType::String {
-                            owned.insert(name.clone(), OwnedValue::Str(String::from_unknown(v)?));
-                        } else if let Some(v) = value(env, name, &v)? {
-                            owned.insert(name.clone(), v);
-                        }
+    if let Some(vars) = vars {
+        match vars.get_type()? {
+            ValueType::Null | ValueType::Undefined => {}
+            ValueType::Object if !vars.is_array()? => {
+                // Only the template's own names are read: the fewest engine calls, and
+                // a property the template does not use cannot matter.
+                let object = vars.coerce_to_object()?;
+                for name in &names {
+                    let v = object.get_named_property::<Unknown<'_>>(name)?;
+                    if v.get_type()? == ValueType::String {
+                        owned.insert(name.clone(), OwnedValue::Str(String::from_unknown(v)?));
+                    } else if let Some(v) = value(env, name, &v)? {
+                        owned.insert(name.clone(), v);
                     }
                 }
-                other => {
-                    return Err(errors::type_error(
-                        env,
-                        format!(
-                            "expand() takes an object of variables, not {}",
-                            if vars.is_array()? {
-                                "an array"
-                            } else {
-                                type_name(other)
-                            }
-                        ),
-                    ));
-                }
+            }
+            other => {
+                return Err(errors::type_error(
+                    env,
+                    format!(
+                        "expand() takes an object of variables, not {}",
+                        if vars.is_array()? {
+                            "an array"
+                        } else {
+                            type_name(other)
+                        }
+                    ),
+                ));
             }
         }
+    }
     fast::with_template(handle, |t| {
         owned
             .expand(t.inner.as_ref())
             .map_err(|err| errors::expand_error(env, t.inner.source(), err))
     })
 }
-
 
 /// An RFC 6570 URI template (levels 1–4), parsed once and expanded many times.
 ///

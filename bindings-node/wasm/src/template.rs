@@ -86,7 +86,11 @@ struct Positional<'a> {
 impl Variables for Positional<'_> {
     fn get(&self, name: &str) -> Option<TemplateValue<'_>> {
         let i = self.names.iter().position(|n| n == name)?;
-        self.values.get(i).copied().flatten().map(TemplateValue::Str)
+        self.values
+            .get(i)
+            .copied()
+            .flatten()
+            .map(TemplateValue::Str)
     }
 }
 
@@ -253,14 +257,18 @@ impl WasmTemplate {
                 continue;
             }
             let end = at + len as usize;
-            *slot = Some(input_text(input.get(at..).unwrap_or_default(), len as usize)?);
+            *slot = Some(input_text(
+                input.get(at..).unwrap_or_default(),
+                len as usize,
+            )?);
             at = end;
         }
         let vars = Positional {
             names: &self.names,
             values: values.get(..n).unwrap_or_default(),
         };
-        let mut out = String::from_utf8(core::mem::take(&mut self.buffers.output)).unwrap_or_default();
+        let mut out =
+            String::from_utf8(core::mem::take(&mut self.buffers.output)).unwrap_or_default();
         out.clear();
         let r = self.inner.as_ref().expand(&vars, &mut out);
         let len = out.len();
@@ -291,7 +299,6 @@ impl WasmTemplate {
             Err(e) => Err(context_error("ERR_TOO_MANY_VARIABLES", e.to_string())),
         }
     }
-
 }
 
 #[wasm_bindgen]
