@@ -3,14 +3,14 @@
 //!
 //! A napi-rs class method pays for its borrow bookkeeping (a scope, a class identity check, a
 //! global borrow table) on every call, more than expanding a template costs. So `template.js`
-//! wraps the two classes: `expand`, `match` and `route` call the closures made here, which
-//! take a template's or router's handle (its slot in a per-thread registry), the shared
-//! buffer and a length. Every rule stays in the core:
+//! wraps the two classes: `expand`, `match` and `route` call the closures made here with one
+//! argument, the shared buffer, whose header holds the template's or router's handle (its
+//! slot in a per-thread registry) and a count. Every rule stays in the core:
 //!
-//! * `expand(handle, buf, n)`: the buffer holds `n` u32 lengths (native endian, `u32::MAX`
-//!   for an undefined variable), one per variable in `variables` order, then the UTF-8 values
-//!   back to back. The result is the expansion (a string).
-//! * `match(handle, buf, len)` / `route(handle, buf, len)`: the buffer holds the URI's UTF-8
+//! * `expand(buf)`: after the header (handle, `n`), `n` u32 lengths (native endian,
+//!   `u32::MAX` for an undefined variable), one per variable in `variables` order, then the
+//!   UTF-8 values back to back. The result is the expansion (a string).
+//! * `match(buf)` / `route(buf)`: after the header (handle, `len`), the URI's `len` UTF-8
 //!   bytes; the records of the match are written from the next multiple of 4 (see
 //!   [`write_records`]); the result is the decoded text the records point into, or
 //!   `undefined` when every value is a slice of the URI.
@@ -239,7 +239,18 @@ fn put_word(buf: &mut [u8], at: &mut usize, w: u32) -> Result<()> {
     Ok(())
 }
 
-/// `expand(handle, buf, n)`.
+/// The buffer's header: the handle and a count (values for `expand`, URI bytes for `match`
+/// and `route`) as two u32s; what follows is the call's input.
+const HEADER: usize = 8;
+
+fn header(buf: &[u8]) -> Result<(u32, u32, &[u8])> {
+    match (word(buf, 0), word(buf, 4), buf.get(HEADER..)) {
+        (Some(h), Some(n), Some(rest)) => Ok((h, n, rest)),
+        _ => Err(bad_input("buffer shorter than its header")),
+    }
+}
+
+/// `expand(buf)`, on the buffer after its header.
 fn expand(env: &Env, h: u32, buf: &[u8], n: u32) -> Result<String> {
     let n = n as usize;
     if n > MAX_POSITIONAL {
@@ -277,7 +288,7 @@ fn expand(env: &Env, h: u32, buf: &[u8], n: u32) -> Result<String> {
 }
 
 /// Templates with more variables take the object path (`template.js` checks first).
-pub(crate) const MAX_POSITIONAL: usize = 64;
+pub(crate) const MAX_POSITIONAL: usize = 32;
 
 /// The split of the buffer: the URI, and where records start.
 fn uri_of(buf: &[u8], len: u32) -> Result<(&str, usize)> {
@@ -426,28 +437,25 @@ pub(crate) fn register_fast_classes(exports: &mut Object<'_>, env: &Env) -> Resu
     natives.set_named_property(
         "expand",
         env.create_function_from_closure::<(), _, _>("expand", |ctx| {
-            let h: u32 = ctx.get(0)?;
-            let buf: BufferSlice<'_> = ctx.get(1)?;
-            let n: u32 = ctx.get(2)?;
-            expand(ctx.env, h, &buf, n)
+            let buf: BufferSlice<'_> = ctx.get(0)?;
+            let (h, n, rest) = header(&buf)?;
+            expand(ctx.env, h, rest, n)
         })?,
     )?;
     natives.set_named_property(
         "match",
         env.create_function_from_closure::<(), _, _>("match", |ctx| {
-            let h: u32 = ctx.get(0)?;
-            let mut buf: BufferSlice<'_> = ctx.get(1)?;
-            let len: u32 = ctx.get(2)?;
-            match_uri(ctx.env, h, &mut buf, len)
+            let mut buf: BufferSlice<'_> = ctx.get(0)?;
+            let (h, len, _) = header(&buf)?;
+            match_uri(ctx.env, h, buf.get_mut(HEADER..).unwrap_or_default(), len)
         })?,
     )?;
     natives.set_named_property(
         "route",
         env.create_function_from_closure::<(), _, _>("route", |ctx| {
-            let h: u32 = ctx.get(0)?;
-            let mut buf: BufferSlice<'_> = ctx.get(1)?;
-            let len: u32 = ctx.get(2)?;
-            route(ctx.env, h, &mut buf, len)
+            let mut buf: BufferSlice<'_> = ctx.get(0)?;
+            let (h, len, _) = header(&buf)?;
+            route(ctx.env, h, buf.get_mut(HEADER..).unwrap_or_default(), len)
         })?,
     )?;
     natives.set_named_property(

@@ -10,7 +10,8 @@
 // scope); the factory receives the fast closures and the native classes.
 ((natives, NativeUriTemplate, NativeRouter) => {
   'use strict'
-  const MAX_POSITIONAL = 64 // fast.rs MAX_POSITIONAL
+  const MAX_POSITIONAL = 32 // fast.rs MAX_POSITIONAL
+  const HEADER = 8 // fast.rs HEADER: handle and count, two u32s
   const UNDEFINED = 0xffffffff
   const DECODED = 0x80000000
   const EXPLODED = 0x80000000
@@ -47,10 +48,13 @@
     }
     return buf.write(s, at)
   }
-  /** Writes `uri` at 0 with room for the records after it; its length in bytes. */
-  function putUri(uri) {
-    reserve(27 * uri.length + 640)
-    return put(uri, 0)
+  /** Writes the header and `uri` with room for the records after it; the records' word. */
+  function putUri(h, uri) {
+    reserve(HEADER + 27 * uri.length + 640)
+    const len = put(uri, HEADER)
+    words[0] = h
+    words[1] = len
+    return (HEADER + len + 3) >>> 2
   }
   const piece = (a, b, uri, d) => (a >= DECODED ? d.slice(a - DECODED, b) : uri.slice(a, b))
   /** The variables object from the records at word `at` (fast.rs `write_records`). */
@@ -91,29 +95,30 @@
       else if (typeof vars !== 'object' || Array.isArray(vars) || !this.#positional) return super.expand(vars)
       const names = this.#names
       const n = names.length
-      reserve(4 * n)
-      let at = 4 * n
+      reserve(HEADER + 4 * n)
+      let at = HEADER + 4 * n
       for (let i = 0; i < n; i++) {
         let v = vars[names[i]]
         if (typeof v !== 'string') {
           if (v === undefined || v === null) {
-            words[i] = UNDEFINED
+            words[2 + i] = UNDEFINED
             continue
           }
           if (typeof v !== 'number' && typeof v !== 'bigint') return super.expand(vars)
           v = String(v)
         }
         const w = put(v, at)
-        words[i] = w
+        words[2 + i] = w
         at += w
       }
-      return natives.expand(this.#h, buf, n)
+      words[0] = this.#h
+      words[1] = n
+      return natives.expand(buf)
     }
     match(uri) {
       if (typeof uri !== 'string') return super.match(uri)
-      const len = putUri(uri)
-      const d = natives.match(this.#h, buf, len)
-      const at = (len + 3) >>> 2
+      const at = putUri(this.#h, uri)
+      const d = natives.match(buf)
       return words[at] === UNDEFINED ? null : variables(this.#names, at, uri, d)
     }
   }
@@ -133,9 +138,8 @@
     }
     route(uri) {
       if (typeof uri !== 'string') return super.route(uri)
-      const len = putUri(uri)
-      const d = natives.route(this.#h, buf, len)
-      let at = (len + 3) >>> 2
+      let at = putUri(this.#h, uri)
+      const d = natives.route(buf)
       const id = words[at++]
       if (id === UNDEFINED) return null
       const template = this.#templates[id]
