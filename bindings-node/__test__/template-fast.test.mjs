@@ -83,3 +83,14 @@ describe('the fast paths agree with the object paths', () => {
     assert.equal('__handle' in new Router(), false)
   })
 })
+
+it('takes values whose getters expand other templates', () => {
+  for (const [T, tag] of [[UriTemplate, 'napi'], [WasmTemplate, 'wasm']]) {
+    const inner = new T('{x}/{y}')
+    const outer = new T('o://{a}/{b}')
+    const vars = { a: 'z', get b() { return inner.expand({ x: 'p q', y: 'r' }) } }
+    assert.equal(outer.expand(vars), 'o://z/p%2520q%2Fr', tag)
+    const same = { a: 'z', get b() { return outer.expand({ a: '1', b: '2' }) } }
+    assert.equal(outer.expand(same), 'o://z/o%3A%2F%2F1%2F2', tag)
+  }
+})

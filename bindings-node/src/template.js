@@ -95,17 +95,21 @@
       else if (typeof vars !== 'object' || Array.isArray(vars) || !this.#positional) return super.expand(vars)
       const names = this.#names
       const n = names.length
+      // Every value is read before the buffer is written: a getter may expand too.
+      const values = new Array(n)
+      for (let i = 0; i < n; i++) {
+        const v = vars[names[i]]
+        if (typeof v === 'string' || v === undefined || v === null) values[i] = v
+        else if (typeof v === 'number' || typeof v === 'bigint') values[i] = String(v)
+        else return super.expand(vars) // lists, objects and every type error
+      }
       reserve(HEADER + 4 * n)
       let at = HEADER + 4 * n
       for (let i = 0; i < n; i++) {
-        let v = vars[names[i]]
+        const v = values[i]
         if (typeof v !== 'string') {
-          if (v === undefined || v === null) {
-            words[2 + i] = UNDEFINED
-            continue
-          }
-          if (typeof v !== 'number' && typeof v !== 'bigint') return super.expand(vars)
-          v = String(v)
+          words[2 + i] = UNDEFINED
+          continue
         }
         const w = put(v, at)
         words[2 + i] = w

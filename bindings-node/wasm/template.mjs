@@ -105,15 +105,19 @@ export class UriTemplate {
     const names = this.variables
     const n = names.length
     if (typeof vars !== 'object' || n > MAX_POSITIONAL) return this.json(vars)
+    // Every value is read before the buffer is written: a getter may expand too.
+    const values = new Array(n)
+    for (let i = 0; i < n; i++) {
+      const v = vars[names[i]]
+      if (typeof v === 'string' || v === undefined || v === null) values[i] = v
+      else if (typeof v === 'number' || typeof v === 'bigint') values[i] = String(v)
+      else return this.json(vars)
+    }
     reserve(this, 4 * n)
     let at = 4 * n
     for (let i = 0; i < n; i++) {
-      let v = vars[names[i]]
+      const v = values[i]
       let w = UNDEFINED
-      if (typeof v !== 'string' && v !== undefined && v !== null) {
-        if (typeof v !== 'number' && typeof v !== 'bigint') return this.json(vars)
-        v = String(v)
-      }
       if (typeof v === 'string') {
         w = put(this, v, at)
         at += w
