@@ -208,16 +208,31 @@ pub(crate) fn names_of(t: &OwnedTemplate) -> Vec<String> {
     names
 }
 
-/// String values by position: `values[i]` is the value of `names[i]`.
+/// String values by position, read where they lie in the buffer: `n` u32 lengths (`u32::MAX`:
+/// undefined), then the UTF-8 values back to back; value `i` is the value of `names[i]`.
 struct Positional<'a> {
     names: &'a [String],
-    values: &'a [Option<&'a str>],
+    buf: &'a [u8],
+    n: usize,
 }
 
 impl Variables for Positional<'_> {
     fn get(&self, name: &str) -> Option<Value<'_>> {
-        let i = self.names.iter().position(|n| n == name)?;
-        self.values.get(i).copied().flatten().map(Value::Str)
+        let i = self.names.iter().take(self.n).position(|n| n == name)?;
+        let mut at = 4 * self.n;
+        for j in 0..i {
+            let len = word(self.buf, 4 * j)?;
+            if len != u32::MAX {
+                at += len as usize;
+            }
+        }
+        let len = word(self.buf, 4 * i)?;
+        if len == u32::MAX {
+            return None;
+        }
+        let bytes = self.buf.get(at..at + len as usize)?;
+        // `template.js` writes UTF-8; anything else would be undefined, never a panic.
+        std::str::from_utf8(bytes).ok().map(Value::Str)
     }
 }
 
@@ -256,27 +271,14 @@ fn expand(env: &Env, h: u32, buf: &[u8], n: u32) -> Result<String> {
     if n > MAX_POSITIONAL {
         return Err(bad_input("too many variables for the fast path"));
     }
-    let mut values: [Option<&str>; MAX_POSITIONAL] = [None; MAX_POSITIONAL];
-    let mut at = 4 * n;
-    for (i, slot) in values.iter_mut().enumerate().take(n) {
-        let len = word(buf, 4 * i).ok_or_else(|| bad_input("lengths past the buffer"))?;
-        if len == u32::MAX {
-            continue;
-        }
-        let end = at + len as usize;
-        let bytes = buf
-            .get(at..end)
-            .ok_or_else(|| bad_input("value past the buffer"))?;
-        *slot = Some(std::str::from_utf8(bytes).map_err(|_| bad_input("value is not UTF-8"))?);
-        at = end;
-    }
     with_template(h, |t| {
         SCRATCH.with(|s| {
             let text = &mut s.borrow_mut().text;
             text.clear();
             let vars = Positional {
                 names: &t.names,
-                values: values.get(..n).unwrap_or_default(),
+                buf,
+                n,
             };
             t.inner
                 .as_ref()
@@ -290,14 +292,12 @@ fn expand(env: &Env, h: u32, buf: &[u8], n: u32) -> Result<String> {
 /// Templates with more variables take the object path (`template.js` checks first).
 pub(crate) const MAX_POSITIONAL: usize = 32;
 
-/// The split of the buffer: the URI, and where records start.
-fn uri_of(buf: &[u8], len: u32) -> Result<(&str, usize)> {
-    let len = len as usize;
+/// The URI in the first `len` bytes of `buf`.
+fn uri_of(buf: &[u8], len: u32) -> Result<&str> {
     let bytes = buf
-        .get(..len)
+        .get(..len as usize)
         .ok_or_else(|| bad_input("URI past the buffer"))?;
-    let uri = std::str::from_utf8(bytes).map_err(|_| bad_input("URI is not UTF-8"))?;
-    Ok((uri, (len + 3) & !3))
+    std::str::from_utf8(bytes).map_err(|_| bad_input("URI is not UTF-8"))
 }
 
 /// Writes the records of a match at `at` in `out`:
@@ -306,7 +306,7 @@ fn uri_of(buf: &[u8], len: u32) -> Result<(&str, usize)> {
 /// set for an exploded variable), for an exploded variable the number of values, then each
 /// value as `start, end` in UTF-16 units: into the URI, or with bit 31 of `start` set into
 /// the decoded text (values that percent-decoding changed). A value whose decoding is not
-/// UTF-8 is given raw. Returns whether any value went into `decoded`.
+/// UTF-8 is given raw.
 fn write_records<const N: usize>(
     out: &mut [u8],
     at: &mut usize,
@@ -383,7 +383,7 @@ fn decoded_text(decoded: &[u8]) -> Option<String> {
 /// `match(handle, buf, len)`: records start with `u32::MAX` for no match, else the captures.
 fn match_uri(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<String>> {
     let (input, output) = buf.split_at_mut(((len as usize + 3) & !3).min(buf.len()));
-    let (uri, _) = uri_of(input, len)?;
+    let uri = uri_of(input, len)?;
     let mut at = 0;
     with_template(h, |t| {
         let pattern = match &t.pattern {
@@ -407,7 +407,7 @@ fn match_uri(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<Strin
 /// `route(handle, buf, len)`: records start with the route's id (`u32::MAX`: no match).
 fn route(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<String>> {
     let (input, output) = buf.split_at_mut(((len as usize + 3) & !3).min(buf.len()));
-    let (uri, _) = uri_of(input, len)?;
+    let uri = uri_of(input, len)?;
     let mut at = 0;
     with_router(h, |r| {
         let mut caps = Captures::<MAX_VARS>::new();
