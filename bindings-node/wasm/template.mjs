@@ -10,7 +10,7 @@ import { McpContextError } from './engine.mjs'
 const UNDEFINED = 0xffffffff
 const DECODED = 0x80000000
 const EXPLODED = 0x80000000
-const MAX_POSITIONAL = 64 // template.rs MAX_POSITIONAL
+const MAX_POSITIONAL = 32 // template.rs MAX_POSITIONAL
 const FAILED = -2147483648 // template.rs FAILED: the error is `takeError()`
 const EMPTY = Object.freeze({})
 const encoder = new TextEncoder()

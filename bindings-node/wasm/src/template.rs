@@ -75,22 +75,33 @@ fn input_text(input: &[u8], len: usize) -> Result<&str, JsValue> {
 }
 
 /// Templates with more variables take the JSON path (the glue checks first).
-const MAX_POSITIONAL: usize = 64;
+const MAX_POSITIONAL: usize = 32;
 
-/// String values by position: `values[i]` is the value of `names[i]`.
+/// String values by position, read where they lie in the input: `n` u32 lengths (`u32::MAX`:
+/// undefined), then the UTF-8 values back to back; value `i` is the value of `names[i]`.
 struct Positional<'a> {
     names: &'a [String],
-    values: &'a [Option<&'a str>],
+    input: &'a [u8],
+    n: usize,
 }
 
 impl Variables for Positional<'_> {
     fn get(&self, name: &str) -> Option<TemplateValue<'_>> {
-        let i = self.names.iter().position(|n| n == name)?;
-        self.values
-            .get(i)
-            .copied()
-            .flatten()
-            .map(TemplateValue::Str)
+        let i = self.names.iter().take(self.n).position(|n| n == name)?;
+        let mut at = 4 * self.n;
+        for j in 0..i {
+            let len = word(self.input, 4 * j)?;
+            if len != u32::MAX {
+                at += len as usize;
+            }
+        }
+        let len = word(self.input, 4 * i)?;
+        if len == u32::MAX {
+            return None;
+        }
+        let bytes = self.input.get(at..at + len as usize)?;
+        // The glue writes UTF-8; anything else would be undefined, never a panic.
+        core::str::from_utf8(bytes).ok().map(TemplateValue::Str)
     }
 }
 
@@ -247,25 +258,10 @@ impl WasmTemplate {
         if n > MAX_POSITIONAL {
             return Err(context_error("ERR_INPUT", "too many positional values"));
         }
-        let input = &self.buffers.input;
-        let mut values: [Option<&str>; MAX_POSITIONAL] = [None; MAX_POSITIONAL];
-        let mut at = 4 * n;
-        for (i, slot) in values.iter_mut().enumerate().take(n) {
-            let len = word(input, 4 * i)
-                .ok_or_else(|| context_error("ERR_INPUT", "lengths past the buffer"))?;
-            if len == u32::MAX {
-                continue;
-            }
-            let end = at + len as usize;
-            *slot = Some(input_text(
-                input.get(at..).unwrap_or_default(),
-                len as usize,
-            )?);
-            at = end;
-        }
         let vars = Positional {
             names: &self.names,
-            values: values.get(..n).unwrap_or_default(),
+            input: &self.buffers.input,
+            n,
         };
         let mut out =
             String::from_utf8(core::mem::take(&mut self.buffers.output)).unwrap_or_default();
