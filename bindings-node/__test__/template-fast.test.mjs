@@ -94,3 +94,11 @@ it('takes values whose getters expand other templates', () => {
     assert.equal(outer.expand(same), 'o://z/o%3A%2F%2F1%2F2', tag)
   }
 })
+
+it('takes matches and routes made by getters during an expansion', () => {
+  const t = new UriTemplate('o://{a}/{b}')
+  const r = new Router()
+  r.insert('r://{x}')
+  const vars = { a: 'z', get b() { return JSON.stringify([t.match('o://p/q'), r.route('r://y%20z').variables]) } }
+  assert.equal(t.expand(vars), `o://z/${encodeURIComponent('[{"a":"p","b":"q"},{"x":"y z"}]')}`)
+})

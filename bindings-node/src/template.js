@@ -21,6 +21,7 @@
   delete NativeUriTemplate.prototype.__handle
   delete NativeRouter.prototype.__handle
   const EMPTY = Object.freeze({})
+  let busy = false // an expansion is writing the buffer
 
   // The shared buffer: its own ArrayBuffer (offset 0, so `words` is aligned).
   let buf = Buffer.allocUnsafeSlow(1 << 16)
@@ -93,34 +94,38 @@
     expand(vars) {
       if (vars === undefined || vars === null) vars = EMPTY
       else if (typeof vars !== 'object' || Array.isArray(vars) || !this.#positional) return super.expand(vars)
-      const names = this.#names
-      const n = names.length
-      // Every value is read before the buffer is written: a getter may expand too.
-      const values = new Array(n)
-      for (let i = 0; i < n; i++) {
-        const v = vars[names[i]]
-        if (typeof v === 'string' || v === undefined || v === null) values[i] = v
-        else if (typeof v === 'number' || typeof v === 'bigint') values[i] = String(v)
-        else return super.expand(vars) // lists, objects and every type error
-      }
-      reserve(HEADER + 4 * n)
-      let at = HEADER + 4 * n
-      for (let i = 0; i < n; i++) {
-        const v = values[i]
-        if (typeof v !== 'string') {
-          words[2 + i] = UNDEFINED
-          continue
+      // A getter may call back in while the buffer is half written: such calls take the
+      // native methods.
+      if (busy) return super.expand(vars)
+      busy = true
+      try {
+        const names = this.#names
+        const n = names.length
+        reserve(HEADER + 4 * n)
+        let at = HEADER + 4 * n
+        for (let i = 0; i < n; i++) {
+          let v = vars[names[i]]
+          if (typeof v !== 'string') {
+            if (v === undefined || v === null) {
+              words[2 + i] = UNDEFINED
+              continue
+            }
+            if (typeof v !== 'number' && typeof v !== 'bigint') return super.expand(vars) // lists, objects, type errors
+            v = String(v)
+          }
+          const w = put(v, at)
+          words[2 + i] = w
+          at += w
         }
-        const w = put(v, at)
-        words[2 + i] = w
-        at += w
+        words[0] = this.#h
+        words[1] = n
+        return natives.expand(buf)
+      } finally {
+        busy = false
       }
-      words[0] = this.#h
-      words[1] = n
-      return natives.expand(buf)
     }
     match(uri) {
-      if (typeof uri !== 'string') return super.match(uri)
+      if (typeof uri !== 'string' || busy) return super.match(uri)
       const at = putUri(this.#h, uri)
       const d = natives.match(buf)
       return words[at] === UNDEFINED ? null : variables(this.#names, at, uri, d)
@@ -141,7 +146,7 @@
       return id
     }
     route(uri) {
-      if (typeof uri !== 'string') return super.route(uri)
+      if (typeof uri !== 'string' || busy) return super.route(uri)
       let at = putUri(this.#h, uri)
       const d = natives.route(buf)
       const id = words[at++]
