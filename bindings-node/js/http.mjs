@@ -37,14 +37,30 @@ function toResponse(r) {
   return new Response(r.body?.length ? r.body : null, { status: r.status, headers: r.headers })
 }
 
+/**
+ * The path of `url`, a serialized absolute URL (`Request.url`): from the first `/` after the
+ * authority to `?` or `#`, which is `new URL(url).pathname` without parsing it again.
+ */
+function pathOf(url) {
+  const scheme = url.indexOf('://')
+  if (scheme === -1) return new URL(url).pathname
+  const start = url.indexOf('/', scheme + 3)
+  if (start === -1) return '/'
+  let end = url.length
+  const q = url.indexOf('?', start)
+  if (q !== -1) end = q
+  const f = url.indexOf('#', start)
+  if (f !== -1 && f < end) end = f
+  return url.slice(start, end)
+}
+
 /** The request facts the core checks (`RequestHead`). */
 function headOf(request) {
-  const url = new URL(request.url)
   const h = request.headers
   const get = (name) => h.get(name) ?? undefined
   const length = h.get('content-length')
   return {
-    method: request.method, path: url.pathname, host: get('host') ?? url.host, origin: get('origin'),
+    method: request.method, path: pathOf(request.url), host: get('host') ?? new URL(request.url).host, origin: get('origin'),
     contentType: get('content-type'), contentLength: length === null ? undefined : Number(length),
     protocolVersion: get('mcp-protocol-version'), mcpMethod: get('mcp-method'), mcpName: get('mcp-name'),
     accept: get('accept'), sessionId: get('mcp-session-id'),

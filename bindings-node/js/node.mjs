@@ -1,6 +1,7 @@
 // Node runners for an `McpServer`: newline-delimited stdio, and Streamable HTTP on
-// node:http through `server.fetch` (the request's body is streamed into the fetch handler,
-// so the head check runs before any byte of it is read). Node built-ins are imported when a
+// node:http straight onto the core's HTTP entry point (the head check runs before any byte
+// of the body is read; the same checks and answers as `server.fetch`, without web
+// `Request`/`Response` objects in between). Node built-ins are imported when a
 // runner starts, so the package also loads where they do not exist (Workers, browsers).
 
 /** Serves `server` over stdio (one JSON-RPC message per line). Resolves to the line reader. */
@@ -19,8 +20,16 @@ export async function serveStdio(server, { input = process.stdin, output = proce
   return rl
 }
 
-/** A node:http request listener serving `server.fetch` (the core answers 404 off its path). */
+/**
+ * A node:http request listener for `server`: an `McpServer` is served straight from the
+ * node:http request onto the core's HTTP entry point (`httpHead` before any byte of the body
+ * is read, `handleHttp` with the body, the answer written from the core's status, headers
+ * and bytes; no web `Request`/`Response` in between); anything else with a `fetch(request)`
+ * (a web-standard handler) through `Request` and `Response`. The core answers 404 off its
+ * path.
+ */
 export async function toNodeHandler(server) {
+  if (server.machine) return nodeHandler(server)
   const { Readable } = await import('node:stream')
   return (req, res) => {
     const headers = new Headers()
@@ -58,6 +67,146 @@ export async function toNodeHandler(server) {
       if (!res.headersSent) res.writeHead(500)
       res.end()
     })
+  }
+}
+
+// Plain bytes, not `Buffer`: this module also loads where Node's globals do not exist.
+const SSE_HEAD = new TextEncoder().encode('data: ')
+const SSE_TAIL = new TextEncoder().encode('\n\n')
+
+/** One SSE event around `bytes`, in one write. */
+function sseFrame(bytes) {
+  const frame = new Uint8Array(SSE_HEAD.length + bytes.length + SSE_TAIL.length)
+  frame.set(SSE_HEAD, 0)
+  frame.set(bytes, SSE_HEAD.length)
+  frame.set(SSE_TAIL, SSE_HEAD.length + bytes.length)
+  return frame
+}
+
+/** The request target's path, as `new URL(...).pathname` gives it. */
+function pathOf(target) {
+  const q = target.indexOf('?')
+  const raw = q === -1 ? target : target.slice(0, q)
+  // Anything URL parsing could change (dot segments, escapes, backslashes, absolute form).
+  return raw.charCodeAt(0) === 47 && !/[.%\\#]/.test(raw) ? raw : new URL(target, 'http://localhost').pathname
+}
+
+/** The request facts the core checks (`RequestHead`), from node:http's parsed head. */
+function headOf(req) {
+  const h = req.headers
+  const length = h['content-length']
+  return {
+    method: req.method, path: pathOf(req.url), host: h.host ?? 'localhost', origin: h.origin,
+    contentType: h['content-type'], contentLength: length === undefined ? undefined : Number(length),
+    protocolVersion: h['mcp-protocol-version'], mcpMethod: h['mcp-method'], mcpName: h['mcp-name'],
+    accept: h.accept, sessionId: h['mcp-session-id'],
+  }
+}
+
+/** The core's `[name, value]` pairs as node:http's flat raw-header list. */
+function flat(pairs, extra) {
+  const out = []
+  for (let i = 0; i < pairs.length; i++) out.push(pairs[i][0], pairs[i][1])
+  if (extra !== undefined) out.push('content-length', String(extra))
+  return out
+}
+
+/** Writes the core's complete answer (`{status, headers, body}`) in one write. */
+function complete(res, r, keepAlive) {
+  const body = r.body ?? EMPTY
+  if (!keepAlive) res.shouldKeepAlive = false
+  res.writeHead(r.status, flat(r.headers, body.length))
+  res.end(body)
+}
+const EMPTY = new Uint8Array(0)
+
+/** The direct node:http listener of an `McpServer` (see `toNodeHandler`). */
+function nodeHandler(server) {
+  const machine = server.machine
+  let nextStream = 1
+
+  /** Feeds the body to the machine and answers: JSON at once or as transmits, or SSE. */
+  function handle(req, res, head, body) {
+    const stream = nextStream++
+    let sse = false
+    let open = true
+    const end = () => { server.detach(stream, false); open = false; res.end() }
+    server.attach(stream, (t) => {
+      if (!open) return
+      if (!sse) {
+        if (t.kind === 'json') {
+          server.detach(stream, false)
+          open = false
+          res.writeHead(t.httpStatus, flat(t.headers, t.bytes.length))
+          res.end(t.bytes)
+          return
+        }
+        sse = true
+        res.writeHead(t.httpStatus, flat(t.headers))
+        res.flushHeaders()
+      }
+      res.write(sseFrame(t.bytes))
+      if (t.endOfStream) end()
+    })
+    res.on('close', () => { if (open) { open = false; server.detach(stream, true) } })
+    let start
+    try {
+      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 })
+    } catch (err) {
+      server.detach(stream, false)
+      throw err
+    }
+    if (start.eventStream) {
+      // A 2025-11-25 session's GET stream: the head now, events as they come.
+      sse = true
+      res.writeHead(start.status, flat(start.headers))
+      res.flushHeaders()
+    } else if (start.stream === undefined) {
+      server.detach(stream, false)
+      open = false
+      complete(res, start, true)
+    }
+    server._pump()
+  }
+
+  return (req, res) => {
+    try {
+      const head = headOf(req)
+      const check = machine.httpHead(head)
+      if (!check.readBody) {
+        complete(res, check, req.complete)
+        return
+      }
+      const limit = Number(check.limit)
+      const chunks = []
+      let size = 0
+      const done = () => {
+        req.off('data', onData)
+        req.off('end', done)
+        const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)
+        try {
+          if (size > limit) res.shouldKeepAlive = false // the rest stays unread
+          handle(req, res, head, body)
+        } catch (err) {
+          fail(res, err)
+        }
+      }
+      const onData = (chunk) => {
+        size += chunk.length
+        chunks.push(chunk)
+        if (size > limit) { req.pause(); done() } // 413 from the core, without reading on
+      }
+      req.on('data', onData)
+      req.on('end', done)
+    } catch (err) {
+      fail(res, err)
+    }
+  }
+
+  function fail(res, err) {
+    server.onerror?.(err)
+    if (!res.headersSent) res.writeHead(500)
+    res.end()
   }
 }
 

@@ -111,6 +111,8 @@ pub(crate) fn register_error_classes(mut exports: Object<'_>, env: Env) -> Resul
     exports.set_named_property("TemplateError", template)?;
     exports.set_named_property("McpError", mcp)?;
     exports.set_named_property("OriginError", origin)?;
+    // napi-rs keeps one module-exports hook: the template classes' fast faces register here.
+    crate::fast::register_fast_classes(&mut exports, &env)?;
     // The finaliser drops the references when the environment goes away.
     env.set_instance_data(stored, (), |_| {})
 }

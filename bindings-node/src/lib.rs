@@ -26,6 +26,7 @@ mod context;
 mod convert;
 mod error_code;
 mod errors;
+mod fast;
 mod http;
 mod ident;
 mod router;

@@ -6,13 +6,14 @@
 
 use mcp_context::json::{EncodeError, Writer};
 use mcp_context::template::{
-    Captures, Encoded, InsertError, MatchError, PatternError, Router as Core,
+    Captures, Encoded, InsertError, MatchError, OwnedTemplate, PatternError, Router as Core,
 };
 use napi::bindgen_prelude::{Either, Null, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
 use crate::errors;
+use crate::fast;
 
 /// Captures beyond this many variables are refused (`ERR_TOO_MANY_VARIABLES`).
 pub(crate) const MAX_VARS: usize = 32;
@@ -85,7 +86,14 @@ pub(crate) fn match_error(env: &Env, e: MatchError) -> napi::Error {
 /// ```
 #[napi]
 pub struct Router {
-    inner: Core<()>,
+    /// The router's slot in the registry (`fast.rs`), shared with the fast path.
+    handle: u32,
+}
+
+impl Drop for Router {
+    fn drop(&mut self) {
+        fast::drop_router(self.handle);
+    }
 }
 
 #[napi]
@@ -94,7 +102,16 @@ impl Router {
     #[napi(constructor, catch_unwind)]
     #[allow(clippy::new_without_default)] // a JS constructor
     pub fn new() -> Self {
-        Self { inner: Core::new() }
+        Self {
+            handle: fast::add_router(),
+        }
+    }
+
+    /// The registry handle, for `template.js` (which removes this method from the prototype
+    /// after taking it).
+    #[napi(js_name = "__handle", skip_typescript, catch_unwind)]
+    pub fn handle(&self) -> u32 {
+        self.handle
     }
 
     /// Registers `template`; returns its id (the registration index).
@@ -104,10 +121,13 @@ impl Router {
     /// or `ERR_ROUTE_SHADOWED` (a registered template makes it unreachable).
     #[napi(catch_unwind)]
     pub fn insert(&mut self, env: Env, template: String) -> Result<u32> {
-        self.inner
-            .insert(&template, ())
-            .map(|id| u32::try_from(id.index()).unwrap_or(u32::MAX))
-            .map_err(|e| {
+        // Parsed twice (here for the names, in the core's insert): registration is not a hot
+        // path, and the core's error wins.
+        let names = OwnedTemplate::parse(&template)
+            .map(|t| fast::names_of(&t))
+            .unwrap_or_default();
+        fast::with_router_mut(self.handle, |r| {
+            let id = r.core.insert(&template, ()).map_err(|e| {
                 let code = match e {
                     InsertError::Parse(p) => return errors::parse_error(&env, &template, p),
                     InsertError::Compile(_) => "ERR_TEMPLATE_NOT_MATCHABLE",
@@ -121,7 +141,10 @@ impl Router {
                     }
                 };
                 errors::context_error(&env, format!("{template}: {e}"), code.to_string())
-            })
+            })?;
+            r.names.push(names);
+            Ok(u32::try_from(id.index()).unwrap_or(u32::MAX))
+        })
     }
 
     /// The template `uri` routes to with its decoded variables, or `null`.
@@ -132,8 +155,27 @@ impl Router {
         ts_return_type = "{ id: number; template: string; variables: Record<string, string | string[]> } | null"
     )]
     pub fn route<'e>(&self, env: &'e Env, uri: String) -> Result<Either<Unknown<'e>, Null>> {
+        fast::with_router(self.handle, |r| self.route_in(env, &r.core, &uri))
+    }
+
+    /// The number of templates.
+    #[napi(getter, catch_unwind)]
+    pub fn length(&self) -> Result<u32> {
+        fast::with_router(self.handle, |r| {
+            Ok(u32::try_from(r.core.len()).unwrap_or(u32::MAX))
+        })
+    }
+}
+
+impl Router {
+    fn route_in<'e>(
+        &self,
+        env: &'e Env,
+        core: &Core<()>,
+        uri: &str,
+    ) -> Result<Either<Unknown<'e>, Null>> {
         let mut caps = Captures::<MAX_VARS>::new();
-        match self.inner.route(&uri, &mut caps) {
+        match core.route(uri, &mut caps) {
             Ok(hit) => json_result(env, |w| {
                 w.begin_object()?;
                 w.key("id")?;
@@ -148,11 +190,5 @@ impl Router {
             Err(MatchError::NoMatch) => Ok(Either::B(Null)),
             Err(e) => Err(match_error(env, e)),
         }
-    }
-
-    /// The number of templates.
-    #[napi(getter, catch_unwind)]
-    pub fn length(&self) -> u32 {
-        u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
     }
 }

@@ -6,7 +6,7 @@
 //! Every rule of expansion is the core's.
 
 use mcp_context::template::{
-    Captures, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables, PatternError,
+    Captures, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables,
 };
 use napi::bindgen_prelude::{Either, FromNapiValue, Null};
 use napi::bindgen_prelude::{JsObjectValue, JsValue, Object, Unknown};
@@ -14,6 +14,7 @@ use napi::{Env, Result, ValueType};
 use napi_derive::napi;
 
 use crate::errors;
+use crate::fast;
 use crate::router;
 
 fn type_name(value_type: ValueType) -> &'static str {
@@ -78,6 +79,51 @@ fn value(env: &Env, name: &str, value: &Unknown<'_>) -> Result<Option<OwnedValue
     }
 }
 
+/// `expand` with the variables as a JS object (the path for lists, objects, numbers and
+/// every type error; `template.js` takes plain strings through `fast.rs`).
+/// The values are read first (a getter may run any JS), then the registry is entered.
+fn expand_object(env: &Env, handle: u32, vars: Option<Unknown<'_>>) -> Result<String> {
+    let names = fast::with_template(handle, |t| Ok(t.names.clone()))?;
+    let mut owned = OwnedVariables::new();
+
+    if let Some(vars) = vars {
+        match vars.get_type()? {
+            ValueType::Null | ValueType::Undefined => {}
+            ValueType::Object if !vars.is_array()? => {
+                // Only the template's own names are read: the fewest engine calls, and
+                // a property the template does not use cannot matter.
+                let object = vars.coerce_to_object()?;
+                for name in &names {
+                    let v = object.get_named_property::<Unknown<'_>>(name)?;
+                    if v.get_type()? == ValueType::String {
+                        owned.insert(name.clone(), OwnedValue::Str(String::from_unknown(v)?));
+                    } else if let Some(v) = value(env, name, &v)? {
+                        owned.insert(name.clone(), v);
+                    }
+                }
+            }
+            other => {
+                return Err(errors::type_error(
+                    env,
+                    format!(
+                        "expand() takes an object of variables, not {}",
+                        if vars.is_array()? {
+                            "an array"
+                        } else {
+                            type_name(other)
+                        }
+                    ),
+                ));
+            }
+        }
+    }
+    fast::with_template(handle, |t| {
+        owned
+            .expand(t.inner.as_ref())
+            .map_err(|err| errors::expand_error(env, t.inner.source(), err))
+    })
+}
+
 /// An RFC 6570 URI template (levels 1–4), parsed once and expanded many times.
 ///
 /// ```js
@@ -87,11 +133,14 @@ fn value(env: &Env, name: &str, value: &Unknown<'_>) -> Result<Option<OwnedValue
 /// ```
 #[napi]
 pub struct UriTemplate {
-    inner: OwnedTemplate,
-    /// The template compiled for matching (or why it cannot be matched).
-    pattern: std::result::Result<OwnedPattern, PatternError>,
-    /// The variable names, each once, in template order.
-    names: Vec<String>,
+    /// The template's slot in the registry (`fast.rs`), shared with the fast paths.
+    handle: u32,
+}
+
+impl Drop for UriTemplate {
+    fn drop(&mut self) {
+        fast::drop_template(self.handle);
+    }
 }
 
 #[napi]
@@ -111,29 +160,32 @@ impl UriTemplate {
         let source = source.coerce_to_string()?.into_utf8()?.into_owned()?;
         let inner =
             OwnedTemplate::parse(&source).map_err(|err| errors::parse_error(&env, &source, err))?;
-        let mut names: Vec<String> = Vec::new();
-        for spec in inner.variables() {
-            if !names.iter().any(|n| n == spec.name) {
-                names.push(spec.name.to_string());
-            }
-        }
-        Ok(Self {
+        let names = fast::names_of(&inner);
+        let handle = fast::add_template(fast::TemplateEntry {
             inner,
             pattern: OwnedPattern::parse(&source),
             names,
-        })
+        });
+        Ok(Self { handle })
+    }
+
+    /// The registry handle, for `template.js` (which removes this method from the prototype
+    /// after taking it).
+    #[napi(js_name = "__handle", skip_typescript, catch_unwind)]
+    pub fn handle(&self) -> u32 {
+        self.handle
     }
 
     /// The template text, exactly as given.
     #[napi(getter, catch_unwind)]
-    pub fn source(&self) -> &str {
-        self.inner.source()
+    pub fn source(&self) -> Result<String> {
+        fast::with_template(self.handle, |t| Ok(t.inner.source().to_owned()))
     }
 
     /// The variable names in template order, each once.
     #[napi(getter, catch_unwind)]
-    pub fn variables(&self) -> Vec<&str> {
-        self.names.iter().map(String::as_str).collect()
+    pub fn variables(&self) -> Result<Vec<String>> {
+        fast::with_template(self.handle, |t| Ok(t.names.clone()))
     }
 
     /// Expands the template (RFC 6570 §3). Values: strings; numbers and bigints (through
@@ -146,41 +198,7 @@ impl UriTemplate {
     /// (`code` `ERR_TEMPLATE_PREFIX_ON_COMPOSITE`).
     #[napi(catch_unwind, ts_args_type = "vars?: Record<string, VarValue>")]
     pub fn expand(&self, env: Env, vars: Option<Unknown<'_>>) -> Result<String> {
-        let mut owned = OwnedVariables::new();
-        if let Some(vars) = vars {
-            match vars.get_type()? {
-                ValueType::Null | ValueType::Undefined => {}
-                ValueType::Object if !vars.is_array()? => {
-                    // Only the template's own names are read: the fewest engine calls, and
-                    // a property the template does not use cannot matter.
-                    let object = vars.coerce_to_object()?;
-                    for name in &self.names {
-                        let v = object.get_named_property::<Unknown<'_>>(name)?;
-                        if v.get_type()? == ValueType::String {
-                            owned.insert(name.clone(), OwnedValue::Str(String::from_unknown(v)?));
-                        } else if let Some(v) = value(&env, name, &v)? {
-                            owned.insert(name.clone(), v);
-                        }
-                    }
-                }
-                other => {
-                    return Err(errors::type_error(
-                        &env,
-                        format!(
-                            "expand() takes an object of variables, not {}",
-                            if vars.is_array()? {
-                                "an array"
-                            } else {
-                                type_name(other)
-                            }
-                        ),
-                    ));
-                }
-            }
-        }
-        owned
-            .expand(self.inner.as_ref())
-            .map_err(|err| errors::expand_error(&env, self.inner.source(), err))
+        expand_object(&env, self.handle, vars)
     }
 
     /// Matches `uri` against the template (docs/matching.md): the decoded variables
@@ -195,27 +213,31 @@ impl UriTemplate {
         ts_return_type = "Record<string, string | string[]> | null"
     )]
     pub fn match_uri<'e>(&self, env: &'e Env, uri: String) -> Result<Either<Unknown<'e>, Null>> {
-        let pattern = match &self.pattern {
-            Ok(p) => p,
-            Err(e) => return Err(router::pattern_error(env, self.inner.source(), *e)),
-        };
-        let mut caps = Captures::<{ router::MAX_VARS }>::new();
-        match pattern.matches(&uri, &mut caps) {
-            Ok(()) => router::json_result(env, |w| router::write_captures(w, &caps)).map(Either::A),
-            Err(MatchError::NoMatch) => Ok(Either::B(Null)),
-            Err(e) => Err(router::match_error(env, e)),
-        }
+        fast::with_template(self.handle, |t| {
+            let pattern = match &t.pattern {
+                Ok(p) => p,
+                Err(e) => return Err(router::pattern_error(env, t.inner.source(), *e)),
+            };
+            let mut caps = Captures::<{ router::MAX_VARS }>::new();
+            match pattern.matches(&uri, &mut caps) {
+                Ok(()) => {
+                    router::json_result(env, |w| router::write_captures(w, &caps)).map(Either::A)
+                }
+                Err(MatchError::NoMatch) => Ok(Either::B(Null)),
+                Err(e) => Err(router::match_error(env, e)),
+            }
+        })
     }
 
     /// The template source (so a template interpolates as its text).
     #[napi(js_name = "toString", catch_unwind)]
-    pub fn to_js_string(&self) -> &str {
-        self.inner.source()
+    pub fn to_js_string(&self) -> Result<String> {
+        self.source()
     }
 
     /// The template source (so `JSON.stringify` writes the `uriTemplate` string).
     #[napi(js_name = "toJSON", catch_unwind)]
-    pub fn to_json(&self) -> &str {
-        self.inner.source()
+    pub fn to_json(&self) -> Result<String> {
+        self.source()
     }
 }

@@ -16,26 +16,6 @@ export function load(wasm) {
   memory = glue.initSync({ module: wasm }).memory
 }
 
-// Strings on the template hot paths go through each object's buffers in linear memory
-// (template.rs): UTF-8 in with `encodeInto`, out as ASCII with `fromCharCode` (expansions
-// are ASCII; other output goes through `TextDecoder`).
-const encoder = new TextEncoder()
-const decoder = new TextDecoder()
-function put(inner, text) {
-  const max = text.length * 3
-  const at = inner.inputBuffer(max)
-  return encoder.encodeInto(text, new Uint8Array(memory.buffer, at, max)).written
-}
-function take(inner, len) {
-  const bytes = new Uint8Array(memory.buffer, inner.outputAddress(), len)
-  if (len <= 256) {
-    let ascii = true
-    for (let i = 0; i < len; i++) if (bytes[i] > 0x7f) { ascii = false; break }
-    if (ascii) return String.fromCharCode.apply(null, bytes)
-  }
-  return decoder.decode(bytes)
-}
-
 class McpContextError extends Error {
   constructor(message, code) { super(message); this.name = 'McpContextError'; this.code = code }
 }
@@ -280,45 +260,5 @@ export class ClientMachine {
   }
 }
 
-export class UriTemplate {
-  constructor(source) {
-    this.inner = call(() => new glue.WasmTemplate(source))
-    this.source = source
-    this.variables = this.inner.variables
-    this.n = this.variables.length
-  }
-  expand(vars = {}) {
-    // One crossing: the values, in variable order, joined by U+0000, when all are plain
-    // strings without U+0000; JSON text otherwise.
-    let joined = ''
-    for (let i = 0; i < this.n; i++) {
-      const v = vars[this.variables[i]]
-      if (typeof v !== 'string' || v.includes('\0')) return call(() => this.inner.expandJson(JSON.stringify(vars)))
-      joined = i === 0 ? v : `${joined}\0${v}`
-    }
-    const inner = this.inner
-    try {
-      return take(inner, inner.expandInput(put(inner, joined)))
-    } catch (err) {
-      return rethrow(err)
-    }
-  }
-  match(uri) {
-    const inner = this.inner
-    let n
-    try { n = inner.matchInput(put(inner, uri)) } catch (err) { return rethrow(err) }
-    return n < 0 ? null : JSON.parse(take(inner, n))
-  }
-  toString() { return this.source }
-}
-
-export class Router {
-  constructor() { this.inner = new glue.WasmRouter() }
-  insert(template) { return call(() => this.inner.insert(template)) }
-  route(uri) {
-    const inner = this.inner
-    let n
-    try { n = inner.routeInput(put(inner, uri)) } catch (err) { return rethrow(err) }
-    return n < 0 ? null : JSON.parse(take(inner, n))
-  }
-}
+// `UriTemplate` and `Router`: template.mjs (buffers in linear memory).
+export { Router, UriTemplate } from './template.mjs'

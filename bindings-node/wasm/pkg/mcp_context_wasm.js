@@ -582,22 +582,50 @@ export class WasmRouter {
         wasm.__wbg_wasmrouter_free(ptr, 0);
     }
     /**
-     * `route` on the input buffer's first `len` bytes: the output's length (JSON text), or
-     * -1 when no template matches.
+     * The error of the last call that returned [`FAILED`], as JSON text.
+     * @returns {string | undefined}
+     */
+    takeError() {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmrouter_takeError(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            let v1;
+            if (r0 !== 0) {
+                v1 = getStringFromWasm0(r0, r1).slice();
+                wasm.__wbindgen_export3(r0, r1 * 1, 1);
+            }
+            return v1;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Routes the URI in the input's first `len` bytes: -1 when no template matches, else
+     * the length of the decoded text (the output); the records start with the route's id.
+     * [`FAILED`]: see `takeError`.
      * @param {number} len
      * @returns {number}
      */
     routeInput(len) {
+        const ret = wasm.wasmrouter_routeInput(this.__wbg_ptr, len);
+        return ret;
+    }
+    /**
+     * The variable names of template `id`, each once, in template order.
+     * @param {number} id
+     * @returns {string[]}
+     */
+    routeNames(id) {
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            wasm.wasmrouter_routeInput(retptr, this.__wbg_ptr, len);
+            wasm.wasmrouter_routeNames(retptr, this.__wbg_ptr, id);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
-            if (r2) {
-                throw takeObject(r1);
-            }
-            return r0;
+            var v1 = getArrayJsValueFromWasm0(r0, r1).slice();
+            wasm.__wbindgen_export3(r0, r1 * 4, 4);
+            return v1;
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
         }
@@ -620,6 +648,14 @@ export class WasmRouter {
         return ret >>> 0;
     }
     /**
+     * The records' address in linear memory (a multiple of 4).
+     * @returns {number}
+     */
+    recordsAddress() {
+        const ret = wasm.wasmrouter_recordsAddress(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
      * An empty router.
      */
     constructor() {
@@ -627,34 +663,6 @@ export class WasmRouter {
         this.__wbg_ptr = ret >>> 0;
         WasmRouterFinalization.register(this, this.__wbg_ptr, this);
         return this;
-    }
-    /**
-     * `{id, template, variables}` as JSON text, or `undefined`.
-     * @param {string} uri
-     * @returns {string | undefined}
-     */
-    route(uri) {
-        try {
-            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            const ptr0 = passStringToWasm0(uri, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-            const len0 = WASM_VECTOR_LEN;
-            wasm.wasmrouter_route(retptr, this.__wbg_ptr, ptr0, len0);
-            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
-            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
-            if (r3) {
-                throw takeObject(r2);
-            }
-            let v2;
-            if (r0 !== 0) {
-                v2 = getStringFromWasm0(r0, r1).slice();
-                wasm.__wbindgen_export3(r0, r1 * 1, 1);
-            }
-            return v2;
-        } finally {
-            wasm.__wbindgen_add_to_stack_pointer(16);
-        }
     }
     /**
      * Adds a template; its id.
@@ -1342,6 +1350,26 @@ export class WasmTemplate {
         wasm.__wbg_wasmtemplate_free(ptr, 0);
     }
     /**
+     * The error of the last call that returned [`FAILED`], as JSON text.
+     * @returns {string | undefined}
+     */
+    takeError() {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmtemplate_takeError(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            let v1;
+            if (r0 !== 0) {
+                v1 = getStringFromWasm0(r0, r1).slice();
+                wasm.__wbindgen_export3(r0, r1 * 1, 1);
+            }
+            return v1;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Expands variables given as JSON text (`{name: string | string[] | {k: v}}`).
      * @param {string} vars
      * @returns {string}
@@ -1373,45 +1401,25 @@ export class WasmTemplate {
         }
     }
     /**
-     * `matchUri` on the input buffer's first `len` bytes: the output's length (JSON text),
-     * or -1 when the URI does not match.
+     * Matches the URI in the input's first `len` bytes: -1 for no match, else the length
+     * of the decoded text (the output), with the records (see the module docs); or
+     * [`FAILED`] (`takeError`).
      * @param {number} len
      * @returns {number}
      */
     matchInput(len) {
-        try {
-            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            wasm.wasmtemplate_matchInput(retptr, this.__wbg_ptr, len);
-            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
-            if (r2) {
-                throw takeObject(r1);
-            }
-            return r0;
-        } finally {
-            wasm.__wbindgen_add_to_stack_pointer(16);
-        }
+        const ret = wasm.wasmtemplate_matchInput(this.__wbg_ptr, len);
+        return ret;
     }
     /**
-     * `expandJoined` on the input buffer's first `len` bytes; the output's length.
-     * @param {number} len
+     * Expands the `n` positional values in the input (see the module docs); the output's
+     * length, or `-len - 1` when the output is not ASCII, or [`FAILED`] (`takeError`).
+     * @param {number} n
      * @returns {number}
      */
-    expandInput(len) {
-        try {
-            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            wasm.wasmtemplate_expandInput(retptr, this.__wbg_ptr, len);
-            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
-            if (r2) {
-                throw takeObject(r1);
-            }
-            return r0 >>> 0;
-        } finally {
-            wasm.__wbindgen_add_to_stack_pointer(16);
-        }
+    expandInput(n) {
+        const ret = wasm.wasmtemplate_expandInput(this.__wbg_ptr, n);
+        return ret;
     }
     /**
      * Makes the input buffer at least `len` bytes; its address in linear memory.
@@ -1423,42 +1431,19 @@ export class WasmTemplate {
         return ret >>> 0;
     }
     /**
-     * Expands string values given in `variables()` order, joined by U+0000.
-     * @param {string} joined
-     * @returns {string}
-     */
-    expandJoined(joined) {
-        let deferred3_0;
-        let deferred3_1;
-        try {
-            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            const ptr0 = passStringToWasm0(joined, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-            const len0 = WASM_VECTOR_LEN;
-            wasm.wasmtemplate_expandJoined(retptr, this.__wbg_ptr, ptr0, len0);
-            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
-            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
-            var ptr2 = r0;
-            var len2 = r1;
-            if (r3) {
-                ptr2 = 0; len2 = 0;
-                throw takeObject(r2);
-            }
-            deferred3_0 = ptr2;
-            deferred3_1 = len2;
-            return getStringFromWasm0(ptr2, len2);
-        } finally {
-            wasm.__wbindgen_add_to_stack_pointer(16);
-            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
-        }
-    }
-    /**
      * The output buffer's address in linear memory.
      * @returns {number}
      */
     outputAddress() {
         const ret = wasm.wasmtemplate_outputAddress(this.__wbg_ptr);
+        return ret >>> 0;
+    }
+    /**
+     * The records' address in linear memory (a multiple of 4).
+     * @returns {number}
+     */
+    recordsAddress() {
+        const ret = wasm.wasmtemplate_recordsAddress(this.__wbg_ptr);
         return ret >>> 0;
     }
     /**
@@ -1480,34 +1465,6 @@ export class WasmTemplate {
             this.__wbg_ptr = r0 >>> 0;
             WasmTemplateFinalization.register(this, this.__wbg_ptr, this);
             return this;
-        } finally {
-            wasm.__wbindgen_add_to_stack_pointer(16);
-        }
-    }
-    /**
-     * The decoded variables of `uri` as JSON text, or `undefined` when it does not match.
-     * @param {string} uri
-     * @returns {string | undefined}
-     */
-    matchUri(uri) {
-        try {
-            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            const ptr0 = passStringToWasm0(uri, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-            const len0 = WASM_VECTOR_LEN;
-            wasm.wasmtemplate_matchUri(retptr, this.__wbg_ptr, ptr0, len0);
-            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
-            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
-            if (r3) {
-                throw takeObject(r2);
-            }
-            let v2;
-            if (r0 !== 0) {
-                v2 = getStringFromWasm0(r0, r1).slice();
-                wasm.__wbindgen_export3(r0, r1 * 1, 1);
-            }
-            return v2;
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
         }
@@ -1553,6 +1510,15 @@ export function protocolVersion() {
     }
 }
 
+/**
+ * The module's linear memory, where the glue reads and writes the buffers.
+ * @returns {any}
+ */
+export function templateMemory() {
+    const ret = wasm.templateMemory();
+    return takeObject(ret);
+}
+
 const EXPECTED_RESPONSE_TYPES = new Set(['basic', 'cors', 'default']);
 
 async function __wbg_load(module, imports) {
@@ -1588,6 +1554,10 @@ async function __wbg_load(module, imports) {
 function __wbg_get_imports() {
     const imports = {};
     imports.wbg = {};
+    imports.wbg.__wbg___wbindgen_memory_a342e963fbcabd68 = function() {
+        const ret = wasm.memory;
+        return addHeapObject(ret);
+    };
     imports.wbg.__wbg___wbindgen_string_get_a2a31e16edf96e42 = function(arg0, arg1) {
         const obj = getObject(arg1);
         const ret = typeof(obj) === 'string' ? obj : undefined;

@@ -1,17 +1,25 @@
-//! RFC 6570 templates and the router, for the glue's `UriTemplate` and `Router`.
+//! RFC 6570 templates and the router, for the glue's `UriTemplate` and `Router`
+//! (`wasm/template.mjs`).
 //!
 //! Crossing costs more than the work, so strings do not go through wasm-bindgen's
-//! conversions on the hot paths: each object owns an input and an output buffer in linear
-//! memory; the glue writes UTF-8 into the input (`inputBuffer` gives its address), calls
-//! `expandInput` / `matchInput` / `routeInput` with the length, and reads the output
-//! (`outputAddress`, the returned length). `expand` takes the values of the template's
-//! variables, in `variables()` order, joined by U+0000 (the glue falls back to `expandJson`
-//! when a value is not a plain string or contains U+0000); `match` and `route` write JSON
-//! text for `JSON.parse`. The buffers are plain `Vec<u8>`s: no unsafe code here.
+//! conversions on the hot paths, and nothing allocates once the buffers are warm: each object
+//! owns its buffers in linear memory; the glue writes UTF-8 into the input (`inputBuffer`
+//! gives its address), calls `expandInput` / `matchInput` / `routeInput` with a length, and
+//! reads the output where `outputAddress` / `recordsAddress` point.
+//!
+//! * `expandInput(n)`: the input holds `n` u32 lengths (`u32::MAX`: undefined), one per
+//!   variable in `variables` order, then the UTF-8 values back to back. The expansion is the
+//!   output; the result is its length (negative, `-len - 1`, when it is not ASCII: never for
+//!   a valid expansion, but the glue then decodes UTF-8).
+//! * `matchInput(len)` / `routeInput(len)`: the input holds the URI. The result is -1 for no
+//!   match, else the length of the decoded text (the output); the records (u32s) say where
+//!   each value is: see [`write_records`]. `routeInput`'s records start with the route's id.
+//!
+//! The buffers are plain `Vec`s: no unsafe code here.
 
-use mcp_context::json::{EncodeError, Writer};
 use mcp_context::template::{
     Captures, Encoded, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables, Router,
+    Value as TemplateValue, Variables,
 };
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -19,30 +27,6 @@ use wasm_bindgen::prelude::*;
 use crate::json::context_error;
 
 const MAX_VARS: usize = 32;
-
-fn write_captures<const N: usize>(
-    w: &mut Writer<'_, String>,
-    caps: &Captures<'_, '_, N>,
-) -> Result<(), EncodeError> {
-    let decoded = |v: Encoded<'_>| {
-        v.decode()
-            .map_or_else(|_| v.raw().to_string(), |d| d.into_owned())
-    };
-    w.begin_object()?;
-    for c in caps.iter() {
-        w.key(c.name())?;
-        if c.is_exploded() {
-            w.begin_array()?;
-            for v in c.values() {
-                w.str(&decoded(v))?;
-            }
-            w.end_array()?;
-        } else {
-            w.str(&decoded(c.value()))?;
-        }
-    }
-    w.end_object()
-}
 
 /// A parsed template.
 #[wasm_bindgen]
@@ -53,33 +37,156 @@ pub struct WasmTemplate {
     buffers: Buffers,
 }
 
-/// The input and output buffers of one object.
+/// The buffers of one object.
 #[derive(Default)]
 struct Buffers {
     input: Vec<u8>,
     output: Vec<u8>,
+    records: Vec<u32>,
+    /// The error of the last call that returned [`FAILED`] (JSON text for the glue).
+    error: Option<String>,
 }
 
+/// What the buffer calls return on error (the glue then calls `takeError`): a plain number
+/// crosses for less than a `Result`.
+const FAILED: i32 = i32::MIN;
+
 impl Buffers {
+    fn settle(&mut self, r: Result<i32, JsValue>) -> i32 {
+        r.unwrap_or_else(|e| {
+            self.error = Some(e.as_string().unwrap_or_default());
+            FAILED
+        })
+    }
+
     fn input(&mut self, len: usize) -> usize {
         if self.input.len() < len {
             self.input.resize(len, 0);
         }
         self.input.as_mut_ptr() as usize
     }
+}
 
-    fn text(&self, len: usize) -> Result<&str, JsValue> {
-        let bytes = self
-            .input
-            .get(..len)
-            .ok_or_else(|| context_error("ERR_INPUT", "input past the buffer"))?;
-        core::str::from_utf8(bytes).map_err(|_| context_error("ERR_INPUT", "input is not UTF-8"))
-    }
+fn input_text(input: &[u8], len: usize) -> Result<&str, JsValue> {
+    let bytes = input
+        .get(..len)
+        .ok_or_else(|| context_error("ERR_INPUT", "input past the buffer"))?;
+    core::str::from_utf8(bytes).map_err(|_| context_error("ERR_INPUT", "input is not UTF-8"))
+}
 
-    fn set_output(&mut self, text: String) -> usize {
-        self.output = text.into_bytes();
-        self.output.len()
+/// Templates with more variables take the JSON path (the glue checks first).
+const MAX_POSITIONAL: usize = 32;
+
+/// String values by position, read where they lie in the input: `n` u32 lengths (`u32::MAX`:
+/// undefined), then the UTF-8 values back to back; value `i` is the value of `names[i]`.
+struct Positional<'a> {
+    names: &'a [String],
+    input: &'a [u8],
+    n: usize,
+}
+
+impl Variables for Positional<'_> {
+    fn get(&self, name: &str) -> Option<TemplateValue<'_>> {
+        let i = self.names.iter().take(self.n).position(|n| n == name)?;
+        let mut at = 4 * self.n;
+        for j in 0..i {
+            let len = word(self.input, 4 * j)?;
+            if len != u32::MAX {
+                at += len as usize;
+            }
+        }
+        let len = word(self.input, 4 * i)?;
+        if len == u32::MAX {
+            return None;
+        }
+        let bytes = self.input.get(at..at + len as usize)?;
+        // The glue writes UTF-8; anything else would be undefined, never a panic.
+        core::str::from_utf8(bytes).ok().map(TemplateValue::Str)
     }
+}
+
+fn word(buf: &[u8], at: usize) -> Option<u32> {
+    let b = buf.get(at..at + 4)?;
+    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+/// Writes the records of a match into `records` (after what is there):
+///
+/// `k` (captures), then per capture: the index of its name in `names` (bit 31 set for an
+/// exploded variable), for an exploded variable the number of values, then each value as
+/// `start, end` in UTF-16 units: into the URI, or with bit 31 of `start` set into the decoded
+/// text `decoded` (values that percent-decoding changed). A value whose decoding is not UTF-8
+/// is given raw.
+fn write_records<const N: usize>(
+    records: &mut Vec<u32>,
+    decoded: &mut Vec<u8>,
+    uri: &str,
+    names: &[String],
+    caps: &Captures<'_, '_, N>,
+) {
+    let ascii = uri.is_ascii();
+    let utf16 = |byte: usize| -> u32 {
+        let n = if ascii {
+            byte
+        } else {
+            uri.get(..byte).map_or(byte, |p| p.encode_utf16().count())
+        };
+        u32::try_from(n).unwrap_or(u32::MAX)
+    };
+    let base = uri.as_ptr() as usize;
+    let mut decoded_utf16 = 0u32;
+    let mut value = |records: &mut Vec<u32>, v: Encoded<'_>| {
+        let raw = v.raw();
+        let start = (raw.as_ptr() as usize).wrapping_sub(base);
+        let in_uri = start <= uri.len() && uri.len() - start >= raw.len();
+        if in_uri && !v.needs_decoding() {
+            records.push(utf16(start));
+            records.push(utf16(start + raw.len()));
+            return;
+        }
+        let from = decoded.len();
+        decoded.resize(from + raw.len(), 0);
+        let n = match v.decode_into(decoded.get_mut(from..).unwrap_or_default()) {
+            Ok(s) => s.len(),
+            Err(_) => {
+                decoded.truncate(from);
+                decoded.extend_from_slice(raw.as_bytes());
+                raw.len()
+            }
+        };
+        decoded.truncate(from + n);
+        let piece = core::str::from_utf8(decoded.get(from..).unwrap_or_default()).unwrap_or("");
+        let units = u32::try_from(piece.encode_utf16().count()).unwrap_or(u32::MAX);
+        records.push(decoded_utf16 | 1 << 31);
+        decoded_utf16 = decoded_utf16.saturating_add(units);
+        records.push(decoded_utf16);
+    };
+    records.push(u32::try_from(caps.iter().count()).unwrap_or(0));
+    for c in caps.iter() {
+        let idx = names.iter().position(|n| n == c.name()).unwrap_or(0);
+        let idx = u32::try_from(idx).unwrap_or(0);
+        if c.is_exploded() {
+            records.push(idx | 1 << 31);
+            let count_at = records.len();
+            records.push(0);
+            let mut count = 0u32;
+            for v in c.values() {
+                value(records, v);
+                count += 1;
+            }
+            if let Some(slot) = records.get_mut(count_at) {
+                *slot = count;
+            }
+        } else {
+            records.push(idx);
+            value(records, c.value());
+        }
+    }
+}
+
+#[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
+fn as_i32(n: usize) -> i32 {
+    i32::try_from(n).unwrap_or(i32::MAX)
 }
 
 #[wasm_bindgen]
@@ -89,12 +196,7 @@ impl WasmTemplate {
     pub fn new(source: &str) -> Result<WasmTemplate, JsValue> {
         let inner = OwnedTemplate::parse(source)
             .map_err(|e| context_error("ERR_TEMPLATE_PARSE", format!("{source}: {e}")))?;
-        let mut names: Vec<String> = Vec::new();
-        for spec in inner.variables() {
-            if !names.iter().any(|n| n == spec.name) {
-                names.push(spec.name.to_string());
-            }
-        }
+        let names = names_of(&inner);
         Ok(Self {
             inner,
             pattern: OwnedPattern::parse(source).ok(),
@@ -121,35 +223,82 @@ impl WasmTemplate {
         self.buffers.output.as_ptr() as usize
     }
 
-    /// `expandJoined` on the input buffer's first `len` bytes; the output's length.
+    /// The records' address in linear memory (a multiple of 4).
+    #[wasm_bindgen(js_name = recordsAddress)]
+    pub fn records_address(&self) -> usize {
+        self.buffers.records.as_ptr() as usize
+    }
+
+    /// Expands the `n` positional values in the input (see the module docs); the output's
+    /// length, or `-len - 1` when the output is not ASCII, or [`FAILED`] (`takeError`).
     #[wasm_bindgen(js_name = expandInput)]
-    pub fn expand_input(&mut self, len: usize) -> Result<usize, JsValue> {
-        let out = self.expand_joined(self.buffers.text(len)?)?;
-        Ok(self.buffers.set_output(out))
+    pub fn expand_input(&mut self, n: usize) -> i32 {
+        let r = self.try_expand_input(n);
+        self.buffers.settle(r)
     }
 
-    /// `matchUri` on the input buffer's first `len` bytes: the output's length (JSON text),
-    /// or -1 when the URI does not match.
+    /// The error of the last call that returned [`FAILED`], as JSON text.
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> Option<String> {
+        self.buffers.error.take()
+    }
+
+    /// Matches the URI in the input's first `len` bytes: -1 for no match, else the length
+    /// of the decoded text (the output), with the records (see the module docs); or
+    /// [`FAILED`] (`takeError`).
     #[wasm_bindgen(js_name = matchInput)]
-    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-    pub fn match_input(&mut self, len: usize) -> Result<i32, JsValue> {
-        match self.match_uri(self.buffers.text(len)?)? {
-            Some(text) => Ok(self.buffers.set_output(text) as i32),
-            None => Ok(-1),
+    pub fn match_input(&mut self, len: usize) -> i32 {
+        let r = self.try_match_input(len);
+        self.buffers.settle(r)
+    }
+}
+
+impl WasmTemplate {
+    fn try_expand_input(&mut self, n: usize) -> Result<i32, JsValue> {
+        if n > MAX_POSITIONAL {
+            return Err(context_error("ERR_INPUT", "too many positional values"));
         }
+        let vars = Positional {
+            names: &self.names,
+            input: &self.buffers.input,
+            n,
+        };
+        let mut out =
+            String::from_utf8(core::mem::take(&mut self.buffers.output)).unwrap_or_default();
+        out.clear();
+        let r = self.inner.as_ref().expand(&vars, &mut out);
+        let len = out.len();
+        let ascii = out.is_ascii();
+        self.buffers.output = out.into_bytes();
+        r.map_err(|e| context_error("ERR_EXPAND", e.to_string()))?;
+        Ok(if ascii { as_i32(len) } else { -as_i32(len) - 1 })
     }
 
-    /// Expands string values given in `variables()` order, joined by U+0000.
-    #[wasm_bindgen(js_name = expandJoined)]
-    pub fn expand_joined(&self, joined: &str) -> Result<String, JsValue> {
-        let mut vars = OwnedVariables::new();
-        for (name, v) in self.names.iter().zip(joined.split('\0')) {
-            vars.insert(name.clone(), OwnedValue::Str(v.to_owned()));
+    fn try_match_input(&mut self, len: usize) -> Result<i32, JsValue> {
+        let Some(pattern) = &self.pattern else {
+            return Err(context_error(
+                "ERR_TEMPLATE_NOT_MATCHABLE",
+                self.inner.source().to_owned(),
+            ));
+        };
+        let uri = input_text(&self.buffers.input, len)?;
+        let mut caps = Captures::<MAX_VARS>::new();
+        match pattern.matches(uri, &mut caps) {
+            Ok(()) => {
+                let (records, output) = (&mut self.buffers.records, &mut self.buffers.output);
+                records.clear();
+                output.clear();
+                write_records(records, output, uri, &self.names, &caps);
+                Ok(as_i32(output.len()))
+            }
+            Err(MatchError::NoMatch) => Ok(-1),
+            Err(e) => Err(context_error("ERR_TOO_MANY_VARIABLES", e.to_string())),
         }
-        vars.expand(self.inner.as_ref())
-            .map_err(|e| context_error("ERR_EXPAND", e.to_string()))
     }
+}
 
+#[wasm_bindgen]
+impl WasmTemplate {
     /// Expands variables given as JSON text (`{name: string | string[] | {k: v}}`).
     #[wasm_bindgen(js_name = expandJson)]
     pub fn expand_json(&self, vars: &str) -> Result<String, JsValue> {
@@ -186,34 +335,14 @@ impl WasmTemplate {
             .expand(self.inner.as_ref())
             .map_err(|e| context_error("ERR_EXPAND", e.to_string()))
     }
-
-    /// The decoded variables of `uri` as JSON text, or `undefined` when it does not match.
-    #[wasm_bindgen(js_name = matchUri)]
-    pub fn match_uri(&self, uri: &str) -> Result<Option<String>, JsValue> {
-        let Some(pattern) = &self.pattern else {
-            return Err(context_error(
-                "ERR_TEMPLATE_NOT_MATCHABLE",
-                self.inner.source().to_owned(),
-            ));
-        };
-        let mut caps = Captures::<MAX_VARS>::new();
-        match pattern.matches(uri, &mut caps) {
-            Ok(()) => {
-                let mut text = String::with_capacity(64);
-                write_captures(&mut Writer::new(&mut text), &caps)
-                    .map_err(|e| context_error("ERR_ENCODE", e.to_string()))?;
-                Ok(Some(text))
-            }
-            Err(MatchError::NoMatch) => Ok(None),
-            Err(e) => Err(context_error("ERR_TOO_MANY_VARIABLES", e.to_string())),
-        }
-    }
 }
 
 /// Many templates, one URI: the core's indexed router.
 #[wasm_bindgen]
 pub struct WasmRouter {
     inner: Router<()>,
+    /// The variable names of each template, by id (the records index them).
+    names: Vec<Vec<String>>,
     buffers: Buffers,
 }
 
@@ -225,16 +354,28 @@ impl WasmRouter {
     pub fn new() -> WasmRouter {
         Self {
             inner: Router::new(),
+            names: Vec::new(),
             buffers: Buffers::default(),
         }
     }
 
     /// Adds a template; its id.
     pub fn insert(&mut self, template: &str) -> Result<u32, JsValue> {
-        self.inner
+        let id = self
+            .inner
             .insert(template, ())
-            .map(|id| u32::try_from(id.index()).unwrap_or(u32::MAX))
-            .map_err(|e| context_error("ERR_ROUTE", format!("{template}: {e}")))
+            .map_err(|e| context_error("ERR_ROUTE", format!("{template}: {e}")))?;
+        let names = OwnedTemplate::parse(template)
+            .map(|t| names_of(&t))
+            .unwrap_or_default();
+        self.names.push(names);
+        Ok(u32::try_from(id.index()).unwrap_or(u32::MAX))
+    }
+
+    /// The variable names of template `id`, each once, in template order.
+    #[wasm_bindgen(js_name = routeNames)]
+    pub fn route_names(&self, id: usize) -> Vec<String> {
+        self.names.get(id).cloned().unwrap_or_default()
     }
 
     /// Makes the input buffer at least `len` bytes; its address in linear memory.
@@ -249,39 +390,64 @@ impl WasmRouter {
         self.buffers.output.as_ptr() as usize
     }
 
-    /// `route` on the input buffer's first `len` bytes: the output's length (JSON text), or
-    /// -1 when no template matches.
-    #[wasm_bindgen(js_name = routeInput)]
-    #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
-    pub fn route_input(&mut self, len: usize) -> Result<i32, JsValue> {
-        match self.route(self.buffers.text(len)?)? {
-            Some(text) => Ok(self.buffers.set_output(text) as i32),
-            None => Ok(-1),
-        }
+    /// The records' address in linear memory (a multiple of 4).
+    #[wasm_bindgen(js_name = recordsAddress)]
+    pub fn records_address(&self) -> usize {
+        self.buffers.records.as_ptr() as usize
     }
 
-    /// `{id, template, variables}` as JSON text, or `undefined`.
-    pub fn route(&self, uri: &str) -> Result<Option<String>, JsValue> {
+    /// Routes the URI in the input's first `len` bytes: -1 when no template matches, else
+    /// the length of the decoded text (the output); the records start with the route's id.
+    /// [`FAILED`]: see `takeError`.
+    #[wasm_bindgen(js_name = routeInput)]
+    pub fn route_input(&mut self, len: usize) -> i32 {
+        let r = self.try_route_input(len);
+        self.buffers.settle(r)
+    }
+
+    /// The error of the last call that returned [`FAILED`], as JSON text.
+    #[wasm_bindgen(js_name = takeError)]
+    pub fn take_error(&mut self) -> Option<String> {
+        self.buffers.error.take()
+    }
+}
+
+impl WasmRouter {
+    fn try_route_input(&mut self, len: usize) -> Result<i32, JsValue> {
+        let uri = input_text(&self.buffers.input, len)?;
         let mut caps = Captures::<MAX_VARS>::new();
         match self.inner.route(uri, &mut caps) {
             Ok(hit) => {
-                let mut text = String::with_capacity(128);
-                let mut w = Writer::new(&mut text);
-                let r: Result<(), EncodeError> = (|| {
-                    w.begin_object()?;
-                    w.key("id")?;
-                    w.u64(hit.id.index() as u64)?;
-                    w.key("template")?;
-                    w.str(hit.template)?;
-                    w.key("variables")?;
-                    write_captures(&mut w, &caps)?;
-                    w.end_object()
-                })();
-                r.map_err(|e| context_error("ERR_ENCODE", e.to_string()))?;
-                Ok(Some(text))
+                let (records, output) = (&mut self.buffers.records, &mut self.buffers.output);
+                records.clear();
+                output.clear();
+                let id = hit.id.index();
+                records.push(u32::try_from(id).unwrap_or(u32::MAX));
+                let names = self.names.get(id).map_or(&[][..], Vec::as_slice);
+                write_records(records, output, uri, names, &caps);
+                Ok(as_i32(output.len()))
             }
-            Err(MatchError::NoMatch) => Ok(None),
+            Err(MatchError::NoMatch) => Ok(-1),
             Err(e) => Err(context_error("ERR_TOO_MANY_VARIABLES", e.to_string())),
         }
     }
+}
+
+/// The variable names of a template, each once, in template order.
+fn names_of(t: &OwnedTemplate) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for spec in t.variables() {
+        if !names.iter().any(|n| n == spec.name) {
+            names.push(spec.name.to_string());
+        }
+    }
+    names
+}
+
+/// The module's linear memory, where the glue reads and writes the buffers.
+#[wasm_bindgen(js_name = templateMemory)]
+#[must_use]
+#[allow(unreachable_pub)] // exported to JS by wasm-bindgen
+pub fn template_memory() -> JsValue {
+    wasm_bindgen::memory()
 }

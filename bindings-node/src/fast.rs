@@ -1,0 +1,479 @@
+//! The fast paths of `UriTemplate` and `Router`: plain numbers and one shared `Buffer` cross
+//! the boundary instead of JS objects.
+//!
+//! A napi-rs class method pays for its borrow bookkeeping (a scope, a class identity check, a
+//! global borrow table) on every call, more than expanding a template costs. So `template.js`
+//! wraps the two classes: `expand`, `match` and `route` call the closures made here with one
+//! argument, the shared buffer, whose header holds the template's or router's handle (its
+//! slot in a per-thread registry) and a count. Every rule stays in the core:
+//!
+//! * `expand(buf)`: after the header (handle, `n`), `n` u32 lengths (native endian,
+//!   `u32::MAX` for an undefined variable), one per variable in `variables` order, then the
+//!   UTF-8 values back to back. The result is the expansion (a string).
+//! * `match(buf)` / `route(buf)`: after the header (handle, `len`), the URI's `len` UTF-8
+//!   bytes; the records of the match are written from the next multiple of 4 (see
+//!   [`write_records`]); the result is the decoded text the records point into, or
+//!   `undefined` when every value is a slice of the URI.
+//! * `routeNames(handle, id)`: the variable names of a registered template, which the records
+//!   index.
+
+use std::cell::RefCell;
+
+use mcp_context::template::{
+    Captures, Encoded, MatchError, OwnedPattern, OwnedTemplate, PatternError, Router as Core,
+    Value, Variables,
+};
+use napi::bindgen_prelude::{BufferSlice, FnArgs, Function, JsObjectValue, Object, Unknown};
+use napi::{Env, Error, Result, Status};
+
+use crate::router::{self, MAX_VARS};
+
+/// A parsed template, in the registry.
+pub(crate) struct TemplateEntry {
+    pub(crate) inner: OwnedTemplate,
+    /// The template compiled for matching (or why it cannot be matched).
+    pub(crate) pattern: std::result::Result<OwnedPattern, PatternError>,
+    /// The variable names, each once, in template order.
+    pub(crate) names: Vec<String>,
+}
+
+/// A router and the variable names of each of its templates, by id.
+pub(crate) struct RouterEntry {
+    pub(crate) core: Core<()>,
+    pub(crate) names: Vec<Vec<String>>,
+}
+
+/// Slots indexed by handle; freed slots are reused.
+struct Slab<T> {
+    slots: Vec<Option<T>>,
+    free: Vec<u32>,
+}
+
+impl<T> Slab<T> {
+    const fn new() -> Self {
+        Self {
+            slots: Vec::new(),
+            free: Vec::new(),
+        }
+    }
+
+    fn insert(&mut self, value: T) -> u32 {
+        if let Some(h) = self.free.pop()
+            && let Some(slot) = self.slots.get_mut(h as usize)
+        {
+            *slot = Some(value);
+            return h;
+        }
+        self.slots.push(Some(value));
+        u32::try_from(self.slots.len() - 1).unwrap_or(u32::MAX)
+    }
+
+    fn remove(&mut self, h: u32) {
+        if let Some(slot) = self.slots.get_mut(h as usize)
+            && slot.take().is_some()
+        {
+            self.free.push(h);
+        }
+    }
+
+    fn get(&self, h: u32) -> Option<&T> {
+        self.slots.get(h as usize).and_then(Option::as_ref)
+    }
+
+    fn get_mut(&mut self, h: u32) -> Option<&mut T> {
+        self.slots.get_mut(h as usize).and_then(Option::as_mut)
+    }
+}
+
+/// Reused output buffers: no allocation on the hot paths once warm.
+#[derive(Default)]
+struct Scratch {
+    text: String,
+    decoded: Vec<u8>,
+}
+
+/// A slab behind a `RefCell`, and the slots whose owner was collected while the slab was
+/// borrowed (a finaliser can run while an error object is being built): freed on the next
+/// insertion.
+struct Registry<T> {
+    slab: RefCell<Slab<T>>,
+    pending: RefCell<Vec<u32>>,
+}
+
+impl<T> Registry<T> {
+    const fn new() -> Self {
+        Self {
+            slab: RefCell::new(Slab::new()),
+            pending: RefCell::new(Vec::new()),
+        }
+    }
+
+    fn insert(&self, value: T) -> u32 {
+        let mut slab = self.slab.borrow_mut();
+        for h in self.pending.borrow_mut().drain(..) {
+            slab.remove(h);
+        }
+        slab.insert(value)
+    }
+
+    fn remove(&self, h: u32) {
+        match self.slab.try_borrow_mut() {
+            Ok(mut slab) => slab.remove(h),
+            Err(_) => self.pending.borrow_mut().push(h),
+        }
+    }
+
+    fn with<R>(&self, h: u32, f: impl FnOnce(&T) -> Result<R>) -> Result<R> {
+        let slab = self.slab.try_borrow().map_err(|_| busy())?;
+        f(slab.get(h).ok_or_else(stale)?)
+    }
+
+    fn with_mut<R>(&self, h: u32, f: impl FnOnce(&mut T) -> Result<R>) -> Result<R> {
+        let mut slab = self.slab.try_borrow_mut().map_err(|_| busy())?;
+        f(slab.get_mut(h).ok_or_else(stale)?)
+    }
+}
+
+thread_local! {
+    // One registry per thread: a Node-API environment (the main thread, each worker) runs
+    // on one thread, and nothing here is reachable from another.
+    static TEMPLATES: Registry<TemplateEntry> = const { Registry::new() };
+    static ROUTERS: Registry<RouterEntry> = const { Registry::new() };
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+fn stale() -> Error {
+    Error::new(Status::InvalidArg, "mcp-context: unknown handle")
+}
+
+fn busy() -> Error {
+    Error::new(
+        Status::GenericFailure,
+        "mcp-context: re-entered a template or router call",
+    )
+}
+
+/// Registers a template; its handle.
+pub(crate) fn add_template(entry: TemplateEntry) -> u32 {
+    TEMPLATES.with(|t| t.insert(entry))
+}
+
+/// Frees a template's slot (its object was collected).
+pub(crate) fn drop_template(h: u32) {
+    // `try_with`: at thread exit the registry may be gone already.
+    let _ = TEMPLATES.try_with(|t| t.remove(h));
+}
+
+/// Runs `f` on the template behind `h`.
+pub(crate) fn with_template<R>(h: u32, f: impl FnOnce(&TemplateEntry) -> Result<R>) -> Result<R> {
+    TEMPLATES.with(|t| t.with(h, f))
+}
+
+/// Registers an empty router; its handle.
+pub(crate) fn add_router() -> u32 {
+    ROUTERS.with(|r| {
+        r.insert(RouterEntry {
+            core: Core::new(),
+            names: Vec::new(),
+        })
+    })
+}
+
+/// Frees a router's slot.
+pub(crate) fn drop_router(h: u32) {
+    let _ = ROUTERS.try_with(|r| r.remove(h));
+}
+
+/// Runs `f` on the router behind `h`.
+pub(crate) fn with_router<R>(h: u32, f: impl FnOnce(&RouterEntry) -> Result<R>) -> Result<R> {
+    ROUTERS.with(|r| r.with(h, f))
+}
+
+/// Runs `f` on the router behind `h`, mutably.
+pub(crate) fn with_router_mut<R>(
+    h: u32,
+    f: impl FnOnce(&mut RouterEntry) -> Result<R>,
+) -> Result<R> {
+    ROUTERS.with(|r| r.with_mut(h, f))
+}
+
+/// The variable names of a template, each once, in template order.
+pub(crate) fn names_of(t: &OwnedTemplate) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for spec in t.variables() {
+        if !names.iter().any(|n| n == spec.name) {
+            names.push(spec.name.to_string());
+        }
+    }
+    names
+}
+
+/// String values by position, read where they lie in the buffer: `n` u32 lengths (`u32::MAX`:
+/// undefined), then the UTF-8 values back to back; value `i` is the value of `names[i]`.
+struct Positional<'a> {
+    names: &'a [String],
+    buf: &'a [u8],
+    n: usize,
+}
+
+impl Variables for Positional<'_> {
+    fn get(&self, name: &str) -> Option<Value<'_>> {
+        let i = self.names.iter().take(self.n).position(|n| n == name)?;
+        let mut at = 4 * self.n;
+        for j in 0..i {
+            let len = word(self.buf, 4 * j)?;
+            if len != u32::MAX {
+                at += len as usize;
+            }
+        }
+        let len = word(self.buf, 4 * i)?;
+        if len == u32::MAX {
+            return None;
+        }
+        let bytes = self.buf.get(at..at + len as usize)?;
+        // `template.js` writes UTF-8; anything else would be undefined, never a panic.
+        std::str::from_utf8(bytes).ok().map(Value::Str)
+    }
+}
+
+fn bad_input(what: &str) -> Error {
+    Error::new(Status::InvalidArg, format!("mcp-context: {what}"))
+}
+
+fn word(buf: &[u8], at: usize) -> Option<u32> {
+    let bytes = buf.get(at..at + 4)?;
+    Some(u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+}
+
+fn put_word(buf: &mut [u8], at: &mut usize, w: u32) -> Result<()> {
+    let dst = buf
+        .get_mut(*at..*at + 4)
+        .ok_or_else(|| bad_input("buffer too small for the match"))?;
+    dst.copy_from_slice(&w.to_ne_bytes());
+    *at += 4;
+    Ok(())
+}
+
+/// The buffer's header: the handle and a count (values for `expand`, URI bytes for `match`
+/// and `route`) as two u32s; what follows is the call's input.
+const HEADER: usize = 8;
+
+fn header(buf: &[u8]) -> Result<(u32, u32, &[u8])> {
+    match (word(buf, 0), word(buf, 4), buf.get(HEADER..)) {
+        (Some(h), Some(n), Some(rest)) => Ok((h, n, rest)),
+        _ => Err(bad_input("buffer shorter than its header")),
+    }
+}
+
+/// `expand(buf)`, on the buffer after its header.
+fn expand(env: &Env, h: u32, buf: &[u8], n: u32) -> Result<String> {
+    let n = n as usize;
+    if n > MAX_POSITIONAL {
+        return Err(bad_input("too many variables for the fast path"));
+    }
+    with_template(h, |t| {
+        SCRATCH.with(|s| {
+            let text = &mut s.borrow_mut().text;
+            text.clear();
+            let vars = Positional {
+                names: &t.names,
+                buf,
+                n,
+            };
+            t.inner
+                .as_ref()
+                .expand(&vars, text)
+                .map_err(|e| crate::errors::expand_error(env, t.inner.source(), e))?;
+            Ok(text.clone())
+        })
+    })
+}
+
+/// Templates with more variables take the object path (`template.js` checks first).
+pub(crate) const MAX_POSITIONAL: usize = 32;
+
+/// The URI in the first `len` bytes of `buf`.
+fn uri_of(buf: &[u8], len: u32) -> Result<&str> {
+    let bytes = buf
+        .get(..len as usize)
+        .ok_or_else(|| bad_input("URI past the buffer"))?;
+    std::str::from_utf8(bytes).map_err(|_| bad_input("URI is not UTF-8"))
+}
+
+/// Writes the records of a match at `at` in `out`:
+///
+/// `k` (captures), then per capture: the index of its name in the template's names (bit 31
+/// set for an exploded variable), for an exploded variable the number of values, then each
+/// value as `start, end` in UTF-16 units: into the URI, or with bit 31 of `start` set into
+/// the decoded text (values that percent-decoding changed). A value whose decoding is not
+/// UTF-8 is given raw.
+fn write_records<const N: usize>(
+    out: &mut [u8],
+    at: &mut usize,
+    uri: &str,
+    names: &[String],
+    caps: &Captures<'_, '_, N>,
+    decoded: &mut Vec<u8>,
+) -> Result<()> {
+    let ascii = uri.is_ascii();
+    let utf16 = |byte: usize| -> u32 {
+        let n = if ascii {
+            byte
+        } else {
+            uri.get(..byte).map_or(byte, |p| p.encode_utf16().count())
+        };
+        u32::try_from(n).unwrap_or(u32::MAX)
+    };
+    let base = uri.as_ptr() as usize;
+    let mut decoded_utf16 = 0u32;
+    let mut value = |out: &mut [u8], at: &mut usize, v: Encoded<'_>| -> Result<()> {
+        let raw = v.raw();
+        let start = (raw.as_ptr() as usize).wrapping_sub(base);
+        let in_uri = start <= uri.len() && uri.len() - start >= raw.len();
+        if in_uri && !v.needs_decoding() {
+            put_word(out, at, utf16(start))?;
+            return put_word(out, at, utf16(start + raw.len()));
+        }
+        let from = decoded.len();
+        decoded.resize(from + raw.len(), 0);
+        let piece_len = match v.decode_into(decoded.get_mut(from..).unwrap_or_default()) {
+            Ok(s) => s.len(),
+            Err(_) => {
+                decoded.truncate(from);
+                decoded.extend_from_slice(raw.as_bytes());
+                raw.len()
+            }
+        };
+        decoded.truncate(from + piece_len);
+        let piece = std::str::from_utf8(decoded.get(from..).unwrap_or_default()).unwrap_or("");
+        let units = u32::try_from(piece.encode_utf16().count()).unwrap_or(u32::MAX);
+        put_word(out, at, decoded_utf16 | 1 << 31)?;
+        decoded_utf16 = decoded_utf16.saturating_add(units);
+        put_word(out, at, decoded_utf16)
+    };
+    let k = u32::try_from(caps.iter().count()).unwrap_or(u32::MAX);
+    put_word(out, at, k)?;
+    for c in caps.iter() {
+        let idx = names.iter().position(|n| n == c.name()).unwrap_or(0);
+        let idx = u32::try_from(idx).unwrap_or(0);
+        if c.is_exploded() {
+            put_word(out, at, idx | 1 << 31)?;
+            let count_at = *at;
+            put_word(out, at, 0)?;
+            let mut count = 0u32;
+            for v in c.values() {
+                value(out, at, v)?;
+                count += 1;
+            }
+            let mut back = count_at;
+            put_word(out, &mut back, count)?;
+        } else {
+            put_word(out, at, idx)?;
+            value(out, at, c.value())?;
+        }
+    }
+    Ok(())
+}
+
+/// The decoded text for JS, or `None` when no value needed it.
+fn decoded_text(decoded: &[u8]) -> Option<String> {
+    (!decoded.is_empty()).then(|| String::from_utf8_lossy(decoded).into_owned())
+}
+
+/// `match(handle, buf, len)`: records start with `u32::MAX` for no match, else the captures.
+fn match_uri(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<String>> {
+    let (input, output) = buf.split_at_mut(((len as usize + 3) & !3).min(buf.len()));
+    let uri = uri_of(input, len)?;
+    let mut at = 0;
+    with_template(h, |t| {
+        let pattern = match &t.pattern {
+            Ok(p) => p,
+            Err(e) => return Err(router::pattern_error(env, t.inner.source(), *e)),
+        };
+        let mut caps = Captures::<MAX_VARS>::new();
+        match pattern.matches(uri, &mut caps) {
+            Ok(()) => SCRATCH.with(|s| {
+                let decoded = &mut s.borrow_mut().decoded;
+                decoded.clear();
+                write_records(output, &mut at, uri, &t.names, &caps, decoded)?;
+                Ok(decoded_text(decoded))
+            }),
+            Err(MatchError::NoMatch) => put_word(output, &mut at, u32::MAX).map(|()| None),
+            Err(e) => Err(router::match_error(env, e)),
+        }
+    })
+}
+
+/// `route(handle, buf, len)`: records start with the route's id (`u32::MAX`: no match).
+fn route(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<String>> {
+    let (input, output) = buf.split_at_mut(((len as usize + 3) & !3).min(buf.len()));
+    let uri = uri_of(input, len)?;
+    let mut at = 0;
+    with_router(h, |r| {
+        let mut caps = Captures::<MAX_VARS>::new();
+        match r.core.route(uri, &mut caps) {
+            Ok(hit) => SCRATCH.with(|s| {
+                let decoded = &mut s.borrow_mut().decoded;
+                decoded.clear();
+                let names = r.names.get(hit.id.index()).map_or(&[][..], Vec::as_slice);
+                put_word(output, &mut at, u32::try_from(hit.id.index()).unwrap_or(0))?;
+                write_records(output, &mut at, uri, names, &caps, decoded)?;
+                Ok(decoded_text(decoded))
+            }),
+            Err(MatchError::NoMatch) => put_word(output, &mut at, u32::MAX).map(|()| None),
+            Err(e) => Err(router::match_error(env, e)),
+        }
+    })
+}
+
+/// Evaluates `template.js` with the fast closures and the native classes, and exports the
+/// classes it returns in place of the native ones.
+/// Called from `errors.rs`'s module-exports hook (napi-rs keeps one), after every `#[napi]`
+/// export is set.
+pub(crate) fn register_fast_classes(exports: &mut Object<'_>, env: &Env) -> Result<()> {
+    let factory: Function<'_, FnArgs<(Object<'_>, Unknown<'_>, Unknown<'_>)>, Object<'_>> =
+        env.run_script(include_str!("template.js"))?;
+    let mut natives = Object::new(env)?;
+    natives.set_named_property(
+        "expand",
+        env.create_function_from_closure::<(), _, _>("expand", |ctx| {
+            let buf: BufferSlice<'_> = ctx.get(0)?;
+            let (h, n, rest) = header(&buf)?;
+            expand(ctx.env, h, rest, n)
+        })?,
+    )?;
+    natives.set_named_property(
+        "match",
+        env.create_function_from_closure::<(), _, _>("match", |ctx| {
+            let mut buf: BufferSlice<'_> = ctx.get(0)?;
+            let (h, len, _) = header(&buf)?;
+            match_uri(ctx.env, h, buf.get_mut(HEADER..).unwrap_or_default(), len)
+        })?,
+    )?;
+    natives.set_named_property(
+        "route",
+        env.create_function_from_closure::<(), _, _>("route", |ctx| {
+            let mut buf: BufferSlice<'_> = ctx.get(0)?;
+            let (h, len, _) = header(&buf)?;
+            route(ctx.env, h, buf.get_mut(HEADER..).unwrap_or_default(), len)
+        })?,
+    )?;
+    natives.set_named_property(
+        "routeNames",
+        env.create_function_from_closure::<(), _, _>("routeNames", |ctx| {
+            let h: u32 = ctx.get(0)?;
+            let id: u32 = ctx.get(1)?;
+            with_router(h, |r| {
+                Ok(r.names.get(id as usize).cloned().unwrap_or_default())
+            })
+        })?,
+    )?;
+    let template: Unknown<'_> = exports.get_named_property("UriTemplate")?;
+    let router: Unknown<'_> = exports.get_named_property("Router")?;
+    let classes = factory.call((natives, template, router).into())?;
+    let template: Unknown<'_> = classes.get_named_property("UriTemplate")?;
+    let router: Unknown<'_> = classes.get_named_property("Router")?;
+    exports.set_named_property("UriTemplate", template)?;
+    exports.set_named_property("Router", router)?;
+    Ok(())
+}
