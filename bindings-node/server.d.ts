@@ -209,7 +209,9 @@ export declare class ResourceNotFoundError extends McpError {
 
 /** Serves `server` over stdio (newline-delimited JSON-RPC). Node and Deno. */
 export declare function serveStdio(server: McpServer, io?: { input?: unknown; output?: { write(chunk: Uint8Array): unknown } }): Promise<unknown>
-/** A node:http request listener serving `server.fetch`. */
+/** A node:http request listener for `server`: an `McpServer` is served straight on the core's HTTP
+ * entry point (head checked before the body is read, one write per answer, SSE for streams);
+ * any other `{ fetch }` handler through web `Request`/`Response`. */
 export declare function toNodeHandler(server: { fetch(request: Request): Promise<Response>; onerror?: (error: unknown) => void }): Promise<(req: any, res: any) => void>
 /** Serves `server` over Streamable HTTP on node:http; resolves to the listening server. */
 export declare function serveHttp(server: McpServer, options?: { port?: number; host?: string }): Promise<NodeHttpServer>

@@ -6,15 +6,19 @@
 //! * `errors.rs` (+ `errors.js`): the `Error` subclasses (`McpContextError` →
 //!   `TemplateError`, …), their stable `code` strings, and the mapping from core errors.
 //! * `error_code.rs`: the `ErrorCode` enum (JSON-RPC error codes).
-//! * `template.rs`: `UriTemplate` (RFC 6570 parse, expand) and the conversion of JS values to
-//!   template variables.
+//! * `template.rs` + `template.js` + `fast.rs`: `UriTemplate` and `Router` (RFC 6570 parse,
+//!   expand, match, route); `template.js` extends the native classes with fast paths that pass
+//!   one shared `Buffer` to the closures of `fast.rs` instead of JS objects.
+//! * `server*.rs`: `ServerMachine` (class, answers, config, events, HTTP entry point);
+//!   `client*.rs`: `ClientMachine` (class, config, outputs); `cache.rs`, `context.rs`,
+//!   `http.rs`, `waker.rs`: the cache, request contexts, HTTP heads, output-ready signal.
+//! * `spell.rs`: identifier spellings and failure kinds shared with the wasm crate.
 //!
 //! Panic policy: a panic is a bug, and input never causes one (the core is panic-free), but
 //! every exported method still carries `catch_unwind`, so a bug surfaces as a JS `Error`
 //! instead of aborting the process.
 //!
-//! Future concepts (`ServerMachine`, `ClientMachine`, `Router`, `Cache`, …) get their own
-//! file. Doc comments on exported items flow into the generated `index.d.ts`; names are
+//! Doc comments on exported items flow into the generated `index.d.ts`; names are
 //! camelCased by napi-rs. The error classes are declared in `dts-header.d.ts`, which the CLI
 //! puts at the top of `index.d.ts`.
 
