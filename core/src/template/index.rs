@@ -10,6 +10,7 @@
 use super::TemplateRef;
 
 mod ends;
+mod firsts;
 mod statics;
 mod walk;
 use super::compile::{self, Layout, MatchOptions, ProgramSink, Step};
@@ -82,6 +83,13 @@ pub(crate) struct Edge {
     ikey: [u8; 16],
     ilen: u8,
     hash: u32,
+    /// A static key's first canonical byte, or `firsts::NO_FIRST` for an empty key.
+    first: u16,
+    /// Where the creating template's program stands at the start of this static segment
+    /// (as `Node::single_step` / `single_off`): the walk runs it from there when the edge
+    /// leads to that template alone.
+    seg_step: u32,
+    seg_off: u32,
     from: u32,
     to: u32,
     rank: u32,
@@ -109,6 +117,10 @@ pub(crate) struct Index<S: Storage> {
     edges: S::Buf<Edge>,
     /// Open addressing: `(hash of parent and key) << 32 | edge`, `EMPTY` when free.
     table: S::Buf<u64>,
+    /// The first-byte index (`firsts.rs`): `(node << 8 | byte) << 32 | edge`.
+    firsts: S::Buf<u64>,
+    firsts_used: usize,
+    firsts_ok: bool,
     routes: S::Buf<RouteInfo>,
     statics: usize,
     opts: MatchOptions,
@@ -151,6 +163,9 @@ impl<S: Storage> Index<S> {
             nodes: S::buf(),
             edges: S::buf(),
             table: S::buf(),
+            firsts: S::buf(),
+            firsts_used: 0,
+            firsts_ok: true,
             routes: S::buf(),
             statics: 0,
             opts,
@@ -158,6 +173,9 @@ impl<S: Storage> Index<S> {
         let _ = index.nodes.push(Node::default());
         if let Some(n) = index.table.capacity_limit() {
             let _ = index.table.reset(n, EMPTY);
+        }
+        if let Some(n) = index.firsts.capacity_limit() {
+            let _ = index.firsts.reset(n, EMPTY);
         }
         index
     }
@@ -270,8 +288,8 @@ impl<S: Storage> Index<S> {
         let mut node = 0u32;
         let mut buf = [Step::default(); SEG_STEPS];
         loop {
+            let at = self.resume_at(new.1, &info, seg.position());
             if create {
-                let at = self.resume_at(new.1, &info, seg.position());
                 self.pass(node, new.0, at)?;
             }
             let (s, last) = seg.next(self.steps.items(), new.1, &mut buf).ok_or(full)?;
@@ -290,7 +308,7 @@ impl<S: Storage> Index<S> {
                     let key = span.of(new.1).as_bytes();
                     match self.find_static(sources, new, node, key) {
                         Some(c) => Some(c),
-                        None if create => Some(self.add_static(node, new.0, span, key)?),
+                        None if create => Some(self.add_static(node, new.0, span, key, at)?),
                         None => None,
                     }
                 }
