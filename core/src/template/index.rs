@@ -34,6 +34,8 @@ pub(crate) struct Node {
     single_step: u32,
     single_off: u32,
     slot_base: u16,
+    /// The static edge leading here, or `NONE`: it keeps `Edge::lone` up to date.
+    via: u32,
     statics: u32,
     one: u32,
     wild: u32,
@@ -50,6 +52,7 @@ impl Default for Node {
             single_step: 0,
             single_off: 0,
             slot_base: 0,
+            via: NONE,
             statics: 0,
             one: NONE,
             wild: NONE,
@@ -90,6 +93,8 @@ pub(crate) struct Edge {
     /// leads to that template alone.
     seg_step: u32,
     seg_off: u32,
+    /// A static edge whose child holds exactly one template (`Node::count == 1`).
+    lone: bool,
     from: u32,
     to: u32,
     rank: u32,
@@ -365,6 +370,10 @@ impl<S: Storage> Index<S> {
             n.single = route;
             n.single_step = at.0 as u32;
             n.single_off = at.1;
+        }
+        let (via, lone) = (n.via, n.count == 1);
+        if let Some(e) = self.edges.items_mut().get_mut(via as usize) {
+            e.lone = lone;
         }
         Ok(())
     }

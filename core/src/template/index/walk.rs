@@ -92,7 +92,7 @@ impl<S: Storage> Index<S> {
                             First::Absent => return None,
                             First::One(e) => {
                                 let e = self.edge_ref(e)?;
-                                if self.nodes.items().get(e.child as usize)?.count == 1 {
+                                if e.lone {
                                     // That template alone: its literal checks the key.
                                     return self.run_at(w, e.route, e.seg_step, e.seg_off, pos);
                                 }
