@@ -75,7 +75,11 @@ impl<S: Storage> Index<S> {
                     0 => return None,
                     1 => {
                         let e = self.edge_ref(n.one)?;
-                        let end = norm::match_forward(self.key(w.sources, none, e), b, pos)?;
+                        let end = if e.ilen == 0 {
+                            pos // an empty key (`scheme://`, a leading `/`)
+                        } else {
+                            norm::match_forward(self.key(w.sources, none, e), b, pos)?
+                        };
                         match b.get(end) {
                             Some(&c) if norm::bits(c) & norm::STOP == 0 => return None,
                             _ => (e.child, end),
