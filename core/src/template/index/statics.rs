@@ -138,7 +138,9 @@ impl<S: Storage> Index<S> {
             ..Edge::default()
         };
         let id = self.push_edge(edge)?;
-        self.node_mut(child).ok_or(InsertError::CapacityExceeded)?.via = id;
+        self.node_mut(child)
+            .ok_or(InsertError::CapacityExceeded)?
+            .via = id;
         self.table_insert(id)?;
         self.first_insert(parent, first, id)?;
         let n = self.node_mut(parent).ok_or(InsertError::CapacityExceeded)?;
