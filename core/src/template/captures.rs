@@ -347,11 +347,8 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
     pub fn get(&self, name: &str) -> Option<Capture<'k, 'v>> {
         let src = self.source.as_bytes();
         let want = name.as_bytes();
-        for i in 0..self.len {
-            let (Some(n), Some(s)) = (self.names.get(i), self.slots.get(i)) else {
-                break;
-            };
-            if (n.end - n.start) as usize == want.len()
+        for (n, s) in self.names.iter().zip(&self.slots).take(self.len) {
+            if (n.end.wrapping_sub(n.start)) as usize == want.len()
                 && s.present
                 && src
                     .get(n.start as usize..n.end as usize)

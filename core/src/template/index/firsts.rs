@@ -149,3 +149,79 @@ impl<S: Storage> Index<S> {
         false
     }
 }
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::super::Index;
+    use crate::template::OwnedTemplate;
+    use crate::template::captures::Slot;
+    use crate::template::compile::MatchOptions;
+    use crate::template::store::VecStorage;
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// The index only shortcuts: with it switched off (every static segment hashed), every
+    /// URI routes to the same template with the same captures.
+    #[test]
+    fn switched_off_routes_the_same() {
+        let mut templates: Vec<String> = (0..40).map(|i| format!("/s{i}/{{a}}")).collect();
+        templates.extend(
+            [
+                "/repos/{o}/{r}",
+                "/users/{u}",
+                "/users/{u}/keys",
+                "/u{x}/y",
+                "/~me/{a}",
+                "/caf%C3%A9/{a}",
+                "/a:b/{a}",
+                "/r/x",
+                "/re/{x}",
+            ]
+            .map(String::from),
+        );
+        let mut index = Index::<VecStorage>::new(MatchOptions::new());
+        let mut sources: Vec<String> = Vec::new();
+        for t in &templates {
+            let parsed = OwnedTemplate::parse(t).unwrap();
+            if index.insert(&sources, parsed.as_ref()).is_ok() {
+                sources.push(t.clone());
+            }
+        }
+        let uris = [
+            "/repos/acme/web",
+            "/%72epos/acme/web",
+            "/users/ana",
+            "/users/ana/keys",
+            "/uz/y",
+            "/%7Eme/1",
+            "/~me/1",
+            "/café/1",
+            "/caf%c3%a9/1",
+            "/a%3Ab/1",
+            "/a:b/1",
+            "/r/x",
+            "/re/1",
+            "/s7/1",
+            "/s39/x",
+            "/s40/x",
+            "/q/1",
+            "/",
+            "",
+            "/repos",
+            "/repos/",
+        ];
+        for uri in uris {
+            let mut on = [Slot::default(); 8];
+            let mut off = [Slot::default(); 8];
+            let a = index.route(&sources, uri, &mut on);
+            index.firsts_ok = false;
+            let b = index.route(&sources, uri, &mut off);
+            index.firsts_ok = true;
+            assert_eq!(a, b, "{uri}");
+            if a.is_some() {
+                assert_eq!(on, off, "{uri}");
+            }
+        }
+    }
+}
