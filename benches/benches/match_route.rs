@@ -154,9 +154,17 @@ struct UserTable {
 }
 
 fn user_table() -> Option<UserTable> {
-    let path = std::env::var_os("MCP_ROUTES")?;
+    let path = std::path::PathBuf::from(std::env::var_os("MCP_ROUTES")?);
+    // `cargo bench` runs in `benches/`: a relative path is also tried from the workspace
+    // root, where the README's command is typed.
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let path = if path.is_relative() && !path.exists() {
+        root.join(&path)
+    } else {
+        path
+    };
     let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("MCP_ROUTES={}: {e}", path.to_string_lossy()));
+        .unwrap_or_else(|e| panic!("MCP_ROUTES={}: {e}", path.display()));
     let (mut templates, mut uris) = (Vec::new(), Vec::new());
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();

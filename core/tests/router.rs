@@ -269,3 +269,89 @@ proptest! {
         }
     }
 }
+
+/// Static keys sharing first bytes or not, normalised spellings, an empty key, and
+/// segments with variables: wide static fan-outs reach the first-byte index.
+const KEYS: &[&str] = &[
+    "repos",
+    "users",
+    "orgs",
+    "r",
+    "re",
+    "rest",
+    "u",
+    "~me",
+    "caf%C3%A9",
+    "a:b",
+    "",
+    "{x}",
+    "{y}.json",
+    "v{n}",
+];
+/// URI segments: the keys, other spellings of them, and values for the variables.
+const SEGS: &[&str] = &[
+    "repos",
+    "users",
+    "orgs",
+    "r",
+    "re",
+    "rest",
+    "u",
+    "~me",
+    "%7Eme",
+    "%7eme",
+    "caf%C3%A9",
+    "café",
+    "a:b",
+    "a%3Ab",
+    "%72epos",
+    "x",
+    "1.json",
+    "v2",
+    "",
+    "reposx",
+    "%",
+    "%zz",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    /// Differential test over random tables of mostly static templates: the router's winner
+    /// matches on its own with the same captures, and when it finds nothing no registered
+    /// template matches.
+    #[test]
+    fn router_agrees_on_static_fan_outs(
+        table in prop::collection::vec(prop::collection::vec(0..KEYS.len(), 1..4), 1..24),
+        path in prop::collection::vec(0..SEGS.len(), 1..4),
+        tail in prop::sample::select(vec!["", "?q=1", "#f", "/"]),
+    ) {
+        let mut r = Router::new();
+        let mut kept = Vec::new();
+        for (i, segs) in table.iter().enumerate() {
+            let t: String = segs.iter().map(|&k| format!("/{}", KEYS[k])).collect();
+            if r.insert(&t, i).is_ok() {
+                kept.push(t);
+            }
+        }
+        let mut uri: String = path.iter().map(|&s| format!("/{}", SEGS[s])).collect();
+        uri.push_str(tail);
+        let mut caps = Captures::<8>::new();
+        match r.route(&uri, &mut caps) {
+            Ok(hit) => {
+                let p: Pattern<'_> = Pattern::parse(hit.template).unwrap();
+                let mut own = Captures::<8>::new();
+                prop_assert!(p.matches(&uri, &mut own).is_ok(), "{} <- {}", hit.template, uri);
+                let a: Vec<_> = caps.iter().map(|c| (c.name(), c.raw())).collect();
+                let b: Vec<_> = own.iter().map(|c| (c.name(), c.raw())).collect();
+                prop_assert_eq!(a, b);
+            }
+            Err(_) => {
+                for t in &kept {
+                    let p: Pattern<'_> = Pattern::parse(t).unwrap();
+                    prop_assert!(!p.is_match(&uri), "{} matches {} but the router missed it", t, uri);
+                }
+            }
+        }
+    }
+}

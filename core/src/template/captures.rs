@@ -333,13 +333,11 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
         }
     }
 
+    #[inline(always)]
     fn capture(&self, slot: &Slot, name: &Span) -> Capture<'k, 'v> {
         Capture {
-            name: name.of(self.source),
-            raw: self
-                .uri
-                .get(slot.start as usize..slot.end as usize)
-                .unwrap_or_default(),
+            name: sub(self.source, name.start, name.end),
+            raw: sub(self.uri, slot.start, slot.end),
             shape: slot.shape,
         }
     }
@@ -349,11 +347,8 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
     pub fn get(&self, name: &str) -> Option<Capture<'k, 'v>> {
         let src = self.source.as_bytes();
         let want = name.as_bytes();
-        for i in 0..self.len {
-            let (Some(n), Some(s)) = (self.names.get(i), self.slots.get(i)) else {
-                break;
-            };
-            if (n.end - n.start) as usize == want.len()
+        for (n, s) in self.names.iter().zip(&self.slots).take(self.len) {
+            if (n.end.wrapping_sub(n.start)) as usize == want.len()
                 && s.present
                 && src
                     .get(n.start as usize..n.end as usize)
@@ -394,6 +389,15 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
         self.names = names;
         self.len = names.len().min(N);
     }
+}
+
+/// `s[start..end]`, or `""` when that is not a slice of `s` (the engine only records
+/// offsets at character boundaries). Two boundary checks, inlined.
+#[inline(always)]
+fn sub(s: &str, start: u32, end: u32) -> &str {
+    s.split_at_checked(end as usize)
+        .and_then(|(head, _)| head.split_at_checked(start as usize))
+        .map_or("", |(_, t)| t)
 }
 
 /// Writes a present capture into `slot` (ignored past the capacity; the caller reports it).

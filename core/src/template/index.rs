@@ -10,6 +10,7 @@
 use super::TemplateRef;
 
 mod ends;
+mod firsts;
 mod statics;
 mod walk;
 use super::compile::{self, Layout, MatchOptions, ProgramSink, Step};
@@ -33,6 +34,8 @@ pub(crate) struct Node {
     single_step: u32,
     single_off: u32,
     slot_base: u16,
+    /// The static edge leading here, or `NONE`: it keeps `Edge::lone` up to date.
+    via: u32,
     statics: u32,
     one: u32,
     wild: u32,
@@ -49,6 +52,7 @@ impl Default for Node {
             single_step: 0,
             single_off: 0,
             slot_base: 0,
+            via: NONE,
             statics: 0,
             one: NONE,
             wild: NONE,
@@ -82,6 +86,15 @@ pub(crate) struct Edge {
     ikey: [u8; 16],
     ilen: u8,
     hash: u32,
+    /// A static key's first canonical byte, or `firsts::NO_FIRST` for an empty key.
+    first: u16,
+    /// Where the creating template's program stands at the start of this static segment
+    /// (as `Node::single_step` / `single_off`): the walk runs it from there when the edge
+    /// leads to that template alone.
+    seg_step: u32,
+    seg_off: u32,
+    /// A static edge whose child holds exactly one template (`Node::count == 1`).
+    lone: bool,
     from: u32,
     to: u32,
     rank: u32,
@@ -109,6 +122,10 @@ pub(crate) struct Index<S: Storage> {
     edges: S::Buf<Edge>,
     /// Open addressing: `(hash of parent and key) << 32 | edge`, `EMPTY` when free.
     table: S::Buf<u64>,
+    /// The first-byte index (`firsts.rs`): `(node << 8 | byte) << 32 | edge`.
+    firsts: S::Buf<u64>,
+    firsts_used: usize,
+    firsts_ok: bool,
     routes: S::Buf<RouteInfo>,
     statics: usize,
     opts: MatchOptions,
@@ -151,6 +168,9 @@ impl<S: Storage> Index<S> {
             nodes: S::buf(),
             edges: S::buf(),
             table: S::buf(),
+            firsts: S::buf(),
+            firsts_used: 0,
+            firsts_ok: true,
             routes: S::buf(),
             statics: 0,
             opts,
@@ -158,6 +178,9 @@ impl<S: Storage> Index<S> {
         let _ = index.nodes.push(Node::default());
         if let Some(n) = index.table.capacity_limit() {
             let _ = index.table.reset(n, EMPTY);
+        }
+        if let Some(n) = index.firsts.capacity_limit() {
+            let _ = index.firsts.reset(n, EMPTY);
         }
         index
     }
@@ -270,8 +293,8 @@ impl<S: Storage> Index<S> {
         let mut node = 0u32;
         let mut buf = [Step::default(); SEG_STEPS];
         loop {
+            let at = self.resume_at(new.1, &info, seg.position());
             if create {
-                let at = self.resume_at(new.1, &info, seg.position());
                 self.pass(node, new.0, at)?;
             }
             let (s, last) = seg.next(self.steps.items(), new.1, &mut buf).ok_or(full)?;
@@ -290,7 +313,7 @@ impl<S: Storage> Index<S> {
                     let key = span.of(new.1).as_bytes();
                     match self.find_static(sources, new, node, key) {
                         Some(c) => Some(c),
-                        None if create => Some(self.add_static(node, new.0, span, key)?),
+                        None if create => Some(self.add_static(node, new.0, span, key, at)?),
                         None => None,
                     }
                 }
@@ -347,6 +370,10 @@ impl<S: Storage> Index<S> {
             n.single = route;
             n.single_step = at.0 as u32;
             n.single_off = at.1;
+        }
+        let (via, lone) = (n.via, n.count == 1);
+        if let Some(e) = self.edges.items_mut().get_mut(via as usize) {
+            e.lone = lone;
         }
         Ok(())
     }

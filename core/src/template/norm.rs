@@ -135,11 +135,13 @@ pub(crate) fn run(s: &[u8], mut pos: usize, class: u8) -> Option<usize> {
 /// (a libc call costs more than the comparison).
 #[inline(always)]
 pub(crate) fn eq_same_len(a: &[u8], b: &[u8]) -> bool {
+    #[inline(always)]
     fn w8(s: &[u8], at: usize) -> u64 {
         s.get(at..at + 8)
             .and_then(|w| w.try_into().ok())
             .map_or(0, u64::from_le_bytes)
     }
+    #[inline(always)]
     fn w4(s: &[u8], at: usize) -> u32 {
         s.get(at..at + 4)
             .and_then(|w| w.try_into().ok())

@@ -2,6 +2,7 @@
 //! an open-addressing table keyed by the parent node and the hash of the key's canonical
 //! units (so `~` and `%7E` land together). Short keys are copied into their edge.
 
+use super::firsts::NO_FIRST;
 use super::{EMPTY, Edge, Index, Kind, NO_INLINE, NONE, src_of};
 use crate::template::error::InsertError;
 use crate::template::norm;
@@ -106,8 +107,10 @@ impl<S: Storage> Index<S> {
         route: u32,
         key: Span,
         text: &[u8],
+        at: (usize, u32),
     ) -> Result<u32, InsertError> {
         let plain = norm::is_plain(text);
+        let first = norm::unit_at(text, 0).map_or(NO_FIRST, |(u, _)| u16::from(u.byte));
         let hash = norm::hash(text);
         let child = self.add_node(parent, 0)?;
         let mut ikey = [0u8; 16];
@@ -129,10 +132,17 @@ impl<S: Storage> Index<S> {
             ikey,
             ilen,
             hash,
+            first,
+            seg_step: at.0 as u32,
+            seg_off: at.1,
             ..Edge::default()
         };
         let id = self.push_edge(edge)?;
+        self.node_mut(child)
+            .ok_or(InsertError::CapacityExceeded)?
+            .via = id;
         self.table_insert(id)?;
+        self.first_insert(parent, first, id)?;
         let n = self.node_mut(parent).ok_or(InsertError::CapacityExceeded)?;
         n.statics += 1;
         if n.statics == 1 {

@@ -2,6 +2,7 @@
 //! segments that follows a lone way forward in a loop, recurses only where a node offers an
 //! alternative to come back to, and hands a subtree holding one template to the engine.
 
+use super::firsts::First;
 use super::{Index, NONE, Node, src_of};
 use crate::template::captures::{self, Shape, Slot};
 use crate::template::compile::Step;
@@ -74,16 +75,44 @@ impl<S: Storage> Index<S> {
                     0 => return None,
                     1 => {
                         let e = self.edge_ref(n.one)?;
-                        let end = norm::match_forward(self.key(w.sources, none, e), b, pos)?;
+                        let end = if e.ilen == 0 {
+                            pos // an empty key (`scheme://`, a leading `/`)
+                        } else {
+                            norm::match_forward(self.key(w.sources, none, e), b, pos)?
+                        };
                         match b.get(end) {
                             Some(&c) if norm::bits(c) & norm::STOP == 0 => return None,
                             _ => (e.child, end),
                         }
                     }
                     _ => {
-                        let (end, hash) = norm::scan_hash(b, pos);
-                        let seg = b.get(pos..end)?;
-                        (self.find_hashed(w.sources, none, node, seg, hash)?, end)
+                        let first = match b.get(pos) {
+                            Some(&c) if c != b'%' && norm::bits(c) & norm::STOP == 0 => {
+                                self.first(node, c)
+                            }
+                            _ => First::Hashed,
+                        };
+                        match first {
+                            First::Absent => return None,
+                            First::One(e) => {
+                                let e = self.edge_ref(e)?;
+                                if e.lone {
+                                    // That template alone: its literal checks the key.
+                                    return self.run_at(w, e.route, e.seg_step, e.seg_off, pos);
+                                }
+                                let end =
+                                    norm::match_forward(self.key(w.sources, none, e), b, pos)?;
+                                match b.get(end) {
+                                    Some(&c) if norm::bits(c) & norm::STOP == 0 => return None,
+                                    _ => (e.child, end),
+                                }
+                            }
+                            First::Hashed => {
+                                let (end, hash) = norm::scan_hash(b, pos);
+                                let seg = b.get(pos..end)?;
+                                (self.find_hashed(w.sources, none, node, seg, hash)?, end)
+                            }
+                        }
                     }
                 };
                 if b.get(end) != Some(&b'/') {
@@ -142,15 +171,28 @@ impl<S: Storage> Index<S> {
 
     /// The only template below `n`: runs the rest of its path from `pos`, then its query
     /// and fragment.
-    #[inline(never)]
+    #[inline(always)]
     fn run_single<A: AsRef<str>>(
         &self,
         w: &mut Walk<'_, '_, A>,
         n: &Node,
         pos: usize,
     ) -> Option<u32> {
-        let r = n.single;
-        if n.single_step == NONE {
+        self.run_at(w, n.single, n.single_step, n.single_off, pos)
+    }
+
+    /// Runs route `r` from URI position `pos`, its program standing at `(step, off)` (see
+    /// `Node::single_step`; `NONE` when its path has ended), then its query and fragment.
+    #[inline(never)]
+    fn run_at<A: AsRef<str>>(
+        &self,
+        w: &mut Walk<'_, '_, A>,
+        r: u32,
+        step: u32,
+        off: u32,
+        pos: usize,
+    ) -> Option<u32> {
+        if step == NONE {
             return None;
         }
         let info = self.routes.items().get(r as usize)?;
@@ -159,16 +201,16 @@ impl<S: Storage> Index<S> {
         let p0 = info.prog as usize;
         let p = if info.layout.simple_path {
             let end = p0 + usize::from(info.layout.simple_end);
-            let ops = self.steps.items().get(n.single_step as usize..end)?;
-            engine::run_simple(src, ops, b, pos, n.single_off, w.slots)?
+            let ops = self.steps.items().get(step as usize..end)?;
+            engine::run_simple(src, ops, b, pos, off, w.slots)?
         } else {
             let end = p0 + usize::from(info.layout.path_end);
-            let mut rest = self.steps.items().get(n.single_step as usize..end)?;
+            let mut rest = self.steps.items().get(step as usize..end)?;
             let mut p = pos;
-            if n.single_off > 0
+            if off > 0
                 && let Some((Step::Lit(span), tail)) = rest.split_first()
             {
-                let from = (span.start + n.single_off) as usize;
+                let from = (span.start + off) as usize;
                 p = norm::match_forward(src.as_bytes().get(from..span.end as usize)?, b, p)?;
                 rest = tail;
             }
