@@ -188,37 +188,100 @@ fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, JsonError> {
 const HI: u64 = 0x8080_8080_8080_8080;
 const LO: u64 = 0x0101_0101_0101_0101;
 
+/// The high bit of each byte of `x` that is zero. Bytes above the lowest zero byte may be
+/// flagged falsely (a borrow), so only the lowest set bit is exact: callers use
+/// `trailing_zeros` and never the other bits.
+#[inline(always)]
+const fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// A mask whose lowest set bit marks the first byte of an 8-byte little-endian word that is
+/// `"`, `\` or a control character (0 when there is none).
+#[inline(always)]
+pub(crate) const fn special_mask(w: u64) -> u64 {
+    let ctrl = w.wrapping_sub(LO * 0x20) & !w & HI;
+    zero_bytes(w ^ (LO * b'"' as u64)) | zero_bytes(w ^ (LO * b'\\' as u64)) | ctrl
+}
+
+/// As [`special_mask`], for `"` and `\` only (text already validated).
+#[inline(always)]
+const fn quote_mask(w: u64) -> u64 {
+    zero_bytes(w ^ (LO * b'"' as u64)) | zero_bytes(w ^ (LO * b'\\' as u64))
+}
+
 /// Whether any byte of an 8-byte word is `"`, `\` or a control character.
 #[inline]
 pub(crate) fn word_has_special(w: u64) -> bool {
-    let quote = w ^ (LO * u64::from(b'"'));
-    let slash = w ^ (LO * u64::from(b'\\'));
-    let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
-    let ctrl = w.wrapping_sub(LO * 0x20) & !w & HI;
-    (zero(quote) | zero(slash) | ctrl) != 0
+    special_mask(w) != 0
+}
+
+/// The 8 bytes at `i` as a little-endian word, when 8 remain.
+#[inline(always)]
+fn word_at(b: &[u8], i: usize) -> Option<u64> {
+    b.get(i..)
+        .and_then(<[u8]>::first_chunk::<8>)
+        .map(|c| u64::from_le_bytes(*c))
+}
+
+/// The index of the first byte at or after `i` that `mask` flags (`"`, `\`, and control
+/// bytes when `ctrl`), or `b.len()`. Eight bytes per step; the position within a word comes
+/// from the mask's lowest set bit.
+#[inline(always)]
+fn next_special(b: &[u8], mut i: usize, ctrl: bool) -> usize {
+    while let Some(w) = word_at(b, i) {
+        let m = if ctrl { special_mask(w) } else { quote_mask(w) };
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'"' || c == b'\\' || (ctrl && c < 0x20) {
+            return i;
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The index of the first `\` at or after `i`, or `b.len()` (eight bytes per step).
+#[inline]
+pub(crate) fn next_backslash(b: &[u8], mut i: usize) -> usize {
+    while let Some(w) = word_at(b, i) {
+        let m = zero_bytes(w ^ (LO * b'\\' as u64));
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while let Some(&c) = b.get(i) {
+        if c == b'\\' {
+            return i;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// Scans a string body starting just after the opening quote. Returns the index after the
 /// closing quote and whether the body contains escapes.
+#[inline]
 pub(crate) fn scan_string(b: &[u8], mut i: usize) -> Result<(usize, bool), JsonError> {
     let mut escaped = false;
     loop {
-        // Fast path: skip 8 plain bytes at a time.
-        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            if word_has_special(u64::from_le_bytes(*chunk)) {
-                break;
-            }
-            i += 8;
-        }
-        let c = *b.get(i).ok_or(JsonError::new(K::UnexpectedEnd, i))?;
-        match c {
-            b'"' => return Ok((i + 1, escaped)),
-            b'\\' => {
+        i = next_special(b, i, true);
+        match b.get(i) {
+            Some(b'"') => return Ok((i + 1, escaped)),
+            Some(b'\\') => {
                 escaped = true;
-                i = scan_escape(b, i)?;
+                i = match b.get(i + 1) {
+                    Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i + 2,
+                    _ => scan_escape(b, i)?,
+                };
             }
-            0..=0x1f => return Err(JsonError::new(K::ControlCharacter, i)),
-            _ => i += 1,
+            Some(_) => return Err(JsonError::new(K::ControlCharacter, i)),
+            None => return Err(JsonError::new(K::UnexpectedEnd, i)),
         }
     }
 }
@@ -307,19 +370,13 @@ fn digits(b: &[u8], mut i: usize) -> usize {
 pub(crate) fn skip_string(b: &[u8], mut i: usize) -> (usize, bool) {
     let mut escaped = false;
     loop {
-        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            if word_has_special(u64::from_le_bytes(*chunk)) {
-                break;
-            }
-            i += 8;
-        }
+        i = next_special(b, i, false);
         match b.get(i) {
             Some(b'"') => return (i + 1, escaped),
-            Some(b'\\') => {
+            Some(_) => {
                 escaped = true;
                 i += 2;
             }
-            Some(_) => i += 1,
             None => return (b.len(), escaped),
         }
     }
