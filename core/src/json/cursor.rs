@@ -235,6 +235,64 @@ impl<'a> Cursor<'a> {
         Ok(Some(key))
     }
 
+    /// As [`Cursor::next_key`], matching the key against `names` first: `Ok(Some(Ok(i)))`
+    /// for `names[i]`, `Ok(Some(Err(key)))` for any other key. A key written without
+    /// escapes is compared in place (its bytes, then its closing quote), so a known key is
+    /// never scanned; any other key is scanned (and validated) as a string, and one with
+    /// escapes is compared after decoding.
+    ///
+    /// # Errors
+    /// On malformed separators or keys.
+    #[inline]
+    pub(crate) fn next_key_in(
+        &mut self,
+        first: &mut bool,
+        names: &[&str],
+    ) -> R<Option<Result<usize, JsonStr<'a>>>> {
+        let b = self.bytes();
+        let mut i = skip_ws(b, self.pos);
+        match b.get(i) {
+            Some(b'}') => {
+                self.pos = i + 1;
+                self.depth = self.depth.saturating_sub(1);
+                return Ok(None);
+            }
+            Some(b',') if !*first => i = skip_ws(b, i + 1),
+            Some(_) if *first => {}
+            Some(_) => return Err(JsonError::new(K::UnexpectedByte, i)),
+            None => return Err(JsonError::new(K::UnexpectedEnd, i)),
+        }
+        *first = false;
+        self.pos = i;
+        let found = match (b.get(i), b.get(i + 1..)) {
+            (Some(b'"'), Some(rest)) => names.iter().position(|n| {
+                let n = n.as_bytes();
+                rest.get(n.len()) == Some(&b'"') && rest.starts_with(n)
+            }),
+            _ => None,
+        };
+        let key = match found.and_then(|k| names.get(k).map(|n| (k, n.len()))) {
+            Some((k, len)) => {
+                self.pos = i + len + 2;
+                Ok(k)
+            }
+            None => {
+                let key = self.string()?;
+                match super::fields::find_index(names, key) {
+                    Some(k) => Ok(k),
+                    None => Err(key),
+                }
+            }
+        };
+        let j = skip_ws(b, self.pos);
+        match b.get(j) {
+            Some(b':') => self.pos = j + 1,
+            Some(_) => return Err(JsonError::new(K::UnexpectedByte, j)),
+            None => return Err(JsonError::new(K::UnexpectedEnd, j)),
+        }
+        Ok(Some(key))
+    }
+
     /// Whether another element of the current array follows (consuming its comma), or
     /// `false` after the closing `]`. `first` starts at `true`.
     ///

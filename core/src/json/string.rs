@@ -4,7 +4,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 
 use super::error::EncodeError;
-use super::scan::{hex4, next_backslash};
+use super::scan::{byte_mask, hex4, next_byte};
 
 /// A JSON string value.
 ///
@@ -120,14 +120,38 @@ impl<'a> JsonStr<'a> {
         }
         let src = self.text.as_bytes();
         let (mut i, mut len) = (0usize, 0usize);
-        // Copy runs between backslashes (found 8 bytes at a time); decode each escape.
+        // Copy 8 bytes at a time while looking for a backslash in them (the copy may run
+        // past it: those bytes are overwritten next); decode each escape.
         loop {
-            let end = next_backslash(src, i);
-            let piece = src.get(i..end).unwrap_or(&[]);
-            if let Some(dst) = scratch.get_mut(len..len + piece.len()) {
-                dst.copy_from_slice(piece);
+            let (words, _) = src.get(i..).unwrap_or(&[]).as_chunks::<8>();
+            let (out, _) = scratch.get_mut(len..).unwrap_or(&mut []).as_chunks_mut::<8>();
+            let mut found = None;
+            let mut copied = 0;
+            for (w, o) in words.iter().zip(out.iter_mut()) {
+                *o = *w;
+                let m = byte_mask(u64::from_le_bytes(*w), b'\\');
+                if m != 0 {
+                    found = Some(copied + (m.trailing_zeros() / 8) as usize);
+                    break;
+                }
+                copied += 8;
             }
-            len += piece.len();
+            let end = match found {
+                Some(k) => {
+                    len += k;
+                    i + k
+                }
+                None => {
+                    (i, len) = (i + copied, len + copied);
+                    let end = next_byte(src, i, b'\\');
+                    let piece = src.get(i..end).unwrap_or(&[]);
+                    if let Some(dst) = scratch.get_mut(len..len + piece.len()) {
+                        dst.copy_from_slice(piece);
+                    }
+                    len += piece.len();
+                    end
+                }
+            };
             let simple = match src.get(end + 1) {
                 None => break,
                 Some(b'"') => b'"',

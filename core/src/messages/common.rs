@@ -3,7 +3,6 @@
 
 use core::fmt;
 
-use crate::json::fields::find;
 use crate::json::{
     Cursor, Encode, EncodeError, JsonKind, JsonSink, JsonStr, Number, RawJson, Writer,
 };
@@ -43,10 +42,11 @@ pub(crate) fn obj(
 impl Obj {
     /// The index (into the names) of the next known member; its value is next in `c`.
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
-        while let Some(key) = c.next_key(&mut self.first)? {
-            if let Some((i, name)) = find(self.names, key) {
+        while let Some(key) = c.next_key_in(&mut self.first, self.names)? {
+            if let Ok(i) = key {
                 let bit = 1u64 << (i % 64);
                 if self.seen & bit != 0 {
+                    let name = self.names.get(i).copied().unwrap_or(ParamsError::ITEM);
                     return Err(ParamsError::duplicate(name).into());
                 }
                 self.seen |= bit;
