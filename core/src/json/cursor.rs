@@ -267,7 +267,13 @@ impl<'a> Cursor<'a> {
         let found = match (b.get(i), b.get(i + 1..)) {
             (Some(b'"'), Some(rest)) => names.iter().position(|n| {
                 let n = n.as_bytes();
-                rest.get(n.len()) == Some(&b'"') && rest.starts_with(n)
+                rest.get(n.len()) == Some(&b'"')
+                    && if n.len() <= 12 {
+                        // Short names: compared inline, cheaper than a call to memcmp.
+                        n.iter().zip(rest).all(|(a, b)| a == b)
+                    } else {
+                        rest.starts_with(n)
+                    }
             }),
             _ => None,
         };
