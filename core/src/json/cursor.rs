@@ -264,19 +264,23 @@ impl<'a> Cursor<'a> {
         }
         *first = false;
         self.pos = i;
-        let found = match (b.get(i), b.get(i + 1..)) {
-            (Some(b'"'), Some(rest)) => names.iter().position(|n| {
+        let mut found = None;
+        if let (Some(b'"'), Some(rest)) = (b.get(i), b.get(i + 1..)) {
+            for (k, n) in names.iter().enumerate() {
                 let n = n.as_bytes();
-                rest.get(n.len()) == Some(&b'"')
-                    && if n.len() <= 12 {
+                if rest.get(n.len()) == Some(&b'"') && rest.first() == n.first() && {
+                    if n.len() <= 12 {
                         // Short names: compared inline, cheaper than a call to memcmp.
                         n.iter().zip(rest).all(|(a, b)| a == b)
                     } else {
                         rest.starts_with(n)
                     }
-            }),
-            _ => None,
-        };
+                } {
+                    found = Some(k);
+                    break;
+                }
+            }
+        }
         let key = match found.and_then(|k| names.get(k).map(|n| (k, n.len()))) {
             Some((k, len)) => {
                 self.pos = i + len + 2;
