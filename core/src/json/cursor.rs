@@ -235,8 +235,8 @@ impl<'a> Cursor<'a> {
         Ok(Some(key))
     }
 
-    /// As [`Cursor::next_key`], matching the key against `names` first: `Ok(Some(Ok(i)))`
-    /// for `names[i]`, `Ok(Some(Err(key)))` for any other key. A key written without
+    /// As [`Cursor::next_key`], matching the key against `names` first: `Some(Some(i))` for
+    /// `names[i]`, `Some(None)` for any other key, `None` after the closing `}`. A key written without
     /// escapes is compared in place (its bytes, then its closing quote), so a known key is
     /// never scanned; any other key is scanned (and validated) as a string, and one with
     /// escapes is compared after decoding.
@@ -248,7 +248,7 @@ impl<'a> Cursor<'a> {
         &mut self,
         first: &mut bool,
         names: &[&str],
-    ) -> R<Option<Result<usize, JsonStr<'a>>>> {
+    ) -> R<Option<Option<usize>>> {
         let b = self.bytes();
         let mut i = skip_ws(b, self.pos);
         match b.get(i) {
@@ -284,15 +284,9 @@ impl<'a> Cursor<'a> {
         let key = match found.and_then(|k| names.get(k).map(|n| (k, n.len()))) {
             Some((k, len)) => {
                 self.pos = i + len + 2;
-                Ok(k)
+                Some(k)
             }
-            None => {
-                let key = self.string()?;
-                match super::fields::find_index(names, key) {
-                    Some(k) => Ok(k),
-                    None => Err(key),
-                }
-            }
+            None => super::fields::find_index(names, self.string()?),
         };
         let j = skip_ws(b, self.pos);
         match b.get(j) {

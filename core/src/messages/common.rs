@@ -43,7 +43,7 @@ impl Obj {
     /// The index (into the names) of the next known member; its value is next in `c`.
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
         while let Some(key) = c.next_key_in(&mut self.first, self.names)? {
-            if let Ok(i) = key {
+            if let Some(i) = key {
                 let bit = 1u64 << (i % 64);
                 if self.seen & bit != 0 {
                     let name = self.names.get(i).copied().unwrap_or(ParamsError::ITEM);
