@@ -124,7 +124,10 @@ impl<'a> JsonStr<'a> {
         // past it: those bytes are overwritten next); decode each escape.
         loop {
             let (words, _) = src.get(i..).unwrap_or(&[]).as_chunks::<8>();
-            let (out, _) = scratch.get_mut(len..).unwrap_or(&mut []).as_chunks_mut::<8>();
+            let (out, _) = scratch
+                .get_mut(len..)
+                .unwrap_or(&mut [])
+                .as_chunks_mut::<8>();
             let mut found = None;
             let mut copied = 0;
             for (w, o) in words.iter().zip(out.iter_mut()) {

@@ -120,8 +120,7 @@ fn plain_u64(s: &str) -> Option<u64> {
         return None;
     }
     s.bytes().try_fold(0u64, |v, d| {
-        d.is_ascii_digit()
-            .then(|| v * 10 + u64::from(d - b'0'))
+        d.is_ascii_digit().then(|| v * 10 + u64::from(d - b'0'))
     })
 }
 
