@@ -75,8 +75,11 @@ fn expect(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
     }
 }
 
+#[inline]
 pub(crate) fn string<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<JsonStr<'a>> {
-    expect(c, JsonKind::String, field)?;
+    if c.peek() != Some(b'"') {
+        expect(c, JsonKind::String, field)?;
+    }
     Ok(c.string()?)
 }
 
