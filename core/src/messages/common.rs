@@ -75,11 +75,8 @@ fn expect(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
     }
 }
 
-#[inline]
 pub(crate) fn string<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<JsonStr<'a>> {
-    if c.peek() != Some(b'"') {
-        expect(c, JsonKind::String, field)?;
-    }
+    expect(c, JsonKind::String, field)?;
     Ok(c.string()?)
 }
 
