@@ -235,6 +235,68 @@ impl<'a> Cursor<'a> {
         Ok(Some(key))
     }
 
+    /// As [`Cursor::next_key`], matching the key against `names` first: `Some(Some(i))` for
+    /// `names[i]`, `Some(None)` for any other key, `None` after the closing `}`. A key written without
+    /// escapes is compared in place (its bytes, then its closing quote), so a known key is
+    /// never scanned; any other key is scanned (and validated) as a string, and one with
+    /// escapes is compared after decoding.
+    ///
+    /// # Errors
+    /// On malformed separators or keys.
+    #[inline]
+    pub(crate) fn next_key_in(
+        &mut self,
+        first: &mut bool,
+        names: &[&str],
+    ) -> R<Option<Option<usize>>> {
+        let b = self.bytes();
+        let mut i = skip_ws(b, self.pos);
+        match b.get(i) {
+            Some(b'}') => {
+                self.pos = i + 1;
+                self.depth = self.depth.saturating_sub(1);
+                return Ok(None);
+            }
+            Some(b',') if !*first => i = skip_ws(b, i + 1),
+            Some(_) if *first => {}
+            Some(_) => return Err(JsonError::new(K::UnexpectedByte, i)),
+            None => return Err(JsonError::new(K::UnexpectedEnd, i)),
+        }
+        *first = false;
+        self.pos = i;
+        let mut found = None;
+        if let (Some(b'"'), Some(rest)) = (b.get(i), b.get(i + 1..)) {
+            for (k, n) in names.iter().enumerate() {
+                let n = n.as_bytes();
+                if rest.get(n.len()) == Some(&b'"') && rest.first() == n.first() && {
+                    if n.len() <= 12 {
+                        // Short names: compared inline, cheaper than a call to memcmp.
+                        n.iter().zip(rest).all(|(a, b)| a == b)
+                    } else {
+                        rest.starts_with(n)
+                    }
+                } {
+                    found = Some(k);
+                    break;
+                }
+            }
+        }
+        let key = match found.and_then(|k| names.get(k).map(|n| (k, n.len()))) {
+            Some((k, len)) => {
+                self.pos = i + len + 2;
+                Some(k)
+            }
+            None => super::fields::find_index(names, self.string()?),
+        };
+        let j = skip_ws(b, self.pos);
+        match b.get(j) {
+            Some(b':') => self.pos = j + 1,
+            Some(_) => return Err(JsonError::new(K::UnexpectedByte, j)),
+            None => return Err(JsonError::new(K::UnexpectedEnd, j)),
+        }
+        Ok(Some(key))
+    }
+
     /// Whether another element of the current array follows (consuming its comma), or
     /// `false` after the closing `]`. `first` starts at `true`.
     ///

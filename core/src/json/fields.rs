@@ -58,3 +58,13 @@ pub(crate) fn find(
             .map(|(i, n)| (i, *n)),
     }
 }
+
+/// The index of the name `key` decodes to, when it has escapes (an unescaped key was
+/// already compared in place by the cursor).
+pub(crate) fn find_index(names: &[&str], key: JsonStr<'_>) -> Option<usize> {
+    if key.has_escapes() {
+        names.iter().position(|n| key.eq_str(n))
+    } else {
+        None
+    }
+}

@@ -188,39 +188,134 @@ fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, JsonError> {
 const HI: u64 = 0x8080_8080_8080_8080;
 const LO: u64 = 0x0101_0101_0101_0101;
 
+/// The high bit of each byte of `x` that is zero. Bytes above the lowest zero byte may be
+/// flagged falsely (a borrow), so only the lowest set bit is exact: callers use
+/// `trailing_zeros` and never the other bits.
+#[inline(always)]
+const fn zero_bytes(x: u64) -> u64 {
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// A mask whose lowest set bit marks the first byte of an 8-byte little-endian word that is
+/// `"`, `\` or a control character (0 when there is none).
+#[inline(always)]
+pub(crate) const fn special_mask(w: u64) -> u64 {
+    let ctrl = w.wrapping_sub(LO * 0x20) & !w & HI;
+    zero_bytes(w ^ (LO * b'"' as u64)) | zero_bytes(w ^ (LO * b'\\' as u64)) | ctrl
+}
+
 /// Whether any byte of an 8-byte word is `"`, `\` or a control character.
 #[inline]
 pub(crate) fn word_has_special(w: u64) -> bool {
-    let quote = w ^ (LO * u64::from(b'"'));
-    let slash = w ^ (LO * u64::from(b'\\'));
-    let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
-    let ctrl = w.wrapping_sub(LO * 0x20) & !w & HI;
-    (zero(quote) | zero(slash) | ctrl) != 0
+    special_mask(w) != 0
+}
+
+/// The index of the first `byte` at or after `i`, or `b.len()` (eight bytes per step).
+#[inline]
+pub(crate) fn next_byte(b: &[u8], i: usize, byte: u8) -> usize {
+    let rest = b.get(i..).unwrap_or(&[]);
+    let (words, tail) = rest.as_chunks::<8>();
+    for (k, w) in words.iter().enumerate() {
+        let m = byte_mask(u64::from_le_bytes(*w), byte);
+        if m != 0 {
+            return i + k * 8 + (m.trailing_zeros() / 8) as usize;
+        }
+    }
+    let base = i + words.len() * 8;
+    tail.iter()
+        .position(|&c| c == byte)
+        .map_or(b.len(), |p| base + p)
+}
+
+/// The mask of `byte` in `w` (exact in its lowest set bit only, see [`zero_bytes`]).
+#[inline(always)]
+pub(crate) const fn byte_mask(w: u64, byte: u8) -> u64 {
+    zero_bytes(w ^ (LO * byte as u64))
+}
+
+const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+
+/// The high bit of each byte of `w` equal to `byte`, exactly (no borrow between bytes, so
+/// every set bit can be used, not only the lowest).
+#[inline(always)]
+const fn eq_exact(w: u64, byte: u8) -> u64 {
+    let y = w ^ (LO * byte as u64);
+    !(((y & LOW7) + LOW7) | y) & HI
+}
+
+/// The high bit of each byte of `w` that is `"`, `\` or a control byte (< 0x20), exactly
+/// when `ctrl`; `"` and `\` only otherwise.
+#[inline(always)]
+const fn specials_exact(w: u64, ctrl: bool) -> u64 {
+    let quotes = eq_exact(w, b'"') | eq_exact(w, b'\\');
+    if ctrl {
+        quotes | (!((w & LOW7) + LO * 0x60) & !w & HI)
+    } else {
+        quotes
+    }
+}
+
+/// Walks a string body from `i` (just after the opening quote) to its closing quote,
+/// handling every special byte of each 8-byte word from one exact mask. `escape` gets the
+/// index of each backslash and returns the index after its escape; a control byte is an
+/// error when `ctrl`. Returns the index after the closing quote (or `b.len()` with
+/// [`K::UnexpectedEnd`] when there is none) and whether there were escapes.
+#[inline(always)]
+fn walk_string(
+    b: &[u8],
+    mut i: usize,
+    ctrl: bool,
+    escape: impl Fn(&[u8], usize) -> Result<usize, JsonError>,
+) -> Result<(usize, bool), JsonError> {
+    let mut escaped = false;
+    loop {
+        let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
+            // Fewer than 8 bytes left: one at a time.
+            match b.get(i) {
+                Some(b'"') => return Ok((i + 1, escaped)),
+                Some(b'\\') => {
+                    escaped = true;
+                    i = escape(b, i)?;
+                }
+                Some(&c) if ctrl && c < 0x20 => {
+                    return Err(JsonError::new(K::ControlCharacter, i));
+                }
+                Some(_) => i += 1,
+                None => return Err(JsonError::new(K::UnexpectedEnd, i)),
+            }
+            continue;
+        };
+        let mut m = specials_exact(u64::from_le_bytes(*chunk), ctrl);
+        let base = i;
+        i += 8;
+        while m != 0 {
+            let p = base + (m.trailing_zeros() / 8) as usize;
+            let next = match b.get(p) {
+                Some(b'"') => return Ok((p + 1, escaped)),
+                Some(b'\\') => {
+                    escaped = true;
+                    escape(b, p)?
+                }
+                _ => return Err(JsonError::new(K::ControlCharacter, p)),
+            };
+            let consumed = next - base;
+            if consumed >= 8 {
+                i = next;
+                break;
+            }
+            m &= !0u64 << (consumed * 8);
+        }
+    }
 }
 
 /// Scans a string body starting just after the opening quote. Returns the index after the
 /// closing quote and whether the body contains escapes.
-pub(crate) fn scan_string(b: &[u8], mut i: usize) -> Result<(usize, bool), JsonError> {
-    let mut escaped = false;
-    loop {
-        // Fast path: skip 8 plain bytes at a time.
-        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            if word_has_special(u64::from_le_bytes(*chunk)) {
-                break;
-            }
-            i += 8;
-        }
-        let c = *b.get(i).ok_or(JsonError::new(K::UnexpectedEnd, i))?;
-        match c {
-            b'"' => return Ok((i + 1, escaped)),
-            b'\\' => {
-                escaped = true;
-                i = scan_escape(b, i)?;
-            }
-            0..=0x1f => return Err(JsonError::new(K::ControlCharacter, i)),
-            _ => i += 1,
-        }
-    }
+#[inline]
+pub(crate) fn scan_string(b: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
+    walk_string(b, i, true, |b, p| match b.get(p + 1) {
+        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(p + 2),
+        _ => scan_escape(b, p),
+    })
 }
 
 /// One escape at `i` (the backslash); returns the index after it.
@@ -302,27 +397,11 @@ fn digits(b: &[u8], mut i: usize) -> usize {
 
 // ---- Navigation over text that `validate` accepted (no grammar checks) ----
 
-/// The end of the string whose body starts at `i`, and whether it has escapes.
+/// The end of the string whose body starts at `i`, and whether it has escapes (text
+/// already validated: each backslash just skips the byte after it).
 #[inline]
-pub(crate) fn skip_string(b: &[u8], mut i: usize) -> (usize, bool) {
-    let mut escaped = false;
-    loop {
-        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            if word_has_special(u64::from_le_bytes(*chunk)) {
-                break;
-            }
-            i += 8;
-        }
-        match b.get(i) {
-            Some(b'"') => return (i + 1, escaped),
-            Some(b'\\') => {
-                escaped = true;
-                i += 2;
-            }
-            Some(_) => i += 1,
-            None => return (b.len(), escaped),
-        }
-    }
+pub(crate) fn skip_string(b: &[u8], i: usize) -> (usize, bool) {
+    walk_string(b, i, false, |_, p| Ok(p + 2)).unwrap_or((b.len(), true))
 }
 
 /// Whether any byte of an 8-byte word is `"`, `{`, `}`, `[` or `]`.

@@ -4,7 +4,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 
 use super::error::EncodeError;
-use super::scan::hex4;
+use super::scan::{byte_mask, hex4, next_byte};
 
 /// A JSON string value.
 ///
@@ -120,51 +120,72 @@ impl<'a> JsonStr<'a> {
         }
         let src = self.text.as_bytes();
         let (mut i, mut len) = (0usize, 0usize);
-        // Copy runs between backslashes; decode each escape in place.
-        while i < src.len() {
-            let run = src
-                .get(i..)
-                .and_then(|r| r.iter().position(|&c| c == b'\\'));
-            let end = run.map_or(src.len(), |p| i + p);
-            let piece = src.get(i..end).unwrap_or(&[]);
-            if let Some(dst) = scratch.get_mut(len..len + piece.len()) {
-                dst.copy_from_slice(piece);
-            }
-            len += piece.len();
-            if end >= src.len() {
-                break;
-            }
-            let simple = match src.get(end + 1) {
-                Some(b'"') => Some(b'"'),
-                Some(b'\\') => Some(b'\\'),
-                Some(b'/') => Some(b'/'),
-                Some(b'n') => Some(b'\n'),
-                Some(b't') => Some(b'\t'),
-                Some(b'r') => Some(b'\r'),
-                Some(b'b') => Some(0x08),
-                Some(b'f') => Some(0x0c),
-                _ => None,
-            };
-            if let Some(byte) = simple {
-                if let Some(dst) = scratch.get_mut(len) {
-                    *dst = byte;
+        // Copy 8 bytes at a time while looking for a backslash in them (the copy may run
+        // past it: those bytes are overwritten next); decode each escape.
+        loop {
+            let (words, _) = src.get(i..).unwrap_or(&[]).as_chunks::<8>();
+            let (out, _) = scratch
+                .get_mut(len..)
+                .unwrap_or(&mut [])
+                .as_chunks_mut::<8>();
+            let mut found = None;
+            let mut copied = 0;
+            for (w, o) in words.iter().zip(out.iter_mut()) {
+                *o = *w;
+                let m = byte_mask(u64::from_le_bytes(*w), b'\\');
+                if m != 0 {
+                    found = Some(copied + (m.trailing_zeros() / 8) as usize);
+                    break;
                 }
-                len += 1;
-                i = end + 2;
-                continue;
+                copied += 8;
             }
-            let mut chars = Chars {
-                rest: self.text.get(end..).unwrap_or(""),
-                escaped: true,
+            let end = match found {
+                Some(k) => {
+                    len += k;
+                    i + k
+                }
+                None => {
+                    (i, len) = (i + copied, len + copied);
+                    let end = next_byte(src, i, b'\\');
+                    let piece = src.get(i..end).unwrap_or(&[]);
+                    if let Some(dst) = scratch.get_mut(len..len + piece.len()) {
+                        dst.copy_from_slice(piece);
+                    }
+                    len += piece.len();
+                    end
+                }
             };
-            let c = chars.next().unwrap_or('\u{FFFD}');
-            let mut buf = [0u8; 4];
-            let enc = c.encode_utf8(&mut buf).as_bytes();
-            if let Some(dst) = scratch.get_mut(len..len + enc.len()) {
-                dst.copy_from_slice(enc);
+            let simple = match src.get(end + 1) {
+                None => break,
+                Some(b'"') => b'"',
+                Some(b'\\') => b'\\',
+                Some(b'/') => b'/',
+                Some(b'n') => b'\n',
+                Some(b't') => b'\t',
+                Some(b'r') => b'\r',
+                Some(b'b') => 0x08,
+                Some(b'f') => 0x0c,
+                Some(_) => {
+                    let mut chars = Chars {
+                        rest: self.text.get(end..).unwrap_or(""),
+                        escaped: true,
+                    };
+                    let c = chars.next().unwrap_or('\u{FFFD}');
+                    let mut buf = [0u8; 4];
+                    let enc = c.encode_utf8(&mut buf).as_bytes();
+                    if let Some(dst) = scratch.get_mut(len..len + enc.len()) {
+                        dst.copy_from_slice(enc);
+                    }
+                    len += enc.len();
+                    i = src.len() - chars.rest.len();
+                    continue;
+                }
+            };
+            if let Some(dst) = scratch.get_mut(len) {
+                *dst = simple;
             }
-            len += enc.len();
-            i = src.len() - chars.rest.len();
+            len += 1;
+            i = end + 2;
         }
         let out = scratch
             .get(..len)

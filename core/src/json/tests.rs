@@ -305,3 +305,75 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Strings dense with escapes, at every offset within the scanners' 8-byte words: the
+    /// validating scan, the trusted skip (iterating a validated value) and `unescape_into`
+    /// agree with serde_json, for values and keys; a raw control byte anywhere is refused.
+    #[test]
+    fn dense_escapes_agree_with_serde_json(
+        parts in prop::collection::vec(prop_oneof![
+            Just(String::from("\\\"")),
+            Just(String::from("\\\\")),
+            Just(String::from("\\n")),
+            Just(String::from("\\/")),
+            Just(String::from("\\u00e9")),
+            Just(String::from("\\ud83d\\ude00")),
+            Just(String::from("é")),
+            "[a-z ]{0,9}",
+        ], 0..24),
+        ctrl_at in prop::option::of(0usize..200),
+    ) {
+        let mut body: String = parts.concat();
+        if let Some(at) = ctrl_at.filter(|&a| a <= body.len() && body.is_char_boundary(a)) {
+            body.insert(at, '\u{1}');
+        }
+        let text = format!("[\"{body}\",{{\"k\":\"{body}\",\"{body}\":1}},\"end\"]");
+        let theirs = serde_json::from_str::<serde_json::Value>(&text);
+        let ours = RawJson::parse(text.as_bytes());
+        prop_assert_eq!(ours.is_ok(), theirs.is_ok());
+        let (Ok(raw), Ok(value)) = (ours, theirs) else { return Ok(()) };
+        let expected = value[0].as_str().unwrap();
+        let mut scratch = vec![0u8; expected.len()];
+        let items: Vec<RawJson<'_>> = raw.array().unwrap().collect();
+        prop_assert_eq!(items.len(), 3);
+        prop_assert_eq!(items[2].as_str().unwrap().source(), "end");
+        let first = items[0].as_str().unwrap();
+        prop_assert_eq!(first.unescape_into(&mut scratch).unwrap(), expected);
+        prop_assert_eq!(first.len(), expected.len());
+        let members: Vec<_> = items[1].object().unwrap().collect();
+        prop_assert_eq!(members.len(), 2);
+        prop_assert!(members[0].1.as_str().unwrap().eq_str(expected));
+        prop_assert!(members[1].0.eq_str(expected));
+        // The validating cursor and the trusted one (over the validated value) read the same.
+        let mut checked = Cursor::new(text.as_bytes(), Limits::DEFAULT).unwrap();
+        let mut trusted = Cursor::over(raw);
+        for c in [&mut checked, &mut trusted] {
+            c.begin_array().unwrap();
+            let mut first_item = true;
+            prop_assert!(c.next_item(&mut first_item).unwrap());
+            let s = c.string().unwrap();
+            prop_assert_eq!(s.unescape_into(&mut scratch).unwrap(), expected);
+            prop_assert!(c.next_item(&mut first_item).unwrap());
+            c.value().unwrap();
+            prop_assert!(c.next_item(&mut first_item).unwrap());
+            prop_assert_eq!(c.string().unwrap().source(), "end");
+        }
+    }
+}
+
+/// Known keys are matched in place when written plainly, and after decoding when escaped;
+/// a known key repeated under another spelling is still a duplicate.
+#[test]
+fn escaped_known_keys_match_and_duplicates_are_caught() {
+    use crate::jsonrpc::FromJson;
+    use crate::messages::Resource;
+    fn decode(text: &str) -> Result<Resource<'_>, crate::jsonrpc::ParamsError> {
+        Resource::from_json(RawJson::parse(text.as_bytes()).unwrap())
+    }
+    let r = decode(r#"{"ur\u0069":"a","name":"n","uriX":1,"u":2}"#).unwrap();
+    assert_eq!((r.uri, r.name), (JsonStr::new("a"), JsonStr::new("n")));
+    let e = decode(r#"{"uri":"a","ur\u0069":"b","name":"n"}"#).unwrap_err();
+    assert_eq!(e.field, "uri");
+    assert!(decode(r#"{"uri\"":"a","name":"n"}"#).is_err());
+}

@@ -158,8 +158,8 @@ pub(crate) fn walk<'a>(
     }
     let mut m: Members<'a> = [None; 6];
     let (mut first, mut seen, mut method) = (true, 0u8, None);
-    while let Some(key) = c.next_key(&mut first)? {
-        let Some(i) = MEMBERS.iter().position(|n| key == *n) else {
+    while let Some(key) = c.next_key_in(&mut first, MEMBERS)? {
+        let Some(i) = key else {
             c.value()?;
             continue;
         };

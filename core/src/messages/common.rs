@@ -3,7 +3,6 @@
 
 use core::fmt;
 
-use crate::json::fields::find;
 use crate::json::{
     Cursor, Encode, EncodeError, JsonKind, JsonSink, JsonStr, Number, RawJson, Writer,
 };
@@ -43,10 +42,11 @@ pub(crate) fn obj(
 impl Obj {
     /// The index (into the names) of the next known member; its value is next in `c`.
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
-        while let Some(key) = c.next_key(&mut self.first)? {
-            if let Some((i, name)) = find(self.names, key) {
+        while let Some(key) = c.next_key_in(&mut self.first, self.names)? {
+            if let Some(i) = key {
                 let bit = 1u64 << (i % 64);
                 if self.seen & bit != 0 {
+                    let name = self.names.get(i).copied().unwrap_or(ParamsError::ITEM);
                     return Err(ParamsError::duplicate(name).into());
                 }
                 self.seen |= bit;
@@ -100,6 +100,9 @@ fn number<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<Number<'a>> {
 /// A non-negative integer (`size`, `total`).
 pub(crate) fn count(c: &mut Cursor<'_>, field: &'static str) -> Dec<u64> {
     let n = number(c, field)?;
+    if let Some(v) = plain_u64(n.as_str()) {
+        return Ok(v);
+    }
     if !n.is_integer() {
         return Err(ParamsError::wrong_type(field).into());
     }
@@ -109,10 +112,25 @@ pub(crate) fn count(c: &mut Cursor<'_>, field: &'static str) -> Dec<u64> {
     Ok(n.as_u64().unwrap_or(u64::MAX))
 }
 
+/// The value of a literal made only of digits, at most 19 of them (so it cannot overflow);
+/// `None` for any other form, which takes the general path.
+#[inline]
+fn plain_u64(s: &str) -> Option<u64> {
+    if s.is_empty() || s.len() > 19 {
+        return None;
+    }
+    s.bytes().try_fold(0u64, |v, d| {
+        d.is_ascii_digit().then(|| v * 10 + u64::from(d - b'0'))
+    })
+}
+
 /// `ttlMs`: an integer; a negative value reads as 0 (docs/rules.md §4: "SHOULD ignore it and
 /// treat it as 0"); a huge one saturates.
 pub(crate) fn ttl(c: &mut Cursor<'_>) -> Dec<u64> {
     let n = number(c, "ttlMs")?;
+    if let Some(v) = plain_u64(n.as_str()) {
+        return Ok(v);
+    }
     if n.is_negative() {
         return Ok(0);
     }
@@ -158,6 +176,9 @@ macro_rules! string_enum {
             fn decode(c: &mut Cursor<'a>) -> Dec<Self> {
                 let s = string(c, $field)?;
                 let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, $field);
+                if let Some(s) = s.as_str() {
+                    return Ok(Self::from_name(s).ok_or(unknown)?);
+                }
                 let mut buf = [0u8; 16];
                 let s = s.unescape_into(&mut buf).map_err(|_| unknown)?;
                 Ok(Self::from_name(s).ok_or(unknown)?)

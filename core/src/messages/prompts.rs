@@ -149,7 +149,7 @@ impl<'a> FromJson<'a> for PromptMessage<'a> {
             if i == 0 {
                 role = Some(Role::decode(c)?);
             } else {
-                content = Some(ContentBlock::from_json(object(c, "content")?)?);
+                content = Some(ContentBlock::decode(c)?);
             }
         }
         Ok(Self {
