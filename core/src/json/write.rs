@@ -8,6 +8,12 @@ use super::number::Number;
 use super::string::JsonStr;
 use super::value::RawJson;
 
+mod escape;
+mod key;
+
+use escape::{write_escaped, write_json_str};
+pub(crate) use key::{Key, key};
+
 /// Where encoded bytes go.
 pub trait JsonSink {
     /// Appends UTF-8 text.
@@ -15,6 +21,17 @@ pub trait JsonSink {
     /// # Errors
     /// [`EncodeError::Write`] when the destination fails.
     fn put(&mut self, s: &str) -> Result<(), EncodeError>;
+
+    /// Appends `s` between double quotes (`s` needs no escaping: the writer checked).
+    ///
+    /// # Errors
+    /// [`EncodeError::Write`] when the destination fails.
+    #[inline]
+    fn put_quoted(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.put("\"")?;
+        self.put(s)?;
+        self.put("\"")
+    }
 }
 
 /// Writes into a byte slice. When the slice is too small it keeps counting, so
@@ -54,6 +71,24 @@ impl JsonSink for SliceSink<'_> {
         self.len = end;
         Ok(())
     }
+
+    #[inline]
+    fn put_quoted(&mut self, s: &str) -> Result<(), EncodeError> {
+        let end = self.len.saturating_add(s.len()).saturating_add(2);
+        if let Some((open, rest)) = self
+            .buf
+            .get_mut(self.len..end)
+            .and_then(<[u8]>::split_first_mut)
+        {
+            *open = b'"';
+            if let Some((close, body)) = rest.split_last_mut() {
+                *close = b'"';
+                body.copy_from_slice(s.as_bytes());
+            }
+        }
+        self.len = end;
+        Ok(())
+    }
 }
 
 /// Writes into any `core::fmt::Write`.
@@ -74,6 +109,15 @@ impl JsonSink for alloc::string::String {
         self.push_str(s);
         Ok(())
     }
+
+    #[inline]
+    fn put_quoted(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.reserve(s.len() + 2);
+        self.push('"');
+        self.push_str(s);
+        self.push('"');
+        Ok(())
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -81,6 +125,15 @@ impl JsonSink for alloc::vec::Vec<u8> {
     #[inline]
     fn put(&mut self, s: &str) -> Result<(), EncodeError> {
         self.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn put_quoted(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.reserve(s.len() + 2);
+        self.push(b'"');
+        self.extend_from_slice(s.as_bytes());
+        self.push(b'"');
         Ok(())
     }
 }
@@ -147,6 +200,18 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
         self.sink.put("{")
     }
 
+    /// `{` and the object's first members, pre-encoded (`{"jsonrpc":"2.0"`): the next key
+    /// takes a comma.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    #[inline]
+    pub(crate) fn begin_object_with(&mut self, head: &'static str) -> R {
+        self.sep()?;
+        self.first = false;
+        self.sink.put(head)
+    }
+
     /// `}`
     ///
     /// # Errors
@@ -185,6 +250,33 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
         self.sink.put(":")?;
         self.after_key = true;
         Ok(())
+    }
+
+    /// An object key written from its pre-encoded form (one copy, comma included).
+    ///
+    /// # Errors
+    /// When the sink fails.
+    #[inline]
+    pub(crate) fn key_of(&mut self, key: Key) -> R {
+        let text = if self.first || self.after_key {
+            key.bare()
+        } else {
+            key.with_comma()
+        };
+        self.first = false;
+        self.after_key = true;
+        self.sink.put(text)
+    }
+
+    /// A JSON text known valid at compile time (a quoted string literal without escapes,
+    /// such as a string enum's wire name), copied as is.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    #[inline]
+    pub(crate) fn literal(&mut self, json: &'static str) -> R {
+        self.sep()?;
+        self.sink.put(json)
     }
 
     /// An object key held as a [`JsonStr`].
@@ -377,134 +469,6 @@ impl<const N: usize> fmt::Write for StackBuf<N> {
         self.len = end;
         Ok(())
     }
-}
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// For each byte: 0 if it is written as is, else the letter of its escape (`u` = `\u00XX`).
-// Indexing in a const initialiser: an out-of-bounds index fails the build, never at run time.
-#[allow(clippy::indexing_slicing)]
-static ESCAPE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        t[c] = b'u';
-        c += 1;
-    }
-    t[0x08] = b'b';
-    t[0x09] = b't';
-    t[0x0a] = b'n';
-    t[0x0c] = b'f';
-    t[0x0d] = b'r';
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t
-};
-
-#[inline]
-fn escape_of(c: u8) -> Option<&'static str> {
-    Some(match ESCAPE.get(usize::from(c)).copied().unwrap_or(0) {
-        0 => return None,
-        b'"' => "\\\"",
-        b'\\' => "\\\\",
-        b'n' => "\\n",
-        b'r' => "\\r",
-        b't' => "\\t",
-        b'b' => "\\b",
-        b'f' => "\\f",
-        _ => "",
-    })
-}
-
-fn put_control<S: JsonSink + ?Sized>(sink: &mut S, c: u8) -> R {
-    let hi = HEX.get(usize::from(c >> 4)).copied().unwrap_or(b'0');
-    let lo = HEX.get(usize::from(c & 0xf)).copied().unwrap_or(b'0');
-    let seq = [b'\\', b'u', b'0', b'0', hi, lo];
-    sink.put(core::str::from_utf8(&seq).unwrap_or("\\u0000"))
-}
-
-/// Writes `s` as a JSON string literal with minimal escaping: `"` `\` and control
-/// characters only (short forms where JSON has them).
-pub(crate) fn write_escaped<S: JsonSink + ?Sized>(sink: &mut S, s: &str) -> R {
-    sink.put("\"")?;
-    let b = s.as_bytes();
-    let (mut start, mut i) = (0, 0);
-    loop {
-        // Skip 8 bytes at a time while none needs escaping.
-        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            if super::scan::word_has_special(u64::from_le_bytes(*chunk)) {
-                break;
-            }
-            i += 8;
-        }
-        let Some(&c) = b.get(i) else { break };
-        if let Some(esc) = escape_of(c) {
-            sink.put(s.get(start..i).unwrap_or(""))?;
-            if esc.is_empty() {
-                put_control(sink, c)?;
-            } else {
-                sink.put(esc)?;
-            }
-            start = i + 1;
-        }
-        i += 1;
-    }
-    sink.put(s.get(start..).unwrap_or(""))?;
-    sink.put("\"")
-}
-
-/// Whether the body of a validated JSON string literal is already in the writer's canonical
-/// form: every escape is one the writer itself would produce (`\"`, `\\`, the short forms, and
-/// `\u00xx` in lowercase hex for the other control characters).
-fn is_canonical_body(b: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some(p) = b.get(i..).and_then(|r| r.iter().position(|&c| c == b'\\')) {
-        let at = i + p;
-        match b.get(at + 1) {
-            Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => i = at + 2,
-            Some(b'u') => {
-                let Some(&[b'0', b'0', hi, lo]) = b.get(at + 2..at + 6) else {
-                    return false;
-                };
-                let c = match (hi, lo) {
-                    (b'0' | b'1', b'0'..=b'9' | b'a'..=b'f') => {
-                        (hi - b'0') * 16 + crate::pct::hex_value(lo).unwrap_or(0)
-                    }
-                    _ => return false,
-                };
-                if !matches!(escape_of(c), Some("")) {
-                    return false; // a control character with a short form, written long
-                }
-                i = at + 6;
-            }
-            _ => return false, // `\/`, or any non-minimal escape
-        }
-    }
-    true
-}
-
-fn write_json_str<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<'_>) -> R {
-    if value.is_sourced() && (!value.has_escapes() || is_canonical_body(value.source().as_bytes()))
-    {
-        // Read from JSON and already canonical: the bytes between the quotes are copied.
-        sink.put("\"")?;
-        sink.put(value.source())?;
-        return sink.put("\"");
-    }
-    if !value.has_escapes() {
-        return write_escaped(sink, value.source());
-    }
-    sink.put("\"")?;
-    let mut buf = [0u8; 4];
-    for c in value.chars() {
-        let s: &str = c.encode_utf8(&mut buf);
-        match u8::try_from(c).ok().and_then(escape_of) {
-            Some("") => put_control(sink, s.as_bytes().first().copied().unwrap_or(0))?,
-            Some(esc) => sink.put(esc)?,
-            None => sink.put(s)?,
-        }
-    }
-    sink.put("\"")
 }
 
 /// Copies validated JSON text, dropping whitespace outside strings.
