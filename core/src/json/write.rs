@@ -32,10 +32,21 @@ pub trait JsonSink {
         self.put(s)?;
         self.put("\"")
     }
+
+    /// Appends `s` as a JSON string literal, escaped minimally: `"` `\` and control
+    /// characters only, with JSON's short forms where it has them.
+    ///
+    /// # Errors
+    /// [`EncodeError::Write`] when the destination fails.
+    #[inline]
+    fn put_escaped(&mut self, s: &str) -> Result<(), EncodeError> {
+        write_escaped(self, s)
+    }
 }
 
 /// Writes into a byte slice. When the slice is too small it keeps counting, so
-/// [`SliceSink::finish`] can report the exact size needed.
+/// [`SliceSink::finish`] can report the exact size needed. Bytes past the length written
+/// may be overwritten (strings are stored eight bytes at a time).
 #[derive(Debug)]
 pub struct SliceSink<'b> {
     buf: &'b mut [u8],
@@ -88,6 +99,17 @@ impl JsonSink for SliceSink<'_> {
         }
         self.len = end;
         Ok(())
+    }
+
+    #[inline]
+    fn put_escaped(&mut self, s: &str) -> Result<(), EncodeError> {
+        match escape::escape_into(self.buf, self.len, s.as_bytes()) {
+            Some(end) => {
+                self.len = end;
+                Ok(())
+            }
+            None => write_escaped(self, s),
+        }
     }
 }
 
@@ -246,7 +268,7 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     /// When the sink fails.
     pub fn key(&mut self, key: &str) -> R {
         self.sep()?;
-        write_escaped(self.sink, key)?;
+        self.sink.put_escaped(key)?;
         self.sink.put(":")?;
         self.after_key = true;
         Ok(())
@@ -297,7 +319,7 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     /// When the sink fails.
     pub fn str(&mut self, value: &str) -> R {
         self.sep()?;
-        write_escaped(self.sink, value)
+        self.sink.put_escaped(value)
     }
 
     /// A string value held as a [`JsonStr`] (re-escaped canonically).

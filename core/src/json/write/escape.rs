@@ -80,6 +80,21 @@ const fn short_escape(c: u8) -> Option<&'static str> {
     })
 }
 
+/// For each byte, the letter of its short escape (`\n` → `n`), or 0.
+// Indexing in a const initialiser: an out-of-bounds index fails the build.
+#[allow(clippy::indexing_slicing)]
+static SHORT: [u8; 256] = {
+    let mut t = [0u8; 256];
+    t[b'"' as usize] = b'"';
+    t[b'\\' as usize] = b'\\';
+    t[b'\n' as usize] = b'n';
+    t[b'\r' as usize] = b'r';
+    t[b'\t' as usize] = b't';
+    t[0x08] = b'b';
+    t[0x0c] = b'f';
+    t
+};
+
 /// `\u00XX` for a control character, lowercase hex.
 fn put_control<S: JsonSink + ?Sized>(sink: &mut S, c: u8) -> R {
     const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -127,6 +142,66 @@ fn write_escaped_from<S: JsonSink + ?Sized>(sink: &mut S, s: &str, mut i: usize)
     sink.put("\"")
 }
 
+/// The eight bytes of `s` from `i` as a little-endian word, when fewer than eight remain
+/// (`0 < s.len() - i < 8`): the missing high bytes read as `a`, which needs no escape.
+#[inline]
+fn tail_word(s: &[u8], i: usize) -> u64 {
+    let rest = s.len() - i;
+    let pad = LO * u64::from(b'a') << (rest * 8);
+    match s.len().checked_sub(8).and_then(|at| s.get(at..)?.first_chunk::<8>()) {
+        // The last eight bytes, shifted so that `s[i]` is the lowest.
+        Some(last) => (u64::from_le_bytes(*last) >> ((8 - rest) * 8)) | pad,
+        None => {
+            let mut word = [b'a'; 8];
+            for (d, c) in word.iter_mut().zip(s.get(i..).unwrap_or_default()) {
+                *d = *c;
+            }
+            u64::from_le_bytes(word)
+        }
+    }
+}
+
+/// Writes `s` as a quoted, escaped JSON string into `buf` at `at`, a word at a time: each
+/// eight-byte word is stored whole and the end advances past its clean bytes only, so runs
+/// cost no copy call. Returns the new end, or `None` when fewer than eight bytes of room
+/// remain at some point (the caller then writes the string the careful way, from `at`).
+/// Bytes of `buf` past the returned end may have been overwritten.
+#[inline]
+pub(crate) fn escape_into(buf: &mut [u8], at: usize, s: &[u8]) -> Option<usize> {
+    *buf.get_mut(at)? = b'"';
+    let (mut o, mut start) = (at + 1, 0);
+    loop {
+        let i = next_special(s, start);
+        let n = i - start;
+        // A short run is copied as one 16-byte block (bytes past it are overwritten
+        // later or lie past the end); a long one, or one near the end of `s`, exactly.
+        match (
+            s.get(start..).and_then(<[u8]>::first_chunk::<16>),
+            buf.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<16>),
+        ) {
+            (Some(src), Some(dst)) if n <= 16 => *dst = *src,
+            _ => buf.get_mut(o..o + n)?.copy_from_slice(s.get(start..i)?),
+        }
+        o += n;
+        let Some(&c) = s.get(i) else { break };
+        let short = SHORT.get(usize::from(c)).copied().unwrap_or(0);
+        if short != 0 {
+            *buf.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<2>)? = [b'\\', short];
+            o += 2;
+        } else {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let hi = HEX.get(usize::from(c >> 4)).copied().unwrap_or(b'0');
+            let lo = HEX.get(usize::from(c & 0xf)).copied().unwrap_or(b'0');
+            *buf.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<6>)? =
+                [b'\\', b'u', b'0', b'0', hi, lo];
+            o += 6;
+        }
+        start = i + 1;
+    }
+    *buf.get_mut(o)? = b'"';
+    Some(o + 1)
+}
+
 /// Whether the body of a validated JSON string literal is already in the writer's canonical
 /// form: every escape is one the writer itself would produce (`\"`, `\\`, the short forms, and
 /// `\u00xx` in lowercase hex for the other control characters).
@@ -166,7 +241,7 @@ pub(crate) fn write_json_str<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<
         return if value.is_sourced() {
             sink.put_quoted(value.source())
         } else {
-            write_escaped(sink, value.source())
+            sink.put_escaped(value.source())
         };
     }
     write_escaped_json(sink, value)
@@ -193,6 +268,7 @@ mod tests {
     use super::{next_special, special_mask};
     use std::format;
     use std::string::String;
+    use std::vec;
     use std::vec::Vec;
 
     fn slow(b: &[u8], i: usize) -> usize {
@@ -263,11 +339,22 @@ mod tests {
             let mut out = String::new();
             super::write_escaped(&mut out, &s).unwrap();
             assert_eq!(out, reference(&s));
-            let mut buf = [0u8; 512];
-            let mut sink = crate::json::SliceSink::new(&mut buf);
-            super::write_escaped(&mut sink, &s).unwrap();
-            let n = sink.finish().unwrap();
-            assert_eq!(&buf[..n], out.as_bytes());
+            // Into a slice, through the word-at-a-time path and (near the end of the
+            // slice) the careful one, with a prefix before it.
+            let n = out.len() + 2;
+            for room in [n, n + 1, n + 7, n + 8, n + 64, n - 1, 0] {
+                let mut buf = vec![b'.'; room];
+                let mut sink = crate::json::SliceSink::new(&mut buf);
+                crate::json::JsonSink::put(&mut sink, "[,").unwrap();
+                crate::json::JsonSink::put_escaped(&mut sink, &s).unwrap();
+                match sink.finish() {
+                    Ok(len) => assert_eq!(&buf[2..len], out.as_bytes()),
+                    Err(e) => {
+                        assert!(room < n);
+                        assert_eq!(e, crate::json::EncodeError::BufferTooSmall { needed: n });
+                    }
+                }
+            }
         }
     }
 }
