@@ -103,7 +103,11 @@ impl JsonSink for SliceSink<'_> {
 
     #[inline]
     fn put_escaped(&mut self, s: &str) -> Result<(), EncodeError> {
-        match escape::escape_into(self.buf, self.len, s.as_bytes()) {
+        let first = escape::next_special(s.as_bytes(), 0);
+        if first >= s.len() {
+            return self.put_quoted(s);
+        }
+        match escape::escape_into(self.buf, self.len, s.as_bytes(), first) {
             Some(end) => {
                 self.len = end;
                 Ok(())

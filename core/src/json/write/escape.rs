@@ -27,7 +27,7 @@ const fn special_mask(w: u64) -> u64 {
 
 /// The index of the first byte at or after `i` that must be escaped, or `b.len()`.
 #[inline]
-fn next_special(b: &[u8], mut i: usize) -> usize {
+pub(crate) fn next_special(b: &[u8], mut i: usize) -> usize {
     while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let m = special_mask(u64::from_le_bytes(*chunk));
         if m != 0 {
@@ -142,48 +142,33 @@ fn write_escaped_from<S: JsonSink + ?Sized>(sink: &mut S, s: &str, mut i: usize)
     sink.put("\"")
 }
 
-/// The eight bytes of `s` from `i` as a little-endian word, when fewer than eight remain
-/// (`0 < s.len() - i < 8`): the missing high bytes read as `a`, which needs no escape.
-#[inline]
-fn tail_word(s: &[u8], i: usize) -> u64 {
-    let rest = s.len() - i;
-    let pad = LO * u64::from(b'a') << (rest * 8);
-    match s.len().checked_sub(8).and_then(|at| s.get(at..)?.first_chunk::<8>()) {
-        // The last eight bytes, shifted so that `s[i]` is the lowest.
-        Some(last) => (u64::from_le_bytes(*last) >> ((8 - rest) * 8)) | pad,
-        None => {
-            let mut word = [b'a'; 8];
-            for (d, c) in word.iter_mut().zip(s.get(i..).unwrap_or_default()) {
-                *d = *c;
-            }
-            u64::from_le_bytes(word)
-        }
-    }
+/// For the eight bytes of `w`, the high bit of each byte that must be escaped, exactly (no
+/// carry between bytes, so every set bit is a match).
+#[inline(always)]
+const fn exact_mask(w: u64) -> u64 {
+    const L7: u64 = LO * 0x7f;
+    let q = w ^ (LO * b'"' as u64);
+    let s = w ^ (LO * b'\\' as u64);
+    // Each has a byte's high bit set where that byte is not a match.
+    let not_quote = ((q & L7) + L7) | q;
+    let not_slash = ((s & L7) + L7) | s;
+    let not_ctrl = ((w & L7) + LO * 0x60) | w;
+    !(not_quote & not_slash & not_ctrl) & HI
 }
 
-/// Writes `s` as a quoted, escaped JSON string into `buf` at `at`, a word at a time: each
-/// eight-byte word is stored whole and the end advances past its clean bytes only, so runs
-/// cost no copy call. Returns the new end, or `None` when fewer than eight bytes of room
-/// remain at some point (the caller then writes the string the careful way, from `at`).
-/// Bytes of `buf` past the returned end may have been overwritten.
-#[inline]
-pub(crate) fn escape_into(buf: &mut [u8], at: usize, s: &[u8]) -> Option<usize> {
-    *buf.get_mut(at)? = b'"';
-    let (mut o, mut start) = (at + 1, 0);
+/// Writes the first `valid` bytes of `w` at `o`, escaped; returns the new end. Stores eight
+/// bytes at a time, so up to eight bytes past the end are overwritten.
+#[inline(always)]
+fn put_word(buf: &mut [u8], mut o: usize, mut w: u64, mut valid: usize) -> Option<usize> {
+    let mut m = exact_mask(w);
     loop {
-        let i = next_special(s, start);
-        let n = i - start;
-        // A short run is copied as one 16-byte block (bytes past it are overwritten
-        // later or lie past the end); a long one, or one near the end of `s`, exactly.
-        match (
-            s.get(start..).and_then(<[u8]>::first_chunk::<16>),
-            buf.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<16>),
-        ) {
-            (Some(src), Some(dst)) if n <= 16 => *dst = *src,
-            _ => buf.get_mut(o..o + n)?.copy_from_slice(s.get(start..i)?),
+        *buf.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<8>)? = w.to_le_bytes();
+        if m == 0 {
+            return Some(o + valid);
         }
-        o += n;
-        let Some(&c) = s.get(i) else { break };
+        let k = (m.trailing_zeros() / 8) as usize;
+        o += k;
+        let c = (w >> (k * 8)) as u8;
         let short = SHORT.get(usize::from(c)).copied().unwrap_or(0);
         if short != 0 {
             *buf.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<2>)? = [b'\\', short];
@@ -196,7 +181,39 @@ pub(crate) fn escape_into(buf: &mut [u8], at: usize, s: &[u8]) -> Option<usize> 
                 [b'\\', b'u', b'0', b'0', hi, lo];
             o += 6;
         }
-        start = i + 1;
+        // Drop the bytes written (two shifts: `k + 1` may be 8).
+        w = (w >> (k * 8)) >> 8;
+        m = (m >> (k * 8)) >> 8;
+        valid -= k + 1;
+    }
+}
+
+/// Writes `s`, whose first byte to escape is at `first`, as a quoted, escaped JSON string
+/// into `buf` at `at`. From `first` on, `s` is read eight bytes at a time at fixed strides
+/// (the next load never waits for where the last escape was), and each word is stored
+/// whole, the end advancing past its bytes and escapes. Returns the new end, or `None` when
+/// `buf` runs short (the caller then writes the string the careful way, from `at`). Up to
+/// eight bytes of `buf` past the returned end may have been overwritten.
+#[inline]
+pub(crate) fn escape_into(buf: &mut [u8], at: usize, s: &[u8], first: usize) -> Option<usize> {
+    *buf.get_mut(at)? = b'"';
+    let (head, rest) = s.split_at_checked(first)?;
+    let mut o = at + 1;
+    buf.get_mut(o..o + head.len())?.copy_from_slice(head);
+    o += head.len();
+    let mut words = rest.chunks_exact(8);
+    for word in &mut words {
+        let w = u64::from_le_bytes(*word.first_chunk::<8>()?);
+        o = put_word(buf, o, w, 8)?;
+    }
+    let tail = words.remainder();
+    if !tail.is_empty() {
+        // The missing bytes read as `a`, which needs no escape.
+        let mut word = [b'a'; 8];
+        for (d, c) in word.iter_mut().zip(tail) {
+            *d = *c;
+        }
+        o = put_word(buf, o, u64::from_le_bytes(word), tail.len())?;
     }
     *buf.get_mut(o)? = b'"';
     Some(o + 1)
@@ -300,6 +317,26 @@ mod tests {
             }
         }
         assert_eq!(special_mask(u64::from_le_bytes(*b"abcdefgh")), 0);
+    }
+
+    #[test]
+    fn the_exact_mask_flags_every_byte_to_escape_and_no_other() {
+        for c in 0..=255u8 {
+            for pos in 0..8 {
+                for filler in [b'a', b'#', b']', b' ', 0x21, 0x80, 0xff, 0x00, b'"'] {
+                    let mut w = [filler; 8];
+                    w[pos] = c;
+                    let expect = w.iter().enumerate().fold(0u64, |m, (k, &b)| {
+                        if b < 0x20 || b == b'"' || b == b'\\' {
+                            m | 0x80 << (k * 8)
+                        } else {
+                            m
+                        }
+                    });
+                    assert_eq!(super::exact_mask(u64::from_le_bytes(w)), expect, "{w:?}");
+                }
+            }
+        }
     }
 
     /// The escaping a writer must produce, one character at a time.
