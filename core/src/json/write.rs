@@ -42,6 +42,16 @@ pub trait JsonSink {
     fn put_escaped(&mut self, s: &str) -> Result<(), EncodeError> {
         write_escaped(self, s)
     }
+
+    /// Appends `v` in decimal.
+    ///
+    /// # Errors
+    /// [`EncodeError::Write`] when the destination fails.
+    #[inline]
+    fn put_u64(&mut self, v: u64) -> Result<(), EncodeError> {
+        let mut buf = [0u8; 20];
+        self.put(format_u64(v, &mut buf))
+    }
 }
 
 /// Writes into a byte slice. When the slice is too small it keeps counting, so
@@ -114,6 +124,22 @@ impl JsonSink for SliceSink<'_> {
             }
             None => write_escaped(self, s),
         }
+    }
+
+    #[inline]
+    fn put_u64(&mut self, mut v: u64) -> Result<(), EncodeError> {
+        // The digits go straight into the buffer, last first.
+        let n = decimal_len(v);
+        let end = self.len.saturating_add(n);
+        if let Some(dst) = self.buf.get_mut(self.len..end) {
+            for slot in dst.iter_mut().rev() {
+                let (q, digit) = div10(v);
+                *slot = b'0' + digit;
+                v = q;
+            }
+        }
+        self.len = end;
+        Ok(())
     }
 }
 
@@ -341,8 +367,7 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     /// When the sink fails.
     pub fn u64(&mut self, value: u64) -> R {
         self.sep()?;
-        let mut buf = [0u8; 20];
-        self.sink.put(format_u64(value, &mut buf))
+        self.sink.put_u64(value)
     }
 
     /// A signed integer.
@@ -354,8 +379,7 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
         if value < 0 {
             self.sink.put("-")?;
         }
-        let mut buf = [0u8; 20];
-        self.sink.put(format_u64(value.unsigned_abs(), &mut buf))
+        self.sink.put_u64(value.unsigned_abs())
     }
 
     /// A finite floating-point number: integral values within ±2^53 as integers (`1`, not
@@ -413,6 +437,17 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
         self.sep()?;
         write_compact(self.sink, value.as_text())
     }
+}
+
+/// The number of decimal digits of `v` (1 to 20).
+#[inline]
+fn decimal_len(v: u64) -> usize {
+    let (mut n, mut p) = (1, 10u64);
+    while n < 20 && v >= p {
+        n += 1;
+        p = p.saturating_mul(10);
+    }
+    n
 }
 
 fn format_u64(mut v: u64, buf: &mut [u8; 20]) -> &str {
@@ -520,6 +555,47 @@ fn write_compact<S: JsonSink + ?Sized>(sink: &mut S, text: &str) -> R {
 mod div_tests {
     fn check(p: u64) {
         assert_eq!(super::div10_narrow(p), (p / 10, (p % 10) as u8), "{p}");
+    }
+
+    #[test]
+    fn integers_are_written_in_decimal_into_any_sink() {
+        use super::{JsonSink, SliceSink};
+        let mut v: u64 = 1;
+        let mut values = std::vec![
+            0,
+            9,
+            10,
+            99,
+            100,
+            u64::MAX,
+            u64::MAX / 10,
+            10_000_000_000_000_000_000
+        ];
+        for _ in 0..2_000 {
+            v = v
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            values.extend([v, v >> 17, v >> 40, v >> 60]);
+        }
+        for value in values {
+            let expect = std::format!("{value}");
+            assert_eq!(super::decimal_len(value), expect.len());
+            let mut s = std::string::String::new();
+            s.put_u64(value).unwrap();
+            assert_eq!(s, expect);
+            let mut buf = [0u8; 24];
+            let mut sink = SliceSink::new(&mut buf);
+            sink.put_u64(value).unwrap();
+            let n = sink.finish().unwrap();
+            assert_eq!(&buf[..n], expect.as_bytes());
+            let mut small = [0u8; 1];
+            let mut sink = SliceSink::new(&mut small);
+            sink.put_u64(value).unwrap();
+            assert_eq!(
+                sink.finish().map_err(|_| ()).err().is_some(),
+                expect.len() > 1
+            );
+        }
     }
 
     #[test]

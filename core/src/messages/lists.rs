@@ -226,6 +226,18 @@ impl<'a, T: ListItem<'a>> FromJson<'a> for ListResult<'a, T> {
 
 impl<'a, T: ListItem<'a>> Encode for ListResult<'a, T> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        self.encode_with(w, &self.items)
+    }
+}
+
+impl<'a, T: ListItem<'a>> ListResult<'a, T> {
+    /// The page with its items written by `items` (an owned builder's items; the view's own
+    /// `items` is ignored), so owned and borrowed pages share one encoder.
+    pub(crate) fn encode_with<S: JsonSink + ?Sized, I: Encode + ?Sized>(
+        &self,
+        w: &mut Writer<'_, S>,
+        items: &I,
+    ) -> Enc {
         w.begin_object()?;
         w.opt_member(key!("resultType"), &self.result_type)?;
         match T::FIELDS.get(1).copied() {
@@ -235,7 +247,7 @@ impl<'a, T: ListItem<'a>> Encode for ListResult<'a, T> {
             Some("tools") => w.key_of(key!("tools"))?,
             other => w.key(other.unwrap_or("items"))?,
         }
-        self.items.encode(w)?;
+        items.encode(w)?;
         w.opt_member(key!("nextCursor"), &self.next_cursor)?;
         w.opt_member(key!("ttlMs"), &self.ttl_ms)?;
         w.opt_member(key!("cacheScope"), &self.cache_scope)?;

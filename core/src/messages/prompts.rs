@@ -288,13 +288,25 @@ impl<'a> FromJson<'a> for GetPromptResult<'a> {
     }
 }
 
-impl Encode for GetPromptResult<'_> {
-    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+impl GetPromptResult<'_> {
+    /// The result with `messages` written by `messages` (an owned builder's items; the
+    /// view's own `messages` is ignored), so owned and borrowed results share one encoder.
+    pub(crate) fn encode_with<S: JsonSink + ?Sized, M: Encode + ?Sized>(
+        &self,
+        w: &mut Writer<'_, S>,
+        messages: &M,
+    ) -> Enc {
         w.begin_object()?;
         w.opt_member(key!("resultType"), &self.result_type)?;
         w.opt_member(key!("description"), &self.description)?;
-        w.member(key!("messages"), &self.messages)?;
+        w.member(key!("messages"), messages)?;
         w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
+    }
+}
+
+impl Encode for GetPromptResult<'_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        self.encode_with(w, &self.messages)
     }
 }

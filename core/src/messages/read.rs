@@ -148,9 +148,21 @@ impl<'a> FromJson<'a> for ReadResourceResult<'a> {
 
 impl Encode for ReadResourceResult<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        self.encode_with(w, &self.contents)
+    }
+}
+
+impl ReadResourceResult<'_> {
+    /// The result with `contents` written by `contents` (an owned builder's items; the
+    /// view's own `contents` is ignored), so owned and borrowed results share one encoder.
+    pub(crate) fn encode_with<S: JsonSink + ?Sized, C: Encode + ?Sized>(
+        &self,
+        w: &mut Writer<'_, S>,
+        contents: &C,
+    ) -> Enc {
         w.begin_object()?;
         w.opt_member(key!("resultType"), &self.result_type)?;
-        w.member(key!("contents"), &self.contents)?;
+        w.member(key!("contents"), contents)?;
         w.opt_member(key!("ttlMs"), &self.ttl_ms)?;
         w.opt_member(key!("cacheScope"), &self.cache_scope)?;
         w.opt_member(key!("_meta"), &self.meta)?;
