@@ -104,7 +104,7 @@ impl JsonSink for SliceSink<'_> {
             *open = b'"';
             if let Some((close, body)) = rest.split_last_mut() {
                 *close = b'"';
-                body.copy_from_slice(s.as_bytes());
+                copy(body, s.as_bytes());
             }
         }
         self.len = end;
@@ -140,6 +140,29 @@ impl JsonSink for SliceSink<'_> {
         }
         self.len = end;
         Ok(())
+    }
+}
+
+/// `dst.copy_from_slice(src)` (equal lengths), with the short copies the messages are made
+/// of (keys, names, URIs) done inline as two overlapping moves instead of a call.
+#[inline(always)]
+fn copy(dst: &mut [u8], src: &[u8]) {
+    fn two<const N: usize>(dst: &mut [u8], src: &[u8]) {
+        if let (Some(d), Some(s)) = (dst.first_chunk_mut::<N>(), src.first_chunk::<N>()) {
+            *d = *s;
+        }
+        if let (Some(d), Some(s)) = (dst.last_chunk_mut::<N>(), src.last_chunk::<N>()) {
+            *d = *s;
+        }
+    }
+    match src.len() {
+        0 => {}
+        1 => two::<1>(dst, src),
+        2..=3 => two::<2>(dst, src),
+        4..=7 => two::<4>(dst, src),
+        8..=16 => two::<8>(dst, src),
+        17..=32 => two::<16>(dst, src),
+        _ => dst.copy_from_slice(src),
     }
 }
 
