@@ -604,7 +604,7 @@ mod div_tests {
             let expect = std::format!("{value}");
             assert_eq!(super::decimal_len(value), expect.len());
             let mut s = std::string::String::new();
-            s.put_u64(value).unwrap();
+            super::FmtSink(&mut s).put_u64(value).unwrap();
             assert_eq!(s, expect);
             let mut buf = [0u8; 24];
             let mut sink = SliceSink::new(&mut buf);

@@ -41,19 +41,21 @@ pub(crate) fn next_special(b: &[u8], mut i: usize) -> usize {
     if rest == 0 {
         return b.len();
     }
-    if let Some(last) = b.len().checked_sub(8).and_then(|s| b.get(s..)) {
-        if let Some(chunk) = last.first_chunk::<8>() {
-            // The bytes before `i` read as `a`, so a match among them cannot carry into
-            // the bytes after.
-            let seen = (1u64 << ((8 - rest) * 8)) - 1;
-            let w = (u64::from_le_bytes(*chunk) & !seen) | (LO * u64::from(b'a') & seen);
-            let m = special_mask(w);
-            return if m == 0 {
-                b.len()
-            } else {
-                b.len() - 8 + (m.trailing_zeros() / 8) as usize
-            };
-        }
+    if let Some(chunk) = b
+        .len()
+        .checked_sub(8)
+        .and_then(|s| b.get(s..)?.first_chunk::<8>())
+    {
+        // The bytes before `i` read as `a`, so a match among them cannot carry into the
+        // bytes after.
+        let seen = (1u64 << ((8 - rest) * 8)) - 1;
+        let w = (u64::from_le_bytes(*chunk) & !seen) | ((LO * u64::from(b'a')) & seen);
+        let m = special_mask(w);
+        return if m == 0 {
+            b.len()
+        } else {
+            b.len() - 8 + (m.trailing_zeros() / 8) as usize
+        };
     }
     while let Some(&c) = b.get(i) {
         if c < 0x20 || c == b'"' || c == b'\\' {
@@ -374,7 +376,7 @@ mod tests {
                 .map(|k| alphabet[((seed >> (k % 40 + 3)) as usize ^ k) % alphabet.len()])
                 .collect();
             let mut out = String::new();
-            super::write_escaped(&mut out, &s).unwrap();
+            super::write_escaped(&mut crate::json::FmtSink(&mut out), &s).unwrap();
             assert_eq!(out, reference(&s));
             // Into a slice, through the word-at-a-time path and (near the end of the
             // slice) the careful one, with a prefix before it.
