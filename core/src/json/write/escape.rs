@@ -196,14 +196,31 @@ fn put_word(buf: &mut [u8], mut o: usize, mut w: u64, mut valid: usize) -> Optio
 /// whole, the end advancing past its bytes and escapes. Returns the new end, or `None` when
 /// `buf` runs short (the caller then writes the string the careful way, from `at`). Up to
 /// eight bytes of `buf` past the returned end may have been overwritten.
-#[inline]
+#[inline(never)]
 pub(crate) fn escape_into(buf: &mut [u8], at: usize, s: &[u8], first: usize) -> Option<usize> {
     *buf.get_mut(at)? = b'"';
     let (head, rest) = s.split_at_checked(first)?;
     let mut o = at + 1;
     buf.get_mut(o..o + head.len())?.copy_from_slice(head);
     o += head.len();
-    let mut words = rest.chunks_exact(8);
+    // Sixteen bytes at a time: both words stored with one move when neither holds a byte
+    // to escape (most do not), else each through `put_word`.
+    let mut pairs = rest.chunks_exact(16);
+    for pair in &mut pairs {
+        let (Some(a), Some(b)) = (pair.first_chunk::<8>(), pair.last_chunk::<8>()) else {
+            return None;
+        };
+        let (a, b) = (u64::from_le_bytes(*a), u64::from_le_bytes(*b));
+        if exact_mask(a) | exact_mask(b) == 0 {
+            *buf.get_mut(o..).and_then(<[u8]>::first_chunk_mut::<16>)? =
+                (u128::from(a) | (u128::from(b) << 64)).to_le_bytes();
+            o += 16;
+        } else {
+            o = put_word(buf, o, a, 8)?;
+            o = put_word(buf, o, b, 8)?;
+        }
+    }
+    let mut words = pairs.remainder().chunks_exact(8);
     for word in &mut words {
         let w = u64::from_le_bytes(*word.first_chunk::<8>()?);
         o = put_word(buf, o, w, 8)?;
