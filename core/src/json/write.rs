@@ -113,6 +113,11 @@ impl JsonSink for SliceSink<'_> {
 
     #[inline]
     fn put_escaped(&mut self, s: &str) -> Result<(), EncodeError> {
+        if !cfg!(any(target_pointer_width = "64", target_family = "wasm")) {
+            // Microcontrollers keep the smaller careful path: the word-at-a-time writer is
+            // about 2 KiB of code there, and each `u64` step takes two 32-bit registers.
+            return write_escaped(self, s);
+        }
         let first = escape::next_special(s.as_bytes(), 0);
         if first >= s.len() {
             return self.put_quoted(s);
