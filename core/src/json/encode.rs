@@ -6,7 +6,7 @@ use core::fmt;
 use super::error::EncodeError;
 use super::string::JsonStr;
 use super::value::RawJson;
-use super::write::{FmtSink, JsonSink, SliceSink, Writer};
+use super::write::{FmtSink, JsonSink, Key, SliceSink, Writer};
 
 /// A value that can write itself as canonical compact JSON.
 pub trait Encode {
@@ -118,6 +118,36 @@ impl<S: JsonSink + ?Sized> Writer<'_, S> {
     ) -> Result<(), EncodeError> {
         match value {
             Some(v) => self.field(key, v),
+            None => Ok(()),
+        }
+    }
+
+    /// `"key":value` with a pre-encoded key (`key!`).
+    ///
+    /// # Errors
+    /// When the sink or the value's encoder fails.
+    #[inline]
+    pub(crate) fn member<E: Encode + ?Sized>(
+        &mut self,
+        key: Key,
+        value: &E,
+    ) -> Result<(), EncodeError> {
+        self.key_of(key)?;
+        value.encode(self)
+    }
+
+    /// `"key":value` with a pre-encoded key when `value` is `Some`; nothing otherwise.
+    ///
+    /// # Errors
+    /// When the sink or the value's encoder fails.
+    #[inline]
+    pub(crate) fn opt_member<E: Encode>(
+        &mut self,
+        key: Key,
+        value: &Option<E>,
+    ) -> Result<(), EncodeError> {
+        match value {
+            Some(v) => self.member(key, v),
             None => Ok(()),
         }
     }

@@ -34,6 +34,7 @@ pub use scan::{Limits, validate};
 pub use string::{Chars, JsonStr};
 pub use value::{ArrayIter, JsonKind, ObjectIter, RawJson};
 pub use write::{FmtSink, JsonSink, SliceSink, Writer};
+pub(crate) use write::{Key, key};
 
 #[cfg(all(test, feature = "alloc"))]
 mod tests;

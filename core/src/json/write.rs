@@ -8,6 +8,14 @@ use super::number::Number;
 use super::string::JsonStr;
 use super::value::RawJson;
 
+mod escape;
+mod int;
+mod key;
+
+use escape::{write_escaped, write_json_str};
+use int::{decimal_len, div10, format_u64};
+pub(crate) use key::{Key, key};
+
 /// Where encoded bytes go.
 pub trait JsonSink {
     /// Appends UTF-8 text.
@@ -15,10 +23,42 @@ pub trait JsonSink {
     /// # Errors
     /// [`EncodeError::Write`] when the destination fails.
     fn put(&mut self, s: &str) -> Result<(), EncodeError>;
+
+    /// Appends `s` between double quotes (`s` needs no escaping: the writer checked).
+    ///
+    /// # Errors
+    /// [`EncodeError::Write`] when the destination fails.
+    #[inline]
+    fn put_quoted(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.put("\"")?;
+        self.put(s)?;
+        self.put("\"")
+    }
+
+    /// Appends `s` as a JSON string literal, escaped minimally: `"` `\` and control
+    /// characters only, with JSON's short forms where it has them.
+    ///
+    /// # Errors
+    /// [`EncodeError::Write`] when the destination fails.
+    #[inline]
+    fn put_escaped(&mut self, s: &str) -> Result<(), EncodeError> {
+        write_escaped(self, s)
+    }
+
+    /// Appends `v` in decimal.
+    ///
+    /// # Errors
+    /// [`EncodeError::Write`] when the destination fails.
+    #[inline]
+    fn put_u64(&mut self, v: u64) -> Result<(), EncodeError> {
+        let mut buf = [0u8; 20];
+        self.put(format_u64(v, &mut buf))
+    }
 }
 
 /// Writes into a byte slice. When the slice is too small it keeps counting, so
-/// [`SliceSink::finish`] can report the exact size needed.
+/// [`SliceSink::finish`] can report the exact size needed. Bytes past the length written
+/// may be overwritten (strings are stored eight bytes at a time).
 #[derive(Debug)]
 pub struct SliceSink<'b> {
     buf: &'b mut [u8],
@@ -54,6 +94,83 @@ impl JsonSink for SliceSink<'_> {
         self.len = end;
         Ok(())
     }
+
+    #[inline]
+    fn put_quoted(&mut self, s: &str) -> Result<(), EncodeError> {
+        let end = self.len.saturating_add(s.len()).saturating_add(2);
+        if let Some((open, rest)) = self
+            .buf
+            .get_mut(self.len..end)
+            .and_then(<[u8]>::split_first_mut)
+        {
+            *open = b'"';
+            if let Some((close, body)) = rest.split_last_mut() {
+                *close = b'"';
+                copy(body, s.as_bytes());
+            }
+        }
+        self.len = end;
+        Ok(())
+    }
+
+    #[inline]
+    fn put_escaped(&mut self, s: &str) -> Result<(), EncodeError> {
+        if !cfg!(any(target_pointer_width = "64", target_family = "wasm")) {
+            // Microcontrollers keep the smaller careful path: the word-at-a-time writer is
+            // about 2 KiB of code there, and each `u64` step takes two 32-bit registers.
+            return write_escaped(self, s);
+        }
+        let first = escape::next_special(s.as_bytes(), 0);
+        if first >= s.len() {
+            return self.put_quoted(s);
+        }
+        match escape::escape_into(self.buf, self.len, s.as_bytes(), first) {
+            Some(end) => {
+                self.len = end;
+                Ok(())
+            }
+            None => write_escaped(self, s),
+        }
+    }
+
+    #[inline]
+    fn put_u64(&mut self, mut v: u64) -> Result<(), EncodeError> {
+        // The digits go straight into the buffer, last first.
+        let n = decimal_len(v);
+        let end = self.len.saturating_add(n);
+        if let Some(dst) = self.buf.get_mut(self.len..end) {
+            for slot in dst.iter_mut().rev() {
+                let (q, digit) = div10(v);
+                *slot = b'0' + digit;
+                v = q;
+            }
+        }
+        self.len = end;
+        Ok(())
+    }
+}
+
+/// `dst.copy_from_slice(src)` (equal lengths), with the short copies the messages are made
+/// of (keys, names, URIs) done inline as two overlapping moves instead of a call.
+#[inline(always)]
+fn copy(dst: &mut [u8], src: &[u8]) {
+    fn two<const N: usize>(dst: &mut [u8], src: &[u8]) {
+        if let (Some(d), Some(s)) = (dst.first_chunk_mut::<N>(), src.first_chunk::<N>()) {
+            *d = *s;
+        }
+        if let (Some(d), Some(s)) = (dst.last_chunk_mut::<N>(), src.last_chunk::<N>()) {
+            *d = *s;
+        }
+    }
+    match src.len() {
+        0 => {}
+        1 => two::<1>(dst, src),
+        2..=3 => two::<2>(dst, src),
+        4..=7 => two::<4>(dst, src),
+        8..=16 => two::<8>(dst, src),
+        17..=32 => two::<16>(dst, src),
+        _ => dst.copy_from_slice(src),
+    }
 }
 
 /// Writes into any `core::fmt::Write`.
@@ -74,6 +191,15 @@ impl JsonSink for alloc::string::String {
         self.push_str(s);
         Ok(())
     }
+
+    #[inline]
+    fn put_quoted(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.reserve(s.len() + 2);
+        self.push('"');
+        self.push_str(s);
+        self.push('"');
+        Ok(())
+    }
 }
 
 #[cfg(feature = "alloc")]
@@ -81,6 +207,15 @@ impl JsonSink for alloc::vec::Vec<u8> {
     #[inline]
     fn put(&mut self, s: &str) -> Result<(), EncodeError> {
         self.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+
+    #[inline]
+    fn put_quoted(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.reserve(s.len() + 2);
+        self.push(b'"');
+        self.extend_from_slice(s.as_bytes());
+        self.push(b'"');
         Ok(())
     }
 }
@@ -147,6 +282,18 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
         self.sink.put("{")
     }
 
+    /// `{` and the object's first members, pre-encoded (`{"jsonrpc":"2.0"`): the next key
+    /// takes a comma.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    #[inline]
+    pub(crate) fn begin_object_with(&mut self, head: &'static str) -> R {
+        self.sep()?;
+        self.first = false;
+        self.sink.put(head)
+    }
+
     /// `}`
     ///
     /// # Errors
@@ -181,10 +328,37 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     /// When the sink fails.
     pub fn key(&mut self, key: &str) -> R {
         self.sep()?;
-        write_escaped(self.sink, key)?;
+        self.sink.put_escaped(key)?;
         self.sink.put(":")?;
         self.after_key = true;
         Ok(())
+    }
+
+    /// An object key written from its pre-encoded form (one copy, comma included).
+    ///
+    /// # Errors
+    /// When the sink fails.
+    #[inline]
+    pub(crate) fn key_of(&mut self, key: Key) -> R {
+        let text = if self.first || self.after_key {
+            key.bare()
+        } else {
+            key.with_comma()
+        };
+        self.first = false;
+        self.after_key = true;
+        self.sink.put(text)
+    }
+
+    /// A JSON text known valid at compile time (a quoted string literal without escapes,
+    /// such as a string enum's wire name), copied as is.
+    ///
+    /// # Errors
+    /// When the sink fails.
+    #[inline]
+    pub(crate) fn literal(&mut self, json: &'static str) -> R {
+        self.sep()?;
+        self.sink.put(json)
     }
 
     /// An object key held as a [`JsonStr`].
@@ -205,7 +379,7 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     /// When the sink fails.
     pub fn str(&mut self, value: &str) -> R {
         self.sep()?;
-        write_escaped(self.sink, value)
+        self.sink.put_escaped(value)
     }
 
     /// A string value held as a [`JsonStr`] (re-escaped canonically).
@@ -223,8 +397,7 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     /// When the sink fails.
     pub fn u64(&mut self, value: u64) -> R {
         self.sep()?;
-        let mut buf = [0u8; 20];
-        self.sink.put(format_u64(value, &mut buf))
+        self.sink.put_u64(value)
     }
 
     /// A signed integer.
@@ -236,8 +409,7 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
         if value < 0 {
             self.sink.put("-")?;
         }
-        let mut buf = [0u8; 20];
-        self.sink.put(format_u64(value.unsigned_abs(), &mut buf))
+        self.sink.put_u64(value.unsigned_abs())
     }
 
     /// A finite floating-point number: integral values within ±2^53 as integers (`1`, not
@@ -297,57 +469,6 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     }
 }
 
-fn format_u64(mut v: u64, buf: &mut [u8; 20]) -> &str {
-    let mut i = buf.len();
-    loop {
-        i -= 1;
-        let (q, digit) = div10(v);
-        if let Some(slot) = buf.get_mut(i) {
-            *slot = b'0' + digit;
-        }
-        v = q;
-        if v == 0 || i == 0 {
-            break;
-        }
-    }
-    buf.get(i..)
-        .and_then(|s| core::str::from_utf8(s).ok())
-        .unwrap_or("0")
-}
-
-/// `(v / 10, v % 10)`. On 64-bit targets the compiler turns the `u64` division into a
-/// multiplication, and wasm has a native 64-bit division; other 32-bit targets would link
-/// the soft 64-bit divider (about 1 KiB of flash on a Cortex-M), so those take
-/// [`div10_narrow`].
-#[inline]
-const fn div10(v: u64) -> (u64, u8) {
-    if cfg!(any(target_pointer_width = "64", target_family = "wasm")) {
-        (v / 10, (v % 10) as u8)
-    } else {
-        div10_narrow(v)
-    }
-}
-
-/// `(v / 10, v % 10)` with 32-bit divisions only: long division by 10 in 16-bit steps keeps
-/// every intermediate below `10 * 2^16`.
-#[inline]
-const fn div10_narrow(v: u64) -> (u64, u8) {
-    let hi = (v >> 32) as u32;
-    let lo = v as u32;
-    if hi == 0 {
-        return ((lo / 10) as u64, (lo % 10) as u8);
-    }
-    let (qh, r) = (hi / 10, hi % 10);
-    let mid = (r << 16) | (lo >> 16);
-    let (qm, r) = (mid / 10, mid % 10);
-    let low = (r << 16) | (lo & 0xFFFF);
-    let (ql, r) = (low / 10, low % 10);
-    (
-        ((qh as u64) << 32) | ((qm as u64) << 16) | ql as u64,
-        r as u8,
-    )
-}
-
 /// A small fixed buffer implementing `fmt::Write`.
 struct StackBuf<const N: usize> {
     buf: [u8; N],
@@ -379,134 +500,6 @@ impl<const N: usize> fmt::Write for StackBuf<N> {
     }
 }
 
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// For each byte: 0 if it is written as is, else the letter of its escape (`u` = `\u00XX`).
-// Indexing in a const initialiser: an out-of-bounds index fails the build, never at run time.
-#[allow(clippy::indexing_slicing)]
-static ESCAPE: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut c = 0;
-    while c < 0x20 {
-        t[c] = b'u';
-        c += 1;
-    }
-    t[0x08] = b'b';
-    t[0x09] = b't';
-    t[0x0a] = b'n';
-    t[0x0c] = b'f';
-    t[0x0d] = b'r';
-    t[b'"' as usize] = b'"';
-    t[b'\\' as usize] = b'\\';
-    t
-};
-
-#[inline]
-fn escape_of(c: u8) -> Option<&'static str> {
-    Some(match ESCAPE.get(usize::from(c)).copied().unwrap_or(0) {
-        0 => return None,
-        b'"' => "\\\"",
-        b'\\' => "\\\\",
-        b'n' => "\\n",
-        b'r' => "\\r",
-        b't' => "\\t",
-        b'b' => "\\b",
-        b'f' => "\\f",
-        _ => "",
-    })
-}
-
-fn put_control<S: JsonSink + ?Sized>(sink: &mut S, c: u8) -> R {
-    let hi = HEX.get(usize::from(c >> 4)).copied().unwrap_or(b'0');
-    let lo = HEX.get(usize::from(c & 0xf)).copied().unwrap_or(b'0');
-    let seq = [b'\\', b'u', b'0', b'0', hi, lo];
-    sink.put(core::str::from_utf8(&seq).unwrap_or("\\u0000"))
-}
-
-/// Writes `s` as a JSON string literal with minimal escaping: `"` `\` and control
-/// characters only (short forms where JSON has them).
-pub(crate) fn write_escaped<S: JsonSink + ?Sized>(sink: &mut S, s: &str) -> R {
-    sink.put("\"")?;
-    let b = s.as_bytes();
-    let (mut start, mut i) = (0, 0);
-    loop {
-        // Skip 8 bytes at a time while none needs escaping.
-        while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
-            if super::scan::word_has_special(u64::from_le_bytes(*chunk)) {
-                break;
-            }
-            i += 8;
-        }
-        let Some(&c) = b.get(i) else { break };
-        if let Some(esc) = escape_of(c) {
-            sink.put(s.get(start..i).unwrap_or(""))?;
-            if esc.is_empty() {
-                put_control(sink, c)?;
-            } else {
-                sink.put(esc)?;
-            }
-            start = i + 1;
-        }
-        i += 1;
-    }
-    sink.put(s.get(start..).unwrap_or(""))?;
-    sink.put("\"")
-}
-
-/// Whether the body of a validated JSON string literal is already in the writer's canonical
-/// form: every escape is one the writer itself would produce (`\"`, `\\`, the short forms, and
-/// `\u00xx` in lowercase hex for the other control characters).
-fn is_canonical_body(b: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some(p) = b.get(i..).and_then(|r| r.iter().position(|&c| c == b'\\')) {
-        let at = i + p;
-        match b.get(at + 1) {
-            Some(b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f') => i = at + 2,
-            Some(b'u') => {
-                let Some(&[b'0', b'0', hi, lo]) = b.get(at + 2..at + 6) else {
-                    return false;
-                };
-                let c = match (hi, lo) {
-                    (b'0' | b'1', b'0'..=b'9' | b'a'..=b'f') => {
-                        (hi - b'0') * 16 + crate::pct::hex_value(lo).unwrap_or(0)
-                    }
-                    _ => return false,
-                };
-                if !matches!(escape_of(c), Some("")) {
-                    return false; // a control character with a short form, written long
-                }
-                i = at + 6;
-            }
-            _ => return false, // `\/`, or any non-minimal escape
-        }
-    }
-    true
-}
-
-fn write_json_str<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<'_>) -> R {
-    if value.is_sourced() && (!value.has_escapes() || is_canonical_body(value.source().as_bytes()))
-    {
-        // Read from JSON and already canonical: the bytes between the quotes are copied.
-        sink.put("\"")?;
-        sink.put(value.source())?;
-        return sink.put("\"");
-    }
-    if !value.has_escapes() {
-        return write_escaped(sink, value.source());
-    }
-    sink.put("\"")?;
-    let mut buf = [0u8; 4];
-    for c in value.chars() {
-        let s: &str = c.encode_utf8(&mut buf);
-        match u8::try_from(c).ok().and_then(escape_of) {
-            Some("") => put_control(sink, s.as_bytes().first().copied().unwrap_or(0))?,
-            Some(esc) => sink.put(esc)?,
-            None => sink.put(s)?,
-        }
-    }
-    sink.put("\"")
-}
-
 /// Copies validated JSON text, dropping whitespace outside strings.
 fn write_compact<S: JsonSink + ?Sized>(sink: &mut S, text: &str) -> R {
     let b = text.as_bytes();
@@ -524,32 +517,4 @@ fn write_compact<S: JsonSink + ?Sized>(sink: &mut S, text: &str) -> R {
         }
     }
     sink.put(text.get(start..).unwrap_or(""))
-}
-
-#[cfg(test)]
-mod div_tests {
-    fn check(p: u64) {
-        assert_eq!(super::div10_narrow(p), (p / 10, (p % 10) as u8), "{p}");
-    }
-
-    #[test]
-    fn narrow_division_by_ten_is_exact() {
-        let edges = [
-            0,
-            9,
-            10,
-            u64::from(u32::MAX),
-            u64::from(u32::MAX) + 1,
-            u64::MAX - 9,
-        ];
-        edges.into_iter().chain([u64::MAX]).for_each(check);
-        let mut v: u64 = 1;
-        for _ in 0..20_000 {
-            v = v
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            check(v);
-            check(v >> 23);
-        }
-    }
 }

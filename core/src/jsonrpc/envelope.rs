@@ -6,6 +6,7 @@ use super::error_object::ErrorObject;
 use super::id::RequestId;
 use super::method::Method;
 use crate::json::fields::Fields;
+use crate::json::key;
 use crate::json::{
     Cursor, Encode, EncodeError, JsonKind, JsonSink, Limits, RawJson, Writer, validate,
 };
@@ -243,20 +244,18 @@ type R = Result<(), EncodeError>;
 
 /// Writes `"jsonrpc":"2.0"` after the opening brace.
 pub(crate) fn begin<S: JsonSink + ?Sized>(w: &mut Writer<'_, S>) -> R {
-    w.begin_object()?;
-    w.key("jsonrpc")?;
-    w.str("2.0")
+    w.begin_object_with("{\"jsonrpc\":\"2.0\"")
 }
 
 impl Encode for Request<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> R {
         begin(w)?;
-        w.key("id")?;
+        w.key_of(key!("id"))?;
         self.id.encode(w)?;
-        w.key("method")?;
+        w.key_of(key!("method"))?;
         w.json_str(self.method.json_name())?;
         if let Some(p) = self.params {
-            w.key("params")?;
+            w.key_of(key!("params"))?;
             w.raw(p)?;
         }
         w.end_object()
@@ -266,10 +265,10 @@ impl Encode for Request<'_> {
 impl Encode for Notification<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> R {
         begin(w)?;
-        w.key("method")?;
+        w.key_of(key!("method"))?;
         w.json_str(self.method.json_name())?;
         if let Some(p) = self.params {
-            w.key("params")?;
+            w.key_of(key!("params"))?;
             w.raw(p)?;
         }
         w.end_object()
@@ -279,9 +278,9 @@ impl Encode for Notification<'_> {
 impl Encode for Response<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> R {
         begin(w)?;
-        w.key("id")?;
+        w.key_of(key!("id"))?;
         self.id.encode(w)?;
-        w.key("result")?;
+        w.key_of(key!("result"))?;
         w.raw(self.result)?;
         w.end_object()
     }
@@ -291,10 +290,10 @@ impl Encode for ErrorResponse<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> R {
         begin(w)?;
         if let Some(id) = &self.id {
-            w.key("id")?;
+            w.key_of(key!("id"))?;
             id.encode(w)?;
         }
-        w.key("error")?;
+        w.key_of(key!("error"))?;
         self.error.encode(w)?;
         w.end_object()
     }

@@ -5,6 +5,7 @@
 use super::error::{EnvelopeError, ParamsError};
 use crate::error_code::ErrorCode;
 use crate::json::fields::Fields;
+use crate::json::key;
 use crate::json::{Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
 use crate::messages::{ClientCapabilities, Seq};
 
@@ -195,32 +196,32 @@ impl<'a> ErrorObject<'a> {
 impl Encode for ErrorObject<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
         w.begin_object()?;
-        w.key("code")?;
+        w.key_of(key!("code"))?;
         w.i64(i64::from(self.code.code()))?;
-        w.field("message", &self.message)?;
+        w.member(key!("message"), &self.message)?;
         match &self.data {
             ErrorData::None => {}
-            ErrorData::Raw(v) => w.field("data", v)?,
+            ErrorData::Raw(v) => w.member(key!("data"), v)?,
             ErrorData::UnsupportedProtocolVersion {
                 supported,
                 requested,
             } => {
-                w.key("data")?;
+                w.key_of(key!("data"))?;
                 w.begin_object()?;
-                w.field("supported", supported)?;
-                w.field("requested", requested)?;
+                w.member(key!("supported"), supported)?;
+                w.member(key!("requested"), requested)?;
                 w.end_object()?;
             }
             ErrorData::MissingRequiredClientCapability { required } => {
-                w.key("data")?;
+                w.key_of(key!("data"))?;
                 w.begin_object()?;
-                w.field("requiredCapabilities", required)?;
+                w.member(key!("requiredCapabilities"), required)?;
                 w.end_object()?;
             }
             ErrorData::ResourceNotFound { uri } => {
-                w.key("data")?;
+                w.key_of(key!("data"))?;
                 w.begin_object()?;
-                w.field("uri", uri)?;
+                w.member(key!("uri"), uri)?;
                 w.end_object()?;
             }
         }

@@ -5,6 +5,7 @@ use super::envelope::{Message, PARAMS, RESULT, begin, classify, decode_top, walk
 use super::error::{DecodeError, EnvelopeError, ParamsError};
 use super::id::RequestId;
 use super::method::Method;
+use crate::json::key;
 use crate::json::{Cursor, Encode, EncodeError, JsonSink, Limits, RawJson, Writer};
 
 /// A view decoded from JSON.
@@ -129,11 +130,11 @@ impl<'a, P: MethodParams<'a>> TypedRequest<'a, P> {
 impl<'a, P: MethodParams<'a>> Encode for TypedRequest<'a, P> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
         begin(w)?;
-        w.key("id")?;
+        w.key_of(key!("id"))?;
         self.id.encode(w)?;
-        w.key("method")?;
+        w.key_of(key!("method"))?;
         w.str(P::METHOD.as_str())?;
-        w.key("params")?;
+        w.key_of(key!("params"))?;
         self.params.encode(w)?;
         w.end_object()
     }
@@ -178,10 +179,10 @@ impl<'a, P: MethodParams<'a>> TypedNotification<P> {
 impl<'a, P: MethodParams<'a>> Encode for TypedNotification<P> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
         begin(w)?;
-        w.key("method")?;
+        w.key_of(key!("method"))?;
         w.str(P::METHOD.as_str())?;
         if !self.params.omit() {
-            w.key("params")?;
+            w.key_of(key!("params"))?;
             self.params.encode(w)?;
         }
         w.end_object()
@@ -230,9 +231,9 @@ impl<'a, R: FromJson<'a>> TypedResponse<'a, R> {
 impl<'a, R: Encode> Encode for TypedResponse<'a, R> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
         begin(w)?;
-        w.key("id")?;
+        w.key_of(key!("id"))?;
         self.id.encode(w)?;
-        w.key("result")?;
+        w.key_of(key!("result"))?;
         self.result.encode(w)?;
         w.end_object()
     }

@@ -2,6 +2,7 @@
 
 use super::common::{Enc, Priority, Role, obj, string};
 use super::seq::Seq;
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
 
@@ -45,9 +46,9 @@ impl<'a> FromJson<'a> for Annotations<'a> {
 impl Encode for Annotations<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field("audience", &self.audience)?;
-        w.opt_field("priority", &self.priority)?;
-        w.opt_field("lastModified", &self.last_modified)?;
+        w.opt_member(key!("audience"), &self.audience)?;
+        w.opt_member(key!("priority"), &self.priority)?;
+        w.opt_member(key!("lastModified"), &self.last_modified)?;
         w.end_object()
     }
 }

@@ -1,6 +1,7 @@
 //! Client and server capabilities (docs/rules.md §1.6).
 
 use super::common::{Enc, boolean, obj, object};
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonKind, JsonSink, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
 
@@ -246,7 +247,7 @@ fn encode_list_changed<S: JsonSink + ?Sized>(
     let Some(cap) = cap else { return Ok(()) };
     w.key(key)?;
     w.begin_object()?;
-    w.opt_field("listChanged", &cap.list_changed)?;
+    w.opt_member(key!("listChanged"), &cap.list_changed)?;
     w.end_object()
 }
 
@@ -254,18 +255,18 @@ impl Encode for ServerCapabilities<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
         if let Some(r) = self.resources {
-            w.key("resources")?;
+            w.key_of(key!("resources"))?;
             w.begin_object()?;
-            w.opt_field("subscribe", &r.subscribe)?;
-            w.opt_field("listChanged", &r.list_changed)?;
+            w.opt_member(key!("subscribe"), &r.subscribe)?;
+            w.opt_member(key!("listChanged"), &r.list_changed)?;
             w.end_object()?;
         }
         encode_list_changed(w, "prompts", self.prompts)?;
         encode_list_changed(w, "tools", self.tools)?;
-        w.opt_field("completions", &self.completions)?;
-        w.opt_field("logging", &self.logging)?;
-        w.opt_field("experimental", &self.experimental)?;
-        w.opt_field("extensions", &self.extensions)?;
+        w.opt_member(key!("completions"), &self.completions)?;
+        w.opt_member(key!("logging"), &self.logging)?;
+        w.opt_member(key!("experimental"), &self.experimental)?;
+        w.opt_member(key!("extensions"), &self.extensions)?;
         w.end_object()
     }
 }

@@ -187,7 +187,7 @@ macro_rules! string_enum {
 
         impl Encode for $name {
             fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
-                w.str(self.as_str())
+                w.literal(match self { $( Self::$variant => concat!("\"", $text, "\""), )* })
             }
         }
 

@@ -5,6 +5,7 @@ use super::input_required::complete_only;
 use super::meta::{RequestMeta, ResultMeta};
 use super::prompts::Arguments;
 use super::seq::{Map, Seq};
+use crate::json::key;
 use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError, ParamsErrorKind};
 
@@ -59,13 +60,13 @@ impl Encode for Reference<'_> {
         w.begin_object()?;
         match self {
             Self::Prompt { name, title } => {
-                w.field("type", "ref/prompt")?;
-                w.field("name", name)?;
-                w.opt_field("title", title)?;
+                w.member(key!("type"), "ref/prompt")?;
+                w.member(key!("name"), name)?;
+                w.opt_member(key!("title"), title)?;
             }
             Self::Resource { uri } => {
-                w.field("type", "ref/resource")?;
-                w.field("uri", uri)?;
+                w.member(key!("type"), "ref/resource")?;
+                w.member(key!("uri"), uri)?;
             }
         }
         w.end_object()
@@ -129,17 +130,17 @@ impl<'a> FromJson<'a> for CompleteParams<'a> {
 impl Encode for CompleteParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("_meta", &self.meta)?;
-        w.field("ref", &self.reference)?;
-        w.key("argument")?;
+        w.member(key!("_meta"), &self.meta)?;
+        w.member(key!("ref"), &self.reference)?;
+        w.key_of(key!("argument"))?;
         w.begin_object()?;
-        w.field("name", &self.argument_name)?;
-        w.field("value", &self.argument_value)?;
+        w.member(key!("name"), &self.argument_name)?;
+        w.member(key!("value"), &self.argument_value)?;
         w.end_object()?;
         if let Some(args) = &self.context {
-            w.key("context")?;
+            w.key_of(key!("context"))?;
             w.begin_object()?;
-            w.opt_field("arguments", args)?;
+            w.opt_member(key!("arguments"), args)?;
             w.end_object()?;
         }
         w.end_object()
@@ -209,14 +210,14 @@ impl Encode for CompleteResult<'_> {
             return Err(EncodeError::InvalidValue { what: "values" });
         }
         w.begin_object()?;
-        w.opt_field("resultType", &self.result_type)?;
-        w.key("completion")?;
+        w.opt_member(key!("resultType"), &self.result_type)?;
+        w.key_of(key!("completion"))?;
         w.begin_object()?;
-        w.field("values", &self.values)?;
-        w.opt_field("total", &self.total)?;
-        w.opt_field("hasMore", &self.has_more)?;
+        w.member(key!("values"), &self.values)?;
+        w.opt_member(key!("total"), &self.total)?;
+        w.opt_member(key!("hasMore"), &self.has_more)?;
         w.end_object()?;
-        w.opt_field("_meta", &self.meta)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }

@@ -4,6 +4,7 @@ use super::annotations::Annotations;
 use super::common::{Enc, obj, object, required, string};
 use super::meta::start;
 use super::resource::Resource;
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError, ParamsErrorKind};
 
@@ -97,13 +98,13 @@ impl Encode for ResourceContents<'_> {
             Self::Text(t) => (t.uri, t.mime_type, t.meta),
             Self::Blob(b) => (b.uri, b.mime_type, b.meta),
         };
-        w.field("uri", &uri)?;
-        w.opt_field("mimeType", &mime_type)?;
+        w.member(key!("uri"), &uri)?;
+        w.opt_member(key!("mimeType"), &mime_type)?;
         match self {
-            Self::Text(t) => w.field("text", &t.text)?,
-            Self::Blob(b) => w.field("blob", &b.blob)?,
+            Self::Text(t) => w.member(key!("text"), &t.text)?,
+            Self::Blob(b) => w.member(key!("blob"), &b.blob)?,
         }
-        w.opt_field("_meta", &meta)?;
+        w.opt_member(key!("_meta"), &meta)?;
         w.end_object()
     }
 }
@@ -277,18 +278,18 @@ impl Encode for ContentBlock<'_> {
             Self::Resource(e) => (e.annotations, e.meta),
         };
         w.begin_object()?;
-        w.field("type", self.type_name())?;
+        w.member(key!("type"), self.type_name())?;
         match self {
-            Self::Text(t) => w.field("text", &t.text)?,
+            Self::Text(t) => w.member(key!("text"), &t.text)?,
             Self::Image(m) | Self::Audio(m) => {
-                w.field("data", &m.data)?;
-                w.field("mimeType", &m.mime_type)?;
+                w.member(key!("data"), &m.data)?;
+                w.member(key!("mimeType"), &m.mime_type)?;
             }
-            Self::Resource(e) => w.field("resource", &e.resource)?,
+            Self::Resource(e) => w.member(key!("resource"), &e.resource)?,
             Self::ResourceLink(_) => {}
         }
-        w.opt_field("annotations", &annotations)?;
-        w.opt_field("_meta", &meta)?;
+        w.opt_member(key!("annotations"), &annotations)?;
+        w.opt_member(key!("_meta"), &meta)?;
         w.end_object()
     }
 }

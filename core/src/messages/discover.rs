@@ -5,6 +5,7 @@ use super::common::{CacheScope, Enc, ResultType, obj, required, string, ttl};
 use super::input_required::complete_only;
 use super::meta::{RequestMeta, ResultMeta};
 use super::seq::Seq;
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
@@ -31,7 +32,7 @@ impl<'a> FromJson<'a> for DiscoverParams<'a> {
 impl Encode for DiscoverParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("_meta", &self.meta)?;
+        w.member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }
@@ -122,13 +123,13 @@ impl<'a> FromJson<'a> for DiscoverResult<'a> {
 impl Encode for DiscoverResult<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field("resultType", &self.result_type)?;
-        w.field("supportedVersions", &self.supported_versions)?;
-        w.field("capabilities", &self.capabilities)?;
-        w.opt_field("instructions", &self.instructions)?;
-        w.opt_field("ttlMs", &self.ttl_ms)?;
-        w.opt_field("cacheScope", &self.cache_scope)?;
-        w.opt_field("_meta", &self.meta)?;
+        w.opt_member(key!("resultType"), &self.result_type)?;
+        w.member(key!("supportedVersions"), &self.supported_versions)?;
+        w.member(key!("capabilities"), &self.capabilities)?;
+        w.opt_member(key!("instructions"), &self.instructions)?;
+        w.opt_member(key!("ttlMs"), &self.ttl_ms)?;
+        w.opt_member(key!("cacheScope"), &self.cache_scope)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }

@@ -4,6 +4,7 @@ use super::common::{Enc, ResultType, obj, object, required, string};
 use super::meta::ResultMeta;
 use super::meta::start;
 use super::seq::Map;
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, ParamsError, ParamsErrorKind};
 
@@ -45,8 +46,8 @@ impl<'a> FromJson<'a> for InputRequest<'a> {
 impl Encode for InputRequest<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("method", self.method.as_str())?;
-        w.opt_field("params", &self.params)?;
+        w.member(key!("method"), self.method.as_str())?;
+        w.opt_member(key!("params"), &self.params)?;
         w.end_object()
     }
 }
@@ -125,10 +126,10 @@ impl Encode for InputRequiredResult<'_> {
             });
         }
         w.begin_object()?;
-        w.field("resultType", &ResultType::InputRequired)?;
-        w.opt_field("inputRequests", &self.input_requests)?;
-        w.opt_field("requestState", &self.request_state)?;
-        w.opt_field("_meta", &self.meta)?;
+        w.member(key!("resultType"), &ResultType::InputRequired)?;
+        w.opt_member(key!("inputRequests"), &self.input_requests)?;
+        w.opt_member(key!("requestState"), &self.request_state)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }

@@ -4,6 +4,7 @@
 //! accepted by the modern views themselves.
 
 use super::common::{Enc, obj, object, required, string};
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
@@ -37,8 +38,8 @@ impl<'a> FromJson<'a> for UriParams<'a> {
 impl Encode for UriParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field("_meta", &self.meta)?;
-        w.field("uri", &self.uri)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
+        w.member(key!("uri"), &self.uri)?;
         w.end_object()
     }
 }

@@ -7,6 +7,7 @@ use super::meta::{RequestMeta, ResultMeta};
 use super::prompts::Prompt;
 use super::resource::{Resource, ResourceTemplate};
 use super::seq::Seq;
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError};
 
@@ -40,8 +41,8 @@ impl<'a> FromJson<'a> for PaginatedParams<'a> {
 impl Encode for PaginatedParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("_meta", &self.meta)?;
-        w.opt_field("cursor", &self.cursor)?;
+        w.member(key!("_meta"), &self.meta)?;
+        w.opt_member(key!("cursor"), &self.cursor)?;
         w.end_object()
     }
 }
@@ -225,13 +226,32 @@ impl<'a, T: ListItem<'a>> FromJson<'a> for ListResult<'a, T> {
 
 impl<'a, T: ListItem<'a>> Encode for ListResult<'a, T> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        self.encode_with(w, &self.items)
+    }
+}
+
+impl<'a, T: ListItem<'a>> ListResult<'a, T> {
+    /// The page with its items written by `items` (an owned builder's items; the view's own
+    /// `items` is ignored), so owned and borrowed pages share one encoder.
+    pub(crate) fn encode_with<S: JsonSink + ?Sized, I: Encode + ?Sized>(
+        &self,
+        w: &mut Writer<'_, S>,
+        items: &I,
+    ) -> Enc {
         w.begin_object()?;
-        w.opt_field("resultType", &self.result_type)?;
-        w.field(T::FIELDS.get(1).copied().unwrap_or("items"), &self.items)?;
-        w.opt_field("nextCursor", &self.next_cursor)?;
-        w.opt_field("ttlMs", &self.ttl_ms)?;
-        w.opt_field("cacheScope", &self.cache_scope)?;
-        w.opt_field("_meta", &self.meta)?;
+        w.opt_member(key!("resultType"), &self.result_type)?;
+        match T::FIELDS.get(1).copied() {
+            Some("resources") => w.key_of(key!("resources"))?,
+            Some("resourceTemplates") => w.key_of(key!("resourceTemplates"))?,
+            Some("prompts") => w.key_of(key!("prompts"))?,
+            Some("tools") => w.key_of(key!("tools"))?,
+            other => w.key(other.unwrap_or("items"))?,
+        }
+        items.encode(w)?;
+        w.opt_member(key!("nextCursor"), &self.next_cursor)?;
+        w.opt_member(key!("ttlMs"), &self.ttl_ms)?;
+        w.opt_member(key!("cacheScope"), &self.cache_scope)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }

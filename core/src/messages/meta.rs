@@ -8,6 +8,7 @@
 use super::capabilities::ClientCapabilities;
 use super::common::{Enc, LoggingLevel, Theme, obj, required, string};
 use super::seq::Seq;
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError, RequestId};
 
@@ -86,10 +87,10 @@ impl<'a> FromJson<'a> for Icon<'a> {
 impl Encode for Icon<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("src", &self.src)?;
-        w.opt_field("mimeType", &self.mime_type)?;
-        w.opt_field("sizes", &self.sizes)?;
-        w.opt_field("theme", &self.theme)?;
+        w.member(key!("src"), &self.src)?;
+        w.opt_member(key!("mimeType"), &self.mime_type)?;
+        w.opt_member(key!("sizes"), &self.sizes)?;
+        w.opt_member(key!("theme"), &self.theme)?;
         w.end_object()
     }
 }
@@ -160,12 +161,12 @@ impl<'a> FromJson<'a> for Implementation<'a> {
 impl Encode for Implementation<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("name", &self.name)?;
-        w.field("version", &self.version)?;
-        w.opt_field("title", &self.title)?;
-        w.opt_field("description", &self.description)?;
-        w.opt_field("websiteUrl", &self.website_url)?;
-        w.opt_field("icons", &self.icons)?;
+        w.member(key!("name"), &self.name)?;
+        w.member(key!("version"), &self.version)?;
+        w.opt_member(key!("title"), &self.title)?;
+        w.opt_member(key!("description"), &self.description)?;
+        w.opt_member(key!("websiteUrl"), &self.website_url)?;
+        w.opt_member(key!("icons"), &self.icons)?;
         w.end_object()
     }
 }
@@ -260,14 +261,26 @@ impl<'a> FromJson<'a> for RequestMeta<'a> {
 impl Encode for RequestMeta<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field(PROTOCOL_VERSION_KEY, &self.protocol_version)?;
-        w.field(CLIENT_CAPABILITIES_KEY, &self.client_capabilities)?;
-        w.opt_field(CLIENT_INFO_KEY, &self.client_info)?;
-        w.opt_field(LOG_LEVEL_KEY, &self.log_level)?;
-        w.opt_field("progressToken", &self.progress_token)?;
-        w.opt_field("traceparent", &self.traceparent)?;
-        w.opt_field("tracestate", &self.tracestate)?;
-        w.opt_field("baggage", &self.baggage)?;
+        w.member(
+            key!(PROTOCOL_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"),
+            &self.protocol_version,
+        )?;
+        w.member(
+            key!(CLIENT_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"),
+            &self.client_capabilities,
+        )?;
+        w.opt_member(
+            key!(CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"),
+            &self.client_info,
+        )?;
+        w.opt_member(
+            key!(LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"),
+            &self.log_level,
+        )?;
+        w.opt_member(key!("progressToken"), &self.progress_token)?;
+        w.opt_member(key!("traceparent"), &self.traceparent)?;
+        w.opt_member(key!("tracestate"), &self.tracestate)?;
+        w.opt_member(key!("baggage"), &self.baggage)?;
         encode_extra(w, self.extra, REQUEST_META_KEYS)?;
         w.end_object()
     }
@@ -317,7 +330,10 @@ impl<'a> FromJson<'a> for NotificationMeta<'a> {
 impl Encode for NotificationMeta<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field(SUBSCRIPTION_ID_KEY, &self.subscription_id)?;
+        w.opt_member(
+            key!(SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"),
+            &self.subscription_id,
+        )?;
         encode_extra(w, self.extra, &[SUBSCRIPTION_ID_KEY])?;
         w.end_object()
     }
@@ -371,8 +387,14 @@ impl<'a> FromJson<'a> for ResultMeta<'a> {
 impl Encode for ResultMeta<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field(SERVER_INFO_KEY, &self.server_info)?;
-        w.opt_field(SUBSCRIPTION_ID_KEY, &self.subscription_id)?;
+        w.opt_member(
+            key!(SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo"),
+            &self.server_info,
+        )?;
+        w.opt_member(
+            key!(SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"),
+            &self.subscription_id,
+        )?;
         encode_extra(w, self.extra, RESULT_META_KEYS)?;
         w.end_object()
     }

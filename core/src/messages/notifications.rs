@@ -3,6 +3,7 @@
 
 use super::common::{Enc, obj, required, string};
 use super::meta::NotificationMeta;
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError, RequestId};
 
@@ -28,7 +29,7 @@ impl<'a> FromJson<'a> for ListChangedParams<'a> {
 impl Encode for ListChangedParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field("_meta", &self.meta)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }
@@ -107,8 +108,8 @@ impl<'a> FromJson<'a> for ResourceUpdatedParams<'a> {
 impl Encode for ResourceUpdatedParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field("_meta", &self.meta)?;
-        w.field("uri", &self.uri)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
+        w.member(key!("uri"), &self.uri)?;
         w.end_object()
     }
 }
@@ -154,9 +155,9 @@ impl<'a> FromJson<'a> for CancelledParams<'a> {
 impl Encode for CancelledParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field("_meta", &self.meta)?;
-        w.field("requestId", &self.request_id)?;
-        w.opt_field("reason", &self.reason)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
+        w.member(key!("requestId"), &self.request_id)?;
+        w.opt_member(key!("reason"), &self.reason)?;
         w.end_object()
     }
 }

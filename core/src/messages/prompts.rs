@@ -5,6 +5,7 @@ use super::content::ContentBlock;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{Icon, RequestMeta, ResultMeta};
 use super::seq::{Map, Seq};
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
@@ -51,10 +52,10 @@ impl<'a> FromJson<'a> for PromptArgument<'a> {
 impl Encode for PromptArgument<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("name", &self.name)?;
-        w.opt_field("title", &self.title)?;
-        w.opt_field("description", &self.description)?;
-        w.opt_field("required", &self.required)?;
+        w.member(key!("name"), &self.name)?;
+        w.opt_member(key!("title"), &self.title)?;
+        w.opt_member(key!("description"), &self.description)?;
+        w.opt_member(key!("required"), &self.required)?;
         w.end_object()
     }
 }
@@ -122,12 +123,12 @@ impl<'a> FromJson<'a> for Prompt<'a> {
 impl Encode for Prompt<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("name", &self.name)?;
-        w.opt_field("title", &self.title)?;
-        w.opt_field("description", &self.description)?;
-        w.opt_field("arguments", &self.arguments)?;
-        w.opt_field("icons", &self.icons)?;
-        w.opt_field("_meta", &self.meta)?;
+        w.member(key!("name"), &self.name)?;
+        w.opt_member(key!("title"), &self.title)?;
+        w.opt_member(key!("description"), &self.description)?;
+        w.opt_member(key!("arguments"), &self.arguments)?;
+        w.opt_member(key!("icons"), &self.icons)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }
@@ -162,8 +163,8 @@ impl<'a> FromJson<'a> for PromptMessage<'a> {
 impl Encode for PromptMessage<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("role", &self.role)?;
-        w.field("content", &self.content)?;
+        w.member(key!("role"), &self.role)?;
+        w.member(key!("content"), &self.content)?;
         w.end_object()
     }
 }
@@ -236,11 +237,11 @@ impl<'a> FromJson<'a> for GetPromptParams<'a> {
 impl Encode for GetPromptParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("_meta", &self.meta)?;
-        w.field("name", &self.name)?;
-        w.opt_field("arguments", &self.arguments)?;
-        w.opt_field("inputResponses", &self.input_responses)?;
-        w.opt_field("requestState", &self.request_state)?;
+        w.member(key!("_meta"), &self.meta)?;
+        w.member(key!("name"), &self.name)?;
+        w.opt_member(key!("arguments"), &self.arguments)?;
+        w.opt_member(key!("inputResponses"), &self.input_responses)?;
+        w.opt_member(key!("requestState"), &self.request_state)?;
         w.end_object()
     }
 }
@@ -287,13 +288,25 @@ impl<'a> FromJson<'a> for GetPromptResult<'a> {
     }
 }
 
+impl GetPromptResult<'_> {
+    /// The result with `messages` written by `messages` (an owned builder's items; the
+    /// view's own `messages` is ignored), so owned and borrowed results share one encoder.
+    pub(crate) fn encode_with<S: JsonSink + ?Sized, M: Encode + ?Sized>(
+        &self,
+        w: &mut Writer<'_, S>,
+        messages: &M,
+    ) -> Enc {
+        w.begin_object()?;
+        w.opt_member(key!("resultType"), &self.result_type)?;
+        w.opt_member(key!("description"), &self.description)?;
+        w.member(key!("messages"), messages)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
+        w.end_object()
+    }
+}
+
 impl Encode for GetPromptResult<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
-        w.begin_object()?;
-        w.opt_field("resultType", &self.result_type)?;
-        w.opt_field("description", &self.description)?;
-        w.field("messages", &self.messages)?;
-        w.opt_field("_meta", &self.meta)?;
-        w.end_object()
+        self.encode_with(w, &self.messages)
     }
 }

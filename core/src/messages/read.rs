@@ -5,6 +5,7 @@ use super::content::ResourceContents;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{RequestMeta, ResultMeta};
 use super::seq::{Map, Seq};
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
@@ -68,10 +69,10 @@ impl<'a> FromJson<'a> for ReadResourceParams<'a> {
 impl Encode for ReadResourceParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("_meta", &self.meta)?;
-        w.field("uri", &self.uri)?;
-        w.opt_field("inputResponses", &self.input_responses)?;
-        w.opt_field("requestState", &self.request_state)?;
+        w.member(key!("_meta"), &self.meta)?;
+        w.member(key!("uri"), &self.uri)?;
+        w.opt_member(key!("inputResponses"), &self.input_responses)?;
+        w.opt_member(key!("requestState"), &self.request_state)?;
         w.end_object()
     }
 }
@@ -147,12 +148,24 @@ impl<'a> FromJson<'a> for ReadResourceResult<'a> {
 
 impl Encode for ReadResourceResult<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        self.encode_with(w, &self.contents)
+    }
+}
+
+impl ReadResourceResult<'_> {
+    /// The result with `contents` written by `contents` (an owned builder's items; the
+    /// view's own `contents` is ignored), so owned and borrowed results share one encoder.
+    pub(crate) fn encode_with<S: JsonSink + ?Sized, C: Encode + ?Sized>(
+        &self,
+        w: &mut Writer<'_, S>,
+        contents: &C,
+    ) -> Enc {
         w.begin_object()?;
-        w.opt_field("resultType", &self.result_type)?;
-        w.field("contents", &self.contents)?;
-        w.opt_field("ttlMs", &self.ttl_ms)?;
-        w.opt_field("cacheScope", &self.cache_scope)?;
-        w.opt_field("_meta", &self.meta)?;
+        w.opt_member(key!("resultType"), &self.result_type)?;
+        w.member(key!("contents"), contents)?;
+        w.opt_member(key!("ttlMs"), &self.ttl_ms)?;
+        w.opt_member(key!("cacheScope"), &self.cache_scope)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }

@@ -4,6 +4,7 @@ use super::annotations::Annotations;
 use super::common::{Enc, count, obj, object, required, string};
 use super::meta::Icon;
 use super::seq::Seq;
+use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson};
 
@@ -54,17 +55,17 @@ impl<'a> Resource<'a> {
     ) -> Enc {
         w.begin_object()?;
         if let Some(tag) = tag {
-            w.field("type", tag)?;
+            w.member(key!("type"), tag)?;
         }
-        w.field("uri", &self.uri)?;
-        w.field("name", &self.name)?;
-        w.opt_field("title", &self.title)?;
-        w.opt_field("description", &self.description)?;
-        w.opt_field("mimeType", &self.mime_type)?;
-        w.opt_field("size", &self.size)?;
-        w.opt_field("annotations", &self.annotations)?;
-        w.opt_field("icons", &self.icons)?;
-        w.opt_field("_meta", &self.meta)?;
+        w.member(key!("uri"), &self.uri)?;
+        w.member(key!("name"), &self.name)?;
+        w.opt_member(key!("title"), &self.title)?;
+        w.opt_member(key!("description"), &self.description)?;
+        w.opt_member(key!("mimeType"), &self.mime_type)?;
+        w.opt_member(key!("size"), &self.size)?;
+        w.opt_member(key!("annotations"), &self.annotations)?;
+        w.opt_member(key!("icons"), &self.icons)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }
@@ -183,14 +184,14 @@ impl<'a> FromJson<'a> for ResourceTemplate<'a> {
 impl Encode for ResourceTemplate<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("uriTemplate", &self.uri_template)?;
-        w.field("name", &self.name)?;
-        w.opt_field("title", &self.title)?;
-        w.opt_field("description", &self.description)?;
-        w.opt_field("mimeType", &self.mime_type)?;
-        w.opt_field("annotations", &self.annotations)?;
-        w.opt_field("icons", &self.icons)?;
-        w.opt_field("_meta", &self.meta)?;
+        w.member(key!("uriTemplate"), &self.uri_template)?;
+        w.member(key!("name"), &self.name)?;
+        w.opt_member(key!("title"), &self.title)?;
+        w.opt_member(key!("description"), &self.description)?;
+        w.opt_member(key!("mimeType"), &self.mime_type)?;
+        w.opt_member(key!("annotations"), &self.annotations)?;
+        w.opt_member(key!("icons"), &self.icons)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }

@@ -4,6 +4,7 @@ use super::common::{Enc, ResultType, boolean, obj, required};
 use super::input_required::complete_only;
 use super::meta::{NotificationMeta, RequestMeta, ResultMeta, SUBSCRIPTION_ID_KEY};
 use super::seq::Seq;
+use crate::json::key;
 use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
@@ -46,10 +47,10 @@ impl<'a> FromJson<'a> for SubscriptionFilter<'a> {
 impl Encode for SubscriptionFilter<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field("toolsListChanged", &self.tools_list_changed)?;
-        w.opt_field("promptsListChanged", &self.prompts_list_changed)?;
-        w.opt_field("resourcesListChanged", &self.resources_list_changed)?;
-        w.opt_field("resourceSubscriptions", &self.resource_subscriptions)?;
+        w.opt_member(key!("toolsListChanged"), &self.tools_list_changed)?;
+        w.opt_member(key!("promptsListChanged"), &self.prompts_list_changed)?;
+        w.opt_member(key!("resourcesListChanged"), &self.resources_list_changed)?;
+        w.opt_member(key!("resourceSubscriptions"), &self.resource_subscriptions)?;
         w.end_object()
     }
 }
@@ -84,8 +85,8 @@ impl<'a> FromJson<'a> for ListenParams<'a> {
 impl Encode for ListenParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.field("_meta", &self.meta)?;
-        w.field("notifications", &self.notifications)?;
+        w.member(key!("_meta"), &self.meta)?;
+        w.member(key!("notifications"), &self.notifications)?;
         w.end_object()
     }
 }
@@ -129,8 +130,8 @@ impl Encode for ListenResult<'_> {
             });
         }
         w.begin_object()?;
-        w.opt_field("resultType", &self.result_type)?;
-        w.field("_meta", &self.meta)?;
+        w.opt_member(key!("resultType"), &self.result_type)?;
+        w.member(key!("_meta"), &self.meta)?;
         w.end_object()
     }
 }
@@ -166,8 +167,8 @@ impl<'a> FromJson<'a> for AcknowledgedParams<'a> {
 impl Encode for AcknowledgedParams<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        w.opt_field("_meta", &self.meta)?;
-        w.field("notifications", &self.notifications)?;
+        w.opt_member(key!("_meta"), &self.meta)?;
+        w.member(key!("notifications"), &self.notifications)?;
         w.end_object()
     }
 }

@@ -4,7 +4,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{AsView, OwnedJson, base64, opt_raw, opt_str};
-use crate::json::JsonStr;
+use crate::json::{Encode, EncodeError, JsonSink, JsonStr, Writer};
 use crate::messages::{
     Annotations, BlobResourceContents, ContentBlock, EmbeddedResource, Icon, Implementation,
     MediaContent, Priority, Prompt, PromptArgument, PromptMessage, Resource, ResourceContents,
@@ -30,6 +30,7 @@ pub struct OwnedIcon {
 
 impl AsView for OwnedIcon {
     type View<'a> = Icon<'a>;
+    #[inline]
     fn view(&self) -> Icon<'_> {
         Icon {
             src: JsonStr::new(&self.src),
@@ -71,6 +72,7 @@ impl OwnedImplementation {
 
 impl AsView for OwnedImplementation {
     type View<'a> = Implementation<'a>;
+    #[inline]
     fn view(&self) -> Implementation<'_> {
         Implementation {
             name: JsonStr::new(&self.name),
@@ -96,6 +98,7 @@ pub struct OwnedAnnotations {
 
 impl AsView for OwnedAnnotations {
     type View<'a> = Annotations<'a>;
+    #[inline]
     fn view(&self) -> Annotations<'_> {
         Annotations {
             audience: (!self.audience.is_empty()).then(|| Seq::from_slice(&self.audience)),
@@ -142,6 +145,7 @@ impl OwnedResource {
 
 impl AsView for OwnedResource {
     type View<'a> = Resource<'a>;
+    #[inline]
     fn view(&self) -> Resource<'_> {
         Resource {
             uri: JsonStr::new(&self.uri),
@@ -192,6 +196,7 @@ impl OwnedResourceTemplate {
 
 impl AsView for OwnedResourceTemplate {
     type View<'a> = ResourceTemplate<'a>;
+    #[inline]
     fn view(&self) -> ResourceTemplate<'_> {
         ResourceTemplate {
             uri_template: JsonStr::new(&self.uri_template),
@@ -221,6 +226,7 @@ pub struct OwnedPromptArgument {
 
 impl AsView for OwnedPromptArgument {
     type View<'a> = PromptArgument<'a>;
+    #[inline]
     fn view(&self) -> PromptArgument<'_> {
         PromptArgument {
             name: JsonStr::new(&self.name),
@@ -250,6 +256,7 @@ pub struct OwnedPrompt {
 
 impl AsView for OwnedPrompt {
     type View<'a> = Prompt<'a>;
+    #[inline]
     fn view(&self) -> Prompt<'_> {
         Prompt {
             name: JsonStr::new(&self.name),
@@ -309,6 +316,7 @@ impl OwnedResourceContents {
 
 impl AsView for OwnedResourceContents {
     type View<'a> = ResourceContents<'a>;
+    #[inline]
     fn view(&self) -> ResourceContents<'_> {
         match self {
             Self::Text {
@@ -376,6 +384,7 @@ pub enum OwnedContentBlock {
 
 impl AsView for OwnedContentBlock {
     type View<'a> = ContentBlock<'a>;
+    #[inline]
     fn view(&self) -> ContentBlock<'_> {
         fn ann(a: &Option<OwnedAnnotations>) -> Option<Annotations<'_>> {
             a.as_ref().map(AsView::view)
@@ -432,6 +441,7 @@ pub struct OwnedPromptMessage {
 
 impl AsView for OwnedPromptMessage {
     type View<'a> = PromptMessage<'a>;
+    #[inline]
     fn view(&self) -> PromptMessage<'_> {
         PromptMessage {
             role: self.role,
@@ -439,3 +449,22 @@ impl AsView for OwnedPromptMessage {
         }
     }
 }
+
+macro_rules! encode_via_view {
+    ($($t:ty),*) => {$(
+        impl Encode for $t {
+            #[inline]
+            fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+                self.view().encode(w)
+            }
+        }
+    )*};
+}
+
+encode_via_view!(
+    OwnedResource,
+    OwnedResourceTemplate,
+    OwnedPrompt,
+    OwnedResourceContents,
+    OwnedPromptMessage
+);

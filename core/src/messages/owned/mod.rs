@@ -45,7 +45,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::seq::{MapSource, SeqSource};
-use crate::json::{JsonError, JsonStr, RawJson};
+use crate::json::{Encode, EncodeError, JsonError, JsonSink, JsonStr, RawJson, Writer};
 
 /// A validated JSON value that owns its text: `_meta`, `experimental`, input request params.
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -124,6 +124,21 @@ impl<'a, O: AsView> MapSource<'a, O::View<'a>> for Vec<(String, O)> {
     }
     fn entry(&'a self, index: usize) -> Option<(JsonStr<'a>, O::View<'a>)> {
         self.get(index).map(|(k, v)| (JsonStr::new(k), v.view()))
+    }
+}
+
+/// Owned items written as a JSON array, each through its own encoder: static dispatch, no
+/// [`SeqSource`] indirection (the results' encoders take it in place of the view's items).
+pub(crate) struct Items<'a, O>(pub(crate) &'a [O]);
+
+impl<O: Encode> Encode for Items<'_, O> {
+    #[inline]
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+        w.begin_array()?;
+        for item in self.0 {
+            item.encode(w)?;
+        }
+        w.end_array()
     }
 }
 

@@ -7,7 +7,7 @@ use super::items::{
     OwnedImplementation, OwnedPrompt, OwnedPromptMessage, OwnedResource, OwnedResourceContents,
     OwnedResourceTemplate,
 };
-use super::{AsView, OwnedJson, opt_raw, opt_str};
+use super::{AsView, Items, OwnedJson, opt_raw, opt_str};
 use crate::json::{Encode, EncodeError, JsonSink, RawJson, Writer};
 use crate::jsonrpc::{Method, OwnedRequestId, TypedResponse};
 use crate::messages::{
@@ -133,6 +133,12 @@ macro_rules! owned_list {
                     meta: result_meta(&self.server_info),
                     ..ListResult::new(Seq::from_source(&self.items), self.ttl_ms, self.cache_scope)
                 }
+            }
+        }
+
+        impl Encode for OwnedListResult<$owned> {
+            fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+                self.view().encode_with(w, &Items(&self.items))
             }
         }
     };
@@ -337,14 +343,21 @@ macro_rules! encode_via_view {
     )*};
 }
 
+impl Encode for OwnedReadResourceResult {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        self.view().encode_with(w, &Items(&self.contents))
+    }
+}
+
+impl Encode for OwnedGetPromptResult {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
+        self.view().encode_with(w, &Items(&self.messages))
+    }
+}
+
 encode_via_view!(
     OwnedServerCapabilities,
     OwnedDiscoverResult,
-    OwnedListResourcesResult,
-    OwnedListResourceTemplatesResult,
-    OwnedListPromptsResult,
-    OwnedReadResourceResult,
-    OwnedGetPromptResult,
     OwnedCompleteResult,
     OwnedInputRequest,
     OwnedInputRequiredResult,
