@@ -64,7 +64,7 @@ impl<'a> Number<'a> {
     /// The value as a finite `f64` (nearest representable value).
     #[must_use]
     pub fn as_f64(&self) -> Option<f64> {
-        self.0.parse::<f64>().ok().filter(|f| f.is_finite())
+        super::float::parse(self.0).filter(|f| f.is_finite())
     }
 
     /// Whether the value is an integer (an integer literal, or an integral fraction or

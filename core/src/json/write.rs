@@ -254,10 +254,10 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
             return self.i64(int);
         }
         self.sep()?;
-        let mut buf = StackBuf::<40>::new();
-        fmt::Write::write_fmt(&mut buf, format_args!("{value:?}"))
-            .map_err(|_| EncodeError::InvalidValue { what: "number" })?;
-        self.sink.put(buf.as_str())
+        let mut buf = [0u8; super::float::MAX_LEN];
+        let n = super::float::format(value, &mut buf).unwrap_or(0);
+        self.sink
+            .put(core::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or("0"))
     }
 
     /// A number kept as its literal text.
@@ -346,37 +346,6 @@ const fn div10_narrow(v: u64) -> (u64, u8) {
         ((qh as u64) << 32) | ((qm as u64) << 16) | ql as u64,
         r as u8,
     )
-}
-
-/// A small fixed buffer implementing `fmt::Write`.
-struct StackBuf<const N: usize> {
-    buf: [u8; N],
-    len: usize,
-}
-
-impl<const N: usize> StackBuf<N> {
-    fn new() -> Self {
-        Self {
-            buf: [0; N],
-            len: 0,
-        }
-    }
-    fn as_str(&self) -> &str {
-        self.buf
-            .get(..self.len)
-            .and_then(|s| core::str::from_utf8(s).ok())
-            .unwrap_or("")
-    }
-}
-
-impl<const N: usize> fmt::Write for StackBuf<N> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len + s.len();
-        let dst = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
-        dst.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
-    }
 }
 
 const HEX: &[u8; 16] = b"0123456789abcdef";

@@ -114,6 +114,8 @@ mod reply;
 mod route;
 #[cfg(feature = "alloc")]
 mod subscriptions;
+#[cfg(feature = "alloc")]
+mod vecmap;
 
 #[cfg(feature = "alloc")]
 pub use complete::complete_from;
