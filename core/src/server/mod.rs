@@ -113,6 +113,8 @@ mod registry;
 mod reply;
 mod route;
 #[cfg(feature = "alloc")]
+mod sort;
+#[cfg(feature = "alloc")]
 mod subscriptions;
 #[cfg(feature = "alloc")]
 mod vecmap;
