@@ -236,7 +236,7 @@ pub(crate) fn format(value: f64, out: &mut [u8; MAX_LEN]) -> Option<usize> {
             w.put(b"-");
         }
         let mut buf = [0u8; 3];
-        let len = decimal(u64::from(e.unsigned_abs()), &mut buf);
+        let len = decimal(e.unsigned_abs(), &mut buf);
         w.put(buf.get(3 - len..).unwrap_or_default());
     }
     Some(w.len)
@@ -257,8 +257,9 @@ impl Out<'_> {
     }
 }
 
-/// The decimal digits of `v` right-aligned in `buf`; returns how many.
-fn decimal<const N: usize>(mut v: u64, buf: &mut [u8; N]) -> usize {
+/// The decimal digits of `v` right-aligned in `buf`; returns how many. (`u32`: 32-bit
+/// targets have no 64-bit divide instruction.)
+fn decimal<const N: usize>(mut v: u32, buf: &mut [u8; N]) -> usize {
     let mut len = 0;
     for slot in buf.iter_mut().rev() {
         *slot = b'0' + (v % 10) as u8;
@@ -294,15 +295,22 @@ fn shortest_fast(abs: f64, digits: &mut [u8; 17]) -> Option<(usize, i32)> {
         // The nearest first: the shortest digits closest to the value.
         for d in [near, other] {
             if d != 0 && d as f64 / p == abs {
-                let mut buf = [0u8; 17];
                 let mut d = d;
                 let mut j = j as i32;
                 while d % 10 == 0 {
                     d /= 10;
                     j -= 1;
                 }
-                let n = decimal(d, &mut buf);
-                digits.get_mut(..n)?.copy_from_slice(buf.get(17 - n..)?);
+                let mut n = 0;
+                for slot in digits.iter_mut().rev() {
+                    *slot = b'0' + (d % 10) as u8;
+                    d /= 10;
+                    n += 1;
+                    if d == 0 {
+                        break;
+                    }
+                }
+                digits.copy_within(17 - n.., 0);
                 return Some((n, n as i32 - j));
             }
         }

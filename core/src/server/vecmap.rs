@@ -38,6 +38,7 @@ impl<K, V> Default for VecMap<K, V> {
 
 impl<K: Ord, V> VecMap<K, V> {
     /// An empty map.
+    #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
     pub(crate) fn new() -> Self {
         Self::default()
     }
@@ -130,6 +131,7 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 
     /// Entries in key order, values mutable.
+    #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
     pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (&K, &mut V)> + '_ {
         self.entries.iter_mut().map(|(k, v)| (&*k, v))
     }
@@ -163,6 +165,7 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 
     /// Keeps the entries for which `keep` is true.
+    #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
     pub(crate) fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
         self.entries.retain_mut(|(k, v)| keep(k, v));
     }
