@@ -139,25 +139,13 @@ impl Big {
         self.n.cmp(&o.n).then_with(|| a.cmp(b))
     }
 
-    /// `self <<= bits`.
-    fn shl(&mut self, bits: usize) {
-        let (ws, bs) = (bits / 32, (bits % 32) as u32);
-        let top = self.n + ws + 1;
-        for i in (0..top.min(WORDS)).rev() {
-            let at = |j: Option<usize>| j.and_then(|j| self.w.get(j)).copied().unwrap_or(0);
-            let hi = at(i.checked_sub(ws));
-            let lo = at(i.checked_sub(ws + 1));
-            let v = if bs == 0 {
-                hi
-            } else {
-                (hi << bs) | (lo >> (32 - bs))
-            };
-            if let Some(x) = self.w.get_mut(i) {
-                *x = v;
-            }
+    /// `self <<= bits` (by multiplications: less code than a word shift).
+    fn shl(&mut self, mut bits: usize) {
+        while bits >= 31 {
+            self.mul_add_small(1 << 31, 0);
+            bits -= 31;
         }
-        self.n = top.min(WORDS);
-        self.trim();
+        self.mul_add_small(1 << bits, 0);
     }
 
     /// `self >>= 1`.
@@ -440,7 +428,6 @@ pub(crate) fn parse(text: &str) -> Option<f64> {
     let mut big = Big::from_u64(0);
     let mut small = 0u64;
     let (mut sig, mut dexp, mut sticky) = (0usize, 0i64, false);
-    let (mut pending, mut pending_len) = (0u32, 0usize);
     let (mut point, mut any) = (false, false);
     let mut rest = s;
     while let Some((&c, tail)) = rest.split_first() {
@@ -455,12 +442,7 @@ pub(crate) fn parse(text: &str) -> Option<f64> {
                     if sig < 19 {
                         small = small * 10 + u64::from(d);
                     }
-                    pending = pending * 10 + d;
-                    pending_len += 1;
-                    if pending_len == 9 {
-                        big.mul_add_small(1_000_000_000, pending);
-                        (pending, pending_len) = (0, 0);
-                    }
+                    big.mul_add_small(10, d);
                     sig += 1;
                     dexp -= i64::from(point);
                 } else {
@@ -493,7 +475,6 @@ pub(crate) fn parse(text: &str) -> Option<f64> {
         }
         Some(_) => return None,
     };
-    big.mul_add_small(POW10_U32.get(pending_len).copied().unwrap_or(1), pending);
     if sticky {
         big.mul_add_small(10, 1);
         sig += 1;
