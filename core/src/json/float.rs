@@ -425,39 +425,11 @@ pub(crate) fn parse(text: &str) -> Option<f64> {
         _ => (false, s),
     };
     let sign = |v: f64| if neg { -v } else { v };
-    let mut big = Big::from_u64(0);
-    let mut small = 0u64;
-    let (mut sig, mut dexp, mut sticky) = (0usize, 0i64, false);
-    let (mut point, mut any) = (false, false);
-    let mut rest = s;
-    while let Some((&c, tail)) = rest.split_first() {
-        match c {
-            b'.' if !point => point = true,
-            b'0'..=b'9' => {
-                any = true;
-                let d = u32::from(c - b'0');
-                if sig == 0 && d == 0 {
-                    dexp -= i64::from(point);
-                } else if sig < MAX_DIGITS {
-                    if sig < 19 {
-                        small = small * 10 + u64::from(d);
-                    }
-                    big.mul_add_small(10, d);
-                    sig += 1;
-                    dexp -= i64::from(point);
-                } else {
-                    sticky |= d != 0;
-                    dexp += i64::from(!point);
-                }
-            }
-            _ => break,
-        }
-        rest = tail;
-    }
-    if !any {
+    let m = mantissa(s, None);
+    if m.len == 0 {
         return None;
     }
-    let exp = match rest.split_first() {
+    let exp = match s.get(m.len..).unwrap_or_default().split_first() {
         None => 0,
         Some((b'e' | b'E', tail)) => {
             let (eneg, digits) = match tail.split_first() {
@@ -475,38 +447,95 @@ pub(crate) fn parse(text: &str) -> Option<f64> {
         }
         Some(_) => return None,
     };
-    if sticky {
-        big.mul_add_small(10, 1);
-        sig += 1;
-        dexp -= 1;
-    }
-    if sig == 0 {
+    if m.sig == 0 {
         return Some(sign(0.0));
     }
-    let e10 = dexp + exp;
-    let top = sig as i64 + e10; // value in [10^(top-1), 10^top)
+    let e10 = m.dexp + exp;
+    let top = m.sig as i64 + e10; // value in [10^(top-1), 10^top)
     if top > 310 {
         return Some(sign(f64::INFINITY));
     }
     if top < -324 {
         return Some(sign(0.0));
     }
-    if FAST && sig <= 19 && small < 1 << 53 && (-22..=22).contains(&e10) {
+    if FAST && m.sig <= 19 && m.small < 1 << 53 && (-22..=22).contains(&e10) {
         let p = POW10
             .get(e10.unsigned_abs() as usize)
             .copied()
             .unwrap_or(1.0);
-        let v = small as f64;
+        let v = m.small as f64;
         return Some(sign(if e10 < 0 { v / p } else { v * p }));
     }
-    Some(sign(parse_slow(big, e10)))
+    Some(sign(parse_slow(s, e10)))
 }
 
-/// `digits × 10^e10` rounded to the nearest `f64` (ties to even), by long division:
+/// The significant digits of a literal's mantissa (sign removed).
+struct Mantissa {
+    /// Bytes of the mantissa (digits and the point); 0 when it has no digit.
+    len: usize,
+    /// Significant digits kept (leading zeros skipped; one more for the sticky digit).
+    sig: usize,
+    /// The value is `digits × 10^dexp` (before the literal's exponent).
+    dexp: i64,
+    /// The first 19 significant digits.
+    small: u64,
+}
+
+/// Scans the mantissa at the start of `s`; with `big`, accumulates its significant digits
+/// there (at most [`MAX_DIGITS`], then one sticky digit `1` if any dropped one is not 0).
+fn mantissa(s: &[u8], mut big: Option<&mut Big>) -> Mantissa {
+    let mut m = Mantissa {
+        len: 0,
+        sig: 0,
+        dexp: 0,
+        small: 0,
+    };
+    let (mut point, mut any, mut sticky) = (false, false, false);
+    for (i, &c) in s.iter().enumerate() {
+        match c {
+            b'.' if !point => point = true,
+            b'0'..=b'9' => {
+                any = true;
+                let d = u32::from(c - b'0');
+                if m.sig == 0 && d == 0 {
+                    m.dexp -= i64::from(point);
+                } else if m.sig < MAX_DIGITS {
+                    if m.sig < 19 {
+                        m.small = m.small * 10 + u64::from(d);
+                    }
+                    if let Some(b) = big.as_deref_mut() {
+                        b.mul_add_small(10, d);
+                    }
+                    m.sig += 1;
+                    m.dexp -= i64::from(point);
+                } else {
+                    sticky |= d != 0;
+                    m.dexp += i64::from(!point);
+                }
+            }
+            _ => break,
+        }
+        m.len = i + 1;
+    }
+    if !any {
+        m.len = 0;
+    }
+    if sticky {
+        if let Some(b) = big {
+            b.mul_add_small(10, 1);
+        }
+        m.sig += 1;
+        m.dexp -= 1;
+    }
+    m
+}
+
+/// The mantissa of `s` times `10^e10` rounded to the nearest `f64` (ties to even), by long division:
 /// `q = floor(N / S)` with 53 significant bits, then the remainder decides the rounding.
 #[inline(never)]
-fn parse_slow(digits: Big, e10: i64) -> f64 {
-    let mut num = digits;
+fn parse_slow(s: &[u8], e10: i64) -> f64 {
+    let mut num = Big::from_u64(0);
+    mantissa(s, Some(&mut num));
     let mut den = Big::from_u64(1);
     if e10 >= 0 {
         num.mul_pow10(e10 as u32);

@@ -1,10 +1,11 @@
-//! [`VecMap`]: the server's one map type, a `Vec` of entries sorted by key with binary
-//! search. It replaces `BTreeMap`/`BTreeSet` in the server tables: the same ordered API
+//! [`VecMap`]: the server's one map type, keys in a sorted `Vec` with binary search and
+//! values in a parallel `Vec` (the search is compiled once per key type, not per key/value
+//! pair). It replaces `BTreeMap`/`BTreeSet` in the server tables: the same ordered API
 //! the tables use (lookup, insert, remove, in-order iteration, iteration from a key), in a
 //! fraction of the code per key/value type (a `BTreeMap` instance costs 2–3 KiB of flash on
 //! a microcontroller; the server had nine).
 //!
-//! Lookups are O(log n). Inserting or removing moves the entries after the position
+//! Lookups are O(log n). Inserting or removing moves the keys and values after the position
 //! (O(n) `memmove`): appending a key greater than all others (the server's serial handles,
 //! resources registered in order) moves nothing. Large values are boxed by their tables so
 //! the moved entries stay small.
@@ -12,9 +13,10 @@
 use alloc::vec::Vec;
 use core::borrow::Borrow;
 
-/// A map ordered by key, stored as a sorted `Vec<(K, V)>`.
+/// A map ordered by key: `keys` sorted and unique, `vals[i]` the value of `keys[i]`.
 pub(crate) struct VecMap<K, V> {
-    entries: Vec<(K, V)>,
+    keys: Vec<K>,
+    vals: Vec<V>,
 }
 
 /// A set ordered by key.
@@ -23,7 +25,7 @@ pub(crate) type VecSet<K> = VecMap<K, ()>;
 impl<K: core::fmt::Debug, V: core::fmt::Debug> core::fmt::Debug for VecMap<K, V> {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_map()
-            .entries(self.entries.iter().map(|(k, v)| (k, v)))
+            .entries(self.keys.iter().zip(self.vals.iter()))
             .finish()
     }
 }
@@ -31,9 +33,15 @@ impl<K: core::fmt::Debug, V: core::fmt::Debug> core::fmt::Debug for VecMap<K, V>
 impl<K, V> Default for VecMap<K, V> {
     fn default() -> Self {
         Self {
-            entries: Vec::new(),
+            keys: Vec::new(),
+            vals: Vec::new(),
         }
     }
+}
+
+/// `Ok(position)` of `key` in the sorted `keys`, or `Err(position)` where it would go.
+fn search<K: Borrow<Q>, Q: Ord + ?Sized>(keys: &[K], key: &Q) -> Result<usize, usize> {
+    keys.binary_search_by(|k| k.borrow().cmp(key))
 }
 
 impl<K: Ord, V> VecMap<K, V> {
@@ -43,54 +51,42 @@ impl<K: Ord, V> VecMap<K, V> {
         Self::default()
     }
 
-    /// `Ok(position)` of `key`, or `Err(position)` where it would go.
-    fn search<Q: Ord + ?Sized>(&self, key: &Q) -> Result<usize, usize>
-    where
-        K: Borrow<Q>,
-    {
-        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
-    }
-
     pub(crate) fn len(&self) -> usize {
-        self.entries.len()
+        self.keys.len()
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.keys.is_empty()
     }
 
     pub(crate) fn contains_key<Q: Ord + ?Sized>(&self, key: &Q) -> bool
     where
         K: Borrow<Q>,
     {
-        self.search(key).is_ok()
+        search(&self.keys, key).is_ok()
     }
 
     pub(crate) fn get<Q: Ord + ?Sized>(&self, key: &Q) -> Option<&V>
     where
         K: Borrow<Q>,
     {
-        let i = self.search(key).ok()?;
-        self.entries.get(i).map(|(_, v)| v)
+        self.vals.get(search(&self.keys, key).ok()?)
     }
 
     pub(crate) fn get_mut<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<&mut V>
     where
         K: Borrow<Q>,
     {
-        let i = self.search(key).ok()?;
-        self.entries.get_mut(i).map(|(_, v)| v)
+        self.vals.get_mut(search(&self.keys, key).ok()?)
     }
 
     /// Inserts `value` under `key`; returns the value it replaced.
     pub(crate) fn insert(&mut self, key: K, value: V) -> Option<V> {
-        match self.search(&key) {
-            Ok(i) => self
-                .entries
-                .get_mut(i)
-                .map(|(_, v)| core::mem::replace(v, value)),
+        match search(&self.keys, &key) {
+            Ok(i) => self.vals.get_mut(i).map(|v| core::mem::replace(v, value)),
             Err(i) => {
-                self.entries.insert(i, (key, value));
+                self.keys.insert(i, key);
+                self.vals.insert(i, value);
                 None
             }
         }
@@ -102,38 +98,40 @@ impl<K: Ord, V> VecMap<K, V> {
         key: K,
         make: impl FnOnce() -> V,
     ) -> Option<&mut V> {
-        let i = match self.search(&key) {
+        let i = match search(&self.keys, &key) {
             Ok(i) => i,
             Err(i) => {
-                self.entries.insert(i, (key, make()));
+                self.keys.insert(i, key);
+                self.vals.insert(i, make());
                 i
             }
         };
-        self.entries.get_mut(i).map(|(_, v)| v)
+        self.vals.get_mut(i)
     }
 
     pub(crate) fn remove<Q: Ord + ?Sized>(&mut self, key: &Q) -> Option<V>
     where
         K: Borrow<Q>,
     {
-        let i = self.search(key).ok()?;
-        Some(self.entries.remove(i).1)
+        let i = search(&self.keys, key).ok()?;
+        self.keys.remove(i);
+        Some(self.vals.remove(i))
     }
 
     /// The entry with the least key.
     pub(crate) fn first_key_value(&self) -> Option<(&K, &V)> {
-        self.entries.first().map(|(k, v)| (k, v))
+        self.keys.first().zip(self.vals.first())
     }
 
     /// Entries in key order.
     pub(crate) fn iter(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> + '_ {
-        self.entries.iter().map(|(k, v)| (k, v))
+        self.keys.iter().zip(self.vals.iter())
     }
 
     /// Entries in key order, values mutable.
     #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
     pub(crate) fn iter_mut(&mut self) -> impl Iterator<Item = (&K, &mut V)> + '_ {
-        self.entries.iter_mut().map(|(k, v)| (&*k, v))
+        self.keys.iter().zip(self.vals.iter_mut())
     }
 
     /// Entries whose key is at least `from` (`after`: greater than `from`), in key order.
@@ -145,29 +143,36 @@ impl<K: Ord, V> VecMap<K, V> {
     where
         K: Borrow<Q>,
     {
-        let start = match self.search(from) {
+        let start = match search(&self.keys, from) {
             Ok(i) if after => i + 1,
             Ok(i) | Err(i) => i,
         };
-        self.entries
-            .get(start..)
-            .unwrap_or_default()
-            .iter()
-            .map(|(k, v)| (k, v))
+        self.iter().skip(start)
     }
 
     pub(crate) fn keys(&self) -> impl Iterator<Item = &K> + '_ {
-        self.entries.iter().map(|(k, _)| k)
+        self.keys.iter()
     }
 
     pub(crate) fn values(&self) -> impl Iterator<Item = &V> + '_ {
-        self.entries.iter().map(|(_, v)| v)
+        self.vals.iter()
     }
 
     /// Keeps the entries for which `keep` is true.
     #[cfg_attr(not(feature = "legacy"), allow(dead_code))]
     pub(crate) fn retain(&mut self, mut keep: impl FnMut(&K, &mut V) -> bool) {
-        self.entries.retain_mut(|(k, v)| keep(k, v));
+        let mut kept = 0;
+        for i in 0..self.keys.len() {
+            if let (Some(k), Some(v)) = (self.keys.get(i), self.vals.get_mut(i))
+                && keep(k, v)
+            {
+                self.keys.swap(kept, i);
+                self.vals.swap(kept, i);
+                kept += 1;
+            }
+        }
+        self.keys.truncate(kept);
+        self.vals.truncate(kept);
     }
 }
 
@@ -188,11 +193,10 @@ impl<K: Ord> VecMap<K, ()> {
 
 impl<'a, K: Ord, V> IntoIterator for &'a VecMap<K, V> {
     type Item = (&'a K, &'a V);
-    type IntoIter =
-        core::iter::Map<core::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+    type IntoIter = core::iter::Zip<core::slice::Iter<'a, K>, core::slice::Iter<'a, V>>;
 
     fn into_iter(self) -> Self::IntoIter {
-        self.entries.iter().map(|(k, v)| (k, v))
+        self.keys.iter().zip(self.vals.iter())
     }
 }
 
