@@ -30,6 +30,8 @@ fn check_parse(text: &str) {
     );
 }
 
+// Literals written as people write them (not clippy's shortest form).
+#[allow(clippy::excessive_precision, clippy::unreadable_literal)]
 const EDGES: &[f64] = &[
     0.0,
     -0.0,
@@ -59,10 +61,9 @@ const EDGES: &[f64] = &[
     f64::EPSILON,
     5e-324,
     1e-323,
-    2.2250738585072009e-308,
+    2.225_073_858_507_201e-308,
     2.2250738585072014e-308,
     1.7976931348623157e308,
-    4.9406564584124654e-324,
     0.30000000000000004,
     2.0 / 3.0,
     1.0 / 3.0,
