@@ -144,7 +144,7 @@ fn edge_literals_parse_as_core() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(20_000))]
+    #![proptest_config(ProptestConfig::with_cases(8_000))]
 
     #[test]
     fn random_bits_format_as_debug(bits in any::<u64>()) {
