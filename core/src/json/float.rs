@@ -230,6 +230,38 @@ pub(crate) fn format(value: f64, out: &mut [u8; MAX_LEN]) -> Option<usize> {
     Some(w.len)
 }
 
+/// `value` as an `i64` when it is integral and within ±2^53 (`-0.0` is 0); decided on the
+/// bits, with no float arithmetic (soft-float code on most microcontrollers).
+pub(crate) fn exact_i64(value: f64) -> Option<i64> {
+    let bits = value.to_bits();
+    let biased = ((bits >> 52) & 0x7ff) as i64;
+    let frac = bits & ((1 << 52) - 1);
+    if biased == 0 {
+        return (frac == 0).then_some(0);
+    }
+    // value = ±mant × 2^exp
+    let (mant, exp) = (frac | 1 << 52, biased - 1075);
+    let abs = match exp {
+        0 => mant,
+        1 if mant == 1 << 52 => 1 << 53,
+        -52..=-1 if mant & ((1 << -exp) - 1) == 0 => mant >> -exp,
+        _ => return None,
+    };
+    let abs = abs as i64;
+    Some(if bits >> 63 == 1 { -abs } else { abs })
+}
+
+/// An integer that orders finite `f64`s as `<` does, zeros equal (`-0.0 == 0.0`); NaNs sort
+/// beyond the infinities. Compares without float arithmetic.
+pub(crate) fn order_key(value: f64) -> i64 {
+    let bits = value.to_bits();
+    if bits << 1 == 0 {
+        return 0;
+    }
+    let b = bits as i64;
+    if b < 0 { -(b & i64::MAX) } else { b }
+}
+
 /// A bounded writer into the output array (it never overflows: [`MAX_LEN`] is enough).
 struct Out<'a> {
     buf: &'a mut [u8; MAX_LEN],

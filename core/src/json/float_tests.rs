@@ -1,7 +1,7 @@
 //! [`format`] against `{:?}` and [`parse`] against `str::parse::<f64>`, on edge values and
 //! many random ones (bit patterns, short decimals, long and extreme literals).
 
-use super::{MAX_LEN, format, parse, parse_slow, shortest, shortest_fast};
+use super::{MAX_LEN, exact_i64, format, order_key, parse, parse_slow, shortest, shortest_fast};
 use proptest::prelude::*;
 use std::format;
 use std::string::String;
@@ -143,12 +143,47 @@ fn edge_literals_parse_as_core() {
     }
 }
 
+/// What `exact_i64` replaces: the float-arithmetic test.
+fn exact_i64_by_arithmetic(v: f64) -> Option<i64> {
+    let i = v as i64;
+    (i as f64 == v && i.unsigned_abs() <= 1 << 53).then_some(i)
+}
+
+#[test]
+fn integers_and_order_on_edges() {
+    let two53 = 9_007_199_254_740_992.0;
+    for &v in EDGES
+        .iter()
+        .chain(&[two53, -two53, two53 + 2.0, 3.0, -7.0, 0.5, 1e300, 4096.0])
+    {
+        for v in [v, -v, f64::from_bits(v.to_bits() + 1)] {
+            assert_eq!(exact_i64(v), exact_i64_by_arithmetic(v), "{v:?}");
+        }
+    }
+    assert_eq!(exact_i64(f64::NAN), None);
+    assert_eq!(exact_i64(f64::INFINITY), None);
+    assert_eq!(order_key(-0.0), order_key(0.0));
+    assert!(order_key(f64::NEG_INFINITY) < order_key(f64::MIN));
+    assert!(order_key(f64::MAX) < order_key(f64::INFINITY));
+    assert!(order_key(-5e-324) < order_key(0.0) && order_key(0.0) < order_key(5e-324));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(8_000))]
 
     #[test]
     fn random_bits_format_as_debug(bits in any::<u64>()) {
         check(f64::from_bits(bits));
+    }
+
+    #[test]
+    fn integers_and_order_as_arithmetic(a in any::<u64>(), b in any::<u64>(), i in -(1i64 << 54)..(1 << 54)) {
+        let (x, y) = (f64::from_bits(a), f64::from_bits(b));
+        prop_assert_eq!(exact_i64(x), exact_i64_by_arithmetic(x));
+        prop_assert_eq!(exact_i64(i as f64), exact_i64_by_arithmetic(i as f64));
+        if x.is_finite() && y.is_finite() {
+            prop_assert_eq!(order_key(x) <= order_key(y), x <= y);
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ mod cursor;
 mod encode;
 mod error;
 pub(crate) mod fields;
-mod float;
+pub(crate) mod float;
 mod number;
 mod scan;
 mod string;

@@ -249,8 +249,7 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
         if !value.is_finite() {
             return Err(EncodeError::InvalidValue { what: "number" });
         }
-        let int = value as i64;
-        if int as f64 == value && int.unsigned_abs() <= 1 << 53 {
+        if let Some(int) = super::float::exact_i64(value) {
             return self.i64(int);
         }
         self.sep()?;
