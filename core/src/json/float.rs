@@ -7,6 +7,8 @@
 //!   among the shortest, laid out as `{:?}` lays it out (`0.1`, `123.5`, `1e16`, `1e-7`,
 //!   `1.5e300`, `-2.5`), byte for byte.
 //! * [`parse`]: the `f64` nearest to a decimal (ties to even), for the JSON number grammar.
+//! * [`exact_i64`], [`order_key`]: integral-value and ordering tests on the bits, so callers
+//!   need no float arithmetic (software routines on most microcontrollers).
 //!
 //! Both take an exact fast path when the value is a short decimal (at most 15 or so
 //! significant digits, exponent within ±22: priorities, progress), where one correctly
@@ -14,6 +16,10 @@
 //! small fixed-size big integer: free-format shortest digits (Steele & White, Burger &
 //! Dybvig) to format, a long division with round-half-even to parse. Neither allocates or
 //! panics.
+
+#[path = "float_big.rs"]
+mod big;
+use big::Big;
 
 /// Exact powers of ten as `f64` (every one up to 10^22 is representable).
 const POW10: [f64; 23] = [
@@ -26,144 +32,12 @@ const POW10: [f64; 23] = [
 /// the big-integer paths give the same answers.
 const FAST: bool = cfg!(not(target_os = "none"));
 
-/// Powers of ten that fit a `u32`.
-const POW10_U32: [u32; 10] = [
-    1,
-    10,
-    100,
-    1_000,
-    10_000,
-    100_000,
-    1_000_000,
-    10_000_000,
-    100_000_000,
-    1_000_000_000,
-];
-
 /// Significant decimal digits [`parse`] keeps before folding the rest into one sticky
 /// digit: more than the 767 a midpoint between two `f64` can have.
 const MAX_DIGITS: usize = 780;
 
-/// Words of [`Big`]: the largest operand is `10^(MAX_DIGITS + 326)` shifted by 54 bits
-/// (3,800 bits) in [`parse`]'s division.
-const WORDS: usize = 124;
-
 /// Longest text [`format`] writes: `-`, 17 digits, `.`, `e-324`; or `-0.000` and 17 digits.
 pub(crate) const MAX_LEN: usize = 32;
-
-/// An unsigned big integer, little-endian 32-bit words; words at or above `n` are zero.
-#[derive(Clone)]
-struct Big {
-    n: usize,
-    w: [u32; WORDS],
-}
-
-impl Big {
-    fn from_u64(v: u64) -> Self {
-        let mut b = Big {
-            n: 0,
-            w: [0; WORDS],
-        };
-        for (i, x) in b.w.iter_mut().take(2).enumerate() {
-            *x = (v >> (32 * i)) as u32;
-        }
-        b.n = 2;
-        b.trim();
-        b
-    }
-
-    fn trim(&mut self) {
-        while self.n > 0 && self.w.get(self.n - 1).is_none_or(|&x| x == 0) {
-            self.n -= 1;
-        }
-    }
-
-    /// Appends a top word (dropped if the capacity is exceeded, which the callers' bounds
-    /// rule out).
-    fn push(&mut self, top: u32) {
-        if top != 0
-            && let Some(slot) = self.w.get_mut(self.n)
-        {
-            *slot = top;
-            self.n += 1;
-        }
-    }
-
-    /// `self = self * m + add`.
-    fn mul_add_small(&mut self, m: u32, add: u32) {
-        let mut carry = u64::from(add);
-        for x in self.w.iter_mut().take(self.n) {
-            let t = u64::from(*x) * u64::from(m) + carry;
-            *x = t as u32;
-            carry = t >> 32;
-        }
-        self.push(carry as u32);
-    }
-
-    fn mul_pow10(&mut self, mut k: u32) {
-        while k >= 9 {
-            self.mul_add_small(1_000_000_000, 0);
-            k -= 9;
-        }
-        if let Some(&p) = POW10_U32.get(k as usize) {
-            self.mul_add_small(p, 0);
-        }
-    }
-
-    fn add(&mut self, o: &Big) {
-        let n = self.n.max(o.n);
-        let mut carry = 0u64;
-        for (x, y) in self.w.iter_mut().zip(o.w.iter()).take(n) {
-            let t = u64::from(*x) + u64::from(*y) + carry;
-            *x = t as u32;
-            carry = t >> 32;
-        }
-        self.n = n;
-        self.push(carry as u32);
-    }
-
-    /// `self -= o`, for `self >= o`.
-    fn sub(&mut self, o: &Big) {
-        let mut borrow = 0i64;
-        for (x, y) in self.w.iter_mut().zip(o.w.iter()).take(self.n) {
-            let t = i64::from(*x) - i64::from(*y) - borrow;
-            *x = t as u32;
-            borrow = i64::from(t < 0);
-        }
-        self.trim();
-    }
-
-    fn cmp(&self, o: &Big) -> core::cmp::Ordering {
-        let a = self.w.get(..self.n).unwrap_or_default().iter().rev();
-        let b = o.w.get(..o.n).unwrap_or_default().iter().rev();
-        self.n.cmp(&o.n).then_with(|| a.cmp(b))
-    }
-
-    /// `self <<= bits` (by multiplications: less code than a word shift).
-    fn shl(&mut self, mut bits: usize) {
-        while bits >= 31 {
-            self.mul_add_small(1 << 31, 0);
-            bits -= 31;
-        }
-        self.mul_add_small(1 << bits, 0);
-    }
-
-    /// `self >>= 1`.
-    fn shr1(&mut self) {
-        let mut carry = 0;
-        for x in self.w.iter_mut().take(self.n).rev() {
-            let next = *x << 31;
-            *x = (*x >> 1) | carry;
-            carry = next;
-        }
-        self.trim();
-    }
-
-    fn bits(&self) -> usize {
-        let top = self.w.get(self.n.wrapping_sub(1)).copied().unwrap_or(0);
-        (self.n * 32).saturating_sub(top.leading_zeros() as usize)
-    }
-}
 
 /// Writes the shortest round-trip form of `value` as `{:?}` writes it into `out`; returns
 /// the length. `None` for NaN and the infinities.
