@@ -41,6 +41,8 @@ pub(crate) const MAX_LEN: usize = 32;
 
 /// Writes the shortest round-trip form of `value` as `{:?}` writes it into `out`; returns
 /// the length. `None` for NaN and the infinities.
+// Out of line: callers (generic encoders) stay small for their own inlining.
+#[inline(never)]
 pub(crate) fn format(value: f64, out: &mut [u8; MAX_LEN]) -> Option<usize> {
     if !value.is_finite() {
         return None;
@@ -324,6 +326,8 @@ fn shortest(abs: f64, digits: &mut [u8; 17]) -> (usize, i32) {
 
 /// The `f64` nearest to the JSON number `text` (ties to even); an infinity when it is
 /// beyond `f64::MAX`'s rounding bound. `None` when `text` is not a number.
+// Out of line: callers (generic decoders) stay small for their own inlining.
+#[inline(never)]
 pub(crate) fn parse(text: &str) -> Option<f64> {
     let s = text.as_bytes();
     let (neg, s) = match s.split_first() {
