@@ -18,6 +18,7 @@ mod cursor;
 mod encode;
 mod error;
 pub(crate) mod fields;
+pub(crate) mod float;
 mod number;
 mod scan;
 mod string;

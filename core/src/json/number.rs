@@ -47,9 +47,7 @@ impl<'a> Number<'a> {
         if self.is_integer_literal() {
             return self.0.parse().ok();
         }
-        let f = self.as_f64()?;
-        let i = f as i64;
-        (i as f64 == f && i.unsigned_abs() <= 1 << 53).then_some(i)
+        super::float::exact_i64(self.as_f64()?)
     }
 
     /// The value as a `u64`, under the same rules as [`Number::as_i64`].
@@ -64,7 +62,7 @@ impl<'a> Number<'a> {
     /// The value as a finite `f64` (nearest representable value).
     #[must_use]
     pub fn as_f64(&self) -> Option<f64> {
-        self.0.parse::<f64>().ok().filter(|f| f.is_finite())
+        super::float::parse(self.0).filter(|f| f.is_finite())
     }
 
     /// Whether the value is an integer (an integer literal, or an integral fraction or

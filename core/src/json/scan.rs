@@ -196,20 +196,6 @@ const fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(LO) & !x & HI
 }
 
-/// A mask whose lowest set bit marks the first byte of an 8-byte little-endian word that is
-/// `"`, `\` or a control character (0 when there is none).
-#[inline(always)]
-pub(crate) const fn special_mask(w: u64) -> u64 {
-    let ctrl = w.wrapping_sub(LO * 0x20) & !w & HI;
-    zero_bytes(w ^ (LO * b'"' as u64)) | zero_bytes(w ^ (LO * b'\\' as u64)) | ctrl
-}
-
-/// Whether any byte of an 8-byte word is `"`, `\` or a control character.
-#[inline]
-pub(crate) fn word_has_special(w: u64) -> bool {
-    special_mask(w) != 0
-}
-
 /// The index of the first `byte` at or after `i`, or `b.len()` (eight bytes per step).
 #[inline]
 pub(crate) fn next_byte(b: &[u8], i: usize, byte: u8) -> usize {

@@ -421,15 +421,14 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
         if !value.is_finite() {
             return Err(EncodeError::InvalidValue { what: "number" });
         }
-        let int = value as i64;
-        if int as f64 == value && int.unsigned_abs() <= 1 << 53 {
+        if let Some(int) = super::float::exact_i64(value) {
             return self.i64(int);
         }
         self.sep()?;
-        let mut buf = StackBuf::<40>::new();
-        fmt::Write::write_fmt(&mut buf, format_args!("{value:?}"))
-            .map_err(|_| EncodeError::InvalidValue { what: "number" })?;
-        self.sink.put(buf.as_str())
+        let mut buf = [0u8; super::float::MAX_LEN];
+        let n = super::float::format(value, &mut buf).unwrap_or(0);
+        self.sink
+            .put(core::str::from_utf8(buf.get(..n).unwrap_or_default()).unwrap_or("0"))
     }
 
     /// A number kept as its literal text.
@@ -466,37 +465,6 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     pub fn raw(&mut self, value: RawJson<'_>) -> R {
         self.sep()?;
         write_compact(self.sink, value.as_text())
-    }
-}
-
-/// A small fixed buffer implementing `fmt::Write`.
-struct StackBuf<const N: usize> {
-    buf: [u8; N],
-    len: usize,
-}
-
-impl<const N: usize> StackBuf<N> {
-    fn new() -> Self {
-        Self {
-            buf: [0; N],
-            len: 0,
-        }
-    }
-    fn as_str(&self) -> &str {
-        self.buf
-            .get(..self.len)
-            .and_then(|s| core::str::from_utf8(s).ok())
-            .unwrap_or("")
-    }
-}
-
-impl<const N: usize> fmt::Write for StackBuf<N> {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
-        let end = self.len + s.len();
-        let dst = self.buf.get_mut(self.len..end).ok_or(fmt::Error)?;
-        dst.copy_from_slice(s.as_bytes());
-        self.len = end;
-        Ok(())
     }
 }
 

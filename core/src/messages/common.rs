@@ -270,7 +270,11 @@ impl Priority {
     /// A priority, when `value` is within `[0, 1]`.
     #[must_use]
     pub fn new(value: f64) -> Option<Self> {
-        (0.0..=1.0).contains(&value).then_some(Self(value))
+        // Compared on the bits (NaNs fall outside): no float arithmetic.
+        let key = crate::json::float::order_key(value);
+        (0..=crate::json::float::order_key(1.0))
+            .contains(&key)
+            .then_some(Self(value))
     }
 
     /// The value.

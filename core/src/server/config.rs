@@ -132,7 +132,8 @@ pub struct ServerConfig {
     pub http: HttpConfig,
     /// Serve 2025-11-25 clients too (docs/server-machine.md §"Legacy sessions"): an
     /// `initialize` makes a stdio connection legacy, or opens an HTTP session
-    /// (`Mcp-Session-Id`). Default: true.
+    /// (`Mcp-Session-Id`). Default: true. Without feature `legacy` the era is not compiled
+    /// in, and this is taken as false.
     pub legacy_sessions: bool,
     /// Legacy HTTP sessions open at once; one more `initialize` gets -32603 (HTTP 503).
     /// Default: 1024.

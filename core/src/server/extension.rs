@@ -5,7 +5,7 @@
 //! ([`Server::respond_result`]), an error ([`Server::fail`]) or `input_required`
 //! ([`Server::respond_input_required`]). Unregistered methods stay -32601.
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use super::vecmap::{VecMap, VecSet};
 use alloc::format;
 use alloc::string::String;
 
@@ -27,8 +27,8 @@ use crate::messages::{DiscoverResult, Implementation, InputResponses, ResultMeta
 /// What the host registered: method names and extra `server/discover` capabilities.
 #[derive(Debug, Default)]
 pub(crate) struct Extensions {
-    pub(crate) methods: BTreeSet<String>,
-    pub(crate) capabilities: BTreeMap<String, OwnedJson>,
+    pub(crate) methods: VecSet<String>,
+    pub(crate) capabilities: VecMap<String, OwnedJson>,
 }
 
 /// Whether the core owns `method`: it serves it, answers it itself (`initialize`), it is a
@@ -73,14 +73,14 @@ impl Server {
         if core_owned(method) {
             return Err(RegisterError::CoreMethod);
         }
-        self.ext.methods.insert(String::from(method));
+        self.ext.methods.add(String::from(method));
         Ok(())
     }
 
     /// Stops serving `method` (its requests get -32601 again); `false` if it was not
     /// registered. Requests already reported stay answerable.
     pub fn remove_method(&mut self, method: &str) -> bool {
-        self.ext.methods.remove(method)
+        self.ext.methods.take(method)
     }
 
     /// Announces `key: value` in `server/discover`'s `capabilities` (e.g. `"tools"`,
@@ -132,7 +132,7 @@ impl Server {
         };
         self.ext
             .methods
-            .contains(name.as_ref())
+            .contains_key(name.as_ref())
             .then(|| name.into_owned())
     }
 
@@ -303,7 +303,7 @@ impl Encode for HostResult<'_> {
 
 struct MergedCaps<'a> {
     derived: RawJson<'a>,
-    extra: &'a BTreeMap<String, OwnedJson>,
+    extra: &'a VecMap<String, OwnedJson>,
 }
 
 impl Encode for MergedCaps<'_> {

@@ -394,7 +394,7 @@ impl Server {
             .get(&name)
             .filter(|e| self.visible(ctx.auth, Listed::Prompt(&e.prompt)))
         else {
-            return self.invalid_params(ctx, id, &format!("Unknown prompt: {name}"));
+            return self.invalid_params(ctx, id, &["Unknown prompt: ", name.as_str()].concat());
         };
         let arguments = pairs(p.arguments);
         let missing = entry
@@ -403,7 +403,7 @@ impl Server {
             .iter()
             .find(|a| a.required == Some(true) && !arguments.iter().any(|(k, _)| *k == a.name));
         if let Some(a) = missing {
-            let msg = format!("Missing required argument: {}", a.name);
+            let msg = ["Missing required argument: ", a.name.as_str()].concat();
             return self.invalid_params(ctx, id, &msg);
         }
         let binding = || mrtr::prompt_binding(&name, &arguments);
@@ -455,10 +455,18 @@ impl Server {
                     .get(&name)
                     .filter(|e| self.visible(ctx.auth, Listed::Prompt(&e.prompt)))
                 else {
-                    return self.invalid_params(ctx, id, &format!("Unknown prompt: {name}"));
+                    return self.invalid_params(
+                        ctx,
+                        id,
+                        &["Unknown prompt: ", name.as_str()].concat(),
+                    );
                 };
                 if !e.prompt.arguments.iter().any(|a| a.name == argument) {
-                    return self.invalid_params(ctx, id, &format!("Unknown argument: {argument}"));
+                    return self.invalid_params(
+                        ctx,
+                        id,
+                        &["Unknown argument: ", argument.as_str()].concat(),
+                    );
                 }
                 let set = e.completions.iter().find(|(n, _)| *n == argument);
                 (CompletionTarget::Prompt(name), set.map(|(_, v)| v))
@@ -473,7 +481,11 @@ impl Server {
                     return self.invalid_params(ctx, id, "Unknown resource template");
                 };
                 if !t.variables.contains(&argument) {
-                    return self.invalid_params(ctx, id, &format!("Unknown argument: {argument}"));
+                    return self.invalid_params(
+                        ctx,
+                        id,
+                        &["Unknown argument: ", argument.as_str()].concat(),
+                    );
                 }
                 let set = t.entry.completions.iter().find(|(n, _)| *n == argument);
                 (CompletionTarget::Template(t.id), set.map(|(_, v)| v))

@@ -82,7 +82,7 @@ impl Server {
             ..ctx
         };
         self.now = self.now.max(now_ms);
-        if self.config.legacy_sessions {
+        if self.sessions_on() {
             self.legacy
                 .sessions
                 .prune(self.now, self.config.session_idle_ms);
@@ -201,13 +201,18 @@ impl Server {
         }
     }
 
+    /// Whether 2025-11-25 HTTP sessions are served (feature `legacy` and the config).
+    fn sessions_on(&self) -> bool {
+        cfg!(feature = "legacy") && self.config.legacy_sessions
+    }
+
     /// The `Mcp-Session-Id` of `head`, when legacy sessions are on.
     fn session_of<'h>(&self, head: &RequestHead<'h>) -> Option<&'h str> {
-        head.session_id.filter(|_| self.config.legacy_sessions)
+        head.session_id.filter(|_| self.sessions_on())
     }
 
     fn refuse(&self, r: Refusal) -> HttpResponse {
-        let allow = if self.config.legacy_sessions {
+        let allow = if self.sessions_on() {
             "GET, POST, DELETE"
         } else {
             "POST"

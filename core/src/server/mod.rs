@@ -87,7 +87,10 @@ mod handlers;
 mod http;
 #[cfg(feature = "alloc")]
 mod io;
-#[cfg(feature = "alloc")]
+#[cfg(all(feature = "alloc", feature = "legacy"))]
+mod legacy;
+#[cfg(all(feature = "alloc", not(feature = "legacy")))]
+#[path = "legacy_off.rs"]
 mod legacy;
 #[cfg(feature = "alloc")]
 mod machine;
@@ -113,7 +116,11 @@ mod registry;
 mod reply;
 mod route;
 #[cfg(feature = "alloc")]
+mod sort;
+#[cfg(feature = "alloc")]
 mod subscriptions;
+#[cfg(feature = "alloc")]
+mod vecmap;
 
 #[cfg(feature = "alloc")]
 pub use complete::complete_from;
@@ -126,7 +133,7 @@ pub use event::{
 };
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};
-#[cfg(feature = "alloc")]
+#[cfg(all(feature = "alloc", feature = "legacy"))]
 pub use legacy::LEGACY_VERSIONS;
 #[cfg(feature = "alloc")]
 pub use machine::Server;

@@ -42,7 +42,7 @@ pub(crate) fn read_binding(uri: &str) -> BindingData<'static> {
 /// `prompts/get` binds the name and the arguments sorted by name.
 pub(crate) fn prompt_binding(name: &str, args: &[(String, String)]) -> BindingData<'static> {
     let mut sorted: Vec<&(String, String)> = args.iter().collect();
-    sorted.sort();
+    super::sort::sort_by(&mut sorted, |a, b| a < b);
     let mut parts: Vec<&[u8]> = vec![name.as_bytes()];
     for (k, v) in sorted {
         parts.push(k.as_bytes());
@@ -111,8 +111,11 @@ fn canonical_members(
     members: &mut [(alloc::borrow::Cow<'_, str>, RawJson<'_>)],
     out: &mut Vec<u8>,
 ) {
-    // Sorted here, once for both callers: one instance of the sort (1.6 KiB of flash each).
-    members.sort_by(|a, b| a.0.cmp(&b.0));
+    // Sorted here, once for both callers; a repeated name is ordered by its value's text,
+    // so the order never depends on the members' order in the request.
+    super::sort::sort_by(members, |a, b| {
+        (a.0.as_ref(), a.1.as_text()) < (b.0.as_ref(), b.1.as_text())
+    });
     out.push(b'o');
     out.extend_from_slice(&(members.len() as u64).to_be_bytes());
     for (k, v) in members {

@@ -8,9 +8,9 @@ use alloc::vec::Vec;
 use super::event::Event;
 use super::io::{BodyKind, Output, StreamId, Transmit, Transport};
 use super::subscriptions::{SubKey, Tag};
+use super::vecmap::VecSet;
 use crate::json::{Encode, EncodeError, Writer};
 use crate::wake::WakingQueue;
-use alloc::collections::BTreeSet;
 
 pub(crate) struct Queued {
     pub(crate) output: Output,
@@ -22,17 +22,17 @@ pub(crate) struct Outbox {
     q: WakingQueue<Queued>,
     /// HTTP streams whose response became SSE (a request-scoped notification went first):
     /// every later transmit on them is an SSE event, until the one that ends the stream.
-    sse: BTreeSet<StreamId>,
+    sse: VecSet<StreamId>,
 }
 
 impl Outbox {
     pub(crate) fn transmit(&mut self, mut t: Transmit, sub: Option<(SubKey, Tag)>) {
-        if !self.sse.is_empty() && self.sse.contains(&t.stream) {
+        if !self.sse.is_empty() && self.sse.contains_key(&t.stream) {
             // The status was sent with the first event; later ones repeat it.
             t.kind = BodyKind::Sse;
             t.http_status = 200;
             if t.end_of_stream {
-                self.sse.remove(&t.stream);
+                self.sse.take(&t.stream);
             }
         }
         self.q.push_back(Queued {
@@ -45,14 +45,14 @@ impl Outbox {
     /// response becomes an SSE stream.
     pub(crate) fn transmit_request_scoped(&mut self, t: Transmit, transport: Transport) {
         if transport == Transport::Http {
-            self.sse.insert(t.stream);
+            self.sse.add(t.stream);
         }
         self.transmit(t, None);
     }
 
     /// `stream` will get no final response (its request was cancelled).
     pub(crate) fn forget_stream(&mut self, stream: StreamId) {
-        self.sse.remove(&stream);
+        self.sse.take(&stream);
     }
 
     pub(crate) fn event(&mut self, e: Event) {
@@ -68,7 +68,7 @@ impl Outbox {
 
     /// Drops every queued transmit for `stream`.
     pub(crate) fn purge_stream(&mut self, stream: StreamId) {
-        self.sse.remove(&stream);
+        self.sse.take(&stream);
         self.q
             .retain(|q| !matches!(&q.output, Output::Transmit(t) if t.stream == stream));
     }

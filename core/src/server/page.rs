@@ -11,11 +11,11 @@
 //! `resources/list` has a second phase, the host's own pages: its cursors are the same
 //! base64url of (version, [`HOST_RESOURCES`], the host's cursor), opaque to the client.
 
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec;
 use alloc::vec::Vec;
-use core::ops::Bound;
+
+use super::vecmap::VecMap;
 
 use crate::base64::{self, Alphabet};
 
@@ -102,19 +102,15 @@ pub(crate) fn decode_cursor(list: ListId, cursor: &str) -> Option<String> {
 /// One page of `map` after `after`: at most `size` visible values, and the cursor key when
 /// more visible values follow.
 pub(crate) fn page<'m, V>(
-    map: &'m BTreeMap<String, V>,
+    map: &'m VecMap<String, V>,
     after: Option<&str>,
     size: usize,
     visible: impl Fn(&V) -> bool,
 ) -> (Vec<&'m V>, Option<&'m str>) {
-    let start = match after {
-        Some(k) => Bound::Excluded(k),
-        None => Bound::Unbounded,
-    };
     let mut items = Vec::new();
     let mut last: Option<&'m str> = None;
     for (k, v) in map
-        .range::<str, _>((start, Bound::Unbounded))
+        .range_from(after.unwrap_or(""), after.is_some())
         .filter(|(_, v)| visible(v))
     {
         if items.len() == size {
@@ -158,7 +154,10 @@ mod tests {
 
     #[test]
     fn pages_resume_after_the_key() {
-        let map: BTreeMap<String, u32> = (0..7).map(|i| (alloc::format!("k{i}"), i)).collect();
+        let mut map: VecMap<String, u32> = VecMap::new();
+        for i in 0..7 {
+            map.insert(alloc::format!("k{i}"), i);
+        }
         let (a, next) = page(&map, None, 3, |_| true);
         assert_eq!(a, [&0, &1, &2]);
         assert_eq!(next, Some("k2"));

@@ -4,7 +4,7 @@
 //! increase, so the table is ordered by deadline too: the earliest deadline is the first
 //! entry and expiry walks from the front.
 
-use alloc::collections::BTreeMap;
+use super::vecmap::VecMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -86,11 +86,11 @@ impl Pending {
 
 #[derive(Default)]
 pub(crate) struct PendingTable {
-    map: BTreeMap<u64, Pending>,
+    map: VecMap<u64, Pending>,
     /// Pending requests per stream (for the per-stream limit).
-    per_stream: BTreeMap<StreamId, usize>,
+    per_stream: VecMap<StreamId, usize>,
     /// (stream, request id) → handle: a client cancellation finds its request in O(log n).
-    index: BTreeMap<(StreamId, OwnedRequestId), u64>,
+    index: VecMap<(StreamId, OwnedRequestId), u64>,
     next: u64,
 }
 
@@ -98,7 +98,9 @@ impl PendingTable {
     pub(crate) fn insert(&mut self, p: Pending) -> Handle {
         let h = self.next;
         self.next = self.next.wrapping_add(1);
-        *self.per_stream.entry(p.stream).or_insert(0) += 1;
+        if let Some(n) = self.per_stream.get_or_insert_with(p.stream, || 0) {
+            *n += 1;
+        }
         self.index.insert((p.stream, p.id.clone()), h);
         self.map.insert(h, p);
         Handle(h)

@@ -12,6 +12,7 @@ use super::io::{BodyKind, Transmit};
 use super::machine::Server;
 use super::outbox;
 use super::reply::RespondError;
+use crate::json::float::order_key;
 use crate::json::{Encode, EncodeError, JsonSink, Writer};
 use crate::jsonrpc::RequestId;
 
@@ -74,7 +75,8 @@ impl Server {
         };
         if !progress.is_finite()
             || total.is_some_and(|t| !t.is_finite())
-            || p.last_progress.is_some_and(|last| progress <= last)
+            || p.last_progress
+                .is_some_and(|last| order_key(progress) <= order_key(last))
         {
             return Err(RespondError::InvalidProgress);
         }

@@ -2,8 +2,8 @@
 //! cache hints and completion value sets, kept in deterministic key order (URI, template
 //! text, prompt name) so lists and cursors are stable (docs/rules.md §3, §16.3 rule 17).
 
+use super::vecmap::VecMap;
 use alloc::boxed::Box;
-use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -130,10 +130,11 @@ pub(crate) struct Template {
 
 #[derive(Default)]
 pub(crate) struct Registry {
-    pub(crate) resources: BTreeMap<String, ResourceEntry>,
-    pub(crate) templates: BTreeMap<String, Template>,
-    pub(crate) template_keys: BTreeMap<TemplateId, String>,
-    pub(crate) prompts: BTreeMap<String, PromptEntry>,
+    // Values are boxed: inserting out of key order moves the entries after the position.
+    pub(crate) resources: VecMap<String, Box<ResourceEntry>>,
+    pub(crate) templates: VecMap<String, Box<Template>>,
+    pub(crate) template_keys: VecMap<TemplateId, String>,
+    pub(crate) prompts: VecMap<String, Box<PromptEntry>>,
     next_template: u32,
 }
 
@@ -147,7 +148,8 @@ impl Registry {
         if self.resources.contains_key(&entry.resource.uri) {
             return Err(RegisterError::Duplicate);
         }
-        self.resources.insert(entry.resource.uri.clone(), entry);
+        self.resources
+            .insert(entry.resource.uri.clone(), Box::new(entry));
         Ok(())
     }
 
@@ -180,11 +182,11 @@ impl Registry {
         self.template_keys.insert(id, key.clone());
         self.templates.insert(
             key,
-            Template {
+            Box::new(Template {
                 id,
                 entry,
                 variables,
-            },
+            }),
         );
     }
 
@@ -195,7 +197,9 @@ impl Registry {
     }
 
     pub(crate) fn template_by_id(&self, id: TemplateId) -> Option<&Template> {
-        self.templates.get(self.template_keys.get(&id)?)
+        self.templates
+            .get(self.template_keys.get(&id)?)
+            .map(|t| &**t)
     }
 
     pub(crate) fn add_prompt(&mut self, entry: PromptEntry) -> Result<(), RegisterError> {
@@ -211,7 +215,8 @@ impl Registry {
         if !declares(&names, &entry.completions) {
             return Err(RegisterError::UnknownArgument);
         }
-        self.prompts.insert(entry.prompt.name.clone(), entry);
+        self.prompts
+            .insert(entry.prompt.name.clone(), Box::new(entry));
         Ok(())
     }
 

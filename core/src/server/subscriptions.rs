@@ -5,7 +5,7 @@
 //! closes, its queue overflows, or the server shuts down. Its state is scoped to the listen
 //! request (docs/rules.md §1.5), keyed by (stream, listen id).
 
-use alloc::collections::BTreeMap;
+use super::vecmap::VecMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -120,11 +120,11 @@ pub(crate) type SubKey = u64;
 
 #[derive(Default)]
 pub(crate) struct Subscriptions {
-    map: BTreeMap<SubKey, Subscription>,
+    map: VecMap<SubKey, Subscription>,
     /// (stream, listen id) → subscription: lookups and per-stream walks in O(log n).
-    index: BTreeMap<(StreamId, OwnedRequestId), SubKey>,
+    index: VecMap<(StreamId, OwnedRequestId), SubKey>,
     /// Live subscriptions per stream (for the per-stream limit).
-    per_stream: BTreeMap<StreamId, usize>,
+    per_stream: VecMap<StreamId, usize>,
     next: SubKey,
 }
 
@@ -148,7 +148,9 @@ impl Subscriptions {
         let k = self.next;
         self.next = self.next.wrapping_add(1);
         self.index.insert((stream, id.clone()), k);
-        *self.per_stream.entry(stream).or_insert(0) += 1;
+        if let Some(n) = self.per_stream.get_or_insert_with(stream, || 0) {
+            *n += 1;
+        }
         self.map.insert(
             k,
             Subscription {
@@ -186,7 +188,7 @@ impl Subscriptions {
         // `Str("")` is the least id (derived order: Str < Int < BigInt).
         let from = (stream, OwnedRequestId::Str(String::new()));
         self.index
-            .range(from..)
+            .range_from(&from, false)
             .take_while(|((s, _), _)| *s == stream)
             .map(|(_, k)| *k)
             .collect()

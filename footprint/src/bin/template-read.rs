@@ -1,5 +1,6 @@
-//! Footprint image 1 (no allocator): parse a resource template, expand it, match a URI
-//! against it, decode a `resources/read` request and encode its result, all on the stack.
+//! Footprint image 1 (no allocator): parse a resource template, expand it, compile it for
+//! matching and match a URI against it, decode a `resources/read` request and encode its
+//! result, all on the stack.
 //! Inputs go through `black_box` so that nothing is folded at compile time.
 #![no_std]
 #![no_main]
@@ -13,7 +14,7 @@ use mcp_context::messages::{
     CacheScope, Implementation, Outcome, ReadResourceRequest, ReadResourceResult, ResourceContents,
     ResultMeta, Seq, TextResourceContents,
 };
-use mcp_context::template::{Captures, Pattern, Template, Value};
+use mcp_context::template::{Captures, MatchOptions, Pattern, Template, Value};
 use mcp_context_footprint as _;
 
 const TEMPLATE: &str = "sensor://{room}/{kind}/latest{?unit}";
@@ -35,7 +36,8 @@ fn run(request: &[u8], out: &mut [u8]) -> Option<usize> {
     let req = ReadResourceRequest::decode(request).ok()?;
     let mut scratch = [0u8; 128];
     let asked = req.params.uri.unescape_into(&mut scratch).ok()?;
-    let pattern: Pattern<'_> = Pattern::parse(black_box(TEMPLATE)).ok()?;
+    // The template parsed above, compiled for matching (not parsed a second time).
+    let pattern: Pattern<'_> = Pattern::compile(&template, MatchOptions::new()).ok()?;
     let mut caps = Captures::<4>::new();
     pattern.matches(asked, &mut caps).ok()?;
     let room = caps.get("room")?.as_str()?;

@@ -21,7 +21,7 @@
 mod session;
 mod shape;
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use super::vecmap::{VecMap, VecSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -47,7 +47,7 @@ const MAX_SUBSCRIPTIONS: usize = 1024;
 #[derive(Debug)]
 enum Era {
     /// A stdio connection after `initialize`, with its `resources/subscribe` URIs.
-    Stdio { subs: BTreeSet<String> },
+    Stdio { subs: VecSet<String> },
     /// One HTTP POST of a session, until its answer is out.
     Post,
 }
@@ -55,7 +55,7 @@ enum Era {
 /// Legacy state: streams whose answers go to 2025-11-25 clients, and HTTP sessions.
 #[derive(Debug, Default)]
 pub(crate) struct Legacy {
-    streams: BTreeMap<StreamId, Era>,
+    streams: VecMap<StreamId, Era>,
     pub(crate) sessions: Sessions,
     /// The session an `initialize` created in the current `handle_http` call.
     pub(crate) created: Option<String>,
@@ -66,7 +66,7 @@ pub(crate) struct Legacy {
     pub(crate) modern_header: bool,
     /// Requests with a modern claim on a legacy stdio connection, `(stream, id as JSON)`:
     /// their answers keep the modern shape.
-    modern_ids: BTreeSet<(StreamId, String)>,
+    modern_ids: VecSet<(StreamId, String)>,
 }
 
 impl Legacy {
@@ -117,7 +117,7 @@ impl Server {
             match self.legacy.streams.get(&ctx.stream) {
                 Some(Era::Stdio { .. }) => {
                     if let Some(id) = id_text(r) {
-                        self.legacy.modern_ids.insert((ctx.stream, id));
+                        self.legacy.modern_ids.add((ctx.stream, id));
                     }
                 }
                 Some(Era::Post) => self.legacy.forget_post(ctx.stream),
@@ -191,9 +191,8 @@ impl Server {
             Transport::Stdio => {
                 self.legacy
                     .streams
-                    .entry(ctx.stream)
-                    .or_insert_with(|| Era::Stdio {
-                        subs: BTreeSet::new(),
+                    .get_or_insert_with(ctx.stream, || Era::Stdio {
+                        subs: VecSet::new(),
                     });
             }
             Transport::Http => {
@@ -349,13 +348,13 @@ impl Server {
             return self.reply_error(ctx, r.id, &err, 200);
         };
         if subscribe {
-            if subs.len() >= MAX_SUBSCRIPTIONS && !subs.contains(uri.as_ref()) {
+            if subs.len() >= MAX_SUBSCRIPTIONS && !subs.contains_key(uri.as_ref()) {
                 let err = ErrorObject::new(ErrorCode::INVALID_REQUEST, "Too many subscriptions");
                 return self.reply_error(ctx, r.id, &err, 200);
             }
-            subs.insert(String::from(uri.as_ref()));
+            subs.add(String::from(uri.as_ref()));
         } else {
-            subs.remove(uri.as_ref());
+            subs.take(uri.as_ref());
         }
         self.legacy_empty_result(ctx, r);
     }
@@ -377,7 +376,7 @@ impl Server {
         }
         if !self.legacy.modern_ids.is_empty()
             && let Some(id) = shape::response_id(&t.bytes)
-            && self.legacy.modern_ids.remove(&(t.stream, id))
+            && self.legacy.modern_ids.take(&(t.stream, id))
         {
             return t;
         }
@@ -398,7 +397,7 @@ impl Server {
     /// stream is gone.
     pub(crate) fn legacy_closed(&mut self, stream: StreamId) {
         self.legacy.streams.remove(&stream);
-        self.legacy.modern_ids.retain(|(s, _)| *s != stream);
+        self.legacy.modern_ids.retain(|(s, _), _| *s != stream);
         for (_, s) in self.legacy.sessions.iter_mut() {
             if s.get_stream == Some(stream) {
                 s.get_stream = None;
@@ -416,7 +415,7 @@ impl Server {
         let Ok(bytes) = outbox::encode(&n) else {
             return;
         };
-        let wants = |subs: &BTreeSet<String>| subs.contains(uri);
+        let wants = |subs: &VecSet<String>| subs.contains_key(uri);
         self.legacy_push(&bytes, wants);
     }
 
@@ -441,7 +440,7 @@ impl Server {
         }
     }
 
-    fn legacy_push(&mut self, bytes: &[u8], wants: impl Fn(&BTreeSet<String>) -> bool) {
+    fn legacy_push(&mut self, bytes: &[u8], wants: impl Fn(&VecSet<String>) -> bool) {
         let mut targets: Vec<(StreamId, Transport)> = Vec::new();
         for (stream, era) in &self.legacy.streams {
             if let Era::Stdio { subs } = era

@@ -2,7 +2,7 @@
 //! "Session Management"): the id issued at `initialize`, the caller it is bound to, its
 //! resource subscriptions and its GET stream; bounded in number and idle time.
 
-use alloc::collections::{BTreeMap, BTreeSet};
+use super::super::vecmap::{VecMap, VecSet};
 use alloc::string::String;
 
 use crate::base64::{self, Alphabet};
@@ -18,13 +18,13 @@ pub(crate) struct Session {
     /// The open GET stream, where notifications go.
     pub(crate) get_stream: Option<StreamId>,
     /// URIs from `resources/subscribe`.
-    pub(crate) subs: BTreeSet<String>,
+    pub(crate) subs: VecSet<String>,
 }
 
 /// The session table.
 #[derive(Debug, Default)]
 pub(crate) struct Sessions {
-    map: BTreeMap<String, Session>,
+    map: VecMap<String, Session>,
     counter: u64,
 }
 
@@ -95,7 +95,7 @@ impl Sessions {
                     auth,
                     last_used: now,
                     get_stream: None,
-                    subs: BTreeSet::new(),
+                    subs: VecSet::new(),
                 },
             );
             return Some(id);
