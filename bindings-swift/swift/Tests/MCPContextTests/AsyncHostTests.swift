@@ -174,7 +174,10 @@ final class AsyncHostTests: XCTestCase {
         let session = try await client.connect()
         XCTAssertEqual(session.version, "2026-07-28")
         let listing = try await client.listResources()
-        XCTAssertTrue(listing.pages.first?.json.contains("kb://acme/fiches/changement-adresse") ?? false)
+        // The template's list callback answers through the dynamic lists: its items come in
+        // the pages after the registered resources, behind the server's cursor.
+        XCTAssertTrue(listing.pages.contains { $0.json.contains("kb://acme/fiches/changement-adresse") })
+        XCTAssertTrue(listing.pages.contains { $0.json.contains("kb://acme/charte-reponse") })
         let charter = try await client.readResource("kb://acme/charte-reponse")
         XCTAssertTrue(try firstText(charter)?.hasPrefix("# Charte de réponse") ?? false)
         let sheet = try await client.readResource("kb://acme/fiches/resiliation-contrat", policy: .refresh)
