@@ -7,7 +7,7 @@
 //! argument, the shared buffer, whose header holds the template's or router's handle (its
 //! slot in a per-thread registry) and a count. Every rule stays in the core:
 //!
-//! * `expand(buf)`: after the header (handle, `n`), `n` u32 lengths (native endian,
+//! * `expand(buf.buffer)` (the buffer's `ArrayBuffer`, cheaper to read): after the header (handle, `n`), `n` u32 lengths (native endian,
 //!   `u32::MAX` for an undefined variable), one per variable in `variables` order, then the
 //!   UTF-8 values back to back. The result is the expansion (a string).
 //! * `match(buf)` / `route(buf)`: after the header (handle, `len`), the URI's `len` UTF-8
@@ -23,7 +23,7 @@ use mcp_context::template::{
     Captures, Encoded, MatchError, OwnedPattern, OwnedTemplate, PatternError, Router as Core,
     Value, Variables,
 };
-use napi::bindgen_prelude::{BufferSlice, FnArgs, Function, JsObjectValue, Object, Unknown};
+use napi::bindgen_prelude::{ArrayBuffer, BufferSlice, FnArgs, Function, JsObjectValue, Object, Unknown};
 use napi::{Env, Error, JsString, Result, Status};
 
 use crate::router::{self, MAX_VARS};
@@ -450,7 +450,8 @@ pub(crate) fn register_fast_classes(exports: &mut Object<'_>, env: &Env) -> Resu
     natives.set_named_property(
         "expand",
         env.create_function_from_closure::<(), _, _>("expand", move |ctx| {
-            let buf: BufferSlice<'_> = ctx.get(0)?;
+            // The buffer's `ArrayBuffer`: its data costs less to reach than a `Buffer`'s.
+            let buf: ArrayBuffer<'_> = ctx.get(0)?;
             let (h, n, rest) = header(&buf)?;
             expand(env_for_strings, h, rest, n)
         })?,

@@ -26,6 +26,7 @@
   // The shared buffer: its own ArrayBuffer (offset 0, so `words` is aligned).
   let buf = Buffer.allocUnsafeSlow(1 << 16)
   let words = new Uint32Array(buf.buffer, 0, buf.length >>> 2)
+  let arrayBuffer = buf.buffer // what `expand` takes
   function reserve(size) {
     if (size <= buf.length) return
     let n = buf.length
@@ -34,6 +35,7 @@
     buf.copy(next)
     buf = next
     words = new Uint32Array(buf.buffer, 0, n >>> 2)
+    arrayBuffer = buf.buffer
   }
   /** Writes `s` as UTF-8 at byte `at`; the number of bytes. */
   function put(s, at) {
@@ -119,7 +121,7 @@
         }
         words[0] = this.#h
         words[1] = n
-        return natives.expand(buf)
+        return natives.expand(arrayBuffer)
       } finally {
         busy = false
       }
