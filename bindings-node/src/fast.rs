@@ -23,7 +23,9 @@ use mcp_context::template::{
     Captures, Encoded, MatchError, OwnedPattern, OwnedTemplate, PatternError, Router as Core,
     Value, Variables,
 };
-use napi::bindgen_prelude::{ArrayBuffer, BufferSlice, FnArgs, Function, JsObjectValue, Object, Unknown};
+use napi::bindgen_prelude::{
+    ArrayBuffer, BufferSlice, FnArgs, Function, JsObjectValue, Object, Unknown,
+};
 use napi::{Env, Error, JsString, Result, Status};
 
 use crate::router::{self, MAX_VARS};
@@ -139,7 +141,12 @@ thread_local! {
     // on one thread, and nothing here is reachable from another.
     static TEMPLATES: Registry<TemplateEntry> = const { Registry::new() };
     static ROUTERS: Registry<RouterEntry> = const { Registry::new() };
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    static SCRATCH: RefCell<Scratch> = const {
+        RefCell::new(Scratch {
+            text: String::new(),
+            decoded: Vec::new(),
+        })
+    };
 }
 
 fn stale() -> Error {

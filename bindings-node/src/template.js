@@ -40,7 +40,7 @@
   /** Writes `s` as UTF-8 at byte `at`; the number of bytes. */
   function put(s, at) {
     const len = s.length
-    reserve(at + len * 3)
+    if (at + len * 3 > buf.length) reserve(at + len * 3)
     if (len <= 64) {
       for (let i = 0; i < len; i++) {
         const c = s.charCodeAt(i)
@@ -103,7 +103,7 @@
       try {
         const names = this.#names
         const n = names.length
-        reserve(HEADER + 4 * n)
+        // No `reserve` for the lengths: n <= MAX_POSITIONAL words fit the smallest buffer.
         let at = HEADER + 4 * n
         for (let i = 0; i < n; i++) {
           let v = vars[names[i]]
