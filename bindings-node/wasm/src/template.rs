@@ -20,8 +20,8 @@
 //! The buffers are plain `Vec`s: no unsafe code here.
 
 use mcp_context::template::{
-    Captures, Encoded, ExpandError, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables, Router,
-    Value as TemplateValue, Variables,
+    Captures, Encoded, ExpandError, MatchError, OwnedPattern, OwnedTemplate, OwnedValue,
+    OwnedVariables, Router, Value as TemplateValue, Variables,
 };
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
