@@ -148,8 +148,11 @@ export class UriTemplate {
       return ascii(this.addr + at, len)
     }
     if (len === FAILED) rethrow(this.inner.takeError())
+    // The input grew for the expansion (or it is not ASCII): its address again.
+    this.addr = this.inner.inputBuffer(0)
+    this.cap = Math.max(this.cap, at - len - 1)
     views()
-    return utf8(this.inner.outputAddress(), -len - 1)
+    return utf8(this.addr + at, -len - 1)
   }
   /** Lists, objects and other values: JSON text through the engine's `expandJson`. */
   json(vars) {

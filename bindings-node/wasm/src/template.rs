@@ -10,9 +10,9 @@
 //! * `expandInput(n, at)`: the input holds `n` u32 lengths (`u32::MAX`: undefined), one per
 //!   variable in `variables` order, then the UTF-8 values back to back, ending before byte
 //!   `at`. The expansion is written into the input from byte `at` on, and the result is its
-//!   length: one call, no other buffer. When it does not fit there, or is not ASCII (never
-//!   for a valid expansion), it goes to the output instead and the result is `-len - 1`
-//!   (the glue then reads `outputAddress` and decodes UTF-8).
+//!   length: one call, no other buffer. The result is `-len - 1` when the input had to grow
+//!   for it (it moved: the glue asks `inputBuffer` for its address again) or when it is not
+//!   ASCII (never for a valid expansion); the glue then decodes it as UTF-8.
 //! * `matchInput(len)` / `routeInput(len)`: the input holds the URI. The result is -1 for no
 //!   match, else the length of the decoded text (the output); the records (u32s) say where
 //!   each value is: see [`write_records`]. `routeInput`'s records start with the route's id.
@@ -233,7 +233,7 @@ impl WasmTemplate {
 
     /// Expands the `n` positional values in the input's first `at` bytes (see the module
     /// docs): the length of the expansion written from input byte `at` on, or `-len - 1`
-    /// when it is in the output instead, or [`FAILED`] (`takeError`).
+    /// when the input moved or the expansion is not ASCII, or [`FAILED`] (`takeError`).
     #[wasm_bindgen(js_name = expandInput)]
     pub fn expand_input(&mut self, n: usize, at: usize) -> i32 {
         let r = self.try_expand_input(n, at);
@@ -270,25 +270,28 @@ impl WasmTemplate {
             input: values,
             n,
         };
-        match self.inner.as_ref().expand_to_slice(&vars, room) {
-            Ok(len) if room.get(..len).is_some_and(|o| o.is_ascii()) => return Ok(as_i32(len)),
-            // Too small, or not ASCII: the expansion goes to the output below.
-            Ok(_) | Err(ExpandError::BufferTooSmall { .. }) => {}
+        let len = match self.inner.as_ref().expand_to_slice(&vars, room) {
+            Ok(len) => len,
+            Err(ExpandError::BufferTooSmall { needed }) => {
+                // The input grows to fit (it moves: the glue asks for its address again).
+                self.buffers.input.resize(at + needed, 0);
+                let (values, room) = self.buffers.input.split_at_mut(at);
+                let vars = Positional {
+                    names: &self.names,
+                    input: values,
+                    n,
+                };
+                let len = self
+                    .inner
+                    .as_ref()
+                    .expand_to_slice(&vars, room)
+                    .map_err(|e| context_error("ERR_EXPAND", e.to_string()))?;
+                return Ok(-as_i32(len) - 1);
+            }
             Err(e) => return Err(context_error("ERR_EXPAND", e.to_string())),
-        }
-        let vars = Positional {
-            names: &self.names,
-            input: &self.buffers.input,
-            n,
         };
-        let mut out =
-            String::from_utf8(core::mem::take(&mut self.buffers.output)).unwrap_or_default();
-        out.clear();
-        let r = self.inner.as_ref().expand(&vars, &mut out);
-        let len = out.len();
-        self.buffers.output = out.into_bytes();
-        r.map_err(|e| context_error("ERR_EXPAND", e.to_string()))?;
-        Ok(-as_i32(len) - 1)
+        let ascii = room.get(..len).is_some_and(<[u8]>::is_ascii);
+        Ok(if ascii { as_i32(len) } else { -as_i32(len) - 1 })
     }
 
     fn try_match_input(&mut self, len: usize) -> Result<i32, JsValue> {
