@@ -7,7 +7,7 @@
 //! argument, the shared buffer, whose header holds the template's or router's handle (its
 //! slot in a per-thread registry) and a count. Every rule stays in the core:
 //!
-//! * `expand(buf)`: after the header (handle, `n`), `n` u32 lengths (native endian,
+//! * `expand(buf.buffer)` (the buffer's `ArrayBuffer`, cheaper to read): after the header (handle, `n`), `n` u32 lengths (native endian,
 //!   `u32::MAX` for an undefined variable), one per variable in `variables` order, then the
 //!   UTF-8 values back to back. The result is the expansion (a string).
 //! * `match(buf)` / `route(buf)`: after the header (handle, `len`), the URI's `len` UTF-8
@@ -23,8 +23,10 @@ use mcp_context::template::{
     Captures, Encoded, MatchError, OwnedPattern, OwnedTemplate, PatternError, Router as Core,
     Value, Variables,
 };
-use napi::bindgen_prelude::{BufferSlice, FnArgs, Function, JsObjectValue, Object, Unknown};
-use napi::{Env, Error, Result, Status};
+use napi::bindgen_prelude::{
+    ArrayBuffer, BufferSlice, FnArgs, Function, JsObjectValue, Object, Unknown,
+};
+use napi::{Env, Error, JsString, Result, Status};
 
 use crate::router::{self, MAX_VARS};
 
@@ -139,7 +141,12 @@ thread_local! {
     // on one thread, and nothing here is reachable from another.
     static TEMPLATES: Registry<TemplateEntry> = const { Registry::new() };
     static ROUTERS: Registry<RouterEntry> = const { Registry::new() };
-    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    static SCRATCH: RefCell<Scratch> = const {
+        RefCell::new(Scratch {
+            text: String::new(),
+            decoded: Vec::new(),
+        })
+    };
 }
 
 fn stale() -> Error {
@@ -266,7 +273,12 @@ fn header(buf: &[u8]) -> Result<(u32, u32, &[u8])> {
 }
 
 /// `expand(buf)`, on the buffer after its header.
-fn expand(env: &Env, h: u32, buf: &[u8], n: u32) -> Result<String> {
+///
+/// The expansion is ASCII (RFC 6570 pct-encodes everything else), so its string is made by
+/// `napi_create_string_latin1` straight from the scratch text: no copy into a `String` and
+/// no UTF-8 decoding, about half the cost of returning a `String`. `env` is the
+/// environment's own, kept for its lifetime (see [`register_fast_classes`]).
+fn expand(env: &'static Env, h: u32, buf: &[u8], n: u32) -> Result<JsString<'static>> {
     let n = n as usize;
     if n > MAX_POSITIONAL {
         return Err(bad_input("too many variables for the fast path"));
@@ -284,7 +296,11 @@ fn expand(env: &Env, h: u32, buf: &[u8], n: u32) -> Result<String> {
                 .as_ref()
                 .expand(&vars, text)
                 .map_err(|e| crate::errors::expand_error(env, t.inner.source(), e))?;
-            Ok(text.clone())
+            if text.is_ascii() {
+                env.create_string_latin1(text.as_bytes())
+            } else {
+                env.create_string(text.as_str())
+            }
         })
     })
 }
@@ -434,12 +450,17 @@ pub(crate) fn register_fast_classes(exports: &mut Object<'_>, env: &Env) -> Resu
     let factory: Function<'_, FnArgs<(Object<'_>, Unknown<'_>, Unknown<'_>)>, Object<'_>> =
         env.run_script(include_str!("template.js"))?;
     let mut natives = Object::new(env)?;
+    // A closure returns a value of one type for every call, so a string made in the call
+    // needs an `Env` that outlives it: this environment's, leaked (one word per environment,
+    // as the closure itself lives as long as the environment).
+    let env_for_strings: &'static Env = Box::leak(Box::new(*env));
     natives.set_named_property(
         "expand",
-        env.create_function_from_closure::<(), _, _>("expand", |ctx| {
-            let buf: BufferSlice<'_> = ctx.get(0)?;
+        env.create_function_from_closure::<(), _, _>("expand", move |ctx| {
+            // The buffer's `ArrayBuffer`: its data costs less to reach than a `Buffer`'s.
+            let buf: ArrayBuffer<'_> = ctx.get(0)?;
             let (h, n, rest) = header(&buf)?;
-            expand(ctx.env, h, rest, n)
+            expand(env_for_strings, h, rest, n)
         })?,
     )?;
     natives.set_named_property(

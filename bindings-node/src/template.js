@@ -26,6 +26,7 @@
   // The shared buffer: its own ArrayBuffer (offset 0, so `words` is aligned).
   let buf = Buffer.allocUnsafeSlow(1 << 16)
   let words = new Uint32Array(buf.buffer, 0, buf.length >>> 2)
+  let arrayBuffer = buf.buffer // what `expand` takes
   function reserve(size) {
     if (size <= buf.length) return
     let n = buf.length
@@ -34,11 +35,12 @@
     buf.copy(next)
     buf = next
     words = new Uint32Array(buf.buffer, 0, n >>> 2)
+    arrayBuffer = buf.buffer
   }
   /** Writes `s` as UTF-8 at byte `at`; the number of bytes. */
   function put(s, at) {
     const len = s.length
-    reserve(at + len * 3)
+    if (at + len * 3 > buf.length) reserve(at + len * 3)
     if (len <= 64) {
       for (let i = 0; i < len; i++) {
         const c = s.charCodeAt(i)
@@ -101,7 +103,7 @@
       try {
         const names = this.#names
         const n = names.length
-        reserve(HEADER + 4 * n)
+        // No `reserve` for the lengths: n <= MAX_POSITIONAL words fit the smallest buffer.
         let at = HEADER + 4 * n
         for (let i = 0; i < n; i++) {
           let v = vars[names[i]]
@@ -119,7 +121,7 @@
         }
         words[0] = this.#h
         words[1] = n
-        return natives.expand(buf)
+        return natives.expand(arrayBuffer)
       } finally {
         busy = false
       }

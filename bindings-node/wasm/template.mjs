@@ -29,6 +29,18 @@ function views() {
   u32 = new Uint32Array(memory.buffer)
   bytes = NodeBuffer && NodeBuffer.from(memory.buffer)
 }
+/** Writes `w` as a u32 at byte `p` of memory. */
+function setWord(p, w) {
+  if ((p & 3) === 0) {
+    u32[p >>> 2] = w
+  } else {
+    u8[p] = w
+    u8[p + 1] = w >>> 8
+    u8[p + 2] = w >>> 16
+    u8[p + 3] = w >>> 24
+  }
+}
+let busy = false // an expansion is filling its buffer
 const ascii = (at, len) => (bytes ? bytes.latin1Slice(at, at + len) : decoder.decode(u8.subarray(at, at + len)))
 const utf8 = (at, len) => (bytes ? bytes.utf8Slice(at, at + len) : decoder.decode(u8.subarray(at, at + len)))
 
@@ -99,40 +111,48 @@ export class UriTemplate {
     this.variables = this.inner.variables
     this.addr = 0
     this.cap = 0
+    // Bytes the template adds to an expansion, at most: each source unit pct-encoded as up
+    // to 9 bytes, and `=` and separators.
+    this.room = 9 * source.length + 4 * this.variables.length + 16
   }
   expand(vars = EMPTY) {
     if (vars === null) vars = EMPTY
     const names = this.variables
     const n = names.length
-    if (typeof vars !== 'object' || n > MAX_POSITIONAL) return this.json(vars)
-    // Every value is read before the buffer is written: a getter may expand too.
-    const values = new Array(n)
-    for (let i = 0; i < n; i++) {
-      const v = vars[names[i]]
-      if (typeof v === 'string' || v === undefined || v === null) values[i] = v
-      else if (typeof v === 'number' || typeof v === 'bigint') values[i] = String(v)
-      else return this.json(vars)
-    }
-    reserve(this, 4 * n)
+    // A getter that expands while this call fills its buffer takes the JSON path.
+    if (typeof vars !== 'object' || n > MAX_POSITIONAL || busy) return this.json(vars)
     let at = 4 * n
-    for (let i = 0; i < n; i++) {
-      const v = values[i]
-      let w = UNDEFINED
-      if (typeof v === 'string') {
-        w = put(this, v, at)
-        at += w
+    busy = true
+    try {
+      reserve(this, at + 64)
+      for (let i = 0; i < n; i++) {
+        // Read, then written: `put` renews the views if a getter grew the memory.
+        let v = vars[names[i]]
+        let w = UNDEFINED
+        if (typeof v === 'string') w = put(this, v, at)
+        else if (typeof v === 'number' || typeof v === 'bigint') w = put(this, (v = String(v)), at)
+        else if (v !== undefined && v !== null) { at = -1; break } // lists, objects, type errors
+        if (w !== UNDEFINED) at += w
+        setWord(this.addr + 4 * i, w)
       }
-      const p = this.addr + 4 * i
-      u8[p] = w
-      u8[p + 1] = w >>> 8
-      u8[p + 2] = w >>> 16
-      u8[p + 3] = w >>> 24
+    } finally {
+      busy = false
     }
-    const len = this.inner.expandInput(n)
+    if (at < 0) return this.json(vars)
+    // Room for the expansion after the values: each value byte becomes at most 3, and
+    // everything else comes from the template (`room`); the engine checks anyway.
+    reserve(this, at + 3 * (at - 4 * n) + this.room)
+    const len = this.inner.expandInput(n, at)
+    if (len >= 0) {
+      views()
+      return ascii(this.addr + at, len)
+    }
     if (len === FAILED) rethrow(this.inner.takeError())
+    // The input grew for the expansion (or it is not ASCII): its address again.
+    this.addr = this.inner.inputBuffer(0)
+    this.cap = Math.max(this.cap, at - len - 1)
     views()
-    const out = this.inner.outputAddress()
-    return len >= 0 ? ascii(out, len) : utf8(out, -len - 1)
+    return utf8(this.addr + at, -len - 1)
   }
   /** Lists, objects and other values: JSON text through the engine's `expandJson`. */
   json(vars) {

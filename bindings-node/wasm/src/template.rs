@@ -7,10 +7,12 @@
 //! gives its address), calls `expandInput` / `matchInput` / `routeInput` with a length, and
 //! reads the output where `outputAddress` / `recordsAddress` point.
 //!
-//! * `expandInput(n)`: the input holds `n` u32 lengths (`u32::MAX`: undefined), one per
-//!   variable in `variables` order, then the UTF-8 values back to back. The expansion is the
-//!   output; the result is its length (negative, `-len - 1`, when it is not ASCII: never for
-//!   a valid expansion, but the glue then decodes UTF-8).
+//! * `expandInput(n, at)`: the input holds `n` u32 lengths (`u32::MAX`: undefined), one per
+//!   variable in `variables` order, then the UTF-8 values back to back, ending before byte
+//!   `at`. The expansion is written into the input from byte `at` on, and the result is its
+//!   length: one call, no other buffer. The result is `-len - 1` when the input had to grow
+//!   for it (it moved: the glue asks `inputBuffer` for its address again) or when it is not
+//!   ASCII (never for a valid expansion); the glue then decodes it as UTF-8.
 //! * `matchInput(len)` / `routeInput(len)`: the input holds the URI. The result is -1 for no
 //!   match, else the length of the decoded text (the output); the records (u32s) say where
 //!   each value is: see [`write_records`]. `routeInput`'s records start with the route's id.
@@ -18,8 +20,8 @@
 //! The buffers are plain `Vec`s: no unsafe code here.
 
 use mcp_context::template::{
-    Captures, Encoded, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables, Router,
-    Value as TemplateValue, Variables,
+    Captures, Encoded, ExpandError, MatchError, OwnedPattern, OwnedTemplate, OwnedValue,
+    OwnedVariables, Router, Value as TemplateValue, Variables,
 };
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
@@ -229,11 +231,12 @@ impl WasmTemplate {
         self.buffers.records.as_ptr() as usize
     }
 
-    /// Expands the `n` positional values in the input (see the module docs); the output's
-    /// length, or `-len - 1` when the output is not ASCII, or [`FAILED`] (`takeError`).
+    /// Expands the `n` positional values in the input's first `at` bytes (see the module
+    /// docs): the length of the expansion written from input byte `at` on, or `-len - 1`
+    /// when the input moved or the expansion is not ASCII, or [`FAILED`] (`takeError`).
     #[wasm_bindgen(js_name = expandInput)]
-    pub fn expand_input(&mut self, n: usize) -> i32 {
-        let r = self.try_expand_input(n);
+    pub fn expand_input(&mut self, n: usize, at: usize) -> i32 {
+        let r = self.try_expand_input(n, at);
         self.buffers.settle(r)
     }
 
@@ -254,23 +257,40 @@ impl WasmTemplate {
 }
 
 impl WasmTemplate {
-    fn try_expand_input(&mut self, n: usize) -> Result<i32, JsValue> {
+    fn try_expand_input(&mut self, n: usize, at: usize) -> Result<i32, JsValue> {
         if n > MAX_POSITIONAL {
             return Err(context_error("ERR_INPUT", "too many positional values"));
         }
+        if at > self.buffers.input.len() {
+            return Err(context_error("ERR_INPUT", "input past the buffer"));
+        }
+        let (values, room) = self.buffers.input.split_at_mut(at);
         let vars = Positional {
             names: &self.names,
-            input: &self.buffers.input,
+            input: values,
             n,
         };
-        let mut out =
-            String::from_utf8(core::mem::take(&mut self.buffers.output)).unwrap_or_default();
-        out.clear();
-        let r = self.inner.as_ref().expand(&vars, &mut out);
-        let len = out.len();
-        let ascii = out.is_ascii();
-        self.buffers.output = out.into_bytes();
-        r.map_err(|e| context_error("ERR_EXPAND", e.to_string()))?;
+        let len = match self.inner.as_ref().expand_to_slice(&vars, room) {
+            Ok(len) => len,
+            Err(ExpandError::BufferTooSmall { needed }) => {
+                // The input grows to fit (it moves: the glue asks for its address again).
+                self.buffers.input.resize(at + needed, 0);
+                let (values, room) = self.buffers.input.split_at_mut(at);
+                let vars = Positional {
+                    names: &self.names,
+                    input: values,
+                    n,
+                };
+                let len = self
+                    .inner
+                    .as_ref()
+                    .expand_to_slice(&vars, room)
+                    .map_err(|e| context_error("ERR_EXPAND", e.to_string()))?;
+                return Ok(-as_i32(len) - 1);
+            }
+            Err(e) => return Err(context_error("ERR_EXPAND", e.to_string())),
+        };
+        let ascii = room.get(..len).is_some_and(<[u8]>::is_ascii);
         Ok(if ascii { as_i32(len) } else { -as_i32(len) - 1 })
     }
 
