@@ -185,6 +185,13 @@ fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, JsonError> {
     }
 }
 
+/// Whether the word-at-a-time (SWAR) scans are compiled: on 64-bit and wasm targets, where
+/// they pay. Other targets (32-bit microcontrollers) take the byte loops, which are the same
+/// code the word loops fall back to for their last bytes, so the result is identical by
+/// construction; the byte loops are also what the tests exercise on every string shorter
+/// than eight bytes and on every tail.
+pub(crate) const WIDE: bool = cfg!(any(target_pointer_width = "64", target_family = "wasm"));
+
 const HI: u64 = 0x8080_8080_8080_8080;
 const LO: u64 = 0x0101_0101_0101_0101;
 
@@ -200,6 +207,9 @@ const fn zero_bytes(x: u64) -> u64 {
 #[inline]
 pub(crate) fn next_byte(b: &[u8], i: usize, byte: u8) -> usize {
     let rest = b.get(i..).unwrap_or(&[]);
+    if !WIDE {
+        return rest.iter().position(|&c| c == byte).map_or(b.len(), |p| i + p);
+    }
     let (words, tail) = rest.as_chunks::<8>();
     for (k, w) in words.iter().enumerate() {
         let m = byte_mask(u64::from_le_bytes(*w), byte);
@@ -255,7 +265,11 @@ fn walk_string(
 ) -> Result<(usize, bool), JsonError> {
     let mut escaped = false;
     loop {
-        let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
+        let Some(chunk) = b
+            .get(i..)
+            .filter(|_| WIDE)
+            .and_then(<[u8]>::first_chunk::<8>)
+        else {
             // Fewer than 8 bytes left: one at a time.
             match b.get(i) {
                 Some(b'"') => return Ok((i + 1, escaped)),
