@@ -185,12 +185,10 @@ fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, JsonError> {
     }
 }
 
-/// Whether the word-at-a-time (SWAR) scans are compiled: on 64-bit and wasm targets, where
-/// they pay. Other targets (32-bit microcontrollers) take the byte loops, which are the same
-/// code the word loops fall back to for their last bytes, so the result is identical by
-/// construction; the byte loops are also what the tests exercise on every string shorter
-/// than eight bytes and on every tail.
-pub(crate) const WIDE: bool = cfg!(any(target_pointer_width = "64", target_family = "wasm"));
+/// The word loops below run only where they pay ([`crate::WIDE`]); elsewhere the byte
+/// loops they fall back to for their last bytes do all the work (tested on every target:
+/// strings shorter than eight bytes and every tail).
+pub(crate) use crate::WIDE;
 
 const HI: u64 = 0x8080_8080_8080_8080;
 const LO: u64 = 0x0101_0101_0101_0101;

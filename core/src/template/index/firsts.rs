@@ -48,7 +48,8 @@ impl<S: Storage> Index<S> {
     #[inline(always)]
     pub(super) fn first(&self, node: u32, byte: u8) -> First {
         let table = self.firsts.items();
-        let (true, Some(key)) = (self.firsts_ok, first_key(node, byte)) else {
+        // Compact targets build no index: every lookup is hashed, as when it is switched off.
+        let (true, Some(key)) = (crate::WIDE && self.firsts_ok, first_key(node, byte)) else {
             return First::Hashed;
         };
         let len = table.len();
@@ -81,7 +82,7 @@ impl<S: Storage> Index<S> {
         let Ok(byte) = u8::try_from(first) else {
             return Ok(()); // an empty key: never looked up
         };
-        if !self.firsts_ok {
+        if !crate::WIDE || !self.firsts_ok {
             return Ok(());
         }
         let Some(key) = first_key(node, byte) else {
