@@ -28,6 +28,12 @@ const fn special_mask(w: u64) -> u64 {
 /// The index of the first byte at or after `i` that must be escaped, or `b.len()`.
 #[inline]
 pub(crate) fn next_special(b: &[u8], mut i: usize) -> usize {
+    if !crate::WIDE {
+        // Compact targets: one byte at a time (the same answer, see `crate::WIDE`).
+        let rest = b.get(i..).unwrap_or(&[]);
+        let p = rest.iter().position(|&c| c == b'"' || c == b'\\' || c < 0x20);
+        return p.map_or(b.len(), |p| i + p);
+    }
     while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let m = special_mask(u64::from_le_bytes(*chunk));
         if m != 0 {
