@@ -4,7 +4,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 
 use super::error::EncodeError;
-use super::scan::{byte_mask, hex4, next_byte, WIDE};
+use super::scan::{WIDE, byte_mask, hex4, next_byte};
 
 /// A JSON string value.
 ///
@@ -124,7 +124,11 @@ impl<'a> JsonStr<'a> {
         // past it: those bytes are overwritten next); decode each escape.
         loop {
             // Compact targets copy through the byte path below only (same result).
-            let wide = if WIDE { src.get(i..).unwrap_or(&[]) } else { &[] };
+            let wide = if WIDE {
+                src.get(i..).unwrap_or(&[])
+            } else {
+                &[]
+            };
             let (words, _) = wide.as_chunks::<8>();
             let (out, _) = scratch
                 .get_mut(len..)
