@@ -281,12 +281,9 @@ fn walk_string(
 ) -> Result<(usize, bool), JsonError> {
     let mut escaped = false;
     loop {
-        let Some(chunk) = b
-            .get(i..)
-            .filter(|_| WIDE)
-            .and_then(<[u8]>::first_chunk::<8>)
-        else {
-            // Fewer than 8 bytes left: one at a time.
+        let words = if WIDE { b.get(i..) } else { None };
+        let Some(chunk) = words.and_then(<[u8]>::first_chunk::<8>) else {
+            // Fewer than 8 bytes left (or a compact target): one at a time.
             match b.get(i) {
                 Some(b'"') => return Ok((i + 1, escaped)),
                 Some(b'\\') => {
