@@ -81,6 +81,17 @@ pub mod uri;
 #[cfg(feature = "alloc")]
 mod wake;
 
+/// Whether the speed forms that pay only on wide targets are compiled: the word-at-a-time
+/// (SWAR) JSON scans, the in-place key match and the router's first-byte index, on 64-bit
+/// and wasm targets. Other targets (32-bit microcontrollers, where flash is what counts) take
+/// the compact forms; each compact form is the fallback the fast one already uses (and the
+/// tests run it on every target), so results are identical by construction. The same
+/// condition gates every `inline(always)` of the core (`cfg_attr(any(target_pointer_width =
+/// "64", target_family = "wasm"), inline(always))`): forced inlining buys speed there and
+/// costs flash on the compact targets, where the compiler chooses (server-read image .text
+/// 3.5 KB smaller).
+pub(crate) const WIDE: bool = cfg!(any(target_pointer_width = "64", target_family = "wasm"));
+
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;

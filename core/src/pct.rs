@@ -86,7 +86,10 @@ const fn build_table() -> [u8; 256] {
 
 static CLASS: [u8; 256] = build_table();
 
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn class(b: u8) -> u8 {
     // A 256-entry table indexed by a `u8` cannot go out of bounds; `get` keeps the lint quiet
     // and compiles to the same load.
@@ -94,14 +97,20 @@ fn class(b: u8) -> u8 {
 }
 
 /// Whether `b` is an RFC 3986 unreserved character.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 #[must_use]
 pub fn is_unreserved(b: u8) -> bool {
     class(b) & UNRESERVED != 0
 }
 
 /// Whether `b` is an RFC 3986 reserved character (gen-delims or sub-delims).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 #[must_use]
 pub fn is_reserved(b: u8) -> bool {
     class(b) & RESERVED != 0
@@ -109,21 +118,30 @@ pub fn is_reserved(b: u8) -> bool {
 
 /// Whether the ASCII byte `b` may appear verbatim in a template literal (RFC 6570 §2.1).
 /// `%` is not included: it is only allowed as the start of a pct-encoded triplet.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 #[must_use]
 pub fn is_literal_ascii(b: u8) -> bool {
     class(b) & LITERAL != 0
 }
 
 /// Whether `b` is an ASCII `varchar` (`ALPHA / DIGIT / "_"`) of RFC 6570 §2.3.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 #[must_use]
 pub fn is_varchar(b: u8) -> bool {
     class(b) & VARCHAR != 0
 }
 
 /// The value of one hexadecimal digit, either case.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 #[must_use]
 pub fn hex_value(b: u8) -> Option<u8> {
     match b {
@@ -135,7 +153,10 @@ pub fn hex_value(b: u8) -> Option<u8> {
 }
 
 /// Whether `bytes` starts with a pct-encoded triplet (`%` HEXDIG HEXDIG).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 #[must_use]
 pub fn starts_with_triplet(bytes: &[u8]) -> bool {
     matches!(bytes, [b'%', h, l, ..] if hex_value(*h).is_some() && hex_value(*l).is_some())
@@ -145,7 +166,10 @@ pub fn starts_with_triplet(bytes: &[u8]) -> bool {
 pub const HEX_UPPER: &[u8; 16] = b"0123456789ABCDEF";
 
 /// The three bytes of the pct-encoded triplet for `b`, upper-case.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 #[must_use]
 pub fn triplet(b: u8) -> [u8; 3] {
     let hi = HEX_UPPER.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
@@ -178,7 +202,10 @@ static TRIPLETS: &str = match core::str::from_utf8(&TRIPLET_BYTES) {
 };
 
 /// The pct-encoded triplet for `b` as a `&'static str` (`"%2F"` for `/`).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 #[must_use]
 pub fn triplet_str(b: u8) -> &'static str {
     let i = 3 * usize::from(b);

@@ -265,7 +265,9 @@ impl<'a> Cursor<'a> {
         *first = false;
         self.pos = i;
         let mut found = None;
-        if let (Some(b'"'), Some(rest)) = (b.get(i), b.get(i + 1..)) {
+        // The in-place match is a shortcut (a key without escapes that equals a name is the
+        // name `find_index` returns after decoding it): compiled only where it pays.
+        if let (true, Some(b'"'), Some(rest)) = (super::scan::WIDE, b.get(i), b.get(i + 1..)) {
             for (k, n) in names.iter().enumerate() {
                 let n = n.as_bytes();
                 if rest.get(n.len()) == Some(&b'"') && rest.first() == n.first() && {

@@ -185,13 +185,21 @@ fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, JsonError> {
     }
 }
 
+/// The word loops below run only where they pay ([`crate::WIDE`]); elsewhere the byte
+/// loops they fall back to for their last bytes do all the work (tested on every target:
+/// strings shorter than eight bytes and every tail).
+pub(crate) use crate::WIDE;
+
 const HI: u64 = 0x8080_8080_8080_8080;
 const LO: u64 = 0x0101_0101_0101_0101;
 
 /// The high bit of each byte of `x` that is zero. Bytes above the lowest zero byte may be
 /// flagged falsely (a borrow), so only the lowest set bit is exact: callers use
 /// `trailing_zeros` and never the other bits.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 const fn zero_bytes(x: u64) -> u64 {
     x.wrapping_sub(LO) & !x & HI
 }
@@ -200,6 +208,12 @@ const fn zero_bytes(x: u64) -> u64 {
 #[inline]
 pub(crate) fn next_byte(b: &[u8], i: usize, byte: u8) -> usize {
     let rest = b.get(i..).unwrap_or(&[]);
+    if !WIDE {
+        return rest
+            .iter()
+            .position(|&c| c == byte)
+            .map_or(b.len(), |p| i + p);
+    }
     let (words, tail) = rest.as_chunks::<8>();
     for (k, w) in words.iter().enumerate() {
         let m = byte_mask(u64::from_le_bytes(*w), byte);
@@ -214,7 +228,10 @@ pub(crate) fn next_byte(b: &[u8], i: usize, byte: u8) -> usize {
 }
 
 /// The mask of `byte` in `w` (exact in its lowest set bit only, see [`zero_bytes`]).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) const fn byte_mask(w: u64, byte: u8) -> u64 {
     zero_bytes(w ^ (LO * byte as u64))
 }
@@ -223,7 +240,10 @@ const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
 
 /// The high bit of each byte of `w` equal to `byte`, exactly (no borrow between bytes, so
 /// every set bit can be used, not only the lowest).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 const fn eq_exact(w: u64, byte: u8) -> u64 {
     let y = w ^ (LO * byte as u64);
     !(((y & LOW7) + LOW7) | y) & HI
@@ -231,7 +251,10 @@ const fn eq_exact(w: u64, byte: u8) -> u64 {
 
 /// The high bit of each byte of `w` that is `"`, `\` or a control byte (< 0x20), exactly
 /// when `ctrl`; `"` and `\` only otherwise.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 const fn specials_exact(w: u64, ctrl: bool) -> u64 {
     let quotes = eq_exact(w, b'"') | eq_exact(w, b'\\');
     if ctrl {
@@ -246,7 +269,10 @@ const fn specials_exact(w: u64, ctrl: bool) -> u64 {
 /// index of each backslash and returns the index after its escape; a control byte is an
 /// error when `ctrl`. Returns the index after the closing quote (or `b.len()` with
 /// [`K::UnexpectedEnd`] when there is none) and whether there were escapes.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn walk_string(
     b: &[u8],
     mut i: usize,
@@ -255,8 +281,9 @@ fn walk_string(
 ) -> Result<(usize, bool), JsonError> {
     let mut escaped = false;
     loop {
-        let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
-            // Fewer than 8 bytes left: one at a time.
+        let words = if WIDE { b.get(i..) } else { None };
+        let Some(chunk) = words.and_then(<[u8]>::first_chunk::<8>) else {
+            // Fewer than 8 bytes left (or a compact target): one at a time.
             match b.get(i) {
                 Some(b'"') => return Ok((i + 1, escaped)),
                 Some(b'\\') => {

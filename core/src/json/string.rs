@@ -4,7 +4,7 @@ use core::fmt;
 use core::hash::{Hash, Hasher};
 
 use super::error::EncodeError;
-use super::scan::{byte_mask, hex4, next_byte};
+use super::scan::{WIDE, byte_mask, hex4, next_byte};
 
 /// A JSON string value.
 ///
@@ -123,7 +123,13 @@ impl<'a> JsonStr<'a> {
         // Copy 8 bytes at a time while looking for a backslash in them (the copy may run
         // past it: those bytes are overwritten next); decode each escape.
         loop {
-            let (words, _) = src.get(i..).unwrap_or(&[]).as_chunks::<8>();
+            // Compact targets copy through the byte path below only (same result).
+            let wide = if WIDE {
+                src.get(i..).unwrap_or(&[])
+            } else {
+                &[]
+            };
+            let (words, _) = wide.as_chunks::<8>();
             let (out, _) = scratch
                 .get_mut(len..)
                 .unwrap_or(&mut [])

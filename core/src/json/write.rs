@@ -152,7 +152,10 @@ impl JsonSink for SliceSink<'_> {
 
 /// `dst.copy_from_slice(src)` (equal lengths), with the short copies the messages are made
 /// of (keys, names, URIs) done inline as two overlapping moves instead of a call.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn copy(dst: &mut [u8], src: &[u8]) {
     fn two<const N: usize>(dst: &mut [u8], src: &[u8]) {
         if let (Some(d), Some(s)) = (dst.first_chunk_mut::<N>(), src.first_chunk::<N>()) {

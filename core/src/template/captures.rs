@@ -333,7 +333,10 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn capture(&self, slot: &Slot, name: &Span) -> Capture<'k, 'v> {
         Capture {
             name: sub(self.source, name.start, name.end),
@@ -376,13 +379,19 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
     }
 
     /// The raw slots, for the engine.
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     pub(crate) fn slots_mut(&mut self) -> &mut [Slot] {
         &mut self.slots
     }
 
     /// Attaches the URI and the variable names after a successful match.
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     pub(crate) fn finish(&mut self, uri: &'v str, source: &'k str, names: &'k [Span]) {
         self.uri = uri;
         self.source = source;
@@ -393,7 +402,10 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
 
 /// `s[start..end]`, or `""` when that is not a slice of `s` (the engine only records
 /// offsets at character boundaries). Two boundary checks, inlined.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn sub(s: &str, start: u32, end: u32) -> &str {
     s.split_at_checked(end as usize)
         .and_then(|(head, _)| head.split_at_checked(start as usize))
@@ -401,7 +413,10 @@ fn sub(s: &str, start: u32, end: u32) -> &str {
 }
 
 /// Writes a present capture into `slot` (ignored past the capacity; the caller reports it).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn set(caps: &mut [Slot], slot: u16, start: usize, end: usize, shape: Shape) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
         *c = Slot {
@@ -414,7 +429,10 @@ pub(crate) fn set(caps: &mut [Slot], slot: u16, start: usize, end: usize, shape:
 }
 
 /// Marks `slot` absent.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn absent(caps: &mut [Slot], slot: u16) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
         c.present = false;
@@ -422,7 +440,10 @@ pub(crate) fn absent(caps: &mut [Slot], slot: u16) {
 }
 
 /// Moves the end of the value in `slot` (after the next literal was given back).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn shrink(caps: &mut [Slot], slot: u16, end: usize) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
         c.end = end as u32;

@@ -100,7 +100,10 @@ pub(crate) fn run_simple(
     Some(pos)
 }
 
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn var(step: &Step) -> Option<VarStep> {
     match *step {
         Step::Var(v) => Some(v),
@@ -108,7 +111,10 @@ fn var(step: &Step) -> Option<VarStep> {
     }
 }
 
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn shape(v: VarStep, e: ExprStep) -> Shape {
     if v.explode {
         Shape::Split {
@@ -121,7 +127,10 @@ fn shape(v: VarStep, e: ExprStep) -> Shape {
 }
 
 /// Captures the value of `v` starting at `start`; returns its end.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn value(v: VarStep, e: ExprStep, b: &[u8], start: usize, caps: &mut [Slot]) -> Option<usize> {
     let end = norm::run(b, start, v.class)?;
     captures::set(caps, v.slot, start, end, shape(v, e));

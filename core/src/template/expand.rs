@@ -65,7 +65,10 @@ impl Sink for LenSink {
     }
 }
 
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn put_triplet(out: &mut impl Sink, b: u8) {
     out.put(pct::triplet_str(b));
 }
@@ -75,7 +78,10 @@ fn put_triplet(out: &mut impl Sink, b: u8) {
 ///
 /// The common case, a value with nothing to encode (an id, a name), is one scan and one
 /// `put`, inlined at the call site; anything else goes to [`encode_from`].
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn encode(out: &mut impl Sink, s: &str, allow_reserved: bool) {
     match first_to_encode(s.as_bytes(), allow_reserved) {
         None => out.put(s),
@@ -85,7 +91,10 @@ pub(crate) fn encode(out: &mut impl Sink, s: &str, allow_reserved: bool) {
 
 /// The offset of the first byte of `bytes` that is not in the allowed set (a `%` counts,
 /// even one that starts a triplet: [`encode_from`] decides).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn first_to_encode(bytes: &[u8], allow_reserved: bool) -> Option<usize> {
     if allow_reserved {
         bytes
@@ -180,7 +189,10 @@ struct Spec<'s> {
 }
 
 impl<'s> Specs<'s> {
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn new(source: &'s str, vars: Span, var_count: u16) -> Self {
         Self {
             rest: vars.of(source).as_bytes(),
@@ -194,7 +206,10 @@ impl<'s> Specs<'s> {
 impl<'s> Iterator for Specs<'s> {
     type Item = Spec<'s>;
 
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn next(&mut self) -> Option<Spec<'s>> {
         if self.rest.is_empty() {
             return None;
@@ -225,7 +240,10 @@ impl<'s> Iterator for Specs<'s> {
 
 /// Reads a `:n` suffix whose last digit is `last` and which `head` precedes; a name that
 /// merely ends in digits (`v2`) has no modifier.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn prefix_modifier(head: &[u8], last: u8) -> (usize, Modifier) {
     let mut value = u16::from(last - b'0');
     let mut scale: u16 = 10;

@@ -209,7 +209,10 @@ impl<S: Storage> Index<S> {
         self.nodes.items_mut().get_mut(n as usize)
     }
 
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn edge_ref(&self, e: u32) -> Option<&Edge> {
         self.edges.items().get(e as usize)
     }

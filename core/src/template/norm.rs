@@ -79,18 +79,27 @@ const fn build() -> [u8; 256] {
 const TABLE: [u8; 256] = build();
 
 /// The class bits of byte `b`.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn bits(b: u8) -> u8 {
     TABLE.get(usize::from(b)).copied().unwrap_or(0)
 }
 
 /// Whether `b` belongs to class `class`.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn in_class(b: u8, class: u8) -> bool {
     bits(b) & class != 0
 }
 
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn hex2(s: &[u8], i: usize) -> Option<u8> {
     let h = pct::hex_value(*s.get(i)?)?;
     let l = pct::hex_value(*s.get(i + 1)?)?;
@@ -112,7 +121,10 @@ const fn build_run() -> [u8; 256] {
 
 /// Runs over the bytes of `class` from `pos`; returns the end. `None` when a `%` does not
 /// start a triplet (the URI is malformed there).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn run(s: &[u8], mut pos: usize, class: u8) -> Option<usize> {
     const T: &[u8; 256] = &RUN;
     let table = T;
@@ -133,15 +145,24 @@ pub(crate) fn run(s: &[u8], mut pos: usize, class: u8) -> Option<usize> {
 
 /// Whether `a == b` for slices of equal length, with overlapping word loads for short ones
 /// (a libc call costs more than the comparison).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn eq_same_len(a: &[u8], b: &[u8]) -> bool {
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn w8(s: &[u8], at: usize) -> u64 {
         s.get(at..at + 8)
             .and_then(|w| w.try_into().ok())
             .map_or(0, u64::from_le_bytes)
     }
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn w4(s: &[u8], at: usize) -> u32 {
         s.get(at..at + 4)
             .and_then(|w| w.try_into().ok())
@@ -161,7 +182,10 @@ pub(crate) fn eq_same_len(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// Whether `rest` starts with `lit`.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn starts_with(rest: &[u8], lit: &[u8]) -> bool {
     rest.get(..lit.len())
         .is_some_and(|head| eq_same_len(head, lit))
@@ -175,14 +199,20 @@ pub(crate) struct Unit {
 }
 
 impl Unit {
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn encoded(byte: u8) -> Self {
         Self {
             byte,
             raw: pct::is_unreserved(byte),
         }
     }
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn plain(byte: u8) -> Self {
         Self {
             byte,
@@ -191,7 +221,10 @@ impl Unit {
     }
     /// Whether this unit, written in a URI, may start with a byte of `class`. Unreserved
     /// characters, `%` and non-ASCII bytes are in every class.
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     pub(crate) fn in_class(self, class: u8) -> bool {
         !self.raw || pct::is_unreserved(self.byte) || in_class(self.byte, class)
     }
@@ -199,7 +232,10 @@ impl Unit {
 
 /// The unit starting at `i` and its width; a malformed `%` is a raw `%` (it then matches
 /// nothing a template can hold).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn unit_at(s: &[u8], i: usize) -> Option<(Unit, usize)> {
     let c = *s.get(i)?;
     if c == b'%'
@@ -212,7 +248,10 @@ pub(crate) fn unit_at(s: &[u8], i: usize) -> Option<(Unit, usize)> {
 
 /// The unit ending at `i` (exclusive) and its width. Exact for text whose `%`s all start
 /// triplets, which both sides are when this is called.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn unit_before(s: &[u8], i: usize) -> Option<(Unit, usize)> {
     if i >= 3
         && s.get(i - 3) == Some(&b'%')
@@ -225,7 +264,10 @@ fn unit_before(s: &[u8], i: usize) -> Option<(Unit, usize)> {
 }
 
 /// Matches the literal `lit` at `uri[pos..]`; returns the position after it.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 pub(crate) fn match_forward(lit: &[u8], uri: &[u8], pos: usize) -> Option<usize> {
     if uri.get(pos..).is_some_and(|rest| starts_with(rest, lit)) {
         return Some(pos + lit.len());
@@ -351,7 +393,10 @@ struct Hasher {
 
 const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 const fn mix(h: u64, w: u64) -> u64 {
     (h ^ w).wrapping_mul(0xA076_1D64_78BD_642F).rotate_left(29)
 }
@@ -366,7 +411,10 @@ impl Hasher {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn byte(&mut self, b: u8) {
         self.acc |= u64::from(b) << (8 * self.k);
         self.k += 1;
@@ -378,7 +426,10 @@ impl Hasher {
         }
     }
 
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn finish(self) -> u32 {
         let h = if self.k > 0 {
             mix(self.h, self.acc)
@@ -407,7 +458,10 @@ const HI: u64 = 0x8080_8080_8080_8080;
 
 /// A mask whose lowest set bit marks the first byte of `w` (little-endian) that is `/`, `?`,
 /// `#` or `%` (higher bits may be spurious).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn special(w: u64) -> u64 {
     let zero = |x: u64| x.wrapping_sub(LO) & !x & HI;
     zero(w ^ (LO * u64::from(b'/')))

@@ -19,7 +19,10 @@ pub struct Span {
 }
 
 impl Span {
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     pub(crate) fn of(self, source: &str) -> &str {
         source
             .get(self.start as usize..self.end as usize)
@@ -252,7 +255,10 @@ pub(crate) fn parse_into(source: &str, sink: &mut impl PartSink) -> Result<(), P
     Ok(())
 }
 
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn span(start: usize, end: usize) -> Span {
     // `parse_into` checked that the source fits in u32.
     Span {

@@ -15,7 +15,10 @@ const HI: u64 = 0x8080_8080_8080_8080;
 /// the first byte that must be escaped (`"`, `\` or a control character), or 0 when none is.
 /// Bits above the lowest may be false positives (a borrow carries past a match), so only the
 /// lowest is used.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 const fn special_mask(w: u64) -> u64 {
     let quote = w ^ (LO * b'"' as u64);
     let slash = w ^ (LO * b'\\' as u64);
@@ -28,6 +31,14 @@ const fn special_mask(w: u64) -> u64 {
 /// The index of the first byte at or after `i` that must be escaped, or `b.len()`.
 #[inline]
 pub(crate) fn next_special(b: &[u8], mut i: usize) -> usize {
+    if !crate::WIDE {
+        // Compact targets: one byte at a time (the same answer, see `crate::WIDE`).
+        let rest = b.get(i..).unwrap_or(&[]);
+        let p = rest
+            .iter()
+            .position(|&c| c == b'"' || c == b'\\' || c < 0x20);
+        return p.map_or(b.len(), |p| i + p);
+    }
     while let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let m = special_mask(u64::from_le_bytes(*chunk));
         if m != 0 {
@@ -146,7 +157,10 @@ fn write_escaped_from<S: JsonSink + ?Sized>(sink: &mut S, s: &str, mut i: usize)
 
 /// For the eight bytes of `w`, the high bit of each byte that must be escaped, exactly (no
 /// carry between bytes, so every set bit is a match).
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 const fn exact_mask(w: u64) -> u64 {
     const L7: u64 = LO * 0x7f;
     let q = w ^ (LO * b'"' as u64);
@@ -160,7 +174,10 @@ const fn exact_mask(w: u64) -> u64 {
 
 /// Writes the first `valid` bytes of `w` at `o`, escaped; returns the new end. Stores eight
 /// bytes at a time, so up to eight bytes past the end are overwritten.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn put_word(buf: &mut [u8], mut o: usize, mut w: u64, mut valid: usize) -> Option<usize> {
     let mut m = exact_mask(w);
     loop {

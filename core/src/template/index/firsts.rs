@@ -21,13 +21,19 @@ pub(super) const MANY: u32 = NONE - 1;
 pub(super) const NO_FIRST: u16 = 0x100;
 
 /// The key of `(node, byte)`, or `None` past 2^24 nodes.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn first_key(node: u32, byte: u8) -> Option<u64> {
     (node < 1 << 24).then(|| (u64::from(node) << 8) | u64::from(byte))
 }
 
 /// The first slot to probe for `key` in a table of `len` slots.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn first_home(key: u64, len: usize) -> usize {
     let h = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32;
     ((u64::from(h) * len as u64) >> 32) as usize
@@ -45,10 +51,14 @@ pub(super) enum First {
 
 impl<S: Storage> Index<S> {
     /// The static edge of `node` whose key starts with the canonical byte `byte`.
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     pub(super) fn first(&self, node: u32, byte: u8) -> First {
         let table = self.firsts.items();
-        let (true, Some(key)) = (self.firsts_ok, first_key(node, byte)) else {
+        // Compact targets build no index: every lookup is hashed, as when it is switched off.
+        let (true, Some(key)) = (crate::WIDE && self.firsts_ok, first_key(node, byte)) else {
             return First::Hashed;
         };
         let len = table.len();
@@ -81,7 +91,7 @@ impl<S: Storage> Index<S> {
         let Ok(byte) = u8::try_from(first) else {
             return Ok(()); // an empty key: never looked up
         };
-        if !self.firsts_ok {
+        if !crate::WIDE || !self.firsts_ok {
             return Ok(());
         }
         let Some(key) = first_key(node, byte) else {

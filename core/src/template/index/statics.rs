@@ -10,21 +10,30 @@ use crate::template::parse::Span;
 use crate::template::store::{Buf, Storage};
 
 /// The table hash of a static key under `parent`.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn table_hash(hash: u32, parent: u32) -> u32 {
     let h = (hash ^ parent.wrapping_mul(0x9E37_79B9)).wrapping_mul(0x85EB_CA6B);
     h ^ (h >> 15)
 }
 
 /// The first slot to probe for a table hash.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn home(th: u32, len: usize) -> usize {
     ((u64::from(th) * len as u64) >> 32) as usize
 }
 
 impl<S: Storage> Index<S> {
     /// The key text of a static edge.
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     pub(super) fn key<'s, A: AsRef<str>>(
         &'s self,
         sources: &'s [A],
@@ -39,7 +48,10 @@ impl<S: Storage> Index<S> {
             .unwrap_or_default()
     }
 
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     pub(super) fn key_eq<A: AsRef<str>>(
         &self,
         sources: &[A],
@@ -53,7 +65,10 @@ impl<S: Storage> Index<S> {
     }
 
     /// The child of `node` for the static segment `seg`.
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     pub(super) fn find_static<A: AsRef<str>>(
         &self,
         sources: &[A],

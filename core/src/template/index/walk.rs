@@ -13,7 +13,10 @@ use crate::template::store::{Buf, Storage};
 /// Scans the URI segment at `pos`: its end, and whether it can be a `{var}` value (one or
 /// more unreserved or pct-encoded bytes). One pass: the `{var}` class run usually ends the
 /// segment.
-#[inline(always)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn scan(b: &[u8], pos: usize) -> (usize, bool) {
     if let Some(end) = norm::run(b, pos, norm::C_U) {
         match b.get(end) {
@@ -171,7 +174,10 @@ impl<S: Storage> Index<S> {
 
     /// The only template below `n`: runs the rest of its path from `pos`, then its query
     /// and fragment.
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn run_single<A: AsRef<str>>(
         &self,
         w: &mut Walk<'_, '_, A>,
@@ -219,7 +225,10 @@ impl<S: Storage> Index<S> {
         self.accept(src, r, w.uri, p, w.slots).then_some(r)
     }
 
-    #[inline(always)]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     fn enter<A: AsRef<str>>(
         &self,
         w: &mut Walk<'_, '_, A>,
