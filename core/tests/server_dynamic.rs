@@ -65,10 +65,8 @@ fn registered_resources_first_then_the_hosts_pages() {
     let mut h = H::new("dyn-merge", dynamic(2, &["a://3", "a://1", "a://2"]));
     let p1 = only(&list(&mut h, None));
     assert_eq!(uris(&p1), ["a://1", "a://2"]);
-    let p2 = only(&list(&mut h, Some(&p1["result"]["nextCursor"])));
-    assert_eq!(uris(&p2), ["a://3"]);
-    // The last registered page points at the host's phase.
-    let outs = list(&mut h, Some(&p2["result"]["nextCursor"]));
+    // The last registered page has room left: it merges the host's first page.
+    let outs = list(&mut h, Some(&p1["result"]["nextCursor"]));
     assert!(transmits(&outs).is_empty());
     let e = list_event(&outs);
     assert_eq!((e.cursor.as_deref(), e.auth, e.progress), (None, 0, false));
@@ -80,11 +78,11 @@ fn registered_resources_first_then_the_hosts_pages() {
             Some("host-page-2".into()),
         )
         .unwrap();
-    let p3 = only(&h.drain());
-    assert_eq!(uris(&p3), ["h://1", "h://2"]);
-    assert_eq!(p3["result"]["ttlMs"], 60_000);
-    assert_eq!(p3["result"]["cacheScope"], "public");
-    let next = p3["result"]["nextCursor"].clone();
+    let p2 = only(&h.drain());
+    assert_eq!(uris(&p2), ["a://3", "h://1", "h://2"]);
+    assert_eq!(p2["result"]["ttlMs"], 60_000);
+    assert_eq!(p2["result"]["cacheScope"], "public");
+    let next = p2["result"]["nextCursor"].clone();
     assert!(!next.as_str().unwrap().contains("host-page-2"), "opaque");
     // The host gets back exactly its own cursor.
     let e = list_event(&list(&mut h, Some(&next)));
@@ -92,12 +90,98 @@ fn registered_resources_first_then_the_hosts_pages() {
     h.server
         .respond_list(e.handle, vec![res("h://3")], None)
         .unwrap();
-    let p4 = only(&h.drain());
-    assert_eq!(uris(&p4), ["h://3"]);
-    assert!(p4["result"].get("nextCursor").is_none());
+    let p3 = only(&h.drain());
+    assert_eq!(uris(&p3), ["h://3"]);
+    assert!(p3["result"].get("nextCursor").is_none());
     // The same cursor gives the same request to the host again (deterministic).
     let e = list_event(&list(&mut h, Some(&next)));
     assert_eq!(e.cursor.as_deref(), Some("host-page-2"));
+}
+
+#[test]
+fn one_registered_and_the_hosts_first_page_in_one_answer() {
+    let mut h = H::new("dyn-one", dynamic(50, &["a://1"]));
+    let e = list_event(&list(&mut h, None));
+    assert_eq!(e.cursor, None);
+    let items = (1..=5).map(|i| res(&format!("h://{i}"))).collect();
+    h.server.respond_list(e.handle, items, None).unwrap();
+    let v = only(&h.drain());
+    assert_eq!(
+        uris(&v),
+        ["a://1", "h://1", "h://2", "h://3", "h://4", "h://5"]
+    );
+    assert!(v["result"].get("nextCursor").is_none());
+    assert_eq!(v["result"]["ttlMs"], 60_000);
+}
+
+#[test]
+fn registered_filling_a_page_exactly_carries_the_cursor() {
+    let mut h = H::new("dyn-exact", dynamic(2, &["a://1", "a://2"]));
+    let p1 = only(&list(&mut h, None));
+    assert_eq!(uris(&p1), ["a://1", "a://2"]);
+    let e = list_event(&list(&mut h, Some(&p1["result"]["nextCursor"])));
+    assert_eq!(e.cursor, None);
+    h.server
+        .respond_list(e.handle, vec![res("a://1"), res("h://1")], Some("n".into()))
+        .unwrap();
+    let p2 = only(&h.drain());
+    // Host phase alone: the registered duplicate is dropped, nothing registered repeats.
+    assert_eq!(uris(&p2), ["h://1"]);
+    assert!(p2["result"]["nextCursor"].is_string());
+}
+
+#[test]
+fn an_empty_last_host_page_leaves_the_registered_tail_alone() {
+    let mut h = H::new(
+        "dyn-tail",
+        dynamic(3, &["a://1", "a://2", "a://3", "a://4"]),
+    );
+    let p1 = only(&list(&mut h, None));
+    assert_eq!(uris(&p1), ["a://1", "a://2", "a://3"]);
+    let e = list_event(&list(&mut h, Some(&p1["result"]["nextCursor"])));
+    h.server.respond_list(e.handle, vec![], None).unwrap();
+    let p2 = only(&h.drain());
+    assert_eq!(uris(&p2), ["a://4"]);
+    assert!(p2["result"].get("nextCursor").is_none());
+}
+
+#[test]
+fn the_tail_is_reread_when_the_host_answers() {
+    let mut h = H::new("dyn-changed", dynamic(3, &["a://1"]));
+    let e = list_event(&list(&mut h, None));
+    // Registered meanwhile: still one valid page of the current set.
+    h.server
+        .add_resource(ResourceEntry {
+            resource: res("a://0"),
+            contents: None,
+            cache: None,
+        })
+        .unwrap();
+    h.server
+        .respond_list(e.handle, vec![res("h://1"), res("a://0")], None)
+        .unwrap();
+    assert_eq!(uris(&only(&h.drain())), ["a://0", "a://1", "h://1"]);
+    // Grown past a page: the registered page alone, with its key cursor.
+    let e = list_event(&list(&mut h, None));
+    for uri in ["a://2", "a://3"] {
+        h.server
+            .add_resource(ResourceEntry {
+                resource: res(uri),
+                contents: None,
+                cache: None,
+            })
+            .unwrap();
+    }
+    h.server
+        .respond_list(e.handle, vec![res("h://1")], None)
+        .unwrap();
+    let v = only(&h.drain());
+    assert_eq!(uris(&v), ["a://0", "a://1", "a://2"]);
+    let e = list_event(&list(&mut h, Some(&v["result"]["nextCursor"])));
+    h.server
+        .respond_list(e.handle, vec![res("h://1")], None)
+        .unwrap();
+    assert_eq!(uris(&only(&h.drain())), ["a://3", "h://1"]);
 }
 
 #[test]
@@ -277,15 +361,15 @@ fn turned_on_later_and_off_again() {
     let p = only(&list(&mut h, None));
     assert_eq!(uris(&p), ["a://1"]);
     assert!(p["result"].get("nextCursor").is_none());
-    // On: the registered page leads to the host's pages.
+    // On: the registered page merges the host's first page.
     h.server.set_dynamic_resources(true);
-    let p = only(&list(&mut h, None));
-    let cursor = p["result"]["nextCursor"].clone();
-    let e = list_event(&list(&mut h, Some(&cursor)));
+    let e = list_event(&list(&mut h, None));
     h.server
-        .respond_list(e.handle, vec![res("h://1")], None)
+        .respond_list(e.handle, vec![res("h://1")], Some("more".into()))
         .unwrap();
-    assert_eq!(uris(&only(&h.drain())), ["h://1"]);
+    let p = only(&h.drain());
+    assert_eq!(uris(&p), ["a://1", "h://1"]);
+    let cursor = p["result"]["nextCursor"].clone();
     // Off again: the host-phase cursor is refused.
     h.server.set_dynamic_resources(false);
     let err = only(&list(&mut h, Some(&cursor)));

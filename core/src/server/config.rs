@@ -102,7 +102,8 @@ pub struct ServerConfig {
     pub forward_unlisted_reads: bool,
     /// `resources/list` lists the registered resources, then the host's own pages
     /// ([`Event::ListResources`](super::Event), answered with
-    /// [`Server::respond_list`](super::Server::respond_list)); `resources` is declared, and
+    /// [`Server::respond_list`](super::Server::respond_list)); the last registered page, when
+    /// it has room left, carries the host's first page too; `resources` is declared, and
     /// reads of URIs that match nothing registered go to the host as
     /// [`ReadTarget::Unlisted`](super::ReadTarget) (it listed them). Default: false.
     pub dynamic_resources: bool,

@@ -25,8 +25,11 @@ pub(crate) enum Owed {
     Prompt,
     /// `completion/complete`.
     Complete,
-    /// A page of the host's resources (`resources/list`).
-    List,
+    /// A page of the host's resources (`resources/list`). `tail`: `Some(after)` when the
+    /// answer starts with the registered resources after the key `after` (`None` = from the
+    /// first), the registered phase having ended in this page with room left; they are
+    /// re-read from the registry when the host answers (server/dynamic.rs).
+    List { tail: Option<Option<String>> },
     /// A method the host registered ([`Server::add_method`](super::Server::add_method)).
     Method,
 }

@@ -288,7 +288,7 @@ impl Server {
             (Failure::NotFound, Owed::Complete) => {
                 ErrorObject::new(ErrorCode::INVALID_PARAMS, "Unknown completion reference")
             }
-            (Failure::NotFound, Owed::List) => {
+            (Failure::NotFound, Owed::List { .. }) => {
                 ErrorObject::new(ErrorCode::INVALID_PARAMS, "Invalid cursor")
             }
             (Failure::NotFound, Owed::Method) => {
