@@ -141,7 +141,8 @@ pub(crate) struct Request {
 }
 
 /// ``resources/list`` reached the host's own pages (``dynamic_resources=True``; the registered
-/// resources were listed first): answer with ``respond_list`` or ``fail``.
+/// resources come first, and the page that ends them carries the host's first page after
+/// them): answer with ``respond_list`` or ``fail``.
 #[pyclass(module = "mcp_context", frozen, get_all)]
 pub(crate) struct ListResources {
     /// Pass back to ``respond_list``/``fail``.

@@ -174,8 +174,8 @@ final class AsyncHostTests: XCTestCase {
         let session = try await client.connect()
         XCTAssertEqual(session.version, "2026-07-28")
         let listing = try await client.listResources()
-        // The template's list callback answers through the dynamic lists: its items come in
-        // the pages after the registered resources, behind the server's cursor.
+        // The template's list callback answers through the dynamic lists: its items follow
+        // the registered resources (the page that ends them carries the first of them).
         XCTAssertTrue(listing.pages.contains { $0.json.contains("kb://acme/fiches/changement-adresse") })
         XCTAssertTrue(listing.pages.contains { $0.json.contains("kb://acme/charte-reponse") })
         let charter = try await client.readResource("kb://acme/charte-reponse")
