@@ -1412,13 +1412,15 @@ export class WasmTemplate {
         return ret;
     }
     /**
-     * Expands the `n` positional values in the input (see the module docs); the output's
-     * length, or `-len - 1` when the output is not ASCII, or [`FAILED`] (`takeError`).
+     * Expands the `n` positional values in the input's first `at` bytes (see the module
+     * docs): the length of the expansion written from input byte `at` on, or `-len - 1`
+     * when the input moved or the expansion is not ASCII, or [`FAILED`] (`takeError`).
      * @param {number} n
+     * @param {number} at
      * @returns {number}
      */
-    expandInput(n) {
-        const ret = wasm.wasmtemplate_expandInput(this.__wbg_ptr, n);
+    expandInput(n, at) {
+        const ret = wasm.wasmtemplate_expandInput(this.__wbg_ptr, n, at);
         return ret;
     }
     /**
