@@ -34,6 +34,8 @@ use pyo3::prelude::*;
 
 mod cache;
 mod client;
+mod client_convert;
+mod client_events;
 mod context;
 mod error_code;
 mod errors;
@@ -43,6 +45,8 @@ mod http_entry;
 mod pyjson;
 mod router;
 mod server;
+mod server_config;
+mod server_events;
 mod template;
 mod waker;
 

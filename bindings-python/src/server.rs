@@ -1,304 +1,27 @@
 //! `ServerMachine`: the core's sans-IO server machine (`server::Server`,
 //! docs/server-machine.md). Bytes and `now_ms` in; `Transmit` and event objects out.
 //! Resources, templates, prompts, contents and prompt results are dicts in the spec's shape,
-//! decoded (and checked against the schema) by the core.
+//! decoded (and checked against the schema) by the core. The output classes live in
+//! `server_events`, the argument conversions in `server_config`.
 
-use std::borrow::Cow;
 use std::sync::{Mutex, MutexGuard};
 
 use mcp_context::http::{HeadCheck, HttpStart};
 use mcp_context::messages::owned::{
-    OwnedGetPromptResult, OwnedImplementation, OwnedInputRequest, OwnedPrompt, OwnedResource,
-    OwnedResourceContents, OwnedResourceTemplate,
+    OwnedGetPromptResult, OwnedInputRequest, OwnedPrompt, OwnedResource, OwnedResourceTemplate,
 };
 use mcp_context::server::{
-    CacheHint, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure, Handle as CoreHandle,
-    InputRequired, Listed, Output, PromptEntry, RegisterError, ResourceEntry, RespondError,
-    Retry as CoreRetry, SealingKey, Server, ServerConfig, StreamId, TemplateEntry, Transport,
+    Ctx, InputRequired, Output, PromptEntry, ResourceEntry, Server, StreamId, TemplateEntry,
+    Transport,
 };
-use pyo3::exceptions::{PyRuntimeError, PyTypeError, PyValueError};
+use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyFrozenSet, PyString};
+use pyo3::types::PyDict;
 
 use crate::errors::{self, Exc};
 use crate::pyjson;
-
-/// The machine's name for one request the application must answer: pass it back to
-/// ``respond_*``/``fail``. ``int(handle)`` is unique for the machine's lifetime.
-#[pyclass(module = "mcp_context", frozen, eq, hash, from_py_object)]
-#[derive(PartialEq, Eq, Hash, Clone, Copy)]
-pub(crate) struct Handle {
-    inner: CoreHandle,
-}
-
-#[pymethods]
-impl Handle {
-    fn __int__(&self) -> u64 {
-        self.inner.get()
-    }
-
-    fn __repr__(&self) -> String {
-        format!("Handle({})", self.inner.get())
-    }
-}
-
-/// Bytes to write. stdio: ``bytes`` then ``b"\n"`` (ignore the rest). HTTP: the first
-/// transmit of a ``stream`` decides the response status (``http_status``); ``kind`` ``"json"``
-/// is the whole body, ``"sse"`` one ``data: ...\n\n`` event of a listen stream;
-/// ``end_of_stream`` says the response is complete.
-#[pyclass(module = "mcp_context", frozen, get_all)]
-pub(crate) struct Transmit {
-    /// The stream (the ``stream`` given to ``handle_message``).
-    stream: u64,
-    /// One compact JSON-RPC message, without a newline.
-    bytes: Py<PyBytes>,
-    /// HTTP: the POST's response status.
-    http_status: u16,
-    /// HTTP: ``"json"`` or ``"sse"``.
-    kind: &'static str,
-    /// HTTP: the response is complete.
-    end_of_stream: bool,
-    /// HTTP: the response headers when this is a stream's first transmit
-    /// (``Content-Type``; ``Cache-Control: no-cache`` for SSE).
-    http_headers: Vec<(&'static str, &'static str)>,
-}
-
-/// The verified inputs of an MRTR retry (docs/rules.md §13).
-#[pyclass(module = "mcp_context", frozen, get_all)]
-pub(crate) struct Retry {
-    /// The application state given to ``respond_input_required``, verified (integrity,
-    /// binding to method/params/auth, expiry); ``None`` when the retry carried none.
-    state: Option<Py<PyBytes>>,
-    /// ``inputResponses``: key → the client's result dict, as sent (validate before use).
-    input_responses: Py<PyDict>,
-}
-
-/// ``resources/read`` needs contents: answer ``handle`` once with ``respond_read``,
-/// ``respond_input_required`` or ``fail``.
-#[pyclass(module = "mcp_context", frozen, get_all)]
-pub(crate) struct ReadResource {
-    /// Pass back to ``respond_*``/``fail``.
-    handle: Handle,
-    /// The URI, validated, exactly as requested.
-    uri: String,
-    /// ``"resource"`` (registered without contents), ``"template"`` or ``"unlisted"``.
-    target: &'static str,
-    /// The matched template's ``uriTemplate`` when ``target == "template"``.
-    template: Option<String>,
-    /// The template variables, percent-decoded (an exploded list joined with ``,``).
-    variables: Py<PyDict>,
-    /// The caller context (the ``auth`` given to ``handle_message``).
-    auth: u64,
-    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
-    progress: bool,
-    /// Client capabilities declared on this request: ``"elicitation.form"``,
-    /// ``"elicitation.url"``, ``"sampling"``, ``"roots"``.
-    capabilities: Py<PyFrozenSet>,
-    /// The verified retry inputs on an MRTR retry, else ``None``.
-    retry: Option<Py<Retry>>,
-}
-
-/// ``prompts/get`` needs messages: answer ``handle`` once with ``respond_prompt``,
-/// ``respond_input_required`` or ``fail``.
-#[pyclass(module = "mcp_context", frozen, get_all)]
-pub(crate) struct GetPrompt {
-    /// Pass back to ``respond_*``/``fail``.
-    handle: Handle,
-    /// The prompt name (registered and visible to ``auth``).
-    name: String,
-    /// The string arguments; every required one is present.
-    arguments: Py<PyDict>,
-    /// The caller context.
-    auth: u64,
-    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
-    progress: bool,
-    /// Client capabilities declared on this request.
-    capabilities: Py<PyFrozenSet>,
-    /// The verified retry inputs on an MRTR retry, else ``None``.
-    retry: Option<Py<Retry>>,
-}
-
-/// A request for a method the host registered with ``add_method`` (``tools/list``,
-/// ``tools/call``, vendor methods): answer ``handle`` once with ``respond_result``,
-/// ``respond_input_required`` or ``fail``. The machine checked the envelope and ``_meta``
-/// only: validate ``params`` yourself (``fail(handle, "invalid_params", ...)``).
-#[pyclass(module = "mcp_context", frozen, get_all)]
-pub(crate) struct Request {
-    /// Pass back to ``respond_result``/``respond_input_required``/``fail``.
-    handle: Handle,
-    /// The method, as registered.
-    method: String,
-    /// The params object as received (``_meta`` included).
-    params: Py<PyAny>,
-    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
-    progress: bool,
-    /// The caller context.
-    auth: u64,
-    /// Client capabilities declared on this request.
-    capabilities: Py<PyFrozenSet>,
-    /// The verified retry inputs on an MRTR retry, else ``None``.
-    retry: Option<Py<Retry>>,
-}
-
-/// ``resources/list`` reached the host's own pages (``dynamic_resources=True``; the registered
-/// resources come first, and the page that ends them carries the host's first page after
-/// them): answer with ``respond_list`` or ``fail``.
-#[pyclass(module = "mcp_context", frozen, get_all)]
-pub(crate) struct ListResources {
-    /// Pass back to ``respond_list``/``fail``.
-    handle: Handle,
-    /// The host's own cursor from its previous page's ``next_cursor``; ``None`` first.
-    cursor: Option<String>,
-    /// The caller context (lists may depend on it).
-    auth: u64,
-    /// The request carried ``_meta.progressToken``.
-    progress: bool,
-}
-
-/// ``completion/complete`` without a registered value set: answer with
-/// ``respond_completion`` or ``fail``.
-#[pyclass(module = "mcp_context", frozen, get_all)]
-pub(crate) struct Complete {
-    /// Pass back to ``respond_completion``/``fail``.
-    handle: Handle,
-    /// The prompt name for a ``ref/prompt``, else ``None``.
-    prompt: Option<String>,
-    /// The ``uriTemplate`` for a ``ref/resource``, else ``None``.
-    template: Option<String>,
-    /// The argument (or template variable) being completed.
-    argument: String,
-    /// What the user typed so far.
-    value: String,
-    /// ``context.arguments``: already-resolved arguments.
-    context: Py<PyDict>,
-    /// The caller context.
-    auth: u64,
-    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
-    progress: bool,
-}
-
-/// A handle is dead: stop working on it; later answers are refused.
-#[pyclass(module = "mcp_context", frozen, get_all)]
-pub(crate) struct Cancelled {
-    /// The request.
-    handle: Handle,
-    /// ``"client"``, ``"stream_closed"`` or ``"timed_out"``.
-    reason: &'static str,
-}
-
-/// A listen subscription's queue overflowed: it was torn down (the client re-listens).
-#[pyclass(module = "mcp_context", frozen, get_all)]
-pub(crate) struct StreamOverflow {
-    /// The stream.
-    stream: u64,
-    /// The listen request's id.
-    subscription: Py<PyAny>,
-}
-
-pyjson::py_repr!(
-    Transmit,
-    ["stream", "http_status", "kind", "end_of_stream", "bytes"]
-);
-pyjson::py_repr!(Retry, ["state", "input_responses"]);
-pyjson::py_repr!(
-    ReadResource,
-    [
-        "handle",
-        "uri",
-        "target",
-        "template",
-        "variables",
-        "auth",
-        "capabilities",
-        "retry"
-    ]
-);
-pyjson::py_repr!(
-    GetPrompt,
-    [
-        "handle",
-        "name",
-        "arguments",
-        "auth",
-        "capabilities",
-        "retry"
-    ]
-);
-pyjson::py_repr!(
-    Complete,
-    [
-        "handle", "prompt", "template", "argument", "value", "context", "auth"
-    ]
-);
-pyjson::py_repr!(Cancelled, ["handle", "reason"]);
-pyjson::py_repr!(Request, ["handle", "method", "auth", "params"]);
-pyjson::py_repr!(ListResources, ["handle", "cursor", "auth"]);
-pyjson::py_repr!(StreamOverflow, ["stream", "subscription"]);
-
-fn caps<'py>(py: Python<'py>, c: DeclaredCapabilities) -> PyResult<Bound<'py, PyFrozenSet>> {
-    let mut names = Vec::new();
-    for (on, name) in [
-        (c.elicitation_form, "elicitation.form"),
-        (c.elicitation_url, "elicitation.url"),
-        (c.sampling, "sampling"),
-        (c.roots, "roots"),
-    ] {
-        if on {
-            names.push(name);
-        }
-    }
-    PyFrozenSet::new(py, &names)
-}
-
-fn pairs_dict<'py>(py: Python<'py>, pairs: &[(String, String)]) -> PyResult<Bound<'py, PyDict>> {
-    let d = PyDict::new(py);
-    for (k, v) in pairs {
-        d.set_item(k, v)?;
-    }
-    Ok(d)
-}
-
-fn retry(py: Python<'_>, r: Option<CoreRetry>) -> PyResult<Option<Py<Retry>>> {
-    let Some(r) = r else { return Ok(None) };
-    let responses = PyDict::new(py);
-    for (k, v) in &r.input_responses {
-        responses.set_item(k, pyjson::to_py(py, v)?)?;
-    }
-    Ok(Some(Py::new(
-        py,
-        Retry {
-            state: r.state.map(|s| PyBytes::new(py, &s).unbind()),
-            input_responses: responses.unbind(),
-        },
-    )?))
-}
-
-fn register_error(py: Python<'_>, e: RegisterError) -> PyErr {
-    errors::kinded(py, Exc::Register, e.to_string(), e.ident())
-}
-
-fn respond_error(py: Python<'_>, e: RespondError) -> PyErr {
-    errors::kinded(py, Exc::Respond, e.to_string(), e.ident())
-}
-
-fn hint(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<CacheHint>> {
-    value
-        .filter(|v| !v.is_none())
-        .map(|v| pyjson::decode::<CacheHint>(v, what))
-        .transpose()
-}
-
-/// `{name: [values]}` → value sets.
-fn value_sets(d: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Vec<String>)>> {
-    let Some(d) = d else { return Ok(Vec::new()) };
-    d.iter()
-        .map(|(k, v)| Ok((k.extract()?, v.extract()?)))
-        .collect()
-}
-
-fn contents_of(value: &Bound<'_, PyAny>) -> PyResult<Vec<OwnedResourceContents>> {
-    pyjson::decode::<Vec<OwnedResourceContents>>(value, "contents")
-}
+use crate::server_config::{Options, contents_of, hint, register_error, respond_error, value_sets};
+use crate::server_events::{Handle, event_object, transmit_object};
 
 /// The sans-IO MCP server machine (docs/server-machine.md): validation, ``server/discover``,
 /// paginated lists, reads, prompts, completion, ``subscriptions/listen``, cache hints,
@@ -323,122 +46,6 @@ impl ServerMachine {
             PyRuntimeError::new_err("ServerMachine is in use (re-entrant or concurrent call)")
         })
     }
-}
-
-fn transport(name: &str) -> PyResult<Transport> {
-    match name {
-        "stdio" => Ok(Transport::Stdio),
-        "http" => Ok(Transport::Http),
-        _ => Err(PyValueError::new_err(
-            "transport must be \"stdio\" or \"http\"",
-        )),
-    }
-}
-
-fn event_object<'py>(py: Python<'py>, server: &Server, ev: Event) -> PyResult<Bound<'py, PyAny>> {
-    Ok(match ev {
-        Event::ReadResource(r) => {
-            let target = r.target.ident();
-            let (template, vars) = match r.target {
-                mcp_context::server::ReadTarget::Template { id, variables } => {
-                    (server.template(id).map(str::to_owned), variables)
-                }
-                _ => (None, Vec::new()),
-            };
-            Bound::new(
-                py,
-                ReadResource {
-                    handle: Handle { inner: r.handle },
-                    uri: r.uri,
-                    target,
-                    template,
-                    variables: pairs_dict(py, &vars)?.unbind(),
-                    auth: r.auth,
-                    progress: r.progress,
-                    capabilities: caps(py, r.capabilities)?.unbind(),
-                    retry: retry(py, r.retry)?,
-                },
-            )?
-            .into_any()
-        }
-        Event::GetPrompt(p) => Bound::new(
-            py,
-            GetPrompt {
-                handle: Handle { inner: p.handle },
-                name: p.name,
-                arguments: pairs_dict(py, &p.arguments)?.unbind(),
-                auth: p.auth,
-                progress: p.progress,
-                capabilities: caps(py, p.capabilities)?.unbind(),
-                retry: retry(py, p.retry)?,
-            },
-        )?
-        .into_any(),
-        Event::ListResources(l) => Bound::new(
-            py,
-            ListResources {
-                handle: Handle { inner: l.handle },
-                cursor: l.cursor,
-                auth: l.auth,
-                progress: l.progress,
-            },
-        )?
-        .into_any(),
-        Event::Request(r) => Bound::new(
-            py,
-            Request {
-                handle: Handle { inner: r.handle },
-                method: r.method,
-                params: pyjson::to_py(py, &r.params)?.unbind(),
-                progress: r.progress,
-                auth: r.auth,
-                capabilities: caps(py, r.capabilities)?.unbind(),
-                retry: retry(py, r.retry)?,
-            },
-        )?
-        .into_any(),
-        Event::Complete(c) => {
-            let (prompt, template) = match c.target {
-                CompletionTarget::Prompt(name) => (Some(name), None),
-                CompletionTarget::Template(id) => (None, server.template(id).map(str::to_owned)),
-            };
-            Bound::new(
-                py,
-                Complete {
-                    handle: Handle { inner: c.handle },
-                    prompt,
-                    template,
-                    argument: c.argument,
-                    value: c.value,
-                    context: pairs_dict(py, &c.context)?.unbind(),
-                    auth: c.auth,
-                    progress: c.progress,
-                },
-            )?
-            .into_any()
-        }
-        Event::Cancelled { handle, reason } => Bound::new(
-            py,
-            Cancelled {
-                handle: Handle { inner: handle },
-                reason: reason.ident(),
-            },
-        )?
-        .into_any(),
-        Event::StreamOverflow {
-            stream,
-            subscription,
-        } => Bound::new(
-            py,
-            StreamOverflow {
-                stream: stream.0,
-                subscription: pyjson::request_id(py, &subscription)?.unbind(),
-            },
-        )?
-        .into_any(),
-        // A variant this binding does not convert yet: its core identifier, never a guess.
-        other => PyString::new(py, other.ident()).into_any(),
-    })
 }
 
 #[pymethods]
@@ -495,77 +102,36 @@ impl ServerMachine {
         max_pending_per_stream: Option<usize>,
         max_pending: Option<usize>,
     ) -> PyResult<Self> {
-        let mut config = ServerConfig::default();
-        if let Some(info) = server_info {
-            if info.is_instance_of::<pyo3::types::PyBool>() {
-                if !info.extract::<bool>()? {
-                    config.server_info = None;
-                }
-            } else {
-                config.server_info =
-                    Some(pyjson::decode::<OwnedImplementation>(info, "server_info")?);
-            }
+        let config = Options {
+            server_info,
+            instructions,
+            supported_versions,
+            page_size,
+            discover_cache,
+            resources_list_cache,
+            templates_list_cache,
+            prompts_list_cache,
+            read_cache,
+            request_timeout_ms,
+            stream_queue,
+            state_keys,
+            state_ttl_ms,
+            forward_unlisted_reads,
+            declare_resources,
+            declare_prompts,
+            completion_events,
+            http_path,
+            http_any_path,
+            max_body,
+            allowed_hosts,
+            allowed_origins,
+            dynamic_resources,
+            max_listens_per_stream,
+            max_listens,
+            max_pending_per_stream,
+            max_pending,
         }
-        config.instructions = instructions;
-        if let Some(v) = supported_versions {
-            config.supported_versions = v;
-        }
-        // Defaults are the core's (`ServerConfig::default()`): only what the caller gave is set.
-        fn set<T>(slot: &mut T, value: Option<T>) {
-            if let Some(v) = value {
-                *slot = v;
-            }
-        }
-        set(&mut config.page_size, page_size);
-        for (slot, value, what) in [
-            (&mut config.discover_cache, discover_cache, "discover_cache"),
-            (
-                &mut config.resources_list_cache,
-                resources_list_cache,
-                "resources_list_cache",
-            ),
-            (
-                &mut config.templates_list_cache,
-                templates_list_cache,
-                "templates_list_cache",
-            ),
-            (
-                &mut config.prompts_list_cache,
-                prompts_list_cache,
-                "prompts_list_cache",
-            ),
-            (&mut config.read_cache, read_cache, "read_cache"),
-        ] {
-            if let Some(h) = hint(value, what)? {
-                *slot = h;
-            }
-        }
-        set(&mut config.request_timeout_ms, request_timeout_ms);
-        set(&mut config.stream_queue, stream_queue);
-        if let Some(keys) = state_keys {
-            config.state_keys = keys
-                .into_iter()
-                .map(|(id, secret)| SealingKey { id, secret })
-                .collect();
-        }
-        set(&mut config.state_ttl_ms, state_ttl_ms);
-        set(&mut config.forward_unlisted_reads, forward_unlisted_reads);
-        set(&mut config.declare_resources, declare_resources);
-        set(&mut config.declare_prompts, declare_prompts);
-        set(&mut config.completion_events, completion_events);
-        if http_any_path {
-            config.http.path = None;
-        } else if http_path.is_some() {
-            config.http.path = http_path;
-        }
-        set(&mut config.http.max_body, max_body);
-        set(&mut config.http.allowed_hosts, allowed_hosts);
-        set(&mut config.http.allowed_origins, allowed_origins);
-        set(&mut config.dynamic_resources, dynamic_resources);
-        set(&mut config.max_listens_per_stream, max_listens_per_stream);
-        set(&mut config.max_listens, max_listens);
-        set(&mut config.max_pending_per_stream, max_pending_per_stream);
-        set(&mut config.max_pending, max_pending);
+        .into_config()?;
         Server::new(config)
             .map(|s| Self {
                 inner: Mutex::new(s),
@@ -675,20 +241,8 @@ impl ServerMachine {
     /// caller (a hidden item is "not found") and makes every list and read private. An
     /// exception in the callback hides the item. The callback must not call the machine.
     fn set_visibility(&self, visible: Py<PyAny>) -> PyResult<()> {
-        let filter = move |auth: u64, item: Listed<'_>| -> bool {
-            let (kind, key) = match item {
-                Listed::Resource(r) => ("resource", r.uri.as_str()),
-                Listed::Template(t) => ("template", t.uri_template.as_str()),
-                Listed::Prompt(p) => ("prompt", p.name.as_str()),
-            };
-            Python::attach(|py| {
-                visible
-                    .call1(py, (auth, kind, key))
-                    .and_then(|r| r.is_truthy(py))
-                    .unwrap_or(false)
-            })
-        };
-        self.lock()?.set_visibility(Box::new(filter));
+        self.lock()?
+            .set_visibility(crate::server_config::visibility(visible));
         Ok(())
     }
 
@@ -709,7 +263,7 @@ impl ServerMachine {
         let ctx = Ctx {
             stream: StreamId(stream),
             auth,
-            transport: self::transport(transport)?,
+            transport: crate::server_config::transport(transport)?,
         };
         Ok(self.lock()?.handle_message(data, now_ms, ctx).ident())
     }
@@ -796,18 +350,7 @@ impl ServerMachine {
             return Ok(None);
         };
         Ok(Some(match out {
-            Output::Transmit(t) => Bound::new(
-                py,
-                Transmit {
-                    stream: t.stream.0,
-                    bytes: PyBytes::new(py, &t.bytes).unbind(),
-                    http_status: t.http_status,
-                    kind: t.kind.ident(),
-                    end_of_stream: t.end_of_stream,
-                    http_headers: t.http_headers().to_vec(),
-                },
-            )?
-            .into_any(),
+            Output::Transmit(t) => transmit_object(py, t)?,
             Output::Event(ev) => event_object(py, &server, ev)?,
         }))
     }
@@ -997,26 +540,7 @@ impl ServerMachine {
         message: Option<String>,
         code: Option<i32>,
     ) -> PyResult<()> {
-        let failure = match (reason, code) {
-            ("not_found", None) => Failure::NotFound,
-            ("invalid_params", None) => Failure::InvalidParams(Cow::Owned(
-                message.unwrap_or_else(|| "Invalid params".to_owned()),
-            )),
-            ("internal", None) => Failure::Internal,
-            ("application", Some(code)) => Failure::Application {
-                code,
-                message: Cow::Owned(message.unwrap_or_default()),
-            },
-            ("application", None) => {
-                return Err(PyTypeError::new_err("reason \"application\" needs a code"));
-            }
-            _ => {
-                return Err(PyValueError::new_err(
-                    "reason must be \"not_found\", \"invalid_params\", \"internal\" or \
-                     \"application\" (code only with \"application\")",
-                ));
-            }
-        };
+        let failure = crate::server_config::failure(reason, message, code)?;
         self.lock()?
             .fail(handle.inner, failure)
             .map_err(|e| respond_error(py, e))
@@ -1063,14 +587,5 @@ impl ServerMachine {
 /// Adds `ServerMachine` and its output classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ServerMachine>()?;
-    m.add_class::<Handle>()?;
-    m.add_class::<Request>()?;
-    m.add_class::<ListResources>()?;
-    m.add_class::<Transmit>()?;
-    m.add_class::<Retry>()?;
-    m.add_class::<ReadResource>()?;
-    m.add_class::<GetPrompt>()?;
-    m.add_class::<Complete>()?;
-    m.add_class::<Cancelled>()?;
-    m.add_class::<StreamOverflow>()
+    crate::server_events::register(m)
 }

@@ -1,0 +1,283 @@
+"""``mcp_context.server``'s runtime: the machine, its host and the handler tasks of one running
+``App``; events dispatched to handlers, answers given back to the machine."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from . import _core
+from ._core import Cancelled, Complete, GetPrompt, ReadResource, Request, ServerMachine
+from ._host import MachineHost
+from ._handlers import (
+    AskInput,
+    Context,
+    InvalidParams,
+    NotFound,
+    _DYNAMIC_LISTS,
+    _LIST_PAGE,
+    _PLAIN,
+    _contents,
+    _dump,
+    _prompt_result,
+    _tool_result,
+    log,
+)
+
+if TYPE_CHECKING:
+    from .server import App
+
+
+class _ToolError:
+    """A tool's exception, answered as a result with ``isError: true``."""
+
+    def __init__(self, error: BaseException) -> None:
+        self.error = error
+
+
+def _tool_errors(answer: Callable[[Any, Any], None], rt: Runtime) -> Callable[[Any, Any], None]:
+    def wrapped(handle: Any, value: Any) -> None:
+        if isinstance(value, _ToolError):
+            log.info("tool error", exc_info=value.error)
+            rt.machine.respond_result(handle, {"content": [{"type": "text", "text": str(value.error) or type(value.error).__name__}], "isError": True})
+        else:
+            answer(handle, value)
+
+    wrapped.tool_errors = True  # type: ignore[attr-defined]
+    return wrapped
+
+
+class Runtime:
+    """The machine, its host and the handler tasks of one running server."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+        config = dict(app._config)
+        if any(r.completers for r in app._templates.values()) or app._completion is not None:
+            config.setdefault("completion_events", True)
+        if app._listers and _DYNAMIC_LISTS:
+            config.setdefault("dynamic_resources", True)
+        self.machine = ServerMachine(**config)
+        for register in app._registrations:
+            register(self.machine)
+        if app._tools:
+            self.machine.add_method("tools/list")
+            self.machine.add_method("tools/call")
+            self.machine.set_capability("tools", {})
+        for method in app._methods:
+            self.machine.add_method(method)
+        self.host = MachineHost(self.machine, self.dispatch)
+        self.tasks: dict[int, tuple[asyncio.Task[Any], Context]] = {}
+        self.background: list[asyncio.Task[Any]] = []
+        app._runtime = self
+        for fn in app._startup if self.host.loop is not None else ():
+            r = fn()
+            if inspect.isawaitable(r):
+                self.background.append(self.host.loop.create_task(r))
+
+    # events -> handlers
+    def dispatch(self, ev: Any) -> None:
+        t = type(ev)
+        if t is ReadResource:
+            self._read(ev)
+        elif t is GetPrompt:
+            self._prompt(ev)
+        elif t is Complete:
+            self._complete(ev)
+        elif t is Request:
+            self._request(ev)
+        elif _DYNAMIC_LISTS and t is _core.ListResources:
+            self._list(ev)
+        elif t is Cancelled:
+            running = self.tasks.pop(int(ev.handle), None)
+            if running is not None:
+                running[1]._cancel()
+                running[0].cancel()
+
+    def _ctx(self, ev: Any) -> Context:
+        return Context(self, ev.handle, ev.auth, getattr(ev, "capabilities", frozenset()), getattr(ev, "retry", None))
+
+    def _read(self, ev: ReadResource) -> None:
+        res = self.app._templates.get(ev.template) if ev.template is not None else self.app._statics.get(ev.uri)
+        if res is None:
+            self.machine.fail(ev.handle, "not_found")
+            return
+        args = ev.variables
+        if res.template is not None and ev.target != "template":
+            args = res.template.match(ev.uri) or {}
+        uri, mime = ev.uri, res.mime
+        sig = res.sig
+        self._run(ev, lambda ctx: sig.call(ctx, args), lambda h, v: self.machine.respond_read(h, _contents(uri, mime, v)))
+
+    def _prompt(self, ev: GetPrompt) -> None:
+        p = self.app._prompts.get(ev.name)
+        if p is None:
+            self.machine.fail(ev.handle, "invalid_params", f"unknown prompt {ev.name!r}")
+            return
+        for arg, allowed in p.choices.items():
+            v = ev.arguments.get(arg)
+            if v is not None and v not in allowed:
+                self.machine.fail(ev.handle, "invalid_params", f"{arg} must be one of {', '.join(allowed)}, not {v!r}")
+                return
+        desc = p.description
+        sig, arguments = p.sig, ev.arguments
+        self._run(ev, lambda ctx: sig.call(ctx, arguments), lambda h, v: self.machine.respond_prompt(h, _prompt_result(v, desc)))
+
+    def _list(self, ev: Any) -> None:
+        """One page of the templates' ``list()`` items (``resources/list`` after the
+        registered resources): the cursor is an offset into their concatenation."""
+        items: list[dict[str, Any]] = []
+        for res, lister in self.app._listers:
+            for item in lister():
+                item = _dump(item)
+                if isinstance(item, str):
+                    item = {"uri": item, "name": item}
+                if res.mime and "mimeType" not in item:
+                    item = {**item, "mimeType": res.mime}
+                items.append(item)
+        try:
+            start = int(ev.cursor) if ev.cursor is not None else 0
+        except ValueError:
+            self.machine.fail(ev.handle, "invalid_params", "invalid cursor")
+            return
+        page = items[start : start + _LIST_PAGE]
+        more = start + _LIST_PAGE < len(items)
+        self.machine.respond_list(ev.handle, page, str(start + _LIST_PAGE) if more else None)
+
+    def _request(self, ev: Request) -> None:
+        m, app = self.machine, self.app
+        if ev.method == "tools/list":
+            m.respond_result(ev.handle, {"tools": [t.entry for t in app._tools.values()]}, app._tools_cache)
+            return
+        if ev.method == "tools/call":
+            params = ev.params if isinstance(ev.params, dict) else {}
+            tool = app._tools.get(params.get("name")) if isinstance(params.get("name"), str) else None
+            if tool is None:
+                m.fail(ev.handle, "invalid_params", f"unknown tool {params.get('name')!r}")
+                return
+            args = params.get("arguments") or {}
+            if not isinstance(args, dict):
+                m.fail(ev.handle, "invalid_params", "arguments must be an object")
+                return
+            missing = [n for n in tool.entry["inputSchema"].get("required", []) if n not in args]
+            if missing:
+                m.fail(ev.handle, "invalid_params", f"missing arguments: {', '.join(missing)}")
+                return
+            sig = tool.sig
+            self._run(ev, lambda ctx: sig.call(ctx, args), lambda h, v: m.respond_result(h, _tool_result(v)), tool_errors=True)
+            return
+        fn = app._methods.get(ev.method)
+        if fn is None:
+            m.fail(ev.handle, "internal")
+            return
+        params = ev.params
+        two = len(inspect.signature(fn).parameters) >= 2
+        self._run(ev, (lambda ctx: fn(params, ctx)) if two else (lambda ctx: fn(params)), lambda h, v: m.respond_result(h, _dump(v)))
+
+    def _complete(self, ev: Complete) -> None:
+        res = self.app._templates.get(ev.template) if ev.template is not None else None
+        fn = res.completers.get(ev.argument) if res is not None else None
+        if fn is not None:
+            two = len(inspect.signature(fn).parameters) >= 2
+            value, context = ev.value, dict(ev.context)
+            call: Callable[[Context], Any] = (lambda ctx: fn(value, context)) if two else (lambda ctx: fn(value))
+        elif self.app._completion is not None:
+            ref = {"type": "ref/prompt", "name": ev.prompt} if ev.prompt is not None else {"type": "ref/resource", "uri": ev.template}
+            argument = {"name": ev.argument, "value": ev.value}
+            context = {"arguments": dict(ev.context)} if ev.context else None
+            comp = self.app._completion
+            call = lambda ctx: comp(ref, argument, context)  # noqa: E731
+        else:
+            self.machine.respond_completion(ev.handle, [])
+            return
+
+        def answer(h: Any, v: Any) -> None:
+            v = _dump(v)
+            if isinstance(v, dict):
+                v = v.get("values", [])
+            self.machine.respond_completion(h, [str(x) for x in (v or [])])
+
+        self._run(ev, call, answer)
+
+    # running a handler: inline when it is a plain function, as a task when it awaits
+    def _run(self, ev: Any, call: Callable[[Context], Any], answer: Callable[[Any, Any], None], tool_errors: bool = False) -> None:
+        ctx = self._ctx(ev)
+        handle = ev.handle
+        if tool_errors:
+            answer = _tool_errors(answer, self)
+        try:
+            value = call(ctx)
+        except BaseException as e:  # noqa: BLE001 - every failure is an answer
+            if tool_errors and not isinstance(e, (InvalidParams, _core.McpError, AskInput)):
+                answer(handle, _ToolError(e))
+                return
+            self._fail(handle, e)
+            return
+        if type(value) not in _PLAIN and inspect.isawaitable(value):
+            if self.host.loop is None:
+                getattr(value, "close", lambda: None)()
+                self._fail(handle, RuntimeError("an async handler needs a running loop"))
+                return
+            task = self.host.loop.create_task(self._finish(handle, value, answer))
+            self.tasks[int(handle)] = (task, ctx)
+            return
+        self._answer(handle, value, answer)
+
+    async def _finish(self, handle: Any, awaitable: Any, answer: Callable[[Any, Any], None]) -> None:
+        try:
+            value = await awaitable
+        except asyncio.CancelledError:
+            return  # the machine already answered (cancelled / timed out / stream closed)
+        except BaseException as e:  # noqa: BLE001
+            if self.tasks.pop(int(handle), None) is not None:
+                if getattr(answer, "tool_errors", False) and not isinstance(e, (InvalidParams, _core.McpError, AskInput)):
+                    self._answer(handle, _ToolError(e), answer)
+                else:
+                    self._fail(handle, e)
+                self.host.drain()
+            return
+        if self.tasks.pop(int(handle), None) is not None:
+            self._answer(handle, value, answer)
+            self.host.drain()
+
+    def _answer(self, handle: Any, value: Any, answer: Callable[[Any, Any], None]) -> None:
+        try:
+            answer(handle, value)
+        except _core.RespondError:
+            pass  # the request is gone (cancelled meanwhile): nothing to send
+        except Exception as e:  # noqa: BLE001 - a result the spec refuses
+            log.exception("handler result refused")
+            self._fail(handle, e)
+
+    def _fail(self, handle: Any, e: BaseException) -> None:
+        m = self.machine
+        try:
+            if isinstance(e, AskInput):
+                m.respond_input_required(handle, e.requests, e.state)
+            elif isinstance(e, NotFound):
+                m.fail(handle, "not_found", str(e) or None)
+            elif isinstance(e, InvalidParams):
+                m.fail(handle, "invalid_params", str(e) or None)
+            elif isinstance(e, _core.McpError) and isinstance(getattr(e, "code", None), int):
+                m.fail(handle, "application", getattr(e, "message", None) or str(e), code=e.code)
+            else:
+                if not isinstance(e, asyncio.CancelledError):
+                    log.error("handler failed", exc_info=e)
+                m.fail(handle, "internal")
+        except _core.RespondError as r:
+            # An answer the machine refused (e.g. input_required without state keys) is a
+            # bug of the handler: the request still gets -32603. A consumed or dead handle
+            # has nothing left to answer.
+            if r.kind not in ("unknown_handle", "client_lacks_capability"):
+                log.error("answer refused: %s", r)
+                try:
+                    m.fail(handle, "internal")
+                except _core.RespondError:
+                    pass
+
+    async def drain_tasks(self) -> None:
+        """Waits for every running handler (end of input on stdio)."""
+        while self.tasks:
+            await asyncio.gather(*(t for t, _ in list(self.tasks.values())), return_exceptions=True)

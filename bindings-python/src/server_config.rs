@@ -1,0 +1,237 @@
+//! The `ServerMachine`'s arguments: the constructor's options as a `ServerConfig`, cache hints,
+//! contents, value sets, transports, failure reasons, the visibility callback, and the core's
+//! registration/answer errors as Python exceptions.
+
+use std::borrow::Cow;
+
+use mcp_context::messages::owned::{OwnedImplementation, OwnedResourceContents};
+use mcp_context::server::{
+    CacheHint, Failure, Listed, RegisterError, RespondError, SealingKey, ServerConfig, Transport,
+};
+use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+use crate::errors::{self, Exc};
+use crate::pyjson;
+
+/// The keyword arguments of ``ServerMachine(...)``; `None`/unset: the core's default.
+pub(crate) struct Options<'a, 'py> {
+    pub(crate) server_info: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) instructions: Option<String>,
+    pub(crate) supported_versions: Option<Vec<String>>,
+    pub(crate) page_size: Option<usize>,
+    pub(crate) discover_cache: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) resources_list_cache: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) templates_list_cache: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) prompts_list_cache: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) read_cache: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) request_timeout_ms: Option<u64>,
+    pub(crate) stream_queue: Option<usize>,
+    pub(crate) state_keys: Option<Vec<(u32, Vec<u8>)>>,
+    pub(crate) state_ttl_ms: Option<u64>,
+    pub(crate) forward_unlisted_reads: Option<bool>,
+    pub(crate) declare_resources: Option<bool>,
+    pub(crate) declare_prompts: Option<bool>,
+    pub(crate) completion_events: Option<bool>,
+    pub(crate) http_path: Option<String>,
+    pub(crate) http_any_path: bool,
+    pub(crate) max_body: Option<usize>,
+    pub(crate) allowed_hosts: Option<Vec<String>>,
+    pub(crate) allowed_origins: Option<Vec<String>>,
+    pub(crate) dynamic_resources: Option<bool>,
+    pub(crate) max_listens_per_stream: Option<usize>,
+    pub(crate) max_listens: Option<usize>,
+    pub(crate) max_pending_per_stream: Option<usize>,
+    pub(crate) max_pending: Option<usize>,
+}
+
+impl Options<'_, '_> {
+    /// The `ServerConfig` these options describe. Raises ``InvalidMessage`` for a bad dict.
+    pub(crate) fn into_config(self) -> PyResult<ServerConfig> {
+        let Self {
+            server_info,
+            instructions,
+            supported_versions,
+            page_size,
+            discover_cache,
+            resources_list_cache,
+            templates_list_cache,
+            prompts_list_cache,
+            read_cache,
+            request_timeout_ms,
+            stream_queue,
+            state_keys,
+            state_ttl_ms,
+            forward_unlisted_reads,
+            declare_resources,
+            declare_prompts,
+            completion_events,
+            http_path,
+            http_any_path,
+            max_body,
+            allowed_hosts,
+            allowed_origins,
+            dynamic_resources,
+            max_listens_per_stream,
+            max_listens,
+            max_pending_per_stream,
+            max_pending,
+        } = self;
+        let mut config = ServerConfig::default();
+        if let Some(info) = server_info {
+            if info.is_instance_of::<pyo3::types::PyBool>() {
+                if !info.extract::<bool>()? {
+                    config.server_info = None;
+                }
+            } else {
+                config.server_info =
+                    Some(pyjson::decode::<OwnedImplementation>(info, "server_info")?);
+            }
+        }
+        config.instructions = instructions;
+        if let Some(v) = supported_versions {
+            config.supported_versions = v;
+        }
+        // Defaults are the core's (`ServerConfig::default()`): only what the caller gave is set.
+        fn set<T>(slot: &mut T, value: Option<T>) {
+            if let Some(v) = value {
+                *slot = v;
+            }
+        }
+        set(&mut config.page_size, page_size);
+        for (slot, value, what) in [
+            (&mut config.discover_cache, discover_cache, "discover_cache"),
+            (
+                &mut config.resources_list_cache,
+                resources_list_cache,
+                "resources_list_cache",
+            ),
+            (
+                &mut config.templates_list_cache,
+                templates_list_cache,
+                "templates_list_cache",
+            ),
+            (
+                &mut config.prompts_list_cache,
+                prompts_list_cache,
+                "prompts_list_cache",
+            ),
+            (&mut config.read_cache, read_cache, "read_cache"),
+        ] {
+            if let Some(h) = hint(value, what)? {
+                *slot = h;
+            }
+        }
+        set(&mut config.request_timeout_ms, request_timeout_ms);
+        set(&mut config.stream_queue, stream_queue);
+        if let Some(keys) = state_keys {
+            config.state_keys = keys
+                .into_iter()
+                .map(|(id, secret)| SealingKey { id, secret })
+                .collect();
+        }
+        set(&mut config.state_ttl_ms, state_ttl_ms);
+        set(&mut config.forward_unlisted_reads, forward_unlisted_reads);
+        set(&mut config.declare_resources, declare_resources);
+        set(&mut config.declare_prompts, declare_prompts);
+        set(&mut config.completion_events, completion_events);
+        if http_any_path {
+            config.http.path = None;
+        } else if http_path.is_some() {
+            config.http.path = http_path;
+        }
+        set(&mut config.http.max_body, max_body);
+        set(&mut config.http.allowed_hosts, allowed_hosts);
+        set(&mut config.http.allowed_origins, allowed_origins);
+        set(&mut config.dynamic_resources, dynamic_resources);
+        set(&mut config.max_listens_per_stream, max_listens_per_stream);
+        set(&mut config.max_listens, max_listens);
+        set(&mut config.max_pending_per_stream, max_pending_per_stream);
+        set(&mut config.max_pending, max_pending);
+        Ok(config)
+    }
+}
+
+pub(crate) fn register_error(py: Python<'_>, e: RegisterError) -> PyErr {
+    errors::kinded(py, Exc::Register, e.to_string(), e.ident())
+}
+
+pub(crate) fn respond_error(py: Python<'_>, e: RespondError) -> PyErr {
+    errors::kinded(py, Exc::Respond, e.to_string(), e.ident())
+}
+
+pub(crate) fn hint(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<CacheHint>> {
+    value
+        .filter(|v| !v.is_none())
+        .map(|v| pyjson::decode::<CacheHint>(v, what))
+        .transpose()
+}
+
+/// `{name: [values]}` → value sets.
+pub(crate) fn value_sets(d: Option<&Bound<'_, PyDict>>) -> PyResult<Vec<(String, Vec<String>)>> {
+    let Some(d) = d else { return Ok(Vec::new()) };
+    d.iter()
+        .map(|(k, v)| Ok((k.extract()?, v.extract()?)))
+        .collect()
+}
+
+pub(crate) fn contents_of(value: &Bound<'_, PyAny>) -> PyResult<Vec<OwnedResourceContents>> {
+    pyjson::decode::<Vec<OwnedResourceContents>>(value, "contents")
+}
+
+pub(crate) fn transport(name: &str) -> PyResult<Transport> {
+    match name {
+        "stdio" => Ok(Transport::Stdio),
+        "http" => Ok(Transport::Http),
+        _ => Err(PyValueError::new_err(
+            "transport must be \"stdio\" or \"http\"",
+        )),
+    }
+}
+
+/// ``fail``'s ``reason``/``message``/``code`` as a core `Failure`.
+pub(crate) fn failure(
+    reason: &str,
+    message: Option<String>,
+    code: Option<i32>,
+) -> PyResult<Failure> {
+    Ok(match (reason, code) {
+        ("not_found", None) => Failure::NotFound,
+        ("invalid_params", None) => Failure::InvalidParams(Cow::Owned(
+            message.unwrap_or_else(|| "Invalid params".to_owned()),
+        )),
+        ("internal", None) => Failure::Internal,
+        ("application", Some(code)) => Failure::Application {
+            code,
+            message: Cow::Owned(message.unwrap_or_default()),
+        },
+        ("application", None) => {
+            return Err(PyTypeError::new_err("reason \"application\" needs a code"));
+        }
+        _ => {
+            return Err(PyValueError::new_err(
+                "reason must be \"not_found\", \"invalid_params\", \"internal\" or \
+                 \"application\" (code only with \"application\")",
+            ));
+        }
+    })
+}
+
+/// ``visible(auth, kind, key) -> bool`` as the core's visibility filter; an exception (or a
+/// falsy answer) hides the item.
+pub(crate) fn visibility(visible: Py<PyAny>) -> Box<dyn Fn(u64, Listed<'_>) -> bool + Send> {
+    Box::new(move |auth: u64, item: Listed<'_>| -> bool {
+        let (kind, key) = match item {
+            Listed::Resource(r) => ("resource", r.uri.as_str()),
+            Listed::Template(t) => ("template", t.uri_template.as_str()),
+            Listed::Prompt(p) => ("prompt", p.name.as_str()),
+        };
+        Python::attach(|py| {
+            visible
+                .call1(py, (auth, kind, key))
+                .and_then(|r| r.is_truthy(py))
+                .unwrap_or(false)
+        })
+    })
+}
