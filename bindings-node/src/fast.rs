@@ -20,14 +20,14 @@
 use std::cell::RefCell;
 
 use mcp_context::template::{
-    Captures, Encoded, MatchError, OwnedPattern, OwnedTemplate, PatternError, Router as Core,
-    Value, Variables,
+    Captures, MatchError, OwnedPattern, OwnedTemplate, PatternError, Router as Core,
 };
 use napi::bindgen_prelude::{
     ArrayBuffer, BufferSlice, FnArgs, Function, JsObjectValue, Object, Unknown,
 };
 use napi::{Env, Error, JsString, Result, Status};
 
+use crate::records::{Full, Positional, Words, word, write_records};
 use crate::router::{self, MAX_VARS};
 
 /// A parsed template, in the registry.
@@ -204,61 +204,36 @@ pub(crate) fn with_router_mut<R>(
     ROUTERS.with(|r| r.with_mut(h, f))
 }
 
-/// The variable names of a template, each once, in template order.
-pub(crate) fn names_of(t: &OwnedTemplate) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for spec in t.variables() {
-        if !names.iter().any(|n| n == spec.name) {
-            names.push(spec.name.to_string());
-        }
-    }
-    names
-}
-
-/// String values by position, read where they lie in the buffer: `n` u32 lengths (`u32::MAX`:
-/// undefined), then the UTF-8 values back to back; value `i` is the value of `names[i]`.
-struct Positional<'a> {
-    names: &'a [String],
-    buf: &'a [u8],
-    n: usize,
-}
-
-impl Variables for Positional<'_> {
-    fn get(&self, name: &str) -> Option<Value<'_>> {
-        let i = self.names.iter().take(self.n).position(|n| n == name)?;
-        let mut at = 4 * self.n;
-        for j in 0..i {
-            let len = word(self.buf, 4 * j)?;
-            if len != u32::MAX {
-                at += len as usize;
-            }
-        }
-        let len = word(self.buf, 4 * i)?;
-        if len == u32::MAX {
-            return None;
-        }
-        let bytes = self.buf.get(at..at + len as usize)?;
-        // `template.js` writes UTF-8; anything else would be undefined, never a panic.
-        std::str::from_utf8(bytes).ok().map(Value::Str)
-    }
-}
-
 fn bad_input(what: &str) -> Error {
     Error::new(Status::InvalidArg, format!("mcp-context: {what}"))
 }
 
-fn word(buf: &[u8], at: usize) -> Option<u32> {
-    let bytes = buf.get(at..at + 4)?;
-    Some(u32::from_ne_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]))
+/// Words written in native byte order into a byte buffer, from `at` on.
+struct SliceWords<'a> {
+    out: &'a mut [u8],
+    at: usize,
 }
 
-fn put_word(buf: &mut [u8], at: &mut usize, w: u32) -> Result<()> {
-    let dst = buf
-        .get_mut(*at..*at + 4)
-        .ok_or_else(|| bad_input("buffer too small for the match"))?;
-    dst.copy_from_slice(&w.to_ne_bytes());
-    *at += 4;
-    Ok(())
+impl Words for SliceWords<'_> {
+    fn put(&mut self, w: u32) -> std::result::Result<(), Full> {
+        let dst = self.out.get_mut(self.at..self.at + 4).ok_or(Full)?;
+        dst.copy_from_slice(&w.to_ne_bytes());
+        self.at += 4;
+        Ok(())
+    }
+    fn mark(&self) -> usize {
+        self.at
+    }
+    fn patch(&mut self, mark: usize, w: u32) {
+        if let Some(dst) = self.out.get_mut(mark..mark + 4) {
+            dst.copy_from_slice(&w.to_ne_bytes());
+        }
+    }
+}
+
+#[allow(clippy::needless_pass_by_value)] // the `map_err` shape
+fn full(_: Full) -> Error {
+    bad_input("buffer too small for the match")
 }
 
 /// The buffer's header: the handle and a count (values for `expand`, URI bytes for `match`
@@ -316,81 +291,6 @@ fn uri_of(buf: &[u8], len: u32) -> Result<&str> {
     std::str::from_utf8(bytes).map_err(|_| bad_input("URI is not UTF-8"))
 }
 
-/// Writes the records of a match at `at` in `out`:
-///
-/// `k` (captures), then per capture: the index of its name in the template's names (bit 31
-/// set for an exploded variable), for an exploded variable the number of values, then each
-/// value as `start, end` in UTF-16 units: into the URI, or with bit 31 of `start` set into
-/// the decoded text (values that percent-decoding changed). A value whose decoding is not
-/// UTF-8 is given raw.
-fn write_records<const N: usize>(
-    out: &mut [u8],
-    at: &mut usize,
-    uri: &str,
-    names: &[String],
-    caps: &Captures<'_, '_, N>,
-    decoded: &mut Vec<u8>,
-) -> Result<()> {
-    let ascii = uri.is_ascii();
-    let utf16 = |byte: usize| -> u32 {
-        let n = if ascii {
-            byte
-        } else {
-            uri.get(..byte).map_or(byte, |p| p.encode_utf16().count())
-        };
-        u32::try_from(n).unwrap_or(u32::MAX)
-    };
-    let base = uri.as_ptr() as usize;
-    let mut decoded_utf16 = 0u32;
-    let mut value = |out: &mut [u8], at: &mut usize, v: Encoded<'_>| -> Result<()> {
-        let raw = v.raw();
-        let start = (raw.as_ptr() as usize).wrapping_sub(base);
-        let in_uri = start <= uri.len() && uri.len() - start >= raw.len();
-        if in_uri && !v.needs_decoding() {
-            put_word(out, at, utf16(start))?;
-            return put_word(out, at, utf16(start + raw.len()));
-        }
-        let from = decoded.len();
-        decoded.resize(from + raw.len(), 0);
-        let piece_len = match v.decode_into(decoded.get_mut(from..).unwrap_or_default()) {
-            Ok(s) => s.len(),
-            Err(_) => {
-                decoded.truncate(from);
-                decoded.extend_from_slice(raw.as_bytes());
-                raw.len()
-            }
-        };
-        decoded.truncate(from + piece_len);
-        let piece = std::str::from_utf8(decoded.get(from..).unwrap_or_default()).unwrap_or("");
-        let units = u32::try_from(piece.encode_utf16().count()).unwrap_or(u32::MAX);
-        put_word(out, at, decoded_utf16 | 1 << 31)?;
-        decoded_utf16 = decoded_utf16.saturating_add(units);
-        put_word(out, at, decoded_utf16)
-    };
-    let k = u32::try_from(caps.iter().count()).unwrap_or(u32::MAX);
-    put_word(out, at, k)?;
-    for c in caps.iter() {
-        let idx = names.iter().position(|n| n == c.name()).unwrap_or(0);
-        let idx = u32::try_from(idx).unwrap_or(0);
-        if c.is_exploded() {
-            put_word(out, at, idx | 1 << 31)?;
-            let count_at = *at;
-            put_word(out, at, 0)?;
-            let mut count = 0u32;
-            for v in c.values() {
-                value(out, at, v)?;
-                count += 1;
-            }
-            let mut back = count_at;
-            put_word(out, &mut back, count)?;
-        } else {
-            put_word(out, at, idx)?;
-            value(out, at, c.value())?;
-        }
-    }
-    Ok(())
-}
-
 /// The decoded text for JS, or `None` when no value needed it.
 fn decoded_text(decoded: &[u8]) -> Option<String> {
     (!decoded.is_empty()).then(|| String::from_utf8_lossy(decoded).into_owned())
@@ -400,7 +300,7 @@ fn decoded_text(decoded: &[u8]) -> Option<String> {
 fn match_uri(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<String>> {
     let (input, output) = buf.split_at_mut(((len as usize + 3) & !3).min(buf.len()));
     let uri = uri_of(input, len)?;
-    let mut at = 0;
+    let mut output = SliceWords { out: output, at: 0 };
     with_template(h, |t| {
         let pattern = match &t.pattern {
             Ok(p) => p,
@@ -411,10 +311,10 @@ fn match_uri(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<Strin
             Ok(()) => SCRATCH.with(|s| {
                 let decoded = &mut s.borrow_mut().decoded;
                 decoded.clear();
-                write_records(output, &mut at, uri, &t.names, &caps, decoded)?;
+                write_records(&mut output, uri, &t.names, &caps, decoded).map_err(full)?;
                 Ok(decoded_text(decoded))
             }),
-            Err(MatchError::NoMatch) => put_word(output, &mut at, u32::MAX).map(|()| None),
+            Err(MatchError::NoMatch) => output.put(u32::MAX).map(|()| None).map_err(full),
             Err(e) => Err(router::match_error(env, e)),
         }
     })
@@ -424,7 +324,7 @@ fn match_uri(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<Strin
 fn route(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<String>> {
     let (input, output) = buf.split_at_mut(((len as usize + 3) & !3).min(buf.len()));
     let uri = uri_of(input, len)?;
-    let mut at = 0;
+    let mut output = SliceWords { out: output, at: 0 };
     with_router(h, |r| {
         let mut caps = Captures::<MAX_VARS>::new();
         match r.core.route(uri, &mut caps) {
@@ -432,11 +332,12 @@ fn route(env: &Env, h: u32, buf: &mut [u8], len: u32) -> Result<Option<String>> 
                 let decoded = &mut s.borrow_mut().decoded;
                 decoded.clear();
                 let names = r.names.get(hit.id.index()).map_or(&[][..], Vec::as_slice);
-                put_word(output, &mut at, u32::try_from(hit.id.index()).unwrap_or(0))?;
-                write_records(output, &mut at, uri, names, &caps, decoded)?;
+                let id = u32::try_from(hit.id.index()).unwrap_or(0);
+                output.put(id).map_err(full)?;
+                write_records(&mut output, uri, names, &caps, decoded).map_err(full)?;
                 Ok(decoded_text(decoded))
             }),
-            Err(MatchError::NoMatch) => put_word(output, &mut at, u32::MAX).map(|()| None),
+            Err(MatchError::NoMatch) => output.put(u32::MAX).map(|()| None).map_err(full),
             Err(e) => Err(router::match_error(env, e)),
         }
     })

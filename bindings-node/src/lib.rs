@@ -12,7 +12,8 @@
 //! * `server*.rs`: `ServerMachine` (class, answers, config, events, HTTP entry point);
 //!   `client*.rs`: `ClientMachine` (class, config, outputs); `cache.rs`, `context.rs`,
 //!   `http.rs`, `waker.rs`: the cache, request contexts, HTTP heads, output-ready signal.
-//! * `spell.rs`: identifier spellings and failure kinds shared with the wasm crate.
+//! * `spell.rs`, `records.rs`: identifier spellings and failure kinds; the fast paths' buffer
+//!   formats (positional values, match records). Both are shared with the wasm crate.
 //!
 //! Panic policy: a panic is a bug, and input never causes one (the core is panic-free), but
 //! every exported method still carries `catch_unwind`, so a bug surfaces as a JS `Error`
@@ -33,6 +34,7 @@ mod errors;
 mod fast;
 mod http;
 mod ident;
+mod records;
 mod router;
 mod server;
 mod server_answer;

@@ -18,6 +18,9 @@ mod server_config;
 // source for both engines.
 #[path = "../../src/spell.rs"]
 mod spell;
+// The fast paths' buffer formats (positional values, match records), shared the same way.
+#[path = "../../src/records.rs"]
+mod records;
 mod template;
 
 pub use client::WasmClient;

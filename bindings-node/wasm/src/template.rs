@@ -20,13 +20,14 @@
 //! The buffers are plain `Vec`s: no unsafe code here.
 
 use mcp_context::template::{
-    Captures, Encoded, ExpandError, MatchError, OwnedPattern, OwnedTemplate, OwnedValue,
-    OwnedVariables, Router, Value as TemplateValue, Variables,
+    Captures, ExpandError, MatchError, OwnedPattern, OwnedTemplate, OwnedValue, OwnedVariables,
+    Router,
 };
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::json::context_error;
+use crate::records::{Positional, names_of, write_records};
 
 const MAX_VARS: usize = 32;
 
@@ -78,113 +79,6 @@ fn input_text(input: &[u8], len: usize) -> Result<&str, JsValue> {
 
 /// Templates with more variables take the JSON path (the glue checks first).
 const MAX_POSITIONAL: usize = 32;
-
-/// String values by position, read where they lie in the input: `n` u32 lengths (`u32::MAX`:
-/// undefined), then the UTF-8 values back to back; value `i` is the value of `names[i]`.
-struct Positional<'a> {
-    names: &'a [String],
-    input: &'a [u8],
-    n: usize,
-}
-
-impl Variables for Positional<'_> {
-    fn get(&self, name: &str) -> Option<TemplateValue<'_>> {
-        let i = self.names.iter().take(self.n).position(|n| n == name)?;
-        let mut at = 4 * self.n;
-        for j in 0..i {
-            let len = word(self.input, 4 * j)?;
-            if len != u32::MAX {
-                at += len as usize;
-            }
-        }
-        let len = word(self.input, 4 * i)?;
-        if len == u32::MAX {
-            return None;
-        }
-        let bytes = self.input.get(at..at + len as usize)?;
-        // The glue writes UTF-8; anything else would be undefined, never a panic.
-        core::str::from_utf8(bytes).ok().map(TemplateValue::Str)
-    }
-}
-
-fn word(buf: &[u8], at: usize) -> Option<u32> {
-    let b = buf.get(at..at + 4)?;
-    Some(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-}
-
-/// Writes the records of a match into `records` (after what is there):
-///
-/// `k` (captures), then per capture: the index of its name in `names` (bit 31 set for an
-/// exploded variable), for an exploded variable the number of values, then each value as
-/// `start, end` in UTF-16 units: into the URI, or with bit 31 of `start` set into the decoded
-/// text `decoded` (values that percent-decoding changed). A value whose decoding is not UTF-8
-/// is given raw.
-fn write_records<const N: usize>(
-    records: &mut Vec<u32>,
-    decoded: &mut Vec<u8>,
-    uri: &str,
-    names: &[String],
-    caps: &Captures<'_, '_, N>,
-) {
-    let ascii = uri.is_ascii();
-    let utf16 = |byte: usize| -> u32 {
-        let n = if ascii {
-            byte
-        } else {
-            uri.get(..byte).map_or(byte, |p| p.encode_utf16().count())
-        };
-        u32::try_from(n).unwrap_or(u32::MAX)
-    };
-    let base = uri.as_ptr() as usize;
-    let mut decoded_utf16 = 0u32;
-    let mut value = |records: &mut Vec<u32>, v: Encoded<'_>| {
-        let raw = v.raw();
-        let start = (raw.as_ptr() as usize).wrapping_sub(base);
-        let in_uri = start <= uri.len() && uri.len() - start >= raw.len();
-        if in_uri && !v.needs_decoding() {
-            records.push(utf16(start));
-            records.push(utf16(start + raw.len()));
-            return;
-        }
-        let from = decoded.len();
-        decoded.resize(from + raw.len(), 0);
-        let n = match v.decode_into(decoded.get_mut(from..).unwrap_or_default()) {
-            Ok(s) => s.len(),
-            Err(_) => {
-                decoded.truncate(from);
-                decoded.extend_from_slice(raw.as_bytes());
-                raw.len()
-            }
-        };
-        decoded.truncate(from + n);
-        let piece = core::str::from_utf8(decoded.get(from..).unwrap_or_default()).unwrap_or("");
-        let units = u32::try_from(piece.encode_utf16().count()).unwrap_or(u32::MAX);
-        records.push(decoded_utf16 | 1 << 31);
-        decoded_utf16 = decoded_utf16.saturating_add(units);
-        records.push(decoded_utf16);
-    };
-    records.push(u32::try_from(caps.iter().count()).unwrap_or(0));
-    for c in caps.iter() {
-        let idx = names.iter().position(|n| n == c.name()).unwrap_or(0);
-        let idx = u32::try_from(idx).unwrap_or(0);
-        if c.is_exploded() {
-            records.push(idx | 1 << 31);
-            let count_at = records.len();
-            records.push(0);
-            let mut count = 0u32;
-            for v in c.values() {
-                value(records, v);
-                count += 1;
-            }
-            if let Some(slot) = records.get_mut(count_at) {
-                *slot = count;
-            }
-        } else {
-            records.push(idx);
-            value(records, c.value());
-        }
-    }
-}
 
 #[allow(clippy::cast_possible_wrap, clippy::cast_possible_truncation)]
 fn as_i32(n: usize) -> i32 {
@@ -267,7 +161,7 @@ impl WasmTemplate {
         let (values, room) = self.buffers.input.split_at_mut(at);
         let vars = Positional {
             names: &self.names,
-            input: values,
+            buf: values,
             n,
         };
         let len = match self.inner.as_ref().expand_to_slice(&vars, room) {
@@ -278,7 +172,7 @@ impl WasmTemplate {
                 let (values, room) = self.buffers.input.split_at_mut(at);
                 let vars = Positional {
                     names: &self.names,
-                    input: values,
+                    buf: values,
                     n,
                 };
                 let len = self
@@ -308,7 +202,7 @@ impl WasmTemplate {
                 let (records, output) = (&mut self.buffers.records, &mut self.buffers.output);
                 records.clear();
                 output.clear();
-                write_records(records, output, uri, &self.names, &caps);
+                let _ = write_records(records, uri, &self.names, &caps, output); // a Vec is never full
                 Ok(as_i32(output.len()))
             }
             Err(MatchError::NoMatch) => Ok(-1),
@@ -444,24 +338,13 @@ impl WasmRouter {
                 let id = hit.id.index();
                 records.push(u32::try_from(id).unwrap_or(u32::MAX));
                 let names = self.names.get(id).map_or(&[][..], Vec::as_slice);
-                write_records(records, output, uri, names, &caps);
+                let _ = write_records(records, uri, names, &caps, output); // a Vec is never full
                 Ok(as_i32(output.len()))
             }
             Err(MatchError::NoMatch) => Ok(-1),
             Err(e) => Err(context_error("ERR_TOO_MANY_VARIABLES", e.to_string())),
         }
     }
-}
-
-/// The variable names of a template, each once, in template order.
-fn names_of(t: &OwnedTemplate) -> Vec<String> {
-    let mut names: Vec<String> = Vec::new();
-    for spec in t.variables() {
-        if !names.iter().any(|n| n == spec.name) {
-            names.push(spec.name.to_string());
-        }
-    }
-    names
 }
 
 /// The module's linear memory, where the glue reads and writes the buffers.
