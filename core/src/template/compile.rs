@@ -91,10 +91,7 @@ pub(crate) fn compile(
     let frag_start = usize::from(c.layout.query_end) + base;
     check::check_sequence(c.source, c.sink.steps_since(frag_start))?;
     let path_end = usize::from(c.layout.path_end);
-    let mut ops = [SegStep {
-        lit: Span::default(),
-        slot: NO_SLOT,
-    }; 32];
+    let mut ops = [SegStep::new(Span::default(), NO_SLOT); 32];
     let (simple, n) = {
         let path = c.sink.steps_since(base).get(..path_end).unwrap_or_default();
         let simple = is_simple(c.source, path);
@@ -103,7 +100,7 @@ pub(crate) fn compile(
     c.layout.simple_path = simple && n <= ops.len();
     if c.layout.simple_path {
         for op in ops.get(..n).unwrap_or_default() {
-            c.push(Step::Seg(*op), 0)?;
+            c.push(Step::Seg(op.with_head(c.source)), 0)?;
         }
     }
     c.layout.simple_end = c.rel()?;
@@ -475,25 +472,13 @@ fn compact(path: &[Step], ops: &mut [SegStep]) -> usize {
                     start: v.name.start,
                     end: v.name.start,
                 });
-                put(
-                    SegStep {
-                        lit: l,
-                        slot: v.slot,
-                    },
-                    &mut n,
-                );
+                put(SegStep::new(l, v.slot), &mut n);
             }
             _ => {}
         }
     }
     if let Some(l) = lit {
-        put(
-            SegStep {
-                lit: l,
-                slot: NO_SLOT,
-            },
-            &mut n,
-        );
+        put(SegStep::new(l, NO_SLOT), &mut n);
     }
     n
 }

@@ -67,6 +67,41 @@ pub(crate) struct SegStep {
     pub(crate) lit: Span,
     /// The `{var}` after it, or [`NO_SLOT`].
     pub(crate) slot: u16,
+    /// The literal's first eight bytes, zero-padded, for the word compare of
+    /// `engine::run_simple` (wide targets only, [`crate::WIDE`]).
+    #[cfg(any(target_pointer_width = "64", target_family = "wasm"))]
+    pub(crate) head: [u8; 8],
+}
+
+impl SegStep {
+    /// The op for literal `lit` then the variable in `slot`.
+    pub(crate) const fn new(lit: Span, slot: u16) -> Self {
+        Self {
+            lit,
+            slot,
+            #[cfg(any(target_pointer_width = "64", target_family = "wasm"))]
+            head: [0; 8],
+        }
+    }
+
+    /// This op with [`head`](Self::head) filled in from `source`.
+    #[cfg(any(target_pointer_width = "64", target_family = "wasm"))]
+    #[inline]
+    pub(crate) fn with_head(mut self, source: &str) -> Self {
+        let lit = self.lit.of(source).as_bytes();
+        let n = lit.len().min(8);
+        if let (Some(to), Some(from)) = (self.head.get_mut(..n), lit.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        self
+    }
+
+    /// This op (compact targets keep no head).
+    #[cfg(not(any(target_pointer_width = "64", target_family = "wasm")))]
+    #[inline]
+    pub(crate) fn with_head(self, _source: &str) -> Self {
+        self
+    }
 }
 
 impl Default for Step {
