@@ -180,6 +180,8 @@ impl<S: Storage> Index<S> {
             let _ = index.table.reset(n, EMPTY);
         }
         if let Some(n) = index.firsts.capacity_limit() {
+            // Wide targets probe a power-of-two table; compact ones never read it.
+            let n = if crate::WIDE { firsts::table_len(n) } else { n };
             let _ = index.firsts.reset(n, EMPTY);
         }
         index

@@ -35,8 +35,16 @@ fn first_key(node: u32, byte: u8) -> Option<u64> {
     inline(always)
 )]
 fn first_home(key: u64, len: usize) -> usize {
-    let h = (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as u32;
-    ((u64::from(h) * len as u64) >> 32) as usize
+    // Every table has a power-of-two length (`table_len`).
+    (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 32) as usize & len.wrapping_sub(1)
+}
+
+/// The length of a fixed table that may hold `n` slots: a power of two (or zero).
+pub(super) const fn table_len(n: usize) -> usize {
+    match n.checked_ilog2() {
+        Some(k) => 1 << k,
+        None => 0,
+    }
 }
 
 /// What the first-byte index says about a segment starting with a byte.
