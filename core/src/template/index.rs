@@ -129,6 +129,8 @@ pub(crate) struct Index<S: Storage> {
     routes: S::Buf<RouteInfo>,
     statics: usize,
     opts: MatchOptions,
+    /// The static segments every route starts with (`walk.rs`, wide targets only).
+    lead: walk::Lead,
 }
 
 struct Arena<'a, S: Storage> {
@@ -174,6 +176,7 @@ impl<S: Storage> Index<S> {
             routes: S::buf(),
             statics: 0,
             opts,
+            lead: walk::Lead::NONE,
         };
         let _ = index.nodes.push(Node::default());
         if let Some(n) = index.table.capacity_limit() {
@@ -278,7 +281,11 @@ impl<S: Storage> Index<S> {
             self.names.truncate(n0);
             return Err(InsertError::CapacityExceeded);
         }
-        self.attach(sources, new, info, true)?;
+        let attached = self.attach(sources, new, info, true);
+        if crate::WIDE {
+            self.lead = self.lead_of();
+        }
+        attached?;
         Ok(route)
     }
 

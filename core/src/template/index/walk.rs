@@ -3,7 +3,7 @@
 //! alternative to come back to, and hands a subtree holding one template to the engine.
 
 use super::firsts::First;
-use super::{Index, NONE, Node, src_of};
+use super::{Index, NO_INLINE, NONE, Node, src_of};
 use crate::template::captures::{self, Shape, Slot};
 use crate::template::compile::Step;
 use crate::template::engine;
@@ -33,6 +33,26 @@ fn scan(b: &[u8], pos: usize) -> (usize, bool) {
     (pos + k, false)
 }
 
+/// The chain of static segments from the root that every route walks first (wide targets):
+/// the keys and their `/`s, and the node they lead to. A URI that starts with these bytes
+/// enters the walk at `node`, as the walk would have reached it; any other URI is walked from
+/// the root. The chain stops before a node with one template (the walk runs it from there),
+/// with anything but one static child, or past 16 bytes.
+#[derive(Clone, Copy)]
+pub(crate) struct Lead {
+    node: u32,
+    len: u8,
+    text: [u8; 16],
+}
+
+impl Lead {
+    pub(crate) const NONE: Self = Self {
+        node: NONE,
+        len: 0,
+        text: [0; 16],
+    };
+}
+
 /// The matching state threaded through a walk.
 struct Walk<'a, 'u, A> {
     sources: &'a [A],
@@ -54,7 +74,55 @@ impl<S: Storage> Index<S> {
             uri,
             slots,
         };
+        let lead = &self.lead;
+        if crate::WIDE && lead.node != NONE {
+            let n = usize::from(lead.len);
+            if let (Some(text), Some(head)) = (lead.text.get(..n), uri.as_bytes().get(..n))
+                && norm::eq_same_len(text, head)
+            {
+                return self.walk(&mut w, lead.node, n);
+            }
+        }
         self.walk(&mut w, 0, 0)
+    }
+
+    /// The [`Lead`] of the trie as it stands.
+    pub(super) fn lead_of(&self) -> Lead {
+        let mut lead = Lead::NONE;
+        let (mut node, mut text, mut len) = (0u32, [0u8; 16], 0usize);
+        loop {
+            let n = self.node(node);
+            if n.count <= 1
+                || n.wild != NONE
+                || n.patterns != NONE
+                || n.tails != NONE
+                || n.statics != 1
+            {
+                return lead;
+            }
+            let Some(e) = self.edge_ref(n.one) else {
+                return lead;
+            };
+            let k = usize::from(e.ilen);
+            let (Some(key), false) = (e.ikey.get(..k), e.ilen == NO_INLINE) else {
+                return lead;
+            };
+            let Some((slash, dst)) = text
+                .get_mut(len..len + k + 1)
+                .and_then(<[u8]>::split_last_mut)
+            else {
+                return lead;
+            };
+            dst.copy_from_slice(key);
+            *slash = b'/';
+            len += k + 1;
+            node = e.child;
+            lead = Lead {
+                node,
+                len: len as u8,
+                text,
+            };
+        }
     }
 
     /// Depth-first walk from `node` at URI segment `pos`. Recurses only where a node offers
@@ -276,5 +344,132 @@ impl<S: Storage> Index<S> {
         let prog = self.program(info);
         engine::match_tail_sections(src, prog, &info.layout, uri, pos, slots).is_some()
             && (!info.layout.prefixed || engine::prefixes_hold(prog, uri, slots))
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::super::Index;
+    use super::Lead;
+    use crate::template::OwnedTemplate;
+    use crate::template::captures::Slot;
+    use crate::template::compile::MatchOptions;
+    use crate::template::store::VecStorage;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+    use proptest::prelude::*;
+
+    /// Template starts that make static chains from the root (or not), then segments.
+    const STARTS: &[&str] = &[
+        "/",
+        "repo://",
+        "repo://acme/",
+        "/a/b/",
+        "/a/",
+        "s:",
+        "",
+        "file:///",
+        "/abcdefghijklmnop/",
+    ];
+    const SEGS: &[&str] = &[
+        "{x}", "issues", "{y}.json", "v{n}", "", "acme", "~me", "%7Eme",
+    ];
+    const URI_STARTS: &[&str] = &[
+        "/",
+        "repo://",
+        "repo://acme/",
+        "/a/b/",
+        "/a/",
+        "s:",
+        "",
+        "file:///",
+        "%2F",
+        "repo:%2F/",
+        "REPO://",
+        "rep%6F://",
+        "/a/b",
+        "repo:/",
+        "/abcdefghijklmnop/",
+        "/a%2Fb/",
+    ];
+    const URI_SEGS: &[&str] = &[
+        "x", "issues", "1.json", "v2", "", "acme", "~me", "%7eme", "%",
+    ];
+
+    /// Routes `uri` with the lead as built and with none (every URI walked from the root):
+    /// the same winner, the same captures.
+    fn same_with_and_without_lead(index: &mut Index<VecStorage>, sources: &[String], uri: &str) {
+        let mut on = [Slot::default(); 8];
+        let mut off = [Slot::default(); 8];
+        let a = index.route(sources, uri, &mut on);
+        let lead = index.lead;
+        index.lead = Lead::NONE;
+        let b = index.route(sources, uri, &mut off);
+        index.lead = lead;
+        assert_eq!(a, b, "{uri}");
+        if a.is_some() {
+            assert_eq!(on, off, "{uri}");
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// The lead only shortcuts the walk.
+        #[test]
+        fn lead_routes_the_same(
+            table in prop::collection::vec(
+                (0..STARTS.len(), prop::collection::vec(0..SEGS.len(), 0..3)), 1..12),
+            start in 0..URI_STARTS.len(),
+            segs in prop::collection::vec(0..URI_SEGS.len(), 0..3),
+            tail in prop::sample::select(alloc::vec!["", "?q=1", "#f", "/"]),
+        ) {
+            let mut index = Index::<VecStorage>::new(MatchOptions::new());
+            let mut sources: Vec<String> = Vec::new();
+            for (s, rest) in &table {
+                let mut t = String::from(STARTS[*s]);
+                for (k, &g) in rest.iter().enumerate() {
+                    if k > 0 {
+                        t.push('/');
+                    }
+                    t.push_str(SEGS[g]);
+                }
+                let Ok(parsed) = OwnedTemplate::parse(&t) else { continue };
+                if index.insert(&sources, parsed.as_ref()).is_ok() {
+                    sources.push(t);
+                }
+            }
+            let mut uri = String::from(URI_STARTS[start]);
+            for (k, &g) in segs.iter().enumerate() {
+                if k > 0 {
+                    uri.push('/');
+                }
+                uri.push_str(URI_SEGS[g]);
+            }
+            uri.push_str(tail);
+            same_with_and_without_lead(&mut index, &sources, &uri);
+        }
+    }
+
+    #[test]
+    fn leads() {
+        let mut index = Index::<VecStorage>::new(MatchOptions::new());
+        let mut sources: Vec<String> = Vec::new();
+        for t in ["repo://{o}/{r}", "repo://acme/x", "repo://{o}"] {
+            let parsed = OwnedTemplate::parse(t).unwrap();
+            index.insert(&sources, parsed.as_ref()).unwrap();
+            sources.push(String::from(t));
+        }
+        assert_eq!(&index.lead.text[..usize::from(index.lead.len)], b"repo://");
+        for uri in [
+            "repo://acme/x",
+            "repo://a/b",
+            "repo:%2F/a",
+            "rep%6F://a",
+            "repo://",
+            "x",
+        ] {
+            same_with_and_without_lead(&mut index, &sources, uri);
+        }
     }
 }
