@@ -22,6 +22,10 @@ pub struct Routed<'r, T> {
 }
 
 /// Routes through `index`, then names the captures of the winning route.
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
 fn route_in<'r, 'u, S: Storage, A: AsRef<str>, T, const N: usize>(
     index: &'r Index<S>,
     sources: &'r [A],

@@ -62,7 +62,11 @@ struct Walk<'a, 'u, A> {
 
 impl<S: Storage> Index<S> {
     /// Routes `uri`; returns the matching route with its captures in `slots`.
-    #[inline]
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    #[cfg_attr(not(any(target_pointer_width = "64", target_family = "wasm")), inline)]
     pub(crate) fn route<A: AsRef<str>>(
         &self,
         sources: &[A],
