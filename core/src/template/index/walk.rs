@@ -84,10 +84,44 @@ impl<S: Storage> Index<S> {
             if let (Some(text), Some(head)) = (lead.text.get(..n), uri.as_bytes().get(..n))
                 && norm::eq_same_len(text, head)
             {
+                if let Some(r) = self.fan_out(&mut w, lead.node, n) {
+                    return r;
+                }
                 return self.walk(&mut w, lead.node, n);
             }
         }
         self.walk(&mut w, 0, 0)
+    }
+
+    /// The first step of [`walk`](Self::walk) at a static fan-out (a node with static
+    /// children only, several of them) when the first-byte index names a static key that
+    /// leads to one template: that template runs from `pos`, as the walk would run it. `None`
+    /// when the walk has more to consider at `node`.
+    #[inline(never)]
+    fn fan_out<A: AsRef<str>>(
+        &self,
+        w: &mut Walk<'_, '_, A>,
+        node: u32,
+        pos: usize,
+    ) -> Option<Option<u32>> {
+        let n = self.nodes.items().get(node as usize)?;
+        if n.count == 1 || n.wild != NONE || n.patterns != NONE || n.tails != NONE || n.statics < 2
+        {
+            return None;
+        }
+        let c = *w.uri.as_bytes().get(pos)?;
+        if c == b'%' || norm::bits(c) & norm::STOP != 0 {
+            return None;
+        }
+        match self.first(node, c) {
+            First::Absent => Some(None),
+            First::One(e) => {
+                let e = self.edge_ref(e)?;
+                e.lone
+                    .then(|| self.run_at(w, e.route, e.seg_step, e.seg_off, pos))
+            }
+            First::Hashed => None,
+        }
     }
 
     /// The [`Lead`] of the trie as it stands.
@@ -454,6 +488,39 @@ mod tests {
             same_with_and_without_lead(&mut index, &sources, &uri);
         }
     }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2000))]
+
+        /// Tables that all start with `/` (so the lead is `/`) and fan out over static keys
+        /// sharing first bytes or not, leading to one template or several.
+        #[test]
+        fn fan_outs_route_the_same(
+            table in prop::collection::vec(prop::collection::vec(0..SEGS.len(), 1..4), 2..16),
+            segs in prop::collection::vec(0..URI_SEGS.len(), 1..4),
+            tail in prop::sample::select(alloc::vec!["", "?q=1", "#f", "/"]),
+        ) {
+            let mut index = Index::<VecStorage>::new(MatchOptions::new());
+            let mut sources: Vec<String> = Vec::new();
+            for rest in &table {
+                let t: String = rest.iter().map(|&g| alloc::format!("/{}", FAN[g % FAN.len()])).collect();
+                let Ok(parsed) = OwnedTemplate::parse(&t) else { continue };
+                if index.insert(&sources, parsed.as_ref()).is_ok() {
+                    sources.push(t);
+                }
+            }
+            let mut uri: String = segs.iter().map(|&g| alloc::format!("/{}", URI_FAN[g % URI_FAN.len()])).collect();
+            uri.push_str(tail);
+            same_with_and_without_lead(&mut index, &sources, &uri);
+        }
+    }
+
+    const FAN: &[&str] = &[
+        "issues", "acme", "a", "ab", "{x}", "~me", "issue", "{y}.json", "b",
+    ];
+    const URI_FAN: &[&str] = &[
+        "issues", "acme", "a", "ab", "x", "~me", "%7Eme", "issue", "b", "1.json", "%61",
+    ];
 
     #[test]
     fn leads() {
