@@ -168,8 +168,20 @@ macro_rules! string_enum {
             /// The value for a wire string.
             #[must_use]
             pub fn from_name(s: &str) -> Option<Self> {
+                if !crate::WIDE {
+                    return Self::from_name_in_table(s);
+                }
                 match s { $( $text => Some(Self::$variant), )* _ => None }
             }
+
+            /// [`Self::from_name`] as a search of [`Self::ALL`]: the compact targets' form
+            /// (`crate::WIDE`), with the same answer (`common::tests`).
+            fn from_name_in_table(s: &str) -> Option<Self> {
+                Self::ALL.iter().find(|v| v.as_str() == s).copied()
+            }
+
+            /// Every value, in declaration order.
+            pub(crate) const ALL: &'static [Self] = &[$( Self::$variant, )*];
         }
 
         impl<'a> FromJson<'a> for $name {
@@ -296,5 +308,29 @@ impl<'a> FromJson<'a> for Priority {
 impl Encode for Priority {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.f64(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CacheScope, LoggingLevel, ResultType, Role, Theme};
+
+    macro_rules! both_forms_agree {
+        ($($t:ident),*) => {$(
+            for v in $t::ALL {
+                assert_eq!($t::from_name(v.as_str()), Some(*v));
+                assert_eq!($t::from_name_in_table(v.as_str()), Some(*v));
+            }
+            for s in ["", "x", "publi", "publics", "Debug", "info "] {
+                assert_eq!($t::from_name_in_table(s), $t::from_name(s), "{s}");
+            }
+        )*};
+    }
+
+    /// The table search compact targets use gives the match's answer.
+    #[test]
+    fn string_enums_both_forms_agree() {
+        both_forms_agree!(ResultType, CacheScope, Role, LoggingLevel, Theme);
+        assert_eq!(LoggingLevel::ALL.len(), 8);
     }
 }
