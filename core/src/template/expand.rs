@@ -227,14 +227,23 @@ impl<'s> Iterator for Specs<'s> {
         let spec = self.rest.get(..len).unwrap_or_default();
         self.rest = self.rest.get(len + 1..).unwrap_or_default();
         self.at = at + len + 1;
-        // A modifier is at the end: `*`, or `:` and 1 to 4 digits (the parser checked which).
-        let (name_len, modifier) = match spec.split_last() {
-            Some((b'*', _)) => (len - 1, Modifier::Explode),
-            Some((d, head)) if d.is_ascii_digit() => prefix_modifier(head, *d),
-            _ => (len, Modifier::None),
-        };
+        let (name_len, modifier) = modifier_of(spec);
         let name = self.source.get(at..at + name_len).unwrap_or_default();
         Some(Spec { name, modifier, at })
+    }
+}
+
+/// The length of a validated varspec's name and its modifier, read from the end: `*`, or `:`
+/// and 1 to 4 digits (the parser checked which).
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
+pub(crate) fn modifier_of(spec: &[u8]) -> (usize, Modifier) {
+    match spec.split_last() {
+        Some((b'*', _)) => (spec.len() - 1, Modifier::Explode),
+        Some((d, head)) if d.is_ascii_digit() => prefix_modifier(head, *d),
+        _ => (spec.len(), Modifier::None),
     }
 }
 
