@@ -157,6 +157,12 @@ pub struct SeqIter<'a, T> {
 
 impl<'a, T: FromJson<'a> + Copy> Iterator for SeqIter<'a, T> {
     type Item = T;
+    // Out of line on compact targets: a loop over a `Seq` would otherwise inline it twice,
+    // element decoder included.
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
     fn next(&mut self) -> Option<T> {
         match &mut self.inner {
             // Elements were checked at decode, so this cannot fail; if it did, stop.
