@@ -133,7 +133,11 @@ impl JsonSink for SliceSink<'_> {
         }
     }
 
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
     fn put_u64(&mut self, mut v: u64) -> Result<(), EncodeError> {
         // The digits go straight into the buffer, last first.
         let n = decimal_len(v);
