@@ -22,6 +22,10 @@ pub(crate) struct Obj {
 }
 
 /// Opens the object at `c` (else `WrongType` on `field`).
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 pub(crate) fn obj(
     c: &mut Cursor<'_>,
     names: &'static [&'static str],
