@@ -51,9 +51,15 @@ impl<'a> RequestId<'a> {
                 if !n.is_integer_literal() {
                     return Err(EnvelopeError::InvalidId);
                 }
-                Ok(match parse_i64(n.as_str()) {
-                    Some(i) => Self::Int(i),
-                    None => Self::BigInt(n.as_str()),
+                if !crate::WIDE {
+                    return Ok(match digits_i64(n.as_str()) {
+                        Some(i) => Self::Int(i),
+                        None => Self::BigInt(n.as_str()),
+                    });
+                }
+                Ok(match n.as_str().parse::<i64>() {
+                    Ok(i) => Self::Int(i),
+                    Err(_) => Self::BigInt(n.as_str()),
                 })
             }
             JsonKind::Null => Err(EnvelopeError::NullId),
@@ -92,19 +98,11 @@ impl Encode for RequestId<'_> {
     }
 }
 
-/// `s.parse::<i64>().ok()`. Compact targets (`crate::WIDE`) take [`digits_i64`], a plain
-/// digit loop that is a fraction of core's generic parser in code, with the same answer.
-pub(crate) fn parse_i64(s: &str) -> Option<i64> {
-    if crate::WIDE {
-        s.parse().ok()
-    } else {
-        digits_i64(s)
-    }
-}
-
-/// `s.parse::<i64>().ok()` as one loop: an optional sign, then at least one ASCII digit,
-/// `None` on anything else or out of range.
-fn digits_i64(s: &str) -> Option<i64> {
+/// `s.parse::<i64>().ok()` as one small loop (an optional sign, then at least one ASCII
+/// digit; `None` on anything else or out of range): how compact targets (`crate::WIDE`) read
+/// integer ids and error codes, in a fraction of core's generic parser. Same answers
+/// (`tests::digit_loop_matches_core_parse`).
+pub(crate) fn digits_i64(s: &str) -> Option<i64> {
     let (neg, digits) = match s.as_bytes() {
         [b'-', rest @ ..] => (true, rest),
         [b'+', rest @ ..] => (false, rest),
