@@ -162,10 +162,29 @@ pub(crate) fn encode_literal(out: &mut impl Sink, s: &str) {
 /// The first `n` characters of `s` (RFC 6570 §2.4.1 counts characters, not bytes).
 #[inline]
 fn prefix(s: &str, n: u16) -> &str {
+    if !crate::WIDE {
+        return prefix_by_bytes(s, n);
+    }
     match s.char_indices().nth(usize::from(n)) {
         Some((end, _)) => s.get(..end).unwrap_or(s),
         None => s,
     }
+}
+
+/// [`prefix`] as compact targets run it (`crate::WIDE`): characters counted by their lead
+/// bytes, without core's `CharIndices` decoder; the same cut (`tests`).
+fn prefix_by_bytes(s: &str, n: u16) -> &str {
+    let mut left = usize::from(n);
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        // Every byte but a UTF-8 continuation byte (`10xxxxxx`) starts a character.
+        if b & 0xC0 != 0x80 {
+            if left == 0 {
+                return s.get(..i).unwrap_or(s);
+            }
+            left -= 1;
+        }
+    }
+    s
 }
 
 /// The varspecs of an expression's (already validated) variable list.
@@ -399,4 +418,27 @@ fn expand_expression<V: Variables + ?Sized>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{prefix, prefix_by_bytes};
+
+    /// Compact targets' prefix cut agrees with the `char_indices` one.
+    #[test]
+    fn prefix_both_forms_agree() {
+        for s in [
+            "",
+            "a",
+            "abc",
+            "h\u{e9}llo",
+            "\u{20ac}\u{20ac}x",
+            "\u{1f600}a\u{1f600}",
+            "\u{7ff}\u{800}\u{ffff}\u{10000}",
+        ] {
+            for n in 0..=12 {
+                assert_eq!(prefix_by_bytes(s, n), prefix(s, n), "{s:?} {n}");
+            }
+        }
+    }
 }
