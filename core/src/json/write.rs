@@ -161,6 +161,11 @@ impl JsonSink for SliceSink<'_> {
     inline(always)
 )]
 fn copy(dst: &mut [u8], src: &[u8]) {
+    if !crate::WIDE {
+        // Compact targets: one `memcpy` call (the inline moves are code on every length).
+        dst.copy_from_slice(src);
+        return;
+    }
     fn two<const N: usize>(dst: &mut [u8], src: &[u8]) {
         if let (Some(d), Some(s)) = (dst.first_chunk_mut::<N>(), src.first_chunk::<N>()) {
             *d = *s;
