@@ -138,10 +138,21 @@ fn encode_from(out: &mut impl Sink, s: &str, mut i: usize, allow_reserved: bool)
 /// as UTF-8 (RFC 6570 §3.1).
 #[inline]
 pub(crate) fn encode_literal(out: &mut impl Sink, s: &str) {
-    if s.is_ascii() {
+    // The whole-string check is a word loop that pays on 64-bit and wasm; compact targets go
+    // straight to the byte loop, which puts an all-ASCII literal whole at its end.
+    if crate::WIDE && s.is_ascii() {
         out.put(s);
         return;
     }
+    encode_literal_by_bytes(out, s);
+}
+
+/// [`encode_literal`]'s byte loop (all that compact targets run; same output, `tests`).
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
+fn encode_literal_by_bytes(out: &mut impl Sink, s: &str) {
     let bytes = s.as_bytes();
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {
@@ -422,7 +433,40 @@ fn expand_expression<V: Variables + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::{prefix, prefix_by_bytes};
+    use super::{FmtSink, encode_literal, encode_literal_by_bytes, prefix, prefix_by_bytes};
+    use std::string::String;
+
+    /// Compact targets' literal encoding (the byte loop alone) writes what the checked one
+    /// does, ASCII or not.
+    #[test]
+    fn encode_literal_both_forms_agree() {
+        for s in [
+            "",
+            "a",
+            "sensor://",
+            "/latest",
+            "caf\u{e9}/x",
+            "\u{20ac}",
+            "%20ok\u{1f600}",
+        ] {
+            let (mut a, mut b) = (String::new(), String::new());
+            encode_literal(
+                &mut FmtSink {
+                    w: &mut a,
+                    failed: false,
+                },
+                s,
+            );
+            encode_literal_by_bytes(
+                &mut FmtSink {
+                    w: &mut b,
+                    failed: false,
+                },
+                s,
+            );
+            assert_eq!(a, b, "{s:?}");
+        }
+    }
 
     /// Compact targets' prefix cut agrees with the `char_indices` one.
     #[test]
