@@ -51,6 +51,12 @@ impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
     /// # Errors
     /// `WrongType` on `field` when the value is not an array, or the element's own error.
     pub fn decode(c: &mut Cursor<'a>, field: &'static str) -> Result<Self, DecodeError> {
+        if !crate::WIDE {
+            let (raw, len) = decode_array(c, field, &mut |c| T::decode(c).map(drop))?;
+            return Ok(Self {
+                repr: SeqRepr::Json(raw, len),
+            });
+        }
         if c.peek() != Some(b'[') {
             return Err(ParamsError::wrong_type(field).into());
         }
@@ -402,9 +408,83 @@ impl<'a, V: FromJson<'a> + Copy> FromJson<'a> for Map<'a, V> {
     }
 }
 
+/// [`Seq::decode`] as compact targets run it (`crate::WIDE`): one array walk for every element
+/// type, each element checked by `item`; returns the array's text and length. The same steps
+/// in the same order as the generic form, so the same answers (`tests`).
+#[inline(never)]
+fn decode_array<'a>(
+    c: &mut Cursor<'a>,
+    field: &'static str,
+    item: &mut dyn FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
+) -> Result<(RawJson<'a>, usize), DecodeError> {
+    if c.peek() != Some(b'[') {
+        return Err(ParamsError::wrong_type(field).into());
+    }
+    let (start, text) = (c.position(), c.clone());
+    c.begin_array()?;
+    let (mut first, mut len) = (true, 0);
+    while c.next_item(&mut first)? {
+        item(c).map_err(|e| in_field(e, field))?;
+        len += 1;
+    }
+    let raw = text
+        .slice(start, c.position())
+        .ok_or(ParamsError::wrong_type(field))?;
+    Ok((raw, len))
+}
+
 fn in_field(e: DecodeError, field: &'static str) -> DecodeError {
     match e {
         DecodeError::Params(p) => DecodeError::Params(p.in_field(field)),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Seq, SeqRepr, decode_array};
+    use crate::json::{Cursor, JsonStr, Limits};
+    use crate::jsonrpc::{DecodeError, FromJson};
+    use crate::messages::Icon;
+
+    /// Compact targets' shared array walk gives the generic decoder's answers and stops where
+    /// it stops, errors included.
+    #[test]
+    fn decode_array_agrees_with_the_generic_form() {
+        fn both<'a, T: FromJson<'a> + Copy + PartialEq + core::fmt::Debug + 'a>(bytes: &'a [u8]) {
+            let Ok(mut a) = Cursor::new(bytes, Limits::DEFAULT) else {
+                return;
+            };
+            let mut b = a.clone();
+            let want = Seq::<T>::decode(&mut a, "list");
+            let got: Result<Seq<'_, T>, DecodeError> = decode_array(&mut b, "list", &mut |c| {
+                T::decode(c).map(drop)
+            })
+            .map(|(raw, len)| Seq {
+                repr: SeqRepr::Json(raw, len),
+            });
+            assert_eq!(got, want, "{:?}", core::str::from_utf8(bytes));
+            assert_eq!(a.position(), b.position());
+        }
+        let inputs: &[&[u8]] = &[
+            b"[]",
+            b" [ ] ",
+            br#"["a","b\u0041"]"#,
+            br#"[1]"#,
+            br#"["a",1]"#,
+            b"{}",
+            br#""x""#,
+            b"[",
+            br#"["a",]"#,
+            br#"[{"src":"x"},{"src":"y","theme":"dark"}]"#,
+            br#"[{"src":"x"},{"src":1}]"#,
+            br#"[{"src":"x","theme":"dim"}]"#,
+            br#"[{}]"#,
+            b"null",
+        ];
+        for bytes in inputs {
+            both::<JsonStr<'_>>(bytes);
+            both::<Icon<'_>>(bytes);
+        }
     }
 }
