@@ -144,15 +144,6 @@ pub(crate) fn encode_literal(out: &mut impl Sink, s: &str) {
         out.put(s);
         return;
     }
-    encode_literal_by_bytes(out, s);
-}
-
-/// [`encode_literal`]'s byte loop (all that compact targets run; same output, `tests`).
-#[cfg_attr(
-    any(target_pointer_width = "64", target_family = "wasm"),
-    inline(always)
-)]
-fn encode_literal_by_bytes(out: &mut impl Sink, s: &str) {
     let bytes = s.as_bytes();
     let mut run = 0;
     for (i, &b) in bytes.iter().enumerate() {
@@ -433,40 +424,7 @@ fn expand_expression<V: Variables + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::{FmtSink, encode_literal, encode_literal_by_bytes, prefix, prefix_by_bytes};
-    use std::string::String;
-
-    /// Compact targets' literal encoding (the byte loop alone) writes what the checked one
-    /// does, ASCII or not.
-    #[test]
-    fn encode_literal_both_forms_agree() {
-        for s in [
-            "",
-            "a",
-            "sensor://",
-            "/latest",
-            "caf\u{e9}/x",
-            "\u{20ac}",
-            "%20ok\u{1f600}",
-        ] {
-            let (mut a, mut b) = (String::new(), String::new());
-            encode_literal(
-                &mut FmtSink {
-                    w: &mut a,
-                    failed: false,
-                },
-                s,
-            );
-            encode_literal_by_bytes(
-                &mut FmtSink {
-                    w: &mut b,
-                    failed: false,
-                },
-                s,
-            );
-            assert_eq!(a, b, "{s:?}");
-        }
-    }
+    use super::{prefix, prefix_by_bytes};
 
     /// Compact targets' prefix cut agrees with the `char_indices` one.
     #[test]
