@@ -264,6 +264,12 @@ impl<'a, V: FromJson<'a> + Copy> Map<'a, V> {
     /// # Errors
     /// `WrongType` on `field` when the value is not an object, or the value's own error.
     pub fn decode(c: &mut Cursor<'a>, field: &'static str) -> Result<Self, DecodeError> {
+        if !crate::WIDE {
+            let (raw, len) = decode_object(c, field, &mut |c| V::decode(c).map(drop))?;
+            return Ok(Self {
+                repr: MapRepr::Json(raw, len),
+            });
+        }
         if c.peek() != Some(b'{') {
             return Err(ParamsError::wrong_type(field).into());
         }
@@ -433,6 +439,29 @@ fn decode_array<'a>(
     Ok((raw, len))
 }
 
+/// [`Map::decode`] as compact targets run it: [`decode_array`]'s counterpart for objects.
+#[inline(never)]
+fn decode_object<'a>(
+    c: &mut Cursor<'a>,
+    field: &'static str,
+    value: &mut dyn FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
+) -> Result<(RawJson<'a>, usize), DecodeError> {
+    if c.peek() != Some(b'{') {
+        return Err(ParamsError::wrong_type(field).into());
+    }
+    let (start, text) = (c.position(), c.clone());
+    c.begin_object()?;
+    let (mut first, mut len) = (true, 0);
+    while c.next_key(&mut first)?.is_some() {
+        value(c).map_err(|e| in_field(e, field))?;
+        len += 1;
+    }
+    let raw = text
+        .slice(start, c.position())
+        .ok_or(ParamsError::wrong_type(field))?;
+    Ok((raw, len))
+}
+
 fn in_field(e: DecodeError, field: &'static str) -> DecodeError {
     match e {
         DecodeError::Params(p) => DecodeError::Params(p.in_field(field)),
@@ -442,7 +471,7 @@ fn in_field(e: DecodeError, field: &'static str) -> DecodeError {
 
 #[cfg(test)]
 mod tests {
-    use super::{Seq, SeqRepr, decode_array};
+    use super::{Map, MapRepr, Seq, SeqRepr, decode_array, decode_object};
     use crate::json::{Cursor, JsonStr, Limits};
     use crate::jsonrpc::{DecodeError, FromJson};
     use crate::messages::Icon;
@@ -480,6 +509,44 @@ mod tests {
             br#"[{"src":"x"},{"src":1}]"#,
             br#"[{"src":"x","theme":"dim"}]"#,
             br#"[{}]"#,
+            b"null",
+        ];
+        for bytes in inputs {
+            both::<JsonStr<'_>>(bytes);
+            both::<Icon<'_>>(bytes);
+        }
+    }
+
+    /// The same for objects: [`decode_object`] against the generic `Map::decode`.
+    #[test]
+    fn decode_object_agrees_with_the_generic_form() {
+        fn both<'a, V: FromJson<'a> + Copy + PartialEq + core::fmt::Debug + 'a>(bytes: &'a [u8]) {
+            let Ok(mut a) = Cursor::new(bytes, Limits::DEFAULT) else {
+                return;
+            };
+            let mut b = a.clone();
+            let want = Map::<V>::decode(&mut a, "map");
+            let got: Result<Map<'_, V>, DecodeError> = decode_object(&mut b, "map", &mut |c| {
+                V::decode(c).map(drop)
+            })
+            .map(|(raw, len)| Map {
+                repr: MapRepr::Json(raw, len),
+            });
+            assert_eq!(got, want, "{:?}", core::str::from_utf8(bytes));
+            assert_eq!(a.position(), b.position());
+        }
+        let inputs: &[&[u8]] = &[
+            b"{}",
+            b" { } ",
+            br#"{"a":"x","b\u0041":"y"}"#,
+            br#"{"a":1}"#,
+            br#"{"a":"x","b":[]}"#,
+            b"[]",
+            br#""x""#,
+            b"{",
+            br#"{"a":"x",}"#,
+            br#"{"a":"x","a":"y"}"#,
+            br#"{"i":{"src":"x"},"j":{"src":2}}"#,
             b"null",
         ];
         for bytes in inputs {
