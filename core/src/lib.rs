@@ -106,7 +106,8 @@ pub(crate) fn has_byte(hay: &[u8], byte: u8) -> bool {
     }
 }
 
-/// [`has_byte`]'s compact form.
+/// [`has_byte`]'s compact form (deliberately not `contains`, which is `memchr`).
+#[allow(clippy::manual_contains)]
 fn has_byte_by_bytes(hay: &[u8], byte: u8) -> bool {
     hay.iter().any(|&c| c == byte)
 }
