@@ -92,6 +92,50 @@ mod wake;
 /// 3.5 KB smaller).
 pub(crate) const WIDE: bool = cfg!(any(target_pointer_width = "64", target_family = "wasm"));
 
+/// `hay.contains(&byte)`: core's word-at-a-time `memchr` where [`WIDE`], a byte loop (a few
+/// bytes of code instead of `memchr` and its wrapper) elsewhere; the same answer.
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
+pub(crate) fn has_byte(hay: &[u8], byte: u8) -> bool {
+    if WIDE {
+        hay.contains(&byte)
+    } else {
+        has_byte_by_bytes(hay, byte)
+    }
+}
+
+/// [`has_byte`]'s compact form (deliberately not `contains`, which is `memchr`).
+#[allow(clippy::manual_contains)]
+fn has_byte_by_bytes(hay: &[u8], byte: u8) -> bool {
+    hay.iter().any(|&c| c == byte)
+}
+
 #[cfg(doctest)]
 #[doc = include_str!("../../README.md")]
 struct ReadmeDoctests;
+
+#[cfg(test)]
+mod tests {
+    /// Both forms of `has_byte` agree (every length up to 40, every position, absent too).
+    #[test]
+    fn has_byte_both_forms_agree() {
+        let mut hay = [b'a'; 40];
+        for len in 0..=hay.len() {
+            for at in 0..=len {
+                if let Some(b) = hay.get_mut(at) {
+                    *b = b'%';
+                }
+                let h = &hay[..len];
+                for byte in [b'%', b'a', b'\\', 0] {
+                    assert_eq!(super::has_byte_by_bytes(h, byte), h.contains(&byte));
+                    assert_eq!(super::has_byte(h, byte), h.contains(&byte));
+                }
+                if let Some(b) = hay.get_mut(at) {
+                    *b = b'a';
+                }
+            }
+        }
+    }
+}

@@ -216,7 +216,7 @@ pub fn triplet_str(b: u8) -> &'static str {
 #[inline]
 #[must_use]
 pub fn needs_decoding(s: &str) -> bool {
-    s.as_bytes().contains(&b'%')
+    crate::has_byte(s.as_bytes(), b'%')
 }
 
 /// Error from [`decode_into`].

@@ -243,7 +243,11 @@ impl<'a> Cursor<'a> {
     ///
     /// # Errors
     /// On malformed separators or keys.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
     pub(crate) fn next_key_in(
         &mut self,
         first: &mut bool,

@@ -125,7 +125,7 @@ impl<'a> RawJson<'a> {
         let inner = self.text.strip_prefix('"')?.strip_suffix('"')?;
         Some(JsonStr::from_source(
             inner,
-            inner.as_bytes().contains(&b'\\'),
+            crate::has_byte(inner.as_bytes(), b'\\'),
         ))
     }
 

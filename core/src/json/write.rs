@@ -133,7 +133,11 @@ impl JsonSink for SliceSink<'_> {
         }
     }
 
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
     fn put_u64(&mut self, mut v: u64) -> Result<(), EncodeError> {
         // The digits go straight into the buffer, last first.
         let n = decimal_len(v);
@@ -157,6 +161,11 @@ impl JsonSink for SliceSink<'_> {
     inline(always)
 )]
 fn copy(dst: &mut [u8], src: &[u8]) {
+    if !crate::WIDE {
+        // Compact targets: one `memcpy` call (the inline moves are code on every length).
+        dst.copy_from_slice(src);
+        return;
+    }
     fn two<const N: usize>(dst: &mut [u8], src: &[u8]) {
         if let (Some(d), Some(s)) = (dst.first_chunk_mut::<N>(), src.first_chunk::<N>()) {
             *d = *s;

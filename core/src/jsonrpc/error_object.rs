@@ -115,7 +115,14 @@ impl<'a> ErrorObject<'a> {
                         .as_number()
                         .filter(|n| n.is_integer_literal())
                         .ok_or(bad)?;
-                    code = Some(ErrorCode(n.as_str().parse().map_err(|_| bad)?));
+                    code = Some(ErrorCode(if crate::WIDE {
+                        n.as_str().parse().map_err(|_| bad)?
+                    } else {
+                        // The digit loop request ids use (same answer as `parse`).
+                        super::id::digits_i64(n.as_str())
+                            .and_then(|c| i32::try_from(c).ok())
+                            .ok_or(bad)?
+                    }));
                 }
                 1 => message = Some(v.as_str().ok_or(bad)?),
                 _ => data = ErrorData::Raw(v),

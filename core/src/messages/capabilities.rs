@@ -57,6 +57,9 @@ impl<'a> ClientCapabilities<'a> {
                 _ => caps.extensions = v,
             }
         }
+        if !crate::WIDE {
+            return caps.nested_objects_only(field).map(|()| caps);
+        }
         let not_object = |v: RawJson<'_>| v.kind() != JsonKind::Object;
         for (cap, subs) in [
             (caps.elicitation, ["form", "url"]),
@@ -81,6 +84,35 @@ impl<'a> ClientCapabilities<'a> {
             }
         }
         Ok(caps)
+    }
+
+    /// The checks that close [`ClientCapabilities::decode_field`], as plain loops: what compact
+    /// targets run (`crate::WIDE`; the iterator chains are more code there). Same checks in the
+    /// same order (`tests`).
+    fn nested_objects_only(&self, field: &'static str) -> Result<(), DecodeError> {
+        let wrong = || Err(ParamsError::wrong_type(field).into());
+        for (cap, subs) in [
+            (self.elicitation, ["form", "url"]),
+            (self.sampling, ["context", "tools"]),
+        ] {
+            let Some(cap) = cap else { continue };
+            for sub in subs {
+                if cap.get(sub).is_some_and(|v| v.kind() != JsonKind::Object) {
+                    return wrong();
+                }
+            }
+        }
+        for map in [self.experimental, self.extensions] {
+            let Some(members) = map.and_then(|m| m.object()) else {
+                continue;
+            };
+            for (_, v) in members {
+                if v.kind() != JsonKind::Object {
+                    return wrong();
+                }
+            }
+        }
+        Ok(())
     }
 
     /// As [`ClientCapabilities::decode_field`], over a validated value.
@@ -268,5 +300,57 @@ impl Encode for ServerCapabilities<'_> {
         w.opt_member(key!("experimental"), &self.experimental)?;
         w.opt_member(key!("extensions"), &self.extensions)?;
         w.end_object()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ClientCapabilities;
+    use crate::json::{JsonKind, RawJson};
+
+    /// The compact targets' closing checks accept exactly what the generic decoder accepts,
+    /// for capability objects whose members are objects (the member loop's own check).
+    #[test]
+    fn nested_checks_both_forms_agree() {
+        let inputs: &[&[u8]] = &[
+            b"{}",
+            br#"{"elicitation":{}}"#,
+            br#"{"elicitation":{"form":{}}}"#,
+            br#"{"elicitation":{"form":1}}"#,
+            br#"{"elicitation":{"url":{},"form":{}}}"#,
+            br#"{"elicitation":{"url":[]}}"#,
+            br#"{"elicitation":{"other":1}}"#,
+            br#"{"elicitation":{"form":{},"form":2}}"#,
+            br#"{"elicitation":{"form":2,"form":{}}}"#,
+            br#"{"sampling":{"context":{},"tools":{}}}"#,
+            br#"{"sampling":{"tools":"yes"}}"#,
+            br#"{"roots":{"listChanged":true}}"#,
+            br#"{"experimental":{"a":{},"b":{}}}"#,
+            br#"{"experimental":{"a":{},"b":null}}"#,
+            br#"{"extensions":{"io.x/y":{"k":1}}}"#,
+            br#"{"extensions":{"io.x/y":true}}"#,
+            br#"{"experimental":{},"extensions":{"a":{}},"sampling":{},"elicitation":{"url":{}}}"#,
+        ];
+        for bytes in inputs {
+            let v = RawJson::parse(bytes).unwrap();
+            let member = |name: &str| v.get(name).filter(|m| m.kind() == JsonKind::Object);
+            let caps = ClientCapabilities {
+                elicitation: member("elicitation"),
+                roots: member("roots"),
+                sampling: member("sampling"),
+                experimental: member("experimental"),
+                extensions: member("extensions"),
+            };
+            let generic = ClientCapabilities::decode_raw(v, "caps");
+            assert_eq!(
+                caps.nested_objects_only("caps").is_ok(),
+                generic.is_ok(),
+                "{:?}",
+                core::str::from_utf8(bytes)
+            );
+            if let Ok(g) = generic {
+                assert_eq!(g, caps);
+            }
+        }
     }
 }

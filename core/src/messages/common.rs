@@ -22,6 +22,10 @@ pub(crate) struct Obj {
 }
 
 /// Opens the object at `c` (else `WrongType` on `field`).
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 pub(crate) fn obj(
     c: &mut Cursor<'_>,
     names: &'static [&'static str],
@@ -150,6 +154,21 @@ impl<'a> FromJson<'a> for JsonStr<'a> {
     }
 }
 
+/// The index in `names` of the string at `c` (unescaped when it has escapes):
+/// `UnknownValue` on `field` when it is none of them. The string enums' decoder on compact
+/// targets, shared by all of them.
+#[inline(never)]
+fn name_index(c: &mut Cursor<'_>, field: &'static str, names: &[&str]) -> Dec<usize> {
+    let s = string(c, field)?;
+    let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, field);
+    let mut buf = [0u8; 16];
+    let s = match s.as_str() {
+        Some(s) => s,
+        None => s.unescape_into(&mut buf).map_err(|_| unknown)?,
+    };
+    Ok(names.iter().position(|n| *n == s).ok_or(unknown)?)
+}
+
 macro_rules! string_enum {
     ($(#[$doc:meta])* $name:ident, $field:literal { $( $(#[$vdoc:meta])* $variant:ident = $text:literal ),* $(,)? }) => {
         $(#[$doc])*
@@ -168,12 +187,27 @@ macro_rules! string_enum {
             /// The value for a wire string.
             #[must_use]
             pub fn from_name(s: &str) -> Option<Self> {
+                if !crate::WIDE {
+                    return Self::from_name_in_table(s);
+                }
                 match s { $( $text => Some(Self::$variant), )* _ => None }
             }
+
+            /// [`Self::from_name`] as a search of [`Self::ALL`]: the compact targets' form
+            /// (`crate::WIDE`), with the same answer (`common::tests`).
+            fn from_name_in_table(s: &str) -> Option<Self> {
+                Self::ALL.iter().find(|v| v.as_str() == s).copied()
+            }
+
+            /// Every value, in declaration order.
+            pub(crate) const ALL: &'static [Self] = &[$( Self::$variant, )*];
         }
 
         impl<'a> FromJson<'a> for $name {
             fn decode(c: &mut Cursor<'a>) -> Dec<Self> {
+                if !crate::WIDE {
+                    return Self::decode_by_index(c);
+                }
                 let s = string(c, $field)?;
                 let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, $field);
                 if let Some(s) = s.as_str() {
@@ -182,6 +216,20 @@ macro_rules! string_enum {
                 let mut buf = [0u8; 16];
                 let s = s.unescape_into(&mut buf).map_err(|_| unknown)?;
                 Ok(Self::from_name(s).ok_or(unknown)?)
+            }
+        }
+
+        impl $name {
+            /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): every string
+            /// enum shares one decoder ([`name_index`]), with the same answers
+            /// (`common::tests`).
+            fn decode_by_index(c: &mut Cursor<'_>) -> Dec<Self> {
+                const NAMES: &[&str] = &[$( $text, )*];
+                let i = name_index(c, $field, NAMES)?;
+                Ok(Self::ALL
+                    .get(i)
+                    .copied()
+                    .ok_or(ParamsError::new(ParamsErrorKind::UnknownValue, $field))?)
             }
         }
 
@@ -296,5 +344,74 @@ impl<'a> FromJson<'a> for Priority {
 impl Encode for Priority {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.f64(self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CacheScope, LoggingLevel, ResultType, Role, Theme};
+
+    macro_rules! both_forms_agree {
+        ($($t:ident),*) => {$(
+            for v in $t::ALL {
+                assert_eq!($t::from_name(v.as_str()), Some(*v));
+                assert_eq!($t::from_name_in_table(v.as_str()), Some(*v));
+            }
+            for s in ["", "x", "publi", "publics", "Debug", "info "] {
+                assert_eq!($t::from_name_in_table(s), $t::from_name(s), "{s}");
+            }
+        )*};
+    }
+
+    /// Compact targets' shared decoder answers as the generic one, escapes and errors too.
+    #[test]
+    fn string_enums_decode_by_index_agrees() {
+        use crate::json::{Cursor, Limits};
+        use crate::jsonrpc::FromJson;
+        let inputs: &[&[u8]] = &[
+            br#""debug""#,
+            br#""emergency""#,
+            br#""d\u0065bug""#,
+            br#""\u0064ebug""#,
+            br#""public""#,
+            br#""priv\u0061te""#,
+            br#""light""#,
+            br#""dark""#,
+            br#""user""#,
+            br#""assistant""#,
+            br#""complete""#,
+            br#""input_required""#,
+            br#""nope""#,
+            br#""""#,
+            br#""\u0000""#,
+            br#""emergencyemergency\u0021""#,
+            br#""a\ud800""#,
+            b"1",
+            b"null",
+            b"{}",
+            br#"["debug"]"#,
+            b"true",
+        ];
+        macro_rules! agree {
+            ($($t:ident),*) => {$(
+                for bytes in inputs {
+                    let (mut a, mut b) = (
+                        Cursor::new(bytes, Limits::DEFAULT).unwrap(),
+                        Cursor::new(bytes, Limits::DEFAULT).unwrap(),
+                    );
+                    let want = <$t as FromJson>::decode(&mut a);
+                    assert_eq!($t::decode_by_index(&mut b), want, "{bytes:?}");
+                    assert_eq!(a.position(), b.position());
+                }
+            )*};
+        }
+        agree!(ResultType, CacheScope, Role, LoggingLevel, Theme);
+    }
+
+    /// The table search compact targets use gives the match's answer.
+    #[test]
+    fn string_enums_both_forms_agree() {
+        both_forms_agree!(ResultType, CacheScope, Role, LoggingLevel, Theme);
+        assert_eq!(LoggingLevel::ALL.len(), 8);
     }
 }

@@ -128,6 +128,10 @@ impl<'a> Implementation<'a> {
 }
 
 impl<'a> FromJson<'a> for Implementation<'a> {
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &[&str] = &[
             "name",
@@ -227,6 +231,10 @@ impl<'a> RequestMeta<'a> {
 }
 
 impl<'a> FromJson<'a> for RequestMeta<'a> {
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let (from, text) = (start(c), c.clone());
         let mut f = obj(c, REQUEST_META_KEYS, "_meta")?;

@@ -51,6 +51,12 @@ impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
     /// # Errors
     /// `WrongType` on `field` when the value is not an array, or the element's own error.
     pub fn decode(c: &mut Cursor<'a>, field: &'static str) -> Result<Self, DecodeError> {
+        if !crate::WIDE {
+            let (raw, len) = decode_array(c, field, &mut |c| T::decode(c).map(drop))?;
+            return Ok(Self {
+                repr: SeqRepr::Json(raw, len),
+            });
+        }
         if c.peek() != Some(b'[') {
             return Err(ParamsError::wrong_type(field).into());
         }
@@ -157,6 +163,12 @@ pub struct SeqIter<'a, T> {
 
 impl<'a, T: FromJson<'a> + Copy> Iterator for SeqIter<'a, T> {
     type Item = T;
+    // Out of line on compact targets: a loop over a `Seq` would otherwise inline it twice,
+    // element decoder included.
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
     fn next(&mut self) -> Option<T> {
         match &mut self.inner {
             // Elements were checked at decode, so this cannot fail; if it did, stop.
@@ -252,6 +264,12 @@ impl<'a, V: FromJson<'a> + Copy> Map<'a, V> {
     /// # Errors
     /// `WrongType` on `field` when the value is not an object, or the value's own error.
     pub fn decode(c: &mut Cursor<'a>, field: &'static str) -> Result<Self, DecodeError> {
+        if !crate::WIDE {
+            let (raw, len) = decode_object(c, field, &mut |c| V::decode(c).map(drop))?;
+            return Ok(Self {
+                repr: MapRepr::Json(raw, len),
+            });
+        }
         if c.peek() != Some(b'{') {
             return Err(ParamsError::wrong_type(field).into());
         }
@@ -396,9 +414,144 @@ impl<'a, V: FromJson<'a> + Copy> FromJson<'a> for Map<'a, V> {
     }
 }
 
+/// [`Seq::decode`] as compact targets run it (`crate::WIDE`): one array walk for every element
+/// type, each element checked by `item`; returns the array's text and length. The same steps
+/// in the same order as the generic form, so the same answers (`tests`).
+#[inline(never)]
+fn decode_array<'a>(
+    c: &mut Cursor<'a>,
+    field: &'static str,
+    item: &mut dyn FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
+) -> Result<(RawJson<'a>, usize), DecodeError> {
+    if c.peek() != Some(b'[') {
+        return Err(ParamsError::wrong_type(field).into());
+    }
+    let (start, text) = (c.position(), c.clone());
+    c.begin_array()?;
+    let (mut first, mut len) = (true, 0);
+    while c.next_item(&mut first)? {
+        item(c).map_err(|e| in_field(e, field))?;
+        len += 1;
+    }
+    let raw = text
+        .slice(start, c.position())
+        .ok_or(ParamsError::wrong_type(field))?;
+    Ok((raw, len))
+}
+
+/// [`Map::decode`] as compact targets run it: [`decode_array`]'s counterpart for objects.
+#[inline(never)]
+fn decode_object<'a>(
+    c: &mut Cursor<'a>,
+    field: &'static str,
+    value: &mut dyn FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
+) -> Result<(RawJson<'a>, usize), DecodeError> {
+    if c.peek() != Some(b'{') {
+        return Err(ParamsError::wrong_type(field).into());
+    }
+    let (start, text) = (c.position(), c.clone());
+    c.begin_object()?;
+    let (mut first, mut len) = (true, 0);
+    while c.next_key(&mut first)?.is_some() {
+        value(c).map_err(|e| in_field(e, field))?;
+        len += 1;
+    }
+    let raw = text
+        .slice(start, c.position())
+        .ok_or(ParamsError::wrong_type(field))?;
+    Ok((raw, len))
+}
+
 fn in_field(e: DecodeError, field: &'static str) -> DecodeError {
     match e {
         DecodeError::Params(p) => DecodeError::Params(p.in_field(field)),
         other => other,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Map, MapRepr, Seq, SeqRepr, decode_array, decode_object};
+    use crate::json::{Cursor, JsonStr, Limits};
+    use crate::jsonrpc::{DecodeError, FromJson};
+    use crate::messages::Icon;
+
+    /// Compact targets' shared array walk gives the generic decoder's answers and stops where
+    /// it stops, errors included.
+    #[test]
+    fn decode_array_agrees_with_the_generic_form() {
+        fn both<'a, T: FromJson<'a> + Copy + PartialEq + core::fmt::Debug + 'a>(bytes: &'a [u8]) {
+            let Ok(mut a) = Cursor::new(bytes, Limits::DEFAULT) else {
+                return;
+            };
+            let mut b = a.clone();
+            let want = Seq::<T>::decode(&mut a, "list");
+            let got: Result<Seq<'_, T>, DecodeError> = decode_array(&mut b, "list", &mut |c| {
+                T::decode(c).map(drop)
+            })
+            .map(|(raw, len)| Seq {
+                repr: SeqRepr::Json(raw, len),
+            });
+            assert_eq!(got, want, "{:?}", core::str::from_utf8(bytes));
+            assert_eq!(a.position(), b.position());
+        }
+        let inputs: &[&[u8]] = &[
+            b"[]",
+            b" [ ] ",
+            br#"["a","b\u0041"]"#,
+            br#"[1]"#,
+            br#"["a",1]"#,
+            b"{}",
+            br#""x""#,
+            b"[",
+            br#"["a",]"#,
+            br#"[{"src":"x"},{"src":"y","theme":"dark"}]"#,
+            br#"[{"src":"x"},{"src":1}]"#,
+            br#"[{"src":"x","theme":"dim"}]"#,
+            br#"[{}]"#,
+            b"null",
+        ];
+        for bytes in inputs {
+            both::<JsonStr<'_>>(bytes);
+            both::<Icon<'_>>(bytes);
+        }
+    }
+
+    /// The same for objects: [`decode_object`] against the generic `Map::decode`.
+    #[test]
+    fn decode_object_agrees_with_the_generic_form() {
+        fn both<'a, V: FromJson<'a> + Copy + PartialEq + core::fmt::Debug + 'a>(bytes: &'a [u8]) {
+            let Ok(mut a) = Cursor::new(bytes, Limits::DEFAULT) else {
+                return;
+            };
+            let mut b = a.clone();
+            let want = Map::<V>::decode(&mut a, "map");
+            let got: Result<Map<'_, V>, DecodeError> = decode_object(&mut b, "map", &mut |c| {
+                V::decode(c).map(drop)
+            })
+            .map(|(raw, len)| Map {
+                repr: MapRepr::Json(raw, len),
+            });
+            assert_eq!(got, want, "{:?}", core::str::from_utf8(bytes));
+            assert_eq!(a.position(), b.position());
+        }
+        let inputs: &[&[u8]] = &[
+            b"{}",
+            b" { } ",
+            br#"{"a":"x","b\u0041":"y"}"#,
+            br#"{"a":1}"#,
+            br#"{"a":"x","b":[]}"#,
+            b"[]",
+            br#""x""#,
+            b"{",
+            br#"{"a":"x",}"#,
+            br#"{"a":"x","a":"y"}"#,
+            br#"{"i":{"src":"x"},"j":{"src":2}}"#,
+            b"null",
+        ];
+        for bytes in inputs {
+            both::<JsonStr<'_>>(bytes);
+            both::<Icon<'_>>(bytes);
+        }
     }
 }

@@ -138,7 +138,9 @@ fn encode_from(out: &mut impl Sink, s: &str, mut i: usize, allow_reserved: bool)
 /// as UTF-8 (RFC 6570 §3.1).
 #[inline]
 pub(crate) fn encode_literal(out: &mut impl Sink, s: &str) {
-    if s.is_ascii() {
+    // The whole-string check is a word loop that pays on 64-bit and wasm; compact targets go
+    // straight to the byte loop, which puts an all-ASCII literal whole at its end.
+    if crate::WIDE && s.is_ascii() {
         out.put(s);
         return;
     }
@@ -162,10 +164,29 @@ pub(crate) fn encode_literal(out: &mut impl Sink, s: &str) {
 /// The first `n` characters of `s` (RFC 6570 §2.4.1 counts characters, not bytes).
 #[inline]
 fn prefix(s: &str, n: u16) -> &str {
+    if !crate::WIDE {
+        return prefix_by_bytes(s, n);
+    }
     match s.char_indices().nth(usize::from(n)) {
         Some((end, _)) => s.get(..end).unwrap_or(s),
         None => s,
     }
+}
+
+/// [`prefix`] as compact targets run it (`crate::WIDE`): characters counted by their lead
+/// bytes, without core's `CharIndices` decoder; the same cut (`tests`).
+fn prefix_by_bytes(s: &str, n: u16) -> &str {
+    let mut left = usize::from(n);
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        // Every byte but a UTF-8 continuation byte (`10xxxxxx`) starts a character.
+        if b & 0xC0 != 0x80 {
+            if left == 0 {
+                return s.get(..i).unwrap_or(s);
+            }
+            left -= 1;
+        }
+    }
+    s
 }
 
 /// The varspecs of an expression's (already validated) variable list.
@@ -227,14 +248,23 @@ impl<'s> Iterator for Specs<'s> {
         let spec = self.rest.get(..len).unwrap_or_default();
         self.rest = self.rest.get(len + 1..).unwrap_or_default();
         self.at = at + len + 1;
-        // A modifier is at the end: `*`, or `:` and 1 to 4 digits (the parser checked which).
-        let (name_len, modifier) = match spec.split_last() {
-            Some((b'*', _)) => (len - 1, Modifier::Explode),
-            Some((d, head)) if d.is_ascii_digit() => prefix_modifier(head, *d),
-            _ => (len, Modifier::None),
-        };
+        let (name_len, modifier) = modifier_of(spec);
         let name = self.source.get(at..at + name_len).unwrap_or_default();
         Some(Spec { name, modifier, at })
+    }
+}
+
+/// The length of a validated varspec's name and its modifier, read from the end: `*`, or `:`
+/// and 1 to 4 digits (the parser checked which).
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
+pub(crate) fn modifier_of(spec: &[u8]) -> (usize, Modifier) {
+    match spec.split_last() {
+        Some((b'*', _)) => (spec.len() - 1, Modifier::Explode),
+        Some((d, head)) if d.is_ascii_digit() => prefix_modifier(head, *d),
+        _ => (spec.len(), Modifier::None),
     }
 }
 
@@ -390,4 +420,27 @@ fn expand_expression<V: Variables + ?Sized>(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{prefix, prefix_by_bytes};
+
+    /// Compact targets' prefix cut agrees with the `char_indices` one.
+    #[test]
+    fn prefix_both_forms_agree() {
+        for s in [
+            "",
+            "a",
+            "abc",
+            "h\u{e9}llo",
+            "\u{20ac}\u{20ac}x",
+            "\u{1f600}a\u{1f600}",
+            "\u{7ff}\u{800}\u{ffff}\u{10000}",
+        ] {
+            for n in 0..=12 {
+                assert_eq!(prefix_by_bytes(s, n), prefix(s, n), "{s:?} {n}");
+            }
+        }
+    }
 }

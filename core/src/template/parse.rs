@@ -194,6 +194,9 @@ impl<'a> Iterator for VarSpecs<'a> {
     type Item = VarSpec<'a>;
 
     fn next(&mut self) -> Option<VarSpec<'a>> {
+        if !crate::WIDE {
+            return self.next_by_bytes();
+        }
         if self.rest.is_empty() {
             return None;
         }
@@ -212,6 +215,33 @@ impl<'a> Iterator for VarSpecs<'a> {
             (spec, Modifier::None)
         };
         Some(VarSpec { name, modifier, at })
+    }
+}
+
+impl<'a> VarSpecs<'a> {
+    /// [`VarSpecs::next`] as compact targets run it (`crate::WIDE`): a byte scan for the `,`
+    /// and the modifier read from the spec's end as expansion reads it
+    /// (`expand::modifier_of`), without `str::find`'s searcher and `str::parse`. The list
+    /// is validated, so the answers are the same (`parse::tests`).
+    fn next_by_bytes(&mut self) -> Option<VarSpec<'a>> {
+        if self.rest.is_empty() {
+            return None;
+        }
+        let len = self
+            .rest
+            .bytes()
+            .position(|b| b == b',')
+            .unwrap_or(self.rest.len());
+        let spec = self.rest.get(..len).unwrap_or_default();
+        let (name_len, modifier) = super::expand::modifier_of(spec.as_bytes());
+        let at = self.offset;
+        self.rest = self.rest.get(len + 1..).unwrap_or_default();
+        self.offset += len + 1;
+        Some(VarSpec {
+            name: spec.get(..name_len).unwrap_or_default(),
+            modifier,
+            at,
+        })
     }
 }
 
@@ -408,6 +438,47 @@ fn parse_expression(source: &str, open: usize) -> Result<(Expression, usize), Pa
             None => return Err(err(ParseErrorKind::UnclosedExpression, open)),
             Some(b'{') => return Err(err(ParseErrorKind::UnexpectedBrace, i)),
             Some(_) => return Err(err(ParseErrorKind::InvalidModifier, i)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::VarSpecs;
+    use crate::template::{Part, Template};
+
+    /// Compact targets' byte scan gives the `str` form's varspecs for every expression.
+    #[test]
+    fn varspecs_both_forms_agree() {
+        let sources = [
+            "{x}",
+            "{x,y}",
+            "{+path:6}/here",
+            "{#x,hello,y}",
+            "{.who,who}",
+            "{/list*,path:4}",
+            "{;x,y,empty}",
+            "{?x,y,undef}",
+            "{&var:3}",
+            "X{.list*}",
+            "{var:30}{var:1000}{v2}{v2:9}{a.b_c%20d}",
+            "sensor://{room}/{kind}/latest{?unit}",
+            "{keys*}{?keys,list*}{x9,y:12,z*}",
+            "{%E2%82%AC:2,%41b*,c}",
+        ];
+        for source in sources {
+            let t: Template<'_, 8> = Template::parse(source).unwrap();
+            let r = t.as_ref();
+            for part in r.parts {
+                let Part::Expression(e) = part else { continue };
+                let mut bytes = VarSpecs::new(source, e.vars);
+                let strs: std::vec::Vec<_> = VarSpecs::new(source, e.vars).collect();
+                for want in &strs {
+                    assert_eq!(bytes.next_by_bytes().as_ref(), Some(want), "{source}");
+                }
+                assert_eq!(bytes.next_by_bytes(), None, "{source}");
+                assert_eq!(strs.len(), usize::from(e.var_count));
+            }
         }
     }
 }
