@@ -3,6 +3,7 @@
 
 use core::fmt;
 
+use crate::json::fields::Keys;
 use crate::json::{
     Cursor, Encode, EncodeError, JsonKind, JsonSink, JsonStr, Number, RawJson, Writer,
 };
@@ -15,24 +16,20 @@ pub(crate) type Dec<T> = Result<T, DecodeError>;
 /// Walks one object's members, matching keys against known names. Unknown members are
 /// validated and skipped; a known key seen twice is a `Duplicate` error.
 pub(crate) struct Obj {
-    names: &'static [&'static str],
+    names: Keys,
     seen: u64,
     first: bool,
     skipped: bool,
 }
 
 /// Opens the object at `c` (else `WrongType` on `field`).
-pub(crate) fn obj(
-    c: &mut Cursor<'_>,
-    names: &'static [&'static str],
-    field: &'static str,
-) -> Dec<Obj> {
+pub(crate) fn obj(c: &mut Cursor<'_>, names: &Keys, field: &'static str) -> Dec<Obj> {
     if c.peek() != Some(b'{') {
         return Err(ParamsError::wrong_type(field).into());
     }
     c.begin_object()?;
     Ok(Obj {
-        names,
+        names: *names,
         seen: 0,
         first: true,
         skipped: false,
@@ -42,11 +39,16 @@ pub(crate) fn obj(
 impl Obj {
     /// The index (into the names) of the next known member; its value is next in `c`.
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
-        while let Some(key) = c.next_key_in(&mut self.first, self.names)? {
+        while let Some(key) = c.next_key_in(&mut self.first, &self.names)? {
             if let Some(i) = key {
                 let bit = 1u64 << (i % 64);
                 if self.seen & bit != 0 {
-                    let name = self.names.get(i).copied().unwrap_or(ParamsError::ITEM);
+                    let name = self
+                        .names
+                        .names
+                        .get(i)
+                        .copied()
+                        .unwrap_or(ParamsError::ITEM);
                     return Err(ParamsError::duplicate(name).into());
                 }
                 self.seen |= bit;

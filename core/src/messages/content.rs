@@ -4,6 +4,7 @@ use super::annotations::Annotations;
 use super::common::{Enc, obj, object, required, string};
 use super::meta::start;
 use super::resource::Resource;
+use crate::json::fields::keys;
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError, ParamsErrorKind};
@@ -58,7 +59,11 @@ impl<'a> ResourceContents<'a> {
 
 impl<'a> FromJson<'a> for ResourceContents<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["uri", "mimeType", "text", "blob", "_meta"], "contents")?;
+        let mut f = obj(
+            c,
+            keys!["uri", "mimeType", "text", "blob", "_meta"],
+            "contents",
+        )?;
         let (mut uri, mut mime_type, mut text, mut blob, mut meta) = (None, None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -176,7 +181,7 @@ impl ContentBlock<'_> {
 
 impl<'a> FromJson<'a> for TextContent<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["text", "annotations", "_meta"], "content")?;
+        let mut f = obj(c, keys!["text", "annotations", "_meta"], "content")?;
         let (mut text, mut annotations, mut meta) = (None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -195,7 +200,11 @@ impl<'a> FromJson<'a> for TextContent<'a> {
 
 impl<'a> FromJson<'a> for MediaContent<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["data", "mimeType", "annotations", "_meta"], "content")?;
+        let mut f = obj(
+            c,
+            keys!["data", "mimeType", "annotations", "_meta"],
+            "content",
+        )?;
         let (mut data, mut mime_type, mut annotations, mut meta) = (None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -216,7 +225,7 @@ impl<'a> FromJson<'a> for MediaContent<'a> {
 
 impl<'a> FromJson<'a> for EmbeddedResource<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["resource", "annotations", "_meta"], "content")?;
+        let mut f = obj(c, keys!["resource", "annotations", "_meta"], "content")?;
         let (mut resource, mut annotations, mut meta) = (None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
