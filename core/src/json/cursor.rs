@@ -31,29 +31,74 @@ pub struct Cursor<'a> {
 
 /// Where one string literal's body starts (after the opening quote) and where the literal
 /// ends (after the closing quote), as validation found them, and whether it has escapes.
+/// Empty (and of no size) on the compact targets, which keep no spans ([`WIDE`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Span {
-    start: u32,
-    end: u32,
-    escaped: bool,
+    #[cfg(all(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        not(mcp_compact)
+    ))]
+    at: (u32, u32, bool),
 }
 
+#[cfg(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+))]
 impl Span {
-    /// The span moved `by` bytes towards the start (into a sub-slice starting there); none
-    /// when it starts before it.
-    pub(crate) fn shifted(self, by: usize) -> Self {
-        match u32::try_from(by) {
-            Ok(by) if self.start > by => Self {
-                start: self.start - by,
-                end: self.end - by,
-                escaped: self.escaped,
+    /// The span of a literal whose body starts at `start` and which ends at `end` (none
+    /// when an offset does not fit in 32 bits).
+    fn new(start: usize, end: usize, escaped: bool) -> Self {
+        match (u32::try_from(start), u32::try_from(end)) {
+            (Ok(s), Ok(e)) => Self {
+                at: (s, e, escaped),
             },
             _ => Self::default(),
         }
     }
 
-    const fn len(self) -> u32 {
-        self.end.saturating_sub(self.start)
+    /// The end and escapes of the literal whose body starts at `start`, when it is this one.
+    fn read_at(self, start: usize) -> Option<(usize, bool)> {
+        let (s, e, escaped) = self.at;
+        (s as usize == start && start > 0).then_some((e as usize, escaped))
+    }
+
+    /// The span moved `by` bytes towards the start (into a sub-slice starting there); none
+    /// when it starts before it.
+    pub(crate) fn shifted(self, by: usize) -> Self {
+        let (s, e, escaped) = self.at;
+        match u32::try_from(by) {
+            Ok(by) if s > by => Self {
+                at: (s - by, e - by, escaped),
+            },
+            _ => Self::default(),
+        }
+    }
+
+    fn len(self) -> usize {
+        self.at.1.saturating_sub(self.at.0) as usize
+    }
+}
+
+#[cfg(not(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+)))]
+impl Span {
+    fn new(_: usize, _: usize, _: bool) -> Self {
+        Self {}
+    }
+
+    fn read_at(self, _: usize) -> Option<(usize, bool)> {
+        None
+    }
+
+    pub(crate) fn shifted(self, _: usize) -> Self {
+        self
+    }
+
+    fn len(self) -> usize {
+        usize::MAX
     }
 }
 
@@ -180,24 +225,14 @@ impl<'a> Cursor<'a> {
         }
         let start = self.pos + 1;
         let (end, escaped) = if self.trusted {
-            match self.long {
-                Span {
-                    start: s,
-                    end,
-                    escaped,
-                } if WIDE && s as usize == start => (end as usize, escaped),
-                _ => skip_string(self.bytes(), start),
+            match self.long.read_at(start) {
+                Some(known) => known,
+                None => skip_string(self.bytes(), start),
             }
         } else {
             let (end, escaped) = scan_string(self.bytes(), start)?;
-            if WIDE && end - start > self.long.len() as usize {
-                if let (Ok(s), Ok(e)) = (u32::try_from(start), u32::try_from(end)) {
-                    self.long = Span {
-                        start: s,
-                        end: e,
-                        escaped,
-                    };
-                }
+            if WIDE && end - start > self.long.len() {
+                self.long = Span::new(start, end, escaped);
             }
             (end, escaped)
         };

@@ -175,3 +175,98 @@ macro_rules! keys {
     };
 }
 pub(crate) use keys;
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::super::{Cursor, JsonStr, Limits};
+    use super::{Keys, keys};
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    const NAMES: &Keys = keys![
+        "a",
+        "id",
+        "uri",
+        "name",
+        "title",
+        "1234567",
+        "mimeType",
+        "12345678",
+        "description",
+        "lastModified",
+        "123456789012345",
+        "1234567890123456",
+        "io.modelcontextprotocol/clientInfo",
+        "io.modelcontextprotocol/clientCapabilities",
+        "io.modelcontextprotocol/protocolVersion",
+    ];
+
+    /// The reference: the key's decoded text, looked up among the names.
+    fn expected(key_json: &str) -> Option<usize> {
+        let key = JsonStr::from_source(key_json, key_json.contains('\\'));
+        NAMES.names.iter().position(|n| key.eq_str(n))
+    }
+
+    /// Keys close to every name: itself, shorter, longer, one byte changed, an escaped
+    /// byte, and names sharing long prefixes or suffixes.
+    fn variants() -> Vec<String> {
+        let mut out = Vec::new();
+        for n in NAMES.names {
+            out.push(String::from(*n));
+            out.push(format!("{n}x"));
+            out.push(format!("x{n}"));
+            if let Some(short) = n.get(..n.len() - 1) {
+                out.push(String::from(short));
+            }
+            for (k, c) in n.char_indices() {
+                let mut changed = String::from(*n);
+                changed.replace_range(k..=k, if c == 'z' { "y" } else { "z" });
+                out.push(changed);
+                let mut escaped = String::from(n.get(..k).unwrap_or(""));
+                escaped.push_str(&format!("\\u{:04x}", c as u32));
+                escaped.push_str(n.get(k + 1..).unwrap_or(""));
+                out.push(escaped);
+            }
+        }
+        out.push(String::new());
+        out.push(String::from("\\\"uri"));
+        out
+    }
+
+    #[test]
+    fn known_keys_match_as_their_decoded_text_does() {
+        for key in variants() {
+            // Far from the end (the in-place match) and at the very end (the scan).
+            for doc in [
+                format!("{{\"{key}\":1, \"padding\":\"0123456789abcdef\"}}"),
+                format!("{{\"{key}\":1}}"),
+                format!("{{ \"{key}\" : 1}}"),
+            ] {
+                let mut c = Cursor::new(doc.as_bytes(), Limits::DEFAULT).unwrap();
+                c.begin_object().unwrap();
+                let mut first = true;
+                let got = c.next_key_in(&mut first, NAMES).unwrap();
+                assert_eq!(got, Some(expected(&key)), "{doc}");
+                assert_eq!(c.value().unwrap().as_text(), "1", "{doc}");
+            }
+        }
+    }
+
+    #[test]
+    fn malformed_keys_are_still_errors() {
+        for doc in [
+            "{\"uri\u{1}\":1}",
+            "{\"uri\\x\":1}",
+            "{\"uri\"1}",
+            "{\"uri",
+            "{\"12345678",
+            "{uri:1}",
+        ] {
+            let mut c = Cursor::new(doc.as_bytes(), Limits::DEFAULT).unwrap();
+            c.begin_object().unwrap();
+            let mut first = true;
+            assert!(c.next_key_in(&mut first, NAMES).is_err(), "{doc}");
+        }
+    }
+}

@@ -15,31 +15,31 @@ pub(crate) type Dec<T> = Result<T, DecodeError>;
 
 /// Walks one object's members, matching keys against known names. Unknown members are
 /// validated and skipped; a known key seen twice is a `Duplicate` error.
-pub(crate) struct Obj {
-    names: Keys,
+pub(crate) struct Obj<'k> {
+    names: &'k Keys,
     seen: u64,
     first: bool,
     skipped: bool,
 }
 
 /// Opens the object at `c` (else `WrongType` on `field`).
-pub(crate) fn obj(c: &mut Cursor<'_>, names: &Keys, field: &'static str) -> Dec<Obj> {
+pub(crate) fn obj<'k>(c: &mut Cursor<'_>, names: &'k Keys, field: &'static str) -> Dec<Obj<'k>> {
     if c.peek() != Some(b'{') {
         return Err(ParamsError::wrong_type(field).into());
     }
     c.begin_object()?;
     Ok(Obj {
-        names: *names,
+        names,
         seen: 0,
         first: true,
         skipped: false,
     })
 }
 
-impl Obj {
+impl Obj<'_> {
     /// The index (into the names) of the next known member; its value is next in `c`.
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
-        while let Some(key) = c.next_key_in(&mut self.first, &self.names)? {
+        while let Some(key) = c.next_key_in(&mut self.first, self.names)? {
             if let Some(i) = key {
                 let bit = 1u64 << (i % 64);
                 if self.seen & bit != 0 {

@@ -245,7 +245,8 @@ impl<'a, T: ListItem<'a>> ListResult<'a, T> {
 
 impl<'a, T: ListItem<'a>> FromJson<'a> for ListResult<'a, T> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &list_keys(T::FIELDS), "result")?;
+        let keys = list_keys(T::FIELDS);
+        let mut f = obj(c, &keys, "result")?;
         let items_key = T::FIELDS.get(1).copied().unwrap_or("items");
         let (mut result_type, mut items, mut next_cursor) = (None, None, None);
         let (mut ttl_ms, mut cache_scope, mut meta) = (None, None, None);
