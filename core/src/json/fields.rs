@@ -179,7 +179,7 @@ pub(crate) use keys;
 #[cfg(all(test, feature = "alloc"))]
 mod tests {
     use super::super::{Cursor, JsonStr, Limits};
-    use super::{Keys, keys};
+    use super::Keys;
     use alloc::format;
     use alloc::string::String;
     use alloc::vec::Vec;
