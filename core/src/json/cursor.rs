@@ -260,6 +260,31 @@ impl<'a> Cursor<'a> {
         Ok(Number::from_validated(s))
     }
 
+    /// The next value when it is a literal of one to 19 digits with no leading zero,
+    /// fraction or exponent (so it cannot overflow), read directly; `None` (and nothing
+    /// read) for any other value, which [`Cursor::number`] then reads.
+    pub(crate) fn plain_u64(&mut self) -> Option<u64> {
+        let b = self.bytes();
+        let i = skip_ws(b, self.pos);
+        let (mut v, mut j) = (0u64, i);
+        while let Some(&d) = b.get(j).filter(|d| d.is_ascii_digit()) {
+            if j - i == 19 {
+                return None;
+            }
+            v = v * 10 + u64::from(d - b'0');
+            j += 1;
+        }
+        let plain = match (b.get(i), b.get(j)) {
+            (Some(b'0'), _) if j - i > 1 => false,
+            (_, Some(b'.' | b'e' | b'E')) => false,
+            _ => j > i,
+        };
+        if plain {
+            self.pos = j;
+        }
+        plain.then_some(v)
+    }
+
     /// Any value, validated, as raw text.
     ///
     /// # Errors
