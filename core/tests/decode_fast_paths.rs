@@ -154,3 +154,42 @@ fn hostile_keys_are_still_refused() {
         Some(JsonStr::new("a"))
     );
 }
+
+/// `size` and `ttlMs` read as plain digits give what the general number path gives.
+#[test]
+fn integer_fields_read_as_the_general_path_does() {
+    for (lit, size) in [
+        ("0", Ok(0)),
+        ("7", Ok(7)),
+        ("1024", Ok(1024)),
+        ("1234567890123456789", Ok(1_234_567_890_123_456_789)),
+        ("18446744073709551615", Ok(u64::MAX)),
+        ("99999999999999999999", Ok(u64::MAX)),
+        ("1e3", Ok(1000)),
+        ("1.0", Ok(1)),
+        ("10E-1", Ok(1)),
+        ("1.5", Err(-32602)),
+        ("-1", Err(-32602)),
+        ("01", Err(-32700)),
+        ("1.", Err(-32700)),
+        ("1x", Err(-32700)),
+        ("\"1\"", Err(-32602)),
+    ] {
+        for pad in ["", " "] {
+            let msg = format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"resources":[{{"uri":"a","name":"b","size":{pad}{lit}{pad}}}],"ttlMs":{pad}{lit}{pad}}}}}"#
+            );
+            let got = ListResourcesResultResponse::decode(msg.as_bytes())
+                .map(|r| r.result.items.iter().next().and_then(|i| i.size))
+                .map_err(|e| e.error_code().code());
+            assert_eq!(got, size.map(Some), "{msg}");
+        }
+    }
+    // A negative or fractional-but-integral ttlMs reads as the general path reads it.
+    for (lit, ttl) in [("-5", 0), ("6e4", 60_000), ("42", 42), ("0", 0)] {
+        let msg =
+            format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"resources":[],"ttlMs":{lit}}}}}"#);
+        let r = ListResourcesResultResponse::decode(msg.as_bytes()).unwrap();
+        assert_eq!(r.result.ttl(), ttl, "{msg}");
+    }
+}
