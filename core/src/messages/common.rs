@@ -36,7 +36,18 @@ pub(crate) fn obj<'k>(c: &mut Cursor<'_>, names: &'k Keys, field: &'static str) 
     })
 }
 
-impl Obj<'_> {
+impl<'k> Obj<'k> {
+    /// The walk of an object already open whose first member, which is not one of the
+    /// names, was read: as [`obj`] would be after skipping it.
+    pub(crate) const fn after_unknown(names: &'k Keys) -> Self {
+        Self {
+            names,
+            seen: 0,
+            first: false,
+            skipped: true,
+        }
+    }
+
     /// The index (into the names) of the next known member; its value is next in `c`.
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
         while let Some(key) = c.next_key_in(&mut self.first, self.names)? {

@@ -1,7 +1,7 @@
 //! The listed items: `Resource` (docs/rules.md §5) and `ResourceTemplate` (docs/rules.md §6).
 
 use super::annotations::Annotations;
-use super::common::{Enc, count, obj, object, required, string};
+use super::common::{Enc, Obj, count, obj, object, required, string};
 use super::meta::Icon;
 use super::seq::Seq;
 use crate::json::fields::{Keys, keys};
@@ -71,7 +71,7 @@ impl<'a> Resource<'a> {
     }
 }
 
-const RESOURCE_KEYS: &Keys = keys![
+pub(crate) const RESOURCE_KEYS: &Keys = keys![
     "uri",
     "name",
     "title",
@@ -85,7 +85,18 @@ const RESOURCE_KEYS: &Keys = keys![
 
 impl<'a> FromJson<'a> for Resource<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, RESOURCE_KEYS, "resources")?;
+        let f = obj(c, RESOURCE_KEYS, "resources")?;
+        Self::members(c, f)
+    }
+}
+
+impl<'a> Resource<'a> {
+    /// The members of the open object `f` walks (over [`RESOURCE_KEYS`]).
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn members(c: &mut Cursor<'a>, mut f: Obj<'_>) -> Result<Self, DecodeError> {
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut r = Self::new("", "");
         while let Some(i) = f.next(c)? {
