@@ -193,3 +193,69 @@ fn integer_fields_read_as_the_general_path_does() {
         assert_eq!(r.result.ttl(), ttl, "{msg}");
     }
 }
+
+/// A content block decodes the same with its `type` first (one pass) or elsewhere.
+#[test]
+fn content_blocks_decode_the_same_wherever_the_tag_is() {
+    let bodies = [
+        (
+            r#""text""#,
+            r#""text":"hi \"there\"","annotations":{"priority":0.5}"#,
+        ),
+        (r#""image""#, r#""data":"AA==","mimeType":"image/png""#),
+        (
+            r#""audio""#,
+            r#""data":"AA==","mimeType":"audio/wav","_meta":{"k":1}"#,
+        ),
+        (r#""resource_link""#, r#""uri":"x:","name":"n","size":3"#),
+        (
+            r#""resource""#,
+            r#""resource":{"uri":"x:","text":"t\n"},"annotations":{"audience":["user"]}"#,
+        ),
+        (r#""t\u0065xt""#, r#""text":"escaped tag""#),
+    ];
+    for (tag, rest) in bodies {
+        let first = format!(r#"{{"type":{tag},{rest}}}"#);
+        let last = format!(r#"{{{rest},"type":{tag}}}"#);
+        let a = ContentBlock::from_json(RawJson::parse(first.as_bytes()).unwrap());
+        let b = ContentBlock::from_json(RawJson::parse(last.as_bytes()).unwrap());
+        assert!(a.is_ok(), "{first}");
+        assert_eq!(a, b, "{first}");
+        let msg = |block: &str| {
+            format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"messages":[{{"role":"user","content":{block}}}]}}}}"#
+            )
+        };
+        let (ma, mb) = (msg(&first), msg(&last));
+        let pa = GetPromptResultResponse::decode(ma.as_bytes()).unwrap();
+        let pb = GetPromptResultResponse::decode(mb.as_bytes()).unwrap();
+        let (Outcome::Complete(pa), Outcome::Complete(pb)) = (pa.result, pb.result) else {
+            panic!()
+        };
+        let (ca, cb) = (
+            pa.messages.iter().next().unwrap(),
+            pb.messages.iter().next().unwrap(),
+        );
+        assert_eq!(ca.content, cb.content, "{first}");
+    }
+    // Errors are the same too: a wrong member for the tag, an unknown tag, a repeated
+    // known member; a repeated tag is still accepted, as before.
+    for (block, ok) in [
+        (r#"{"type":"image","text":"a"}"#, false),
+        (r#"{"type":"video","data":"a"}"#, false),
+        (r#"{"type":5,"text":"a"}"#, false),
+        (r#"{"type":"text","text":"a","text":"b"}"#, false),
+        (r#"{"type":"text","type":"text","text":"a"}"#, true),
+    ] {
+        let got = ContentBlock::from_json(RawJson::parse(block.as_bytes()).unwrap());
+        assert_eq!(got.is_ok(), ok, "{block}");
+        let msg = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"result":{{"messages":[{{"role":"user","content":{block}}}]}}}}"#
+        );
+        let one_pass = GetPromptResultResponse::decode(msg.as_bytes());
+        assert_eq!(one_pass.is_ok(), ok, "{msg}");
+        if let (Err(a), Err(b)) = (&got, &one_pass) {
+            assert_eq!(a.error_code(), b.error_code(), "{block}");
+        }
+    }
+}
