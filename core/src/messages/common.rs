@@ -112,7 +112,8 @@ fn number<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<Number<'a>> {
 
 /// A non-negative integer (`size`, `total`).
 pub(crate) fn count(c: &mut Cursor<'_>, field: &'static str) -> Dec<u64> {
-    if let Some(v) = c.plain_u64().filter(|_| crate::WIDE) {
+    // Speed only (the general path below reads the same value).
+    if let Some(v) = crate::WIDE.then(|| c.plain_u64()).flatten() {
         return Ok(v);
     }
     let n = number(c, field)?;
@@ -143,7 +144,8 @@ fn plain_u64(s: &str) -> Option<u64> {
 /// `ttlMs`: an integer; a negative value reads as 0 (docs/rules.md §4: "SHOULD ignore it and
 /// treat it as 0"); a huge one saturates.
 pub(crate) fn ttl(c: &mut Cursor<'_>) -> Dec<u64> {
-    if let Some(v) = c.plain_u64().filter(|_| crate::WIDE) {
+    // Speed only (the general path below reads the same value).
+    if let Some(v) = crate::WIDE.then(|| c.plain_u64()).flatten() {
         return Ok(v);
     }
     let n = number(c, "ttlMs")?;
