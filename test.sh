@@ -23,6 +23,10 @@ cargo clippy -p mcp-context --no-default-features -- -D warnings
 step "core tests (default features, then no alloc)"
 cargo test -p mcp-context
 cargo test -p mcp-context --no-default-features --lib
+# The compact forms the Cortex-M images build (`WIDE` off: byte loops, no in-place key
+# match, no spans), run on the host by `--cfg mcp_compact` (core/src/lib.rs).
+RUSTFLAGS="--cfg mcp_compact" cargo test -q -p mcp-context --target-dir target/compact \
+  --lib --test decode_fast_paths --test decode_rules --test message_props
 
 # ---- message layer: every message the core tests emitted is valid against the schema ----
 step "emitted messages validate against schema 2026-07-28 (jsonschema, Draft 2020-12)"

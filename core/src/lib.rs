@@ -89,8 +89,12 @@ mod wake;
 /// condition gates every `inline(always)` of the core (`cfg_attr(any(target_pointer_width =
 /// "64", target_family = "wasm"), inline(always))`): forced inlining buys speed there and
 /// costs flash on the compact targets, where the compiler chooses (server-read image .text
-/// 3.5 KB smaller).
-pub(crate) const WIDE: bool = cfg!(any(target_pointer_width = "64", target_family = "wasm"));
+/// 3.5 KB smaller). `--cfg mcp_compact` selects the compact forms on any target, so the
+/// tests can run them on the host: `RUSTFLAGS="--cfg mcp_compact" cargo test -p mcp-context`.
+pub(crate) const WIDE: bool = cfg!(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+));
 
 /// `hay.contains(&byte)`: core's word-at-a-time `memchr` where [`WIDE`], a byte loop (a few
 /// bytes of code instead of `memchr` and its wrapper) elsewhere; the same answer.

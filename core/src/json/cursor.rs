@@ -3,9 +3,10 @@
 //! are skipped ([`Cursor::value`], iterative and depth-bounded).
 
 use super::error::{JsonError, JsonErrorKind as K};
+use super::fields::Keys;
 use super::number::Number;
 use super::scan::{
-    Limits, scan_number, scan_string, skip_string, skip_value, skip_ws, validate_value,
+    Limits, WIDE, scan_number, scan_string, skip_string, skip_value, skip_ws, validate_value,
 };
 use super::string::JsonStr;
 use super::value::{JsonKind, RawJson};
@@ -22,6 +23,83 @@ pub struct Cursor<'a> {
     max_depth: u16,
     /// Over text already validated: values are skipped, not re-validated.
     trusted: bool,
+    /// Validating: the longest string read so far (a [`Seq`](crate::messages::Seq) keeps
+    /// the one inside it). Trusted: a string whose end is known, so reading it again is
+    /// one step (the span a `Seq` kept, given back when it is iterated).
+    long: Span,
+}
+
+/// Where one string literal's body starts (after the opening quote) and where the literal
+/// ends (after the closing quote), as validation found them, and whether it has escapes.
+/// Empty (and of no size) on the compact targets, which keep no spans ([`WIDE`]).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Span {
+    #[cfg(all(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        not(mcp_compact)
+    ))]
+    at: (u32, u32, bool),
+}
+
+#[cfg(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+))]
+impl Span {
+    /// The span of a literal whose body starts at `start` and which ends at `end` (none
+    /// when an offset does not fit in 32 bits).
+    fn new(start: usize, end: usize, escaped: bool) -> Self {
+        match (u32::try_from(start), u32::try_from(end)) {
+            (Ok(s), Ok(e)) => Self {
+                at: (s, e, escaped),
+            },
+            _ => Self::default(),
+        }
+    }
+
+    /// The end and escapes of the literal whose body starts at `start`, when it is this one.
+    fn read_at(self, start: usize) -> Option<(usize, bool)> {
+        let (s, e, escaped) = self.at;
+        (s as usize == start && start > 0).then_some((e as usize, escaped))
+    }
+
+    /// The span moved `by` bytes towards the start (into a sub-slice starting there); none
+    /// when it starts before it.
+    pub(crate) fn shifted(self, by: usize) -> Self {
+        let (s, e, escaped) = self.at;
+        match u32::try_from(by) {
+            Ok(by) if s > by => Self {
+                at: (s - by, e - by, escaped),
+            },
+            _ => Self::default(),
+        }
+    }
+
+    fn len(self) -> usize {
+        self.at.1.saturating_sub(self.at.0) as usize
+    }
+}
+
+#[cfg(not(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+)))]
+impl Span {
+    fn new(_: usize, _: usize, _: bool) -> Self {
+        Self {}
+    }
+
+    fn read_at(self, _: usize) -> Option<(usize, bool)> {
+        None
+    }
+
+    pub(crate) fn shifted(self, _: usize) -> Self {
+        self
+    }
+
+    fn len(self) -> usize {
+        usize::MAX
+    }
 }
 
 type R<T> = Result<T, JsonError>;
@@ -43,18 +121,43 @@ impl<'a> Cursor<'a> {
             depth: 0,
             max_depth: limits.max_depth.min(Limits::MAX_DEPTH),
             trusted: false,
+            long: Span::default(),
         })
     }
 
     /// A cursor over one validated value.
     #[must_use]
     pub fn over(value: RawJson<'a>) -> Self {
+        Self::over_with(value, Span::default())
+    }
+
+    /// A cursor over one validated value in which the string at `long` (a span validation
+    /// found in exactly this text) is read in one step.
+    pub(crate) fn over_with(value: RawJson<'a>, long: Span) -> Self {
         Self {
             text: value.as_text(),
             pos: 0,
             depth: 0,
             max_depth: Limits::MAX_DEPTH,
             trusted: true,
+            long,
+        }
+    }
+
+    /// Validating: the longest string read since the last call, which forgets it (a `Seq`
+    /// takes it before and after its items, then gives the longer back with
+    /// [`Cursor::keep_long`]). Trusted: the known span, left in place.
+    pub(crate) fn take_long(&mut self) -> Span {
+        if self.trusted {
+            return Span::default();
+        }
+        core::mem::take(&mut self.long)
+    }
+
+    /// Keeps the longer of `a` and `b` as the longest string read (validating only).
+    pub(crate) fn keep_long(&mut self, a: Span, b: Span) {
+        if !self.trusted {
+            self.long = if b.len() > a.len() { b } else { a };
         }
     }
 
@@ -122,9 +225,16 @@ impl<'a> Cursor<'a> {
         }
         let start = self.pos + 1;
         let (end, escaped) = if self.trusted {
-            skip_string(self.bytes(), start)
+            match self.long.read_at(start) {
+                Some(known) => known,
+                None => skip_string(self.bytes(), start),
+            }
         } else {
-            scan_string(self.bytes(), start)?
+            let (end, escaped) = scan_string(self.bytes(), start)?;
+            if WIDE && end - start > self.long.len() {
+                self.long = Span::new(start, end, escaped);
+            }
+            (end, escaped)
         };
         let s = self
             .text
@@ -148,6 +258,31 @@ impl<'a> Cursor<'a> {
             .ok_or(self.err(K::UnexpectedEnd))?;
         self.pos = end;
         Ok(Number::from_validated(s))
+    }
+
+    /// The next value when it is a literal of one to 19 digits with no leading zero,
+    /// fraction or exponent (so it cannot overflow), read directly; `None` (and nothing
+    /// read) for any other value, which [`Cursor::number`] then reads.
+    pub(crate) fn plain_u64(&mut self) -> Option<u64> {
+        let b = self.bytes();
+        let i = skip_ws(b, self.pos);
+        let (mut v, mut j) = (0u64, i);
+        while let Some(&d) = b.get(j).filter(|d| d.is_ascii_digit()) {
+            if j - i == 19 {
+                return None;
+            }
+            v = v * 10 + u64::from(d - b'0');
+            j += 1;
+        }
+        let plain = match (b.get(i), b.get(j)) {
+            (Some(b'0'), _) if j - i > 1 => false,
+            (_, Some(b'.' | b'e' | b'E')) => false,
+            _ => j > i,
+        };
+        if plain {
+            self.pos = j;
+        }
+        plain.then_some(v)
     }
 
     /// Any value, validated, as raw text.
@@ -235,11 +370,12 @@ impl<'a> Cursor<'a> {
         Ok(Some(key))
     }
 
-    /// As [`Cursor::next_key`], matching the key against `names` first: `Some(Some(i))` for
-    /// `names[i]`, `Some(None)` for any other key, `None` after the closing `}`. A key written without
-    /// escapes is compared in place (its bytes, then its closing quote), so a known key is
-    /// never scanned; any other key is scanned (and validated) as a string, and one with
-    /// escapes is compared after decoding.
+    /// As [`Cursor::next_key`], matching the key against `keys` first: `Some(Some(i))` for
+    /// `keys.names[i]`, `Some(None)` for any other key, `None` after the closing `}`. A key
+    /// written without escapes is compared in place, a word at a time (its first eight
+    /// bytes, then its last seven and the closing quote), so a known key is never scanned;
+    /// any other key is scanned (and validated) as a string, and one with escapes is compared
+    /// after decoding.
     ///
     /// # Errors
     /// On malformed separators or keys.
@@ -251,7 +387,7 @@ impl<'a> Cursor<'a> {
     pub(crate) fn next_key_in(
         &mut self,
         first: &mut bool,
-        names: &[&str],
+        keys: &Keys,
     ) -> R<Option<Option<usize>>> {
         let b = self.bytes();
         let mut i = skip_ws(b, self.pos);
@@ -268,31 +404,35 @@ impl<'a> Cursor<'a> {
         }
         *first = false;
         self.pos = i;
-        let mut found = None;
         // The in-place match is a shortcut (a key without escapes that equals a name is the
-        // name `find_index` returns after decoding it): compiled only where it pays.
-        if let (true, Some(b'"'), Some(rest)) = (super::scan::WIDE, b.get(i), b.get(i + 1..)) {
-            for (k, n) in names.iter().enumerate() {
-                let n = n.as_bytes();
-                if rest.get(n.len()) == Some(&b'"') && rest.first() == n.first() && {
-                    if n.len() <= 12 {
-                        // Short names: compared inline, cheaper than a call to memcmp.
-                        n.iter().zip(rest).all(|(a, b)| a == b)
-                    } else {
-                        rest.starts_with(n)
+        // name `find_index` returns after decoding it): compiled only where it pays, and
+        // taken only when eight bytes follow the opening quote.
+        let rest = match (b.get(i), b.get(i + 1..)) {
+            (Some(b'"'), Some(rest)) if WIDE => rest,
+            _ => &[],
+        };
+        let key = match rest.first_chunk::<8>() {
+            Some(head) => {
+                let head = u64::from_le_bytes(*head);
+                let found = keys.words.iter().zip(keys.names).position(|(w, n)| {
+                    head & w.mask == w.head
+                        && (w.len < 8
+                            || rest
+                                .get(w.len - 7..)
+                                .and_then(<[u8]>::first_chunk::<8>)
+                                .is_some_and(|t| u64::from_le_bytes(*t) == w.tail)
+                                && (w.len <= 15
+                                    || rest.get(8..w.len - 7) == n.as_bytes().get(8..w.len - 7)))
+                });
+                match found.and_then(|k| keys.words.get(k).map(|w| (k, w.len))) {
+                    Some((k, len)) => {
+                        self.pos = i + len + 2;
+                        Some(k)
                     }
-                } {
-                    found = Some(k);
-                    break;
+                    None => super::fields::find_index(keys.names, self.string()?, true),
                 }
             }
-        }
-        let key = match found.and_then(|k| names.get(k).map(|n| (k, n.len()))) {
-            Some((k, len)) => {
-                self.pos = i + len + 2;
-                Some(k)
-            }
-            None => super::fields::find_index(names, self.string()?),
+            None => super::fields::find_index(keys.names, self.string()?, false),
         };
         let j = skip_ws(b, self.pos);
         match b.get(j) {

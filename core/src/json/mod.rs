@@ -14,7 +14,7 @@
 //! Why not serde-json-core: it cannot unescape into `&str`, rejects surrogate pairs, has no
 //! depth limit and panics on some inputs (see the project's binding notes).
 
-mod cursor;
+pub(crate) mod cursor;
 mod encode;
 mod error;
 pub(crate) mod fields;

@@ -6,6 +6,7 @@ use super::error_object::ErrorObject;
 use super::id::RequestId;
 use super::method::Method;
 use crate::json::fields::Fields;
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{
     Cursor, Encode, EncodeError, JsonKind, JsonSink, Limits, RawJson, Writer, validate,
@@ -71,7 +72,7 @@ pub enum Message<'a> {
     Error(ErrorResponse<'a>),
 }
 
-const MEMBERS: &[&str] = &["jsonrpc", "id", "method", "params", "result", "error"];
+const MEMBERS: &Keys = keys!["jsonrpc", "id", "method", "params", "result", "error"];
 
 impl<'a> Message<'a> {
     /// Validates `bytes` as JSON under [`Limits::DEFAULT`] and classifies the message.
@@ -98,7 +99,7 @@ impl<'a> Message<'a> {
     /// # Errors
     /// [`EnvelopeError`] when the value is not a valid MCP JSON-RPC message.
     pub fn from_json(v: RawJson<'a>) -> Result<Self, EnvelopeError> {
-        let mut fields = match Fields::new(v, MEMBERS) {
+        let mut fields = match Fields::new(v, MEMBERS.names) {
             Some(f) => f,
             None if v.kind() == JsonKind::Array => return Err(EnvelopeError::Batch),
             None => return Err(EnvelopeError::NotAnObject),
@@ -165,9 +166,10 @@ pub(crate) fn walk<'a>(
             continue;
         };
         if seen & (1 << i) != 0 {
-            return Err(
-                EnvelopeError::DuplicateMember(MEMBERS.get(i).copied().unwrap_or("")).into(),
-            );
+            return Err(EnvelopeError::DuplicateMember(
+                MEMBERS.names.get(i).copied().unwrap_or(""),
+            )
+            .into());
         }
         seen |= 1 << i;
         let value = if (i == PARAMS || i == RESULT) && body(i, method, c)? {

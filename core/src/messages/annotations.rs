@@ -2,6 +2,7 @@
 
 use super::common::{Enc, Priority, Role, obj, string};
 use super::seq::Seq;
+use crate::json::fields::keys;
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
@@ -20,7 +21,11 @@ pub struct Annotations<'a> {
 
 impl<'a> FromJson<'a> for Annotations<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["audience", "priority", "lastModified"], "annotations")?;
+        let mut f = obj(
+            c,
+            keys!["audience", "priority", "lastModified"],
+            "annotations",
+        )?;
         let mut a = Self::default();
         while let Some(i) = f.next(c)? {
             match i {

@@ -1,6 +1,7 @@
 //! Client and server capabilities (docs/rules.md §1.6).
 
 use super::common::{Enc, boolean, obj, object};
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonKind, JsonSink, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
@@ -22,7 +23,7 @@ pub struct ClientCapabilities<'a> {
     pub extensions: Option<RawJson<'a>>,
 }
 
-const CLIENT_KEYS: &[&str] = &[
+const CLIENT_KEYS: &Keys = keys![
     "elicitation",
     "roots",
     "sampling",
@@ -165,7 +166,7 @@ impl<'a> FromJson<'a> for ClientCapabilities<'a> {
 impl Encode for ClientCapabilities<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         w.begin_object()?;
-        for (name, v) in CLIENT_KEYS.iter().zip([
+        for (name, v) in CLIENT_KEYS.names.iter().zip([
             self.elicitation,
             self.roots,
             self.sampling,
@@ -213,7 +214,7 @@ pub struct ServerCapabilities<'a> {
     pub extensions: Option<RawJson<'a>>,
 }
 
-const SERVER_KEYS: &[&str] = &[
+const SERVER_KEYS: &Keys = keys![
     "resources",
     "prompts",
     "tools",
@@ -224,7 +225,7 @@ const SERVER_KEYS: &[&str] = &[
 ];
 
 fn list_changed(c: &mut Cursor<'_>, field: &'static str) -> Result<Option<bool>, DecodeError> {
-    let mut f = obj(c, &["listChanged"], field)?;
+    let mut f = obj(c, keys!["listChanged"], field)?;
     let mut flag = None;
     while f.next(c)?.is_some() {
         flag = Some(boolean(c, "listChanged")?);
@@ -240,7 +241,7 @@ impl<'a> FromJson<'a> for ServerCapabilities<'a> {
             match i {
                 0 => {
                     let mut r = ResourcesCapability::default();
-                    let mut g = obj(c, &["subscribe", "listChanged"], "resources")?;
+                    let mut g = obj(c, keys!["subscribe", "listChanged"], "resources")?;
                     while let Some(j) = g.next(c)? {
                         let flag = Some(boolean(c, "resources")?);
                         if j == 0 {

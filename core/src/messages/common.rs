@@ -3,6 +3,7 @@
 
 use core::fmt;
 
+use crate::json::fields::Keys;
 use crate::json::{
     Cursor, Encode, EncodeError, JsonKind, JsonSink, JsonStr, Number, RawJson, Writer,
 };
@@ -14,8 +15,8 @@ pub(crate) type Dec<T> = Result<T, DecodeError>;
 
 /// Walks one object's members, matching keys against known names. Unknown members are
 /// validated and skipped; a known key seen twice is a `Duplicate` error.
-pub(crate) struct Obj {
-    names: &'static [&'static str],
+pub(crate) struct Obj<'k> {
+    names: &'k Keys,
     seen: u64,
     first: bool,
     skipped: bool,
@@ -26,11 +27,7 @@ pub(crate) struct Obj {
     not(any(target_pointer_width = "64", target_family = "wasm")),
     inline(always)
 )]
-pub(crate) fn obj(
-    c: &mut Cursor<'_>,
-    names: &'static [&'static str],
-    field: &'static str,
-) -> Dec<Obj> {
+pub(crate) fn obj<'k>(c: &mut Cursor<'_>, names: &'k Keys, field: &'static str) -> Dec<Obj<'k>> {
     if c.peek() != Some(b'{') {
         return Err(ParamsError::wrong_type(field).into());
     }
@@ -43,14 +40,30 @@ pub(crate) fn obj(
     })
 }
 
-impl Obj {
+impl<'k> Obj<'k> {
+    /// The walk of an object already open whose first member, which is not one of the
+    /// names, was read: as [`obj`] would be after skipping it.
+    pub(crate) const fn after_unknown(names: &'k Keys) -> Self {
+        Self {
+            names,
+            seen: 0,
+            first: false,
+            skipped: true,
+        }
+    }
+
     /// The index (into the names) of the next known member; its value is next in `c`.
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
         while let Some(key) = c.next_key_in(&mut self.first, self.names)? {
             if let Some(i) = key {
                 let bit = 1u64 << (i % 64);
                 if self.seen & bit != 0 {
-                    let name = self.names.get(i).copied().unwrap_or(ParamsError::ITEM);
+                    let name = self
+                        .names
+                        .names
+                        .get(i)
+                        .copied()
+                        .unwrap_or(ParamsError::ITEM);
                     return Err(ParamsError::duplicate(name).into());
                 }
                 self.seen |= bit;
@@ -103,6 +116,10 @@ fn number<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<Number<'a>> {
 
 /// A non-negative integer (`size`, `total`).
 pub(crate) fn count(c: &mut Cursor<'_>, field: &'static str) -> Dec<u64> {
+    // Speed only (the general path below reads the same value).
+    if let Some(v) = crate::WIDE.then(|| c.plain_u64()).flatten() {
+        return Ok(v);
+    }
     let n = number(c, field)?;
     if let Some(v) = plain_u64(n.as_str()) {
         return Ok(v);
@@ -131,6 +148,10 @@ fn plain_u64(s: &str) -> Option<u64> {
 /// `ttlMs`: an integer; a negative value reads as 0 (docs/rules.md §4: "SHOULD ignore it and
 /// treat it as 0"); a huge one saturates.
 pub(crate) fn ttl(c: &mut Cursor<'_>) -> Dec<u64> {
+    // Speed only (the general path below reads the same value).
+    if let Some(v) = crate::WIDE.then(|| c.plain_u64()).flatten() {
+        return Ok(v);
+    }
     let n = number(c, "ttlMs")?;
     if let Some(v) = plain_u64(n.as_str()) {
         return Ok(v);

@@ -5,6 +5,7 @@ use super::input_required::complete_only;
 use super::meta::{RequestMeta, ResultMeta};
 use super::prompts::Arguments;
 use super::seq::{Map, Seq};
+use crate::json::fields::keys;
 use crate::json::key;
 use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError, ParamsErrorKind};
@@ -31,7 +32,7 @@ pub enum Reference<'a> {
 
 impl<'a> FromJson<'a> for Reference<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["type", "name", "title", "uri"], "ref")?;
+        let mut f = obj(c, keys!["type", "name", "title", "uri"], "ref")?;
         let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
         while let Some(i) = f.next(c)? {
             if let Some(slot) = s.get_mut(i) {
@@ -91,14 +92,14 @@ pub struct CompleteParams<'a> {
 
 impl<'a> FromJson<'a> for CompleteParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["_meta", "ref", "argument", "context"], "params")?;
+        let mut f = obj(c, keys!["_meta", "ref", "argument", "context"], "params")?;
         let (mut meta, mut reference, mut argument, mut context) = (None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
                 0 => meta = Some(RequestMeta::decode(c)?),
                 1 => reference = Some(Reference::decode(c)?),
                 2 => {
-                    let mut g = obj(c, &["name", "value"], "argument")?;
+                    let mut g = obj(c, keys!["name", "value"], "argument")?;
                     let (mut name, mut value) = (None, None);
                     while let Some(j) = g.next(c)? {
                         let s = Some(string(c, "argument")?);
@@ -107,7 +108,7 @@ impl<'a> FromJson<'a> for CompleteParams<'a> {
                     argument = Some((required(name, "name")?, required(value, "value")?));
                 }
                 _ => {
-                    let mut g = obj(c, &["arguments"], "context")?;
+                    let mut g = obj(c, keys!["arguments"], "context")?;
                     let mut args = None;
                     while g.next(c)?.is_some() {
                         args = Some(Map::decode(c, "arguments")?);
@@ -169,13 +170,13 @@ pub struct CompleteResult<'a> {
 
 impl<'a> FromJson<'a> for CompleteResult<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["resultType", "completion", "_meta"], "result")?;
+        let mut f = obj(c, keys!["resultType", "completion", "_meta"], "result")?;
         let (mut result_type, mut completion, mut meta) = (None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
                 0 => result_type = Some(complete_only(c)?),
                 1 => {
-                    let mut g = obj(c, &["values", "total", "hasMore"], "completion")?;
+                    let mut g = obj(c, keys!["values", "total", "hasMore"], "completion")?;
                     let (mut values, mut total, mut has_more) = (None, None, None);
                     while let Some(j) = g.next(c)? {
                         match j {

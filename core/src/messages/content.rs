@@ -1,9 +1,10 @@
 //! Content blocks and resource contents (docs/rules.md §14.1, §14.2).
 
 use super::annotations::Annotations;
-use super::common::{Enc, obj, object, required, string};
+use super::common::{Enc, Obj, obj, object, required, string};
 use super::meta::start;
-use super::resource::Resource;
+use super::resource::{RESOURCE_KEYS, Resource};
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError, ParamsErrorKind};
@@ -58,7 +59,11 @@ impl<'a> ResourceContents<'a> {
 
 impl<'a> FromJson<'a> for ResourceContents<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["uri", "mimeType", "text", "blob", "_meta"], "contents")?;
+        let mut f = obj(
+            c,
+            keys!["uri", "mimeType", "text", "blob", "_meta"],
+            "contents",
+        )?;
         let (mut uri, mut mime_type, mut text, mut blob, mut meta) = (None, None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -174,9 +179,22 @@ impl ContentBlock<'_> {
     }
 }
 
+const TEXT_KEYS: &Keys = keys!["text", "annotations", "_meta"];
+
 impl<'a> FromJson<'a> for TextContent<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["text", "annotations", "_meta"], "content")?;
+        let f = obj(c, TEXT_KEYS, "content")?;
+        Self::members(c, f)
+    }
+}
+
+impl<'a> TextContent<'a> {
+    /// The members of the open object `f` walks.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn members(c: &mut Cursor<'a>, mut f: Obj<'_>) -> Result<Self, DecodeError> {
         let (mut text, mut annotations, mut meta) = (None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -193,9 +211,22 @@ impl<'a> FromJson<'a> for TextContent<'a> {
     }
 }
 
+const MEDIA_KEYS: &Keys = keys!["data", "mimeType", "annotations", "_meta"];
+
 impl<'a> FromJson<'a> for MediaContent<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["data", "mimeType", "annotations", "_meta"], "content")?;
+        let f = obj(c, MEDIA_KEYS, "content")?;
+        Self::members(c, f)
+    }
+}
+
+impl<'a> MediaContent<'a> {
+    /// The members of the open object `f` walks.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn members(c: &mut Cursor<'a>, mut f: Obj<'_>) -> Result<Self, DecodeError> {
         let (mut data, mut mime_type, mut annotations, mut meta) = (None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -214,9 +245,22 @@ impl<'a> FromJson<'a> for MediaContent<'a> {
     }
 }
 
+const EMBEDDED_KEYS: &Keys = keys!["resource", "annotations", "_meta"];
+
 impl<'a> FromJson<'a> for EmbeddedResource<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["resource", "annotations", "_meta"], "content")?;
+        let f = obj(c, EMBEDDED_KEYS, "content")?;
+        Self::members(c, f)
+    }
+}
+
+impl<'a> EmbeddedResource<'a> {
+    /// The members of the open object `f` walks.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn members(c: &mut Cursor<'a>, mut f: Obj<'_>) -> Result<Self, DecodeError> {
         let (mut resource, mut annotations, mut meta) = (None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -236,28 +280,40 @@ impl<'a> FromJson<'a> for EmbeddedResource<'a> {
 impl<'a> FromJson<'a> for ContentBlock<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         // The `type` tag decides the shape. When it is the first member (as every encoder
-        // here writes it), the block is decoded in one pass; otherwise it is looked up first.
+        // here writes it), the block is decoded in one pass: the variant reads the members
+        // after it, as it would after any member it does not know; otherwise the tag is
+        // looked up first and the variant reads the whole object.
         let (pos, depth) = (start(c), c.depth());
-        let mut tag = None;
+        let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, "type");
+        let mut buf = [0u8; 16];
         if c.peek() == Some(b'{') {
             c.begin_object()?;
             let mut first = true;
             if c.next_key(&mut first)?.is_some_and(|k| k == "type") {
-                tag = Some(string(c, "type")?);
+                let ty = string(c, "type")?;
+                return match ty.unescape_into(&mut buf).map_err(|_| unknown)? {
+                    "text" => {
+                        TextContent::members(c, Obj::after_unknown(TEXT_KEYS)).map(Self::Text)
+                    }
+                    "image" => {
+                        MediaContent::members(c, Obj::after_unknown(MEDIA_KEYS)).map(Self::Image)
+                    }
+                    "audio" => {
+                        MediaContent::members(c, Obj::after_unknown(MEDIA_KEYS)).map(Self::Audio)
+                    }
+                    "resource_link" => Resource::members(c, Obj::after_unknown(RESOURCE_KEYS))
+                        .map(Self::ResourceLink),
+                    "resource" => EmbeddedResource::members(c, Obj::after_unknown(EMBEDDED_KEYS))
+                        .map(Self::Resource),
+                    _ => Err(unknown.into()),
+                };
             }
         }
         c.rewind(pos, depth);
-        let ty = match tag {
-            Some(t) => t,
-            None => {
-                let raw = object(c, "content")?;
-                c.rewind(pos, depth);
-                let t = required(raw.get("type"), "type")?;
-                t.as_str().ok_or(ParamsError::wrong_type("type"))?
-            }
-        };
-        let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, "type");
-        let mut buf = [0u8; 16];
+        let raw = object(c, "content")?;
+        c.rewind(pos, depth);
+        let t = required(raw.get("type"), "type")?;
+        let ty = t.as_str().ok_or(ParamsError::wrong_type("type"))?;
         match ty.unescape_into(&mut buf).map_err(|_| unknown)? {
             "text" => TextContent::decode(c).map(Self::Text),
             "image" => MediaContent::decode(c).map(Self::Image),

@@ -5,6 +5,7 @@ use super::common::{CacheScope, Enc, ResultType, obj, required, string, ttl};
 use super::input_required::complete_only;
 use super::meta::{RequestMeta, ResultMeta};
 use super::seq::Seq;
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
@@ -18,7 +19,7 @@ pub struct DiscoverParams<'a> {
 
 impl<'a> FromJson<'a> for DiscoverParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["_meta"], "params")?;
+        let mut f = obj(c, keys!["_meta"], "params")?;
         let mut meta = None;
         while f.next(c)?.is_some() {
             meta = Some(RequestMeta::decode(c)?);
@@ -84,7 +85,7 @@ impl<'a> DiscoverResult<'a> {
 
 impl<'a> FromJson<'a> for DiscoverResult<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &[&str] = &[
+        const NAMES: &Keys = keys![
             "resultType",
             "supportedVersions",
             "capabilities",

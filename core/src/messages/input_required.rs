@@ -4,6 +4,7 @@ use super::common::{Enc, ResultType, obj, object, required, string};
 use super::meta::ResultMeta;
 use super::meta::start;
 use super::seq::Map;
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, ParamsError, ParamsErrorKind};
@@ -21,7 +22,7 @@ pub struct InputRequest<'a> {
 
 impl<'a> FromJson<'a> for InputRequest<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["method", "params"], "inputRequests")?;
+        let mut f = obj(c, keys!["method", "params"], "inputRequests")?;
         let (mut method, mut params) = (None, None);
         while let Some(i) = f.next(c)? {
             if i == 0 {
@@ -88,7 +89,7 @@ pub struct InputRequiredResult<'a> {
 
 impl<'a> FromJson<'a> for InputRequiredResult<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &[&str] = &["resultType", "inputRequests", "requestState", "_meta"];
+        const NAMES: &Keys = keys!["resultType", "inputRequests", "requestState", "_meta"];
         let mut f = obj(c, NAMES, "result")?;
         let mut r = Self {
             input_requests: None,

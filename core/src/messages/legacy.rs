@@ -4,6 +4,7 @@
 //! accepted by the modern views themselves.
 
 use super::common::{Enc, obj, object, required, string};
+use crate::json::fields::keys;
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
@@ -19,7 +20,7 @@ pub struct UriParams<'a> {
 
 impl<'a> FromJson<'a> for UriParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["uri", "_meta"], "params")?;
+        let mut f = obj(c, keys!["uri", "_meta"], "params")?;
         let (mut uri, mut meta) = (None, None);
         while let Some(i) = f.next(c)? {
             if i == 0 {

@@ -7,6 +7,7 @@ use super::meta::{RequestMeta, ResultMeta};
 use super::prompts::Prompt;
 use super::resource::{Resource, ResourceTemplate};
 use super::seq::Seq;
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError};
@@ -22,7 +23,7 @@ pub struct PaginatedParams<'a> {
 
 impl<'a> FromJson<'a> for PaginatedParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["_meta", "cursor"], "params")?;
+        let mut f = obj(c, keys!["_meta", "cursor"], "params")?;
         let (mut meta, mut cursor) = (None, None);
         while let Some(i) = f.next(c)? {
             if i == 0 {
@@ -154,6 +155,51 @@ impl<'a> ListItem<'a> for Tool<'a> {
     ];
 }
 
+/// The known members of a list result whose names are `fields` (a `ListItem::FIELDS`),
+/// with their in-place words for the four lists of the crate.
+fn list_keys(fields: &'static [&'static str]) -> Keys {
+    let keys = match fields.get(1).copied() {
+        Some("resources") => keys![
+            "resultType",
+            "resources",
+            "nextCursor",
+            "ttlMs",
+            "cacheScope",
+            "_meta"
+        ],
+        Some("resourceTemplates") => keys![
+            "resultType",
+            "resourceTemplates",
+            "nextCursor",
+            "ttlMs",
+            "cacheScope",
+            "_meta"
+        ],
+        Some("prompts") => keys![
+            "resultType",
+            "prompts",
+            "nextCursor",
+            "ttlMs",
+            "cacheScope",
+            "_meta"
+        ],
+        Some("tools") => keys![
+            "resultType",
+            "tools",
+            "nextCursor",
+            "ttlMs",
+            "cacheScope",
+            "_meta"
+        ],
+        _ => return Keys::new(fields, &[]),
+    };
+    if keys.names == fields {
+        *keys
+    } else {
+        Keys::new(fields, &[])
+    }
+}
+
 /// One page of a list (`PaginatedResult & CacheableResult`).
 ///
 /// Decoding is lenient where the spec tells clients to be (docs/rules.md §4, §17.2): a missing
@@ -199,7 +245,8 @@ impl<'a, T: ListItem<'a>> ListResult<'a, T> {
 
 impl<'a, T: ListItem<'a>> FromJson<'a> for ListResult<'a, T> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, T::FIELDS, "result")?;
+        let keys = list_keys(T::FIELDS);
+        let mut f = obj(c, &keys, "result")?;
         let items_key = T::FIELDS.get(1).copied().unwrap_or("items");
         let (mut result_type, mut items, mut next_cursor) = (None, None, None);
         let (mut ttl_ms, mut cache_scope, mut meta) = (None, None, None);

@@ -8,6 +8,7 @@
 use super::capabilities::ClientCapabilities;
 use super::common::{Enc, LoggingLevel, Theme, obj, required, string};
 use super::seq::Seq;
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError, RequestId};
@@ -65,7 +66,7 @@ pub struct Icon<'a> {
 
 impl<'a> FromJson<'a> for Icon<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["src", "mimeType", "sizes", "theme"], "icons")?;
+        let mut f = obj(c, keys!["src", "mimeType", "sizes", "theme"], "icons")?;
         let (mut src, mut mime_type, mut sizes, mut theme) = (None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -133,7 +134,7 @@ impl<'a> FromJson<'a> for Implementation<'a> {
         inline(never)
     )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &[&str] = &[
+        const NAMES: &Keys = keys![
             "name",
             "version",
             "title",
@@ -145,7 +146,7 @@ impl<'a> FromJson<'a> for Implementation<'a> {
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut icons = None;
         while let Some(i) = f.next(c)? {
-            match (s.get_mut(i), NAMES.get(i)) {
+            match (s.get_mut(i), NAMES.names.get(i)) {
                 (Some(slot), Some(name)) => *slot = Some(string(c, name)?),
                 _ => icons = Some(Seq::decode(c, "icons")?),
             }
@@ -175,7 +176,7 @@ impl Encode for Implementation<'_> {
     }
 }
 
-const REQUEST_META_KEYS: &[&str] = &[
+const REQUEST_META_KEYS: &Keys = keys![
     PROTOCOL_VERSION_KEY,
     CLIENT_CAPABILITIES_KEY,
     CLIENT_INFO_KEY,
@@ -289,7 +290,7 @@ impl Encode for RequestMeta<'_> {
         w.opt_member(key!("traceparent"), &self.traceparent)?;
         w.opt_member(key!("tracestate"), &self.tracestate)?;
         w.opt_member(key!("baggage"), &self.baggage)?;
-        encode_extra(w, self.extra, REQUEST_META_KEYS)?;
+        encode_extra(w, self.extra, REQUEST_META_KEYS.names)?;
         w.end_object()
     }
 }
@@ -320,7 +321,7 @@ impl<'a> NotificationMeta<'a> {
 impl<'a> FromJson<'a> for NotificationMeta<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let (from, text) = (start(c), c.clone());
-        let mut f = obj(c, &[SUBSCRIPTION_ID_KEY], "_meta")?;
+        let mut f = obj(c, keys![SUBSCRIPTION_ID_KEY], "_meta")?;
         let mut subscription_id = None;
         while f.next(c)?.is_some() {
             subscription_id = Some(id(c, SUBSCRIPTION_ID_KEY)?);
@@ -347,7 +348,7 @@ impl Encode for NotificationMeta<'_> {
     }
 }
 
-const RESULT_META_KEYS: &[&str] = &[SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY];
+const RESULT_META_KEYS: &Keys = keys![SERVER_INFO_KEY, SUBSCRIPTION_ID_KEY];
 
 /// A result's `_meta` (`ResultMetaObject`, docs/rules.md §1.2, and the listen result's
 /// `subscriptionId`, docs/rules.md §11.4).
@@ -403,7 +404,7 @@ impl Encode for ResultMeta<'_> {
             key!(SUBSCRIPTION_ID_KEY = "io.modelcontextprotocol/subscriptionId"),
             &self.subscription_id,
         )?;
-        encode_extra(w, self.extra, RESULT_META_KEYS)?;
+        encode_extra(w, self.extra, RESULT_META_KEYS.names)?;
         w.end_object()
     }
 }

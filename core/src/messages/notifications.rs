@@ -3,6 +3,7 @@
 
 use super::common::{Enc, obj, required, string};
 use super::meta::NotificationMeta;
+use crate::json::fields::keys;
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError, RequestId};
@@ -17,7 +18,7 @@ pub struct ListChangedParams<'a> {
 
 impl<'a> FromJson<'a> for ListChangedParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["_meta"], "params")?;
+        let mut f = obj(c, keys!["_meta"], "params")?;
         let mut meta = None;
         while f.next(c)?.is_some() {
             meta = Some(NotificationMeta::decode(c)?);
@@ -89,7 +90,7 @@ pub struct ResourceUpdatedParams<'a> {
 
 impl<'a> FromJson<'a> for ResourceUpdatedParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["_meta", "uri"], "params")?;
+        let mut f = obj(c, keys!["_meta", "uri"], "params")?;
         let (mut meta, mut uri) = (None, None);
         while let Some(i) = f.next(c)? {
             if i == 0 {
@@ -131,7 +132,7 @@ pub struct CancelledParams<'a> {
 
 impl<'a> FromJson<'a> for CancelledParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["_meta", "requestId", "reason"], "params")?;
+        let mut f = obj(c, keys!["_meta", "requestId", "reason"], "params")?;
         let (mut meta, mut request_id, mut reason) = (None, None, None);
         while let Some(i) = f.next(c)? {
             match i {

@@ -5,6 +5,7 @@ use super::content::ContentBlock;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{Icon, RequestMeta, ResultMeta};
 use super::seq::{Map, Seq};
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
@@ -26,7 +27,7 @@ impl<'a> FromJson<'a> for PromptArgument<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let mut f = obj(
             c,
-            &["name", "title", "description", "required"],
+            keys!["name", "title", "description", "required"],
             "arguments",
         )?;
         let mut a = Self {
@@ -94,7 +95,7 @@ impl<'a> Prompt<'a> {
 
 impl<'a> FromJson<'a> for Prompt<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &[&str] = &[
+        const NAMES: &Keys = keys![
             "name",
             "title",
             "description",
@@ -144,7 +145,7 @@ pub struct PromptMessage<'a> {
 
 impl<'a> FromJson<'a> for PromptMessage<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["role", "content"], "messages")?;
+        let mut f = obj(c, keys!["role", "content"], "messages")?;
         let (mut role, mut content) = (None, None);
         while let Some(i) = f.next(c)? {
             if i == 0 {
@@ -205,7 +206,7 @@ pub struct GetPromptParams<'a> {
 
 impl<'a> FromJson<'a> for GetPromptParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &[&str] = &[
+        const NAMES: &Keys = keys![
             "_meta",
             "name",
             "arguments",
@@ -267,7 +268,7 @@ impl<'a> FromJson<'a> for GetPromptResult<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let mut f = obj(
             c,
-            &["resultType", "description", "messages", "_meta"],
+            keys!["resultType", "description", "messages", "_meta"],
             "result",
         )?;
         let (mut result_type, mut description, mut messages, mut meta) = (None, None, None, None);

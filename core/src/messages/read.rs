@@ -5,6 +5,7 @@ use super::content::ResourceContents;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{RequestMeta, ResultMeta};
 use super::seq::{Map, Seq};
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
@@ -45,7 +46,7 @@ impl<'a> FromJson<'a> for ReadResourceParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let mut f = obj(
             c,
-            &["_meta", "uri", "inputResponses", "requestState"],
+            keys!["_meta", "uri", "inputResponses", "requestState"],
             "params",
         )?;
         let (mut meta, mut uri, mut input_responses, mut request_state) = (None, None, None, None);
@@ -123,7 +124,7 @@ impl<'a> ReadResourceResult<'a> {
 
 impl<'a> FromJson<'a> for ReadResourceResult<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &[&str] = &["resultType", "contents", "ttlMs", "cacheScope", "_meta"];
+        const NAMES: &Keys = keys!["resultType", "contents", "ttlMs", "cacheScope", "_meta"];
         let mut f = obj(c, NAMES, "result")?;
         let (mut result_type, mut contents, mut ttl_ms) = (None, None, None);
         let (mut cache_scope, mut meta) = (None, None);

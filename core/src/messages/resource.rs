@@ -1,9 +1,10 @@
 //! The listed items: `Resource` (docs/rules.md §5) and `ResourceTemplate` (docs/rules.md §6).
 
 use super::annotations::Annotations;
-use super::common::{Enc, count, obj, object, required, string};
+use super::common::{Enc, Obj, count, obj, object, required, string};
 use super::meta::Icon;
 use super::seq::Seq;
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson};
@@ -70,7 +71,7 @@ impl<'a> Resource<'a> {
     }
 }
 
-const RESOURCE_KEYS: &[&str] = &[
+pub(crate) const RESOURCE_KEYS: &Keys = keys![
     "uri",
     "name",
     "title",
@@ -84,11 +85,22 @@ const RESOURCE_KEYS: &[&str] = &[
 
 impl<'a> FromJson<'a> for Resource<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, RESOURCE_KEYS, "resources")?;
+        let f = obj(c, RESOURCE_KEYS, "resources")?;
+        Self::members(c, f)
+    }
+}
+
+impl<'a> Resource<'a> {
+    /// The members of the open object `f` walks (over [`RESOURCE_KEYS`]).
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn members(c: &mut Cursor<'a>, mut f: Obj<'_>) -> Result<Self, DecodeError> {
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut r = Self::new("", "");
         while let Some(i) = f.next(c)? {
-            match (i, s.get_mut(i), RESOURCE_KEYS.get(i)) {
+            match (i, s.get_mut(i), RESOURCE_KEYS.names.get(i)) {
                 (0..=4, Some(slot), Some(name)) => *slot = Some(string(c, name)?),
                 (5, ..) => r.size = Some(count(c, "size")?),
                 (6, ..) => r.annotations = Some(Annotations::decode(c)?),
@@ -149,7 +161,7 @@ impl<'a> ResourceTemplate<'a> {
     }
 }
 
-const TEMPLATE_KEYS: &[&str] = &[
+const TEMPLATE_KEYS: &Keys = keys![
     "uriTemplate",
     "name",
     "title",
@@ -166,7 +178,7 @@ impl<'a> FromJson<'a> for ResourceTemplate<'a> {
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut t = Self::new("", "");
         while let Some(i) = f.next(c)? {
-            match (i, s.get_mut(i), TEMPLATE_KEYS.get(i)) {
+            match (i, s.get_mut(i), TEMPLATE_KEYS.names.get(i)) {
                 (0..=4, Some(slot), Some(name)) => *slot = Some(string(c, name)?),
                 (5, ..) => t.annotations = Some(Annotations::decode(c)?),
                 (6, ..) => t.icons = Some(Seq::decode(c, "icons")?),

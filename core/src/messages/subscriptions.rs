@@ -4,6 +4,7 @@ use super::common::{Enc, ResultType, boolean, obj, required};
 use super::input_required::complete_only;
 use super::meta::{NotificationMeta, RequestMeta, ResultMeta, SUBSCRIPTION_ID_KEY};
 use super::seq::Seq;
+use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
@@ -24,7 +25,7 @@ pub struct SubscriptionFilter<'a> {
 
 impl<'a> FromJson<'a> for SubscriptionFilter<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &[&str] = &[
+        const NAMES: &Keys = keys![
             "toolsListChanged",
             "promptsListChanged",
             "resourcesListChanged",
@@ -66,7 +67,7 @@ pub struct ListenParams<'a> {
 
 impl<'a> FromJson<'a> for ListenParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["_meta", "notifications"], "params")?;
+        let mut f = obj(c, keys!["_meta", "notifications"], "params")?;
         let (mut meta, mut notifications) = (None, None);
         while let Some(i) = f.next(c)? {
             if i == 0 {
@@ -107,7 +108,7 @@ pub struct ListenResult<'a> {
 
 impl<'a> FromJson<'a> for ListenResult<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["resultType", "_meta"], "result")?;
+        let mut f = obj(c, keys!["resultType", "_meta"], "result")?;
         let (mut result_type, mut meta) = (None, None);
         while let Some(i) = f.next(c)? {
             if i == 0 {
@@ -148,7 +149,7 @@ pub struct AcknowledgedParams<'a> {
 
 impl<'a> FromJson<'a> for AcknowledgedParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, &["_meta", "notifications"], "params")?;
+        let mut f = obj(c, keys!["_meta", "notifications"], "params")?;
         let (mut meta, mut notifications) = (None, None);
         while let Some(i) = f.next(c)? {
             if i == 0 {

@@ -33,6 +33,7 @@ use super::{
     OwnedResourceContents, OwnedResourceTemplate, OwnedResourceUpdated, OwnedResponse,
     OwnedServerCapabilities, OwnedSubscriptionFilter,
 };
+use crate::json::fields::{Keys, keys};
 use crate::json::{Cursor, JsonStr, Limits, RawJson};
 use crate::jsonrpc::{
     DecodeError, EnvelopeError, ErrorData, FromJson, Message, OwnedRequestId, ParamsError,
@@ -278,7 +279,7 @@ impl FromJsonText for Vec<(String, OwnedInputRequest)> {
 /// other members are ignored. A negative `ttlMs` reads as 0, as on the wire.
 impl FromJsonText for crate::server::CacheHint {
     fn from_json_text(text: &str) -> Result<Self, DecodeError> {
-        const NAMES: &[&str] = &["ttlMs", "cacheScope"];
+        const NAMES: &Keys = keys!["ttlMs", "cacheScope"];
         let mut c = Cursor::new(text.as_bytes(), Limits::default())?;
         let mut f = obj(&mut c, NAMES, "cache")?;
         let (mut ttl_ms, mut scope) = (None, None);
