@@ -160,6 +160,7 @@ fn hostile_keys_are_still_refused() {
 fn integer_fields_read_as_the_general_path_does() {
     for (lit, size) in [
         ("0", Ok(0)),
+        ("-0", Ok(0)),
         ("7", Ok(7)),
         ("1024", Ok(1024)),
         ("1234567890123456789", Ok(1_234_567_890_123_456_789)),
@@ -186,7 +187,7 @@ fn integer_fields_read_as_the_general_path_does() {
         }
     }
     // A negative or fractional-but-integral ttlMs reads as the general path reads it.
-    for (lit, ttl) in [("-5", 0), ("6e4", 60_000), ("42", 42), ("0", 0)] {
+    for (lit, ttl) in [("-5", 0), ("-0", 0), ("6e4", 60_000), ("42", 42), ("0", 0)] {
         let msg =
             format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"resources":[],"ttlMs":{lit}}}}}"#);
         let r = ListResourcesResultResponse::decode(msg.as_bytes()).unwrap();

@@ -54,7 +54,12 @@ impl<'a> Number<'a> {
     #[must_use]
     pub fn as_u64(&self) -> Option<u64> {
         if self.is_integer_literal() {
-            return self.0.parse().ok();
+            // `-0` is zero (JSON allows the sign on a zero; `u64`'s parser refuses it).
+            let digits = match self.0.strip_prefix('-') {
+                Some(d) if !self.is_negative() => d,
+                _ => self.0,
+            };
+            return digits.parse().ok();
         }
         u64::try_from(self.as_i64()?).ok()
     }

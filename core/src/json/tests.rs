@@ -139,6 +139,9 @@ fn numbers() {
     assert_eq!(n("1.5").as_i64(), None);
     assert_eq!(n("1e400").as_f64(), None);
     assert!(n("-0").as_i64() == Some(0) && !n("-0").is_negative());
+    assert_eq!(n("-0").as_u64(), Some(0));
+    assert_eq!(n("-1").as_u64(), None);
+    assert_eq!(n("-0.0").as_u64(), Some(0));
     assert!(n("-0.5").is_negative() && n("-1e-9").is_negative());
     assert!(!n("-0.0e5").is_negative());
 }
