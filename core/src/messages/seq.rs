@@ -280,25 +280,12 @@ impl<'a, V: FromJson<'a> + Copy> Map<'a, V> {
     /// # Errors
     /// `WrongType` on `field` when the value is not an object, or the value's own error.
     pub fn decode(c: &mut Cursor<'a>, field: &'static str) -> Result<Self, DecodeError> {
-        if !crate::WIDE {
-            let (raw, len) = decode_object(c, field, &mut |c| V::decode(c).map(drop))?;
-            return Ok(Self {
-                repr: MapRepr::Json(raw, len),
-            });
-        }
-        if c.peek() != Some(b'{') {
-            return Err(ParamsError::wrong_type(field).into());
-        }
-        let (start, text) = (c.position(), c.clone());
-        c.begin_object()?;
-        let (mut first, mut len) = (true, 0);
-        while c.next_key(&mut first)?.is_some() {
-            V::decode(c).map_err(|e| in_field(e, field))?;
-            len += 1;
-        }
-        let raw = text
-            .slice(start, c.position())
-            .ok_or(ParamsError::wrong_type(field))?;
+        // Compact targets share one walk for every value type (`decode_object`).
+        let (raw, len) = if crate::WIDE {
+            walk_object(c, field, |c| V::decode(c).map(drop))
+        } else {
+            decode_object(c, field, &mut |c| V::decode(c).map(drop))
+        }?;
         Ok(Self {
             repr: MapRepr::Json(raw, len),
         })
@@ -455,12 +442,24 @@ fn decode_array<'a>(
     Ok((raw, len))
 }
 
-/// [`Map::decode`] as compact targets run it: [`decode_array`]'s counterpart for objects.
+/// [`Map::decode`] as compact targets run it: [`walk_object`] once, for every value type
+/// ([`decode_array`]'s counterpart for objects).
 #[inline(never)]
 fn decode_object<'a>(
     c: &mut Cursor<'a>,
     field: &'static str,
     value: &mut dyn FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
+) -> Result<(RawJson<'a>, usize), DecodeError> {
+    walk_object(c, field, value)
+}
+
+/// Walks the object at `c`, each value checked by `value`; returns the object's text and
+/// its number of entries.
+#[inline]
+fn walk_object<'a>(
+    c: &mut Cursor<'a>,
+    field: &'static str,
+    mut value: impl FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
 ) -> Result<(RawJson<'a>, usize), DecodeError> {
     if c.peek() != Some(b'{') {
         return Err(ParamsError::wrong_type(field).into());

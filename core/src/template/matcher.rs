@@ -169,6 +169,9 @@ impl<'t, const N: usize> Pattern<'t, N> {
     }
 }
 
+#[cfg(all(test, feature = "alloc"))]
+pub(super) use owned::VecProgram;
+
 #[cfg(feature = "alloc")]
 mod owned {
     use super::{
@@ -180,10 +183,11 @@ mod owned {
     use alloc::string::String;
     use alloc::vec::Vec;
 
+    /// A program in two `Vec`s (also the engine tests' sink).
     #[derive(Default)]
-    struct VecProgram {
-        steps: Vec<Step>,
-        names: Vec<Span>,
+    pub(crate) struct VecProgram {
+        pub(crate) steps: Vec<Step>,
+        pub(crate) names: Vec<Span>,
     }
 
     impl ProgramSink for VecProgram {
