@@ -16,34 +16,15 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 use std::time::Instant;
 
-use mcp_context::template::{Captures, Pattern, Router};
+use mcp_context::template::{Captures, Pattern};
 
-const TEMPLATE: &str = "/repos/{owner}/{repo}/issues/{number}";
-const URI: &str = "/repos/acme/web-app/issues/812";
+#[path = "common/route_cases.rs"]
+mod cases;
+
+use cases::{TEMPLATE, URI, matchit_router, others, ours};
+
 const SIZES: [usize; 6] = [1, 10, 100, 1_000, 10_000, 100_000];
 const REGEX_MAX: usize = 10_000;
-
-fn others(n: usize) -> impl Iterator<Item = String> {
-    (0..n.saturating_sub(1)).map(|i| format!("/svc{i}/{{owner}}/{{repo}}/issues/{{number}}"))
-}
-
-fn ours(n: usize) -> Router<usize> {
-    let mut r = Router::new();
-    for (i, t) in others(n).enumerate() {
-        r.insert(&t, i + 1).expect("insert");
-    }
-    r.insert(TEMPLATE, 0).expect("insert target");
-    r
-}
-
-fn matchit_router(n: usize) -> matchit::Router<usize> {
-    let mut r = matchit::Router::new();
-    for (i, t) in others(n).enumerate() {
-        r.insert(t, i + 1).expect("insert");
-    }
-    r.insert(TEMPLATE, 0).expect("insert target");
-    r
-}
 
 /// The regex a hand-rolled router derives from a `{var}`-only template.
 fn regex_of(template: &str) -> regex::Regex {

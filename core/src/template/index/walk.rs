@@ -3,7 +3,7 @@
 //! alternative to come back to, and hands a subtree holding one template to the engine.
 
 use super::firsts::First;
-use super::{Index, NO_INLINE, NONE, Node, src_of};
+use super::{Index, NO_INLINE, NONE, Node, RouteInfo, src_of};
 use crate::template::captures::{self, Shape, Slot};
 use crate::template::compile::Step;
 use crate::template::engine;
@@ -42,6 +42,9 @@ fn scan(b: &[u8], pos: usize) -> (usize, bool) {
 pub(crate) struct Lead {
     node: u32,
     len: u8,
+    /// `node` is a static fan-out: several static children and nothing else, more than one
+    /// template (what [`Index::fan_out`] needs, known when the lead is built).
+    fan: bool,
     text: [u8; 16],
 }
 
@@ -49,6 +52,7 @@ impl Lead {
     pub(crate) const NONE: Self = Self {
         node: NONE,
         len: 0,
+        fan: false,
         text: [0; 16],
     };
 }
@@ -84,7 +88,9 @@ impl<S: Storage> Index<S> {
             if let (Some(text), Some(head)) = (lead.text.get(..n), uri.as_bytes().get(..n))
                 && norm::eq_same_len(text, head)
             {
-                if let Some(r) = self.fan_out(&mut w, lead.node, n) {
+                if lead.fan
+                    && let Some(r) = self.fan_out(&mut w, lead.node, n)
+                {
                     return r;
                 }
                 return self.walk(&mut w, lead.node, n);
@@ -93,10 +99,11 @@ impl<S: Storage> Index<S> {
         self.walk(&mut w, 0, 0)
     }
 
-    /// The first step of [`walk`](Self::walk) at a static fan-out (a node with static
-    /// children only, several of them) when the first-byte index names a static key that
-    /// leads to one template: that template runs from `pos`, as the walk would run it. `None`
-    /// when the walk has more to consider at `node`.
+    /// The first step of [`walk`](Self::walk) at the lead's node, a static fan-out
+    /// (`Lead::fan`: static children only, several of them), when the first-byte index names
+    /// a static key that leads to one template: that template runs from `pos`, as the walk
+    /// would run it (its run inlined here). `None` when the walk has more to consider at
+    /// `node`.
     #[inline(never)]
     fn fan_out<A: AsRef<str>>(
         &self,
@@ -104,11 +111,6 @@ impl<S: Storage> Index<S> {
         node: u32,
         pos: usize,
     ) -> Option<Option<u32>> {
-        let n = self.nodes.items().get(node as usize)?;
-        if n.count == 1 || n.wild != NONE || n.patterns != NONE || n.tails != NONE || n.statics < 2
-        {
-            return None;
-        }
         let c = *w.uri.as_bytes().get(pos)?;
         if c == b'%' || norm::bits(c) & norm::STOP != 0 {
             return None;
@@ -118,14 +120,27 @@ impl<S: Storage> Index<S> {
             First::One(e) => {
                 let e = self.edge_ref(e)?;
                 e.lone
-                    .then(|| self.run_at(w, e.route, e.seg_step, e.seg_off, pos))
+                    .then(|| self.run_from(w, e.route, e.seg_step, e.seg_off, pos))
             }
             First::Hashed => None,
         }
     }
 
+    /// Whether `node` is a static fan-out (see `Lead::fan`).
+    fn is_fan(&self, node: u32) -> bool {
+        let n = self.node(node);
+        n.count != 1 && n.wild == NONE && n.patterns == NONE && n.tails == NONE && n.statics >= 2
+    }
+
     /// The [`Lead`] of the trie as it stands.
     pub(super) fn lead_of(&self) -> Lead {
+        let mut lead = self.lead_chain();
+        lead.fan = lead.node != NONE && self.is_fan(lead.node);
+        lead
+    }
+
+    /// The chain of [`Lead`] (its `fan` not yet set).
+    fn lead_chain(&self) -> Lead {
         let mut lead = Lead::NONE;
         let (mut node, mut text, mut len) = (0u32, [0u8; 16], 0usize);
         loop {
@@ -158,6 +173,7 @@ impl<S: Storage> Index<S> {
             lead = Lead {
                 node,
                 len: len as u8,
+                fan: false,
                 text,
             };
         }
@@ -304,6 +320,22 @@ impl<S: Storage> Index<S> {
         off: u32,
         pos: usize,
     ) -> Option<u32> {
+        self.run_from(w, r, step, off, pos)
+    }
+
+    /// [`run_at`](Self::run_at), inlined (into `fan_out` on wide targets).
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    fn run_from<A: AsRef<str>>(
+        &self,
+        w: &mut Walk<'_, '_, A>,
+        r: u32,
+        step: u32,
+        off: u32,
+        pos: usize,
+    ) -> Option<u32> {
         if step == NONE {
             return None;
         }
@@ -328,7 +360,7 @@ impl<S: Storage> Index<S> {
             }
             engine::run_seq(src, rest, w.uri, p, w.slots)?
         };
-        self.accept(src, r, w.uri, p, w.slots).then_some(r)
+        self.accept_info(src, info, w.uri, p, w.slots).then_some(r)
     }
 
     #[cfg_attr(
@@ -373,9 +405,39 @@ impl<S: Storage> Index<S> {
     /// Whether route `r`, whose path ended at `pos`, accepts the rest of the URI.
     #[inline]
     fn accept(&self, src: &str, r: u32, uri: &str, pos: usize, slots: &mut [Slot]) -> bool {
-        let Some(info) = self.routes.items().get(r as usize) else {
-            return false;
-        };
+        self.routes
+            .items()
+            .get(r as usize)
+            .is_some_and(|info| self.accept_info(src, info, uri, pos, slots))
+    }
+
+    /// [`accept`](Self::accept) for the route of `info`: a bare route whose path ended the
+    /// URI at once, anything else out of line.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    fn accept_info(
+        &self,
+        src: &str,
+        info: &RouteInfo,
+        uri: &str,
+        pos: usize,
+        slots: &mut [Slot],
+    ) -> bool {
+        (info.layout.bare && pos == uri.len()) || self.accept_rest(src, info, uri, pos, slots)
+    }
+
+    /// The query, fragment and prefix checks of [`accept_info`](Self::accept_info).
+    #[inline(never)]
+    fn accept_rest(
+        &self,
+        src: &str,
+        info: &RouteInfo,
+        uri: &str,
+        pos: usize,
+        slots: &mut [Slot],
+    ) -> bool {
         if info.layout.bare && pos == uri.len() {
             return true;
         }
