@@ -348,16 +348,21 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
     /// The first present capture named `name`.
     #[must_use]
     pub fn get(&self, name: &str) -> Option<Capture<'k, 'v>> {
-        let src = self.source.as_bytes();
         let want = name.as_bytes();
-        for (n, s) in self.names.iter().zip(&self.slots).take(self.len) {
-            if (n.end.wrapping_sub(n.start)) as usize == want.len()
-                && s.present
-                && src
-                    .get(n.start as usize..n.end as usize)
-                    .is_some_and(|t| norm::eq_same_len(t, want))
+        // `finish` keeps `len` within `names` and the slots: one bound for the loop.
+        let names = self.names.get(..self.len).unwrap_or_default();
+        for (n, s) in names.iter().zip(&self.slots) {
+            if (n.end.wrapping_sub(n.start)) as usize != want.len() || !s.present {
+                continue;
+            }
+            if let Some(t) = self.source.get(n.start as usize..n.end as usize)
+                && norm::eq_same_len(t.as_bytes(), want)
             {
-                return Some(self.capture(s, n));
+                return Some(Capture {
+                    name: t,
+                    raw: sub(self.uri, s.start, s.end),
+                    shape: s.shape,
+                });
             }
         }
         None
