@@ -46,12 +46,6 @@ pub(crate) struct Lead {
     /// template (what [`Index::fan_out`] needs, known when the lead is built).
     fan: bool,
     text: [u8; 16],
-    /// The first eight bytes of `text` and a mask keeping its first `len` when `len` is at
-    /// most eight (else 0): the lead is then checked with one word compare.
-    #[cfg(any(target_pointer_width = "64", target_family = "wasm"))]
-    word: u64,
-    #[cfg(any(target_pointer_width = "64", target_family = "wasm"))]
-    mask: u64,
 }
 
 impl Lead {
@@ -60,48 +54,7 @@ impl Lead {
         len: 0,
         fan: false,
         text: [0; 16],
-        #[cfg(any(target_pointer_width = "64", target_family = "wasm"))]
-        word: 0,
-        #[cfg(any(target_pointer_width = "64", target_family = "wasm"))]
-        mask: 0,
     };
-
-    /// Whether `uri` starts with the lead's text.
-    #[cfg_attr(
-        any(target_pointer_width = "64", target_family = "wasm"),
-        inline(always)
-    )]
-    fn starts(&self, uri: &[u8]) -> bool {
-        #[cfg(any(target_pointer_width = "64", target_family = "wasm"))]
-        if self.mask != 0
-            && let Some(w) = uri.first_chunk::<8>()
-        {
-            return (u64::from_le_bytes(*w) ^ self.word) & self.mask == 0;
-        }
-        let n = usize::from(self.len);
-        matches!(
-            (self.text.get(..n), uri.get(..n)),
-            (Some(text), Some(head)) if norm::eq_same_len(text, head)
-        )
-    }
-
-    /// This lead with its word and mask filled in.
-    fn with_word(self) -> Self {
-        #[cfg(any(target_pointer_width = "64", target_family = "wasm"))]
-        if let Some(w) = self.text.first_chunk::<8>()
-            && self.len <= 8
-        {
-            let mask = u64::MAX
-                .checked_shr(64 - 8 * u32::from(self.len))
-                .unwrap_or(0);
-            return Self {
-                word: u64::from_le_bytes(*w) & mask,
-                mask,
-                ..self
-            };
-        }
-        self
-    }
 }
 
 /// The matching state threaded through a walk.
@@ -132,7 +85,9 @@ impl<S: Storage> Index<S> {
         let lead = &self.lead;
         if crate::WIDE && lead.node != NONE {
             let n = usize::from(lead.len);
-            if lead.starts(uri.as_bytes()) {
+            if let (Some(text), Some(head)) = (lead.text.get(..n), uri.as_bytes().get(..n))
+                && norm::eq_same_len(text, head)
+            {
                 if lead.fan
                     && let Some(r) = self.fan_out(&mut w, lead.node, n)
                 {
@@ -181,7 +136,7 @@ impl<S: Storage> Index<S> {
     pub(super) fn lead_of(&self) -> Lead {
         let mut lead = self.lead_chain();
         lead.fan = lead.node != NONE && self.is_fan(lead.node);
-        lead.with_word()
+        lead
     }
 
     /// The chain of [`Lead`] (its `fan` not yet set).
@@ -218,8 +173,8 @@ impl<S: Storage> Index<S> {
             lead = Lead {
                 node,
                 len: len as u8,
+                fan: false,
                 text,
-                ..Lead::NONE
             };
         }
     }
