@@ -11,6 +11,7 @@ use super::TemplateRef;
 
 mod ends;
 mod firsts;
+mod lead;
 mod statics;
 mod walk;
 use super::compile::{self, Layout, MatchOptions, ProgramSink, Step};
@@ -130,7 +131,7 @@ pub(crate) struct Index<S: Storage> {
     statics: usize,
     opts: MatchOptions,
     /// The static segments every route starts with (`walk.rs`, wide targets only).
-    lead: walk::Lead,
+    lead: lead::Lead,
 }
 
 struct Arena<'a, S: Storage> {
@@ -176,7 +177,7 @@ impl<S: Storage> Index<S> {
             routes: S::buf(),
             statics: 0,
             opts,
-            lead: walk::Lead::NONE,
+            lead: lead::Lead::NONE,
         };
         let _ = index.nodes.push(Node::default());
         if let Some(n) = index.table.capacity_limit() {
