@@ -73,32 +73,35 @@ enum Kind {
     Term,
 }
 
+/// The fields a fan-out reads come first (`repr(C)`: in one cache line for most edges); the
+/// order keeps the size Rust's own layout gives (72 bytes on 64-bit targets).
 #[derive(Debug, Clone, Copy, Default)]
+#[repr(C)]
 pub(crate) struct Edge {
-    kind: Kind,
-    plain: bool,
-    parent: u32,
-    child: u32,
-    next: u32,
     route: u32,
-    key: Span,
-    /// A static key of at most 16 bytes, copied here so that comparing it touches nothing
-    /// else; `ilen` is `NO_INLINE` for longer keys.
-    ikey: [u8; 16],
-    ilen: u8,
-    hash: u32,
-    /// A static key's first canonical byte, or `firsts::NO_FIRST` for an empty key.
-    first: u16,
     /// Where the creating template's program stands at the start of this static segment
     /// (as `Node::single_step` / `single_off`): the walk runs it from there when the edge
     /// leads to that template alone.
     seg_step: u32,
     seg_off: u32,
+    /// A static key's first canonical byte, or `firsts::NO_FIRST` for an empty key.
+    first: u16,
     /// A static edge whose child holds exactly one template (`Node::count == 1`).
     lone: bool,
+    kind: Kind,
+    parent: u32,
+    child: u32,
+    next: u32,
+    hash: u32,
     from: u32,
     to: u32,
     rank: u32,
+    key: Span,
+    /// A static key of at most 16 bytes, copied here so that comparing it touches nothing
+    /// else; `ilen` is `NO_INLINE` for longer keys.
+    ikey: [u8; 16],
+    ilen: u8,
+    plain: bool,
 }
 
 #[derive(Debug, Clone, Copy, Default)]
@@ -491,5 +494,14 @@ impl<S: Storage> Index<S> {
                 .next = id;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The hot-first order of `Edge` costs no size: 72 bytes, as Rust's own layout gave.
+    #[test]
+    fn edge_size() {
+        assert_eq!(core::mem::size_of::<super::Edge>(), 72);
     }
 }
