@@ -81,8 +81,10 @@ impl<'v> Encoded<'v> {
     }
 }
 
-/// How a captured span holds its value.
+/// How a captured span holds its value. Wide targets give it an explicit tag, so that
+/// `One` is all zero bytes and an empty [`Captures`] is zero-filled in a few wide stores.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), repr(u8))]
 pub(crate) enum Shape {
     /// One value: the whole span.
     #[default]
