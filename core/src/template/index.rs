@@ -504,4 +504,11 @@ mod tests {
     fn edge_size() {
         assert_eq!(core::mem::size_of::<super::Edge>(), 72);
     }
+
+    /// A capture slot is 12 bytes with either `Shape` layout (the explicit tag of wide
+    /// targets or the niche of compact ones).
+    #[test]
+    fn slot_size() {
+        assert_eq!(core::mem::size_of::<super::super::captures::Slot>(), 12);
+    }
 }
