@@ -54,34 +54,48 @@ impl<'k> Obj<'k> {
 
     /// The index (into the names) of the next known member; its value is next in `c`.
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
-        // Speed only: over validated JSON the keys are read without the grammar checks
-        // (the schema's, here, stay).
-        let trusted = crate::WIDE && c.is_trusted();
-        loop {
-            let key = if trusted {
-                c.next_key_trusted(self.names)
-            } else {
-                c.next_key_in(&mut self.first, self.names)?
-            };
-            let Some(key) = key else { break };
+        if crate::WIDE && c.is_trusted() {
+            return self.next_trusted(c);
+        }
+        while let Some(key) = c.next_key_in(&mut self.first, self.names)? {
             if let Some(i) = key {
-                let bit = 1u64 << (i % 64);
-                if self.seen & bit != 0 {
-                    let name = self
-                        .names
-                        .names
-                        .get(i)
-                        .copied()
-                        .unwrap_or(ParamsError::ITEM);
-                    return Err(ParamsError::duplicate(name).into());
-                }
-                self.seen |= bit;
-                return Ok(Some(i));
+                return self.known(i).map(Some);
             }
             self.skipped = true;
             c.value()?;
         }
         Ok(None)
+    }
+
+    /// [`Obj::next`] over validated JSON (speed only, [`crate::WIDE`]): the keys are read
+    /// without the grammar checks; the schema's (a repeated key) stay.
+    #[inline(always)]
+    fn next_trusted(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
+        while let Some(key) = c.next_key_trusted(self.names) {
+            if let Some(i) = key {
+                return self.known(i).map(Some);
+            }
+            self.skipped = true;
+            c.value()?;
+        }
+        Ok(None)
+    }
+
+    /// Records the known member `i`: a `Duplicate` error when it was seen before.
+    #[inline(always)]
+    fn known(&mut self, i: usize) -> Dec<usize> {
+        let bit = 1u64 << (i % 64);
+        if self.seen & bit != 0 {
+            let name = self
+                .names
+                .names
+                .get(i)
+                .copied()
+                .unwrap_or(ParamsError::ITEM);
+            return Err(ParamsError::duplicate(name).into());
+        }
+        self.seen |= bit;
+        Ok(i)
     }
 
     /// Whether a member with a key outside the names was skipped.
