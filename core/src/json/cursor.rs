@@ -452,7 +452,11 @@ impl<'a> Cursor<'a> {
                 return None;
             }
         }
-        let rest = b.get(i + 1..).unwrap_or(&[]);
+        // As in `next_key_in`: compared in place only where that match is compiled.
+        let rest = match b.get(i + 1..) {
+            Some(rest) if WIDE => rest,
+            _ => &[],
+        };
         let key = match rest.first_chunk::<8>() {
             Some(head) => match in_place(rest, u64::from_le_bytes(*head), keys) {
                 Some((k, len)) => {
