@@ -471,6 +471,23 @@ impl<'a> Cursor<'a> {
         Some(key)
     }
 
+    /// The index of the name the next value is, when it is a string literal written
+    /// exactly as one of `keys` (speed only, [`WIDE`]), compared in place as keys are and
+    /// read; otherwise `None` and nothing read (the string is then read the general way).
+    #[inline]
+    pub(crate) fn name_in_place(&mut self, keys: &Keys) -> Option<usize> {
+        let b = self.bytes();
+        let i = skip_ws(b, self.pos);
+        let rest = match (b.get(i), b.get(i + 1..)) {
+            (Some(b'"'), Some(rest)) if WIDE => rest,
+            _ => return None,
+        };
+        let head = u64::from_le_bytes(*rest.first_chunk::<8>()?);
+        let (k, len) = in_place(rest, head, keys)?;
+        self.pos = i + len + 2;
+        Some(k)
+    }
+
     /// The key at `i` read as a string and looked up (see [`Cursor::next_key_trusted`]).
     #[inline(never)]
     fn trusted_key(&mut self, i: usize, keys: &Keys, compared: bool) -> Option<usize> {

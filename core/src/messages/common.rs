@@ -252,6 +252,12 @@ macro_rules! string_enum {
                 if !crate::WIDE {
                     return Self::decode_by_index(c);
                 }
+                // A value written as one of the names is matched where it lies.
+                let names: &crate::json::fields::Keys =
+                    crate::json::fields::keys![$( $text ),*];
+                if let Some(v) = c.name_in_place(names).and_then(|k| Self::ALL.get(k)) {
+                    return Ok(*v);
+                }
                 let s = string(c, $field)?;
                 let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, $field);
                 if let Some(s) = s.as_str() {
@@ -435,10 +441,32 @@ mod tests {
             b"{}",
             br#"["debug"]"#,
             b"true",
+            br#""users""#,
+            br#""use""#,
+            br#""assistan""#,
+            br#""assistantt""#,
+            br#""publicx""#,
+            br#""input_required_""#,
+            br#""us\u0065r""#,
         ];
+        // Each also followed by more text, so a value is matched in place (eight bytes
+        // after its opening quote) as well as read the general way.
+        let padded: [([u8; 40], usize); 32] = core::array::from_fn(|k| {
+            let mut out = [b' '; 40];
+            let src = inputs.get(k).copied().unwrap_or(b"0");
+            if let Some(dst) = out.get_mut(..src.len()) {
+                dst.copy_from_slice(src);
+            }
+            if let Some(dst) = out.get_mut(src.len()..src.len() + 6) {
+                dst.copy_from_slice(b",\"k\":1");
+            }
+            (out, src.len() + 6)
+        });
+        assert!(inputs.len() <= padded.len());
+        let padded = padded.iter().map(|(b, n)| b.get(..*n).unwrap_or(&[]));
         macro_rules! agree {
             ($($t:ident),*) => {$(
-                for bytes in inputs {
+                for bytes in inputs.iter().copied().chain(padded.clone()) {
                     let (mut a, mut b) = (
                         Cursor::new(bytes, Limits::DEFAULT).unwrap(),
                         Cursor::new(bytes, Limits::DEFAULT).unwrap(),
