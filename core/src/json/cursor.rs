@@ -412,26 +412,13 @@ impl<'a> Cursor<'a> {
             _ => &[],
         };
         let key = match rest.first_chunk::<8>() {
-            Some(head) => {
-                let head = u64::from_le_bytes(*head);
-                let found = keys.words.iter().zip(keys.names).position(|(w, n)| {
-                    head & w.mask == w.head
-                        && (w.len < 8
-                            || rest
-                                .get(w.len - 7..)
-                                .and_then(<[u8]>::first_chunk::<8>)
-                                .is_some_and(|t| u64::from_le_bytes(*t) == w.tail)
-                                && (w.len <= 15
-                                    || rest.get(8..w.len - 7) == n.as_bytes().get(8..w.len - 7)))
-                });
-                match found.and_then(|k| keys.words.get(k).map(|w| (k, w.len))) {
-                    Some((k, len)) => {
-                        self.pos = i + len + 2;
-                        Some(k)
-                    }
-                    None => super::fields::find_index(keys.names, self.string()?, true),
+            Some(head) => match in_place(rest, u64::from_le_bytes(*head), keys) {
+                Some((k, len)) => {
+                    self.pos = i + len + 2;
+                    Some(k)
                 }
-            }
+                None => super::fields::find_index(keys.names, self.string()?, true),
+            },
             None => super::fields::find_index(keys.names, self.string()?, false),
         };
         let j = skip_ws(b, self.pos);
@@ -441,6 +428,72 @@ impl<'a> Cursor<'a> {
             None => return Err(JsonError::new(K::UnexpectedEnd, j)),
         }
         Ok(Some(key))
+    }
+
+    /// Whether this cursor reads validated text ([`Cursor::over`]).
+    #[inline]
+    pub(crate) const fn is_trusted(&self) -> bool {
+        self.trusted
+    }
+
+    /// [`Cursor::next_key_in`] for a trusted cursor (speed only, [`WIDE`]): the same key
+    /// and position over validated text, without the checks (an optional comma is skipped,
+    /// so `first` is not needed). Over other text it returns some answer and never panics.
+    #[inline(always)]
+    pub(crate) fn next_key_trusted(&mut self, keys: &Keys) -> Option<Option<usize>> {
+        let b = self.bytes();
+        let mut i = skip_ws(b, self.pos);
+        match b.get(i) {
+            Some(b',') => i = skip_ws(b, i + 1),
+            Some(b'"') => {}
+            _ => {
+                self.pos = i + 1;
+                self.depth = self.depth.saturating_sub(1);
+                return None;
+            }
+        }
+        // As in `next_key_in`: compared in place only where that match is compiled.
+        let rest = match b.get(i + 1..) {
+            Some(rest) if WIDE => rest,
+            _ => &[],
+        };
+        let key = match rest.first_chunk::<8>() {
+            Some(head) => match in_place(rest, u64::from_le_bytes(*head), keys) {
+                Some((k, len)) => {
+                    self.pos = i + len + 2;
+                    Some(k)
+                }
+                None => self.trusted_key(i, keys, true),
+            },
+            None => self.trusted_key(i, keys, false),
+        };
+        self.pos = skip_ws(b, self.pos) + 1;
+        Some(key)
+    }
+
+    /// The index of the name the next value is, when it is a string literal written
+    /// exactly as one of `keys` (speed only, [`WIDE`]), compared in place as keys are and
+    /// read; otherwise `None` and nothing read (the string is then read the general way).
+    #[inline]
+    pub(crate) fn name_in_place(&mut self, keys: &Keys) -> Option<usize> {
+        let b = self.bytes();
+        let i = skip_ws(b, self.pos);
+        let rest = match (b.get(i), b.get(i + 1..)) {
+            (Some(b'"'), Some(rest)) if WIDE => rest,
+            _ => return None,
+        };
+        let head = u64::from_le_bytes(*rest.first_chunk::<8>()?);
+        let (k, len) = in_place(rest, head, keys)?;
+        self.pos = i + len + 2;
+        Some(k)
+    }
+
+    /// The key at `i` read as a string and looked up (see [`Cursor::next_key_trusted`]).
+    #[inline(never)]
+    fn trusted_key(&mut self, i: usize, keys: &Keys, compared: bool) -> Option<usize> {
+        self.pos = i;
+        let key = self.string().ok()?;
+        super::fields::find_index(keys.names, key, compared)
     }
 
     /// Whether another element of the current array follows (consuming its comma), or
@@ -476,4 +529,20 @@ impl<'a> Cursor<'a> {
             Some(_) => Err(self.err(K::TrailingCharacters)),
         }
     }
+}
+
+/// The known name a key written without escapes matches in place, as `(index, length)`:
+/// `rest` is the text after the key's opening quote and `head` its first eight bytes.
+#[inline(always)]
+fn in_place(rest: &[u8], head: u64, keys: &Keys) -> Option<(usize, usize)> {
+    let found = keys.words.iter().zip(keys.names).position(|(w, n)| {
+        head & w.mask == w.head
+            && (w.len < 8
+                || rest
+                    .get(w.len - 7..)
+                    .and_then(<[u8]>::first_chunk::<8>)
+                    .is_some_and(|t| u64::from_le_bytes(*t) == w.tail)
+                    && (w.len <= 15 || rest.get(8..w.len - 7) == n.as_bytes().get(8..w.len - 7)))
+    });
+    found.and_then(|k| keys.words.get(k).map(|w| (k, w.len)))
 }

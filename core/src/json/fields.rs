@@ -249,6 +249,13 @@ mod tests {
                 let got = c.next_key_in(&mut first, NAMES).unwrap();
                 assert_eq!(got, Some(expected(&key)), "{doc}");
                 assert_eq!(c.value().unwrap().as_text(), "1", "{doc}");
+                // The trusted read over the same validated text (a `Seq` being iterated).
+                let raw = crate::json::RawJson::parse(doc.as_bytes()).unwrap();
+                let mut t = Cursor::over(raw);
+                t.begin_object().unwrap();
+                assert_eq!(t.next_key_trusted(NAMES), Some(expected(&key)), "{doc}");
+                assert_eq!(t.value().unwrap().as_text(), "1", "{doc}");
+                assert_eq!(t.next_key_trusted(NAMES).is_some(), doc.contains("padding"));
             }
         }
     }

@@ -236,38 +236,29 @@ pub(crate) const fn byte_mask(w: u64, byte: u8) -> u64 {
     zero_bytes(w ^ (LO * byte as u64))
 }
 
-const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-
-/// The high bit of each byte of `w` equal to `byte`, exactly (no borrow between bytes, so
-/// every set bit can be used, not only the lowest).
+/// The high bit of the first byte of `w` that is `"`, `\\` or (when `ctrl`) a control byte
+/// (< 0x20), and possibly of later bytes: three [`zero_bytes`]-style tests ORed, so only the
+/// lowest set bit is exact (each test's lowest bit is, and the borrows only run upwards).
+/// A later bit may be a byte that is none of these: [`walk_string`] checks each byte.
 #[cfg_attr(
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
-const fn eq_exact(w: u64, byte: u8) -> u64 {
-    let y = w ^ (LO * byte as u64);
-    !(((y & LOW7) + LOW7) | y) & HI
-}
-
-/// The high bit of each byte of `w` that is `"`, `\` or a control byte (< 0x20), exactly
-/// when `ctrl`; `"` and `\` only otherwise.
-#[cfg_attr(
-    any(target_pointer_width = "64", target_family = "wasm"),
-    inline(always)
-)]
-const fn specials_exact(w: u64, ctrl: bool) -> u64 {
-    let quotes = eq_exact(w, b'"') | eq_exact(w, b'\\');
+const fn specials(w: u64, ctrl: bool) -> u64 {
+    let q = w ^ (LO * b'"' as u64);
+    let s = w ^ (LO * b'\\' as u64);
+    let quotes = (q.wrapping_sub(LO) & !q) | (s.wrapping_sub(LO) & !s);
     if ctrl {
-        quotes | (!((w & LOW7) + LO * 0x60) & !w & HI)
+        (quotes | (w.wrapping_sub(LO * 0x20) & !w)) & HI
     } else {
-        quotes
+        quotes & HI
     }
 }
 
 /// Walks a string body from `i` (just after the opening quote) to its closing quote,
-/// handling every special byte of each 8-byte word from one exact mask. `escape` gets the
-/// index of each backslash and returns the index after its escape; a control byte is an
-/// error when `ctrl`. Returns the index after the closing quote (or `b.len()` with
+/// handling the special bytes of each 8-byte word from one mask ([`specials`]; a flagged
+/// byte that is not special is stepped over). `escape` gets the index of each backslash
+/// and returns the index after its escape; a control byte is an error when `ctrl`. Returns the index after the closing quote (or `b.len()` with
 /// [`K::UnexpectedEnd`] when there is none) and whether there were escapes.
 #[cfg_attr(
     any(target_pointer_width = "64", target_family = "wasm"),
@@ -298,7 +289,7 @@ fn walk_string(
             }
             continue;
         };
-        let mut m = specials_exact(u64::from_le_bytes(*chunk), ctrl);
+        let mut m = specials(u64::from_le_bytes(*chunk), ctrl);
         let base = i;
         i += 8;
         while m != 0 {
@@ -309,7 +300,11 @@ fn walk_string(
                     escaped = true;
                     escape(b, p)?
                 }
-                _ => return Err(JsonError::new(K::ControlCharacter, p)),
+                Some(&c) if ctrl && c < 0x20 => {
+                    return Err(JsonError::new(K::ControlCharacter, p));
+                }
+                // Flagged by a borrow, not special.
+                _ => p + 1,
             };
             let consumed = next - base;
             if consumed >= 8 {

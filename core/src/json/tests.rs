@@ -380,3 +380,49 @@ fn escaped_known_keys_match_and_duplicates_are_caught() {
     assert_eq!(e.field, "uri");
     assert!(decode(r#"{"uri\"":"a","name":"n"}"#).is_err());
 }
+
+/// A byte-at-a-time reference for one string body starting at `i` (after the quote): the
+/// index after the closing quote, or the error kind and offset the scanner must report.
+fn reference_string(b: &[u8], mut i: usize) -> Result<usize, (JsonErrorKind, usize)> {
+    use JsonErrorKind as K;
+    loop {
+        match b.get(i) {
+            None => return Err((K::UnexpectedEnd, i)),
+            Some(b'"') => return Ok(i + 1),
+            Some(&c) if c < 0x20 => return Err((K::ControlCharacter, i)),
+            Some(b'\\') => match b.get(i + 1) {
+                Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                Some(b'u') => i += 6,
+                None => return Err((K::UnexpectedEnd, i + 1)),
+                Some(_) => return Err((K::InvalidEscape, i)),
+            },
+            Some(_) => i += 1,
+        }
+    }
+}
+
+proptest! {
+    /// The word scans flag a special byte by a borrow test whose higher bits may be false
+    /// (a `]` after a backslash, a `#` after a quote, a space after a control byte): strings
+    /// dense with those neighbours, at every offset in a word, read and fail as a byte
+    /// loop does (same end, same error kind and offset), validating and trusted.
+    #[test]
+    fn borrow_neighbours_scan_as_a_byte_loop(
+        parts in prop::collection::vec(prop_oneof![
+            Just("\\\\]"), Just("\\\\\\\\]]"), Just("\\\"#"), Just("]"), Just("#"),
+            Just(" "), Just("\\\\ "), Just("\u{1}"), Just("\u{1f} "), Just("\\n"),
+            Just("\\q"), Just("a"), Just("\u{7f}"), Just("é"), Just("!"), Just("]]]]]]]]"),
+        ], 0..20),
+        pad in 0usize..8,
+    ) {
+        let body: String = parts.concat();
+        let text = format!("{}\"{body}\"", " ".repeat(pad));
+        let b = text.as_bytes();
+        let want = reference_string(b, pad + 1);
+        let got = scan::scan_string(b, pad + 1).map(|(end, _)| end).map_err(|e| (e.kind, e.at));
+        prop_assert_eq!(got, want, "{:?}", text);
+        if let Ok(end) = want {
+            prop_assert_eq!(scan::skip_string(b, pad + 1), (end, body.contains('\\')));
+        }
+    }
+}

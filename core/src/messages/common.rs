@@ -54,25 +54,48 @@ impl<'k> Obj<'k> {
 
     /// The index (into the names) of the next known member; its value is next in `c`.
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
+        if crate::WIDE && c.is_trusted() {
+            return self.next_trusted(c);
+        }
         while let Some(key) = c.next_key_in(&mut self.first, self.names)? {
             if let Some(i) = key {
-                let bit = 1u64 << (i % 64);
-                if self.seen & bit != 0 {
-                    let name = self
-                        .names
-                        .names
-                        .get(i)
-                        .copied()
-                        .unwrap_or(ParamsError::ITEM);
-                    return Err(ParamsError::duplicate(name).into());
-                }
-                self.seen |= bit;
-                return Ok(Some(i));
+                return self.known(i).map(Some);
             }
             self.skipped = true;
             c.value()?;
         }
         Ok(None)
+    }
+
+    /// [`Obj::next`] over validated JSON (speed only, [`crate::WIDE`]): the keys are read
+    /// without the grammar checks; the schema's (a repeated key) stay.
+    #[inline(always)]
+    fn next_trusted(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
+        while let Some(key) = c.next_key_trusted(self.names) {
+            if let Some(i) = key {
+                return self.known(i).map(Some);
+            }
+            self.skipped = true;
+            c.value()?;
+        }
+        Ok(None)
+    }
+
+    /// Records the known member `i`: a `Duplicate` error when it was seen before.
+    #[inline(always)]
+    fn known(&mut self, i: usize) -> Dec<usize> {
+        let bit = 1u64 << (i % 64);
+        if self.seen & bit != 0 {
+            let name = self
+                .names
+                .names
+                .get(i)
+                .copied()
+                .unwrap_or(ParamsError::ITEM);
+            return Err(ParamsError::duplicate(name).into());
+        }
+        self.seen |= bit;
+        Ok(i)
     }
 
     /// Whether a member with a key outside the names was skipped.
@@ -228,6 +251,12 @@ macro_rules! string_enum {
             fn decode(c: &mut Cursor<'a>) -> Dec<Self> {
                 if !crate::WIDE {
                     return Self::decode_by_index(c);
+                }
+                // A value written as one of the names is matched where it lies.
+                let names: &crate::json::fields::Keys =
+                    crate::json::fields::keys![$( $text ),*];
+                if let Some(v) = c.name_in_place(names).and_then(|k| Self::ALL.get(k)) {
+                    return Ok(*v);
                 }
                 let s = string(c, $field)?;
                 let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, $field);
@@ -412,10 +441,32 @@ mod tests {
             b"{}",
             br#"["debug"]"#,
             b"true",
+            br#""users""#,
+            br#""use""#,
+            br#""assistan""#,
+            br#""assistantt""#,
+            br#""publicx""#,
+            br#""input_required_""#,
+            br#""us\u0065r""#,
         ];
+        // Each also followed by more text, so a value is matched in place (eight bytes
+        // after its opening quote) as well as read the general way.
+        let padded: [([u8; 40], usize); 32] = core::array::from_fn(|k| {
+            let mut out = [b' '; 40];
+            let src = inputs.get(k).copied().unwrap_or(b"0");
+            if let Some(dst) = out.get_mut(..src.len()) {
+                dst.copy_from_slice(src);
+            }
+            if let Some(dst) = out.get_mut(src.len()..src.len() + 6) {
+                dst.copy_from_slice(b",\"k\":1");
+            }
+            (out, src.len() + 6)
+        });
+        assert!(inputs.len() <= padded.len());
+        let padded = padded.iter().map(|(b, n)| b.get(..*n).unwrap_or(&[]));
         macro_rules! agree {
             ($($t:ident),*) => {$(
-                for bytes in inputs {
+                for bytes in inputs.iter().copied().chain(padded.clone()) {
                     let (mut a, mut b) = (
                         Cursor::new(bytes, Limits::DEFAULT).unwrap(),
                         Cursor::new(bytes, Limits::DEFAULT).unwrap(),
