@@ -380,3 +380,32 @@ fn escaped_known_keys_match_and_duplicates_are_caught() {
     assert_eq!(e.field, "uri");
     assert!(decode(r#"{"uri\"":"a","name":"n"}"#).is_err());
 }
+
+proptest! {
+    /// Compact targets skip a validated value with the validator (`scan::skip_value`): it
+    /// ends where the fast walk ends, at every value start of any validated text.
+    #[test]
+    fn skip_value_forms_agree(v in json_value(), pretty in any::<bool>()) {
+        let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap();
+        let b = text.as_bytes();
+        // A value starts after `[`, `,` or `:` outside strings, or at the text's start.
+        let (mut in_string, mut escaped, mut last) = (false, false, None);
+        let mut starts = 0;
+        for (i, &c) in b.iter().enumerate() {
+            if in_string {
+                (in_string, escaped) = (escaped || c != b'"', !escaped && c == b'\\');
+                continue;
+            }
+            if c.is_ascii_whitespace() {
+                continue;
+            }
+            if matches!(last, None | Some(b'[' | b',' | b':')) && c != b']' && c != b'}' {
+                prop_assert_eq!(scan::skip_value_checked(b, i), scan::skip_value_fast(b, i), "{} at {}", text, i);
+                starts += 1;
+            }
+            in_string = c == b'"';
+            last = Some(c);
+        }
+        prop_assert!(starts > 0);
+    }
+}
