@@ -237,6 +237,20 @@ impl<'a> FromJson<'a> for RequestMeta<'a> {
         inline(never)
     )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        if !crate::WIDE {
+            return Self::decode_compact(c);
+        }
+        Self::decode_wide(c)
+    }
+}
+
+impl<'a> RequestMeta<'a> {
+    /// [`FromJson::decode`] as wide targets run it (`crate::WIDE`).
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let (from, text) = (start(c), c.clone());
         let mut f = obj(c, REQUEST_META_KEYS, "_meta")?;
         let mut m = Self::new("", ClientCapabilities::EMPTY);
@@ -260,6 +274,47 @@ impl<'a> FromJson<'a> for RequestMeta<'a> {
         }
         m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
         m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
+        if f.skipped() {
+            m.extra = text.slice(from, c.position());
+        }
+        Ok(m)
+    }
+}
+
+impl<'a> RequestMeta<'a> {
+    /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the string members
+    /// share one arm, named from the key table. Same answers (`meta_tests`).
+    fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let (from, text) = (start(c), c.clone());
+        let mut f = obj(c, REQUEST_META_KEYS, "_meta")?;
+        let mut m = Self::new("", ClientCapabilities::EMPTY);
+        // Indexed as the keys; only 0 (protocolVersion) and 5..=7 are strings.
+        let mut s: [Option<JsonStr<'a>>; 8] = [None; 8];
+        let mut caps = None;
+        while let Some(i) = f.next(c)? {
+            match i {
+                1 => {
+                    caps = Some(ClientCapabilities::decode_field(
+                        c,
+                        CLIENT_CAPABILITIES_KEY,
+                    )?)
+                }
+                2 => m.client_info = Some(Implementation::decode(c)?),
+                3 => m.log_level = Some(LoggingLevel::decode(c)?),
+                4 => m.progress_token = Some(id(c, "progressToken")?),
+                _ => {
+                    let name = REQUEST_META_KEYS.names.get(i).copied();
+                    let v = string(c, name.unwrap_or(ParamsError::ITEM))?;
+                    if let Some(slot) = s.get_mut(i) {
+                        *slot = Some(v);
+                    }
+                }
+            }
+        }
+        let [version, .., traceparent, tracestate, baggage] = s;
+        m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
+        m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
+        (m.traceparent, m.tracestate, m.baggage) = (traceparent, tracestate, baggage);
         if f.skipped() {
             m.extra = text.slice(from, c.position());
         }
@@ -406,5 +461,59 @@ impl Encode for ResultMeta<'_> {
         )?;
         encode_extra(w, self.extra, RESULT_META_KEYS.names)?;
         w.end_object()
+    }
+}
+
+#[cfg(test)]
+mod meta_tests {
+    use super::RequestMeta;
+    use crate::json::{Cursor, Limits};
+    use std::format;
+    use std::string::String;
+
+    /// The compact targets' `_meta` decoder answers as the generic one: values, errors
+    /// (kind and field) and where the cursor stops.
+    #[test]
+    fn request_meta_both_forms_agree() {
+        let v = r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#;
+        let caps = r#""io.modelcontextprotocol/clientCapabilities":{}"#;
+        let bodies = [
+            format!("{{{v},{caps}}}"),
+            format!("{{{caps},{v},\"x\":1}}"),
+            format!("{{{v}}}"),
+            format!("{{{caps}}}"),
+            format!("{{{v},{caps},{v}}}"),
+            format!(
+                "{{{v},{caps},\"traceparent\":\"00-a\",\"tracestate\":\"k=v\",\"baggage\":\"b\"}}"
+            ),
+            format!("{{{v},{caps},\"tracestate\":1}}"),
+            format!("{{{v},{caps},\"baggage\":null}}"),
+            format!("{{{v},{caps},\"traceparent\":\"a\",\"traceparent\":\"b\"}}"),
+            format!(
+                "{{{v},{caps},\"progressToken\":7,\"io.modelcontextprotocol/logLevel\":\"info\"}}"
+            ),
+            format!("{{{v},{caps},\"progressToken\":1.5}}"),
+            format!("{{{v},{caps},\"io.modelcontextprotocol/logLevel\":\"loud\"}}"),
+            format!(
+                "{{{v},{caps},\"io.modelcontextprotocol/clientInfo\":{{\"name\":\"n\",\"version\":\"1\"}}}}"
+            ),
+            format!("{{{v},{caps},\"io.modelcontextprotocol/clientInfo\":{{\"name\":\"n\"}}}}"),
+            format!("{{\"io.modelcontextprotocol/protocolVersion\":2,{caps}}}"),
+            format!("{{\"io.modelcontextprotocol/protocolVersi\\u006fn\":\"v\",{caps}}}"),
+            format!("{{{v},\"io.modelcontextprotocol/clientCapabilities\":[]}}"),
+            format!("{{{v},{caps},\"traceparent\":\"\\u00e9\"}}"),
+            String::from("[]"),
+            String::from("{"),
+            format!("{{{v},{caps},\"tracestate\":\"unterminated}}"),
+        ];
+        for body in &bodies {
+            let (mut a, mut b) = (
+                Cursor::new(body.as_bytes(), Limits::DEFAULT).unwrap(),
+                Cursor::new(body.as_bytes(), Limits::DEFAULT).unwrap(),
+            );
+            let wide = RequestMeta::decode_wide(&mut a);
+            assert_eq!(RequestMeta::decode_compact(&mut b), wide, "{body}");
+            assert_eq!(a.position(), b.position(), "{body}");
+        }
     }
 }
