@@ -1,7 +1,7 @@
 //! Content blocks and resource contents (docs/rules.md §14.1, §14.2).
 
 use super::annotations::Annotations;
-use super::common::{Enc, Obj, obj, object, required, string};
+use super::common::{Enc, Obj, members, obj, object, required, string};
 use super::meta::start;
 use super::resource::{RESOURCE_KEYS, Resource};
 use crate::json::fields::{Keys, keys};
@@ -57,23 +57,16 @@ impl<'a> ResourceContents<'a> {
     }
 }
 
+const CONTENTS_KEYS: &Keys = keys!["uri", "mimeType", "text", "blob", "_meta"];
+
 impl<'a> FromJson<'a> for ResourceContents<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(
-            c,
-            keys!["uri", "mimeType", "text", "blob", "_meta"],
-            "contents",
-        )?;
-        let (mut uri, mut mime_type, mut text, mut blob, mut meta) = (None, None, None, None, None);
-        while let Some(i) = f.next(c)? {
-            match i {
-                0 => uri = Some(string(c, "uri")?),
-                1 => mime_type = Some(string(c, "mimeType")?),
-                2 => text = Some(string(c, "text")?),
-                3 => blob = Some(string(c, "blob")?),
-                _ => meta = Some(object(c, "_meta")?),
-            }
-        }
+        let mut meta = None;
+        let [uri, mime_type, text, blob] = if crate::WIDE {
+            Self::members_wide(c, &mut meta)?
+        } else {
+            Self::members_compact(c, &mut meta)?
+        };
         let uri = required(uri, "uri")?;
         match (text, blob) {
             (Some(text), None) => Ok(Self::Text(TextResourceContents {
@@ -93,6 +86,46 @@ impl<'a> FromJson<'a> for ResourceContents<'a> {
                 Err(ParamsError::new(ParamsErrorKind::Conflicting, "blob").into())
             }
         }
+    }
+}
+
+impl<'a> ResourceContents<'a> {
+    /// The member walk of [`FromJson::decode`] as compact targets run it (`crate::WIDE`):
+    /// the shared walk ([`members`]); the four strings, `_meta` into `meta`. Same answers
+    /// (`messages::compact_tests`).
+    pub(crate) fn members_compact(
+        c: &mut Cursor<'a>,
+        meta: &mut Option<RawJson<'a>>,
+    ) -> Result<[Option<JsonStr<'a>>; 4], DecodeError> {
+        let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
+        members(c, CONTENTS_KEYS, "contents", 0b1111, &mut s, &mut |_, c| {
+            *meta = Some(object(c, "_meta")?);
+            Ok(())
+        })?;
+        Ok(s)
+    }
+
+    /// The member walk of [`FromJson::decode`] as wide targets run it.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn members_wide(
+        c: &mut Cursor<'a>,
+        meta: &mut Option<RawJson<'a>>,
+    ) -> Result<[Option<JsonStr<'a>>; 4], DecodeError> {
+        let (mut uri, mut mime_type, mut text, mut blob) = (None, None, None, None);
+        let mut f = obj(c, CONTENTS_KEYS, "contents")?;
+        while let Some(i) = f.next(c)? {
+            match i {
+                0 => uri = Some(string(c, "uri")?),
+                1 => mime_type = Some(string(c, "mimeType")?),
+                2 => text = Some(string(c, "text")?),
+                3 => blob = Some(string(c, "blob")?),
+                _ => *meta = Some(object(c, "_meta")?),
+            }
+        }
+        Ok([uri, mime_type, text, blob])
     }
 }
 

@@ -6,7 +6,7 @@
 //! keys"). A `_meta` with only typed keys has no `extra`, and re-encoding it walks nothing.
 
 use super::capabilities::ClientCapabilities;
-use super::common::{Enc, LoggingLevel, Theme, obj, required, string};
+use super::common::{Enc, LoggingLevel, Theme, members, obj, required, string};
 use super::seq::Seq;
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
@@ -64,9 +64,46 @@ pub struct Icon<'a> {
     pub theme: Option<Theme>,
 }
 
+const ICON_KEYS: &Keys = keys!["src", "mimeType", "sizes", "theme"];
+
 impl<'a> FromJson<'a> for Icon<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, keys!["src", "mimeType", "sizes", "theme"], "icons")?;
+        if !crate::WIDE {
+            return Self::decode_compact(c);
+        }
+        Self::decode_wide(c)
+    }
+}
+
+impl<'a> Icon<'a> {
+    /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
+    /// ([`members`]). Same answers (`messages::compact_tests`).
+    pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut s: [Option<JsonStr<'a>>; 2] = [None; 2];
+        let (mut sizes, mut theme) = (None, None);
+        members(c, ICON_KEYS, "icons", 0b11, &mut s, &mut |i, c| {
+            match i {
+                2 => sizes = Some(Seq::decode(c, "sizes")?),
+                _ => theme = Some(Theme::decode(c)?),
+            }
+            Ok(())
+        })?;
+        let [src, mime_type] = s;
+        Ok(Self {
+            src: required(src, "src")?,
+            mime_type,
+            sizes,
+            theme,
+        })
+    }
+
+    /// [`FromJson::decode`] as wide targets run it.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, ICON_KEYS, "icons")?;
         let (mut src, mut mime_type, mut sizes, mut theme) = (None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -134,14 +171,51 @@ impl<'a> FromJson<'a> for Implementation<'a> {
         inline(never)
     )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &Keys = keys![
-            "name",
-            "version",
-            "title",
-            "description",
-            "websiteUrl",
-            "icons",
-        ];
+        if !crate::WIDE {
+            return Self::decode_compact(c);
+        }
+        Self::decode_wide(c)
+    }
+}
+
+const IMPLEMENTATION_KEYS: &Keys = keys![
+    "name",
+    "version",
+    "title",
+    "description",
+    "websiteUrl",
+    "icons",
+];
+
+impl<'a> Implementation<'a> {
+    /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
+    /// ([`members`]). Same answers (`messages::compact_tests`).
+    pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
+        let mut icons = None;
+        let names = IMPLEMENTATION_KEYS;
+        members(c, names, "implementation", 0b1_1111, &mut s, &mut |_, c| {
+            icons = Some(Seq::decode(c, "icons")?);
+            Ok(())
+        })?;
+        let [name, version, title, description, website_url] = s;
+        Ok(Self {
+            name: required(name, "name")?,
+            version: required(version, "version")?,
+            title,
+            description,
+            website_url,
+            icons,
+        })
+    }
+
+    /// [`FromJson::decode`] as wide targets run it.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        const NAMES: &Keys = IMPLEMENTATION_KEYS;
         let mut f = obj(c, NAMES, "implementation")?;
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut icons = None;
@@ -250,7 +324,7 @@ impl<'a> RequestMeta<'a> {
         any(target_pointer_width = "64", target_family = "wasm"),
         inline(always)
     )]
-    fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+    pub(crate) fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let (from, text) = (start(c), c.clone());
         let mut f = obj(c, REQUEST_META_KEYS, "_meta")?;
         let mut m = Self::new("", ClientCapabilities::EMPTY);
@@ -283,39 +357,40 @@ impl<'a> RequestMeta<'a> {
 
 impl<'a> RequestMeta<'a> {
     /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the string members
-    /// share one arm, named from the key table. Same answers (`meta_tests`).
-    fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+    /// share one arm, named from the key table. Same answers (`messages::compact_tests`).
+    pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let (from, text) = (start(c), c.clone());
-        let mut f = obj(c, REQUEST_META_KEYS, "_meta")?;
         let mut m = Self::new("", ClientCapabilities::EMPTY);
-        // Indexed as the keys; only 0 (protocolVersion) and 5..=7 are strings.
+        // Indexed as the keys; 0 (protocolVersion) and 5..=7 are strings.
         let mut s: [Option<JsonStr<'a>>; 8] = [None; 8];
         let mut caps = None;
-        while let Some(i) = f.next(c)? {
-            match i {
-                1 => {
-                    caps = Some(ClientCapabilities::decode_field(
-                        c,
-                        CLIENT_CAPABILITIES_KEY,
-                    )?)
-                }
-                2 => m.client_info = Some(Implementation::decode(c)?),
-                3 => m.log_level = Some(LoggingLevel::decode(c)?),
-                4 => m.progress_token = Some(id(c, "progressToken")?),
-                _ => {
-                    let name = REQUEST_META_KEYS.names.get(i).copied();
-                    let v = string(c, name.unwrap_or(ParamsError::ITEM))?;
-                    if let Some(slot) = s.get_mut(i) {
-                        *slot = Some(v);
+        let strings = 1 | 0b111 << 5;
+        let skipped = members(
+            c,
+            REQUEST_META_KEYS,
+            "_meta",
+            strings,
+            &mut s,
+            &mut |i, c| {
+                match i {
+                    1 => {
+                        caps = Some(ClientCapabilities::decode_field(
+                            c,
+                            CLIENT_CAPABILITIES_KEY,
+                        )?)
                     }
+                    2 => m.client_info = Some(Implementation::decode(c)?),
+                    3 => m.log_level = Some(LoggingLevel::decode(c)?),
+                    _ => m.progress_token = Some(id(c, "progressToken")?),
                 }
-            }
-        }
+                Ok(())
+            },
+        )?;
         let [version, .., traceparent, tracestate, baggage] = s;
         m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
         m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
         (m.traceparent, m.tracestate, m.baggage) = (traceparent, tracestate, baggage);
-        if f.skipped() {
+        if skipped {
             m.extra = text.slice(from, c.position());
         }
         Ok(m)
@@ -461,59 +536,5 @@ impl Encode for ResultMeta<'_> {
         )?;
         encode_extra(w, self.extra, RESULT_META_KEYS.names)?;
         w.end_object()
-    }
-}
-
-#[cfg(test)]
-mod meta_tests {
-    use super::RequestMeta;
-    use crate::json::{Cursor, Limits};
-    use std::format;
-    use std::string::String;
-
-    /// The compact targets' `_meta` decoder answers as the generic one: values, errors
-    /// (kind and field) and where the cursor stops.
-    #[test]
-    fn request_meta_both_forms_agree() {
-        let v = r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#;
-        let caps = r#""io.modelcontextprotocol/clientCapabilities":{}"#;
-        let bodies = [
-            format!("{{{v},{caps}}}"),
-            format!("{{{caps},{v},\"x\":1}}"),
-            format!("{{{v}}}"),
-            format!("{{{caps}}}"),
-            format!("{{{v},{caps},{v}}}"),
-            format!(
-                "{{{v},{caps},\"traceparent\":\"00-a\",\"tracestate\":\"k=v\",\"baggage\":\"b\"}}"
-            ),
-            format!("{{{v},{caps},\"tracestate\":1}}"),
-            format!("{{{v},{caps},\"baggage\":null}}"),
-            format!("{{{v},{caps},\"traceparent\":\"a\",\"traceparent\":\"b\"}}"),
-            format!(
-                "{{{v},{caps},\"progressToken\":7,\"io.modelcontextprotocol/logLevel\":\"info\"}}"
-            ),
-            format!("{{{v},{caps},\"progressToken\":1.5}}"),
-            format!("{{{v},{caps},\"io.modelcontextprotocol/logLevel\":\"loud\"}}"),
-            format!(
-                "{{{v},{caps},\"io.modelcontextprotocol/clientInfo\":{{\"name\":\"n\",\"version\":\"1\"}}}}"
-            ),
-            format!("{{{v},{caps},\"io.modelcontextprotocol/clientInfo\":{{\"name\":\"n\"}}}}"),
-            format!("{{\"io.modelcontextprotocol/protocolVersion\":2,{caps}}}"),
-            format!("{{\"io.modelcontextprotocol/protocolVersi\\u006fn\":\"v\",{caps}}}"),
-            format!("{{{v},\"io.modelcontextprotocol/clientCapabilities\":[]}}"),
-            format!("{{{v},{caps},\"traceparent\":\"\\u00e9\"}}"),
-            String::from("[]"),
-            String::from("{"),
-            format!("{{{v},{caps},\"tracestate\":\"unterminated}}"),
-        ];
-        for body in &bodies {
-            let (mut a, mut b) = (
-                Cursor::new(body.as_bytes(), Limits::DEFAULT).unwrap(),
-                Cursor::new(body.as_bytes(), Limits::DEFAULT).unwrap(),
-            );
-            let wide = RequestMeta::decode_wide(&mut a);
-            assert_eq!(RequestMeta::decode_compact(&mut b), wide, "{body}");
-            assert_eq!(a.position(), b.position(), "{body}");
-        }
     }
 }
