@@ -409,3 +409,29 @@ proptest! {
         prop_assert!(starts > 0);
     }
 }
+
+proptest! {
+    /// Compact targets unescape one character at a time (`JsonStr::unescape_into`): the same
+    /// text, and the same `needed` when the scratch is too small, at every scratch size.
+    #[test]
+    fn unescape_forms_agree(s in any::<String>(), ascii in any::<bool>(), more in any::<bool>()) {
+        let mut text = serde_json::to_string(&s).unwrap();
+        if ascii {
+            text = text.chars().map(|c| if c.is_ascii() { c.to_string() } else {
+                let mut units = [0u16; 2];
+                c.encode_utf16(&mut units).iter().map(|u| format!("\\u{u:04x}")).collect()
+            }).collect();
+        }
+        if more {
+            text.insert_str(text.len() - 1, r#"\ud83d\ude00x\n\/\b\t\"\u00e9"#);
+        }
+        let v = RawJson::parse(text.as_bytes()).unwrap();
+        let js = v.as_str().unwrap();
+        let n = js.len() + 2;
+        for size in 0..=n {
+            let (mut a, mut b) = (vec![0u8; size], vec![0u8; size]);
+            let (x, y) = (js.unescape_by_chars(&mut a), js.unescape_by_runs(&mut b));
+            prop_assert_eq!(x, y, "{} into {}", text, size);
+        }
+    }
+}
