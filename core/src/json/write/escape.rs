@@ -135,6 +135,10 @@ pub(crate) fn write_escaped<S: JsonSink + ?Sized>(sink: &mut S, s: &str) -> R {
     if i >= b.len() {
         return sink.put_quoted(s);
     }
+    if !crate::WIDE {
+        // Compact targets: the character loop JSON strings take (the same bytes, `tests`).
+        return write_chars(sink, JsonStr::new(s));
+    }
     write_escaped_from(sink, s, i)
 }
 
@@ -302,9 +306,20 @@ pub(crate) fn write_json_str<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<
 
 #[inline(never)]
 fn write_escaped_json<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<'_>) -> R {
-    if value.is_sourced() && is_canonical_body(value.source().as_bytes()) {
+    // Speed only: compact targets ([`crate::WIDE`]) write a canonical body through the
+    // character loop, which gives the same bytes (`tests`).
+    if crate::WIDE && value.is_sourced() && is_canonical_body(value.source().as_bytes()) {
         return sink.put_quoted(value.source());
     }
+    write_chars(sink, value)
+}
+
+/// Writes the characters of `value` as a JSON string literal with minimal escaping.
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(never)
+)]
+fn write_chars<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<'_>) -> R {
     sink.put("\"")?;
     let mut buf = [0u8; 4];
     for c in value.chars() {
@@ -412,6 +427,18 @@ mod tests {
             let mut out = String::new();
             super::write_escaped(&mut crate::json::FmtSink(&mut out), &s).unwrap();
             assert_eq!(out, reference(&s));
+            // The compact targets' character loop writes the same bytes, and so does it for
+            // the canonical body just written, decoded (the wide targets copy that body).
+            let mut chars = String::new();
+            let sink = &mut crate::json::FmtSink(&mut chars);
+            super::write_chars(sink, crate::json::JsonStr::new(&s)).unwrap();
+            assert_eq!(chars, out);
+            let decoded = crate::json::RawJson::parse(out.as_bytes()).unwrap();
+            let body = decoded.as_str().unwrap();
+            assert!(!body.has_escapes() || super::is_canonical_body(body.source().as_bytes()));
+            chars.clear();
+            super::write_chars(&mut crate::json::FmtSink(&mut chars), body).unwrap();
+            assert_eq!(chars, out);
             // Into a slice, through the word-at-a-time path and (near the end of the
             // slice) the careful one, with a prefix before it.
             let n = out.len() + 2;
