@@ -130,7 +130,7 @@ fn read_params_and_contents_forms_agree() {
     let mut bodies = Vec::from([
         format!("{{{meta},\"uri\":\"a://b\"}}"),
         format!("{{\"uri\":\"a://b\",{meta}}}"),
-        format!("{{\"uri\":\"a://b\"}}"),
+        String::from(r#"{"uri":"a://b"}"#),
         format!("{{{meta}}}"),
         format!("{{{meta},\"uri\":7}}"),
         format!("{{{meta},\"uri\":\"a\",\"uri\":\"b\"}}"),
@@ -139,7 +139,7 @@ fn read_params_and_contents_forms_agree() {
         format!("{{{meta},\"uri\":\"a\",\"inputResponses\":{{}}}}"),
         format!("{{{meta},\"uri\":\"a\",\"inputResponses\":[]}}"),
         format!("{{{meta},\"uri\":\"a\",\"inputResponses\":{{\"k\":1}}}}"),
-        format!("{{\"_meta\":{{}},\"uri\":\"a\"}}"),
+        String::from(r#"{"_meta":{},"uri":"a"}"#),
         format!("{{{meta},\"ur\\u0069\":\"a\",\"other\":true}}"),
     ]);
     bodies.extend(malformed(meta));
