@@ -139,11 +139,6 @@ impl JsonSink for SliceSink<'_> {
         inline(never)
     )]
     fn put_u64(&mut self, mut v: u64) -> Result<(), EncodeError> {
-        if !crate::WIDE {
-            // Compact targets: the sinks' shared form (the same digits, `int::tests`).
-            let mut buf = [0u8; 20];
-            return self.put(format_u64(v, &mut buf));
-        }
         // The digits go straight into the buffer, last first.
         let n = decimal_len(v);
         let end = self.len.saturating_add(n);

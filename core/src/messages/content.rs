@@ -61,12 +61,20 @@ const CONTENTS_KEYS: &Keys = keys!["uri", "mimeType", "text", "blob", "_meta"];
 
 impl<'a> FromJson<'a> for ResourceContents<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut meta = None;
-        let [uri, mime_type, text, blob] = if crate::WIDE {
-            Self::members_wide(c, &mut meta)?
-        } else {
-            Self::members_compact(c, &mut meta)?
-        };
+        if !crate::WIDE {
+            return Self::decode_compact(c);
+        }
+        let mut f = obj(c, CONTENTS_KEYS, "contents")?;
+        let (mut uri, mut mime_type, mut text, mut blob, mut meta) = (None, None, None, None, None);
+        while let Some(i) = f.next(c)? {
+            match i {
+                0 => uri = Some(string(c, "uri")?),
+                1 => mime_type = Some(string(c, "mimeType")?),
+                2 => text = Some(string(c, "text")?),
+                3 => blob = Some(string(c, "blob")?),
+                _ => meta = Some(object(c, "_meta")?),
+            }
+        }
         let uri = required(uri, "uri")?;
         match (text, blob) {
             (Some(text), None) => Ok(Self::Text(TextResourceContents {
@@ -90,42 +98,35 @@ impl<'a> FromJson<'a> for ResourceContents<'a> {
 }
 
 impl<'a> ResourceContents<'a> {
-    /// The member walk of [`FromJson::decode`] as compact targets run it (`crate::WIDE`):
-    /// the shared walk ([`members`]); the four strings, `_meta` into `meta`. Same answers
-    /// (`messages::compact_tests`).
-    pub(crate) fn members_compact(
-        c: &mut Cursor<'a>,
-        meta: &mut Option<RawJson<'a>>,
-    ) -> Result<[Option<JsonStr<'a>>; 4], DecodeError> {
+    /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
+    /// ([`members`]), then the same checks. Same answers (`messages::compact_tests`).
+    pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
+        let mut meta = None;
         members(c, CONTENTS_KEYS, "contents", 0b1111, &mut s, &mut |_, c| {
-            *meta = Some(object(c, "_meta")?);
+            meta = Some(object(c, "_meta")?);
             Ok(())
         })?;
-        Ok(s)
-    }
-
-    /// The member walk of [`FromJson::decode`] as wide targets run it.
-    #[cfg_attr(
-        any(target_pointer_width = "64", target_family = "wasm"),
-        inline(always)
-    )]
-    pub(crate) fn members_wide(
-        c: &mut Cursor<'a>,
-        meta: &mut Option<RawJson<'a>>,
-    ) -> Result<[Option<JsonStr<'a>>; 4], DecodeError> {
-        let (mut uri, mut mime_type, mut text, mut blob) = (None, None, None, None);
-        let mut f = obj(c, CONTENTS_KEYS, "contents")?;
-        while let Some(i) = f.next(c)? {
-            match i {
-                0 => uri = Some(string(c, "uri")?),
-                1 => mime_type = Some(string(c, "mimeType")?),
-                2 => text = Some(string(c, "text")?),
-                3 => blob = Some(string(c, "blob")?),
-                _ => *meta = Some(object(c, "_meta")?),
+        let [uri, mime_type, text, blob] = s;
+        let uri = required(uri, "uri")?;
+        match (text, blob) {
+            (Some(text), None) => Ok(Self::Text(TextResourceContents {
+                uri,
+                mime_type,
+                text,
+                meta,
+            })),
+            (None, Some(blob)) => Ok(Self::Blob(BlobResourceContents {
+                uri,
+                mime_type,
+                blob,
+                meta,
+            })),
+            (None, None) => Err(ParamsError::missing("text").into()),
+            (Some(_), Some(_)) => {
+                Err(ParamsError::new(ParamsErrorKind::Conflicting, "blob").into())
             }
         }
-        Ok([uri, mime_type, text, blob])
     }
 }
 

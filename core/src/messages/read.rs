@@ -49,7 +49,22 @@ impl<'a> FromJson<'a> for ReadResourceParams<'a> {
         if !crate::WIDE {
             return Self::decode_compact(c);
         }
-        Self::decode_wide(c)
+        let mut f = obj(c, PARAMS_KEYS, "params")?;
+        let (mut meta, mut uri, mut input_responses, mut request_state) = (None, None, None, None);
+        while let Some(i) = f.next(c)? {
+            match i {
+                0 => meta = Some(RequestMeta::decode(c)?),
+                1 => uri = Some(string(c, "uri")?),
+                2 => input_responses = Some(Map::decode(c, "inputResponses")?),
+                _ => request_state = Some(string(c, "requestState")?),
+            }
+        }
+        Ok(Self {
+            meta: required(meta, "_meta")?,
+            uri: required(uri, "uri")?,
+            input_responses,
+            request_state,
+        })
     }
 }
 
@@ -67,30 +82,6 @@ impl<'a> ReadResourceParams<'a> {
             Ok(())
         })?;
         let [_, uri, _, request_state] = s;
-        Ok(Self {
-            meta: required(meta, "_meta")?,
-            uri: required(uri, "uri")?,
-            input_responses,
-            request_state,
-        })
-    }
-
-    /// [`FromJson::decode`] as wide targets run it.
-    #[cfg_attr(
-        any(target_pointer_width = "64", target_family = "wasm"),
-        inline(always)
-    )]
-    pub(crate) fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, PARAMS_KEYS, "params")?;
-        let (mut meta, mut uri, mut input_responses, mut request_state) = (None, None, None, None);
-        while let Some(i) = f.next(c)? {
-            match i {
-                0 => meta = Some(RequestMeta::decode(c)?),
-                1 => uri = Some(string(c, "uri")?),
-                2 => input_responses = Some(Map::decode(c, "inputResponses")?),
-                _ => request_state = Some(string(c, "requestState")?),
-            }
-        }
         Ok(Self {
             meta: required(meta, "_meta")?,
             uri: required(uri, "uri")?,

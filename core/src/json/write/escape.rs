@@ -135,14 +135,37 @@ pub(crate) fn write_escaped<S: JsonSink + ?Sized>(sink: &mut S, s: &str) -> R {
     if i >= b.len() {
         return sink.put_quoted(s);
     }
-    if !crate::WIDE {
-        // Compact targets: the character loop JSON strings take (the same bytes, `tests`).
-        return write_chars(sink, JsonStr::new(s));
-    }
+    escape_rest(sink, s, i)
+}
+
+/// [`write_escaped`] once a byte to escape was found at `i`: the run writer.
+#[cfg(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+))]
+#[inline(always)]
+fn escape_rest<S: JsonSink + ?Sized>(sink: &mut S, s: &str, i: usize) -> R {
     write_escaped_from(sink, s, i)
 }
 
-/// The rest of [`write_escaped`] once a byte to escape was found at `i`.
+/// [`write_escaped`] once a byte to escape was found, on compact targets ([`crate::WIDE`]):
+/// the character loop JSON strings take, which writes the same bytes (`tests`).
+#[cfg(not(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+)))]
+fn escape_rest<S: JsonSink + ?Sized>(sink: &mut S, s: &str, _: usize) -> R {
+    write_escaped_json(sink, JsonStr::new(s))
+}
+
+/// The rest of [`write_escaped`] once a byte to escape was found at `i` (wide targets).
+#[cfg_attr(
+    not(all(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        not(mcp_compact)
+    )),
+    allow(dead_code)
+)]
 #[inline(never)]
 fn write_escaped_from<S: JsonSink + ?Sized>(sink: &mut S, s: &str, mut i: usize) -> R {
     let b = s.as_bytes();
@@ -311,15 +334,6 @@ fn write_escaped_json<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<'_>) ->
     if crate::WIDE && value.is_sourced() && is_canonical_body(value.source().as_bytes()) {
         return sink.put_quoted(value.source());
     }
-    write_chars(sink, value)
-}
-
-/// Writes the characters of `value` as a JSON string literal with minimal escaping.
-#[cfg_attr(
-    not(any(target_pointer_width = "64", target_family = "wasm")),
-    inline(never)
-)]
-fn write_chars<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<'_>) -> R {
     sink.put("\"")?;
     let mut buf = [0u8; 4];
     for c in value.chars() {
@@ -427,17 +441,18 @@ mod tests {
             let mut out = String::new();
             super::write_escaped(&mut crate::json::FmtSink(&mut out), &s).unwrap();
             assert_eq!(out, reference(&s));
-            // The compact targets' character loop writes the same bytes, and so does it for
-            // the canonical body just written, decoded (the wide targets copy that body).
+            // The character loop (what compact targets escape plain strings with) writes the
+            // same bytes; so does the JSON string path for the canonical body just written,
+            // decoded (wide targets copy that body, compact ones run the loop).
             let mut chars = String::new();
             let sink = &mut crate::json::FmtSink(&mut chars);
-            super::write_chars(sink, crate::json::JsonStr::new(&s)).unwrap();
+            super::write_escaped_json(sink, crate::json::JsonStr::new(&s)).unwrap();
             assert_eq!(chars, out);
             let decoded = crate::json::RawJson::parse(out.as_bytes()).unwrap();
             let body = decoded.as_str().unwrap();
             assert!(!body.has_escapes() || super::is_canonical_body(body.source().as_bytes()));
             chars.clear();
-            super::write_chars(&mut crate::json::FmtSink(&mut chars), body).unwrap();
+            super::write_escaped_json(&mut crate::json::FmtSink(&mut chars), body).unwrap();
             assert_eq!(chars, out);
             // Into a slice, through the word-at-a-time path and (near the end of the
             // slice) the careful one, with a prefix before it.
