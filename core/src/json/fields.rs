@@ -27,7 +27,14 @@ impl<'a> Fields<'a> {
     /// The name of a known key that appears twice.
     pub(crate) fn next_known(&mut self) -> Result<Option<(usize, RawJson<'a>)>, &'static str> {
         for (key, value) in self.iter.by_ref() {
-            if let Some((i, name)) = find(self.names, key) {
+            // Compact targets ([`crate::WIDE`]) look the key up as the cursor's key walk does
+            // (the same index: `find` compares decoded text too).
+            let found = if crate::WIDE {
+                find(self.names, key)
+            } else {
+                find_index(self.names, key, false).and_then(|i| Some((i, *self.names.get(i)?)))
+            };
+            if let Some((i, name)) = found {
                 let bit = 1u64 << (i % 64);
                 if self.seen & bit != 0 {
                     return Err(name);
@@ -257,6 +264,19 @@ mod tests {
                 assert_eq!(t.value().unwrap().as_text(), "1", "{doc}");
                 assert_eq!(t.next_key_trusted(NAMES).is_some(), doc.contains("padding"));
             }
+        }
+    }
+
+    /// `Fields`' lookup and the compact targets' one (`find_index`) give the same index.
+    #[test]
+    fn fields_lookups_agree() {
+        for key in variants() {
+            let json = JsonStr::from_source(&key, key.contains('\\'));
+            let want = super::find(NAMES.names, json).map(|(i, n)| (i, String::from(n)));
+            let got = super::find_index(NAMES.names, json, false)
+                .map(|i| (i, String::from(NAMES.names[i])));
+            assert_eq!(got, want, "{key}");
+            assert_eq!(got.map(|g| g.0), expected(&key), "{key}");
         }
     }
 

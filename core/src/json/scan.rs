@@ -425,8 +425,23 @@ fn word_has_structural(w: u64) -> bool {
         != 0
 }
 
-/// The end of the value that starts at `i`.
+/// The end of the value that starts at `i` (text already validated). Compact targets
+/// ([`crate::WIDE`]) run the validator instead of a second walker: on validated text both
+/// end at the same byte (`json::tests`).
 pub(crate) fn skip_value(b: &[u8], i: usize) -> usize {
+    if !WIDE {
+        return skip_value_checked(b, i);
+    }
+    skip_value_fast(b, i)
+}
+
+/// [`skip_value`] through [`validate_value`]: the compact targets' form.
+pub(crate) fn skip_value_checked(b: &[u8], i: usize) -> usize {
+    validate_value(b, i, Limits::MAX_DEPTH).unwrap_or(b.len())
+}
+
+/// [`skip_value`]'s own walk: brackets and strings only, eight bytes at a time.
+pub(crate) fn skip_value_fast(b: &[u8], i: usize) -> usize {
     match b.get(i) {
         Some(b'"') => skip_string(b, i + 1).0,
         Some(b'{' | b'[') => {

@@ -118,6 +118,9 @@ impl<'a> JsonStr<'a> {
         if !self.escaped {
             return Ok(self.text);
         }
+        if !WIDE {
+            return self.unescape_by_chars(scratch);
+        }
         let src = self.text.as_bytes();
         let (mut i, mut len) = (0usize, 0usize);
         // Copy 8 bytes at a time while looking for a backslash in them (the copy may run
@@ -195,6 +198,30 @@ impl<'a> JsonStr<'a> {
             }
             len += 1;
             i = end + 2;
+        }
+        let out = scratch
+            .get(..len)
+            .ok_or(EncodeError::BufferTooSmall { needed: len })?;
+        core::str::from_utf8(out).map_err(|_| EncodeError::BufferTooSmall { needed: len })
+    }
+
+    /// [`JsonStr::unescape_into`] as compact targets run it ([`crate::WIDE`]): one character
+    /// at a time. The same answer, errors too (`json::tests`).
+    pub(crate) fn unescape_by_chars<'b>(
+        &self,
+        scratch: &'b mut [u8],
+    ) -> Result<&'b str, EncodeError>
+    where
+        'a: 'b,
+    {
+        let mut len = 0;
+        for c in self.chars() {
+            let mut buf = [0u8; 4];
+            let enc = c.encode_utf8(&mut buf).as_bytes();
+            if let Some(dst) = scratch.get_mut(len..len + enc.len()) {
+                dst.copy_from_slice(enc);
+            }
+            len += enc.len();
         }
         let out = scratch
             .get(..len)

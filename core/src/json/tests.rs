@@ -426,3 +426,63 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// Compact targets skip a validated value with the validator (`scan::skip_value`): it
+    /// ends where the fast walk ends, at every value start of any validated text.
+    #[test]
+    fn skip_value_forms_agree(v in json_value(), pretty in any::<bool>()) {
+        let text = if pretty { serde_json::to_string_pretty(&v) } else { serde_json::to_string(&v) }.unwrap();
+        let b = text.as_bytes();
+        // A value starts after `[`, `,` or `:` outside strings, or at the text's start.
+        let (mut in_string, mut escaped, mut last) = (false, false, None);
+        let mut starts = 0;
+        for (i, &c) in b.iter().enumerate() {
+            if in_string {
+                (in_string, escaped) = (escaped || c != b'"', !escaped && c == b'\\');
+                continue;
+            }
+            if c.is_ascii_whitespace() {
+                continue;
+            }
+            if matches!(last, None | Some(b'[' | b',' | b':')) && c != b']' && c != b'}' {
+                prop_assert_eq!(scan::skip_value_checked(b, i), scan::skip_value_fast(b, i), "{} at {}", text, i);
+                starts += 1;
+            }
+            in_string = c == b'"';
+            last = Some(c);
+        }
+        prop_assert!(starts > 0);
+    }
+}
+
+proptest! {
+    /// Compact targets unescape one character at a time (`JsonStr::unescape_into`): the same
+    /// text, and the same `needed` when the scratch is too small, at every scratch size.
+    #[test]
+    fn unescape_forms_agree(s in any::<String>(), ascii in any::<bool>(), more in any::<bool>()) {
+        let mut text = serde_json::to_string(&s).unwrap();
+        if ascii {
+            text = text.chars().map(|c| if c.is_ascii() { c.to_string() } else {
+                let mut units = [0u16; 2];
+                c.encode_utf16(&mut units).iter().map(|u| format!("\\u{u:04x}")).collect()
+            }).collect();
+        }
+        if more {
+            text.insert_str(text.len() - 1, r#"\ud83d\ude00x\n\/\b\t\"\u00e9"#);
+        }
+        let v = RawJson::parse(text.as_bytes()).unwrap();
+        let js = v.as_str().unwrap();
+        if !js.has_escapes() {
+            // Returned as it is, without a copy, on every target.
+            prop_assert_eq!(js.unescape_into(&mut []), Ok(js.source()));
+            return Ok(());
+        }
+        let n = js.len() + 2;
+        for size in 0..=n {
+            let (mut a, mut b) = (vec![0u8; size], vec![0u8; size]);
+            let (x, y) = (js.unescape_by_chars(&mut a), js.unescape_into(&mut b));
+            prop_assert_eq!(x, y, "{} into {}", text, size);
+        }
+    }
+}

@@ -13,7 +13,12 @@ mod int;
 mod key;
 
 use escape::{write_escaped, write_json_str};
-use int::{decimal_len, div10, format_u64};
+use int::format_u64;
+#[cfg(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+))]
+use int::{decimal_len, div10};
 pub(crate) use key::{Key, key};
 
 /// Where encoded bytes go.
@@ -133,11 +138,13 @@ impl JsonSink for SliceSink<'_> {
         }
     }
 
+    // Wide targets only: compact ones ([`crate::WIDE`]) take the sinks' shared form (the same
+    // digits, `int::tests`).
+    #[cfg(all(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        not(mcp_compact)
+    ))]
     #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
-    #[cfg_attr(
-        not(any(target_pointer_width = "64", target_family = "wasm")),
-        inline(never)
-    )]
     fn put_u64(&mut self, mut v: u64) -> Result<(), EncodeError> {
         // The digits go straight into the buffer, last first.
         let n = decimal_len(v);

@@ -91,25 +91,31 @@ impl<'a> ClientCapabilities<'a> {
     /// targets run (`crate::WIDE`; the iterator chains are more code there). Same checks in the
     /// same order (`tests`).
     fn nested_objects_only(&self, field: &'static str) -> Result<(), DecodeError> {
-        let wrong = || Err(ParamsError::wrong_type(field).into());
-        for (cap, subs) in [
-            (self.elicitation, ["form", "url"]),
-            (self.sampling, ["context", "tools"]),
-        ] {
-            let Some(cap) = cap else { continue };
-            for sub in subs {
-                if cap.get(sub).is_some_and(|v| v.kind() != JsonKind::Object) {
-                    return wrong();
-                }
-            }
-        }
-        for map in [self.experimental, self.extensions] {
-            let Some(members) = map.and_then(|m| m.object()) else {
+        // One walk per capability: `elicitation` and `sampling` check the first member of
+        // each of their two mode keys (as `RawJson::get` finds it), the maps every member.
+        let modes: [&[&str]; 4] = [&["form", "url"], &["context", "tools"], &[], &[]];
+        let caps = [
+            self.elicitation,
+            self.sampling,
+            self.experimental,
+            self.extensions,
+        ];
+        for (cap, subs) in caps.into_iter().zip(modes) {
+            let Some(members) = cap.and_then(|m| m.object()) else {
                 continue;
             };
-            for (_, v) in members {
-                if v.kind() != JsonKind::Object {
-                    return wrong();
+            let mut seen = 0u8;
+            for (k, v) in members {
+                let checked = subs.is_empty()
+                    || subs.iter().enumerate().any(|(i, s)| {
+                        let first = k == *s && seen & (1 << i) == 0;
+                        if first {
+                            seen |= 1 << i;
+                        }
+                        first
+                    });
+                if checked && v.kind() != JsonKind::Object {
+                    return Err(ParamsError::wrong_type(field).into());
                 }
             }
         }
@@ -325,6 +331,10 @@ mod tests {
             br#"{"elicitation":{"form":2,"form":{}}}"#,
             br#"{"sampling":{"context":{},"tools":{}}}"#,
             br#"{"sampling":{"tools":"yes"}}"#,
+            br#"{"sampling":{"tools":{},"context":{},"tools":1}}"#,
+            br#"{"sampling":{"context":{},"tools":{},"context":[]}}"#,
+            br#"{"elicitation":{"f\u006frm":1}}"#,
+            br#"{"elicitation":{"url":{},"f\u006frm":{},"form":3}}"#,
             br#"{"roots":{"listChanged":true}}"#,
             br#"{"experimental":{"a":{},"b":{}}}"#,
             br#"{"experimental":{"a":{},"b":null}}"#,

@@ -104,6 +104,35 @@ impl<'k> Obj<'k> {
     }
 }
 
+/// The compact targets' object walk ([`crate::WIDE`]), shared by the struct decoders: opens
+/// the object at `c` as [`obj`] does, reads each known member whose bit is set in `strings`
+/// as a string named from `names` into `slots` (indexed as the names), and hands every
+/// other known member to `other`. Returns whether an unknown member was skipped. Same
+/// checks in the same order as the straight-line walk of each decoder.
+#[inline(never)]
+pub(crate) fn members<'a>(
+    c: &mut Cursor<'a>,
+    names: &Keys,
+    field: &'static str,
+    strings: u64,
+    slots: &mut [Option<JsonStr<'a>>],
+    other: &mut dyn FnMut(usize, &mut Cursor<'a>) -> Dec<()>,
+) -> Dec<bool> {
+    let mut f = obj(c, names, field)?;
+    while let Some(i) = f.next(c)? {
+        if strings & (1 << (i % 64)) == 0 {
+            other(i, c)?;
+            continue;
+        }
+        let name = names.names.get(i).copied().unwrap_or(ParamsError::ITEM);
+        let v = string(c, name)?;
+        if let Some(slot) = slots.get_mut(i) {
+            *slot = Some(v);
+        }
+    }
+    Ok(f.skipped())
+}
+
 fn expect(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
     match c.peek_kind() {
         Some(k) if k == kind => Ok(()),

@@ -1,7 +1,7 @@
 //! Content blocks and resource contents (docs/rules.md §14.1, §14.2).
 
 use super::annotations::Annotations;
-use super::common::{Enc, Obj, obj, object, required, string};
+use super::common::{Enc, Obj, members, obj, object, required, string};
 use super::meta::start;
 use super::resource::{RESOURCE_KEYS, Resource};
 use crate::json::fields::{Keys, keys};
@@ -57,13 +57,14 @@ impl<'a> ResourceContents<'a> {
     }
 }
 
+const CONTENTS_KEYS: &Keys = keys!["uri", "mimeType", "text", "blob", "_meta"];
+
 impl<'a> FromJson<'a> for ResourceContents<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(
-            c,
-            keys!["uri", "mimeType", "text", "blob", "_meta"],
-            "contents",
-        )?;
+        if !crate::WIDE {
+            return Self::decode_compact(c);
+        }
+        let mut f = obj(c, CONTENTS_KEYS, "contents")?;
         let (mut uri, mut mime_type, mut text, mut blob, mut meta) = (None, None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -74,6 +75,39 @@ impl<'a> FromJson<'a> for ResourceContents<'a> {
                 _ => meta = Some(object(c, "_meta")?),
             }
         }
+        let uri = required(uri, "uri")?;
+        match (text, blob) {
+            (Some(text), None) => Ok(Self::Text(TextResourceContents {
+                uri,
+                mime_type,
+                text,
+                meta,
+            })),
+            (None, Some(blob)) => Ok(Self::Blob(BlobResourceContents {
+                uri,
+                mime_type,
+                blob,
+                meta,
+            })),
+            (None, None) => Err(ParamsError::missing("text").into()),
+            (Some(_), Some(_)) => {
+                Err(ParamsError::new(ParamsErrorKind::Conflicting, "blob").into())
+            }
+        }
+    }
+}
+
+impl<'a> ResourceContents<'a> {
+    /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
+    /// ([`members`]), then the same checks. Same answers (`messages::compact_tests`).
+    pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
+        let mut meta = None;
+        members(c, CONTENTS_KEYS, "contents", 0b1111, &mut s, &mut |_, c| {
+            meta = Some(object(c, "_meta")?);
+            Ok(())
+        })?;
+        let [uri, mime_type, text, blob] = s;
         let uri = required(uri, "uri")?;
         match (text, blob) {
             (Some(text), None) => Ok(Self::Text(TextResourceContents {

@@ -6,7 +6,7 @@
 //! keys"). A `_meta` with only typed keys has no `extra`, and re-encoding it walks nothing.
 
 use super::capabilities::ClientCapabilities;
-use super::common::{Enc, LoggingLevel, Theme, obj, required, string};
+use super::common::{Enc, LoggingLevel, Theme, members, obj, required, string};
 use super::seq::Seq;
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
@@ -64,9 +64,46 @@ pub struct Icon<'a> {
     pub theme: Option<Theme>,
 }
 
+const ICON_KEYS: &Keys = keys!["src", "mimeType", "sizes", "theme"];
+
 impl<'a> FromJson<'a> for Icon<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(c, keys!["src", "mimeType", "sizes", "theme"], "icons")?;
+        if !crate::WIDE {
+            return Self::decode_compact(c);
+        }
+        Self::decode_wide(c)
+    }
+}
+
+impl<'a> Icon<'a> {
+    /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
+    /// ([`members`]). Same answers (`messages::compact_tests`).
+    pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut s: [Option<JsonStr<'a>>; 2] = [None; 2];
+        let (mut sizes, mut theme) = (None, None);
+        members(c, ICON_KEYS, "icons", 0b11, &mut s, &mut |i, c| {
+            match i {
+                2 => sizes = Some(Seq::decode(c, "sizes")?),
+                _ => theme = Some(Theme::decode(c)?),
+            }
+            Ok(())
+        })?;
+        let [src, mime_type] = s;
+        Ok(Self {
+            src: required(src, "src")?,
+            mime_type,
+            sizes,
+            theme,
+        })
+    }
+
+    /// [`FromJson::decode`] as wide targets run it.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut f = obj(c, ICON_KEYS, "icons")?;
         let (mut src, mut mime_type, mut sizes, mut theme) = (None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -134,14 +171,51 @@ impl<'a> FromJson<'a> for Implementation<'a> {
         inline(never)
     )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &Keys = keys![
-            "name",
-            "version",
-            "title",
-            "description",
-            "websiteUrl",
-            "icons",
-        ];
+        if !crate::WIDE {
+            return Self::decode_compact(c);
+        }
+        Self::decode_wide(c)
+    }
+}
+
+const IMPLEMENTATION_KEYS: &Keys = keys![
+    "name",
+    "version",
+    "title",
+    "description",
+    "websiteUrl",
+    "icons",
+];
+
+impl<'a> Implementation<'a> {
+    /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
+    /// ([`members`]). Same answers (`messages::compact_tests`).
+    pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
+        let mut icons = None;
+        let names = IMPLEMENTATION_KEYS;
+        members(c, names, "implementation", 0b1_1111, &mut s, &mut |_, c| {
+            icons = Some(Seq::decode(c, "icons")?);
+            Ok(())
+        })?;
+        let [name, version, title, description, website_url] = s;
+        Ok(Self {
+            name: required(name, "name")?,
+            version: required(version, "version")?,
+            title,
+            description,
+            website_url,
+            icons,
+        })
+    }
+
+    /// [`FromJson::decode`] as wide targets run it.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        const NAMES: &Keys = IMPLEMENTATION_KEYS;
         let mut f = obj(c, NAMES, "implementation")?;
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut icons = None;
@@ -237,6 +311,20 @@ impl<'a> FromJson<'a> for RequestMeta<'a> {
         inline(never)
     )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        if !crate::WIDE {
+            return Self::decode_compact(c);
+        }
+        Self::decode_wide(c)
+    }
+}
+
+impl<'a> RequestMeta<'a> {
+    /// [`FromJson::decode`] as wide targets run it (`crate::WIDE`).
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let (from, text) = (start(c), c.clone());
         let mut f = obj(c, REQUEST_META_KEYS, "_meta")?;
         let mut m = Self::new("", ClientCapabilities::EMPTY);
@@ -261,6 +349,48 @@ impl<'a> FromJson<'a> for RequestMeta<'a> {
         m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
         m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
         if f.skipped() {
+            m.extra = text.slice(from, c.position());
+        }
+        Ok(m)
+    }
+}
+
+impl<'a> RequestMeta<'a> {
+    /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the string members
+    /// share one arm, named from the key table. Same answers (`messages::compact_tests`).
+    pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let (from, text) = (start(c), c.clone());
+        let mut m = Self::new("", ClientCapabilities::EMPTY);
+        // Indexed as the keys; 0 (protocolVersion) and 5..=7 are strings.
+        let mut s: [Option<JsonStr<'a>>; 8] = [None; 8];
+        let mut caps = None;
+        let strings = 1 | 0b111 << 5;
+        let skipped = members(
+            c,
+            REQUEST_META_KEYS,
+            "_meta",
+            strings,
+            &mut s,
+            &mut |i, c| {
+                match i {
+                    1 => {
+                        caps = Some(ClientCapabilities::decode_field(
+                            c,
+                            CLIENT_CAPABILITIES_KEY,
+                        )?)
+                    }
+                    2 => m.client_info = Some(Implementation::decode(c)?),
+                    3 => m.log_level = Some(LoggingLevel::decode(c)?),
+                    _ => m.progress_token = Some(id(c, "progressToken")?),
+                }
+                Ok(())
+            },
+        )?;
+        let [version, .., traceparent, tracestate, baggage] = s;
+        m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
+        m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
+        (m.traceparent, m.tracestate, m.baggage) = (traceparent, tracestate, baggage);
+        if skipped {
             m.extra = text.slice(from, c.position());
         }
         Ok(m)

@@ -31,6 +31,8 @@
 mod annotations;
 mod capabilities;
 mod common;
+#[cfg(test)]
+mod compact_tests;
 mod completion;
 mod content;
 mod discover;

@@ -1,6 +1,6 @@
 //! `resources/read` (docs/rules.md §7).
 
-use super::common::{CacheScope, Enc, ResultType, obj, required, string, ttl};
+use super::common::{CacheScope, Enc, ResultType, members, obj, required, string, ttl};
 use super::content::ResourceContents;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{RequestMeta, ResultMeta};
@@ -42,13 +42,14 @@ impl<'a> ReadResourceParams<'a> {
     }
 }
 
+const PARAMS_KEYS: &Keys = keys!["_meta", "uri", "inputResponses", "requestState"];
+
 impl<'a> FromJson<'a> for ReadResourceParams<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let mut f = obj(
-            c,
-            keys!["_meta", "uri", "inputResponses", "requestState"],
-            "params",
-        )?;
+        if !crate::WIDE {
+            return Self::decode_compact(c);
+        }
+        let mut f = obj(c, PARAMS_KEYS, "params")?;
         let (mut meta, mut uri, mut input_responses, mut request_state) = (None, None, None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -58,6 +59,29 @@ impl<'a> FromJson<'a> for ReadResourceParams<'a> {
                 _ => request_state = Some(string(c, "requestState")?),
             }
         }
+        Ok(Self {
+            meta: required(meta, "_meta")?,
+            uri: required(uri, "uri")?,
+            input_responses,
+            request_state,
+        })
+    }
+}
+
+impl<'a> ReadResourceParams<'a> {
+    /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
+    /// ([`members`]). Same answers (`messages::compact_tests`).
+    pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
+        let (mut meta, mut input_responses) = (None, None);
+        members(c, PARAMS_KEYS, "params", 0b1010, &mut s, &mut |i, c| {
+            match i {
+                0 => meta = Some(RequestMeta::decode(c)?),
+                _ => input_responses = Some(Map::decode(c, "inputResponses")?),
+            }
+            Ok(())
+        })?;
+        let [_, uri, _, request_state] = s;
         Ok(Self {
             meta: required(meta, "_meta")?,
             uri: required(uri, "uri")?,

@@ -2,7 +2,7 @@
 
 use super::TemplateRef;
 use super::error::ExpandError;
-use super::parse::{Modifier, Operator, Part, Span};
+use super::parse::{Modifier, Operator, Part, Span, VarSpecs};
 use super::value::{Value, Variables};
 use crate::pct;
 
@@ -200,6 +200,9 @@ struct Specs<'s> {
     at: usize,
     /// Varspecs left, as the parser counted them: the last one needs no scan for `,`.
     left: u16,
+    /// The parser's walk of the same list, which compact targets run instead
+    /// ([`crate::WIDE`]; the same specs, `tests`).
+    parsed: VarSpecs<'s>,
 }
 
 /// One varspec: name, modifier, byte offset of the name in the template source.
@@ -220,6 +223,7 @@ impl<'s> Specs<'s> {
             source,
             at: vars.start as usize,
             left: var_count,
+            parsed: VarSpecs::new(source, vars),
         }
     }
 }
@@ -232,6 +236,27 @@ impl<'s> Iterator for Specs<'s> {
         inline(always)
     )]
     fn next(&mut self) -> Option<Spec<'s>> {
+        if !crate::WIDE {
+            return self.next_parsed();
+        }
+        self.next_scan()
+    }
+}
+
+impl<'s> Specs<'s> {
+    /// [`Iterator::next`] as compact targets run it ([`crate::WIDE`]): the parser's walk.
+    fn next_parsed(&mut self) -> Option<Spec<'s>> {
+        let v = self.parsed.next()?;
+        let (name, modifier, at) = (v.name, v.modifier, v.at);
+        Some(Spec { name, modifier, at })
+    }
+
+    /// [`Iterator::next`] as wide targets run it: one scan for the `,` (none for the last).
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    fn next_scan(&mut self) -> Option<Spec<'s>> {
         if self.rest.is_empty() {
             return None;
         }
@@ -424,7 +449,38 @@ fn expand_expression<V: Variables + ?Sized>(
 
 #[cfg(test)]
 mod tests {
-    use super::{prefix, prefix_by_bytes};
+    use super::{Specs, prefix, prefix_by_bytes};
+    use crate::template::{Part, Template};
+
+    /// Compact targets' varspec walk (the parser's) gives expansion's specs.
+    #[test]
+    fn specs_both_forms_agree() {
+        for source in [
+            "{a}",
+            "x{a,b2,c*}y{+path:12}{?q,r:3,s*}",
+            "{#f%41,v2:1,long_name:9999}",
+            "{.x,y}{/p*}{;k,l:5}{&m}",
+        ] {
+            let t: Template<'_, 8> = Template::parse(source).unwrap();
+            let mut checked = 0;
+            for part in t.parts() {
+                let Part::Expression(e) = part else { continue };
+                let mut a = Specs::new(source, e.vars, e.var_count);
+                let mut b = Specs::new(source, e.vars, e.var_count);
+                loop {
+                    let (x, y) = (a.next_scan(), b.next_parsed());
+                    let x = x.map(|s| (s.name, s.modifier, s.at));
+                    let y = y.map(|s| (s.name, s.modifier, s.at));
+                    assert_eq!(x, y, "{source}");
+                    if x.is_none() {
+                        break;
+                    }
+                    checked += 1;
+                }
+            }
+            assert!(checked > 0);
+        }
+    }
 
     /// Compact targets' prefix cut agrees with the `char_indices` one.
     #[test]

@@ -22,6 +22,8 @@ mod expand;
 mod index;
 mod matcher;
 mod norm;
+#[cfg(test)]
+mod norm_tests;
 #[cfg(feature = "alloc")]
 mod owned_vars;
 mod parse;

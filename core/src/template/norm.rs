@@ -168,6 +168,9 @@ pub(crate) fn eq_same_len(a: &[u8], b: &[u8]) -> bool {
             .and_then(|w| w.try_into().ok())
             .map_or(0, u32::from_le_bytes)
     }
+    if !crate::WIDE {
+        return a == b; // compact targets ([`crate::WIDE`]): the same answer (`norm_tests`)
+    }
     let n = a.len();
     if n != b.len() {
         return false;
@@ -279,6 +282,12 @@ pub(crate) fn match_forward(lit: &[u8], uri: &[u8], pos: usize) -> Option<usize>
 #[cold]
 #[inline(never)]
 fn match_forward_slow(lit: &[u8], uri: &[u8], pos: usize) -> Option<usize> {
+    match_units(lit, uri, pos, crate::WIDE)
+}
+
+/// [`match_forward_slow`]; `quick` first rejects bytes that differ away from any `%` or
+/// non-ASCII byte (speed only: compact targets, [`crate::WIDE`], skip it; `norm_tests`).
+pub(crate) fn match_units(lit: &[u8], uri: &[u8], pos: usize, quick: bool) -> Option<usize> {
     let rest = uri.get(pos..)?;
     // Identical bytes are identical units; only a `%` or a non-ASCII byte on either side
     // can make different bytes equal.
@@ -292,7 +301,7 @@ fn match_forward_slow(lit: &[u8], uri: &[u8], pos: usize) -> Option<usize> {
         s.get(lo..(d + 1).min(s.len()))
             .is_some_and(|w| w.iter().any(|&c| c == b'%' || c >= 0x80))
     };
-    if !near(lit) && !near(rest) {
+    if quick && !near(lit) && !near(rest) {
         return None;
     }
     let (mut li, mut ui) = (0, pos);

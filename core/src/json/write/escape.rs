@@ -135,10 +135,37 @@ pub(crate) fn write_escaped<S: JsonSink + ?Sized>(sink: &mut S, s: &str) -> R {
     if i >= b.len() {
         return sink.put_quoted(s);
     }
+    escape_rest(sink, s, i)
+}
+
+/// [`write_escaped`] once a byte to escape was found at `i`: the run writer.
+#[cfg(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+))]
+#[inline(always)]
+fn escape_rest<S: JsonSink + ?Sized>(sink: &mut S, s: &str, i: usize) -> R {
     write_escaped_from(sink, s, i)
 }
 
-/// The rest of [`write_escaped`] once a byte to escape was found at `i`.
+/// [`write_escaped`] once a byte to escape was found, on compact targets ([`crate::WIDE`]):
+/// the character loop JSON strings take, which writes the same bytes (`tests`).
+#[cfg(not(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+)))]
+fn escape_rest<S: JsonSink + ?Sized>(sink: &mut S, s: &str, _: usize) -> R {
+    write_escaped_json(sink, JsonStr::new(s))
+}
+
+/// The rest of [`write_escaped`] once a byte to escape was found at `i` (wide targets).
+#[cfg_attr(
+    not(all(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        not(mcp_compact)
+    )),
+    allow(dead_code)
+)]
 #[inline(never)]
 fn write_escaped_from<S: JsonSink + ?Sized>(sink: &mut S, s: &str, mut i: usize) -> R {
     let b = s.as_bytes();
@@ -302,7 +329,9 @@ pub(crate) fn write_json_str<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<
 
 #[inline(never)]
 fn write_escaped_json<S: JsonSink + ?Sized>(sink: &mut S, value: JsonStr<'_>) -> R {
-    if value.is_sourced() && is_canonical_body(value.source().as_bytes()) {
+    // Speed only: compact targets ([`crate::WIDE`]) write a canonical body through the
+    // character loop, which gives the same bytes (`tests`).
+    if crate::WIDE && value.is_sourced() && is_canonical_body(value.source().as_bytes()) {
         return sink.put_quoted(value.source());
     }
     sink.put("\"")?;
@@ -412,6 +441,19 @@ mod tests {
             let mut out = String::new();
             super::write_escaped(&mut crate::json::FmtSink(&mut out), &s).unwrap();
             assert_eq!(out, reference(&s));
+            // The character loop (what compact targets escape plain strings with) writes the
+            // same bytes; so does the JSON string path for the canonical body just written,
+            // decoded (wide targets copy that body, compact ones run the loop).
+            let mut chars = String::new();
+            let sink = &mut crate::json::FmtSink(&mut chars);
+            super::write_escaped_json(sink, crate::json::JsonStr::new(&s)).unwrap();
+            assert_eq!(chars, out);
+            let decoded = crate::json::RawJson::parse(out.as_bytes()).unwrap();
+            let body = decoded.as_str().unwrap();
+            assert!(!body.has_escapes() || super::is_canonical_body(body.source().as_bytes()));
+            chars.clear();
+            super::write_escaped_json(&mut crate::json::FmtSink(&mut chars), body).unwrap();
+            assert_eq!(chars, out);
             // Into a slice, through the word-at-a-time path and (near the end of the
             // slice) the careful one, with a prefix before it.
             let n = out.len() + 2;

@@ -1,7 +1,14 @@
 //! Integers in decimal: the digit count and digits of a `u64`, with 32-bit divisions only
 //! on 32-bit targets without a native 64-bit divide.
 
-/// The number of decimal digits of `v` (1 to 20).
+/// The number of decimal digits of `v` (1 to 20; `SliceSink::put_u64` on wide targets).
+#[cfg_attr(
+    not(all(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        not(mcp_compact)
+    )),
+    allow(dead_code)
+)]
 #[inline]
 pub(super) fn decimal_len(v: u64) -> usize {
     let (mut n, mut p) = (1, 10u64);
