@@ -8,25 +8,18 @@
 
 #[path = "common/message_cases.rs"]
 mod cases;
+#[path = "common/count.rs"]
+mod count;
 
 use std::hint::black_box;
 
 use cases::*;
+use count::run;
 use mcp_context::json::to_slice;
 use mcp_context::messages as m;
 
-fn run(n: usize, mut f: impl FnMut() -> usize) {
-    let mut total = 0usize;
-    for _ in 0..n {
-        total = total.wrapping_add(black_box(f()));
-    }
-    black_box(total);
-}
-
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let case = args.get(1).map_or("list", String::as_str);
-    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
+    let (case, n) = count::args("list");
     let mut scratch = vec![0u8; 1 << 16];
     let mut buf = vec![0u8; 1 << 20];
     let read = read_result();
@@ -38,7 +31,7 @@ fn main() {
     let updated = updated_json();
     let req = READ_REQUEST.as_bytes();
     let decoded = m::ReadResourceRequest::decode(req).unwrap();
-    match case {
+    match case.as_str() {
         "request" => run(n, || ours_read_request(black_box(req))),
         "result" => run(n, || {
             ours_read_result(black_box(read_json.as_bytes()), &mut scratch)

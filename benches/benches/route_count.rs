@@ -8,26 +8,18 @@
 
 #[path = "common/route_cases.rs"]
 mod cases;
+#[path = "common/count.rs"]
+mod count;
 
 use std::hint::black_box;
 
 use cases::{TEMPLATE, URI, matchit_router, ours};
+use count::run;
 use mcp_context::template::{Captures, Pattern};
 
-#[inline(never)]
-fn run(n: usize, mut f: impl FnMut() -> usize) {
-    let mut total = 0usize;
-    for _ in 0..n {
-        total = total.wrapping_add(black_box(f()));
-    }
-    black_box(total);
-}
-
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    let case = args.get(1).map_or("ours", String::as_str);
-    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(200);
-    match case {
+    let (case, n) = count::args("ours");
+    match case.as_str() {
         "ours" | "ours1" => {
             let router = ours(if case == "ours" { 10_000 } else { 1 });
             run(n, || {
