@@ -199,9 +199,14 @@ impl<'a> Implementation<'a> {
             Ok(())
         })?;
         let [name, version, title, description, website_url] = s;
+        // One error for both required members, naming the first one missing.
+        let (Some(name), Some(version)) = (name, version) else {
+            let missing = if name.is_none() { "name" } else { "version" };
+            return Err(ParamsError::missing(missing).into());
+        };
         Ok(Self {
-            name: required(name, "name")?,
-            version: required(version, "version")?,
+            name,
+            version,
             title,
             description,
             website_url,
@@ -387,8 +392,16 @@ impl<'a> RequestMeta<'a> {
             },
         )?;
         let [version, .., traceparent, tracestate, baggage] = s;
-        m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
-        m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
+        // One error for both required members, naming the first one missing.
+        let (Some(version), Some(caps)) = (version, caps) else {
+            let missing = if version.is_none() {
+                PROTOCOL_VERSION_KEY
+            } else {
+                CLIENT_CAPABILITIES_KEY
+            };
+            return Err(ParamsError::missing(missing).into());
+        };
+        (m.protocol_version, m.client_capabilities) = (version, caps);
         (m.traceparent, m.tracestate, m.baggage) = (traceparent, tracestate, baggage);
         if skipped {
             m.extra = text.slice(from, c.position());

@@ -8,7 +8,7 @@ use super::seq::{Map, Seq};
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
-use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError};
 
 /// `resources/read` params (`ReadResourceRequestParams`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -82,9 +82,14 @@ impl<'a> ReadResourceParams<'a> {
             Ok(())
         })?;
         let [_, uri, _, request_state] = s;
+        // One error for both required members, naming the first one missing.
+        let (Some(meta), Some(uri)) = (meta, uri) else {
+            let missing = if meta.is_none() { "_meta" } else { "uri" };
+            return Err(ParamsError::missing(missing).into());
+        };
         Ok(Self {
-            meta: required(meta, "_meta")?,
-            uri: required(uri, "uri")?,
+            meta,
+            uri,
             input_responses,
             request_state,
         })
