@@ -104,8 +104,7 @@ impl<'a> ResourceContents<'a> {
         let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
         let mut meta = None;
         members(c, CONTENTS_KEYS, "contents", 0b1111, &mut s, &mut |_, c| {
-            meta = Some(object(c, "_meta")?);
-            Ok(())
+            object(c, "_meta").map(|v| meta = Some(v))
         })?;
         let [uri, mime_type, text, blob] = s;
         // The checks in the wide form's order, sharing one error construction.
