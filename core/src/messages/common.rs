@@ -120,15 +120,17 @@ pub(crate) fn members<'a>(
 ) -> Dec<bool> {
     let mut f = obj(c, names, field)?;
     while let Some(i) = f.next(c)? {
+        // One exit for both kinds of member.
         if strings & (1 << (i % 64)) == 0 {
-            other(i, c)?;
-            continue;
-        }
-        let name = names.names.get(i).copied().unwrap_or(ParamsError::ITEM);
-        let v = string(c, name)?;
-        if let Some(slot) = slots.get_mut(i) {
-            *slot = Some(v);
-        }
+            other(i, c)
+        } else {
+            let name = names.names.get(i).copied().unwrap_or(ParamsError::ITEM);
+            string(c, name).map(|v| {
+                if let Some(slot) = slots.get_mut(i) {
+                    *slot = Some(v);
+                }
+            })
+        }?;
     }
     Ok(f.skipped())
 }
