@@ -120,20 +120,25 @@ pub(crate) fn members<'a>(
 ) -> Dec<bool> {
     let mut f = obj(c, names, field)?;
     while let Some(i) = f.next(c)? {
+        // One exit for both kinds of member.
         if strings & (1 << (i % 64)) == 0 {
-            other(i, c)?;
-            continue;
-        }
-        let name = names.names.get(i).copied().unwrap_or(ParamsError::ITEM);
-        let v = string(c, name)?;
-        if let Some(slot) = slots.get_mut(i) {
-            *slot = Some(v);
-        }
+            other(i, c)
+        } else {
+            let name = names.names.get(i).copied().unwrap_or(ParamsError::ITEM);
+            string(c, name).map(|v| {
+                if let Some(slot) = slots.get_mut(i) {
+                    *slot = Some(v);
+                }
+            })
+        }?;
     }
     Ok(f.skipped())
 }
 
 fn expect(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
+    if !crate::WIDE {
+        return expect_compact(c, kind, field);
+    }
     match c.peek_kind() {
         Some(k) if k == kind => Ok(()),
         Some(_) => Err(ParamsError::wrong_type(field).into()),
@@ -142,6 +147,17 @@ fn expect(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
             .err()
             .map_or(ParamsError::wrong_type(field).into(), Into::into)),
     }
+}
+
+/// [`expect`] as compact targets run it: its two refusals through one error construction.
+/// Same answers and cursor position (`tests`).
+fn expect_compact(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
+    let json = match c.peek_kind() {
+        Some(k) if k == kind => return Ok(()),
+        Some(_) => None,
+        None => c.value().err(),
+    };
+    Err(json.map_or(ParamsError::wrong_type(field).into(), Into::into))
 }
 
 pub(crate) fn string<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<JsonStr<'a>> {
@@ -233,13 +249,14 @@ impl<'a> FromJson<'a> for JsonStr<'a> {
 #[inline(never)]
 fn name_index(c: &mut Cursor<'_>, field: &'static str, names: &[&str]) -> Dec<usize> {
     let s = string(c, field)?;
-    let unknown = ParamsError::new(ParamsErrorKind::UnknownValue, field);
     let mut buf = [0u8; 16];
+    // An escaped string too long for `buf` and a string not in `names`: one refusal.
     let s = match s.as_str() {
-        Some(s) => s,
-        None => s.unescape_into(&mut buf).map_err(|_| unknown)?,
+        Some(s) => Some(s),
+        None => s.unescape_into(&mut buf).ok(),
     };
-    Ok(names.iter().position(|n| *n == s).ok_or(unknown)?)
+    s.and_then(|s| names.iter().position(|n| *n == s))
+        .ok_or(ParamsError::new(ParamsErrorKind::UnknownValue, field).into())
 }
 
 macro_rules! string_enum {
@@ -429,6 +446,41 @@ impl Encode for Priority {
 #[cfg(test)]
 mod tests {
     use super::{CacheScope, LoggingLevel, ResultType, Role, Theme};
+
+    /// `expect` and its compact form: same answer and cursor position for every kind, on
+    /// values of every kind and on malformed ones.
+    #[test]
+    fn expect_forms_agree() {
+        use crate::json::{Cursor, JsonKind, Limits};
+        let kinds = [
+            JsonKind::Null,
+            JsonKind::Bool,
+            JsonKind::Number,
+            JsonKind::String,
+            JsonKind::Array,
+            JsonKind::Object,
+        ];
+        let bodies: [&[u8]; 14] = [
+            b"", b"  ", b"null", b"true", b"-1.5", b"\"s\"", b"[1]", b"{}", b"\"open", b"tru",
+            b"-", b"[1,", b"{\"a\"", b"\"\\q\"",
+        ];
+        let mut refused = 0;
+        for body in bodies {
+            for kind in kinds {
+                let (Ok(mut a), Ok(mut b)) = (
+                    Cursor::new(body, Limits::DEFAULT),
+                    Cursor::new(body, Limits::DEFAULT),
+                ) else {
+                    continue;
+                };
+                let want = super::expect(&mut a, kind, "f");
+                refused += usize::from(want.is_err());
+                assert_eq!(super::expect_compact(&mut b, kind, "f"), want);
+                assert_eq!(a.position(), b.position());
+            }
+        }
+        assert!(refused > 12);
+    }
 
     macro_rules! both_forms_agree {
         ($($t:ident),*) => {$(

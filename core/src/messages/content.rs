@@ -104,29 +104,32 @@ impl<'a> ResourceContents<'a> {
         let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
         let mut meta = None;
         members(c, CONTENTS_KEYS, "contents", 0b1111, &mut s, &mut |_, c| {
-            meta = Some(object(c, "_meta")?);
-            Ok(())
+            object(c, "_meta").map(|v| meta = Some(v))
         })?;
         let [uri, mime_type, text, blob] = s;
-        let uri = required(uri, "uri")?;
-        match (text, blob) {
-            (Some(text), None) => Ok(Self::Text(TextResourceContents {
-                uri,
-                mime_type,
-                text,
-                meta,
-            })),
-            (None, Some(blob)) => Ok(Self::Blob(BlobResourceContents {
-                uri,
-                mime_type,
-                blob,
-                meta,
-            })),
-            (None, None) => Err(ParamsError::missing("text").into()),
-            (Some(_), Some(_)) => {
-                Err(ParamsError::new(ParamsErrorKind::Conflicting, "blob").into())
+        // The checks in the wide form's order, sharing one error construction.
+        let (kind, field) = match (uri, text, blob) {
+            (Some(uri), Some(text), None) => {
+                return Ok(Self::Text(TextResourceContents {
+                    uri,
+                    mime_type,
+                    text,
+                    meta,
+                }));
             }
-        }
+            (Some(uri), None, Some(blob)) => {
+                return Ok(Self::Blob(BlobResourceContents {
+                    uri,
+                    mime_type,
+                    blob,
+                    meta,
+                }));
+            }
+            (None, ..) => (ParamsErrorKind::Missing, "uri"),
+            (_, None, None) => (ParamsErrorKind::Missing, "text"),
+            (_, Some(_), Some(_)) => (ParamsErrorKind::Conflicting, "blob"),
+        };
+        Err(ParamsError::new(kind, field).into())
     }
 }
 

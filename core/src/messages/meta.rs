@@ -81,12 +81,9 @@ impl<'a> Icon<'a> {
     pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let mut s: [Option<JsonStr<'a>>; 2] = [None; 2];
         let (mut sizes, mut theme) = (None, None);
-        members(c, ICON_KEYS, "icons", 0b11, &mut s, &mut |i, c| {
-            match i {
-                2 => sizes = Some(Seq::decode(c, "sizes")?),
-                _ => theme = Some(Theme::decode(c)?),
-            }
-            Ok(())
+        members(c, ICON_KEYS, "icons", 0b11, &mut s, &mut |i, c| match i {
+            2 => Seq::decode(c, "sizes").map(|v| sizes = Some(v)),
+            _ => Theme::decode(c).map(|v| theme = Some(v)),
         })?;
         let [src, mime_type] = s;
         Ok(Self {
@@ -195,13 +192,17 @@ impl<'a> Implementation<'a> {
         let mut icons = None;
         let names = IMPLEMENTATION_KEYS;
         members(c, names, "implementation", 0b1_1111, &mut s, &mut |_, c| {
-            icons = Some(Seq::decode(c, "icons")?);
-            Ok(())
+            Seq::decode(c, "icons").map(|v| icons = Some(v))
         })?;
         let [name, version, title, description, website_url] = s;
+        // One error for both required members, naming the first one missing.
+        let (Some(name), Some(version)) = (name, version) else {
+            let missing = if name.is_none() { "name" } else { "version" };
+            return Err(ParamsError::missing(missing).into());
+        };
         Ok(Self {
-            name: required(name, "name")?,
-            version: required(version, "version")?,
+            name,
+            version,
             title,
             description,
             website_url,
@@ -371,24 +372,26 @@ impl<'a> RequestMeta<'a> {
             "_meta",
             strings,
             &mut s,
-            &mut |i, c| {
-                match i {
-                    1 => {
-                        caps = Some(ClientCapabilities::decode_field(
-                            c,
-                            CLIENT_CAPABILITIES_KEY,
-                        )?)
-                    }
-                    2 => m.client_info = Some(Implementation::decode(c)?),
-                    3 => m.log_level = Some(LoggingLevel::decode(c)?),
-                    _ => m.progress_token = Some(id(c, "progressToken")?),
-                }
-                Ok(())
+            // Each arm's error is the closure's answer (one exit for all four).
+            &mut |i, c| match i {
+                1 => ClientCapabilities::decode_field(c, CLIENT_CAPABILITIES_KEY)
+                    .map(|v| caps = Some(v)),
+                2 => Implementation::decode(c).map(|v| m.client_info = Some(v)),
+                3 => LoggingLevel::decode(c).map(|v| m.log_level = Some(v)),
+                _ => id(c, "progressToken").map(|v| m.progress_token = Some(v)),
             },
         )?;
         let [version, .., traceparent, tracestate, baggage] = s;
-        m.protocol_version = required(version, PROTOCOL_VERSION_KEY)?;
-        m.client_capabilities = required(caps, CLIENT_CAPABILITIES_KEY)?;
+        // One error for both required members, naming the first one missing.
+        let (Some(version), Some(caps)) = (version, caps) else {
+            let missing = if version.is_none() {
+                PROTOCOL_VERSION_KEY
+            } else {
+                CLIENT_CAPABILITIES_KEY
+            };
+            return Err(ParamsError::missing(missing).into());
+        };
+        (m.protocol_version, m.client_capabilities) = (version, caps);
         (m.traceparent, m.tracestate, m.baggage) = (traceparent, tracestate, baggage);
         if skipped {
             m.extra = text.slice(from, c.position());

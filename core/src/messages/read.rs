@@ -8,7 +8,7 @@ use super::seq::{Map, Seq};
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
-use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError};
 
 /// `resources/read` params (`ReadResourceRequestParams`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -74,17 +74,26 @@ impl<'a> ReadResourceParams<'a> {
     pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
         let (mut meta, mut input_responses) = (None, None);
-        members(c, PARAMS_KEYS, "params", 0b1010, &mut s, &mut |i, c| {
-            match i {
-                0 => meta = Some(RequestMeta::decode(c)?),
-                _ => input_responses = Some(Map::decode(c, "inputResponses")?),
-            }
-            Ok(())
-        })?;
+        members(
+            c,
+            PARAMS_KEYS,
+            "params",
+            0b1010,
+            &mut s,
+            &mut |i, c| match i {
+                0 => RequestMeta::decode(c).map(|v| meta = Some(v)),
+                _ => Map::decode(c, "inputResponses").map(|v| input_responses = Some(v)),
+            },
+        )?;
         let [_, uri, _, request_state] = s;
+        // One error for both required members, naming the first one missing.
+        let (Some(meta), Some(uri)) = (meta, uri) else {
+            let missing = if meta.is_none() { "_meta" } else { "uri" };
+            return Err(ParamsError::missing(missing).into());
+        };
         Ok(Self {
-            meta: required(meta, "_meta")?,
-            uri: required(uri, "uri")?,
+            meta,
+            uri,
             input_responses,
             request_state,
         })

@@ -426,20 +426,20 @@ fn decode_array<'a>(
     field: &'static str,
     item: &mut dyn FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
 ) -> Result<(RawJson<'a>, usize), DecodeError> {
-    if c.peek() != Some(b'[') {
-        return Err(ParamsError::wrong_type(field).into());
+    // Both refusals share one error construction.
+    if c.peek() == Some(b'[') {
+        let (start, text) = (c.position(), c.clone());
+        c.begin_array()?;
+        let (mut first, mut len) = (true, 0);
+        while c.next_item(&mut first)? {
+            item(c).map_err(|e| in_field(e, field))?;
+            len += 1;
+        }
+        if let Some(raw) = text.slice(start, c.position()) {
+            return Ok((raw, len));
+        }
     }
-    let (start, text) = (c.position(), c.clone());
-    c.begin_array()?;
-    let (mut first, mut len) = (true, 0);
-    while c.next_item(&mut first)? {
-        item(c).map_err(|e| in_field(e, field))?;
-        len += 1;
-    }
-    let raw = text
-        .slice(start, c.position())
-        .ok_or(ParamsError::wrong_type(field))?;
-    Ok((raw, len))
+    Err(ParamsError::wrong_type(field).into())
 }
 
 /// [`Map::decode`] as compact targets run it: [`walk_object`] once, for every value type
@@ -450,7 +450,20 @@ fn decode_object<'a>(
     field: &'static str,
     value: &mut dyn FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
 ) -> Result<(RawJson<'a>, usize), DecodeError> {
-    walk_object(c, field, value)
+    // [`walk_object`]'s steps, its two refusals sharing one error construction.
+    if c.peek() == Some(b'{') {
+        let (start, text) = (c.position(), c.clone());
+        c.begin_object()?;
+        let (mut first, mut len) = (true, 0);
+        while c.next_key(&mut first)?.is_some() {
+            value(c).map_err(|e| in_field(e, field))?;
+            len += 1;
+        }
+        if let Some(raw) = text.slice(start, c.position()) {
+            return Ok((raw, len));
+        }
+    }
+    Err(ParamsError::wrong_type(field).into())
 }
 
 /// Walks the object at `c`, each value checked by `value`; returns the object's text and

@@ -46,7 +46,18 @@ impl Set {
     }
     /// Whether some byte of the set belongs to `class`.
     fn meets(&self, class: u8) -> bool {
+        if !crate::WIDE {
+            return self.meets_by_words(class);
+        }
         (0..=255u8).any(|b| self.has(b) && norm::in_class(b, class))
+    }
+    /// [`Set::meets`] as compact targets run it: the words of `class`'s set (built as
+    /// `first` builds it, so that code is shared) against this one's. Same answer (`tests`).
+    fn meets_by_words(&self, class: u8) -> bool {
+        self.0
+            .iter()
+            .zip(Set::class(class).0)
+            .any(|(a, b)| a & b != 0)
     }
 }
 
@@ -277,4 +288,38 @@ pub(crate) fn check_query(source: &str, params: &[Step]) -> Result<(), CompileEr
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Set, norm};
+
+    /// Both forms of `Set::meets` agree: every class byte against every single-byte set, the
+    /// empty set, and sets of several bytes.
+    #[test]
+    fn meets_both_forms_agree() {
+        let wide = |s: &Set, class: u8| (0..=255u8).any(|b| s.has(b) && norm::in_class(b, class));
+        let mut sets = [Set::default(); 262];
+        for (b, s) in (0..=255u8).zip(sets.iter_mut().skip(1)) {
+            s.add(b);
+        }
+        for (step, s) in [3u8, 7, 31, 64, 101]
+            .into_iter()
+            .zip(sets.iter_mut().skip(257))
+        {
+            for b in (0..=255u8).step_by(usize::from(step)) {
+                s.add(b);
+            }
+        }
+        let mut any_true = false;
+        for class in 0..=255u8 {
+            for s in &sets {
+                let want = wide(s, class);
+                any_true |= want;
+                assert_eq!(s.meets_by_words(class), want, "class {class}");
+                assert_eq!(s.meets(class), want, "class {class}");
+            }
+        }
+        assert!(any_true);
+    }
 }
