@@ -40,7 +40,10 @@ pub(crate) fn run_simple(
 /// [`run_simple`] op by op, byte by byte: what compact targets run (and the tests compare
 /// [`run_simple_wide`] with).
 #[cfg_attr(
-    all(not(test), any(target_pointer_width = "64", target_family = "wasm")),
+    all(
+        not(all(test, feature = "alloc")),
+        any(target_pointer_width = "64", target_family = "wasm")
+    ),
     allow(dead_code)
 )]
 #[inline]
