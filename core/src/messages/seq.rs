@@ -450,7 +450,18 @@ fn decode_object<'a>(
     field: &'static str,
     value: &mut dyn FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
 ) -> Result<(RawJson<'a>, usize), DecodeError> {
-    // [`walk_object`]'s steps, its two refusals sharing one error construction.
+    walk_object(c, field, value)
+}
+
+/// Walks the object at `c`, each value checked by `value`; returns the object's text and
+/// its number of entries.
+#[inline]
+fn walk_object<'a>(
+    c: &mut Cursor<'a>,
+    field: &'static str,
+    mut value: impl FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
+) -> Result<(RawJson<'a>, usize), DecodeError> {
+    // Both refusals (not an object; no text) share one error construction.
     if c.peek() == Some(b'{') {
         let (start, text) = (c.position(), c.clone());
         c.begin_object()?;
@@ -464,30 +475,6 @@ fn decode_object<'a>(
         }
     }
     Err(ParamsError::wrong_type(field).into())
-}
-
-/// Walks the object at `c`, each value checked by `value`; returns the object's text and
-/// its number of entries.
-#[inline]
-fn walk_object<'a>(
-    c: &mut Cursor<'a>,
-    field: &'static str,
-    mut value: impl FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
-) -> Result<(RawJson<'a>, usize), DecodeError> {
-    if c.peek() != Some(b'{') {
-        return Err(ParamsError::wrong_type(field).into());
-    }
-    let (start, text) = (c.position(), c.clone());
-    c.begin_object()?;
-    let (mut first, mut len) = (true, 0);
-    while c.next_key(&mut first)?.is_some() {
-        value(c).map_err(|e| in_field(e, field))?;
-        len += 1;
-    }
-    let raw = text
-        .slice(start, c.position())
-        .ok_or(ParamsError::wrong_type(field))?;
-    Ok((raw, len))
 }
 
 fn in_field(e: DecodeError, field: &'static str) -> DecodeError {
