@@ -1,5 +1,6 @@
 //! `resources/read` (docs/rules.md §7).
 
+use super::capabilities::ClientCapabilities;
 use super::common::{CacheScope, Enc, ResultType, members, obj, required, string, ttl};
 use super::content::ResourceContents;
 use super::input_required::{InputResponses, complete_only};
@@ -50,21 +51,20 @@ impl<'a> FromJson<'a> for ReadResourceParams<'a> {
             return Self::decode_compact(c);
         }
         let mut f = obj(c, PARAMS_KEYS, "params")?;
-        let (mut meta, mut uri, mut input_responses, mut request_state) = (None, None, None, None);
+        // Built in place: `_meta` is large, so it is not moved through a `Result`.
+        let mut p = Self::new(RequestMeta::new("", ClientCapabilities::EMPTY), "");
+        let (mut meta, mut uri) = (None, None);
         while let Some(i) = f.next(c)? {
             match i {
-                0 => meta = Some(RequestMeta::decode(c)?),
+                0 => meta = Some(RequestMeta::decode_in(c, &mut p.meta)?),
                 1 => uri = Some(string(c, "uri")?),
-                2 => input_responses = Some(Map::decode(c, "inputResponses")?),
-                _ => request_state = Some(string(c, "requestState")?),
+                2 => p.input_responses = Some(Map::decode(c, "inputResponses")?),
+                _ => p.request_state = Some(string(c, "requestState")?),
             }
         }
-        Ok(Self {
-            meta: required(meta, "_meta")?,
-            uri: required(uri, "uri")?,
-            input_responses,
-            request_state,
-        })
+        required(meta, "_meta")?;
+        p.uri = required(uri, "uri")?;
+        Ok(p)
     }
 }
 
