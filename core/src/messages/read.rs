@@ -46,6 +46,13 @@ impl<'a> ReadResourceParams<'a> {
 const PARAMS_KEYS: &Keys = keys!["_meta", "uri", "inputResponses", "requestState"];
 
 impl<'a> FromJson<'a> for ReadResourceParams<'a> {
+    #[cfg_attr(
+        all(
+            any(target_pointer_width = "64", target_family = "wasm"),
+            not(mcp_compact)
+        ),
+        inline(always)
+    )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         if !crate::WIDE {
             return Self::decode_compact(c);
