@@ -154,6 +154,13 @@ impl<'a> ReadResourceResult<'a> {
 }
 
 impl<'a> FromJson<'a> for ReadResourceResult<'a> {
+    #[cfg_attr(
+        all(
+            any(target_pointer_width = "64", target_family = "wasm"),
+            not(mcp_compact)
+        ),
+        inline(always)
+    )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &Keys = keys!["resultType", "contents", "ttlMs", "cacheScope", "_meta"];
         let mut f = obj(c, NAMES, "result")?;
