@@ -413,6 +413,22 @@ impl Priority {
 
 impl<'a> FromJson<'a> for Priority {
     fn decode(c: &mut Cursor<'a>) -> Dec<Self> {
+        // Speed only: a plain literal in range, read directly (the same value and position).
+        if crate::WIDE {
+            let (pos, depth) = (c.position(), c.depth());
+            match c.plain_unit().map(Self::new) {
+                Some(Some(p)) => return Ok(p),
+                Some(None) => c.rewind(pos, depth),
+                None => {}
+            }
+        }
+        Self::decode_general(c)
+    }
+}
+
+impl Priority {
+    /// [`FromJson::decode`] through the number path only (compact targets' form).
+    pub(crate) fn decode_general(c: &mut Cursor<'_>) -> Dec<Self> {
         let n = number(c, "priority")?;
         Ok(n.as_f64()
             .and_then(Self::new)
@@ -429,6 +445,72 @@ impl Encode for Priority {
 #[cfg(test)]
 mod tests {
     use super::{CacheScope, LoggingLevel, ResultType, Role, Theme};
+
+    /// The direct priority read against the number path: same value or error, same position.
+    #[test]
+    fn priority_fast_read_agrees() {
+        use super::Priority;
+        use crate::json::{Cursor, Limits};
+        use crate::jsonrpc::FromJson;
+        use std::{format, string::String, vec::Vec};
+        let mut texts: Vec<String> = [
+            "0",
+            "1",
+            "0.5",
+            "1.0",
+            "1.5",
+            "0.000",
+            "1.000000000000000",
+            "0.999999999999999",
+            "0.1234567890123456",
+            "0.12345678901234",
+            "2",
+            "01",
+            "0.",
+            "0.5e1",
+            "0.5E-1",
+            "-0",
+            "-0.5",
+            "1e0",
+            "0.3]",
+            "0.3,",
+            " 0.7 ",
+            "0.1x",
+            "00.5",
+            "1.00000000000001",
+            "true",
+            "\"0.5\"",
+            "0.5.",
+            "10",
+            "0.30000000000000004",
+        ]
+        .iter()
+        .map(|t| String::from(*t))
+        .collect();
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        for digits in 1..=16 {
+            for _ in 0..64 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let frac = format!("{:016}", x % 10_000_000_000_000_000);
+                texts.push(format!("0.{}", frac.get(..digits).unwrap_or("")));
+            }
+        }
+        for t in &texts {
+            let (mut a, mut b) = (
+                Cursor::new(t.as_bytes(), Limits::DEFAULT).unwrap(),
+                Cursor::new(t.as_bytes(), Limits::DEFAULT).unwrap(),
+            );
+            let (fast, general) = (Priority::decode(&mut a), Priority::decode_general(&mut b));
+            assert_eq!(
+                fast.map(|p| p.get().to_bits()),
+                general.map(|p| p.get().to_bits()),
+                "{t}"
+            );
+            assert_eq!(a.position(), b.position(), "{t}");
+        }
+    }
 
     macro_rules! both_forms_agree {
         ($($t:ident),*) => {$(
