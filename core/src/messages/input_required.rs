@@ -156,13 +156,6 @@ fn unrecognised(e: DecodeError) -> DecodeError {
 }
 
 impl<'a, T: FromJson<'a>> FromJson<'a> for Outcome<'a, T> {
-    #[cfg_attr(
-        all(
-            any(target_pointer_width = "64", target_family = "wasm"),
-            not(mcp_compact)
-        ),
-        inline(always)
-    )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         // Peek at the first member: when it is `resultType` (as every encoder here writes
         // it), dispatch and decode the object in one pass; otherwise find it first.
