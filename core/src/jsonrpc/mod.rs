@@ -17,6 +17,8 @@ mod error_object;
 mod id;
 mod method;
 mod typed;
+#[cfg(test)]
+mod typed_tests;
 
 pub use envelope::{ErrorResponse, Message, Notification, Request, Response, recover_id};
 pub use error::{DecodeError, EnvelopeError, ParamsError, ParamsErrorKind};

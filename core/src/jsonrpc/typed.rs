@@ -76,6 +76,32 @@ fn body_in_place<'a, T: FromJson<'a>>(
     Ok(true)
 }
 
+/// Leaves `slot` holding the body (decoded from `raw` when the walk did not decode it in
+/// place) or returns its error, so the error surfaces inside `decode_top` (which ranks it).
+fn settle<T>(
+    slot: &mut Option<Result<T, ParamsError>>,
+    raw: impl FnOnce() -> Result<T, ParamsError>,
+) -> Result<(), DecodeError> {
+    match slot {
+        Some(Ok(_)) => Ok(()),
+        Some(Err(e)) => Err((*e).into()),
+        None => {
+            *slot = Some(Ok(raw()?));
+            Ok(())
+        }
+    }
+}
+
+/// The body [`settle`] left; `decode_top` returned `Ok`, so it is always `Some(Ok)` (the
+/// other arms only keep this total).
+fn taken<T>(slot: Option<Result<T, ParamsError>>) -> Result<T, DecodeError> {
+    match slot {
+        Some(Ok(t)) => Ok(t),
+        Some(Err(e)) => Err(e.into()),
+        None => Err(ParamsError::missing("params").into()),
+    }
+}
+
 /// A request with typed params, e.g. [`ReadResourceRequest`](crate::messages::ReadResourceRequest).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct TypedRequest<'a, P> {
@@ -92,6 +118,33 @@ impl<'a, P: MethodParams<'a>> TypedRequest<'a, P> {
     /// # Errors
     /// `-32700`, `-32600` (including a different kind or method) or `-32602`.
     pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
+        if !crate::WIDE {
+            return Self::decode_compact(bytes);
+        }
+        let mut params = None;
+        let id = decode_top(bytes, Limits::DEFAULT, |c| {
+            let members = walk(c, |i, method, c| {
+                if i == PARAMS && method == Some(P::METHOD) {
+                    body_in_place(c, &mut params)
+                } else {
+                    Ok(false)
+                }
+            })?;
+            match classify(members)? {
+                Message::Request(r) if r.method == P::METHOD => {
+                    settle(&mut params, || P::from_params(r.params))?;
+                    Ok(r.id)
+                }
+                Message::Request(_) => Err(EnvelopeError::UnexpectedMethod.into()),
+                _ => Err(EnvelopeError::UnexpectedKind.into()),
+            }
+        })?;
+        taken(params).map(|params| Self { id, params })
+    }
+
+    /// [`TypedRequest::decode`] as compact targets run it (`crate::WIDE`): the body moves
+    /// through `decode_top`'s result. Same answers (`jsonrpc::typed::tests`).
+    pub(crate) fn decode_compact(bytes: &'a [u8]) -> Result<Self, DecodeError> {
         decode_top(bytes, Limits::DEFAULT, |c| {
             let mut params = None;
             let members = walk(c, |i, method, c| {
@@ -153,6 +206,31 @@ impl<'a, P: MethodParams<'a>> TypedNotification<P> {
     /// # Errors
     /// `-32700`, `-32600` (including a different kind or method) or `-32602`.
     pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
+        if !crate::WIDE {
+            return Self::decode_compact(bytes);
+        }
+        let mut params = None;
+        decode_top(bytes, Limits::DEFAULT, |c| {
+            let members = walk(c, |i, method, c| {
+                if i == PARAMS && method == Some(P::METHOD) {
+                    body_in_place(c, &mut params)
+                } else {
+                    Ok(false)
+                }
+            })?;
+            match classify(members)? {
+                Message::Notification(n) if n.method == P::METHOD => {
+                    settle(&mut params, || P::from_params(n.params))
+                }
+                Message::Notification(_) => Err(EnvelopeError::UnexpectedMethod.into()),
+                _ => Err(EnvelopeError::UnexpectedKind.into()),
+            }
+        })?;
+        taken(params).map(|params| Self { params })
+    }
+
+    /// [`TypedNotification::decode`] as compact targets run it (`crate::WIDE`).
+    pub(crate) fn decode_compact(bytes: &'a [u8]) -> Result<Self, DecodeError> {
         decode_top(bytes, Limits::DEFAULT, |c| {
             let mut params = None;
             let members = walk(c, |i, method, c| {

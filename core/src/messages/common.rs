@@ -430,6 +430,22 @@ impl Priority {
 
 impl<'a> FromJson<'a> for Priority {
     fn decode(c: &mut Cursor<'a>) -> Dec<Self> {
+        // Speed only: a plain literal in range, read directly (the same value and position).
+        if crate::WIDE {
+            let (pos, depth) = (c.position(), c.depth());
+            match c.plain_unit().map(Self::new) {
+                Some(Some(p)) => return Ok(p),
+                Some(None) => c.rewind(pos, depth),
+                None => {}
+            }
+        }
+        Self::decode_general(c)
+    }
+}
+
+impl Priority {
+    /// [`FromJson::decode`] through the number path only (compact targets' form).
+    pub(crate) fn decode_general(c: &mut Cursor<'_>) -> Dec<Self> {
         let n = number(c, "priority")?;
         Ok(n.as_f64()
             .and_then(Self::new)
@@ -444,127 +460,5 @@ impl Encode for Priority {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::{CacheScope, LoggingLevel, ResultType, Role, Theme};
-
-    /// `expect` and its compact form: same answer and cursor position for every kind, on
-    /// values of every kind and on malformed ones.
-    #[test]
-    fn expect_forms_agree() {
-        use crate::json::{Cursor, JsonKind, Limits};
-        let kinds = [
-            JsonKind::Null,
-            JsonKind::Bool,
-            JsonKind::Number,
-            JsonKind::String,
-            JsonKind::Array,
-            JsonKind::Object,
-        ];
-        let bodies: [&[u8]; 14] = [
-            b"", b"  ", b"null", b"true", b"-1.5", b"\"s\"", b"[1]", b"{}", b"\"open", b"tru",
-            b"-", b"[1,", b"{\"a\"", b"\"\\q\"",
-        ];
-        let mut refused = 0;
-        for body in bodies {
-            for kind in kinds {
-                let (Ok(mut a), Ok(mut b)) = (
-                    Cursor::new(body, Limits::DEFAULT),
-                    Cursor::new(body, Limits::DEFAULT),
-                ) else {
-                    continue;
-                };
-                let want = super::expect(&mut a, kind, "f");
-                refused += usize::from(want.is_err());
-                assert_eq!(super::expect_compact(&mut b, kind, "f"), want);
-                assert_eq!(a.position(), b.position());
-            }
-        }
-        assert!(refused > 12);
-    }
-
-    macro_rules! both_forms_agree {
-        ($($t:ident),*) => {$(
-            for v in $t::ALL {
-                assert_eq!($t::from_name(v.as_str()), Some(*v));
-                assert_eq!($t::from_name_in_table(v.as_str()), Some(*v));
-            }
-            for s in ["", "x", "publi", "publics", "Debug", "info "] {
-                assert_eq!($t::from_name_in_table(s), $t::from_name(s), "{s}");
-            }
-        )*};
-    }
-
-    /// Compact targets' shared decoder answers as the generic one, escapes and errors too.
-    #[test]
-    fn string_enums_decode_by_index_agrees() {
-        use crate::json::{Cursor, Limits};
-        use crate::jsonrpc::FromJson;
-        let inputs: &[&[u8]] = &[
-            br#""debug""#,
-            br#""emergency""#,
-            br#""d\u0065bug""#,
-            br#""\u0064ebug""#,
-            br#""public""#,
-            br#""priv\u0061te""#,
-            br#""light""#,
-            br#""dark""#,
-            br#""user""#,
-            br#""assistant""#,
-            br#""complete""#,
-            br#""input_required""#,
-            br#""nope""#,
-            br#""""#,
-            br#""\u0000""#,
-            br#""emergencyemergency\u0021""#,
-            br#""a\ud800""#,
-            b"1",
-            b"null",
-            b"{}",
-            br#"["debug"]"#,
-            b"true",
-            br#""users""#,
-            br#""use""#,
-            br#""assistan""#,
-            br#""assistantt""#,
-            br#""publicx""#,
-            br#""input_required_""#,
-            br#""us\u0065r""#,
-        ];
-        // Each also followed by more text, so a value is matched in place (eight bytes
-        // after its opening quote) as well as read the general way.
-        let padded: [([u8; 40], usize); 32] = core::array::from_fn(|k| {
-            let mut out = [b' '; 40];
-            let src = inputs.get(k).copied().unwrap_or(b"0");
-            if let Some(dst) = out.get_mut(..src.len()) {
-                dst.copy_from_slice(src);
-            }
-            if let Some(dst) = out.get_mut(src.len()..src.len() + 6) {
-                dst.copy_from_slice(b",\"k\":1");
-            }
-            (out, src.len() + 6)
-        });
-        assert!(inputs.len() <= padded.len());
-        let padded = padded.iter().map(|(b, n)| b.get(..*n).unwrap_or(&[]));
-        macro_rules! agree {
-            ($($t:ident),*) => {$(
-                for bytes in inputs.iter().copied().chain(padded.clone()) {
-                    let (mut a, mut b) = (
-                        Cursor::new(bytes, Limits::DEFAULT).unwrap(),
-                        Cursor::new(bytes, Limits::DEFAULT).unwrap(),
-                    );
-                    let want = <$t as FromJson>::decode(&mut a);
-                    assert_eq!($t::decode_by_index(&mut b), want, "{bytes:?}");
-                    assert_eq!(a.position(), b.position());
-                }
-            )*};
-        }
-        agree!(ResultType, CacheScope, Role, LoggingLevel, Theme);
-    }
-
-    /// The table search compact targets use gives the match's answer.
-    #[test]
-    fn string_enums_both_forms_agree() {
-        both_forms_agree!(ResultType, CacheScope, Role, LoggingLevel, Theme);
-        assert_eq!(LoggingLevel::ALL.len(), 8);
-    }
-}
+#[path = "common_tests.rs"]
+mod tests;

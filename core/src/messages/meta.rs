@@ -326,9 +326,20 @@ impl<'a> RequestMeta<'a> {
         inline(always)
     )]
     pub(crate) fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut m = Self::new("", ClientCapabilities::EMPTY);
+        Self::decode_in(c, &mut m)?;
+        Ok(m)
+    }
+
+    /// [`RequestMeta::decode_wide`] into `m`, which must be `new("", EMPTY)`: lets a wide
+    /// params decoder build its `_meta` in place. `m` is unspecified after an error.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn decode_in(c: &mut Cursor<'a>, m: &mut Self) -> Result<(), DecodeError> {
         let (from, text) = (start(c), c.clone());
         let mut f = obj(c, REQUEST_META_KEYS, "_meta")?;
-        let mut m = Self::new("", ClientCapabilities::EMPTY);
         let (mut version, mut caps) = (None, None);
         while let Some(i) = f.next(c)? {
             match i {
@@ -352,7 +363,7 @@ impl<'a> RequestMeta<'a> {
         if f.skipped() {
             m.extra = text.slice(from, c.position());
         }
-        Ok(m)
+        Ok(())
     }
 }
 

@@ -265,6 +265,13 @@ pub struct GetPromptResult<'a> {
 }
 
 impl<'a> FromJson<'a> for GetPromptResult<'a> {
+    #[cfg_attr(
+        all(
+            any(target_pointer_width = "64", target_family = "wasm"),
+            not(mcp_compact)
+        ),
+        inline(always)
+    )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         let mut f = obj(
             c,

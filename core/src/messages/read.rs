@@ -1,5 +1,6 @@
 //! `resources/read` (docs/rules.md §7).
 
+use super::capabilities::ClientCapabilities;
 use super::common::{CacheScope, Enc, ResultType, members, obj, required, string, ttl};
 use super::content::ResourceContents;
 use super::input_required::{InputResponses, complete_only};
@@ -45,26 +46,32 @@ impl<'a> ReadResourceParams<'a> {
 const PARAMS_KEYS: &Keys = keys!["_meta", "uri", "inputResponses", "requestState"];
 
 impl<'a> FromJson<'a> for ReadResourceParams<'a> {
+    #[cfg_attr(
+        all(
+            any(target_pointer_width = "64", target_family = "wasm"),
+            not(mcp_compact)
+        ),
+        inline(always)
+    )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         if !crate::WIDE {
             return Self::decode_compact(c);
         }
         let mut f = obj(c, PARAMS_KEYS, "params")?;
-        let (mut meta, mut uri, mut input_responses, mut request_state) = (None, None, None, None);
+        // Built in place: `_meta` is large, so it is not moved through a `Result`.
+        let mut p = Self::new(RequestMeta::new("", ClientCapabilities::EMPTY), "");
+        let (mut meta, mut uri) = (None, None);
         while let Some(i) = f.next(c)? {
             match i {
-                0 => meta = Some(RequestMeta::decode(c)?),
+                0 => meta = Some(RequestMeta::decode_in(c, &mut p.meta)?),
                 1 => uri = Some(string(c, "uri")?),
-                2 => input_responses = Some(Map::decode(c, "inputResponses")?),
-                _ => request_state = Some(string(c, "requestState")?),
+                2 => p.input_responses = Some(Map::decode(c, "inputResponses")?),
+                _ => p.request_state = Some(string(c, "requestState")?),
             }
         }
-        Ok(Self {
-            meta: required(meta, "_meta")?,
-            uri: required(uri, "uri")?,
-            input_responses,
-            request_state,
-        })
+        required(meta, "_meta")?;
+        p.uri = required(uri, "uri")?;
+        Ok(p)
     }
 }
 
@@ -156,6 +163,13 @@ impl<'a> ReadResourceResult<'a> {
 }
 
 impl<'a> FromJson<'a> for ReadResourceResult<'a> {
+    #[cfg_attr(
+        all(
+            any(target_pointer_width = "64", target_family = "wasm"),
+            not(mcp_compact)
+        ),
+        inline(always)
+    )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         const NAMES: &Keys = keys!["resultType", "contents", "ttlMs", "cacheScope", "_meta"];
         let mut f = obj(c, NAMES, "result")?;
