@@ -1,7 +1,7 @@
 //! Typed messages: a request, notification or response whose `params`/`result` is a typed
 //! view, decoded in one pass and encoded back canonically.
 
-use super::envelope::{Message, PARAMS, RESULT, begin, classify, decode_top, walk};
+use super::envelope::{Members, Message, PARAMS, RESULT, begin, classify, decode_top, walk};
 use super::error::{DecodeError, EnvelopeError, ParamsError};
 use super::id::RequestId;
 use super::method::Method;
@@ -92,6 +92,25 @@ fn settle<T>(
     }
 }
 
+/// The envelope's members ([`walk`]), `P`'s params decoded into `params` as they are met
+/// when `method` (naming `P::METHOD`) came first ([`body_in_place`]).
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(always)
+)]
+fn members_with<'a, P: MethodParams<'a>>(
+    c: &mut Cursor<'a>,
+    params: &mut Option<Result<P, ParamsError>>,
+) -> Result<Members<'a>, DecodeError> {
+    walk(c, |i, method, c| {
+        if i == PARAMS && method == Some(P::METHOD) {
+            body_in_place(c, params)
+        } else {
+            Ok(false)
+        }
+    })
+}
+
 /// The body [`settle`] left; `decode_top` returned `Ok`, so it is always `Some(Ok)` (the
 /// other arms only keep this total).
 fn taken<T>(slot: Option<Result<T, ParamsError>>) -> Result<T, DecodeError> {
@@ -123,13 +142,7 @@ impl<'a, P: MethodParams<'a>> TypedRequest<'a, P> {
         }
         let mut params = None;
         let id = decode_top(bytes, Limits::DEFAULT, |c| {
-            let members = walk(c, |i, method, c| {
-                if i == PARAMS && method == Some(P::METHOD) {
-                    body_in_place(c, &mut params)
-                } else {
-                    Ok(false)
-                }
-            })?;
+            let members = members_with(c, &mut params)?;
             match classify(members)? {
                 Message::Request(r) if r.method == P::METHOD => {
                     settle(&mut params, || P::from_params(r.params))?;
@@ -147,13 +160,7 @@ impl<'a, P: MethodParams<'a>> TypedRequest<'a, P> {
     pub(crate) fn decode_compact(bytes: &'a [u8]) -> Result<Self, DecodeError> {
         decode_top(bytes, Limits::DEFAULT, |c| {
             let mut params = None;
-            let members = walk(c, |i, method, c| {
-                if i == PARAMS && method == Some(P::METHOD) {
-                    body_in_place(c, &mut params)
-                } else {
-                    Ok(false)
-                }
-            })?;
+            let members = members_with(c, &mut params)?;
             match classify(members)? {
                 Message::Request(r) if r.method == P::METHOD => Ok(Self {
                     id: r.id,
@@ -211,13 +218,7 @@ impl<'a, P: MethodParams<'a>> TypedNotification<P> {
         }
         let mut params = None;
         decode_top(bytes, Limits::DEFAULT, |c| {
-            let members = walk(c, |i, method, c| {
-                if i == PARAMS && method == Some(P::METHOD) {
-                    body_in_place(c, &mut params)
-                } else {
-                    Ok(false)
-                }
-            })?;
+            let members = members_with(c, &mut params)?;
             match classify(members)? {
                 Message::Notification(n) if n.method == P::METHOD => {
                     settle(&mut params, || P::from_params(n.params))
@@ -233,13 +234,7 @@ impl<'a, P: MethodParams<'a>> TypedNotification<P> {
     pub(crate) fn decode_compact(bytes: &'a [u8]) -> Result<Self, DecodeError> {
         decode_top(bytes, Limits::DEFAULT, |c| {
             let mut params = None;
-            let members = walk(c, |i, method, c| {
-                if i == PARAMS && method == Some(P::METHOD) {
-                    body_in_place(c, &mut params)
-                } else {
-                    Ok(false)
-                }
-            })?;
+            let members = members_with(c, &mut params)?;
             match classify(members)? {
                 Message::Notification(n) if n.method == P::METHOD => Ok(Self {
                     params: match params {
