@@ -167,17 +167,12 @@ impl<'a> JsonStr<'a> {
                     end
                 }
             };
-            let simple = match src.get(end + 1) {
-                None => break,
-                Some(b'"') => b'"',
-                Some(b'\\') => b'\\',
-                Some(b'/') => b'/',
-                Some(b'n') => b'\n',
-                Some(b't') => b'\t',
-                Some(b'r') => b'\r',
-                Some(b'b') => 0x08,
-                Some(b'f') => 0x0c,
-                Some(_) => {
+            let Some(&letter) = src.get(end + 1) else {
+                break;
+            };
+            let simple = match one_letter(letter) {
+                Some(simple) => simple,
+                None => {
                     let mut chars = Chars {
                         rest: self.text.get(end..).unwrap_or(""),
                         escaped: true,
@@ -272,22 +267,30 @@ fn unescape_words(src: &[u8], scratch: &mut [u8], mut i: usize, mut len: usize) 
             continue;
         }
         let k = (m.trailing_zeros() / 8) as usize;
-        let byte = match src.get(i + k + 1) {
-            Some(b'"') => b'"',
-            Some(b'\\') => b'\\',
-            Some(b'/') => b'/',
-            Some(b'n') => b'\n',
-            Some(b't') => b'\t',
-            Some(b'r') => b'\r',
-            Some(b'b') => 0x08,
-            Some(b'f') => 0x0c,
-            _ => return (i + k, len + k),
+        let Some(byte) = src.get(i + k + 1).and_then(|&letter| one_letter(letter)) else {
+            return (i + k, len + k);
         };
         if let Some(dst) = o.get_mut(k) {
             *dst = byte;
         }
         (i, len) = (i + k + 2, len + k + 1);
     }
+}
+
+/// The byte a one-letter escape `\letter` stands for (`\u` and invalid letters: `None`).
+#[inline(always)]
+const fn one_letter(letter: u8) -> Option<u8> {
+    Some(match letter {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'/' => b'/',
+        b'n' => b'\n',
+        b't' => b'\t',
+        b'r' => b'\r',
+        b'b' => 0x08,
+        b'f' => 0x0c,
+        _ => return None,
+    })
 }
 
 impl PartialEq for JsonStr<'_> {
