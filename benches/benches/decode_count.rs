@@ -4,7 +4,8 @@
 //! `cargo bench -p mcp-context-benches --bench decode_count --no-run`, then
 //! `valgrind --tool=callgrind <bench binary> <case> <N>`, where case is one of
 //! `request result prompt list updated`, with `-serde` (serde_json owned decode) or
-//! `-encode` (our encode) appended for the other sides.
+//! `-encode` (our encode) appended for the other sides, or `-into` (ours, the items kept
+//! in slots while decoding) for `result prompt list`.
 
 #[path = "common/message_cases.rs"]
 mod cases;
@@ -40,6 +41,13 @@ fn main() {
             ours_prompt_result(black_box(prompt_json.as_bytes()), &mut scratch)
         }),
         "list" => run(n, || ours_list_result(black_box(list_json.as_bytes()))),
+        "result-into" => run(n, || {
+            ours_read_result_into(black_box(read_json.as_bytes()), &mut scratch)
+        }),
+        "prompt-into" => run(n, || {
+            ours_prompt_result_into(black_box(prompt_json.as_bytes()), &mut scratch)
+        }),
+        "list-into" => run(n, || ours_list_result_into(black_box(list_json.as_bytes()))),
         "updated" => run(n, || ours_updated(black_box(updated.as_bytes()))),
         "request-serde" => run(n, || {
             let v: s::Request<s::ReadParams> = serde_json::from_slice(black_box(req)).unwrap();

@@ -1,12 +1,13 @@
 //! Property tests of the message layer: generated messages round-trip (encode → decode →
-//! encode), and no input up to 64 KiB makes any decoder panic.
+//! encode), `decode_into` gives what `decode` gives (broken messages included), and no
+//! input up to 64 KiB makes any decoder panic.
 
 mod common;
 #[path = "common/decode_all.rs"]
 mod decode_all;
 
 use mcp_context::json::{JsonStr, RawJson, to_string};
-use mcp_context::jsonrpc::{FromJson, OwnedRequestId, RequestId};
+use mcp_context::jsonrpc::{FromJson, OwnedRequestId, RequestId, TypedResponse};
 use mcp_context::messages::owned::*;
 use mcp_context::messages::{
     self as m, CacheScope, ClientCapabilities, Priority, RequestMeta, Role,
@@ -101,6 +102,48 @@ fn block() -> impl Strategy<Value = OwnedContentBlock> {
     ]
 }
 
+/// `decode_into` answers as `decode` does on `$json` (the same view or the same error, and
+/// the same bytes encoded back) with no slots, one fewer than `$n` items, exactly `$n` and
+/// more; then again on `$json` broken by each of `$broken`'s edits (a byte removed or
+/// replaced at an index).
+macro_rules! same_into {
+    ($ty:ty, $json:expr, $n:expr, $broken:expr) => {{
+        let json: &str = &$json;
+        let mut texts = vec![json.as_bytes().to_vec()];
+        for &(at, byte) in &$broken {
+            let mut b = json.as_bytes().to_vec();
+            let at = at % b.len().max(1);
+            match byte {
+                None => drop(b.remove(at)),
+                Some(byte) => b[at] = byte,
+            }
+            texts.push(b);
+        }
+        for bytes in &texts {
+            for k in [0, $n.saturating_sub(1), $n, $n + 3] {
+                let mut slots = vec![None; k];
+                let lazy = TypedResponse::<$ty>::decode(bytes);
+                let stored = TypedResponse::<$ty>::decode_into(bytes, &mut slots);
+                prop_assert_eq!(&stored, &lazy);
+                if let (Ok(s), Ok(l)) = (&stored, &lazy) {
+                    prop_assert_eq!(to_string(s).unwrap(), to_string(l).unwrap());
+                }
+            }
+        }
+    }};
+}
+
+/// Edits that break a message: a byte removed (`None`) or replaced, at an index.
+fn edits() -> impl Strategy<Value = Vec<(usize, Option<u8>)>> {
+    prop::collection::vec(
+        (
+            any::<usize>(),
+            proptest::option::of(prop::sample::select(b"\\\"{}[],:0a \x01".to_vec())),
+        ),
+        0..6,
+    )
+}
+
 static EMITTED: AtomicUsize = AtomicUsize::new(0);
 
 /// Encodes `owned` as a response, decodes it back as `T`, and checks the view re-encodes to
@@ -123,10 +166,11 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
 
     #[test]
-    fn read_results_round_trip(id in id(), items in prop::collection::vec(contents(), 0..4), ttl in any::<u64>(), private in any::<bool>()) {
+    fn read_results_round_trip(id in id(), items in prop::collection::vec(contents(), 0..4), ttl in any::<u64>(), private in any::<bool>(), broken in edits()) {
         let scope = if private { CacheScope::Private } else { CacheScope::Public };
         let owned = OwnedResponse { id, result: OwnedReadResourceResult { contents: items.clone(), ..OwnedReadResourceResult::new(ttl, scope) } };
         let json = to_string(&owned).unwrap();
+        same_into!(m::Outcome<'_, m::ReadResourceResult<'_>>, json, items.len(), broken);
         let m::Outcome::Complete(r) = check_response::<m::Outcome<'_, m::ReadResourceResult<'_>>>(&json, "ReadResourceResultResponse") else { panic!() };
         prop_assert_eq!((r.ttl(), r.cache_scope, r.contents.len()), (ttl, Some(scope), items.len()));
         for (got, want) in r.contents.iter().zip(&items) {
@@ -136,9 +180,10 @@ proptest! {
     }
 
     #[test]
-    fn list_results_round_trip(id in id(), items in prop::collection::vec(resource(), 0..5), cursor in proptest::option::of(text())) {
+    fn list_results_round_trip(id in id(), items in prop::collection::vec(resource(), 0..5), cursor in proptest::option::of(text()), broken in edits()) {
         let result = OwnedListResourcesResult { items: items.clone(), next_cursor: cursor.clone(), server_info: Some(OwnedImplementation::new("s", "1")), ..OwnedListResult::new(1000, CacheScope::Public) };
         let json = to_string(&OwnedResponse { id, result }).unwrap();
+        same_into!(m::ListResourcesResult<'_>, json, items.len(), broken);
         let r = check_response::<m::ListResourcesResult<'_>>(&json, "ListResourcesResultResponse");
         prop_assert_eq!(r.next_cursor.map(|c| c.to_cow().into_owned()), cursor);
         for (got, want) in r.items.iter().zip(&items) {
@@ -148,10 +193,11 @@ proptest! {
     }
 
     #[test]
-    fn prompt_results_round_trip(id in id(), messages in prop::collection::vec((any::<bool>(), block()), 0..4), description in proptest::option::of(text())) {
+    fn prompt_results_round_trip(id in id(), messages in prop::collection::vec((any::<bool>(), block()), 0..4), description in proptest::option::of(text()), broken in edits()) {
         let messages: Vec<_> = messages.into_iter().map(|(user, content)| OwnedPromptMessage { role: if user { Role::User } else { Role::Assistant }, content }).collect();
         let result = OwnedGetPromptResult { description, messages: messages.clone(), server_info: None };
         let json = to_string(&OwnedResponse { id, result }).unwrap();
+        same_into!(m::Outcome<'_, m::GetPromptResult<'_>>, json, messages.len(), broken);
         let m::Outcome::Complete(r) = check_response::<m::Outcome<'_, m::GetPromptResult<'_>>>(&json, "GetPromptResultResponse") else { panic!() };
         prop_assert_eq!(r.messages.len(), messages.len());
     }

@@ -1,6 +1,7 @@
 //! Decoding and encoding a `resources/read` request and its result allocate nothing: the
-//! zero-copy views, lazy iteration, scratch-buffer unescaping, and encoding into a caller's
-//! `&mut [u8]` (docs/rules.md §7 shapes).
+//! zero-copy views, lazy iteration, items kept in caller slots (`decode_into`),
+//! scratch-buffer unescaping, and encoding into a caller's `&mut [u8]` (docs/rules.md §7
+//! shapes).
 //!
 //! A counting global allocator (the `allocation-counter` crate) wraps the system allocator
 //! and counts per thread. A positive control shows an allocation is counted.
@@ -80,6 +81,10 @@ fn client_side(out: &mut [u8]) -> usize {
         (r.ttl(), r.cache_scope, bytes > 0),
         (60_000, Some(CacheScope::Private), true)
     );
+    // The same result with its contents kept in slots on the stack while decoding.
+    let mut slots = [None; 4];
+    let stored = ReadResourceResultResponse::decode_into(RESULT, &mut slots).expect("valid");
+    assert_eq!(stored, resp);
     // Re-encode the decoded view, and classify a message generically.
     n + to_slice(&resp, &mut out[n..]).expect("fits")
         + usize::from(Message::decode(REQUEST).is_ok())

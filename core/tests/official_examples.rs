@@ -43,6 +43,23 @@ macro_rules! full {
     };
 }
 
+/// As `full!` for a response whose result has a main sequence: `decode_into` with slots to
+/// spare and with one slot (a longer sequence stays lazy) answers as `decode` does.
+macro_rules! full_into {
+    ($t:ty) => {
+        |b: &[u8]| -> Decoded {
+            for n in [64, 1] {
+                let mut slots = vec![None; n];
+                let stored = <$t>::decode_into(b, &mut slots);
+                if stored != <$t>::decode(b) {
+                    return Err(format!("decode_into with {n} slots: {stored:?}"));
+                }
+            }
+            to_string(&<$t>::decode(b).map_err(err)?).map_err(err)
+        }
+    };
+}
+
 fn content(tag: &'static str) -> fn(&[u8]) -> Decoded {
     macro_rules! block {
         ($tag:literal) => {
@@ -143,19 +160,25 @@ fn decoder(folder: &str) -> Option<(How, Decoder)> {
         "DiscoverRequest" => typed(Box::new(full!(m::DiscoverRequest<'_>))),
         "DiscoverResultResponse" => typed(Box::new(full!(m::DiscoverResultResponse<'_>))),
         "ListResourcesRequest" => typed(Box::new(full!(m::ListResourcesRequest<'_>))),
-        "ListResourcesResultResponse" => typed(Box::new(full!(m::ListResourcesResultResponse<'_>))),
+        "ListResourcesResultResponse" => {
+            typed(Box::new(full_into!(m::ListResourcesResultResponse<'_>)))
+        }
         "ListResourceTemplatesRequest" => {
             typed(Box::new(full!(m::ListResourceTemplatesRequest<'_>)))
         }
-        "ListResourceTemplatesResultResponse" => {
-            typed(Box::new(full!(m::ListResourceTemplatesResultResponse<'_>)))
-        }
+        "ListResourceTemplatesResultResponse" => typed(Box::new(full_into!(
+            m::ListResourceTemplatesResultResponse<'_>
+        ))),
         "ReadResourceRequest" => typed(Box::new(full!(m::ReadResourceRequest<'_>))),
-        "ReadResourceResultResponse" => typed(Box::new(full!(m::ReadResourceResultResponse<'_>))),
+        "ReadResourceResultResponse" => {
+            typed(Box::new(full_into!(m::ReadResourceResultResponse<'_>)))
+        }
         "ListPromptsRequest" => typed(Box::new(full!(m::ListPromptsRequest<'_>))),
-        "ListPromptsResultResponse" => typed(Box::new(full!(m::ListPromptsResultResponse<'_>))),
+        "ListPromptsResultResponse" => {
+            typed(Box::new(full_into!(m::ListPromptsResultResponse<'_>)))
+        }
         "GetPromptRequest" => typed(Box::new(full!(m::GetPromptRequest<'_>))),
-        "GetPromptResultResponse" => typed(Box::new(full!(m::GetPromptResultResponse<'_>))),
+        "GetPromptResultResponse" => typed(Box::new(full_into!(m::GetPromptResultResponse<'_>))),
         "CompleteRequest" => typed(Box::new(full!(m::CompleteRequest<'_>))),
         "CompleteResultResponse" => typed(Box::new(full!(m::CompleteResultResponse<'_>))),
         "SubscriptionsListenRequest" => typed(Box::new(full!(m::SubscriptionsListenRequest<'_>))),
@@ -163,7 +186,7 @@ fn decoder(folder: &str) -> Option<(How, Decoder)> {
             typed(Box::new(full!(m::SubscriptionsListenResultResponse<'_>)))
         }
         "ListToolsRequest" => typed(Box::new(full!(m::ListToolsRequest<'_>))),
-        "ListToolsResultResponse" => typed(Box::new(full!(m::ListToolsResultResponse<'_>))),
+        "ListToolsResultResponse" => typed(Box::new(full_into!(m::ListToolsResultResponse<'_>))),
         "ResourceListChangedNotification" => {
             typed(Box::new(full!(m::ResourceListChangedNotification<'_>)))
         }

@@ -286,7 +286,19 @@ pub fn ours_read_request(b: &[u8]) -> usize {
 }
 
 pub fn ours_read_result(b: &[u8], scratch: &mut [u8]) -> usize {
-    let r = m::ReadResourceResultResponse::decode(b).unwrap();
+    read_walk(m::ReadResourceResultResponse::decode(b).unwrap(), scratch)
+}
+
+/// As [`ours_read_result`], the contents kept in slots while decoding (`decode_into`).
+pub fn ours_read_result_into(b: &[u8], scratch: &mut [u8]) -> usize {
+    let mut slots = [None; 4];
+    read_walk(
+        m::ReadResourceResultResponse::decode_into(b, &mut slots).unwrap(),
+        scratch,
+    )
+}
+
+fn read_walk(r: m::ReadResourceResultResponse<'_>, scratch: &mut [u8]) -> usize {
     let Outcome::Complete(r) = r.result else {
         unreachable!()
     };
@@ -300,7 +312,19 @@ pub fn ours_read_result(b: &[u8], scratch: &mut [u8]) -> usize {
 }
 
 pub fn ours_prompt_result(b: &[u8], scratch: &mut [u8]) -> usize {
-    let r = m::GetPromptResultResponse::decode(b).unwrap();
+    prompt_walk(m::GetPromptResultResponse::decode(b).unwrap(), scratch)
+}
+
+/// As [`ours_prompt_result`], the messages kept in slots while decoding (`decode_into`).
+pub fn ours_prompt_result_into(b: &[u8], scratch: &mut [u8]) -> usize {
+    let mut slots = [None; 8];
+    prompt_walk(
+        m::GetPromptResultResponse::decode_into(b, &mut slots).unwrap(),
+        scratch,
+    )
+}
+
+fn prompt_walk(r: m::GetPromptResultResponse<'_>, scratch: &mut [u8]) -> usize {
     let Outcome::Complete(r) = r.result else {
         unreachable!()
     };
@@ -321,7 +345,16 @@ pub fn ours_prompt_result(b: &[u8], scratch: &mut [u8]) -> usize {
 }
 
 pub fn ours_list_result(b: &[u8]) -> usize {
-    let r = m::ListResourcesResultResponse::decode(b).unwrap();
+    list_walk(m::ListResourcesResultResponse::decode(b).unwrap())
+}
+
+/// As [`ours_list_result`], the resources kept in slots while decoding (`decode_into`).
+pub fn ours_list_result_into(b: &[u8]) -> usize {
+    let mut slots = [None; 128];
+    list_walk(m::ListResourcesResultResponse::decode_into(b, &mut slots).unwrap())
+}
+
+fn list_walk(r: m::ListResourcesResultResponse<'_>) -> usize {
     r.result
         .items
         .iter()

@@ -27,4 +27,6 @@ pub use error_object::{ErrorData, ErrorObject};
 pub use id::OwnedRequestId;
 pub use id::RequestId;
 pub use method::Method;
-pub use typed::{FromJson, MethodParams, TypedNotification, TypedRequest, TypedResponse};
+pub use typed::{
+    DecodeInto, FromJson, MethodParams, TypedNotification, TypedRequest, TypedResponse,
+};

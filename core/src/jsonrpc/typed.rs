@@ -30,6 +30,27 @@ pub trait FromJson<'a>: Sized {
     }
 }
 
+/// A result whose main sequence (a list's items, a read's `contents`, a prompt's
+/// `messages`) can be kept in caller slots while it is decoded: the one pass that validates
+/// the items also yields them, where the lazy [`Seq`](crate::messages::Seq) that
+/// [`FromJson::decode`] leaves decodes each item again when iterated. No allocation: the
+/// slots are the caller's, e.g. `[None; 64]` on the stack.
+pub trait DecodeInto<'a>: FromJson<'a> {
+    /// The items of the sequence.
+    type Item: Copy;
+
+    /// As [`FromJson::decode`] (the same checks, errors and view), the sequence's items also
+    /// kept in `slots` ([`Seq::decode_into`](crate::messages::Seq::decode_into): when they
+    /// do not fit, the sequence is the lazy one).
+    ///
+    /// # Errors
+    /// As [`FromJson::decode`].
+    fn decode_into(
+        c: &mut Cursor<'a>,
+        slots: &'a mut [Option<Self::Item>],
+    ) -> Result<Self, DecodeError>;
+}
+
 impl<'a> FromJson<'a> for RawJson<'a> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         Ok(c.value()?)
@@ -59,12 +80,13 @@ pub trait MethodParams<'a>: FromJson<'a> + Encode {
 
 /// Decodes the body in place during the envelope walk; a body that breaks the schema is
 /// skipped (validated) so envelope errors, which rank first, can still be found.
-fn body_in_place<'a, T: FromJson<'a>>(
+fn body_in_place<'a, T>(
     c: &mut Cursor<'a>,
     slot: &mut Option<Result<T, ParamsError>>,
+    decode: impl FnOnce(&mut Cursor<'a>) -> Result<T, DecodeError>,
 ) -> Result<bool, DecodeError> {
     let (pos, depth) = (c.position(), c.depth());
-    match T::decode(c) {
+    match decode(c) {
         Ok(t) => *slot = Some(Ok(t)),
         Err(DecodeError::Params(e)) => {
             c.rewind(pos, depth);
@@ -104,7 +126,7 @@ fn members_with<'a, P: MethodParams<'a>>(
 ) -> Result<Members<'a>, DecodeError> {
     walk(c, |i, method, c| {
         if i == PARAMS && method == Some(P::METHOD) {
-            body_in_place(c, params)
+            body_in_place(c, params, P::decode)
         } else {
             Ok(false)
         }
@@ -278,13 +300,21 @@ impl<'a, R: FromJson<'a>> TypedResponse<'a, R> {
     /// `-32700`, `-32600` (including an error response) or `-32602` for a result that
     /// breaks the schema.
     pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
+        Self::decode_with(bytes, R::decode)
+    }
+
+    /// [`TypedResponse::decode`] with the result decoded by `body` where it lies.
+    fn decode_with(
+        bytes: &'a [u8],
+        body: impl FnOnce(&mut Cursor<'a>) -> Result<R, DecodeError>,
+    ) -> Result<Self, DecodeError> {
         decode_top(bytes, Limits::DEFAULT, |c| {
-            let mut result = None;
+            let (mut result, mut body) = (None, Some(body));
             let members = walk(c, |i, _, c| {
-                if i == RESULT {
-                    body_in_place(c, &mut result)
-                } else {
-                    Ok(false)
+                // The walk refuses a second `result` before reading it: `body` is there.
+                match if i == RESULT { body.take() } else { None } {
+                    Some(body) => body_in_place(c, &mut result, body),
+                    None => Ok(false),
                 }
             })?;
             match classify(members)? {
@@ -298,6 +328,28 @@ impl<'a, R: FromJson<'a>> TypedResponse<'a, R> {
                 _ => Err(EnvelopeError::UnexpectedKind.into()),
             }
         })
+    }
+}
+
+impl<'a, R: DecodeInto<'a>> TypedResponse<'a, R> {
+    /// As [`TypedResponse::decode`], the result's items kept in `slots` as they are checked
+    /// ([`DecodeInto`]), so iterating them decodes nothing again.
+    ///
+    /// ```
+    /// use mcp_context::messages::ListResourcesResultResponse;
+    /// let bytes = br#"{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"a://1","name":"one"}]}}"#;
+    /// let mut slots = [None; 16];
+    /// let page = ListResourcesResultResponse::decode_into(bytes, &mut slots).unwrap();
+    /// assert_eq!(page.result.items.iter().map(|r| r.name).collect::<Vec<_>>(), ["one"]);
+    /// ```
+    ///
+    /// # Errors
+    /// As [`TypedResponse::decode`].
+    pub fn decode_into(
+        bytes: &'a [u8],
+        slots: &'a mut [Option<R::Item>],
+    ) -> Result<Self, DecodeError> {
+        Self::decode_with(bytes, |c| R::decode_into(c, slots))
     }
 }
 

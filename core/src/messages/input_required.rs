@@ -7,7 +7,7 @@ use super::seq::Map;
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{DecodeError, FromJson, Method, ParamsError, ParamsErrorKind};
+use crate::jsonrpc::{DecodeError, DecodeInto, FromJson, Method, ParamsError, ParamsErrorKind};
 
 /// One entry of `inputRequests`: a request without `jsonrpc`/`id` that the client fulfils
 /// before retrying. Only `elicitation/create`, `sampling/createMessage` and `roots/list` are
@@ -157,6 +157,27 @@ fn unrecognised(e: DecodeError) -> DecodeError {
 
 impl<'a, T: FromJson<'a>> FromJson<'a> for Outcome<'a, T> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        Self::decode_with(c, T::decode)
+    }
+}
+
+impl<'a, T: DecodeInto<'a>> DecodeInto<'a> for Outcome<'a, T> {
+    type Item = T::Item;
+    /// A complete result's items kept in `slots` (an `input_required` result has none).
+    fn decode_into(
+        c: &mut Cursor<'a>,
+        slots: &'a mut [Option<T::Item>],
+    ) -> Result<Self, DecodeError> {
+        Self::decode_with(c, |c| T::decode_into(c, slots))
+    }
+}
+
+impl<'a, T: FromJson<'a>> Outcome<'a, T> {
+    /// The outcome at `c`, a complete result decoded by `complete`.
+    fn decode_with(
+        c: &mut Cursor<'a>,
+        complete: impl FnOnce(&mut Cursor<'a>) -> Result<T, DecodeError>,
+    ) -> Result<Self, DecodeError> {
         // Peek at the first member: when it is `resultType` (as every encoder here writes
         // it), dispatch and decode the object in one pass; otherwise find it first.
         let (pos, depth) = (start(c), c.depth());
@@ -183,7 +204,7 @@ impl<'a, T: FromJson<'a>> FromJson<'a> for Outcome<'a, T> {
             }
         };
         match kind {
-            ResultType::Complete => T::decode(c).map(Self::Complete),
+            ResultType::Complete => complete(c).map(Self::Complete),
             ResultType::InputRequired => InputRequiredResult::decode(c).map(Self::InputRequired),
         }
     }

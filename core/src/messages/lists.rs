@@ -6,11 +6,11 @@ use super::input_required::complete_only;
 use super::meta::{RequestMeta, ResultMeta};
 use super::prompts::Prompt;
 use super::resource::{Resource, ResourceTemplate};
-use super::seq::Seq;
+use super::seq::{Lazy, Seq, SeqIn};
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError};
+use crate::jsonrpc::{DecodeError, DecodeInto, FromJson, Method, MethodParams, ParamsError};
 
 /// `PaginatedRequestParams`: the standard `_meta` and an opaque `cursor`.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -245,6 +245,24 @@ impl<'a, T: ListItem<'a>> ListResult<'a, T> {
 
 impl<'a, T: ListItem<'a>> FromJson<'a> for ListResult<'a, T> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        Self::decode_with(c, Lazy)
+    }
+}
+
+impl<'a, T: ListItem<'a>> DecodeInto<'a> for ListResult<'a, T> {
+    type Item = T;
+    fn decode_into(c: &mut Cursor<'a>, slots: &'a mut [Option<T>]) -> Result<Self, DecodeError> {
+        Self::decode_with(c, slots)
+    }
+}
+
+impl<'a, T: ListItem<'a>> ListResult<'a, T> {
+    /// The page at `c`, its items decoded by `items`.
+    #[inline(always)]
+    fn decode_with(
+        c: &mut Cursor<'a>,
+        mut items_in: impl SeqIn<'a, T>,
+    ) -> Result<Self, DecodeError> {
         let keys = list_keys(T::FIELDS);
         let mut f = obj(c, &keys, "result")?;
         let items_key = T::FIELDS.get(1).copied().unwrap_or("items");
@@ -253,7 +271,7 @@ impl<'a, T: ListItem<'a>> FromJson<'a> for ListResult<'a, T> {
         while let Some(i) = f.next(c)? {
             match i {
                 0 => result_type = Some(complete_only(c)?),
-                1 => items = Some(Seq::decode(c, items_key)?),
+                1 => items = Some(items_in.seq(c, items_key)?),
                 2 => next_cursor = Some(string(c, "nextCursor")?),
                 3 => ttl_ms = Some(ttl(c)?),
                 4 => cache_scope = Some(CacheScope::decode(c)?),

@@ -4,11 +4,11 @@ use super::common::{Enc, ResultType, Role, boolean, obj, object, required, strin
 use super::content::ContentBlock;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{Icon, RequestMeta, ResultMeta};
-use super::seq::{Map, Seq};
+use super::seq::{Lazy, Map, Seq, SeqIn};
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
+use crate::jsonrpc::{DecodeError, DecodeInto, FromJson, Method, MethodParams};
 
 /// `PromptArgument`
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -273,6 +273,33 @@ impl<'a> FromJson<'a> for GetPromptResult<'a> {
         inline(always)
     )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        Self::decode_with(c, Lazy)
+    }
+}
+
+impl<'a> DecodeInto<'a> for GetPromptResult<'a> {
+    type Item = PromptMessage<'a>;
+    fn decode_into(
+        c: &mut Cursor<'a>,
+        slots: &'a mut [Option<PromptMessage<'a>>],
+    ) -> Result<Self, DecodeError> {
+        Self::decode_with(c, slots)
+    }
+}
+
+impl<'a> GetPromptResult<'a> {
+    /// The result at `c`, its `messages` decoded by `messages_in`.
+    #[cfg_attr(
+        all(
+            any(target_pointer_width = "64", target_family = "wasm"),
+            not(mcp_compact)
+        ),
+        inline(always)
+    )]
+    fn decode_with(
+        c: &mut Cursor<'a>,
+        mut messages_in: impl SeqIn<'a, PromptMessage<'a>>,
+    ) -> Result<Self, DecodeError> {
         let mut f = obj(
             c,
             keys!["resultType", "description", "messages", "_meta"],
@@ -283,7 +310,7 @@ impl<'a> FromJson<'a> for GetPromptResult<'a> {
             match i {
                 0 => result_type = Some(complete_only(c)?),
                 1 => description = Some(string(c, "description")?),
-                2 => messages = Some(Seq::decode(c, "messages")?),
+                2 => messages = Some(messages_in.seq(c, "messages")?),
                 _ => meta = Some(ResultMeta::decode(c)?),
             }
         }

@@ -5,11 +5,11 @@ use super::common::{CacheScope, Enc, ResultType, members, obj, required, string,
 use super::content::ResourceContents;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{RequestMeta, ResultMeta};
-use super::seq::{Map, Seq};
+use super::seq::{Lazy, Map, Seq, SeqIn};
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
-use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError};
+use crate::jsonrpc::{DecodeError, DecodeInto, FromJson, Method, MethodParams, ParamsError};
 
 /// `resources/read` params (`ReadResourceRequestParams`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -171,6 +171,33 @@ impl<'a> FromJson<'a> for ReadResourceResult<'a> {
         inline(always)
     )]
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        Self::decode_with(c, Lazy)
+    }
+}
+
+impl<'a> DecodeInto<'a> for ReadResourceResult<'a> {
+    type Item = ResourceContents<'a>;
+    fn decode_into(
+        c: &mut Cursor<'a>,
+        slots: &'a mut [Option<ResourceContents<'a>>],
+    ) -> Result<Self, DecodeError> {
+        Self::decode_with(c, slots)
+    }
+}
+
+impl<'a> ReadResourceResult<'a> {
+    /// The result at `c`, its `contents` decoded by `contents_in`.
+    #[cfg_attr(
+        all(
+            any(target_pointer_width = "64", target_family = "wasm"),
+            not(mcp_compact)
+        ),
+        inline(always)
+    )]
+    fn decode_with(
+        c: &mut Cursor<'a>,
+        mut contents_in: impl SeqIn<'a, ResourceContents<'a>>,
+    ) -> Result<Self, DecodeError> {
         const NAMES: &Keys = keys!["resultType", "contents", "ttlMs", "cacheScope", "_meta"];
         let mut f = obj(c, NAMES, "result")?;
         let (mut result_type, mut contents, mut ttl_ms) = (None, None, None);
@@ -178,7 +205,7 @@ impl<'a> FromJson<'a> for ReadResourceResult<'a> {
         while let Some(i) = f.next(c)? {
             match i {
                 0 => result_type = Some(complete_only(c)?),
-                1 => contents = Some(Seq::decode(c, "contents")?),
+                1 => contents = Some(contents_in.seq(c, "contents")?),
                 2 => ttl_ms = Some(ttl(c)?),
                 3 => cache_scope = Some(CacheScope::decode(c)?),
                 _ => meta = Some(ResultMeta::decode(c)?),

@@ -1,7 +1,10 @@
 //! Lazy collections inside views: [`Seq`] (a JSON array) and [`Map`] (a JSON object with
 //! string keys). Decoding checks every element once and stores nothing; iteration decodes
-//! again on demand, so a view never allocates. For encoding, both can also wrap a caller's
-//! slice (or any [`SeqSource`]/[`MapSource`], e.g. owned data with feature `alloc`).
+//! again on demand, so a view never allocates. A result's main sequence can instead keep its
+//! items in caller slots as they are checked ([`Seq::decode_into`], through
+//! [`DecodeInto`](crate::jsonrpc::DecodeInto)), so one pass both validates and yields them.
+//! For encoding, both can also wrap a caller's slice (or any [`SeqSource`]/[`MapSource`],
+//! e.g. owned data with feature `alloc`).
 
 use core::fmt;
 
@@ -26,10 +29,12 @@ enum SeqRepr<'a, T> {
     /// (relative to the array), which iteration then reads in one step.
     Json(RawJson<'a>, usize, Span),
     Slice(&'a [T]),
+    /// The items kept in caller slots while the array was validated, and its text.
+    Stored(&'a [Option<T>], RawJson<'a>),
     Source(&'a (dyn SeqSource<'a, T> + 'a)),
 }
 
-/// A JSON array of `T`, decoded lazily.
+/// A JSON array of `T`, decoded lazily (or read from the slots [`Seq::decode_into`] filled).
 pub struct Seq<'a, T> {
     repr: SeqRepr<'a, T>,
 }
@@ -60,35 +65,76 @@ impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
                 repr: SeqRepr::Json(raw, len, Span::default()),
             });
         }
+        let (raw, len, long) = Self::walk(c, field, |_, _| ())?;
+        Ok(Self {
+            repr: SeqRepr::Json(raw, len, long),
+        })
+    }
+
+    /// As [`Seq::decode`] (the same checks, errors and position), and the items are kept in
+    /// `slots` in order as they are checked, so iterating reads them there instead of
+    /// decoding them again. When the items outnumber the slots, the sequence is the lazy one
+    /// [`Seq::decode`] gives (the slots' contents are then unspecified).
+    ///
+    /// # Errors
+    /// As [`Seq::decode`].
+    pub fn decode_into(
+        c: &mut Cursor<'a>,
+        field: &'static str,
+        slots: &'a mut [Option<T>],
+    ) -> Result<Self, DecodeError> {
+        let keep = |n: usize, item: T| {
+            if let Some(slot) = slots.get_mut(n) {
+                *slot = Some(item);
+            }
+        };
+        let (raw, len, long) = if crate::WIDE {
+            Self::walk(c, field, keep)?
+        } else {
+            let (mut keep, mut n) = (keep, 0);
+            let (raw, len) = decode_array(c, field, &mut |c| {
+                T::decode(c).map(|item| {
+                    keep(n, item);
+                    n += 1;
+                })
+            })?;
+            (raw, len, Span::default())
+        };
+        let slots: &'a [Option<T>] = slots;
+        Ok(Self {
+            repr: match slots.get(..len) {
+                Some(kept) => SeqRepr::Stored(kept, raw),
+                None => SeqRepr::Json(raw, len, long),
+            },
+        })
+    }
+
+    /// The wide targets' array walk: checks every element, handing each to `keep` with its
+    /// index; returns the array's text, its length and the longest string inside it.
+    #[inline(always)]
+    fn walk(
+        c: &mut Cursor<'a>,
+        field: &'static str,
+        mut keep: impl FnMut(usize, T),
+    ) -> Result<(RawJson<'a>, usize, Span), DecodeError> {
         if c.peek() != Some(b'[') {
             return Err(ParamsError::wrong_type(field).into());
         }
         let (start, text) = (c.position(), c.clone());
         c.begin_array()?;
         // The longest string of the items (speed only: where the word scans pay).
-        let outer = if crate::WIDE {
-            c.take_long()
-        } else {
-            Span::default()
-        };
+        let outer = c.take_long();
         let (mut first, mut len) = (true, 0);
         while c.next_item(&mut first)? {
-            T::decode(c).map_err(|e| in_field(e, field))?;
+            keep(len, T::decode(c).map_err(|e| in_field(e, field))?);
             len += 1;
         }
-        let long = if crate::WIDE {
-            let inner = c.take_long();
-            c.keep_long(outer, inner);
-            inner.shifted(start)
-        } else {
-            Span::default()
-        };
+        let inner = c.take_long();
+        c.keep_long(outer, inner);
         let raw = text
             .slice(start, c.position())
             .ok_or(ParamsError::wrong_type(field))?;
-        Ok(Self {
-            repr: SeqRepr::Json(raw, len, long),
-        })
+        Ok((raw, len, inner.shifted(start)))
     }
 
     /// As [`Seq::decode`], over a validated value.
@@ -108,6 +154,7 @@ impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
         match self.repr {
             SeqRepr::Json(_, n, _) => n,
             SeqRepr::Slice(s) => s.len(),
+            SeqRepr::Stored(s, _) => s.len(),
             SeqRepr::Source(s) => s.len(),
         }
     }
@@ -125,6 +172,7 @@ impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
             inner: match self.repr {
                 SeqRepr::Json(v, _, long) => IterRepr::Json(Cursor::over_with(v, long), true),
                 SeqRepr::Slice(s) => IterRepr::Slice(s.iter()),
+                SeqRepr::Stored(s, _) => IterRepr::Stored(s.iter()),
                 SeqRepr::Source(s) => IterRepr::Source(s, 0),
             },
         }
@@ -134,7 +182,7 @@ impl<'a, T: FromJson<'a> + Copy> Seq<'a, T> {
     #[must_use]
     pub fn raw(&self) -> Option<RawJson<'a>> {
         match self.repr {
-            SeqRepr::Json(v, ..) => Some(v),
+            SeqRepr::Json(v, ..) | SeqRepr::Stored(_, v) => Some(v),
             SeqRepr::Slice(_) | SeqRepr::Source(_) => None,
         }
     }
@@ -158,6 +206,32 @@ impl<'a, T> Seq<'a, T> {
     }
 }
 
+/// Where a result's decoder puts the items of its main sequence: nowhere ([`Lazy`], what
+/// [`FromJson::decode`] does) or in caller slots (a `&mut [Option<T>]`, what
+/// [`DecodeInto::decode_into`](crate::jsonrpc::DecodeInto::decode_into) does).
+pub(crate) trait SeqIn<'a, T> {
+    /// Decodes the sequence at `c` (named `field` in errors).
+    fn seq(&mut self, c: &mut Cursor<'a>, field: &'static str) -> Result<Seq<'a, T>, DecodeError>;
+}
+
+/// Items left in the text ([`Seq::decode`]).
+pub(crate) struct Lazy;
+
+impl<'a, T: FromJson<'a> + Copy> SeqIn<'a, T> for Lazy {
+    #[inline(always)]
+    fn seq(&mut self, c: &mut Cursor<'a>, field: &'static str) -> Result<Seq<'a, T>, DecodeError> {
+        Seq::decode(c, field)
+    }
+}
+
+impl<'a, T: FromJson<'a> + Copy> SeqIn<'a, T> for &'a mut [Option<T>] {
+    /// [`Seq::decode_into`] these slots (a second sequence, which the decoders' duplicate
+    /// check never lets through, would find none left and stay lazy).
+    fn seq(&mut self, c: &mut Cursor<'a>, field: &'static str) -> Result<Seq<'a, T>, DecodeError> {
+        Seq::decode_into(c, field, core::mem::take(self))
+    }
+}
+
 impl<'a, T: FromJson<'a> + Copy> IntoIterator for Seq<'a, T> {
     type Item = T;
     type IntoIter = SeqIter<'a, T>;
@@ -169,6 +243,7 @@ impl<'a, T: FromJson<'a> + Copy> IntoIterator for Seq<'a, T> {
 enum IterRepr<'a, T> {
     Json(Cursor<'a>, bool),
     Slice(core::slice::Iter<'a, T>),
+    Stored(core::slice::Iter<'a, Option<T>>),
     Source(&'a (dyn SeqSource<'a, T> + 'a), usize),
 }
 
@@ -198,6 +273,7 @@ impl<'a, T: FromJson<'a> + Copy> Iterator for SeqIter<'a, T> {
                 T::decode(c).ok()
             }
             IterRepr::Slice(it) => it.next().copied(),
+            IterRepr::Stored(it) => *it.next()?,
             IterRepr::Source(s, i) => {
                 let item = s.item(*i)?;
                 *i += 1;
@@ -530,6 +606,33 @@ mod tests {
             both::<JsonStr<'_>>(bytes);
             both::<Icon<'_>>(bytes);
         }
+    }
+
+    /// `decode_into` keeps the items in the slots when they fit (iteration then reads them
+    /// there) and is the lazy sequence otherwise; either way the same items and text.
+    #[test]
+    fn decode_into_keeps_the_items_when_they_fit() {
+        let text = br#"[{"src":"a"}, {"src":"b","theme":"dark"}]"#;
+        for (n, fits) in [(0, false), (1, false), (2, true), (5, true)] {
+            let mut slots = [None; 5];
+            let mut c = Cursor::new(text, Limits::DEFAULT).unwrap();
+            let lazy = Seq::<Icon<'_>>::decode(&mut c.clone(), "icons").unwrap();
+            let seq = Seq::<Icon<'_>>::decode_into(&mut c, "icons", &mut slots[..n]).unwrap();
+            assert_eq!(matches!(seq.repr, SeqRepr::Stored(..)), fits, "{n} slots");
+            assert_eq!(matches!(seq.repr, SeqRepr::Json(..)), !fits, "{n} slots");
+            assert_eq!((seq, seq.raw(), seq.len()), (lazy, lazy.raw(), 2));
+            assert_eq!(c.position(), text.len());
+        }
+        let mut slots = [None; 2];
+        let bad = br#"[{"src":"a"},{"src":1}]"#;
+        let mut c = Cursor::new(bad, Limits::DEFAULT).unwrap();
+        let want =
+            Seq::<Icon<'_>>::decode(&mut Cursor::new(bad, Limits::DEFAULT).unwrap(), "icons");
+        assert_eq!(
+            Seq::<Icon<'_>>::decode_into(&mut c, "icons", &mut slots),
+            want
+        );
+        assert!(want.is_err());
     }
 
     /// The same for objects: [`decode_object`] against the generic `Map::decode`.
