@@ -47,7 +47,9 @@ fn main() {
         "prompt-into" => run(n, || {
             ours_prompt_result_into(black_box(prompt_json.as_bytes()), &mut scratch)
         }),
-        "list-into" => run(n, || ours_list_result_into(black_box(list_json.as_bytes()))),
+        "list-into" => run(n, || {
+            ours_list_result_into(black_box(list_json.as_bytes()), &mut scratch)
+        }),
         "updated" => run(n, || ours_updated(black_box(updated.as_bytes()))),
         "request-serde" => run(n, || {
             let v: s::Request<s::ReadParams> = serde_json::from_slice(black_box(req)).unwrap();

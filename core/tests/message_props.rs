@@ -104,8 +104,8 @@ fn block() -> impl Strategy<Value = OwnedContentBlock> {
 
 /// `decode_into` answers as `decode` does on `$json` (the same view or the same error, and
 /// the same bytes encoded back) with no slots, one fewer than `$n` items, exactly `$n` and
-/// more; then again on `$json` broken by each of `$broken`'s edits (a byte removed or
-/// replaced at an index).
+/// more, each with a text buffer from none to room for every string; then again on `$json`
+/// broken by each of `$broken`'s edits (a byte removed or replaced at an index).
 macro_rules! same_into {
     ($ty:ty, $json:expr, $n:expr, $broken:expr) => {{
         let json: &str = &$json;
@@ -120,10 +120,15 @@ macro_rules! same_into {
             texts.push(b);
         }
         for bytes in &texts {
-            for k in [0, $n.saturating_sub(1), $n, $n + 3] {
-                let mut slots = vec![None; k];
+            for (k, t) in [
+                (0, 0),
+                ($n.saturating_sub(1), 9),
+                ($n, 40),
+                ($n + 3, 1 << 16),
+            ] {
+                let (mut slots, mut text) = (vec![None; k], vec![0u8; t]);
                 let lazy = TypedResponse::<$ty>::decode(bytes);
-                let stored = TypedResponse::<$ty>::decode_into(bytes, &mut slots);
+                let stored = TypedResponse::<$ty>::decode_into(bytes, &mut slots, &mut text);
                 prop_assert_eq!(&stored, &lazy);
                 if let (Ok(s), Ok(l)) = (&stored, &lazy) {
                     prop_assert_eq!(to_string(s).unwrap(), to_string(l).unwrap());

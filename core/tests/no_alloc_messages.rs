@@ -81,9 +81,11 @@ fn client_side(out: &mut [u8]) -> usize {
         (r.ttl(), r.cache_scope, bytes > 0),
         (60_000, Some(CacheScope::Private), true)
     );
-    // The same result with its contents kept in slots on the stack while decoding.
-    let mut slots = [None; 4];
-    let stored = ReadResourceResultResponse::decode_into(RESULT, &mut slots).expect("valid");
+    // The same result with its contents kept in slots and its text unescaped into a buffer,
+    // both on the stack, while decoding.
+    let (mut slots, mut text) = ([None; 4], [0u8; 256]);
+    let stored =
+        ReadResourceResultResponse::decode_into(RESULT, &mut slots, &mut text).expect("valid");
     assert_eq!(stored, resp);
     // Re-encode the decoded view, and classify a message generically.
     n + to_slice(&resp, &mut out[n..]).expect("fits")

@@ -43,14 +43,15 @@ macro_rules! full {
     };
 }
 
-/// As `full!` for a response whose result has a main sequence: `decode_into` with slots to
-/// spare and with one slot (a longer sequence stays lazy) answers as `decode` does.
+/// As `full!` for a response whose result has a main sequence: `decode_into` with room to
+/// spare and with one slot and 12 bytes of text (a longer sequence stays lazy, a longer
+/// string escaped) answers as `decode` does.
 macro_rules! full_into {
     ($t:ty) => {
         |b: &[u8]| -> Decoded {
-            for n in [64, 1] {
-                let mut slots = vec![None; n];
-                let stored = <$t>::decode_into(b, &mut slots);
+            for (n, t) in [(64, 1 << 16), (1, 12)] {
+                let (mut slots, mut text) = (vec![None; n], vec![0u8; t]);
+                let stored = <$t>::decode_into(b, &mut slots, &mut text);
                 if stored != <$t>::decode(b) {
                     return Err(format!("decode_into with {n} slots: {stored:?}"));
                 }

@@ -289,11 +289,13 @@ pub fn ours_read_result(b: &[u8], scratch: &mut [u8]) -> usize {
     read_walk(m::ReadResourceResultResponse::decode(b).unwrap(), scratch)
 }
 
-/// As [`ours_read_result`], the contents kept in slots while decoding (`decode_into`).
+/// As [`ours_read_result`] in one pass: the contents kept in slots and the text unescaped
+/// into half of `scratch` while decoding (`decode_into`).
 pub fn ours_read_result_into(b: &[u8], scratch: &mut [u8]) -> usize {
     let mut slots = [None; 4];
+    let (text, scratch) = scratch.split_at_mut(scratch.len() / 2);
     read_walk(
-        m::ReadResourceResultResponse::decode_into(b, &mut slots).unwrap(),
+        m::ReadResourceResultResponse::decode_into(b, &mut slots, text).unwrap(),
         scratch,
     )
 }
@@ -315,11 +317,12 @@ pub fn ours_prompt_result(b: &[u8], scratch: &mut [u8]) -> usize {
     prompt_walk(m::GetPromptResultResponse::decode(b).unwrap(), scratch)
 }
 
-/// As [`ours_prompt_result`], the messages kept in slots while decoding (`decode_into`).
+/// As [`ours_prompt_result`] in one pass (as [`ours_read_result_into`]).
 pub fn ours_prompt_result_into(b: &[u8], scratch: &mut [u8]) -> usize {
     let mut slots = [None; 8];
+    let (text, scratch) = scratch.split_at_mut(scratch.len() / 2);
     prompt_walk(
-        m::GetPromptResultResponse::decode_into(b, &mut slots).unwrap(),
+        m::GetPromptResultResponse::decode_into(b, &mut slots, text).unwrap(),
         scratch,
     )
 }
@@ -348,10 +351,11 @@ pub fn ours_list_result(b: &[u8]) -> usize {
     list_walk(m::ListResourcesResultResponse::decode(b).unwrap())
 }
 
-/// As [`ours_list_result`], the resources kept in slots while decoding (`decode_into`).
-pub fn ours_list_result_into(b: &[u8]) -> usize {
+/// As [`ours_list_result`] in one pass: the resources kept in slots and strings with
+/// escapes unescaped into `text` while decoding (`decode_into`).
+pub fn ours_list_result_into(b: &[u8], text: &mut [u8]) -> usize {
     let mut slots = [None; 128];
-    list_walk(m::ListResourcesResultResponse::decode_into(b, &mut slots).unwrap())
+    list_walk(m::ListResourcesResultResponse::decode_into(b, &mut slots, text).unwrap())
 }
 
 fn list_walk(r: m::ListResourcesResultResponse<'_>) -> usize {

@@ -6,16 +6,18 @@ use super::error::{JsonError, JsonErrorKind as K};
 use super::fields::Keys;
 use super::number::Number;
 use super::scan::{
-    Limits, WIDE, scan_number, scan_string, skip_string, skip_value, skip_ws, validate_value,
+    Limits, Scanned, WIDE, scan_number, scan_string, scan_until_escape, skip_string, skip_value,
+    skip_ws, validate_value,
 };
 use super::string::JsonStr;
+use super::string_into::unescape_rest;
 use super::value::{JsonKind, RawJson};
 
 /// A position in JSON text, read token by token with full validation.
 ///
 /// Containers opened with [`Cursor::begin_object`] / [`Cursor::begin_array`] count toward
 /// the nesting limit; [`Cursor::value`] validates a whole value within what remains.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Cursor<'a> {
     text: &'a str,
     pos: usize,
@@ -27,6 +29,83 @@ pub struct Cursor<'a> {
     /// the one inside it). Trusted: a string whose end is known, so reading it again is
     /// one step (the span a `Seq` kept, given back when it is iterated).
     long: Span,
+    /// Validating: where strings with escapes are unescaped as they are scanned
+    /// ([`Cursor::with_text`]).
+    out: Text<'a>,
+}
+
+/// A clone reads the same text from the same place, without the text buffer (which only
+/// one cursor can fill).
+impl Clone for Cursor<'_> {
+    fn clone(&self) -> Self {
+        Self {
+            text: self.text,
+            pos: self.pos,
+            depth: self.depth,
+            max_depth: self.max_depth,
+            trusted: self.trusted,
+            long: self.long,
+            out: Text::default(),
+        }
+    }
+}
+
+/// The rest of the caller's buffer for unescaped strings ([`Cursor::with_text`]). Of no
+/// size on the compact targets ([`WIDE`]), which leave strings escaped.
+#[derive(Debug, Default)]
+struct Text<'a> {
+    #[cfg(all(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        not(mcp_compact)
+    ))]
+    rest: &'a mut [u8],
+    #[cfg(not(all(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        not(mcp_compact)
+    )))]
+    rest: core::marker::PhantomData<&'a mut [u8]>,
+}
+
+#[cfg(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+))]
+impl<'a> Text<'a> {
+    fn new(rest: &'a mut [u8]) -> Self {
+        Self { rest }
+    }
+
+    fn has_room(&self) -> bool {
+        !self.rest.is_empty()
+    }
+
+    fn take(&mut self) -> &'a mut [u8] {
+        core::mem::take(&mut self.rest)
+    }
+
+    fn put(&mut self, rest: &'a mut [u8]) {
+        self.rest = rest;
+    }
+}
+
+#[cfg(not(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+)))]
+impl<'a> Text<'a> {
+    fn new(_: &'a mut [u8]) -> Self {
+        Self::default()
+    }
+
+    fn has_room(&self) -> bool {
+        false
+    }
+
+    fn take(&mut self) -> &'a mut [u8] {
+        &mut []
+    }
+
+    fn put(&mut self, _: &'a mut [u8]) {}
 }
 
 /// Where one string literal's body starts (after the opening quote) and where the literal
@@ -122,7 +201,20 @@ impl<'a> Cursor<'a> {
             max_depth: limits.max_depth.min(Limits::MAX_DEPTH),
             trusted: false,
             long: Span::default(),
+            out: Text::default(),
         })
+    }
+
+    /// The cursor with a buffer for unescaped text: each string with escapes that it
+    /// validates ([`Cursor::string`]) is unescaped into `text` in the same pass while it has
+    /// room (with 8 bytes to spare), and the [`JsonStr`] returned borrows it, with no escapes
+    /// left. Strings without escapes still borrow the input, and one that does not fit is
+    /// returned as without the buffer. Speed only, on 64-bit and wasm targets; elsewhere
+    /// `text` is not used.
+    #[must_use]
+    pub fn with_text(mut self, text: &'a mut [u8]) -> Self {
+        self.out = Text::new(text);
+        self
     }
 
     /// A cursor over one validated value.
@@ -141,6 +233,7 @@ impl<'a> Cursor<'a> {
             max_depth: Limits::MAX_DEPTH,
             trusted: true,
             long,
+            out: Text::default(),
         }
     }
 
@@ -230,7 +323,18 @@ impl<'a> Cursor<'a> {
                 None => skip_string(self.bytes(), start),
             }
         } else {
-            let (end, escaped) = scan_string(self.bytes(), start)?;
+            // With a text buffer, a string with escapes is unescaped from its first one on
+            // (wide targets: the compact ones have no buffer).
+            let scanned = if WIDE {
+                scan_until_escape(self.bytes(), start, self.out.has_room())?
+            } else {
+                let (end, escaped) = scan_string(self.bytes(), start)?;
+                Scanned::End(end, escaped)
+            };
+            let (end, escaped) = match scanned {
+                Scanned::End(end, escaped) => (end, escaped),
+                Scanned::Escape(p) => return self.string_into(start, p),
+            };
             if WIDE && end - start > self.long.len() {
                 self.long = Span::new(start, end, escaped);
             }
@@ -242,6 +346,34 @@ impl<'a> Cursor<'a> {
             .ok_or(self.err(K::UnexpectedEnd))?;
         self.pos = end;
         Ok(JsonStr::from_source(s, escaped))
+    }
+
+    /// [`Cursor::string`] validating with a text buffer, from the body's first backslash at
+    /// `p` on: the rest validated and unescaped into the buffer in the same pass.
+    #[inline(never)]
+    fn string_into(&mut self, start: usize, p: usize) -> R<JsonStr<'a>> {
+        let out = self.out.take();
+        let (end, copied) = unescape_rest(self.text, start, p, out)?;
+        if end - start > self.long.len() {
+            self.long = Span::new(start, end, true);
+        }
+        self.pos = end;
+        match copied {
+            Some(len) if len <= out.len() => {
+                let (used, rest) = <[u8]>::split_at_mut(out, len);
+                self.out.put(rest);
+                let used: &'a [u8] = used;
+                if let Ok(s) = core::str::from_utf8(used) {
+                    return Ok(JsonStr::new(s));
+                }
+            }
+            _ => self.out.put(out),
+        }
+        let s = self
+            .text
+            .get(start..end - 1)
+            .ok_or(JsonError::new(K::UnexpectedEnd, end))?;
+        Ok(JsonStr::from_source(s, true))
     }
 
     /// A number.

@@ -22,6 +22,7 @@ pub(crate) mod float;
 mod number;
 mod scan;
 mod string;
+mod string_into;
 mod value;
 mod write;
 
@@ -37,5 +38,7 @@ pub use value::{ArrayIter, JsonKind, ObjectIter, RawJson};
 pub use write::{FmtSink, JsonSink, SliceSink, Writer};
 pub(crate) use write::{Key, key};
 
+#[cfg(all(test, feature = "alloc"))]
+mod string_into_tests;
 #[cfg(all(test, feature = "alloc"))]
 mod tests;

@@ -244,7 +244,7 @@ pub(crate) const fn byte_mask(w: u64, byte: u8) -> u64 {
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
-const fn specials(w: u64, ctrl: bool) -> u64 {
+pub(crate) const fn specials(w: u64, ctrl: bool) -> u64 {
     let q = w ^ (LO * b'"' as u64);
     let s = w ^ (LO * b'\\' as u64);
     let quotes = (q.wrapping_sub(LO) & !q) | (s.wrapping_sub(LO) & !s);
@@ -264,7 +264,7 @@ const fn specials(w: u64, ctrl: bool) -> u64 {
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
-fn walk_string(
+pub(crate) fn walk_string(
     b: &[u8],
     mut i: usize,
     ctrl: bool,
@@ -326,8 +326,38 @@ pub(crate) fn scan_string(b: &[u8], i: usize) -> Result<(usize, bool), JsonError
     })
 }
 
+/// What [`scan_until_escape`] found.
+pub(crate) enum Scanned {
+    /// The whole body: the index after the closing quote, and whether it has escapes.
+    End(usize, bool),
+    /// The first backslash, where the caller takes over (the bytes before it are valid).
+    Escape(usize),
+}
+
+/// [`scan_string`], stopping at the first backslash when `stop` is set (for a caller that
+/// unescapes from there, [`super::string_into`]).
+#[inline(always)]
+pub(crate) fn scan_until_escape(b: &[u8], i: usize, stop: bool) -> Result<Scanned, JsonError> {
+    let first = core::cell::Cell::new(None);
+    let walked = walk_string(b, i, true, |b, p| {
+        if stop {
+            first.set(Some(p));
+            return Err(JsonError::new(K::InvalidEscape, p));
+        }
+        match b.get(p + 1) {
+            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(p + 2),
+            _ => scan_escape(b, p),
+        }
+    });
+    match (walked, first.get()) {
+        (_, Some(p)) => Ok(Scanned::Escape(p)),
+        (Ok((end, escaped)), None) => Ok(Scanned::End(end, escaped)),
+        (Err(e), None) => Err(e),
+    }
+}
+
 /// One escape at `i` (the backslash); returns the index after it.
-fn scan_escape(b: &[u8], i: usize) -> Result<usize, JsonError> {
+pub(crate) fn scan_escape(b: &[u8], i: usize) -> Result<usize, JsonError> {
     match b.get(i + 1) {
         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(i + 2),
         Some(b'u') => {

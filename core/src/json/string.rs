@@ -279,7 +279,7 @@ fn unescape_words(src: &[u8], scratch: &mut [u8], mut i: usize, mut len: usize) 
 
 /// The byte a one-letter escape `\letter` stands for (`\u` and invalid letters: `None`).
 #[inline(always)]
-const fn one_letter(letter: u8) -> Option<u8> {
+pub(crate) const fn one_letter(letter: u8) -> Option<u8> {
     Some(match letter {
         b'"' => b'"',
         b'\\' => b'\\',
@@ -354,7 +354,15 @@ pub struct Chars<'a> {
     escaped: bool,
 }
 
-impl Chars<'_> {
+impl<'a> Chars<'a> {
+    /// The characters of a validated body with escapes.
+    pub(crate) const fn escaped(rest: &'a str) -> Self {
+        Self {
+            rest,
+            escaped: true,
+        }
+    }
+
     fn take_unit(&mut self) -> Option<u16> {
         let unit = hex4(self.rest.as_bytes(), 0)?;
         self.rest = self.rest.get(4..)?;

@@ -132,7 +132,18 @@ pub(crate) fn decode_top<'a, T>(
     limits: Limits,
     f: impl FnOnce(&mut Cursor<'a>) -> Result<T, DecodeError>,
 ) -> Result<T, DecodeError> {
-    let mut c = Cursor::new(bytes, limits)?;
+    decode_top_in(bytes, limits, &mut [], f)
+}
+
+/// [`decode_top`] with `text` for the unescaped strings ([`Cursor::with_text`]).
+#[inline(always)]
+pub(crate) fn decode_top_in<'a, T>(
+    bytes: &'a [u8],
+    limits: Limits,
+    text: &'a mut [u8],
+    f: impl FnOnce(&mut Cursor<'a>) -> Result<T, DecodeError>,
+) -> Result<T, DecodeError> {
+    let mut c = Cursor::new(bytes, limits)?.with_text(text);
     let result = f(&mut c).and_then(|t| {
         c.finish()?;
         Ok(t)

@@ -1,7 +1,9 @@
 //! Typed messages: a request, notification or response whose `params`/`result` is a typed
 //! view, decoded in one pass and encoded back canonically.
 
-use super::envelope::{Members, Message, PARAMS, RESULT, begin, classify, decode_top, walk};
+use super::envelope::{
+    Members, Message, PARAMS, RESULT, begin, classify, decode_top, decode_top_in, walk,
+};
 use super::error::{DecodeError, EnvelopeError, ParamsError};
 use super::id::RequestId;
 use super::method::Method;
@@ -300,15 +302,18 @@ impl<'a, R: FromJson<'a>> TypedResponse<'a, R> {
     /// `-32700`, `-32600` (including an error response) or `-32602` for a result that
     /// breaks the schema.
     pub fn decode(bytes: &'a [u8]) -> Result<Self, DecodeError> {
-        Self::decode_with(bytes, R::decode)
+        Self::decode_with(bytes, &mut [], R::decode)
     }
 
-    /// [`TypedResponse::decode`] with the result decoded by `body` where it lies.
+    /// [`TypedResponse::decode`] with `text` for unescaped strings and the result decoded by
+    /// `body` where it lies.
+    #[inline(always)]
     fn decode_with(
         bytes: &'a [u8],
+        text: &'a mut [u8],
         body: impl FnOnce(&mut Cursor<'a>) -> Result<R, DecodeError>,
     ) -> Result<Self, DecodeError> {
-        decode_top(bytes, Limits::DEFAULT, |c| {
+        decode_top_in(bytes, Limits::DEFAULT, text, |c| {
             let (mut result, mut body) = (None, Some(body));
             let members = walk(c, |i, _, c| {
                 // The walk refuses a second `result` before reading it: `body` is there.
@@ -332,15 +337,20 @@ impl<'a, R: FromJson<'a>> TypedResponse<'a, R> {
 }
 
 impl<'a, R: DecodeInto<'a>> TypedResponse<'a, R> {
-    /// As [`TypedResponse::decode`], the result's items kept in `slots` as they are checked
-    /// ([`DecodeInto`]), so iterating them decodes nothing again.
+    /// As [`TypedResponse::decode`] (the same checks, errors and view) in one pass that
+    /// also keeps what a caller reads next: the result's items in `slots` as they are
+    /// checked ([`DecodeInto`]), so iterating them decodes nothing again, and each string
+    /// with escapes unescaped into `text` as it is scanned ([`Cursor::with_text`]), so it
+    /// reads as plain text. Both are speed only: items that do not fit stay lazy, strings
+    /// that do not fit stay escaped, and `&mut []` turns either off.
     ///
     /// ```
     /// use mcp_context::messages::ListResourcesResultResponse;
-    /// let bytes = br#"{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"a://1","name":"one"}]}}"#;
-    /// let mut slots = [None; 16];
-    /// let page = ListResourcesResultResponse::decode_into(bytes, &mut slots).unwrap();
-    /// assert_eq!(page.result.items.iter().map(|r| r.name).collect::<Vec<_>>(), ["one"]);
+    /// let bytes = br#"{"jsonrpc":"2.0","id":1,"result":{"resources":[{"uri":"a://1","name":"\"one\""}]}}"#;
+    /// let (mut slots, mut text) = ([None; 16], [0u8; 256]);
+    /// let page = ListResourcesResultResponse::decode_into(bytes, &mut slots, &mut text).unwrap();
+    /// let names: Vec<_> = page.result.items.iter().map(|r| r.name).collect();
+    /// assert_eq!(names, ["\"one\""]);
     /// ```
     ///
     /// # Errors
@@ -348,8 +358,9 @@ impl<'a, R: DecodeInto<'a>> TypedResponse<'a, R> {
     pub fn decode_into(
         bytes: &'a [u8],
         slots: &'a mut [Option<R::Item>],
+        text: &'a mut [u8],
     ) -> Result<Self, DecodeError> {
-        Self::decode_with(bytes, |c| R::decode_into(c, slots))
+        Self::decode_with(bytes, text, |c| R::decode_into(c, slots))
     }
 }
 

@@ -1,0 +1,176 @@
+//! A string literal validated and unescaped in one pass, for decoders given a text buffer
+//! ([`Cursor::with_text`](super::Cursor::with_text)): the body is scanned as
+//! [`scan_string`] scans it up to its first backslash (nothing copied: a string without
+//! escapes costs what it costs without a buffer), then from there each 8-byte word is
+//! copied out while its special bytes are found ([`unescape_rest`]), so a text with escapes
+//! is read once instead of validated, then unescaped again.
+
+use super::error::{JsonError, JsonErrorKind as K};
+use super::scan::{scan_escape, scan_string, specials};
+use super::string::{Chars, one_letter};
+
+/// The rest of the literal whose body starts at `start` of `text` and whose first
+/// backslash is at `p` ([`scan_until_escape`](super::scan::scan_until_escape) validated
+/// the bytes before it), validated with the checks, errors and positions of
+/// [`scan_string`] and unescaped into `out`: returns the index after the closing quote and,
+/// when the unescaped bytes fit in `out` (with 8 bytes to spare, where whole words are
+/// stored), their length (`None`, and `out` unspecified, when they do not).
+pub(crate) fn unescape_rest(
+    text: &str,
+    start: usize,
+    p: usize,
+    out: &mut [u8],
+) -> Result<(usize, Option<usize>), JsonError> {
+    let b = text.as_bytes();
+    // The clean bytes before the backslash go out first.
+    let copied = match (out.get_mut(..p - start), b.get(start..p)) {
+        (Some(dst), Some(src)) => {
+            dst.copy_from_slice(src);
+            copy_rest(text, p, p - start, out)?
+        }
+        _ => None,
+    };
+    match copied {
+        Some((end, len)) => Ok((end, Some(len))),
+        // Out of room: the plain scan of the rest gives the answer (nothing more copied).
+        None => scan_string(b, p).map(|(end, _)| (end, None)),
+    }
+}
+
+/// [`one_letter`] as a table (0: not a one-letter escape; no escape stands for 0).
+#[allow(
+    clippy::indexing_slicing,
+    reason = "const evaluation: checked at compile time"
+)]
+const ONE_LETTER: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut letter = 0;
+    while letter < 256 {
+        if let Some(byte) = one_letter(letter as u8) {
+            table[letter] = byte;
+        }
+        letter += 1;
+    }
+    table
+};
+
+/// From the backslash at `i`, with `len` bytes already out: each escape decoded, then the
+/// words up to the next special byte copied whole. Returns the index after the closing
+/// quote and the output length, or `None` when `out` has no room left.
+#[inline(never)]
+fn copy_rest(
+    text: &str,
+    mut i: usize,
+    mut len: usize,
+    out: &mut [u8],
+) -> Result<Option<(usize, usize)>, JsonError> {
+    let b = text.as_bytes();
+    loop {
+        // `b[i]` is a backslash.
+        let Some((next, n)) = escape(text, i, out, len)? else {
+            return Ok(None);
+        };
+        (i, len) = (next, len + n);
+        // Words up to the next special byte (stored whole; only the bytes before it count).
+        loop {
+            let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
+                return tail(text, i, len, out);
+            };
+            let Some(dst) = out.get_mut(len..).and_then(<[u8]>::first_chunk_mut::<8>) else {
+                return Ok(None);
+            };
+            *dst = *chunk;
+            let m = specials(u64::from_le_bytes(*chunk), true);
+            if m == 0 {
+                (i, len) = (i + 8, len + 8);
+                continue;
+            }
+            let k = (m.trailing_zeros() / 8) as usize;
+            (i, len) = (i + k, len + k);
+            match b.get(i) {
+                Some(b'"') => return Ok(Some((i + 1, len))),
+                Some(b'\\') => break,
+                Some(&c) if c < 0x20 => return Err(JsonError::new(K::ControlCharacter, i)),
+                // Flagged by a borrow, not special: it went out with its word.
+                _ => (i, len) = (i + 1, len + 1),
+            }
+        }
+    }
+}
+
+/// The escape at `i` (a backslash), validated as [`scan_escape`] does, its character
+/// written at `out[len..]`: the index after it and the number of bytes written, or `None`
+/// when they do not fit.
+#[inline(always)]
+fn escape(
+    text: &str,
+    i: usize,
+    out: &mut [u8],
+    len: usize,
+) -> Result<Option<(usize, usize)>, JsonError> {
+    match text
+        .as_bytes()
+        .get(i + 1)
+        .and_then(|&letter| ONE_LETTER.get(usize::from(letter)).copied())
+        .unwrap_or(0)
+    {
+        0 => escape_u(text, i, out, len),
+        byte => Ok(out.get_mut(len).map(|dst| {
+            *dst = byte;
+            (i + 2, 1)
+        })),
+    }
+}
+
+/// An [`escape`] that is not one letter (`\u`, or invalid).
+#[inline(never)]
+fn escape_u(
+    text: &str,
+    i: usize,
+    out: &mut [u8],
+    len: usize,
+) -> Result<Option<(usize, usize)>, JsonError> {
+    let next = scan_escape(text.as_bytes(), i)?;
+    let c = Chars::escaped(text.get(i..next).unwrap_or(""))
+        .next()
+        .unwrap_or('\u{FFFD}');
+    let mut buf = [0u8; 4];
+    let enc = c.encode_utf8(&mut buf).as_bytes();
+    let Some(dst) = out.get_mut(len..len + enc.len()) else {
+        return Ok(None);
+    };
+    dst.copy_from_slice(enc);
+    Ok(Some((next, enc.len())))
+}
+
+/// The last bytes of the body from `i` (fewer than 8), one at a time as [`scan_string`]
+/// reads them, copied out; answers as [`copy_rest`].
+#[inline(never)]
+fn tail(
+    text: &str,
+    mut i: usize,
+    mut len: usize,
+    out: &mut [u8],
+) -> Result<Option<(usize, usize)>, JsonError> {
+    let b = text.as_bytes();
+    loop {
+        let byte = match b.get(i) {
+            Some(b'"') => return Ok(Some((i + 1, len))),
+            Some(b'\\') => {
+                let Some((next, n)) = escape(text, i, out, len)? else {
+                    return Ok(None);
+                };
+                (i, len) = (next, len + n);
+                continue;
+            }
+            Some(&c) if c < 0x20 => return Err(JsonError::new(K::ControlCharacter, i)),
+            Some(&c) => c,
+            None => return Err(JsonError::new(K::UnexpectedEnd, i)),
+        };
+        let Some(dst) = out.get_mut(len) else {
+            return Ok(None);
+        };
+        *dst = byte;
+        (i, len) = (i + 1, len + 1);
+    }
+}
