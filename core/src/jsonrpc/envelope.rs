@@ -113,7 +113,7 @@ impl<'a> Message<'a> {
                 *slot = Some(value);
             }
         }
-        classify(m)
+        classify(Walked::new(m))
     }
 }
 
@@ -163,7 +163,7 @@ pub(crate) fn decode_top_in<'a, T>(
 pub(crate) fn walk<'a>(
     c: &mut Cursor<'a>,
     mut body: impl FnMut(usize, Option<Method<'a>>, &mut Cursor<'a>) -> Result<bool, DecodeError>,
-) -> Result<Members<'a>, DecodeError> {
+) -> Result<Walked<'a>, DecodeError> {
     match c.peek() {
         Some(b'{') => c.begin_object()?,
         Some(b'[') => return Err(EnvelopeError::Batch.into()),
@@ -195,23 +195,44 @@ pub(crate) fn walk<'a>(
             *slot = Some(value);
         }
     }
-    Ok(m)
+    Ok(Walked { members: m, method })
+}
+
+/// The envelope's members, and `method` read when it is a string.
+pub(crate) struct Walked<'a> {
+    members: Members<'a>,
+    method: Option<Method<'a>>,
+}
+
+impl<'a> Walked<'a> {
+    /// Reads `method` from the members.
+    fn new(members: Members<'a>) -> Self {
+        let method = members
+            .get(2)
+            .copied()
+            .flatten()
+            .and_then(|v| v.as_str())
+            .map(Method::from_json);
+        Self { members, method }
+    }
 }
 
 /// Classifies the envelope members (docs/rules.md §1.1, §1.3).
-pub(crate) fn classify(m: Members<'_>) -> Result<Message<'_>, EnvelopeError> {
-    let [jsonrpc, id, method, params, result, error] = m;
-    match jsonrpc.map(|j| j.as_str().is_some_and(|s| s == "2.0")) {
+pub(crate) fn classify(w: Walked<'_>) -> Result<Message<'_>, EnvelopeError> {
+    let [jsonrpc, id, method, params, result, error] = w.members;
+    // `"2.0"` as written almost always; any spelling of it is accepted.
+    let version =
+        |j: RawJson<'_>| j.as_text() == "\"2.0\"" || j.as_str().is_some_and(|s| s == "2.0");
+    match jsonrpc.map(version) {
         None => return Err(EnvelopeError::MissingVersion),
         Some(false) => return Err(EnvelopeError::WrongVersion),
         Some(true) => {}
     }
-    if let Some(method) = method {
+    if method.is_some() {
         if result.is_some() || error.is_some() {
             return Err(EnvelopeError::Ambiguous);
         }
-        let name = method.as_str().ok_or(EnvelopeError::InvalidMethod)?;
-        let method = Method::from_json(name);
+        let method = w.method.ok_or(EnvelopeError::InvalidMethod)?;
         if let Some(p) = params
             && !matches!(p.kind(), JsonKind::Object | JsonKind::Array)
         {

@@ -2,7 +2,7 @@
 //! view, decoded in one pass and encoded back canonically.
 
 use super::envelope::{
-    Members, Message, PARAMS, RESULT, begin, classify, decode_top, decode_top_in, walk,
+    Message, PARAMS, RESULT, Walked, begin, classify, decode_top, decode_top_in, walk,
 };
 use super::error::{DecodeError, EnvelopeError, ParamsError};
 use super::id::RequestId;
@@ -125,7 +125,7 @@ fn settle<T>(
 fn members_with<'a, P: MethodParams<'a>>(
     c: &mut Cursor<'a>,
     params: &mut Option<Result<P, ParamsError>>,
-) -> Result<Members<'a>, DecodeError> {
+) -> Result<Walked<'a>, DecodeError> {
     walk(c, |i, method, c| {
         if i == PARAMS && method == Some(P::METHOD) {
             body_in_place(c, params, P::decode)
