@@ -20,7 +20,8 @@ fn bench_case<S: Serialize + for<'de> Deserialize<'de>>(
     c: &mut Criterion,
     name: &str,
     json: &[u8],
-    ours_decode: &dyn Fn(&[u8], &mut [u8]) -> usize,
+    ours_decode: &Decode,
+    ours_into: Option<&Decode>,
     ours_encode: &dyn Fn(&mut [u8]) -> usize,
 ) {
     let mut scratch = vec![0u8; 1 << 16];
@@ -29,6 +30,11 @@ fn bench_case<S: Serialize + for<'de> Deserialize<'de>>(
     group.bench_function("decode/ours", |b| {
         b.iter(|| ours_decode(black_box(json), &mut scratch))
     });
+    if let Some(into) = ours_into {
+        group.bench_function("decode/ours_one_pass", |b| {
+            b.iter(|| into(black_box(json), &mut scratch))
+        });
+    }
     group.bench_function("decode/serde_owned", |b| {
         b.iter(|| serde_json::from_slice::<S>(black_box(json)).unwrap())
     });
@@ -67,6 +73,7 @@ fn messages(c: &mut Criterion) {
         "read_request",
         req,
         &|b, _| ours_read_request(b),
+        None,
         &|buf| to_slice(&decoded, buf).unwrap(),
     );
 
@@ -77,6 +84,7 @@ fn messages(c: &mut Criterion) {
         "read_result",
         read_json.as_bytes(),
         &ours_read_result,
+        Some(&ours_read_result_into),
         &|buf| to_slice(&read, buf).unwrap(),
     );
 
@@ -87,6 +95,7 @@ fn messages(c: &mut Criterion) {
         "prompt_get_result_embedded",
         prompt_json.as_bytes(),
         &ours_prompt_result,
+        Some(&ours_prompt_result_into),
         &|buf| to_slice(&prompt, buf).unwrap(),
     );
 
@@ -97,6 +106,7 @@ fn messages(c: &mut Criterion) {
         "resources_list_100",
         list_json.as_bytes(),
         &|b, _| ours_list_result(b),
+        Some(&ours_list_result_into),
         &|buf| to_slice(&list, buf).unwrap(),
     );
 }

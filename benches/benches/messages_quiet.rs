@@ -49,19 +49,23 @@ fn ns(t: f64) -> String {
 fn case<S: Serialize + for<'de> Deserialize<'de>>(
     name: &str,
     json: &[u8],
-    ours_decode: &dyn Fn(&[u8], &mut [u8]) -> usize,
+    ours_decode: &Decode,
+    ours_into: Option<&Decode>,
     ours_encode: &dyn Fn(&mut [u8]) -> usize,
 ) {
     let burst = (20_000 / json.len().max(1)).clamp(2, 100) as u32;
     let mut scratch = vec![0u8; 1 << 16];
+    let mut scratch2 = vec![0u8; 1 << 16];
     let mut buf = vec![0u8; json.len() * 2 + 1024];
     let owned: S = serde_json::from_slice(json).unwrap();
     let value: serde_json::Value = serde_json::from_slice(json).unwrap();
     let mut out = Vec::with_capacity(json.len() * 2);
     let mut out2 = Vec::with_capacity(json.len() * 2);
+    let into = ours_into.unwrap_or(&|_, _| 0);
     let t = quiet(
         &mut [
             &mut || ours_decode(black_box(json), &mut scratch),
+            &mut || into(black_box(json), &mut scratch2),
             &mut || {
                 let v = serde_json::from_slice::<S>(black_box(json)).unwrap();
                 std::mem::size_of_val(&v)
@@ -84,30 +88,35 @@ fn case<S: Serialize + for<'de> Deserialize<'de>>(
         ],
         burst,
     );
+    let (into_t, into_ratio) = match ours_into {
+        Some(_) => (ns(t[1]), format!("**{:.2}**", t[1] / t[2])),
+        None => ("—".into(), "—".into()),
+    };
     println!(
-        "| {name} | {} | {} | **{:.2}** | {:.2} | {} | {} | **{:.2}** | {:.2} |",
+        "| {name} | {} | {into_t} | {} | **{:.2}** | {into_ratio} | {:.2} | {} | {} | **{:.2}** | {:.2} |",
         ns(t[0]),
-        ns(t[1]),
-        t[0] / t[1],
+        ns(t[2]),
         t[0] / t[2],
-        ns(t[3]),
+        t[0] / t[3],
         ns(t[4]),
-        t[3] / t[4],
-        t[3] / t[5],
+        ns(t[5]),
+        t[4] / t[5],
+        t[4] / t[6],
     );
 }
 
 fn main() {
     println!(
-        "| message | decode ours | decode serde owned | ours / owned | ours / Value | encode ours | encode serde owned | ours / owned | ours / Value |"
+        "| message | decode ours (lazy) | decode ours (one pass) | decode serde owned | lazy / owned | one pass / owned | lazy / Value | encode ours | encode serde owned | ours / owned | ours / Value |"
     );
-    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+    println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
     let req = READ_REQUEST.as_bytes();
     let decoded = m::ReadResourceRequest::decode(req).unwrap();
     case::<s::Request<s::ReadParams>>(
         "`resources/read` request",
         req,
         &|b, _| ours_read_request(b),
+        None,
         &|buf| to_slice(&decoded, buf).unwrap(),
     );
     let read = read_result();
@@ -116,6 +125,7 @@ fn main() {
         "`resources/read` result",
         read_json.as_bytes(),
         &ours_read_result,
+        Some(&ours_read_result_into),
         &|buf| to_slice(&read, buf).unwrap(),
     );
     let prompt = prompt_result();
@@ -124,6 +134,7 @@ fn main() {
         "`prompts/get` result, embedded resource",
         prompt_json.as_bytes(),
         &ours_prompt_result,
+        Some(&ours_prompt_result_into),
         &|buf| to_slice(&prompt, buf).unwrap(),
     );
     let list = list_result();
@@ -132,6 +143,7 @@ fn main() {
         "100-entry `resources/list` result",
         list_json.as_bytes(),
         &|b, _| ours_list_result(b),
+        Some(&ours_list_result_into),
         &|buf| to_slice(&list, buf).unwrap(),
     );
     fan_out();
@@ -213,7 +225,7 @@ fn fan_out() {
         10,
     );
     println!(
-        "| `notifications/resources/updated`: decode one, encode for {FAN_OUT} subscriptions | {} | {} | **{:.2}** | {:.2} | {} | {} | **{:.2}** | {:.2} |",
+        "| `notifications/resources/updated`: decode one, encode for {FAN_OUT} subscriptions | {} | — | {} | **{:.2}** | — | {:.2} | {} | {} | **{:.2}** | {:.2} |",
         ns(t[0]),
         ns(t[1]),
         t[0] / t[1],

@@ -279,6 +279,9 @@ pub fn list_result() -> OwnedResponse<OwnedListResourcesResult> {
     }
 }
 
+/// One of our decoders as the benches call it: the bytes, and scratch space.
+pub type Decode = dyn Fn(&[u8], &mut [u8]) -> usize;
+
 pub fn ours_read_request(b: &[u8]) -> usize {
     let r = m::ReadResourceRequest::decode(b).unwrap();
     let mut scratch = [0u8; 256];
