@@ -7,6 +7,13 @@
 //! nothing; unknown fields are ignored. The same views encode (canonical compact JSON)
 //! from decoded data or from caller slices, so a server can answer without allocating.
 //!
+//! A lazy `Seq` decodes each item again when it is iterated, and an escaped string is
+//! unescaped when it is read. A reader that walks everything decodes a result in one pass
+//! with [`TypedResponse::decode_into`](crate::jsonrpc::TypedResponse::decode_into)
+//! instead: the items of the result's sequence land in caller slots as they are checked, and
+//! strings with escapes are unescaped into a caller buffer as they are scanned (the same
+//! checks, errors and view; still no allocation).
+//!
 //! Spec rules checked at decode, each a [`ParamsError`](crate::jsonrpc::ParamsError)
 //! (`-32602`): required fields and types, `priority` ∈ [0, 1], `audience`/`role`/
 //! `cacheScope`/content `type` values, `ttlMs` an integer (negative reads as 0), a missing
