@@ -4,11 +4,11 @@ use super::common::{Enc, ResultType, Role, boolean, obj, object, required, strin
 use super::content::ContentBlock;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{Icon, RequestMeta, ResultMeta};
-use super::seq::{Lazy, Map, Seq, SeqIn};
+use super::seq::{Map, Seq, SeqIn, one_sequence_result};
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{DecodeError, DecodeInto, FromJson, Method, MethodParams};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams};
 
 /// `PromptArgument`
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -264,28 +264,7 @@ pub struct GetPromptResult<'a> {
     pub meta: Option<ResultMeta<'a>>,
 }
 
-impl<'a> FromJson<'a> for GetPromptResult<'a> {
-    #[cfg_attr(
-        all(
-            any(target_pointer_width = "64", target_family = "wasm"),
-            not(mcp_compact)
-        ),
-        inline(always)
-    )]
-    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        Self::decode_with(c, Lazy)
-    }
-}
-
-impl<'a> DecodeInto<'a> for GetPromptResult<'a> {
-    type Item = PromptMessage<'a>;
-    fn decode_into(
-        c: &mut Cursor<'a>,
-        slots: &'a mut [Option<PromptMessage<'a>>],
-    ) -> Result<Self, DecodeError> {
-        Self::decode_with(c, slots)
-    }
-}
+one_sequence_result!(GetPromptResult, PromptMessage);
 
 impl<'a> GetPromptResult<'a> {
     /// The result at `c`, its `messages` decoded by `messages_in`.

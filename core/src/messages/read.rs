@@ -5,11 +5,11 @@ use super::common::{CacheScope, Enc, ResultType, members, obj, required, string,
 use super::content::ResourceContents;
 use super::input_required::{InputResponses, complete_only};
 use super::meta::{RequestMeta, ResultMeta};
-use super::seq::{Lazy, Map, Seq, SeqIn};
+use super::seq::{Map, Seq, SeqIn, one_sequence_result};
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, Writer};
-use crate::jsonrpc::{DecodeError, DecodeInto, FromJson, Method, MethodParams, ParamsError};
+use crate::jsonrpc::{DecodeError, FromJson, Method, MethodParams, ParamsError};
 
 /// `resources/read` params (`ReadResourceRequestParams`).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -162,28 +162,7 @@ impl<'a> ReadResourceResult<'a> {
     }
 }
 
-impl<'a> FromJson<'a> for ReadResourceResult<'a> {
-    #[cfg_attr(
-        all(
-            any(target_pointer_width = "64", target_family = "wasm"),
-            not(mcp_compact)
-        ),
-        inline(always)
-    )]
-    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        Self::decode_with(c, Lazy)
-    }
-}
-
-impl<'a> DecodeInto<'a> for ReadResourceResult<'a> {
-    type Item = ResourceContents<'a>;
-    fn decode_into(
-        c: &mut Cursor<'a>,
-        slots: &'a mut [Option<ResourceContents<'a>>],
-    ) -> Result<Self, DecodeError> {
-        Self::decode_with(c, slots)
-    }
-}
+one_sequence_result!(ReadResourceResult, ResourceContents);
 
 impl<'a> ReadResourceResult<'a> {
     /// The result at `c`, its `contents` decoded by `contents_in`.

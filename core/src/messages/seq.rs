@@ -214,6 +214,37 @@ pub(crate) trait SeqIn<'a, T> {
     fn seq(&mut self, c: &mut Cursor<'a>, field: &'static str) -> Result<Seq<'a, T>, DecodeError>;
 }
 
+/// [`FromJson`] (items left lazy) and [`DecodeInto`](crate::jsonrpc::DecodeInto) (items in
+/// caller slots) for a result `$ty` of one main sequence of `$item`, whose own
+/// `decode_with(c, items_in)` reads that sequence through a [`SeqIn`].
+macro_rules! one_sequence_result {
+    ($ty:ident, $item:ident) => {
+        impl<'a> FromJson<'a> for $ty<'a> {
+            #[cfg_attr(
+                all(
+                    any(target_pointer_width = "64", target_family = "wasm"),
+                    not(mcp_compact)
+                ),
+                inline(always)
+            )]
+            fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+                Self::decode_with(c, $crate::messages::seq::Lazy)
+            }
+        }
+
+        impl<'a> $crate::jsonrpc::DecodeInto<'a> for $ty<'a> {
+            type Item = $item<'a>;
+            fn decode_into(
+                c: &mut Cursor<'a>,
+                slots: &'a mut [Option<$item<'a>>],
+            ) -> Result<Self, DecodeError> {
+                Self::decode_with(c, slots)
+            }
+        }
+    };
+}
+pub(crate) use one_sequence_result;
+
 /// Items left in the text ([`Seq::decode`]).
 pub(crate) struct Lazy;
 
