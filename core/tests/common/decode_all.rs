@@ -1,10 +1,25 @@
 //! Decode one input every way the crate offers, and check the codec's own oracle on every
 //! success: encoding what was decoded succeeds, decodes again, and re-encodes to the same
-//! bytes. Shared by the property tests and the fuzz target (fuzz/fuzz_targets).
+//! bytes; and the one-pass decode of a response (`decode_into`) answers as `decode` does,
+//! with room to spare and with almost none. Shared by the property tests and the fuzz target
+//! (fuzz/fuzz_targets).
 
 use mcp_context::json::{RawJson, to_string};
-use mcp_context::jsonrpc::{FromJson, Message};
+use mcp_context::jsonrpc::{FromJson, Message, TypedResponse};
 use mcp_context::messages as m;
+
+/// `decode_into` of `$bytes` as a response of `$t` gives `decode`'s answer (the same view or
+/// the same error) with ample slots and text, and with one slot and 9 bytes of text.
+macro_rules! same_into {
+    ($t:ty, $bytes:expr) => {{
+        for (n, t) in [(64, $bytes.len() + 16), (1, 9)] {
+            let (mut slots, mut text) = (vec![None; n], vec![0u8; t]);
+            let lazy = TypedResponse::<$t>::decode($bytes);
+            let stored = TypedResponse::<$t>::decode_into($bytes, &mut slots, &mut text);
+            assert_eq!(stored, lazy, "decode_into with {n} slots and {t} bytes of text");
+        }
+    }};
+}
 
 /// Decodes `v` as the given view type; on success checks encode → decode → encode is
 /// stable. Evaluates to whether `v` decoded.
@@ -29,6 +44,9 @@ macro_rules! roundtrip {
 /// Every decoder, on one input. Returns how many decoders accepted it.
 pub(crate) fn decode_all(bytes: &[u8]) -> usize {
     let mut hits = 0;
+    same_into!(m::ListResourcesResult<'_>, bytes);
+    same_into!(m::Outcome<'_, m::ReadResourceResult<'_>>, bytes);
+    same_into!(m::Outcome<'_, m::GetPromptResult<'_>>, bytes);
     if let Ok(msg) = Message::decode(bytes) {
         let text = to_string(&msg).expect("an envelope encodes");
         let again = Message::decode(text.as_bytes()).expect("envelope output decodes");
