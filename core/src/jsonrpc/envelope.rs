@@ -195,10 +195,15 @@ pub(crate) fn walk<'a>(
             *slot = Some(value);
         }
     }
-    Ok(Walked { members: m, method })
+    Ok(Walked {
+        members: m,
+        // Compact targets read it again in `classify` (less code than handing it over).
+        method: if crate::WIDE { method } else { None },
+    })
 }
 
-/// The envelope's members, and `method` read when it is a string.
+/// The envelope's members, and `method` read when it is a string (wide targets; `None`
+/// tells [`classify`] to read it).
 pub(crate) struct Walked<'a> {
     members: Members<'a>,
     method: Option<Method<'a>>,
@@ -228,11 +233,14 @@ pub(crate) fn classify(w: Walked<'_>) -> Result<Message<'_>, EnvelopeError> {
         Some(false) => return Err(EnvelopeError::WrongVersion),
         Some(true) => {}
     }
-    if method.is_some() {
+    if let Some(raw) = method {
         if result.is_some() || error.is_some() {
             return Err(EnvelopeError::Ambiguous);
         }
-        let method = w.method.ok_or(EnvelopeError::InvalidMethod)?;
+        let method = match w.method {
+            Some(method) => method,
+            None => Method::from_json(raw.as_str().ok_or(EnvelopeError::InvalidMethod)?),
+        };
         if let Some(p) = params
             && !matches!(p.kind(), JsonKind::Object | JsonKind::Array)
         {

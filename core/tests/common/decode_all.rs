@@ -16,7 +16,10 @@ macro_rules! same_into {
             let (mut slots, mut text) = (vec![None; n], vec![0u8; t]);
             let lazy = TypedResponse::<$t>::decode($bytes);
             let stored = TypedResponse::<$t>::decode_into($bytes, &mut slots, &mut text);
-            assert_eq!(stored, lazy, "decode_into with {n} slots and {t} bytes of text");
+            assert_eq!(
+                stored, lazy,
+                "decode_into with {n} slots and {t} bytes of text"
+            );
         }
     }};
 }
