@@ -161,7 +161,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     fn bytes(&self) -> &'a [u8] {
         self.text.as_bytes()
     }
@@ -194,7 +194,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next non-whitespace byte, without consuming it.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub fn peek(&mut self) -> Option<u8> {
         self.pos = skip_ws(self.bytes(), self.pos);
         self.bytes().get(self.pos).copied()
@@ -216,7 +216,7 @@ impl<'a> Cursor<'a> {
     ///
     /// # Errors
     /// When the next value is not a valid string.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub fn string(&mut self) -> R<JsonStr<'a>> {
         match self.peek() {
             Some(b'"') => {}
@@ -382,7 +382,7 @@ impl<'a> Cursor<'a> {
     ///
     /// # Errors
     /// On malformed separators or keys.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub fn next_key(&mut self, first: &mut bool) -> R<Option<JsonStr<'a>>> {
         let c = self.peek().ok_or(self.err(K::UnexpectedEnd))?;
         if c == b'}' {
@@ -467,7 +467,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Whether this cursor reads validated text ([`Cursor::over`]).
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub(crate) const fn is_trusted(&self) -> bool {
         self.trusted
     }
@@ -510,7 +510,7 @@ impl<'a> Cursor<'a> {
     /// The index of the name the next value is, when it is a string literal written
     /// exactly as one of `keys` (speed only, [`WIDE`]), compared in place as keys are and
     /// read; otherwise `None` and nothing read (the string is then read the general way).
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub(crate) fn name_in_place(&mut self, keys: &Keys) -> Option<usize> {
         let b = self.bytes();
         let i = skip_ws(b, self.pos);
@@ -537,7 +537,7 @@ impl<'a> Cursor<'a> {
     ///
     /// # Errors
     /// On malformed separators.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub fn next_item(&mut self, first: &mut bool) -> R<bool> {
         let c = self.peek().ok_or(self.err(K::UnexpectedEnd))?;
         if c == b']' {
