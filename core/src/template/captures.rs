@@ -440,6 +440,10 @@ pub(crate) fn set(caps: &mut [Slot], slot: u16, start: usize, end: usize, shape:
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(never)
+)]
 pub(crate) fn absent(caps: &mut [Slot], slot: u16) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
         c.present = false;
