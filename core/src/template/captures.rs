@@ -459,6 +459,10 @@ pub(crate) fn absent(caps: &mut [Slot], slot: u16) {
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(never)
+)]
 pub(crate) fn shrink(caps: &mut [Slot], slot: u16, end: usize) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
         c.end = end as u32;
