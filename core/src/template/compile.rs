@@ -91,21 +91,20 @@ pub(crate) fn compile(
     let frag_start = usize::from(c.layout.query_end) + base;
     check::check_sequence(c.source, c.sink.steps_since(frag_start))?;
     let path_end = usize::from(c.layout.path_end);
-    if crate::WIDE {
-        let mut ops = [SegStep::new(Span::default(), NO_SLOT); 32];
-        let (simple, n) = {
-            let path = c.sink.steps_since(base).get(..path_end).unwrap_or_default();
-            let simple = is_simple(c.source, path);
-            (simple, if simple { compact(path, &mut ops) } else { 0 })
-        };
-        c.layout.simple_path = simple && n <= ops.len();
-        if c.layout.simple_path {
-            for op in ops.get(..n).unwrap_or_default() {
-                c.push(Step::Seg(op.with_head(c.source)), 0)?;
-            }
+    if !crate::WIDE {
+        return c.finish_compact(path_end);
+    }
+    let mut ops = [SegStep::new(Span::default(), NO_SLOT); 32];
+    let (simple, n) = {
+        let path = c.sink.steps_since(base).get(..path_end).unwrap_or_default();
+        let simple = is_simple(c.source, path);
+        (simple, if simple { compact(path, &mut ops) } else { 0 })
+    };
+    c.layout.simple_path = simple && n <= ops.len();
+    if c.layout.simple_path {
+        for op in ops.get(..n).unwrap_or_default() {
+            c.push(Step::Seg(op.with_head(c.source)), 0)?;
         }
-    } else {
-        c.reserve_simple(path_end)?;
     }
     c.layout.simple_end = c.rel()?;
     let l = &c.layout;
@@ -114,17 +113,20 @@ pub(crate) fn compile(
 }
 
 impl<K: ProgramSink> Compiler<'_, '_, K> {
-    /// What compact targets ([`crate::WIDE`]) do in place of writing a simple path's compact
-    /// form: they run the general engine on every path (`engine::run_program`), so they
-    /// write no `Seg` ops and leave `simple_path` off, but they take as many steps as the ops
-    /// would, so that a program fits, or fails with [`CompileErrorKind::CapacityExceeded`]
-    /// at 0, as on wide targets.
-    fn reserve_simple(&mut self, path_end: usize) -> Result<(), CompileError> {
+    /// How compact targets ([`crate::WIDE`]) end [`compile`]: they run the general engine on
+    /// every path (`engine::run_program`), so they write no compact form of a simple path
+    /// and leave `simple_path` off, but they take as many steps as its ops would, so that a
+    /// program fits, or fails with [`CompileErrorKind::CapacityExceeded`] at 0, as on wide
+    /// targets. (Its own function, so that the wide end of `compile` is untouched.)
+    fn finish_compact(&mut self, path_end: usize) -> Result<Layout, CompileError> {
         let path = self.sink.steps_since(self.base).get(..path_end);
         for _ in 0..simple_ops(self.source, path.unwrap_or_default()) {
             self.push(Step::default(), 0)?;
         }
-        Ok(())
+        self.layout.simple_end = self.rel()?;
+        let l = &self.layout;
+        self.layout.bare = l.path_end == l.steps && l.frag == FragMode::None && !l.prefixed;
+        Ok(self.layout)
     }
 
     fn rel(&self) -> Result<u16, CompileError> {
