@@ -89,8 +89,10 @@ mod wake;
 /// condition gates every `inline(always)` of the core (`cfg_attr(any(target_pointer_width =
 /// "64", target_family = "wasm"), inline(always))`): forced inlining buys speed there and
 /// costs flash on the compact targets, where the compiler chooses (server-read image .text
-/// 3.5 KB smaller). `--cfg mcp_compact` selects the compact forms on any target, so the
-/// tests can run them on the host: `RUSTFLAGS="--cfg mcp_compact" cargo test -p mcp-context`.
+/// 3.5 KB smaller); a few `inline` hints are gated the same way, and a few small helpers are
+/// kept out of line there instead (`cfg_attr(not(…), inline(never))`). `--cfg mcp_compact`
+/// selects the compact forms on any target, so the tests can run them on the host:
+/// `RUSTFLAGS="--cfg mcp_compact" cargo test -p mcp-context`.
 pub(crate) const WIDE: bool = cfg!(all(
     any(target_pointer_width = "64", target_family = "wasm"),
     not(mcp_compact)

@@ -254,7 +254,7 @@ impl<'a> Cursor<'a> {
         }
     }
 
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     fn bytes(&self) -> &'a [u8] {
         self.text.as_bytes()
     }
@@ -287,7 +287,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// The next non-whitespace byte, without consuming it.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub fn peek(&mut self) -> Option<u8> {
         self.pos = skip_ws(self.bytes(), self.pos);
         self.bytes().get(self.pos).copied()
@@ -309,7 +309,7 @@ impl<'a> Cursor<'a> {
     ///
     /// # Errors
     /// When the next value is not a valid string.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub fn string(&mut self) -> R<JsonStr<'a>> {
         match self.peek() {
             Some(b'"') => {}
@@ -317,7 +317,10 @@ impl<'a> Cursor<'a> {
             None => return Err(self.err(K::UnexpectedEnd)),
         }
         let start = self.pos + 1;
-        let (end, escaped) = if self.trusted {
+        // Compact targets ([`WIDE`]) read a trusted string with the validating scan too: on
+        // validated text it ends at the same byte with the same flag (`json::tests`), and
+        // `skip_string` is then not linked for this.
+        let (end, escaped) = if WIDE && self.trusted {
             match self.long.read_at(start) {
                 Some(known) => known,
                 None => skip_string(self.bytes(), start),
@@ -513,7 +516,7 @@ impl<'a> Cursor<'a> {
     ///
     /// # Errors
     /// On malformed separators or keys.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub fn next_key(&mut self, first: &mut bool) -> R<Option<JsonStr<'a>>> {
         let c = self.peek().ok_or(self.err(K::UnexpectedEnd))?;
         if c == b'}' {
@@ -598,7 +601,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Whether this cursor reads validated text ([`Cursor::over`]).
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub(crate) const fn is_trusted(&self) -> bool {
         self.trusted
     }
@@ -641,7 +644,7 @@ impl<'a> Cursor<'a> {
     /// The index of the name the next value is, when it is a string literal written
     /// exactly as one of `keys` (speed only, [`WIDE`]), compared in place as keys are and
     /// read; otherwise `None` and nothing read (the string is then read the general way).
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub(crate) fn name_in_place(&mut self, keys: &Keys) -> Option<usize> {
         let b = self.bytes();
         let i = skip_ws(b, self.pos);
@@ -668,7 +671,7 @@ impl<'a> Cursor<'a> {
     ///
     /// # Errors
     /// On malformed separators.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
     pub fn next_item(&mut self, first: &mut bool) -> R<bool> {
         let c = self.peek().ok_or(self.err(K::UnexpectedEnd))?;
         if c == b']' {

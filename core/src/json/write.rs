@@ -54,7 +54,11 @@ pub trait JsonSink {
     ///
     /// # Errors
     /// [`EncodeError::Write`] when the destination fails.
-    #[inline]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
     fn put_u64(&mut self, v: u64) -> Result<(), EncodeError> {
         let mut buf = [0u8; 20];
         self.put(format_u64(v, &mut buf))

@@ -424,6 +424,10 @@ fn sub(s: &str, start: u32, end: u32) -> &str {
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(never)
+)]
 pub(crate) fn set(caps: &mut [Slot], slot: u16, start: usize, end: usize, shape: Shape) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
         *c = Slot {
@@ -440,6 +444,10 @@ pub(crate) fn set(caps: &mut [Slot], slot: u16, start: usize, end: usize, shape:
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(never)
+)]
 pub(crate) fn absent(caps: &mut [Slot], slot: u16) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {
         c.present = false;
@@ -450,6 +458,10 @@ pub(crate) fn absent(caps: &mut [Slot], slot: u16) {
 #[cfg_attr(
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
+)]
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(never)
 )]
 pub(crate) fn shrink(caps: &mut [Slot], slot: u16, end: usize) {
     if let Some(c) = caps.get_mut(usize::from(slot)) {

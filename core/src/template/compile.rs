@@ -91,6 +91,9 @@ pub(crate) fn compile(
     let frag_start = usize::from(c.layout.query_end) + base;
     check::check_sequence(c.source, c.sink.steps_since(frag_start))?;
     let path_end = usize::from(c.layout.path_end);
+    if !crate::WIDE {
+        return c.finish_compact(path_end);
+    }
     let mut ops = [SegStep::new(Span::default(), NO_SLOT); 32];
     let (simple, n) = {
         let path = c.sink.steps_since(base).get(..path_end).unwrap_or_default();
@@ -110,6 +113,22 @@ pub(crate) fn compile(
 }
 
 impl<K: ProgramSink> Compiler<'_, '_, K> {
+    /// How compact targets ([`crate::WIDE`]) end [`compile`]: they run the general engine on
+    /// every path (`engine::run_program`), so they write no compact form of a simple path
+    /// and leave `simple_path` off, but they take as many steps as its ops would, so that a
+    /// program fits, or fails with [`CompileErrorKind::CapacityExceeded`] at 0, as on wide
+    /// targets. (Its own function, so that the wide end of `compile` is untouched.)
+    fn finish_compact(&mut self, path_end: usize) -> Result<Layout, CompileError> {
+        let path = self.sink.steps_since(self.base).get(..path_end);
+        for _ in 0..simple_ops(self.source, path.unwrap_or_default()) {
+            self.push(Step::default(), 0)?;
+        }
+        self.layout.simple_end = self.rel()?;
+        let l = &self.layout;
+        self.layout.bare = l.path_end == l.steps && l.frag == FragMode::None && !l.prefixed;
+        Ok(self.layout)
+    }
+
     fn rel(&self) -> Result<u16, CompileError> {
         u16::try_from(self.sink.step_count() - self.base)
             .map_err(|_| err(CompileErrorKind::CapacityExceeded, 0))
@@ -453,6 +472,17 @@ fn is_simple(source: &str, path: &[Step]) -> bool {
     true
 }
 
+/// How many ops the compact form of `path` takes on wide targets: none when the path is not
+/// simple or its form does not fit in 32 ops (it is then not used).
+fn simple_ops(source: &str, path: &[Step]) -> usize {
+    let n = if is_simple(source, path) {
+        compact(path, &mut [])
+    } else {
+        0
+    };
+    if n <= 32 { n } else { 0 }
+}
+
 /// Writes the compact form of a simple path into `ops`; returns how many ops it needs
 /// (more than `ops.len()` when it does not fit: then only the fitting ones are written).
 fn compact(path: &[Step], ops: &mut [SegStep]) -> usize {
@@ -498,5 +528,91 @@ pub(crate) fn compact_position(source: &str, path: &[Step], i: usize, off: u32) 
             Some(Step::Lit(s)) => (vars, s.of(source).len() as u32),
             _ => (vars, 0),
         },
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::super::matcher::VecProgram;
+    use super::super::{Pattern, Template};
+    use super::{CompileError, CompileErrorKind, MatchOptions, Step, compile, simple_ops};
+    use alloc::format;
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    /// Simple paths, paths that are not, and a simple path of 33 values (its form does not
+    /// fit in 32 ops).
+    fn templates() -> Vec<String> {
+        let mut t: Vec<String> = [
+            "",
+            "x",
+            "?a=1",
+            "sensor://{room}/{kind}/latest{?unit}",
+            "repo://{owner}/{repo}/issues/{number}{?fields}",
+            "a/{x}",
+            "{x}",
+            "{x}/{y}",
+            "{x}{y}",
+            "{x}a",
+            "{x}/",
+            "caf\u{e9}/{x}",
+            "%41/{x}",
+            "{+x}/y",
+            "{/x}",
+            "{x:3}/y",
+            "{x*}/y",
+            "{x,y}/z",
+            "a/{x}#f",
+            "a/{x}{#f}",
+            "{;x}",
+        ]
+        .map(String::from)
+        .to_vec();
+        t.push((0..33).map(|i| format!("{{v{i}}}/")).collect());
+        t
+    }
+
+    /// Compact targets take the steps of a simple path's compact form without writing it:
+    /// as many as wide targets write, so the same programs fit.
+    #[test]
+    fn compact_form_takes_the_steps_of_the_wide_one() {
+        for src in templates() {
+            let t = Template::<'_, 128>::parse(&src).unwrap();
+            let mut p = VecProgram::default();
+            let Ok(layout) = compile(t.as_ref(), MatchOptions::new(), &mut p) else {
+                continue;
+            };
+            let path = &p.steps[..usize::from(layout.path_end)];
+            let taken = &p.steps[usize::from(layout.steps)..];
+            assert_eq!(taken.len(), simple_ops(&src, path), "{src}");
+            assert_eq!(usize::from(layout.simple_end), p.steps.len(), "{src}");
+            if crate::WIDE {
+                assert!(taken.iter().all(|s| matches!(s, Step::Seg(_))), "{src}");
+            } else {
+                assert!(!layout.simple_path, "{src}");
+            }
+        }
+    }
+
+    /// The step capacities that fit, the same on both forms (the `mcp_compact` run checks
+    /// the compact one against these numbers).
+    #[test]
+    fn capacity_is_the_same_on_both_forms() {
+        let full = Err(CompileError {
+            kind: CompileErrorKind::CapacityExceeded,
+            at: 0,
+        });
+        let opts = MatchOptions::new();
+        let t = Template::<'_, 8>::parse("sensor://{room}/{kind}/latest{?unit}").unwrap();
+        assert!(Pattern::<'_, 11>::compile(&t, opts).is_ok());
+        assert_eq!(Pattern::<'_, 10>::compile(&t, opts).map(|_| ()), full);
+        let t = Template::<'_, 8>::parse("a/{x}").unwrap();
+        assert!(Pattern::<'_, 4>::compile(&t, opts).is_ok());
+        assert_eq!(Pattern::<'_, 3>::compile(&t, opts).map(|_| ()), full);
+        // 33 values: no compact form on either.
+        let src = templates().pop().unwrap();
+        let t = Template::<'_, 128>::parse(&src).unwrap();
+        assert!(Pattern::<'_, 99>::compile(&t, opts).is_ok());
+        assert!(Pattern::<'_, 98>::compile(&t, opts).is_err());
     }
 }

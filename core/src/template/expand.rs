@@ -107,7 +107,10 @@ fn first_to_encode(bytes: &[u8], allow_reserved: bool) -> Option<usize> {
 
 /// [`encode`] from byte `i` on, the first byte that may need encoding; `s[..i]` is copied
 /// as it is.
-#[inline(never)]
+#[cfg_attr(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    inline(never)
+)]
 fn encode_from(out: &mut impl Sink, s: &str, mut i: usize, allow_reserved: bool) {
     let bytes = s.as_bytes();
     let mut run = 0; // start of the current run of bytes copied as they are

@@ -363,9 +363,10 @@ impl<S: Storage> Index<S> {
     }
 
     /// Where `run_single` resumes a template whose path is at `(step, off)`: in the compact
-    /// ops of a simple path, else in the path steps.
+    /// ops of a simple path, else in the path steps (always there on compact targets, which
+    /// keep no compact form: [`crate::WIDE`] lets them drop this code).
     fn resume_at(&self, src: &str, info: &RouteInfo, (step, off): (usize, u32)) -> (usize, u32) {
-        if !info.layout.simple_path {
+        if !(crate::WIDE && info.layout.simple_path) {
             return (step, off);
         }
         let p0 = info.prog as usize;

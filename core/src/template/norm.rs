@@ -92,6 +92,10 @@ pub(crate) fn bits(b: u8) -> u8 {
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(never)
+)]
 pub(crate) fn in_class(b: u8, class: u8) -> bool {
     bits(b) & class != 0
 }

@@ -200,9 +200,11 @@ pub(crate) struct Layout {
     /// The unknown-parameter rule.
     pub(crate) unknown: UnknownParams,
     /// The path is plain literals and lone `{var}`s that never give a literal back: the
-    /// engine runs its compact form `[steps, simple_end)` with `engine::run_simple`.
+    /// engine runs its compact form `[steps, simple_end)` with `engine::run_simple`. Always
+    /// off on compact targets ([`crate::WIDE`]), which run the general engine on every path.
     pub(crate) simple_path: bool,
-    /// End of the compact simple path (equal to `steps` when there is none).
+    /// End of the compact simple path (equal to `steps` when there is none). Compact targets
+    /// fill `[steps, simple_end)` with as many placeholder steps as the form would take.
     pub(crate) simple_end: u16,
     /// No query or fragment section and no prefix modifier: a URI whose path ends the string
     /// is accepted as it is.
