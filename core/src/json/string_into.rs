@@ -37,6 +37,10 @@ pub(crate) fn unescape_rest(
     }
 }
 
+/// Where a copy step ended (an index into the text and the output length so far), `None`
+/// when the output has no room left, or the error that stopped it.
+type Step = Result<Option<(usize, usize)>, JsonError>;
+
 /// [`one_letter`] as a table (0: not a one-letter escape; no escape stands for 0).
 #[allow(
     clippy::indexing_slicing,
@@ -58,12 +62,7 @@ const ONE_LETTER: [u8; 256] = {
 /// words up to the next special byte copied whole. Returns the index after the closing
 /// quote and the output length, or `None` when `out` has no room left.
 #[inline(never)]
-fn copy_rest(
-    text: &str,
-    mut i: usize,
-    mut len: usize,
-    out: &mut [u8],
-) -> Result<Option<(usize, usize)>, JsonError> {
+fn copy_rest(text: &str, mut i: usize, mut len: usize, out: &mut [u8]) -> Step {
     let b = text.as_bytes();
     loop {
         // `b[i]` is a backslash.
@@ -102,12 +101,7 @@ fn copy_rest(
 /// written at `out[len..]`: the index after it and the number of bytes written, or `None`
 /// when they do not fit.
 #[inline(always)]
-fn escape(
-    text: &str,
-    i: usize,
-    out: &mut [u8],
-    len: usize,
-) -> Result<Option<(usize, usize)>, JsonError> {
+fn escape(text: &str, i: usize, out: &mut [u8], len: usize) -> Step {
     match text
         .as_bytes()
         .get(i + 1)
@@ -124,12 +118,7 @@ fn escape(
 
 /// An [`escape`] that is not one letter (`\u`, or invalid).
 #[inline(never)]
-fn escape_u(
-    text: &str,
-    i: usize,
-    out: &mut [u8],
-    len: usize,
-) -> Result<Option<(usize, usize)>, JsonError> {
+fn escape_u(text: &str, i: usize, out: &mut [u8], len: usize) -> Step {
     let next = scan_escape(text.as_bytes(), i)?;
     let c = Chars::escaped(text.get(i..next).unwrap_or(""))
         .next()
@@ -146,12 +135,7 @@ fn escape_u(
 /// The last bytes of the body from `i` (fewer than 8), one at a time as [`scan_string`]
 /// reads them, copied out; answers as [`copy_rest`].
 #[inline(never)]
-fn tail(
-    text: &str,
-    mut i: usize,
-    mut len: usize,
-    out: &mut [u8],
-) -> Result<Option<(usize, usize)>, JsonError> {
+fn tail(text: &str, mut i: usize, mut len: usize, out: &mut [u8]) -> Step {
     let b = text.as_bytes();
     loop {
         let byte = match b.get(i) {
