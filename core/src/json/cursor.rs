@@ -13,6 +13,12 @@ use super::string::JsonStr;
 use super::string_into::unescape_rest;
 use super::value::{JsonKind, RawJson};
 
+mod span;
+mod text;
+
+pub(crate) use span::Span;
+use text::Text;
+
 /// A position in JSON text, read token by token with full validation.
 ///
 /// Containers opened with [`Cursor::begin_object`] / [`Cursor::begin_array`] count toward
@@ -47,137 +53,6 @@ impl Clone for Cursor<'_> {
             long: self.long,
             out: Text::default(),
         }
-    }
-}
-
-/// The rest of the caller's buffer for unescaped strings ([`Cursor::with_text`]). Of no
-/// size on the compact targets ([`WIDE`]), which leave strings escaped.
-#[derive(Debug, Default)]
-struct Text<'a> {
-    #[cfg(all(
-        any(target_pointer_width = "64", target_family = "wasm"),
-        not(mcp_compact)
-    ))]
-    rest: &'a mut [u8],
-    #[cfg(not(all(
-        any(target_pointer_width = "64", target_family = "wasm"),
-        not(mcp_compact)
-    )))]
-    rest: core::marker::PhantomData<&'a mut [u8]>,
-}
-
-#[cfg(all(
-    any(target_pointer_width = "64", target_family = "wasm"),
-    not(mcp_compact)
-))]
-impl<'a> Text<'a> {
-    fn new(rest: &'a mut [u8]) -> Self {
-        Self { rest }
-    }
-
-    fn has_room(&self) -> bool {
-        !self.rest.is_empty()
-    }
-
-    fn take(&mut self) -> &'a mut [u8] {
-        core::mem::take(&mut self.rest)
-    }
-
-    fn put(&mut self, rest: &'a mut [u8]) {
-        self.rest = rest;
-    }
-}
-
-#[cfg(not(all(
-    any(target_pointer_width = "64", target_family = "wasm"),
-    not(mcp_compact)
-)))]
-impl<'a> Text<'a> {
-    fn new(_: &'a mut [u8]) -> Self {
-        Self::default()
-    }
-
-    fn has_room(&self) -> bool {
-        false
-    }
-
-    fn take(&mut self) -> &'a mut [u8] {
-        &mut []
-    }
-
-    fn put(&mut self, _: &'a mut [u8]) {}
-}
-
-/// Where one string literal's body starts (after the opening quote) and where the literal
-/// ends (after the closing quote), as validation found them, and whether it has escapes.
-/// Empty (and of no size) on the compact targets, which keep no spans ([`WIDE`]).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Span {
-    #[cfg(all(
-        any(target_pointer_width = "64", target_family = "wasm"),
-        not(mcp_compact)
-    ))]
-    at: (u32, u32, bool),
-}
-
-#[cfg(all(
-    any(target_pointer_width = "64", target_family = "wasm"),
-    not(mcp_compact)
-))]
-impl Span {
-    /// The span of a literal whose body starts at `start` and which ends at `end` (none
-    /// when an offset does not fit in 32 bits).
-    fn new(start: usize, end: usize, escaped: bool) -> Self {
-        match (u32::try_from(start), u32::try_from(end)) {
-            (Ok(s), Ok(e)) => Self {
-                at: (s, e, escaped),
-            },
-            _ => Self::default(),
-        }
-    }
-
-    /// The end and escapes of the literal whose body starts at `start`, when it is this one.
-    fn read_at(self, start: usize) -> Option<(usize, bool)> {
-        let (s, e, escaped) = self.at;
-        (s as usize == start && start > 0).then_some((e as usize, escaped))
-    }
-
-    /// The span moved `by` bytes towards the start (into a sub-slice starting there); none
-    /// when it starts before it.
-    pub(crate) fn shifted(self, by: usize) -> Self {
-        let (s, e, escaped) = self.at;
-        match u32::try_from(by) {
-            Ok(by) if s > by => Self {
-                at: (s - by, e - by, escaped),
-            },
-            _ => Self::default(),
-        }
-    }
-
-    fn len(self) -> usize {
-        self.at.1.saturating_sub(self.at.0) as usize
-    }
-}
-
-#[cfg(not(all(
-    any(target_pointer_width = "64", target_family = "wasm"),
-    not(mcp_compact)
-)))]
-impl Span {
-    fn new(_: usize, _: usize, _: bool) -> Self {
-        Self {}
-    }
-
-    fn read_at(self, _: usize) -> Option<(usize, bool)> {
-        None
-    }
-
-    pub(crate) fn shifted(self, _: usize) -> Self {
-        self
-    }
-
-    fn len(self) -> usize {
-        usize::MAX
     }
 }
 

@@ -2,9 +2,10 @@
 
 use super::common::{Enc, ResultType, boolean, count, obj, required, string};
 use super::input_required::complete_only;
+use super::map::Map;
 use super::meta::{RequestMeta, ResultMeta};
 use super::prompts::Arguments;
-use super::seq::{Map, Seq};
+use super::seq::Seq;
 use crate::json::fields::keys;
 use crate::json::key;
 use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, Writer};

@@ -1,9 +1,9 @@
 //! `resultType: "input_required"` and the multi-round-trip retry (docs/rules.md §13).
 
 use super::common::{Enc, ResultType, obj, object, required, string};
+use super::map::Map;
 use super::meta::ResultMeta;
 use super::meta::start;
-use super::seq::Map;
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};

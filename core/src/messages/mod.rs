@@ -48,6 +48,7 @@ mod fanout;
 mod input_required;
 mod legacy;
 mod lists;
+mod map;
 mod meta;
 mod notifications;
 #[cfg(feature = "alloc")]
@@ -80,6 +81,7 @@ pub use lists::{
     ListResourceTemplatesResult, ListResourcesParams, ListResourcesResult, ListResult,
     ListToolsParams, ListToolsResult, PaginatedParams, Tool,
 };
+pub use map::{Map, MapIter, MapSource};
 pub use meta::{
     CLIENT_CAPABILITIES_KEY, CLIENT_INFO_KEY, Icon, Implementation, LOG_LEVEL_KEY,
     NotificationMeta, PROTOCOL_VERSION_KEY, RequestMeta, ResultMeta, SERVER_INFO_KEY,
@@ -94,7 +96,7 @@ pub use prompts::{
 };
 pub use read::{ReadResourceParams, ReadResourceResult};
 pub use resource::{Resource, ResourceTemplate};
-pub use seq::{Map, MapIter, MapSource, Seq, SeqIter, SeqSource};
+pub use seq::{Seq, SeqIter, SeqSource};
 pub use subscriptions::{AcknowledgedParams, ListenParams, ListenResult, SubscriptionFilter};
 
 use crate::jsonrpc::{TypedNotification, TypedRequest, TypedResponse};

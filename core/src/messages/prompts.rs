@@ -3,8 +3,9 @@
 use super::common::{Enc, ResultType, Role, boolean, obj, object, required, string};
 use super::content::ContentBlock;
 use super::input_required::{InputResponses, complete_only};
+use super::map::Map;
 use super::meta::{Icon, RequestMeta, ResultMeta};
-use super::seq::{Map, Seq, SeqIn, one_sequence_result};
+use super::seq::{Seq, SeqIn, one_sequence_result};
 use crate::json::fields::{Keys, keys};
 use crate::json::key;
 use crate::json::{Cursor, Encode, JsonSink, JsonStr, RawJson, Writer};

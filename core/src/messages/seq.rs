@@ -1,15 +1,15 @@
-//! Lazy collections inside views: [`Seq`] (a JSON array) and [`Map`] (a JSON object with
-//! string keys). Decoding checks every element once and stores nothing; iteration decodes
-//! again on demand, so a view never allocates. A result's main sequence can instead keep its
-//! items in caller slots as they are checked ([`Seq::decode_into`], through
+//! [`Seq`], a lazy JSON array inside a view (its object counterpart is
+//! [`Map`](super::Map)). Decoding checks every element once and stores nothing; iteration
+//! decodes again on demand, so a view never allocates. A result's main sequence can instead
+//! keep its items in caller slots as they are checked ([`Seq::decode_into`], through
 //! [`DecodeInto`](crate::jsonrpc::DecodeInto)), so one pass both validates and yields them.
-//! For encoding, both can also wrap a caller's slice (or any [`SeqSource`]/[`MapSource`],
-//! e.g. owned data with feature `alloc`).
+//! For encoding, a `Seq` can also wrap a caller's slice (or any [`SeqSource`], e.g. owned
+//! data with feature `alloc`).
 
 use core::fmt;
 
 use crate::json::cursor::Span;
-use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
+use crate::json::{Cursor, Encode, EncodeError, JsonSink, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
 
 /// Items for a [`Seq`] that is being built rather than decoded.
@@ -342,183 +342,7 @@ impl<'a, T: FromJson<'a> + Copy + Encode> Encode for Seq<'a, T> {
     }
 }
 
-/// Entries for a [`Map`] that is being built rather than decoded.
-pub trait MapSource<'a, V> {
-    /// The number of entries.
-    fn len(&self) -> usize;
-    /// Whether there are no entries.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-    /// The entry at `index`.
-    fn entry(&'a self, index: usize) -> Option<(JsonStr<'a>, V)>;
-}
-
-enum MapRepr<'a, V> {
-    Json(RawJson<'a>, usize),
-    Pairs(&'a [(&'a str, V)]),
-    Source(&'a (dyn MapSource<'a, V> + 'a)),
-}
-
-/// A JSON object from string keys to `V`, decoded lazily (prompt `arguments`,
-/// `inputRequests`, `inputResponses`).
-pub struct Map<'a, V> {
-    repr: MapRepr<'a, V>,
-}
-
-impl<V> Clone for Map<'_, V> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<V> Copy for Map<'_, V> {}
-impl<V> Clone for MapRepr<'_, V> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-impl<V> Copy for MapRepr<'_, V> {}
-
-impl<'a, V: FromJson<'a> + Copy> Map<'a, V> {
-    /// Decodes the object at `c`, checking that every value decodes as `V`. If a key
-    /// repeats, [`Map::get`] returns the first entry (checking would cost quadratic time on
-    /// hostile input).
-    ///
-    /// # Errors
-    /// `WrongType` on `field` when the value is not an object, or the value's own error.
-    pub fn decode(c: &mut Cursor<'a>, field: &'static str) -> Result<Self, DecodeError> {
-        // Compact targets share one walk for every value type (`decode_object`).
-        let (raw, len) = if crate::WIDE {
-            walk_object(c, field, |c| V::decode(c).map(drop))
-        } else {
-            decode_object(c, field, &mut |c| V::decode(c).map(drop))
-        }?;
-        Ok(Self {
-            repr: MapRepr::Json(raw, len),
-        })
-    }
-
-    /// The number of entries.
-    #[must_use]
-    pub fn len(&self) -> usize {
-        match self.repr {
-            MapRepr::Json(_, n) => n,
-            MapRepr::Pairs(s) => s.len(),
-            MapRepr::Source(s) => s.len(),
-        }
-    }
-
-    /// Whether there are no entries.
-    #[must_use]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    /// The entries in document order.
-    #[must_use]
-    pub fn iter(&self) -> MapIter<'a, V> {
-        MapIter {
-            inner: match self.repr {
-                MapRepr::Json(v, _) => MapIterRepr::Json(Cursor::over(v), true),
-                MapRepr::Pairs(s) => MapIterRepr::Pairs(s.iter()),
-                MapRepr::Source(s) => MapIterRepr::Source(s, 0),
-            },
-        }
-    }
-
-    /// The value for `key`.
-    #[must_use]
-    pub fn get(&self, key: &str) -> Option<V> {
-        self.iter().find(|(k, _)| k == key).map(|(_, v)| v)
-    }
-}
-
-impl<'a, V> Map<'a, V> {
-    /// A map over caller-provided entries (for encoding).
-    #[must_use]
-    pub fn from_source(entries: &'a (dyn MapSource<'a, V> + 'a)) -> Self {
-        Self {
-            repr: MapRepr::Source(entries),
-        }
-    }
-
-    /// A map over a slice of pairs (for encoding without allocation).
-    #[must_use]
-    pub const fn from_pairs(entries: &'a [(&'a str, V)]) -> Self {
-        Self {
-            repr: MapRepr::Pairs(entries),
-        }
-    }
-}
-
-enum MapIterRepr<'a, V> {
-    Json(Cursor<'a>, bool),
-    Pairs(core::slice::Iter<'a, (&'a str, V)>),
-    Source(&'a (dyn MapSource<'a, V> + 'a), usize),
-}
-
-/// The iterator of a [`Map`].
-pub struct MapIter<'a, V> {
-    inner: MapIterRepr<'a, V>,
-}
-
-impl<'a, V: FromJson<'a> + Copy> Iterator for MapIter<'a, V> {
-    type Item = (JsonStr<'a>, V);
-    fn next(&mut self) -> Option<Self::Item> {
-        match &mut self.inner {
-            MapIterRepr::Json(c, first) => {
-                if *first {
-                    c.begin_object().ok()?;
-                }
-                let k = c.next_key(first).ok()??;
-                Some((k, V::decode(c).ok()?))
-            }
-            MapIterRepr::Pairs(it) => it.next().map(|(k, v)| (JsonStr::new(k), *v)),
-            MapIterRepr::Source(s, i) => {
-                let e = s.entry(*i)?;
-                *i += 1;
-                Some(e)
-            }
-        }
-    }
-}
-
-impl<V> fmt::Debug for MapIter<'_, V> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("MapIter")
-    }
-}
-
-impl<'a, V: FromJson<'a> + Copy + fmt::Debug> fmt::Debug for Map<'a, V> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_map().entries(self.iter()).finish()
-    }
-}
-
-impl<'a, V: FromJson<'a> + Copy + PartialEq> PartialEq for Map<'a, V> {
-    fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len() && self.iter().eq(other.iter())
-    }
-}
-
-impl<'a, V: FromJson<'a> + Copy + Encode> Encode for Map<'a, V> {
-    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
-        w.begin_object()?;
-        for (k, v) in self.iter() {
-            w.json_key(k)?;
-            v.encode(w)?;
-        }
-        w.end_object()
-    }
-}
-
 impl<'a, T: FromJson<'a> + Copy> FromJson<'a> for Seq<'a, T> {
-    fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        Self::decode(c, ParamsError::ITEM)
-    }
-}
-
-impl<'a, V: FromJson<'a> + Copy> FromJson<'a> for Map<'a, V> {
     fn decode(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
         Self::decode(c, ParamsError::ITEM)
     }
@@ -549,42 +373,8 @@ fn decode_array<'a>(
     Err(ParamsError::wrong_type(field).into())
 }
 
-/// [`Map::decode`] as compact targets run it: [`walk_object`] once, for every value type
-/// ([`decode_array`]'s counterpart for objects). Left to the compiler: one copy, inlined
-/// where only one value type is decoded.
-fn decode_object<'a>(
-    c: &mut Cursor<'a>,
-    field: &'static str,
-    value: &mut dyn FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
-) -> Result<(RawJson<'a>, usize), DecodeError> {
-    walk_object(c, field, value)
-}
-
-/// Walks the object at `c`, each value checked by `value`; returns the object's text and
-/// its number of entries.
-#[inline]
-fn walk_object<'a>(
-    c: &mut Cursor<'a>,
-    field: &'static str,
-    mut value: impl FnMut(&mut Cursor<'a>) -> Result<(), DecodeError>,
-) -> Result<(RawJson<'a>, usize), DecodeError> {
-    // Both refusals (not an object; no text) share one error construction.
-    if c.peek() == Some(b'{') {
-        let (start, text) = (c.position(), c.clone());
-        c.begin_object()?;
-        let (mut first, mut len) = (true, 0);
-        while c.next_key(&mut first)?.is_some() {
-            value(c).map_err(|e| in_field(e, field))?;
-            len += 1;
-        }
-        if let Some(raw) = text.slice(start, c.position()) {
-            return Ok((raw, len));
-        }
-    }
-    Err(ParamsError::wrong_type(field).into())
-}
-
-fn in_field(e: DecodeError, field: &'static str) -> DecodeError {
+/// `e`, a params error, re-anchored inside `field`.
+pub(super) fn in_field(e: DecodeError, field: &'static str) -> DecodeError {
     match e {
         DecodeError::Params(p) => DecodeError::Params(p.in_field(field)),
         other => other,
@@ -593,7 +383,7 @@ fn in_field(e: DecodeError, field: &'static str) -> DecodeError {
 
 #[cfg(test)]
 mod tests {
-    use super::{Map, MapRepr, Seq, SeqRepr, Span, decode_array, decode_object};
+    use super::{Seq, SeqRepr, Span, decode_array};
     use crate::json::{Cursor, JsonStr, Limits};
     use crate::jsonrpc::{DecodeError, FromJson};
     use crate::messages::Icon;
@@ -664,43 +454,5 @@ mod tests {
             want
         );
         assert!(want.is_err());
-    }
-
-    /// The same for objects: [`decode_object`] against the generic `Map::decode`.
-    #[test]
-    fn decode_object_agrees_with_the_generic_form() {
-        fn both<'a, V: FromJson<'a> + Copy + PartialEq + core::fmt::Debug + 'a>(bytes: &'a [u8]) {
-            let Ok(mut a) = Cursor::new(bytes, Limits::DEFAULT) else {
-                return;
-            };
-            let mut b = a.clone();
-            let want = Map::<V>::decode(&mut a, "map");
-            let got: Result<Map<'_, V>, DecodeError> = decode_object(&mut b, "map", &mut |c| {
-                V::decode(c).map(drop)
-            })
-            .map(|(raw, len)| Map {
-                repr: MapRepr::Json(raw, len),
-            });
-            assert_eq!(got, want, "{:?}", core::str::from_utf8(bytes));
-            assert_eq!(a.position(), b.position());
-        }
-        let inputs: &[&[u8]] = &[
-            b"{}",
-            b" { } ",
-            br#"{"a":"x","b\u0041":"y"}"#,
-            br#"{"a":1}"#,
-            br#"{"a":"x","b":[]}"#,
-            b"[]",
-            br#""x""#,
-            b"{",
-            br#"{"a":"x",}"#,
-            br#"{"a":"x","a":"y"}"#,
-            br#"{"i":{"src":"x"},"j":{"src":2}}"#,
-            b"null",
-        ];
-        for bytes in inputs {
-            both::<JsonStr<'_>>(bytes);
-            both::<Icon<'_>>(bytes);
-        }
     }
 }

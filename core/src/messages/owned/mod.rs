@@ -44,7 +44,8 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
 
-use super::seq::{MapSource, SeqSource};
+use super::map::MapSource;
+use super::seq::SeqSource;
 use crate::json::{Encode, EncodeError, JsonError, JsonSink, JsonStr, RawJson, Writer};
 
 /// A validated JSON value that owns its text: `_meta`, `experimental`, input request params.
