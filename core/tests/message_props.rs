@@ -3,6 +3,7 @@
 //! input up to 64 KiB makes any decoder panic.
 
 mod common;
+#[macro_use]
 #[path = "common/decode_all.rs"]
 mod decode_all;
 
@@ -102,11 +103,10 @@ fn block() -> impl Strategy<Value = OwnedContentBlock> {
     ]
 }
 
-/// `decode_into` answers as `decode` does on `$json` (the same view or the same error, and
-/// the same bytes encoded back) with no slots, one fewer than `$n` items, exactly `$n` and
-/// more, each with a text buffer from none to room for every string; then again on `$json`
-/// broken by each of `$broken`'s edits (a byte removed or replaced at an index).
-macro_rules! same_into {
+/// `decode_into` answers as `decode` does (`decode_all::same_into`) on `$json` of `$n`
+/// items, then again on `$json` broken by each of `$broken`'s edits (a byte removed or
+/// replaced at an index).
+macro_rules! same_into_broken {
     ($ty:ty, $json:expr, $n:expr, $broken:expr) => {{
         let json: &str = &$json;
         let mut texts = vec![json.as_bytes().to_vec()];
@@ -120,20 +120,7 @@ macro_rules! same_into {
             texts.push(b);
         }
         for bytes in &texts {
-            for (k, t) in [
-                (0, 0),
-                ($n.saturating_sub(1), 9),
-                ($n, 40),
-                ($n + 3, 1 << 16),
-            ] {
-                let (mut slots, mut text) = (vec![None; k], vec![0u8; t]);
-                let lazy = TypedResponse::<$ty>::decode(bytes);
-                let stored = TypedResponse::<$ty>::decode_into(bytes, &mut slots, &mut text);
-                prop_assert_eq!(&stored, &lazy);
-                if let (Ok(s), Ok(l)) = (&stored, &lazy) {
-                    prop_assert_eq!(to_string(s).unwrap(), to_string(l).unwrap());
-                }
-            }
+            same_into!($ty, bytes, $n);
         }
     }};
 }
@@ -175,7 +162,7 @@ proptest! {
         let scope = if private { CacheScope::Private } else { CacheScope::Public };
         let owned = OwnedResponse { id, result: OwnedReadResourceResult { contents: items.clone(), ..OwnedReadResourceResult::new(ttl, scope) } };
         let json = to_string(&owned).unwrap();
-        same_into!(m::Outcome<'_, m::ReadResourceResult<'_>>, json, items.len(), broken);
+        same_into_broken!(m::Outcome<'_, m::ReadResourceResult<'_>>, json, items.len(), broken);
         let m::Outcome::Complete(r) = check_response::<m::Outcome<'_, m::ReadResourceResult<'_>>>(&json, "ReadResourceResultResponse") else { panic!() };
         prop_assert_eq!((r.ttl(), r.cache_scope, r.contents.len()), (ttl, Some(scope), items.len()));
         for (got, want) in r.contents.iter().zip(&items) {
@@ -188,7 +175,7 @@ proptest! {
     fn list_results_round_trip(id in id(), items in prop::collection::vec(resource(), 0..5), cursor in proptest::option::of(text()), broken in edits()) {
         let result = OwnedListResourcesResult { items: items.clone(), next_cursor: cursor.clone(), server_info: Some(OwnedImplementation::new("s", "1")), ..OwnedListResult::new(1000, CacheScope::Public) };
         let json = to_string(&OwnedResponse { id, result }).unwrap();
-        same_into!(m::ListResourcesResult<'_>, json, items.len(), broken);
+        same_into_broken!(m::ListResourcesResult<'_>, json, items.len(), broken);
         let r = check_response::<m::ListResourcesResult<'_>>(&json, "ListResourcesResultResponse");
         prop_assert_eq!(r.next_cursor.map(|c| c.to_cow().into_owned()), cursor);
         for (got, want) in r.items.iter().zip(&items) {
@@ -202,7 +189,7 @@ proptest! {
         let messages: Vec<_> = messages.into_iter().map(|(user, content)| OwnedPromptMessage { role: if user { Role::User } else { Role::Assistant }, content }).collect();
         let result = OwnedGetPromptResult { description, messages: messages.clone(), server_info: None };
         let json = to_string(&OwnedResponse { id, result }).unwrap();
-        same_into!(m::Outcome<'_, m::GetPromptResult<'_>>, json, messages.len(), broken);
+        same_into_broken!(m::Outcome<'_, m::GetPromptResult<'_>>, json, messages.len(), broken);
         let m::Outcome::Complete(r) = check_response::<m::Outcome<'_, m::GetPromptResult<'_>>>(&json, "GetPromptResultResponse") else { panic!() };
         prop_assert_eq!(r.messages.len(), messages.len());
     }

@@ -264,7 +264,7 @@ pub(crate) const fn specials(w: u64, ctrl: bool) -> u64 {
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
-pub(crate) fn walk_string(
+fn walk_string(
     b: &[u8],
     mut i: usize,
     ctrl: bool,
@@ -320,10 +320,17 @@ pub(crate) fn walk_string(
 /// closing quote and whether the body contains escapes.
 #[inline]
 pub(crate) fn scan_string(b: &[u8], i: usize) -> Result<(usize, bool), JsonError> {
-    walk_string(b, i, true, |b, p| match b.get(p + 1) {
+    walk_string(b, i, true, escape_step)
+}
+
+/// The validating scans' step over the escape at `p` (a backslash): a one-letter escape
+/// directly, any other through [`scan_escape`]; returns the index after it.
+#[inline(always)]
+fn escape_step(b: &[u8], p: usize) -> Result<usize, JsonError> {
+    match b.get(p + 1) {
         Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(p + 2),
         _ => scan_escape(b, p),
-    })
+    }
 }
 
 /// What [`scan_until_escape`] found.
@@ -344,10 +351,7 @@ pub(crate) fn scan_until_escape(b: &[u8], i: usize, stop: bool) -> Result<Scanne
             first.set(Some(p));
             return Err(JsonError::new(K::InvalidEscape, p));
         }
-        match b.get(p + 1) {
-            Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => Ok(p + 2),
-            _ => scan_escape(b, p),
-        }
+        escape_step(b, p)
     });
     match (walked, first.get()) {
         (_, Some(p)) => Ok(Scanned::Escape(p)),

@@ -9,17 +9,30 @@ use mcp_context::jsonrpc::{FromJson, Message, TypedResponse};
 use mcp_context::messages as m;
 
 /// `decode_into` of `$bytes` as a response of `$t` gives `decode`'s answer (the same view or
-/// the same error) with ample slots and text, and with one slot and 9 bytes of text.
+/// the same error, and the same bytes encoded back) with no room, with one slot and 9 bytes
+/// of text, with one slot fewer than `$n` items, with `$n` and with room to spare.
 macro_rules! same_into {
-    ($t:ty, $bytes:expr) => {{
-        for (n, t) in [(64, $bytes.len() + 16), (1, 9)] {
-            let (mut slots, mut text) = (vec![None; n], vec![0u8; t]);
-            let lazy = TypedResponse::<$t>::decode($bytes);
-            let stored = TypedResponse::<$t>::decode_into($bytes, &mut slots, &mut text);
+    ($t:ty, $bytes:expr, $n:expr) => {{
+        let bytes: &[u8] = $bytes;
+        let n: usize = $n;
+        let rooms = [
+            (0, 0),
+            (1, 9),
+            (n.saturating_sub(1), 9),
+            (n, 40),
+            (n + 3, bytes.len() + 16),
+        ];
+        for (k, t) in rooms {
+            let (mut slots, mut text) = (vec![None; k], vec![0u8; t]);
+            let lazy = TypedResponse::<$t>::decode(bytes);
+            let stored = TypedResponse::<$t>::decode_into(bytes, &mut slots, &mut text);
             assert_eq!(
                 stored, lazy,
-                "decode_into with {n} slots and {t} bytes of text"
+                "decode_into with {k} slots and {t} bytes of text"
             );
+            if let (Ok(s), Ok(l)) = (&stored, &lazy) {
+                assert_eq!(to_string(s).unwrap(), to_string(l).unwrap());
+            }
         }
     }};
 }
@@ -47,9 +60,9 @@ macro_rules! roundtrip {
 /// Every decoder, on one input. Returns how many decoders accepted it.
 pub(crate) fn decode_all(bytes: &[u8]) -> usize {
     let mut hits = 0;
-    same_into!(m::ListResourcesResult<'_>, bytes);
-    same_into!(m::Outcome<'_, m::ReadResourceResult<'_>>, bytes);
-    same_into!(m::Outcome<'_, m::GetPromptResult<'_>>, bytes);
+    same_into!(m::ListResourcesResult<'_>, bytes, 64);
+    same_into!(m::Outcome<'_, m::ReadResourceResult<'_>>, bytes, 64);
+    same_into!(m::Outcome<'_, m::GetPromptResult<'_>>, bytes, 64);
     if let Ok(msg) = Message::decode(bytes) {
         let text = to_string(&msg).expect("an envelope encodes");
         let again = Message::decode(text.as_bytes()).expect("envelope output decodes");
