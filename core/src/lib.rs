@@ -98,18 +98,42 @@ pub(crate) const WIDE: bool = cfg!(all(
     not(mcp_compact)
 ));
 
-/// `hay.contains(&byte)`: core's word-at-a-time `memchr` where [`WIDE`], a byte loop (a few
-/// bytes of code instead of `memchr` and its wrapper) elsewhere; the same answer.
+/// `hay.contains(&byte)`. Where [`WIDE`]: eight bytes a step up to 32 bytes (core's
+/// `memchr` reads short slices a byte at a time), core's word-at-a-time `memchr` beyond; a
+/// byte loop elsewhere (a few bytes of code instead of `memchr` and its wrapper). The same
+/// answer.
 #[cfg_attr(
     any(target_pointer_width = "64", target_family = "wasm"),
     inline(always)
 )]
 pub(crate) fn has_byte(hay: &[u8], byte: u8) -> bool {
-    if WIDE {
+    if !WIDE {
+        has_byte_by_bytes(hay, byte)
+    } else if hay.len() > 32 {
         hay.contains(&byte)
     } else {
-        has_byte_by_bytes(hay, byte)
+        has_byte_by_words(hay, byte)
     }
+}
+
+/// [`has_byte`] for short slices: each 8-byte word tested at once for the byte, the last
+/// word overlapping the one before it (a slice under 8 bytes: a byte loop).
+fn has_byte_by_words(hay: &[u8], byte: u8) -> bool {
+    const LOW: u64 = u64::from_le_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
+    let spread = u64::from_le_bytes([byte; 8]);
+    // Some byte of `w` is `byte` exactly when some byte of `w ^ spread` is zero.
+    let holds = |w: &[u8; 8]| {
+        let x = u64::from_le_bytes(*w) ^ spread;
+        x.wrapping_sub(LOW) & !x & HIGH != 0
+    };
+    let Some(last) = hay.last_chunk::<8>() else {
+        return has_byte_by_bytes(hay, byte);
+    };
+    hay.chunks_exact(8)
+        .filter_map(<[u8]>::first_chunk::<8>)
+        .any(holds)
+        || holds(last)
 }
 
 /// [`has_byte`]'s compact form (deliberately not `contains`, which is `memchr`).
@@ -124,22 +148,26 @@ struct ReadmeDoctests;
 
 #[cfg(test)]
 mod tests {
-    /// Both forms of `has_byte` agree (every length up to 40, every position, absent too).
+    /// The forms of `has_byte` agree with `contains` (every length up to 40, every
+    /// position, absent too; fillers and bytes next to where word tests borrow).
     #[test]
     fn has_byte_both_forms_agree() {
-        let mut hay = [b'a'; 40];
-        for len in 0..=hay.len() {
-            for at in 0..=len {
-                if let Some(b) = hay.get_mut(at) {
-                    *b = b'%';
-                }
-                let h = &hay[..len];
-                for byte in [b'%', b'a', b'\\', 0] {
-                    assert_eq!(super::has_byte_by_bytes(h, byte), h.contains(&byte));
-                    assert_eq!(super::has_byte(h, byte), h.contains(&byte));
-                }
-                if let Some(b) = hay.get_mut(at) {
-                    *b = b'a';
+        for filler in [b'a', 0x00, 0x01, 0x7f, 0x80, 0xff] {
+            let mut hay = [filler; 40];
+            for len in 0..=hay.len() {
+                for at in 0..=len {
+                    if let Some(b) = hay.get_mut(at) {
+                        *b = b'%';
+                    }
+                    let h = &hay[..len];
+                    for byte in [b'%', b'$', b'a', b'\\', 0, 0x01, 0x80, 0xff] {
+                        assert_eq!(super::has_byte_by_bytes(h, byte), h.contains(&byte));
+                        assert_eq!(super::has_byte_by_words(h, byte), h.contains(&byte));
+                        assert_eq!(super::has_byte(h, byte), h.contains(&byte));
+                    }
+                    if let Some(b) = hay.get_mut(at) {
+                        *b = filler;
+                    }
                 }
             }
         }

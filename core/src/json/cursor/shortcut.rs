@@ -1,0 +1,92 @@
+//! Shortcuts of the validating [`Cursor`](super::Cursor): where the text is in its most
+//! common form, the answer the general path would give, in fewer steps. Each one falls
+//! back to the general path (which also finds the errors) whenever the text differs.
+
+use super::Cursor;
+use crate::json::fields::Keys;
+use crate::json::scan::skip_ws;
+
+/// The known name a key written without escapes matches in place, as `(index, length)`:
+/// `rest` is the text after the key's opening quote and `head` its first eight bytes.
+#[inline(always)]
+pub(super) fn in_place(rest: &[u8], head: u64, keys: &Keys) -> Option<(usize, usize)> {
+    let found = keys.words.iter().zip(keys.names).position(|(w, n)| {
+        head & w.mask == w.head
+            && (w.len < 8
+                || rest
+                    .get(w.len - 7..)
+                    .and_then(<[u8]>::first_chunk::<8>)
+                    .is_some_and(|t| u64::from_le_bytes(*t) == w.tail)
+                    && (w.len <= 15 || rest.get(8..w.len - 7) == n.as_bytes().get(8..w.len - 7)))
+    });
+    found.and_then(|k| keys.words.get(k).map(|w| (k, w.len)))
+}
+
+impl Cursor<'_> {
+    /// Reads `{}` (whitespace allowed) when it is next and one more level of nesting is
+    /// allowed: as [`Cursor::begin_object`] and the walk of no members would. `false`, with
+    /// the cursor unmoved, otherwise.
+    #[inline(always)]
+    pub(crate) fn empty_object(&mut self) -> bool {
+        let b = self.bytes();
+        let open = skip_ws(b, self.pos);
+        let close = skip_ws(b, open + 1);
+        let empty = b.get(open) == Some(&b'{') && b.get(close) == Some(&b'}');
+        if empty && self.depth < self.max_depth {
+            self.pos = close + 1;
+            return true;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::json::{Cursor, Limits};
+
+    /// `empty_object` answers as `begin_object` then `next_key` do, or declines unmoved.
+    #[test]
+    fn empty_object_is_the_general_walk() {
+        let texts = [
+            "{}",
+            "{ }",
+            " {\n\t} ",
+            "{\"a\":1}",
+            "[]",
+            "{",
+            "{]",
+            "}",
+            "",
+            " ",
+            "{ ,}",
+            "{}}",
+        ];
+        for text in texts {
+            for max_depth in 0..3 {
+                let limits = Limits {
+                    max_len: 64,
+                    max_depth,
+                };
+                let Ok(mut fast) = Cursor::new(text.as_bytes(), limits) else {
+                    continue;
+                };
+                let Ok(mut slow) = Cursor::new(text.as_bytes(), limits) else {
+                    continue;
+                };
+                let general =
+                    slow.begin_object().is_ok() && matches!(slow.next_key(&mut true), Ok(None));
+                let (at, depth) = (fast.position(), fast.depth());
+                let took = fast.empty_object();
+                assert_eq!(took, general, "{text:?} at depth limit {max_depth}");
+                if took {
+                    assert_eq!(
+                        (fast.position(), fast.depth()),
+                        (slow.position(), slow.depth())
+                    );
+                } else {
+                    assert_eq!((fast.position(), fast.depth()), (at, depth), "{text:?}");
+                }
+            }
+        }
+    }
+}
