@@ -29,10 +29,23 @@ use super::scan::{WIDE, byte_mask, hex4, next_byte};
 #[derive(Clone, Copy)]
 pub struct JsonStr<'a> {
     text: &'a str,
-    escaped: bool,
-    /// `text` is the body of a string literal in validated JSON (it holds no `"`, no
-    /// backslash outside escapes and no control character), so an encoder may copy it.
-    sourced: bool,
+    form: Form,
+}
+
+/// What a [`JsonStr`]'s text is. One word, so a view holding strings has no padding bytes
+/// inside them: the copies a decoder makes move whole words (copying a struct whose flags
+/// share a word with padding made the compiler read words that several smaller writes had
+/// just filled, which the processor cannot forward: a stall on each).
+#[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(usize)]
+enum Form {
+    /// The value itself, given by the caller ([`JsonStr::new`]).
+    Value,
+    /// The body of a string literal in validated JSON without escapes (it holds no `"`, no
+    /// backslash and no control character), so an encoder may copy it.
+    Plain,
+    /// The body of a string literal in validated JSON with escapes, kept as written.
+    Escaped,
 }
 
 impl<'a> JsonStr<'a> {
@@ -41,8 +54,7 @@ impl<'a> JsonStr<'a> {
     pub const fn new(value: &'a str) -> Self {
         Self {
             text: value,
-            escaped: false,
-            sourced: false,
+            form: Form::Value,
         }
     }
 
@@ -50,8 +62,7 @@ impl<'a> JsonStr<'a> {
     pub(crate) const fn from_source(src: &'a str, escaped: bool) -> Self {
         Self {
             text: src,
-            escaped,
-            sourced: true,
+            form: if escaped { Form::Escaped } else { Form::Plain },
         }
     }
 
@@ -59,13 +70,13 @@ impl<'a> JsonStr<'a> {
     /// [`JsonStr::source`]); the writer copies such a body instead of re-escaping it when it
     /// is already in canonical form.
     pub(crate) const fn is_sourced(&self) -> bool {
-        self.sourced
+        !matches!(self.form, Form::Value)
     }
 
     /// The value as a borrowed `&str`, when it needs no unescaping.
     #[must_use]
     pub const fn as_str(&self) -> Option<&'a str> {
-        if self.escaped { None } else { Some(self.text) }
+        if self.has_escapes() { None } else { Some(self.text) }
     }
 
     /// The text as held: the JSON source between the quotes (escapes kept) for a decoded
@@ -78,7 +89,7 @@ impl<'a> JsonStr<'a> {
     /// Whether the value must be unescaped before use.
     #[must_use]
     pub const fn has_escapes(&self) -> bool {
-        self.escaped
+        matches!(self.form, Form::Escaped)
     }
 
     /// The decoded characters, computed lazily.
@@ -86,14 +97,14 @@ impl<'a> JsonStr<'a> {
     pub fn chars(&self) -> Chars<'a> {
         Chars {
             rest: self.text,
-            escaped: self.escaped,
+            escaped: self.has_escapes(),
         }
     }
 
     /// The length of the decoded value in UTF-8 bytes.
     #[must_use]
     pub fn len(&self) -> usize {
-        if self.escaped {
+        if self.has_escapes() {
             self.chars().map(char::len_utf8).sum()
         } else {
             self.text.len()
@@ -115,7 +126,7 @@ impl<'a> JsonStr<'a> {
     where
         'a: 'b,
     {
-        if !self.escaped {
+        if !self.has_escapes() {
             return Ok(self.text);
         }
         if !WIDE {
@@ -237,7 +248,7 @@ impl<'a> JsonStr<'a> {
     /// Whether the decoded value equals `other`.
     #[must_use]
     pub fn eq_str(&self, other: &str) -> bool {
-        if self.escaped {
+        if self.has_escapes() {
             self.chars().eq(other.chars())
         } else {
             self.text == other
@@ -295,7 +306,7 @@ pub(crate) const fn one_letter(letter: u8) -> Option<u8> {
 
 impl PartialEq for JsonStr<'_> {
     fn eq(&self, other: &Self) -> bool {
-        match (self.escaped, other.escaped) {
+        match (self.has_escapes(), other.has_escapes()) {
             (false, false) => self.text == other.text,
             _ => self.chars().eq(other.chars()),
         }
@@ -328,7 +339,7 @@ impl Hash for JsonStr<'_> {
 
 impl fmt::Display for JsonStr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if !self.escaped {
+        if !self.has_escapes() {
             return f.write_str(self.text);
         }
         self.chars().try_for_each(|c| fmt::Write::write_char(f, c))
