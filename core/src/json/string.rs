@@ -76,7 +76,11 @@ impl<'a> JsonStr<'a> {
     /// The value as a borrowed `&str`, when it needs no unescaping.
     #[must_use]
     pub const fn as_str(&self) -> Option<&'a str> {
-        if self.has_escapes() { None } else { Some(self.text) }
+        if self.has_escapes() {
+            None
+        } else {
+            Some(self.text)
+        }
     }
 
     /// The text as held: the JSON source between the quotes (escapes kept) for a decoded

@@ -78,6 +78,22 @@ pub trait MethodParams<'a>: FromJson<'a> + Encode {
     fn omit(&self) -> bool {
         false
     }
+
+    /// A value to decode into ([`MethodParams::decode_in`]) for params large enough that
+    /// moving the decoded view costs (wide targets); `None` (decode by value) by default.
+    fn blank() -> Option<Self> {
+        None
+    }
+
+    /// Decodes the params at `c` into `self`, a [`MethodParams::blank`] value (unspecified
+    /// after an error): as [`FromJson::decode`].
+    ///
+    /// # Errors
+    /// As [`FromJson::decode`].
+    fn decode_in(&mut self, c: &mut Cursor<'a>) -> Result<(), DecodeError> {
+        *self = Self::decode(c)?;
+        Ok(())
+    }
 }
 
 /// Decodes the body in place during the envelope walk; a body that breaks the schema is
@@ -164,6 +180,9 @@ impl<'a, P: MethodParams<'a>> TypedRequest<'a, P> {
         if !crate::WIDE {
             return Self::decode_compact(bytes);
         }
+        if let Some(blank) = P::blank() {
+            return Self::decode_in_place(bytes, blank);
+        }
         let mut params = None;
         let id = decode_top(bytes, Limits::DEFAULT, |c| {
             let members = members_with(c, &mut params)?;
@@ -177,6 +196,46 @@ impl<'a, P: MethodParams<'a>> TypedRequest<'a, P> {
             }
         })?;
         taken(params).map(|params| Self { id, params })
+    }
+
+    /// [`TypedRequest::decode`] for params decoded into a [`MethodParams::blank`] value held
+    /// by the answer: no move of the view between the walk and the caller.
+    #[inline(always)]
+    fn decode_in_place(bytes: &'a [u8], blank: P) -> Result<Self, DecodeError> {
+        // Built where it is returned: a view moved out of a local would be copied once more.
+        let mut answer = Ok(Self {
+            id: RequestId::Int(0),
+            params: blank,
+        });
+        let Ok(out) = &mut answer else {
+            return answer;
+        };
+        let mut state = None;
+        let id = decode_top(bytes, Limits::DEFAULT, |c| {
+            let members = walk(c, |i, method, c| {
+                if i == PARAMS && method == Some(P::METHOD) {
+                    body_in_place(c, &mut state, |c| out.params.decode_in(c))
+                } else {
+                    Ok(false)
+                }
+            })?;
+            match classify(members)? {
+                Message::Request(r) if r.method == P::METHOD => {
+                    settle(&mut state, || {
+                        out.params = P::from_params(r.params)?;
+                        Ok(())
+                    })?;
+                    Ok(r.id)
+                }
+                Message::Request(_) => Err(EnvelopeError::UnexpectedMethod.into()),
+                _ => Err(EnvelopeError::UnexpectedKind.into()),
+            }
+        });
+        match id.and_then(|id| taken(state).map(|()| id)) {
+            Ok(id) => out.id = id,
+            Err(e) => answer = Err(e),
+        }
+        answer
     }
 
     /// [`TypedRequest::decode`] as compact targets run it (`crate::WIDE`): the body moves

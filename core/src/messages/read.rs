@@ -58,21 +58,37 @@ impl<'a> FromJson<'a> for ReadResourceParams<'a> {
         if !crate::WIDE {
             return Self::decode_compact(c);
         }
+        let mut p = Self::BLANK;
+        p.decode_wide(c)?;
+        Ok(p)
+    }
+}
+
+impl<'a> ReadResourceParams<'a> {
+    /// What [`ReadResourceParams::decode_wide`] decodes into.
+    const BLANK: Self = Self::new(RequestMeta::new("", ClientCapabilities::EMPTY), "");
+
+    /// [`FromJson::decode`] as wide targets run it, into `self` (which must be
+    /// [`ReadResourceParams::BLANK`]; unspecified after an error): `_meta` is large, so it is
+    /// built where it stays, not moved through `Result`s.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    fn decode_wide(&mut self, c: &mut Cursor<'a>) -> Result<(), DecodeError> {
         let mut f = obj(c, PARAMS_KEYS, "params")?;
-        // Built in place: `_meta` is large, so it is not moved through a `Result`.
-        let mut p = Self::new(RequestMeta::new("", ClientCapabilities::EMPTY), "");
         let (mut meta, mut uri) = (None, None);
         while let Some(i) = f.next(c)? {
             match i {
-                0 => meta = Some(RequestMeta::decode_in(c, &mut p.meta)?),
+                0 => meta = Some(RequestMeta::decode_in(c, &mut self.meta)?),
                 1 => uri = Some(string(c, "uri")?),
-                2 => p.input_responses = Some(Map::decode(c, "inputResponses")?),
-                _ => p.request_state = Some(string(c, "requestState")?),
+                2 => self.input_responses = Some(Map::decode(c, "inputResponses")?),
+                _ => self.request_state = Some(string(c, "requestState")?),
             }
         }
         required(meta, "_meta")?;
-        p.uri = required(uri, "uri")?;
-        Ok(p)
+        self.uri = required(uri, "uri")?;
+        Ok(())
     }
 }
 
@@ -121,6 +137,18 @@ impl Encode for ReadResourceParams<'_> {
 
 impl<'a> MethodParams<'a> for ReadResourceParams<'a> {
     const METHOD: Method<'static> = Method::ResourcesRead;
+
+    fn blank() -> Option<Self> {
+        Some(Self::BLANK)
+    }
+
+    fn decode_in(&mut self, c: &mut Cursor<'a>) -> Result<(), DecodeError> {
+        if !crate::WIDE {
+            *self = Self::decode_compact(c)?;
+            return Ok(());
+        }
+        self.decode_wide(c)
+    }
 }
 
 /// `ReadResourceResult` (complete). An empty `contents` is allowed for an existing empty
