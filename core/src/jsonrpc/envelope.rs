@@ -73,6 +73,8 @@ pub enum Message<'a> {
 }
 
 const MEMBERS: &Keys = keys!["jsonrpc", "id", "method", "params", "result", "error"];
+/// `"2.0"` as written almost always.
+const VERSION: &str = "\"2.0\"";
 
 impl<'a> Message<'a> {
     /// Validates `bytes` as JSON under [`Limits::DEFAULT`] and classifies the message.
@@ -120,6 +122,8 @@ impl<'a> Message<'a> {
 /// The six envelope members: jsonrpc, id, method, params, result, error.
 pub(crate) type Members<'a> = [Option<RawJson<'a>>; 6];
 
+/// Index of `jsonrpc` in [`Members`].
+const JSONRPC: usize = 0;
 /// Index of `params` in [`Members`].
 pub(crate) const PARAMS: usize = 3;
 /// Index of `result` in [`Members`].
@@ -185,6 +189,9 @@ pub(crate) fn walk<'a>(
         seen |= 1 << i;
         let value = if (i == PARAMS || i == RESULT) && body(i, method, c)? {
             RawJson::EMPTY_OBJECT
+        } else if crate::WIDE && i == JSONRPC && c.token(VERSION) {
+            // As written almost always: read without the scan (wide targets).
+            RawJson::from_validated(VERSION)
         } else {
             c.value()?
         };
@@ -226,8 +233,7 @@ impl<'a> Walked<'a> {
 pub(crate) fn classify(w: Walked<'_>) -> Result<Message<'_>, EnvelopeError> {
     let [jsonrpc, id, method, params, result, error] = w.members;
     // `"2.0"` as written almost always; any spelling of it is accepted.
-    let version =
-        |j: RawJson<'_>| j.as_text() == "\"2.0\"" || j.as_str().is_some_and(|s| s == "2.0");
+    let version = |j: RawJson<'_>| j.as_text() == VERSION || j.as_str().is_some_and(|s| s == "2.0");
     match jsonrpc.map(version) {
         None => return Err(EnvelopeError::MissingVersion),
         Some(false) => return Err(EnvelopeError::WrongVersion),

@@ -38,6 +38,21 @@ impl Cursor<'_> {
         }
         false
     }
+
+    /// Reads `token`, one complete JSON value written exactly so (e.g. `"2.0"`), when it is
+    /// next: as [`Cursor::value`] would read it. `false`, with the cursor unmoved, otherwise.
+    #[inline(always)]
+    pub(crate) fn token(&mut self, token: &str) -> bool {
+        let at = skip_ws(self.bytes(), self.pos);
+        let found = self
+            .bytes()
+            .get(at..)
+            .is_some_and(|rest| rest.starts_with(token.as_bytes()));
+        if found {
+            self.pos = at + token.len();
+        }
+        found
+    }
 }
 
 #[cfg(test)]
@@ -87,6 +102,36 @@ mod tests {
                     assert_eq!((fast.position(), fast.depth()), (at, depth), "{text:?}");
                 }
             }
+        }
+    }
+
+    /// `token` reads what `value` reads, or declines unmoved.
+    #[test]
+    fn token_is_the_general_value() {
+        let texts = [
+            "\"2.0\"",
+            " \"2.0\",",
+            "\"2.0\"}",
+            "\"2.01\"",
+            "\"2.0",
+            "\"2\\u002e0\"",
+            "2.0",
+            "",
+        ];
+        for text in texts {
+            let limits = Limits::DEFAULT;
+            let Ok(mut fast) = Cursor::new(text.as_bytes(), limits) else {
+                continue;
+            };
+            let Ok(mut slow) = Cursor::new(text.as_bytes(), limits) else {
+                continue;
+            };
+            let general = slow.value().is_ok_and(|v| v.as_text() == "\"2.0\"");
+            let at = fast.position();
+            let took = fast.token("\"2.0\"");
+            assert_eq!(took, general, "{text:?}");
+            let want = if took { slow.position() } else { at };
+            assert_eq!(fast.position(), want, "{text:?}");
         }
     }
 }
