@@ -58,18 +58,22 @@ impl<'a> FromJson<'a> for ReadResourceParams<'a> {
         if !crate::WIDE {
             return Self::decode_compact(c);
         }
-        let mut p = Self::BLANK;
+        let mut p = Self::unset();
         p.decode_wide(c)?;
         Ok(p)
     }
 }
 
 impl<'a> ReadResourceParams<'a> {
-    /// What [`ReadResourceParams::decode_wide`] decodes into.
-    const BLANK: Self = Self::new(RequestMeta::new("", ClientCapabilities::EMPTY), "");
+    /// What [`ReadResourceParams::decode_wide`] decodes into (built, not copied from a
+    /// constant: its few tags and pointers are fewer stores than its bytes).
+    #[inline(always)]
+    fn unset() -> Self {
+        Self::new(RequestMeta::new("", ClientCapabilities::EMPTY), "")
+    }
 
     /// [`FromJson::decode`] as wide targets run it, into `self` (which must be
-    /// [`ReadResourceParams::BLANK`]; unspecified after an error): `_meta` is large, so it is
+    /// [`ReadResourceParams::unset`]; unspecified after an error): `_meta` is large, so it is
     /// built where it stays, not moved through `Result`s.
     #[cfg_attr(
         any(target_pointer_width = "64", target_family = "wasm"),
@@ -139,7 +143,7 @@ impl<'a> MethodParams<'a> for ReadResourceParams<'a> {
     const METHOD: Method<'static> = Method::ResourcesRead;
 
     fn blank() -> Option<Self> {
-        Some(Self::BLANK)
+        Some(Self::unset())
     }
 
     fn decode_in(&mut self, c: &mut Cursor<'a>) -> Result<(), DecodeError> {
