@@ -216,25 +216,33 @@ impl<'a> Implementation<'a> {
         inline(always)
     )]
     pub(crate) fn decode_wide(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        const NAMES: &Keys = IMPLEMENTATION_KEYS;
-        let mut f = obj(c, NAMES, "implementation")?;
-        let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
-        let mut icons = None;
+        let mut v = Self::new("", "");
+        v.decode_in(c)?;
+        Ok(v)
+    }
+
+    /// [`FromJson::decode`] into `self`, which must be `new("", "")` (wide targets; e.g.
+    /// `_meta`'s `clientInfo` decoded where it stays). `self` is unspecified after an error.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    pub(crate) fn decode_in(&mut self, c: &mut Cursor<'a>) -> Result<(), DecodeError> {
+        let mut f = obj(c, IMPLEMENTATION_KEYS, "implementation")?;
+        let (mut name, mut version) = (None, None);
         while let Some(i) = f.next(c)? {
-            match (s.get_mut(i), NAMES.names.get(i)) {
-                (Some(slot), Some(name)) => *slot = Some(string(c, name)?),
-                _ => icons = Some(Seq::decode(c, "icons")?),
+            match i {
+                0 => name = Some(string(c, "name")?),
+                1 => version = Some(string(c, "version")?),
+                2 => self.title = Some(string(c, "title")?),
+                3 => self.description = Some(string(c, "description")?),
+                4 => self.website_url = Some(string(c, "websiteUrl")?),
+                _ => self.icons = Some(Seq::decode(c, "icons")?),
             }
         }
-        let [name, version, title, description, website_url] = s;
-        Ok(Self {
-            name: required(name, "name")?,
-            version: required(version, "version")?,
-            title,
-            description,
-            website_url,
-            icons,
-        })
+        self.name = required(name, "name")?;
+        self.version = required(version, "version")?;
+        Ok(())
     }
 }
 
@@ -350,7 +358,10 @@ impl<'a> RequestMeta<'a> {
                         CLIENT_CAPABILITIES_KEY,
                     )?)
                 }
-                2 => m.client_info = Some(Implementation::decode(c)?),
+                2 => m
+                    .client_info
+                    .insert(Implementation::new("", ""))
+                    .decode_in(c)?,
                 3 => m.log_level = Some(LoggingLevel::decode(c)?),
                 4 => m.progress_token = Some(id(c, "progressToken")?),
                 5 => m.traceparent = Some(string(c, "traceparent")?),
