@@ -20,6 +20,16 @@ pub(crate) struct Obj<'k> {
     seen: u64,
     first: bool,
     skipped: bool,
+    /// The error of the walk's last step, where [`Obj::step`] leaves it.
+    failed: Option<DecodeError>,
+}
+
+/// One step of the walk as [`Obj::step`] answers it: in registers (a `Dec` of it would go
+/// through memory on every member).
+enum Step {
+    Member(usize),
+    End,
+    Failed,
 }
 
 /// Opens the object at `c` (else `WrongType` on `field`).
@@ -37,6 +47,7 @@ pub(crate) fn obj<'k>(c: &mut Cursor<'_>, names: &'k Keys, field: &'static str) 
         seen: 0,
         first: true,
         skipped: false,
+        failed: None,
     })
 }
 
@@ -49,11 +60,48 @@ impl<'k> Obj<'k> {
             seen: 0,
             first: false,
             skipped: true,
+            failed: None,
         }
     }
 
     /// The index (into the names) of the next known member; its value is next in `c`.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
     pub(crate) fn next(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
+        if !crate::WIDE {
+            return self.walk(c);
+        }
+        match self.step(c) {
+            Step::Member(i) => Ok(Some(i)),
+            Step::End => Ok(None),
+            // `step` sets `failed` with `Failed`; the fallback only keeps this total.
+            Step::Failed => Err(self
+                .failed
+                .unwrap_or(ParamsError::wrong_type(ParamsError::ITEM).into())),
+        }
+    }
+
+    /// [`Obj::walk`] answered in registers (wide targets), its error kept in `failed`.
+    #[inline(never)]
+    fn step(&mut self, c: &mut Cursor<'_>) -> Step {
+        match self.walk(c) {
+            Ok(Some(i)) => Step::Member(i),
+            Ok(None) => Step::End,
+            Err(e) => {
+                self.failed = Some(e);
+                Step::Failed
+            }
+        }
+    }
+
+    /// The walk to the next known member ([`Obj::next`]).
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    fn walk(&mut self, c: &mut Cursor<'_>) -> Dec<Option<usize>> {
         if crate::WIDE && c.is_trusted() {
             return self.next_trusted(c);
         }
