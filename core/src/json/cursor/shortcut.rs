@@ -10,16 +10,28 @@ use crate::json::scan::skip_ws;
 /// `rest` is the text after the key's opening quote and `head` its first eight bytes.
 #[inline(always)]
 pub(super) fn in_place(rest: &[u8], head: u64, keys: &Keys) -> Option<(usize, usize)> {
-    let found = keys.words.iter().zip(keys.names).position(|(w, n)| {
-        head & w.mask == w.head
+    for (k, w) in keys.words.iter().enumerate() {
+        let matches = head & w.mask == w.head
             && (w.len < 8
                 || rest
                     .get(w.len - 7..)
                     .and_then(<[u8]>::first_chunk::<8>)
                     .is_some_and(|t| u64::from_le_bytes(*t) == w.tail)
-                    && (w.len <= 15 || rest.get(8..w.len - 7) == n.as_bytes().get(8..w.len - 7)))
-    });
-    found.and_then(|k| keys.words.get(k).map(|w| (k, w.len)))
+                    && (w.len <= 15 || same_middle(rest, keys, k, w.len)));
+        if matches {
+            return Some((k, w.len));
+        }
+    }
+    None
+}
+
+/// Whether `rest` holds name `k` of `keys` (`len` bytes, at least 16) from its ninth byte
+/// to its eighth-last: what the head and tail words of [`in_place`] leave out. Out of
+/// line: the loop over the names keeps its registers.
+#[inline(never)]
+fn same_middle(rest: &[u8], keys: &Keys, k: usize, len: usize) -> bool {
+    let name = keys.names.get(k).map_or(&[][..], |n| n.as_bytes());
+    rest.get(8..len - 7) == name.get(8..len - 7)
 }
 
 impl Cursor<'_> {
