@@ -237,7 +237,7 @@ pub(crate) const fn byte_mask(w: u64, byte: u8) -> u64 {
 }
 
 /// The high bit of the first byte of `w` that is `"`, `\\` or (when `ctrl`) a control byte
-/// (< 0x20), and possibly of later bytes: three [`zero_bytes`]-style tests ORed, so only the
+/// (< 0x20), and possibly of later bytes: two [`zero_bytes`]-style tests ORed, so only the
 /// lowest set bit is exact (each test's lowest bit is, and the borrows only run upwards).
 /// A later bit may be a byte that is none of these: [`walk_string`] checks each byte.
 #[cfg_attr(
@@ -245,13 +245,15 @@ pub(crate) const fn byte_mask(w: u64, byte: u8) -> u64 {
     inline(always)
 )]
 pub(crate) const fn specials(w: u64, ctrl: bool) -> u64 {
-    let q = w ^ (LO * b'"' as u64);
-    let s = w ^ (LO * b'\\' as u64);
-    let quotes = (q.wrapping_sub(LO) & !q) | (s.wrapping_sub(LO) & !s);
+    // Each test flags a byte below a bound (`x - n` borrows into the high bit), and every
+    // byte it looks at has the high bit of `w`, so `!w` clears the bytes from 0x80 for all.
+    let s = (w ^ (LO * b'\\' as u64)).wrapping_sub(LO);
     if ctrl {
-        (quotes | (w.wrapping_sub(LO * 0x20) & !w)) & HI
+        // `^ 2` maps `"` (0x22) to 0x20 and the control bytes onto themselves, and no other
+        // byte below 0x21: one test for both.
+        ((w ^ (LO * 2)).wrapping_sub(LO * 0x21) | s) & !w & HI
     } else {
-        quotes & HI
+        ((w ^ (LO * b'"' as u64)).wrapping_sub(LO) | s) & !w & HI
     }
 }
 

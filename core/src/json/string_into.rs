@@ -58,41 +58,48 @@ const ONE_LETTER: [u8; 256] = {
     table
 };
 
-/// From the backslash at `i`, with `len` bytes already out: each escape decoded, then the
-/// words up to the next special byte copied whole. Returns the index after the closing
-/// quote and the output length, or `None` when `out` has no room left.
+/// From the backslash at `i`, with `len` bytes already out: word by word, each word stored
+/// whole at `out[len..]` (only the bytes before its first special byte count) and the
+/// special byte handled there; a one-letter escape's character goes over the backslash the
+/// word put out. Returns the index after the closing quote and the output length, or
+/// `None` when `out` has no room left.
 #[inline(never)]
 fn copy_rest(text: &str, mut i: usize, mut len: usize, out: &mut [u8]) -> Step {
     let b = text.as_bytes();
     loop {
-        // `b[i]` is a backslash.
-        let Some((next, n)) = escape(text, i, out, len)? else {
+        let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
+            return tail(text, i, len, out);
+        };
+        let Some(dst) = out.get_mut(len..).and_then(<[u8]>::first_chunk_mut::<8>) else {
             return Ok(None);
         };
-        (i, len) = (next, len + n);
-        // Words up to the next special byte (stored whole; only the bytes before it count).
-        loop {
-            let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
-                return tail(text, i, len, out);
-            };
-            let Some(dst) = out.get_mut(len..).and_then(<[u8]>::first_chunk_mut::<8>) else {
-                return Ok(None);
-            };
-            *dst = *chunk;
-            let m = specials(u64::from_le_bytes(*chunk), true);
-            if m == 0 {
-                (i, len) = (i + 8, len + 8);
-                continue;
+        *dst = *chunk;
+        let m = specials(u64::from_le_bytes(*chunk), true);
+        if m == 0 {
+            (i, len) = (i + 8, len + 8);
+            continue;
+        }
+        let k = (m.trailing_zeros() / 8) as usize;
+        match chunk.get(k) {
+            Some(b'\\') => {
+                let letter = b.get(i + k + 1).copied().unwrap_or(0);
+                match (ONE_LETTER.get(usize::from(letter)), dst.get_mut(k)) {
+                    (Some(&byte), Some(d)) if byte != 0 => {
+                        *d = byte;
+                        (i, len) = (i + k + 2, len + k + 1);
+                    }
+                    _ => {
+                        let Some((next, n)) = escape_u(text, i + k, out, len + k)? else {
+                            return Ok(None);
+                        };
+                        (i, len) = (next, len + k + n);
+                    }
+                }
             }
-            let k = (m.trailing_zeros() / 8) as usize;
-            (i, len) = (i + k, len + k);
-            match b.get(i) {
-                Some(b'"') => return Ok(Some((i + 1, len))),
-                Some(b'\\') => break,
-                Some(&c) if c < 0x20 => return Err(JsonError::new(K::ControlCharacter, i)),
-                // Flagged by a borrow, not special: it went out with its word.
-                _ => (i, len) = (i + 1, len + 1),
-            }
+            Some(b'"') => return Ok(Some((i + k + 1, len + k))),
+            Some(&c) if c < 0x20 => return Err(JsonError::new(K::ControlCharacter, i + k)),
+            // Flagged by a borrow, not special: it went out with its word.
+            _ => (i, len) = (i + k + 1, len + k + 1),
         }
     }
 }
