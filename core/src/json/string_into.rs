@@ -6,7 +6,7 @@
 //! is read once instead of validated, then unescaped again.
 
 use super::error::{JsonError, JsonErrorKind as K};
-use super::scan::{scan_escape, scan_string, specials};
+use super::scan::{Specials, scan_escape, scan_string};
 use super::string::{Chars, one_letter};
 
 /// The rest of the literal whose body starts at `start` of `text` and whose first
@@ -64,42 +64,58 @@ const ONE_LETTER: [u8; 256] = {
 /// word put out. Returns the index after the closing quote and the output length, or
 /// `None` when `out` has no room left.
 #[inline(never)]
-fn copy_rest(text: &str, mut i: usize, mut len: usize, out: &mut [u8]) -> Step {
+fn copy_rest(text: &str, i: usize, len: usize, out: &mut [u8]) -> Step {
     let b = text.as_bytes();
+    // The input and the output left, advanced together (the indices are their lengths
+    // taken from the whole, so the loop keeps two slices and no index).
+    let (Some(mut src), Some(mut dst)) = (b.get(i..), out.get_mut(len..)) else {
+        return Ok(None);
+    };
+    let room = dst.len() + len;
+    let specials = Specials::opaque();
     loop {
-        let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
-            return tail(text, i, len, out);
+        let at = b.len() - src.len();
+        let Some(chunk) = src.first_chunk::<8>() else {
+            return tail(text, at, room - dst.len(), out);
         };
-        let Some(dst) = out.get_mut(len..).and_then(<[u8]>::first_chunk_mut::<8>) else {
+        let whole = core::mem::take(&mut dst);
+        let Some(word) = whole.first_chunk_mut::<8>() else {
             return Ok(None);
         };
-        *dst = *chunk;
-        let m = specials(u64::from_le_bytes(*chunk), true);
+        *word = *chunk;
+        let m = specials.mask(u64::from_le_bytes(*chunk));
         if m == 0 {
-            (i, len) = (i + 8, len + 8);
+            (src, dst) = (
+                src.get(8..).unwrap_or_default(),
+                whole.get_mut(8..).unwrap_or_default(),
+            );
             continue;
         }
-        let k = (m.trailing_zeros() / 8) as usize;
-        match chunk.get(k) {
-            Some(b'\\') => {
-                let letter = b.get(i + k + 1).copied().unwrap_or(0);
-                match (ONE_LETTER.get(usize::from(letter)), dst.get_mut(k)) {
-                    (Some(&byte), Some(d)) if byte != 0 => {
-                        *d = byte;
-                        (i, len) = (i + k + 2, len + k + 1);
-                    }
-                    _ => {
-                        let Some((next, n)) = escape_u(text, i + k, out, len + k)? else {
-                            return Ok(None);
-                        };
-                        (i, len) = (next, len + k + n);
+        let (read, written) = {
+            let k = (m.trailing_zeros() / 8) as usize;
+            match chunk.get(k) {
+                Some(b'\\') => {
+                    let letter = src.get(k + 1).copied().unwrap_or(0);
+                    match (ONE_LETTER.get(usize::from(letter)), word.get_mut(k)) {
+                        (Some(&byte), Some(d)) if byte != 0 => {
+                            *d = byte;
+                            (k + 2, k + 1)
+                        }
+                        _ => match escape_u(text, at + k, whole, k)? {
+                            Some((next, n)) => (next - at, k + n),
+                            None => return Ok(None),
+                        },
                     }
                 }
+                Some(b'"') => return Ok(Some((at + k + 1, room - whole.len() + k))),
+                Some(&c) if c < 0x20 => return Err(JsonError::new(K::ControlCharacter, at + k)),
+                // Flagged by a borrow, not special: it went out with its word.
+                _ => (k + 1, k + 1),
             }
-            Some(b'"') => return Ok(Some((i + k + 1, len + k))),
-            Some(&c) if c < 0x20 => return Err(JsonError::new(K::ControlCharacter, i + k)),
-            // Flagged by a borrow, not special: it went out with its word.
-            _ => (i, len) = (i + k + 1, len + k + 1),
+        };
+        match (src.get(read..), whole.get_mut(written..)) {
+            (Some(s), Some(d)) => (src, dst) = (s, d),
+            _ => return Ok(None),
         }
     }
 }
