@@ -74,9 +74,8 @@ fn copy_rest(text: &str, i: usize, len: usize, out: &mut [u8]) -> Step {
     let room = dst.len() + len;
     let specials = Specials::opaque();
     loop {
-        let at = b.len() - src.len();
         let Some(chunk) = src.first_chunk::<8>() else {
-            return tail(text, at, room - dst.len(), out);
+            return tail(text, b.len() - src.len(), room - dst.len(), out);
         };
         let whole = core::mem::take(&mut dst);
         let Some(word) = whole.first_chunk_mut::<8>() else {
@@ -91,6 +90,8 @@ fn copy_rest(text: &str, i: usize, len: usize, out: &mut [u8]) -> Step {
             );
             continue;
         }
+        // The index of `src` in the text, for the rarer answers only.
+        let at = |src: &[u8]| b.len() - src.len();
         let (read, written) = {
             let k = (m.trailing_zeros() / 8) as usize;
             match chunk.get(k) {
@@ -101,14 +102,16 @@ fn copy_rest(text: &str, i: usize, len: usize, out: &mut [u8]) -> Step {
                             *d = byte;
                             (k + 2, k + 1)
                         }
-                        _ => match escape_u(text, at + k, whole, k)? {
-                            Some((next, n)) => (next - at, k + n),
+                        _ => match escape_u(text, at(src) + k, whole, k)? {
+                            Some((next, n)) => (next - at(src), k + n),
                             None => return Ok(None),
                         },
                     }
                 }
-                Some(b'"') => return Ok(Some((at + k + 1, room - whole.len() + k))),
-                Some(&c) if c < 0x20 => return Err(JsonError::new(K::ControlCharacter, at + k)),
+                Some(b'"') => return Ok(Some((at(src) + k + 1, room - whole.len() + k))),
+                Some(&c) if c < 0x20 => {
+                    return Err(JsonError::new(K::ControlCharacter, at(src) + k));
+                }
                 // Flagged by a borrow, not special: it went out with its word.
                 _ => (k + 1, k + 1),
             }
