@@ -317,7 +317,7 @@ fn walk_string(
 ) -> Result<(usize, bool), JsonError> {
     let mut escaped = false;
     loop {
-        let words = if WIDE { b.get(i..) } else { None };
+        let words = if WIDE { b.get(i..i + 8) } else { None };
         let Some(chunk) = words.and_then(<[u8]>::first_chunk::<8>) else {
             // Fewer than 8 bytes left (or a compact target): one at a time.
             match b.get(i) {
