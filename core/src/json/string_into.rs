@@ -116,6 +116,8 @@ fn copy_rest(text: &str, i: usize, len: usize, out: &mut [u8]) -> Step {
                 _ => (k + 1, k + 1),
             }
         };
+        // Both in bounds (the escape's bytes were read and its character written there);
+        // were they not, the answer would be the uncopied one, never a wrong text.
         match (src.get(read..), whole.get_mut(written..)) {
             (Some(s), Some(d)) => (src, dst) = (s, d),
             _ => return Ok(None),
