@@ -580,14 +580,15 @@ impl<'a> Cursor<'a> {
 /// `rest` is the text after the key's opening quote and `head` its first eight bytes.
 #[inline(always)]
 fn in_place(rest: &[u8], head: u64, keys: &Keys) -> Option<(usize, usize)> {
-    let found = keys.words.iter().zip(keys.names).position(|(w, n)| {
+    let found = keys.words.iter().position(|w| {
         head & w.mask == w.head
             && (w.len < 8
                 || rest
                     .get(w.len - 7..)
                     .and_then(<[u8]>::first_chunk::<8>)
                     .is_some_and(|t| u64::from_le_bytes(*t) == w.tail)
-                    && (w.len <= 15 || rest.get(8..w.len - 7) == n.as_bytes().get(8..w.len - 7)))
+                    && (w.len <= 15
+                        || rest.get(8..w.len - 7) == w.name.as_bytes().get(8..w.len - 7)))
     });
     found.and_then(|k| keys.words.get(k).map(|w| (k, w.len)))
 }

@@ -110,12 +110,14 @@ pub(crate) struct KeyWord {
     pub(crate) tail: u64,
     /// The name's length.
     pub(crate) len: usize,
+    /// The name, for the bytes of a name longer than 15 that neither word holds.
+    pub(crate) name: &'static str,
 }
 
 impl KeyWord {
     /// The words of `name`, which must hold no byte JSON escapes (checked: a name that
     /// does fails the build, since `keys!` evaluates this in a `const`).
-    pub(crate) const fn new(name: &str) -> Self {
+    pub(crate) const fn new(name: &'static str) -> Self {
         let b = name.as_bytes();
         let n = b.len();
         let mut rest = b;
@@ -135,6 +137,7 @@ impl KeyWord {
             },
             tail: if n >= 8 { word(b, n - 7) } else { 0 },
             len: n,
+            name,
         }
     }
 }
