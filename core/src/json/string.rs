@@ -268,9 +268,9 @@ impl<'a> JsonStr<'a> {
 fn unescape_words(src: &[u8], scratch: &mut [u8], mut i: usize, mut len: usize) -> (usize, usize) {
     loop {
         let (Some(w), Some(o)) = (
-            src.get(i..).and_then(<[u8]>::first_chunk::<8>),
+            src.get(i..i + 8).and_then(<[u8]>::first_chunk::<8>),
             scratch
-                .get_mut(len..)
+                .get_mut(len..len + 8)
                 .and_then(<[u8]>::first_chunk_mut::<8>),
         ) else {
             return (i, len);

@@ -6,7 +6,7 @@
 //! is read once instead of validated, then unescaped again.
 
 use super::error::{JsonError, JsonErrorKind as K};
-use super::scan::{scan_escape, scan_string, specials};
+use super::scan::{Specials, scan_escape, scan_string};
 use super::string::{Chars, one_letter};
 
 /// The rest of the literal whose body starts at `start` of `text` and whose first
@@ -58,41 +58,69 @@ const ONE_LETTER: [u8; 256] = {
     table
 };
 
-/// From the backslash at `i`, with `len` bytes already out: each escape decoded, then the
-/// words up to the next special byte copied whole. Returns the index after the closing
-/// quote and the output length, or `None` when `out` has no room left.
+/// From the backslash at `i`, with `len` bytes already out: word by word, each word stored
+/// whole at `out[len..]` (only the bytes before its first special byte count) and the
+/// special byte handled there; a one-letter escape's character goes over the backslash the
+/// word put out. Returns the index after the closing quote and the output length, or
+/// `None` when `out` has no room left.
 #[inline(never)]
-fn copy_rest(text: &str, mut i: usize, mut len: usize, out: &mut [u8]) -> Step {
+fn copy_rest(text: &str, i: usize, len: usize, out: &mut [u8]) -> Step {
     let b = text.as_bytes();
+    // The input and the output left, advanced together (the indices are their lengths
+    // taken from the whole, so the loop keeps two slices and no index).
+    let (Some(mut src), Some(mut dst)) = (b.get(i..), out.get_mut(len..)) else {
+        return Ok(None);
+    };
+    let room = dst.len() + len;
+    let specials = Specials::opaque();
     loop {
-        // `b[i]` is a backslash.
-        let Some((next, n)) = escape(text, i, out, len)? else {
+        let Some(chunk) = src.first_chunk::<8>() else {
+            return tail(text, b.len() - src.len(), room - dst.len(), out);
+        };
+        let whole = core::mem::take(&mut dst);
+        let Some(word) = whole.first_chunk_mut::<8>() else {
             return Ok(None);
         };
-        (i, len) = (next, len + n);
-        // Words up to the next special byte (stored whole; only the bytes before it count).
-        loop {
-            let Some(chunk) = b.get(i..).and_then(<[u8]>::first_chunk::<8>) else {
-                return tail(text, i, len, out);
-            };
-            let Some(dst) = out.get_mut(len..).and_then(<[u8]>::first_chunk_mut::<8>) else {
-                return Ok(None);
-            };
-            *dst = *chunk;
-            let m = specials(u64::from_le_bytes(*chunk), true);
-            if m == 0 {
-                (i, len) = (i + 8, len + 8);
-                continue;
-            }
+        *word = *chunk;
+        let m = specials.mask(u64::from_le_bytes(*chunk));
+        if m == 0 {
+            (src, dst) = (
+                src.get(8..).unwrap_or_default(),
+                whole.get_mut(8..).unwrap_or_default(),
+            );
+            continue;
+        }
+        // The index of `src` in the text, for the rarer answers only.
+        let at = |src: &[u8]| b.len() - src.len();
+        let (read, written) = {
             let k = (m.trailing_zeros() / 8) as usize;
-            (i, len) = (i + k, len + k);
-            match b.get(i) {
-                Some(b'"') => return Ok(Some((i + 1, len))),
-                Some(b'\\') => break,
-                Some(&c) if c < 0x20 => return Err(JsonError::new(K::ControlCharacter, i)),
+            match chunk.get(k) {
+                Some(b'\\') => {
+                    let letter = src.get(k + 1).copied().unwrap_or(0);
+                    match (ONE_LETTER.get(usize::from(letter)), word.get_mut(k)) {
+                        (Some(&byte), Some(d)) if byte != 0 => {
+                            *d = byte;
+                            (k + 2, k + 1)
+                        }
+                        _ => match escape_u(text, at(src) + k, whole, k)? {
+                            Some((next, n)) => (next - at(src), k + n),
+                            None => return Ok(None),
+                        },
+                    }
+                }
+                Some(b'"') => return Ok(Some((at(src) + k + 1, room - whole.len() + k))),
+                Some(&c) if c < 0x20 => {
+                    return Err(JsonError::new(K::ControlCharacter, at(src) + k));
+                }
                 // Flagged by a borrow, not special: it went out with its word.
-                _ => (i, len) = (i + 1, len + 1),
+                _ => (k + 1, k + 1),
             }
+        };
+        // Both in bounds (the escape's bytes were read and its character written there);
+        // were they not, the answer would be the uncopied one, never a wrong text.
+        match (src.get(read..), whole.get_mut(written..)) {
+            (Some(s), Some(d)) => (src, dst) = (s, d),
+            _ => return Ok(None),
         }
     }
 }

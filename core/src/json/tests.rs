@@ -489,3 +489,23 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// The word masks' lowest set bit is the first special byte (`"`, `\`, and a control
+    /// byte when they count), or none is set; the constants given as values
+    /// (`scan::Specials::opaque`) answer as the immediates.
+    #[test]
+    fn specials_mask_finds_the_first_special_byte(
+        bytes in prop::array::uniform8(prop_oneof![
+            Just(b'"'), Just(b'\\'), Just(0u8), Just(0x1f), Just(0x20), Just(0x21), Just(0x23),
+            Just(0x5b), Just(0x5d), Just(0x7f), Just(0x80), Just(0xa2), Just(0xdc), any::<u8>(),
+        ]),
+    ) {
+        let w = u64::from_le_bytes(bytes);
+        let first = |ctrl: bool| bytes.iter().position(|&c| c == b'"' || c == b'\\' || (ctrl && c < 0x20));
+        let lowest = |m: u64| (m != 0).then(|| (m.trailing_zeros() / 8) as usize);
+        prop_assert_eq!(lowest(scan::specials(w, true)), first(true));
+        prop_assert_eq!(lowest(scan::specials(w, false)), first(false));
+        prop_assert_eq!(scan::Specials::opaque().mask(w), scan::specials(w, true));
+    }
+}
