@@ -93,14 +93,32 @@ impl<'b> SliceSink<'b> {
     }
 }
 
-impl JsonSink for SliceSink<'_> {
-    #[inline]
-    fn put(&mut self, s: &str) -> Result<(), EncodeError> {
+impl SliceSink<'_> {
+    /// Appends `s` (counted past the end of the buffer, see [`SliceSink::finish`]).
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
+    fn append(&mut self, s: &str) {
         let end = self.len.saturating_add(s.len());
         if let Some(dst) = self.buf.get_mut(self.len..end) {
             dst.copy_from_slice(s.as_bytes());
         }
         self.len = end;
+    }
+}
+
+impl JsonSink for SliceSink<'_> {
+    // Always inlined where the copy is out of line (compact targets, [`crate::WIDE`]): the
+    // writer's callers then see that a slice never fails, and drop their error paths.
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
+    fn put(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.append(s);
         Ok(())
     }
 
