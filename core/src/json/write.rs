@@ -339,6 +339,12 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     ///
     /// # Errors
     /// When the sink fails.
+    // Always inlined on compact targets ([`crate::WIDE`]): into a [`SliceSink`] the callers'
+    // error checks then fold away, in less flash than the call (both footprint images).
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn end_object(&mut self) -> R {
         self.first = false;
         self.sink.put("}")
@@ -348,6 +354,12 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     ///
     /// # Errors
     /// When the sink fails.
+    // Always inlined on compact targets ([`crate::WIDE`]): into a [`SliceSink`] the callers'
+    // error checks then fold away, in less flash than the call (both footprint images).
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn begin_array(&mut self) -> R {
         self.sep()?;
         self.first = true;
@@ -358,6 +370,12 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     ///
     /// # Errors
     /// When the sink fails.
+    // Always inlined on compact targets ([`crate::WIDE`]): into a [`SliceSink`] the callers'
+    // error checks then fold away, in less flash than the call (both footprint images).
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn end_array(&mut self) -> R {
         self.first = false;
         self.sink.put("]")
