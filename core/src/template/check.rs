@@ -59,7 +59,12 @@ enum Elem<'s> {
     Expr(ExprStep, &'s [Step]),
 }
 
-/// The element at step `i` and the index after it.
+/// The element at step `i` and the index after it. (Inlined into its three walks on compact
+/// targets, [`crate::WIDE`]: less flash than passing the element back through memory.)
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 fn elem_at<'s>(source: &'s str, steps: &'s [Step], i: usize) -> Option<(Elem<'s>, usize)> {
     match *steps.get(i)? {
         Step::Lit(span) => Some((Elem::Lit(span.of(source).as_bytes()), i + 1)),
