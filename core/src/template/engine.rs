@@ -95,11 +95,10 @@ fn shape(v: VarStep, e: ExprStep) -> Shape {
     }
 }
 
-/// Captures the value of `v` starting at `start`; returns its end.
-#[cfg_attr(
-    any(target_pointer_width = "64", target_family = "wasm"),
-    inline(always)
-)]
+/// Captures the value of `v` starting at `start`; returns its end. Inlined on every target:
+/// on compact ones ([`crate::WIDE`]) it has two call sites left, and inlined it takes less
+/// flash than the call.
+#[inline(always)]
 fn value(v: VarStep, e: ExprStep, b: &[u8], start: usize, caps: &mut [Slot]) -> Option<usize> {
     let end = norm::run(b, start, v.class)?;
     captures::set(caps, v.slot, start, end, shape(v, e));
