@@ -78,6 +78,11 @@ fn elem_at<'s>(source: &'s str, steps: &'s [Step], i: usize) -> Option<(Elem<'s>
 
 /// Adds to `set` the bytes a URI may start with where the template has `lit` from byte
 /// `from` on; returns whether that rest of `lit` is empty (nothing is added then).
+// Inlined on compact targets ([`crate::WIDE`]): less flash than the call.
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 fn lit_first(lit: &[u8], from: usize, set: &mut Set) -> bool {
     let Some((u, _)) = norm::unit_at(lit, from) else {
         return true;
@@ -112,6 +117,11 @@ fn first(elem: &Elem<'_>, set: &mut Set) -> bool {
 }
 
 /// The bytes that can start what follows step `from`, through optional expressions.
+// Inlined on compact targets ([`crate::WIDE`]): less flash than the call.
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 fn first_rest(source: &str, steps: &[Step], from: usize) -> Set {
     follow(source, steps, from, None)
 }
@@ -119,6 +129,11 @@ fn first_rest(source: &str, steps: &[Step], from: usize) -> Set {
 /// The bytes that can follow a value of `class` once the engine has given back the in-class
 /// prefix of the next literal. Only one literal is given back: the first one reached, possibly
 /// across optional expressions that are absent.
+// Inlined on compact targets ([`crate::WIDE`]): less flash than the call.
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 fn follow_peeled(source: &str, steps: &[Step], from: usize, class: u8) -> Set {
     follow(source, steps, from, Some(class))
 }
