@@ -69,6 +69,11 @@ pub(crate) fn find(
 /// The index of the name `key` decodes to. When the cursor already compared the key in
 /// place (`compared`), only a key with escapes is left to compare here; otherwise (a compact
 /// target, [`crate::WIDE`], or a key too close to the end of the input) every key is.
+// Inlined on compact targets ([`crate::WIDE`]): less flash than the call.
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 pub(crate) fn find_index(names: &[&str], key: JsonStr<'_>, compared: bool) -> Option<usize> {
     if key.has_escapes() || !compared {
         names.iter().position(|n| key.eq_str(n))

@@ -131,6 +131,11 @@ impl<'a> RawJson<'a> {
 
     /// The value as a number (its literal text).
     #[must_use]
+    // Inlined on compact targets ([`crate::WIDE`]): less flash than the call.
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn as_number(&self) -> Option<Number<'a>> {
         match self.kind() {
             JsonKind::Number => Some(Number::from_validated(self.text)),
@@ -140,6 +145,11 @@ impl<'a> RawJson<'a> {
 
     /// The members of an object, in document order.
     #[must_use]
+    // Inlined on compact targets ([`crate::WIDE`]): less flash than the call.
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn object(&self) -> Option<ObjectIter<'a>> {
         self.text.starts_with('{').then_some(ObjectIter {
             text: self.text,

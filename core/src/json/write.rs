@@ -93,14 +93,32 @@ impl<'b> SliceSink<'b> {
     }
 }
 
-impl JsonSink for SliceSink<'_> {
-    #[inline]
-    fn put(&mut self, s: &str) -> Result<(), EncodeError> {
+impl SliceSink<'_> {
+    /// Appends `s` (counted past the end of the buffer, see [`SliceSink::finish`]).
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(never)
+    )]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
+    fn append(&mut self, s: &str) {
         let end = self.len.saturating_add(s.len());
         if let Some(dst) = self.buf.get_mut(self.len..end) {
             dst.copy_from_slice(s.as_bytes());
         }
         self.len = end;
+    }
+}
+
+impl JsonSink for SliceSink<'_> {
+    // Always inlined where the copy is out of line (compact targets, [`crate::WIDE`]): the
+    // writer's callers then see that a slice never fails, and drop their error paths.
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
+    #[cfg_attr(any(target_pointer_width = "64", target_family = "wasm"), inline)]
+    fn put(&mut self, s: &str) -> Result<(), EncodeError> {
+        self.append(s);
         Ok(())
     }
 
@@ -321,6 +339,12 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     ///
     /// # Errors
     /// When the sink fails.
+    // Always inlined on compact targets ([`crate::WIDE`]): into a [`SliceSink`] the callers'
+    // error checks then fold away, in less flash than the call (both footprint images).
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn end_object(&mut self) -> R {
         self.first = false;
         self.sink.put("}")
@@ -330,6 +354,12 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     ///
     /// # Errors
     /// When the sink fails.
+    // Always inlined on compact targets ([`crate::WIDE`]): into a [`SliceSink`] the callers'
+    // error checks then fold away, in less flash than the call (both footprint images).
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn begin_array(&mut self) -> R {
         self.sep()?;
         self.first = true;
@@ -340,6 +370,12 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     ///
     /// # Errors
     /// When the sink fails.
+    // Always inlined on compact targets ([`crate::WIDE`]): into a [`SliceSink`] the callers'
+    // error checks then fold away, in less flash than the call (both footprint images).
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn end_array(&mut self) -> R {
         self.first = false;
         self.sink.put("]")

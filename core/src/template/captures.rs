@@ -349,6 +349,12 @@ impl<'k, 'v, const N: usize> Captures<'k, 'v, N> {
 
     /// The first present capture named `name`.
     #[must_use]
+    // Inlined on compact targets ([`crate::WIDE`]): less flash than the call and its answer
+    // passed back through memory (template-read image).
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn get(&self, name: &str) -> Option<Capture<'k, 'v>> {
         let want = name.as_bytes();
         // `finish` keeps `len` within `names` and the slots: one bound for the loop.

@@ -30,19 +30,13 @@ impl Set {
             .get(usize::from(b >> 6))
             .is_some_and(|w| w & (1u64 << (b & 63)) != 0)
     }
-    fn union(&mut self, o: Set) {
-        for (a, b) in self.0.iter_mut().zip(o.0) {
-            *a |= b;
-        }
-    }
-    fn class(class: u8) -> Set {
-        let mut s = Set::default();
+    /// Adds every byte of `class`.
+    fn add_class(&mut self, class: u8) {
         for b in 0..=255u8 {
             if norm::in_class(b, class) {
-                s.add(b);
+                self.add(b);
             }
         }
-        s
     }
     /// Whether some byte of the set belongs to `class`.
     fn meets(&self, class: u8) -> bool {
@@ -54,10 +48,9 @@ impl Set {
     /// [`Set::meets`] as compact targets run it: the words of `class`'s set (built as
     /// `first` builds it, so that code is shared) against this one's. Same answer (`tests`).
     fn meets_by_words(&self, class: u8) -> bool {
-        self.0
-            .iter()
-            .zip(Set::class(class).0)
-            .any(|(a, b)| a & b != 0)
+        let mut c = Set::default();
+        c.add_class(class);
+        self.0.iter().zip(c.0).any(|(a, b)| a & b != 0)
     }
 }
 
@@ -66,7 +59,12 @@ enum Elem<'s> {
     Expr(ExprStep, &'s [Step]),
 }
 
-/// The element at step `i` and the index after it.
+/// The element at step `i` and the index after it. (Inlined into its three walks on compact
+/// targets, [`crate::WIDE`]: less flash than passing the element back through memory.)
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 fn elem_at<'s>(source: &'s str, steps: &'s [Step], i: usize) -> Option<(Elem<'s>, usize)> {
     match *steps.get(i)? {
         Step::Lit(span) => Some((Elem::Lit(span.of(source).as_bytes()), i + 1)),
@@ -78,75 +76,81 @@ fn elem_at<'s>(source: &'s str, steps: &'s [Step], i: usize) -> Option<(Elem<'s>
     }
 }
 
-/// The bytes a URI may start with where the template has `lit`, and whether `lit` is empty.
-fn lit_first(lit: &[u8], from: usize) -> Option<Set> {
-    let (u, _) = norm::unit_at(lit, from)?;
-    let mut s = Set::default();
-    s.add(*lit.get(from)?);
-    if !u.raw || crate::pct::is_unreserved(u.byte) {
-        s.add(b'%');
-        if u.raw {
-            s.add(u.byte);
-        }
+/// Adds to `set` the bytes a URI may start with where the template has `lit` from byte
+/// `from` on; returns whether that rest of `lit` is empty (nothing is added then).
+// Inlined on compact targets ([`crate::WIDE`]): less flash than the call.
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
+fn lit_first(lit: &[u8], from: usize, set: &mut Set) -> bool {
+    let Some((u, _)) = norm::unit_at(lit, from) else {
+        return true;
+    };
+    if u.raw {
+        set.add(u.byte);
     }
-    Some(s)
+    if !u.raw || crate::pct::is_unreserved(u.byte) {
+        set.add(b'%');
+    }
+    false
 }
 
-/// FIRST of an element and whether it can be empty.
-fn first(elem: &Elem<'_>) -> (Set, bool) {
+/// Adds FIRST of an element to `set`; returns whether the element can be empty.
+fn first(elem: &Elem<'_>, set: &mut Set) -> bool {
     match elem {
-        Elem::Lit(lit) => match lit_first(lit, 0) {
-            Some(s) => (s, false),
-            None => (Set::default(), true),
-        },
+        Elem::Lit(lit) => lit_first(lit, 0, set),
         Elem::Expr(e, vars) => {
             if e.named || e.lead != 0 {
-                let mut s = Set::default();
-                s.add(if e.named { b';' } else { e.lead });
-                (s, true)
+                set.add(if e.named { b';' } else { e.lead });
+                true
             } else {
                 let class = match vars.first() {
                     Some(Step::Var(v)) => v.class,
                     _ => 0,
                 };
-                (Set::class(class), !e.min1)
+                set.add_class(class);
+                !e.min1
             }
         }
     }
 }
 
 /// The bytes that can start what follows step `from`, through optional expressions.
-fn first_rest(source: &str, steps: &[Step], mut from: usize) -> Set {
-    let mut set = Set::default();
-    while let Some((elem, next)) = elem_at(source, steps, from) {
-        let (s, nullable) = first(&elem);
-        set.union(s);
-        if !nullable {
-            break;
-        }
-        from = next;
-    }
-    set
+// Inlined on compact targets ([`crate::WIDE`]): less flash than the call.
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
+fn first_rest(source: &str, steps: &[Step], from: usize) -> Set {
+    follow(source, steps, from, None)
 }
 
 /// The bytes that can follow a value of `class` once the engine has given back the in-class
 /// prefix of the next literal. Only one literal is given back: the first one reached, possibly
 /// across optional expressions that are absent.
-fn follow_peeled(source: &str, steps: &[Step], mut from: usize, class: u8) -> Set {
+// Inlined on compact targets ([`crate::WIDE`]): less flash than the call.
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
+fn follow_peeled(source: &str, steps: &[Step], from: usize, class: u8) -> Set {
+    follow(source, steps, from, Some(class))
+}
+
+/// The walk of [`follow_peeled`] (`peel` is the value's class) and of [`first_rest`] (`peel`
+/// is `None`: nothing is given back): FIRST of each element from step `from` on, until one
+/// that cannot be empty.
+fn follow(source: &str, steps: &[Step], mut from: usize, mut peel: Option<u8>) -> Set {
     let mut set = Set::default();
-    let mut peeled = false;
     while let Some((elem, next)) = elem_at(source, steps, from) {
-        let (s, nullable) = match elem {
-            Elem::Lit(lit) if !peeled => {
-                peeled = true;
-                match lit_first(lit, norm::in_class_prefix(lit, class)) {
-                    Some(s) => (s, false),
-                    None => (Set::default(), true),
-                }
+        let nullable = match (&elem, peel) {
+            (Elem::Lit(lit), Some(class)) => {
+                peel = None;
+                lit_first(lit, norm::in_class_prefix(lit, class), &mut set)
             }
-            _ => first(&elem),
+            _ => first(&elem, &mut set),
         };
-        set.union(s);
         if !nullable {
             break;
         }

@@ -95,11 +95,10 @@ fn shape(v: VarStep, e: ExprStep) -> Shape {
     }
 }
 
-/// Captures the value of `v` starting at `start`; returns its end.
-#[cfg_attr(
-    any(target_pointer_width = "64", target_family = "wasm"),
-    inline(always)
-)]
+/// Captures the value of `v` starting at `start`; returns its end. Inlined on every target:
+/// on compact ones ([`crate::WIDE`]) it has two call sites left, and inlined it takes less
+/// flash than the call.
+#[inline(always)]
 fn value(v: VarStep, e: ExprStep, b: &[u8], start: usize, caps: &mut [Slot]) -> Option<usize> {
     let end = norm::run(b, start, v.class)?;
     captures::set(caps, v.slot, start, end, shape(v, e));
@@ -129,38 +128,32 @@ fn run_expr(
             if b.get(pos) != Some(&b';') {
                 continue;
             }
-            if v.explode {
-                let end = value(v, e, b, pos + 1, caps)?;
-                pending = Some(Pending {
-                    slot: v.slot,
-                    start: pos + 1,
-                    floor: pos + 1,
-                    class: v.class,
-                });
-                pos = end;
-                continue;
-            }
-            let Some(q) = norm::match_forward(v.name.of(source).as_bytes(), b, pos + 1) else {
-                continue;
+            // Where the value starts: after `;` for an exploded one, else after `;name=`.
+            let at = if v.explode {
+                pos + 1
+            } else {
+                let Some(q) = norm::match_forward(v.name.of(source).as_bytes(), b, pos + 1) else {
+                    continue;
+                };
+                match b.get(q) {
+                    Some(b'=') => q + 1,
+                    Some(&c) if norm::in_class(c, norm::C_U) => continue, // a longer name
+                    _ => {
+                        captures::set(caps, v.slot, q, q, Shape::One);
+                        pending = None;
+                        pos = q;
+                        continue;
+                    }
+                }
             };
-            match b.get(q) {
-                Some(b'=') => {
-                    let end = value(v, e, b, q + 1, caps)?;
-                    pending = Some(Pending {
-                        slot: v.slot,
-                        start: q + 1,
-                        floor: q + 1,
-                        class: v.class,
-                    });
-                    pos = end;
-                }
-                Some(&c) if norm::in_class(c, norm::C_U) => {} // a longer name: not this one
-                _ => {
-                    captures::set(caps, v.slot, q, q, Shape::One);
-                    pending = None;
-                    pos = q;
-                }
-            }
+            let end = value(v, e, b, at, caps)?;
+            pending = Some(Pending {
+                slot: v.slot,
+                start: at,
+                floor: at,
+                class: v.class,
+            });
+            pos = end;
         }
         return Some((pos, pending));
     }

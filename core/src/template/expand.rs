@@ -6,6 +6,8 @@ use super::parse::{Modifier, Operator, Part, Span, VarSpecs};
 use super::value::{Value, Variables};
 use crate::pct;
 
+mod compact;
+
 /// Where expansion output goes: a `fmt::Write`, a byte slice, or a length counter.
 pub(crate) trait Sink {
     /// Appends ASCII or UTF-8 text.
@@ -351,6 +353,9 @@ fn expand_expression<V: Variables + ?Sized>(
     vars: &V,
     out: &mut impl Sink,
 ) -> Result<(), ExpandError> {
+    if !crate::WIDE {
+        return compact::expand_expression(op, specs, vars, out);
+    }
     let allow = op.allows_reserved();
     let named = op.is_named();
     let sep = op.separator();

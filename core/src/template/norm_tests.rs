@@ -1,6 +1,6 @@
 //! The compact targets' forms of `norm` (`crate::WIDE`) against the wide ones.
 
-use super::norm::{eq_same_len, match_units};
+use super::norm::{eq_same_len, match_units, units_eq, units_eq_by_match};
 use std::vec::Vec;
 
 /// Byte strings made of units that compare equal through normalisation or almost do.
@@ -89,6 +89,25 @@ fn match_units_quick_check_agrees() {
                 match_units(lit, &upper, 0, true),
                 match_units(lit, &upper, 0, false)
             );
+        }
+    }
+    assert!(equal > 0);
+}
+
+/// `units_eq`'s compact form (a match of one text against the other) answers as its unit
+/// walk, on texts equal through normalisation and not.
+#[test]
+fn units_eq_by_match_agrees() {
+    let all = samples();
+    let mut equal = 0;
+    for (k, a) in all.iter().enumerate().step_by(2) {
+        let upper = a.to_ascii_uppercase();
+        let others = all.iter().skip(k % 5).step_by(7);
+        for b in others.chain([a, &upper]) {
+            let want = units_eq(a, b);
+            assert_eq!(units_eq_by_match(a, b), want, "{a:?} {b:?}");
+            assert_eq!(units_eq_by_match(b, a), want, "{b:?} {a:?}");
+            equal += usize::from(want && a != b);
         }
     }
     assert!(equal > 0);

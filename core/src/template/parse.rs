@@ -219,29 +219,38 @@ impl<'a> Iterator for VarSpecs<'a> {
 }
 
 impl<'a> VarSpecs<'a> {
-    /// [`VarSpecs::next`] as compact targets run it (`crate::WIDE`): a byte scan for the `,`
-    /// and the modifier read from the spec's end as expansion reads it
-    /// (`expand::modifier_of`), without `str::find`'s searcher and `str::parse`. The list
-    /// is validated, so the answers are the same (`parse::tests`).
+    /// [`VarSpecs::next`] as compact targets run it (`crate::WIDE`): byte scans for the `,`
+    /// and for the modifier after the name (a name holds neither `:` nor `*`), and the
+    /// prefix's digits read forward, without `str::find`'s searcher and `str::parse`. The
+    /// list is validated, so the answers are the same (`parse::tests`).
     fn next_by_bytes(&mut self) -> Option<VarSpec<'a>> {
         if self.rest.is_empty() {
             return None;
         }
-        let len = self
-            .rest
-            .bytes()
-            .position(|b| b == b',')
-            .unwrap_or(self.rest.len());
-        let spec = self.rest.get(..len).unwrap_or_default();
-        let (name_len, modifier) = super::expand::modifier_of(spec.as_bytes());
+        let b = self.rest.as_bytes();
+        let len = b.iter().position(|&c| c == b',').unwrap_or(b.len());
+        let spec = b.get(..len).unwrap_or_default();
+        let name_len = spec
+            .iter()
+            .position(|&c| c == b':' || c == b'*')
+            .unwrap_or(len);
+        let modifier = match spec.get(name_len) {
+            None => Modifier::None,
+            Some(b'*') => Modifier::Explode,
+            Some(_) => Modifier::Prefix(
+                spec.get(name_len + 1..)
+                    .unwrap_or_default()
+                    .iter()
+                    .fold(0u16, |n, &d| {
+                        n.wrapping_mul(10).wrapping_add(u16::from(d & 0xf))
+                    }),
+            ),
+        };
         let at = self.offset;
+        let name = self.rest.get(..name_len).unwrap_or_default();
         self.rest = self.rest.get(len + 1..).unwrap_or_default();
         self.offset += len + 1;
-        Some(VarSpec {
-            name: spec.get(..name_len).unwrap_or_default(),
-            modifier,
-            at,
-        })
+        Some(VarSpec { name, modifier, at })
     }
 }
 

@@ -8,45 +8,49 @@ use super::{NO_SLOT, SegStep, Step};
 /// Whether a path is plain literals and lone simple `{var}`s, each literal after a variable
 /// starting with a byte the variable cannot hold (so nothing is ever given back).
 pub(super) fn is_simple(source: &str, path: &[Step]) -> bool {
-    let mut after_var = false;
-    for step in path {
-        match *step {
-            Step::Lit(span) => {
-                let text = span.of(source).as_bytes();
-                if !norm::is_plain(text) {
-                    return false;
-                }
-                if after_var && text.first().is_some_and(|&c| norm::in_class(c, norm::C_U)) {
-                    return false;
-                }
-                after_var = false;
-            }
-            Step::Expr(e) => {
-                if e.lead != 0 || !e.min1 || e.named || e.count != 1 {
-                    return false;
-                }
-            }
-            Step::Var(v) => {
-                if v.class != norm::C_U || v.explode || v.prefix != 0 {
-                    return false;
-                }
-                after_var = true;
-            }
-            Step::Param(_) | Step::Seg(_) => return false,
-        }
-    }
-    true
+    simple_count(source, path).is_some()
 }
 
 /// How many ops the compact form of `path` takes on wide targets: none when the path is not
 /// simple or its form does not fit in 32 ops (it is then not used).
 pub(super) fn simple_ops(source: &str, path: &[Step]) -> usize {
-    let n = if is_simple(source, path) {
-        compact(path, &mut [])
-    } else {
-        0
-    };
-    if n <= 32 { n } else { 0 }
+    simple_count(source, path).filter(|&n| n <= 32).unwrap_or(0)
+}
+
+/// For a simple path ([`is_simple`]), how many ops its compact form needs (what [`compact`]
+/// returns: one per variable, one more for a literal after the last); `None` otherwise.
+fn simple_count(source: &str, path: &[Step]) -> Option<usize> {
+    let (mut after_var, mut vars, mut tail) = (false, 0, false);
+    for step in path {
+        match *step {
+            Step::Lit(span) => {
+                let text = span.of(source).as_bytes();
+                if !norm::is_plain(text) {
+                    return None;
+                }
+                if after_var && text.first().is_some_and(|&c| norm::in_class(c, norm::C_U)) {
+                    return None;
+                }
+                after_var = false;
+                tail = true;
+            }
+            Step::Expr(e) => {
+                if e.lead != 0 || !e.min1 || e.named || e.count != 1 {
+                    return None;
+                }
+            }
+            Step::Var(v) => {
+                if v.class != norm::C_U || v.explode || v.prefix != 0 {
+                    return None;
+                }
+                after_var = true;
+                tail = false;
+                vars += 1;
+            }
+            Step::Param(_) | Step::Seg(_) => return None,
+        }
+    }
+    Some(vars + usize::from(tail))
 }
 
 /// Writes the compact form of a simple path into `ops`; returns how many ops it needs
