@@ -21,7 +21,51 @@ pub(crate) struct Obj<'k> {
     first: bool,
     skipped: bool,
     /// The error of the walk's last step, where [`Obj::step`] leaves it.
-    failed: Option<DecodeError>,
+    failed: Failed,
+}
+
+/// Where [`Obj::step`] leaves an error: of no size on the compact targets, whose
+/// [`Obj::next`] answers through `Dec` ([`crate::WIDE`]).
+#[derive(Clone, Copy)]
+struct Failed {
+    #[cfg(all(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        not(mcp_compact)
+    ))]
+    error: Option<DecodeError>,
+}
+
+#[cfg(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+))]
+impl Failed {
+    const NONE: Self = Self { error: None };
+
+    fn keep(&mut self, e: DecodeError) {
+        self.error = Some(e);
+    }
+
+    /// The error kept (`step` keeps one with every `Failed`; the fallback only keeps this
+    /// total).
+    fn error(self) -> DecodeError {
+        self.error
+            .unwrap_or(ParamsError::wrong_type(ParamsError::ITEM).into())
+    }
+}
+
+#[cfg(not(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+)))]
+impl Failed {
+    const NONE: Self = Self {};
+
+    fn keep(&mut self, _: DecodeError) {}
+
+    fn error(self) -> DecodeError {
+        ParamsError::wrong_type(ParamsError::ITEM).into()
+    }
 }
 
 /// One step of the walk as [`Obj::step`] answers it: in registers (a `Dec` of it would go
@@ -47,7 +91,7 @@ pub(crate) fn obj<'k>(c: &mut Cursor<'_>, names: &'k Keys, field: &'static str) 
         seen: 0,
         first: true,
         skipped: false,
-        failed: None,
+        failed: Failed::NONE,
     })
 }
 
@@ -60,7 +104,7 @@ impl<'k> Obj<'k> {
             seen: 0,
             first: false,
             skipped: true,
-            failed: None,
+            failed: Failed::NONE,
         }
     }
 
@@ -76,10 +120,7 @@ impl<'k> Obj<'k> {
         match self.step(c) {
             Step::Member(i) => Ok(Some(i)),
             Step::End => Ok(None),
-            // `step` sets `failed` with `Failed`; the fallback only keeps this total.
-            Step::Failed => Err(self
-                .failed
-                .unwrap_or(ParamsError::wrong_type(ParamsError::ITEM).into())),
+            Step::Failed => Err(self.failed.error()),
         }
     }
 
@@ -90,7 +131,7 @@ impl<'k> Obj<'k> {
             Ok(Some(i)) => Step::Member(i),
             Ok(None) => Step::End,
             Err(e) => {
-                self.failed = Some(e);
+                self.failed.keep(e);
                 Step::Failed
             }
         }
