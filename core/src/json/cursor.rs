@@ -580,7 +580,7 @@ impl<'a> Cursor<'a> {
 /// `rest` is the text after the key's opening quote and `head` its first eight bytes.
 #[inline(always)]
 fn in_place(rest: &[u8], head: u64, keys: &Keys) -> Option<(usize, usize)> {
-    let found = keys.words.iter().position(|w| {
+    let found = keys.words.iter().enumerate().find(|(_, w)| {
         head & w.mask == w.head
             && (w.len < 8
                 || rest
@@ -590,5 +590,5 @@ fn in_place(rest: &[u8], head: u64, keys: &Keys) -> Option<(usize, usize)> {
                     && (w.len <= 15
                         || rest.get(8..w.len - 7) == w.name.as_bytes().get(8..w.len - 7)))
     });
-    found.and_then(|k| keys.words.get(k).map(|w| (k, w.len)))
+    found.map(|(k, w)| (k, w.len))
 }
