@@ -1,4 +1,4 @@
-//! Shortcuts of the validating [`Cursor`](super::Cursor): where the text is in its most
+//! Shortcuts of the validating [`Cursor`]: where the text is in its most
 //! common form, the answer the general path would give, in fewer steps. Each one falls
 //! back to the general path (which also finds the errors) whenever the text differs.
 
