@@ -335,8 +335,16 @@ impl<'a, T: FromJson<'a> + Copy + PartialEq> PartialEq for Seq<'a, T> {
 impl<'a, T: FromJson<'a> + Copy + Encode> Encode for Seq<'a, T> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
         w.begin_array()?;
-        for item in self.iter() {
-            item.encode(w)?;
+        // A sequence built from a slice (what a server encodes) walks the slice: an image
+        // that only encodes built sequences then links no decoding walk for them.
+        if let SeqRepr::Slice(s) = self.repr {
+            for item in s {
+                item.encode(w)?;
+            }
+        } else {
+            for item in self.iter() {
+                item.encode(w)?;
+            }
         }
         w.end_array()
     }
