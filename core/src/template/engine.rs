@@ -123,37 +123,46 @@ fn run_expr(
 ) -> Option<(usize, Option<Pending>)> {
     let mut pending = None;
     if e.named {
+        if !crate::WIDE {
+            return run_named(e, vars, source, b, pos, caps);
+        }
         for v in vars.iter().filter_map(var) {
             captures::absent(caps, v.slot);
             if b.get(pos) != Some(&b';') {
                 continue;
             }
-            // Where the value starts: after `;` for an exploded one, else after `;name=`.
-            let at = if v.explode {
-                pos + 1
-            } else {
-                let Some(q) = norm::match_forward(v.name.of(source).as_bytes(), b, pos + 1) else {
-                    continue;
-                };
-                match b.get(q) {
-                    Some(b'=') => q + 1,
-                    Some(&c) if norm::in_class(c, norm::C_U) => continue, // a longer name
-                    _ => {
-                        captures::set(caps, v.slot, q, q, Shape::One);
-                        pending = None;
-                        pos = q;
-                        continue;
-                    }
-                }
+            if v.explode {
+                let end = value(v, e, b, pos + 1, caps)?;
+                pending = Some(Pending {
+                    slot: v.slot,
+                    start: pos + 1,
+                    floor: pos + 1,
+                    class: v.class,
+                });
+                pos = end;
+                continue;
+            }
+            let Some(q) = norm::match_forward(v.name.of(source).as_bytes(), b, pos + 1) else {
+                continue;
             };
-            let end = value(v, e, b, at, caps)?;
-            pending = Some(Pending {
-                slot: v.slot,
-                start: at,
-                floor: at,
-                class: v.class,
-            });
-            pos = end;
+            match b.get(q) {
+                Some(b'=') => {
+                    let end = value(v, e, b, q + 1, caps)?;
+                    pending = Some(Pending {
+                        slot: v.slot,
+                        start: q + 1,
+                        floor: q + 1,
+                        class: v.class,
+                    });
+                    pos = end;
+                }
+                Some(&c) if norm::in_class(c, norm::C_U) => {} // a longer name: not this one
+                _ => {
+                    captures::set(caps, v.slot, q, q, Shape::One);
+                    pending = None;
+                    pos = q;
+                }
+            }
         }
         return Some((pos, pending));
     }
@@ -187,6 +196,53 @@ fn run_expr(
         {
             p.floor = start + 1;
         }
+    }
+    Some((pos, pending))
+}
+
+/// The `;name=value` expression `e` ([`run_expr`]) as compact targets run it
+/// ([`crate::WIDE`]): each value taken by one tail (where it starts: after `;` when exploded,
+/// after `;name=` otherwise) instead of one copy per case. The same captures and positions.
+fn run_named(
+    e: ExprStep,
+    vars: &[Step],
+    source: &str,
+    b: &[u8],
+    mut pos: usize,
+    caps: &mut [Slot],
+) -> Option<(usize, Option<Pending>)> {
+    let mut pending = None;
+    for v in vars.iter().filter_map(var) {
+        captures::absent(caps, v.slot);
+        if b.get(pos) != Some(&b';') {
+            continue;
+        }
+        // Where the value starts: after `;` for an exploded one, else after `;name=`.
+        let at = if v.explode {
+            pos + 1
+        } else {
+            let Some(q) = norm::match_forward(v.name.of(source).as_bytes(), b, pos + 1) else {
+                continue;
+            };
+            match b.get(q) {
+                Some(b'=') => q + 1,
+                Some(&c) if norm::in_class(c, norm::C_U) => continue, // a longer name
+                _ => {
+                    captures::set(caps, v.slot, q, q, Shape::One);
+                    pending = None;
+                    pos = q;
+                    continue;
+                }
+            }
+        };
+        let end = value(v, e, b, at, caps)?;
+        pending = Some(Pending {
+            slot: v.slot,
+            start: at,
+            floor: at,
+            class: v.class,
+        });
+        pos = end;
     }
     Some((pos, pending))
 }
