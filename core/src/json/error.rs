@@ -99,8 +99,9 @@ pub enum EncodeError {
     /// A value cannot be written as the schema requires (a non-finite number, a priority
     /// outside `[0, 1]`, more than 100 completion values, …). `what` names the field.
     InvalidValue {
-        /// The offending field.
-        what: &'static str,
+        /// The offending field's name, by reference: the error stays two words, so an
+        /// encoder's `Result<(), EncodeError>` is returned in registers, not through memory.
+        what: &'static &'static str,
     },
 }
 

@@ -478,7 +478,7 @@ impl<'s, S: JsonSink + ?Sized> Writer<'s, S> {
     /// [`EncodeError::InvalidValue`] for NaN or an infinity; otherwise when the sink fails.
     pub fn f64(&mut self, value: f64) -> R {
         if !value.is_finite() {
-            return Err(EncodeError::InvalidValue { what: "number" });
+            return Err(EncodeError::InvalidValue { what: &"number" });
         }
         if let Some(int) = super::float::exact_i64(value) {
             return self.i64(int);

@@ -92,7 +92,7 @@ impl Encode for RequestId<'_> {
             Self::Int(i) => w.i64(*i),
             Self::BigInt(d) => match crate::json::Number::parse(d) {
                 Some(n) if n.is_integer_literal() => w.number(n),
-                _ => Err(EncodeError::InvalidValue { what: "id" }),
+                _ => Err(EncodeError::InvalidValue { what: &"id" }),
             },
         }
     }

@@ -209,7 +209,7 @@ impl<'a> FromJson<'a> for CompleteResult<'a> {
 impl Encode for CompleteResult<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         if self.values.len() > MAX_COMPLETION_VALUES {
-            return Err(EncodeError::InvalidValue { what: "values" });
+            return Err(EncodeError::InvalidValue { what: &"values" });
         }
         w.begin_object()?;
         w.opt_member(key!("resultType"), &self.result_type)?;

@@ -53,7 +53,7 @@ impl<'b> ResourceUpdatedFanOut<'b> {
             .windows(HOLE_KEY.len())
             .position(|w| w == HOLE_KEY)
             .map(|at| at + HOLE_KEY.len() - 1)
-            .ok_or(EncodeError::InvalidValue { what: "uri" })?;
+            .ok_or(EncodeError::InvalidValue { what: &"uri" })?;
         let text = core::str::from_utf8(text).map_err(|_| EncodeError::Write)?;
         Ok(Self {
             prefix: text.get(..hole).unwrap_or_default(),

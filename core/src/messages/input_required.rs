@@ -123,7 +123,7 @@ impl Encode for InputRequiredResult<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         if self.input_requests.is_none() && self.request_state.is_none() {
             return Err(crate::json::EncodeError::InvalidValue {
-                what: "inputRequests",
+                what: &"inputRequests",
             });
         }
         w.begin_object()?;

@@ -127,7 +127,7 @@ impl Encode for ListenResult<'_> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Enc {
         if self.meta.subscription_id.is_none() {
             return Err(EncodeError::InvalidValue {
-                what: SUBSCRIPTION_ID_KEY,
+                what: &SUBSCRIPTION_ID_KEY,
             });
         }
         w.begin_object()?;

@@ -215,7 +215,7 @@ impl Encode for OwnedErrorResponse {
                 let required =
                     ClientCapabilities::decode_raw(caps.as_raw(), "requiredCapabilities").map_err(
                         |_| EncodeError::InvalidValue {
-                            what: "requiredCapabilities",
+                            what: &"requiredCapabilities",
                         },
                     )?;
                 ErrorData::MissingRequiredClientCapability { required }
