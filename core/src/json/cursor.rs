@@ -141,6 +141,10 @@ impl<'a> Cursor<'a> {
     }
 
     /// The validated text between two offsets of this cursor, as a value.
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub(crate) fn slice(&self, start: usize, end: usize) -> Option<RawJson<'a>> {
         self.text.get(start..end).map(RawJson::from_validated)
     }
@@ -376,6 +380,10 @@ impl<'a> Cursor<'a> {
     ///
     /// # Errors
     /// When the next value is not an object, or nesting is too deep.
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn begin_object(&mut self) -> R<()> {
         self.open(b'{')
     }
@@ -384,6 +392,10 @@ impl<'a> Cursor<'a> {
     ///
     /// # Errors
     /// When the next value is not an array, or nesting is too deep.
+    #[cfg_attr(
+        not(any(target_pointer_width = "64", target_family = "wasm")),
+        inline(always)
+    )]
     pub fn begin_array(&mut self) -> R<()> {
         self.open(b'[')
     }

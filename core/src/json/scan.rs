@@ -163,6 +163,10 @@ pub(crate) fn skip_ws(b: &[u8], mut i: usize) -> usize {
 }
 
 /// `"key"` `:` at `i`; returns the index of the member value.
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 fn object_key(b: &[u8], i: usize) -> Result<usize, JsonError> {
     match b.get(i) {
         Some(b'"') => {}
@@ -177,6 +181,10 @@ fn object_key(b: &[u8], i: usize) -> Result<usize, JsonError> {
     }
 }
 
+#[cfg_attr(
+    not(any(target_pointer_width = "64", target_family = "wasm")),
+    inline(always)
+)]
 fn literal(b: &[u8], i: usize, word: &[u8]) -> Result<usize, JsonError> {
     let end = i + word.len();
     match b.get(i..end) {
