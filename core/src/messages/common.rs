@@ -249,20 +249,39 @@ fn expect_compact(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> De
     Err(json.map_or(ParamsError::wrong_type(field).into(), Into::into))
 }
 
+/// [`expect`] before a read that refuses an absent value itself (compact targets,
+/// [`crate::WIDE`]): `WrongType` on `field` for a value of another kind; an absent value is
+/// left to the read, whose refusal is the one `expect` gives (`UnexpectedEnd` where the
+/// value should start). The same answers (`tests`).
+fn expect_present(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
+    if !crate::WIDE {
+        return refuse_other_kind(c, kind, field);
+    }
+    expect(c, kind, field)
+}
+
+/// [`expect_present`]'s compact form: only a value of another kind is refused here.
+fn refuse_other_kind(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
+    match c.peek_kind() {
+        Some(k) if k != kind => Err(ParamsError::wrong_type(field).into()),
+        _ => Ok(()),
+    }
+}
+
 pub(crate) fn string<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<JsonStr<'a>> {
-    expect(c, JsonKind::String, field)?;
+    expect_present(c, JsonKind::String, field)?;
     Ok(c.string()?)
 }
 
 pub(crate) fn boolean(c: &mut Cursor<'_>, field: &'static str) -> Dec<bool> {
-    expect(c, JsonKind::Bool, field)?;
+    expect_present(c, JsonKind::Bool, field)?;
     c.value()?
         .as_bool()
         .ok_or(ParamsError::wrong_type(field).into())
 }
 
 pub(crate) fn object<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<RawJson<'a>> {
-    expect(c, JsonKind::Object, field)?;
+    expect_present(c, JsonKind::Object, field)?;
     Ok(c.value()?)
 }
 
