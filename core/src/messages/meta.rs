@@ -382,8 +382,16 @@ impl<'a> RequestMeta<'a> {
     /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the string members
     /// share one arm, named from the key table. Same answers (`messages::compact_tests`).
     pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let (from, text) = (start(c), c.clone());
         let mut m = Self::new("", ClientCapabilities::EMPTY);
+        Self::decode_compact_in(c, &mut m)?;
+        Ok(m)
+    }
+
+    /// [`RequestMeta::decode_compact`] into `m`, which must be `new("", EMPTY)`: a params
+    /// decoder builds its `_meta` where it stays instead of moving it through `Result`s.
+    /// `m` is unspecified after an error.
+    pub(crate) fn decode_compact_in(c: &mut Cursor<'a>, m: &mut Self) -> Result<(), DecodeError> {
+        let (from, text) = (start(c), c.clone());
         // Indexed as the keys; 0 (protocolVersion) and 5..=7 are strings.
         let mut s: [Option<JsonStr<'a>>; 8] = [None; 8];
         let mut caps = None;
@@ -418,7 +426,7 @@ impl<'a> RequestMeta<'a> {
         if skipped {
             m.extra = text.slice(from, c.position());
         }
-        Ok(m)
+        Ok(())
     }
 }
 
