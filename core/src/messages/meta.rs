@@ -86,8 +86,12 @@ impl<'a> Icon<'a> {
             _ => Theme::decode(c).map(|v| theme = Some(v)),
         })?;
         let [src, mime_type] = s;
+        // Refused directly, not through `required`'s `Result` (less code).
+        let Some(src) = src else {
+            return Err(ParamsError::missing("src").into());
+        };
         Ok(Self {
-            src: required(src, "src")?,
+            src,
             mime_type,
             sizes,
             theme,
