@@ -192,6 +192,14 @@ impl<'a> Implementation<'a> {
     /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
     /// ([`members`]). Same answers (`messages::compact_tests`).
     pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut v = Self::new("", "");
+        v.decode_compact_in(c)?;
+        Ok(v)
+    }
+
+    /// [`Implementation::decode_compact`] into `self` (any value; unspecified after an
+    /// error): `_meta`'s `clientInfo` decoded where it stays.
+    pub(crate) fn decode_compact_in(&mut self, c: &mut Cursor<'a>) -> Result<(), DecodeError> {
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut icons = None;
         let names = IMPLEMENTATION_KEYS;
@@ -204,14 +212,15 @@ impl<'a> Implementation<'a> {
             let missing = if name.is_none() { "name" } else { "version" };
             return Err(ParamsError::missing(missing).into());
         };
-        Ok(Self {
+        *self = Self {
             name,
             version,
             title,
             description,
             website_url,
             icons,
-        })
+        };
+        Ok(())
     }
 
     /// [`FromJson::decode`] as wide targets run it.
@@ -410,7 +419,7 @@ impl<'a> RequestMeta<'a> {
             &mut |i, c| match i {
                 1 => ClientCapabilities::decode_field(c, CLIENT_CAPABILITIES_KEY)
                     .map(|v| caps = Some(v)),
-                2 => Implementation::decode(c).map(|v| m.client_info = Some(v)),
+                2 => (m.client_info.insert(Implementation::new("", ""))).decode_compact_in(c),
                 3 => LoggingLevel::decode(c).map(|v| m.log_level = Some(v)),
                 _ => id(c, "progressToken").map(|v| m.progress_token = Some(v)),
             },
