@@ -407,7 +407,7 @@ impl<'a> RequestMeta<'a> {
         let (from, text) = (start(c), c.clone());
         // Indexed as the keys; 0 (protocolVersion) and 5..=7 are strings.
         let mut s: [Option<JsonStr<'a>>; 8] = [None; 8];
-        let mut caps = None;
+        let mut caps = false;
         let strings = 1 | 0b111 << 5;
         let skipped = members(
             c,
@@ -417,8 +417,10 @@ impl<'a> RequestMeta<'a> {
             &mut s,
             // Each arm's error is the closure's answer (one exit for all four).
             &mut |i, c| match i {
-                1 => ClientCapabilities::decode_field(c, CLIENT_CAPABILITIES_KEY)
-                    .map(|v| caps = Some(v)),
+                1 => m
+                    .client_capabilities
+                    .decode_compact_in(c, CLIENT_CAPABILITIES_KEY)
+                    .map(|()| caps = true),
                 2 => (m.client_info.insert(Implementation::new("", ""))).decode_compact_in(c),
                 3 => LoggingLevel::decode(c).map(|v| m.log_level = Some(v)),
                 _ => id(c, "progressToken").map(|v| m.progress_token = Some(v)),
@@ -426,7 +428,7 @@ impl<'a> RequestMeta<'a> {
         )?;
         let [version, .., traceparent, tracestate, baggage] = s;
         // One error for both required members, naming the first one missing.
-        let (Some(version), Some(caps)) = (version, caps) else {
+        let (Some(version), true) = (version, caps) else {
             let missing = if version.is_none() {
                 PROTOCOL_VERSION_KEY
             } else {
@@ -434,7 +436,7 @@ impl<'a> RequestMeta<'a> {
             };
             return Err(ParamsError::missing(missing).into());
         };
-        (m.protocol_version, m.client_capabilities) = (version, caps);
+        m.protocol_version = version;
         (m.traceparent, m.tracestate, m.baggage) = (traceparent, tracestate, baggage);
         if skipped {
             m.extra = text.slice(from, c.position());
