@@ -32,7 +32,10 @@ pub(crate) fn encode_extra<S: JsonSink + ?Sized>(
     extra: Option<RawJson<'_>>,
     known: &[&str],
 ) -> Enc {
-    for (k, v) in extra.and_then(|e| e.object()).into_iter().flatten() {
+    let Some(members) = extra.and_then(|e| e.object()) else {
+        return Ok(());
+    };
+    for (k, v) in members {
         if !known.iter().any(|n| k == *n) {
             w.json_key(k)?;
             w.raw(v)?;
