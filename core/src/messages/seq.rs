@@ -335,6 +335,17 @@ impl<'a, T: FromJson<'a> + Copy + PartialEq> PartialEq for Seq<'a, T> {
 impl<'a, T: FromJson<'a> + Copy + Encode> Encode for Seq<'a, T> {
     fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
         w.begin_array()?;
+        // Compact targets ([`crate::WIDE`]) encode a slice's items straight from it: where
+        // the sequence is known to be one, the out-of-line iterator (and the element decoder
+        // inside it) is then not linked for this.
+        if !crate::WIDE
+            && let SeqRepr::Slice(items) = self.repr
+        {
+            for item in items {
+                item.encode(w)?;
+            }
+            return w.end_array();
+        }
         for item in self.iter() {
             item.encode(w)?;
         }
