@@ -119,7 +119,7 @@ impl Keys {
         assert!(
             names.len() <= NameSet::BITS as usize
                 && (words.is_empty() || words.len() == names.len()),
-            "at most NameSet::BITS names, one word each"
+            "too many names or unpaired words"
         );
         Self { names, words }
     }
