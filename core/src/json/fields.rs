@@ -4,11 +4,31 @@
 use super::string::JsonStr;
 use super::value::{ObjectIter, RawJson};
 
-/// Members of one object, matched against `names` (at most 64).
+/// A set of indices into a [`Keys`]' names, one bit each, in a register: 64 bits on
+/// [`crate::WIDE`] targets, 32 elsewhere (where a 64-bit shift takes several instructions).
+/// A [`Keys`] holds at most this many names (checked when it is built).
+#[cfg(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+))]
+pub(crate) type NameSet = u64;
+/// See the wide targets' [`NameSet`].
+#[cfg(not(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+)))]
+pub(crate) type NameSet = u32;
+
+/// The [`NameSet`] holding only index `i` (below `NameSet::BITS`, as every name index is).
+pub(crate) const fn name_bit(i: usize) -> NameSet {
+    1 << (i % NameSet::BITS as usize)
+}
+
+/// Members of one object, matched against `names` (at most `NameSet::BITS`).
 pub(crate) struct Fields<'a> {
     iter: ObjectIter<'a>,
     names: &'static [&'static str],
-    seen: u64,
+    seen: NameSet,
 }
 
 impl<'a> Fields<'a> {
@@ -35,7 +55,7 @@ impl<'a> Fields<'a> {
                 find_index(self.names, key, false).and_then(|i| Some((i, *self.names.get(i)?)))
             };
             if let Some((i, name)) = found {
-                let bit = 1u64 << (i % 64);
+                let bit = name_bit(i);
                 if self.seen & bit != 0 {
                     return Err(name);
                 }
@@ -97,8 +117,9 @@ pub(crate) struct Keys {
 impl Keys {
     pub(crate) const fn new(names: &'static [&'static str], words: &'static [KeyWord]) -> Self {
         assert!(
-            names.len() <= 64 && (words.is_empty() || words.len() == names.len()),
-            "at most 64 names, one word each"
+            names.len() <= NameSet::BITS as usize
+                && (words.is_empty() || words.len() == names.len()),
+            "too many names or unpaired words"
         );
         Self { names, words }
     }

@@ -33,9 +33,26 @@ impl Default for Limits {
     }
 }
 
-/// A fixed bit stack: one bit per open container (1 = object, 0 = array).
+/// The word of [`Stack`]: the target's register width ([`crate::WIDE`] targets: 64 bits;
+/// elsewhere 32, where a 64-bit shift takes several instructions).
+#[cfg(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+))]
+type StackWord = u64;
+#[cfg(not(all(
+    any(target_pointer_width = "64", target_family = "wasm"),
+    not(mcp_compact)
+)))]
+type StackWord = u32;
+
+/// Bits in a [`StackWord`].
+const WORD_BITS: u16 = StackWord::BITS as u16;
+
+/// A fixed bit stack: one bit per open container (1 = object, 0 = array), room for
+/// [`Limits::MAX_DEPTH`].
 struct Stack {
-    bits: [u64; 4],
+    bits: [StackWord; Limits::MAX_DEPTH as usize / WORD_BITS as usize],
     depth: u16,
 }
 
@@ -44,7 +61,7 @@ impl Stack {
         if self.depth >= max {
             return false;
         }
-        let (word, bit) = (usize::from(self.depth / 64), self.depth % 64);
+        let (word, bit) = (usize::from(self.depth / WORD_BITS), self.depth % WORD_BITS);
         if let Some(w) = self.bits.get_mut(word) {
             if object {
                 *w |= 1 << bit;
@@ -59,8 +76,8 @@ impl Stack {
     fn top_is_object(&self) -> bool {
         let d = self.depth.saturating_sub(1);
         self.bits
-            .get(usize::from(d / 64))
-            .is_some_and(|w| w & (1 << (d % 64)) != 0)
+            .get(usize::from(d / WORD_BITS))
+            .is_some_and(|w| w & (1 << (d % WORD_BITS)) != 0)
     }
 }
 
@@ -90,7 +107,7 @@ pub fn validate(input: &[u8], limits: Limits) -> Result<RawJson<'_>, JsonError> 
 /// `max_depth` nested containers; returns the index just after it. Iterative.
 pub(crate) fn validate_value(b: &[u8], start: usize, max_depth: u16) -> Result<usize, JsonError> {
     let mut stack = Stack {
-        bits: [0; 4],
+        bits: [0; Limits::MAX_DEPTH as usize / WORD_BITS as usize],
         depth: 0,
     };
     let mut i = start;

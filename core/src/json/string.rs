@@ -404,17 +404,16 @@ impl Iterator for Chars<'_> {
             'r' => '\r',
             't' => '\t',
             'u' => {
-                let hi = self.take_unit().unwrap_or(0xFFFD);
-                if (0xD800..0xDC00).contains(&hi) && self.rest.starts_with("\\u") {
+                let hi = u32::from(self.take_unit().unwrap_or(0xFFFD));
+                // One conversion for both forms (a pair, or one unit).
+                let code = if (0xD800..0xDC00).contains(&hi) && self.rest.starts_with("\\u") {
                     self.rest = self.rest.get(2..).unwrap_or("");
                     let lo = self.take_unit().unwrap_or(0);
-                    let code = 0x10000
-                        + ((u32::from(hi) - 0xD800) << 10)
-                        + u32::from(lo).wrapping_sub(0xDC00);
-                    char::from_u32(code).unwrap_or('\u{FFFD}')
+                    0x10000 + ((hi - 0xD800) << 10) + u32::from(lo).wrapping_sub(0xDC00)
                 } else {
-                    char::from_u32(u32::from(hi)).unwrap_or('\u{FFFD}')
-                }
+                    hi
+                };
+                char::from_u32(code).unwrap_or('\u{FFFD}')
             }
             other => other, // `"`, `\`, `/`
         })

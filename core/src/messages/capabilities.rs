@@ -50,11 +50,39 @@ impl<'a> ClientCapabilities<'a> {
         c: &mut Cursor<'a>,
         field: &'static str,
     ) -> Result<Self, DecodeError> {
+        if !crate::WIDE {
+            let mut caps = Self::EMPTY;
+            caps.decode_compact_in(c, field)?;
+            return Ok(caps);
+        }
         // `{}`, what most clients send, read in one step (wide targets: less code without).
-        if crate::WIDE && c.empty_object() {
+        if c.empty_object() {
             return Ok(Self::EMPTY);
         }
         Self::decode_members(c, field)
+    }
+
+    /// [`ClientCapabilities::decode_field`] as compact targets run it ([`crate::WIDE`]), into
+    /// `self`, which must be [`ClientCapabilities::EMPTY`] (unspecified after an error): a
+    /// `_meta` decoder builds them where they stay. The general walk's steps in its order,
+    /// then [`ClientCapabilities::nested_objects_only`].
+    pub(crate) fn decode_compact_in(
+        &mut self,
+        c: &mut Cursor<'a>,
+        field: &'static str,
+    ) -> Result<(), DecodeError> {
+        let mut f = obj(c, CLIENT_KEYS, field)?;
+        while let Some(i) = f.next(c)? {
+            let v = Some(object(c, field)?);
+            match i {
+                0 => self.elicitation = v,
+                1 => self.roots = v,
+                2 => self.sampling = v,
+                3 => self.experimental = v,
+                _ => self.extensions = v,
+            }
+        }
+        self.nested_objects_only(field)
     }
 
     /// [`ClientCapabilities::decode_field`] by the general walk.
@@ -74,9 +102,6 @@ impl<'a> ClientCapabilities<'a> {
                 3 => caps.experimental = v,
                 _ => caps.extensions = v,
             }
-        }
-        if !crate::WIDE {
-            return caps.nested_objects_only(field).map(|()| caps);
         }
         let not_object = |v: RawJson<'_>| v.kind() != JsonKind::Object;
         for (cap, subs) in [

@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::json::fields::Keys;
+use crate::json::fields::{Keys, NameSet, name_bit};
 use crate::json::{
     Cursor, Encode, EncodeError, JsonKind, JsonSink, JsonStr, Number, RawJson, Writer,
 };
@@ -17,7 +17,7 @@ pub(crate) type Dec<T> = Result<T, DecodeError>;
 /// validated and skipped; a known key seen twice is a `Duplicate` error.
 pub(crate) struct Obj<'k> {
     names: &'k Keys,
-    seen: u64,
+    seen: NameSet,
     first: bool,
     skipped: bool,
     /// The error of the walk's last step, where [`Obj::step`] leaves it.
@@ -173,7 +173,7 @@ impl<'k> Obj<'k> {
     /// Records the known member `i`: a `Duplicate` error when it was seen before.
     #[inline(always)]
     fn known(&mut self, i: usize) -> Dec<usize> {
-        let bit = 1u64 << (i % 64);
+        let bit = name_bit(i);
         if self.seen & bit != 0 {
             let name = self
                 .names
@@ -203,14 +203,14 @@ pub(crate) fn members<'a>(
     c: &mut Cursor<'a>,
     names: &Keys,
     field: &'static str,
-    strings: u64,
+    strings: NameSet,
     slots: &mut [Option<JsonStr<'a>>],
     other: &mut dyn FnMut(usize, &mut Cursor<'a>) -> Dec<()>,
 ) -> Dec<bool> {
     let mut f = obj(c, names, field)?;
     while let Some(i) = f.next(c)? {
         // One exit for both kinds of member.
-        if strings & (1 << (i % 64)) == 0 {
+        if strings & name_bit(i) == 0 {
             other(i, c)
         } else {
             let name = names.names.get(i).copied().unwrap_or(ParamsError::ITEM);
@@ -249,20 +249,39 @@ fn expect_compact(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> De
     Err(json.map_or(ParamsError::wrong_type(field).into(), Into::into))
 }
 
+/// [`expect`] before a read that refuses an absent value itself (compact targets,
+/// [`crate::WIDE`]): `WrongType` on `field` for a value of another kind; an absent value is
+/// left to the read, whose refusal is the one `expect` gives (`UnexpectedEnd` where the
+/// value should start). The same answers (`tests`).
+fn expect_present(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
+    if !crate::WIDE {
+        return refuse_other_kind(c, kind, field);
+    }
+    expect(c, kind, field)
+}
+
+/// [`expect_present`]'s compact form: only a value of another kind is refused here.
+fn refuse_other_kind(c: &mut Cursor<'_>, kind: JsonKind, field: &'static str) -> Dec<()> {
+    match c.peek_kind() {
+        Some(k) if k != kind => Err(ParamsError::wrong_type(field).into()),
+        _ => Ok(()),
+    }
+}
+
 pub(crate) fn string<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<JsonStr<'a>> {
-    expect(c, JsonKind::String, field)?;
+    expect_present(c, JsonKind::String, field)?;
     Ok(c.string()?)
 }
 
 pub(crate) fn boolean(c: &mut Cursor<'_>, field: &'static str) -> Dec<bool> {
-    expect(c, JsonKind::Bool, field)?;
+    expect_present(c, JsonKind::Bool, field)?;
     c.value()?
         .as_bool()
         .ok_or(ParamsError::wrong_type(field).into())
 }
 
 pub(crate) fn object<'a>(c: &mut Cursor<'a>, field: &'static str) -> Dec<RawJson<'a>> {
-    expect(c, JsonKind::Object, field)?;
+    expect_present(c, JsonKind::Object, field)?;
     Ok(c.value()?)
 }
 

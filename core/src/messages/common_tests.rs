@@ -38,6 +38,55 @@ fn expect_forms_agree() {
     assert!(refused > 12);
 }
 
+/// `expect` then a read, against the compact targets' `refuse_other_kind` then the same
+/// read (which refuses an absent value itself): the same answer and cursor position.
+#[test]
+fn refuse_other_kind_then_read_agrees() {
+    use crate::json::{Cursor, JsonKind, Limits};
+    use crate::jsonrpc::DecodeError;
+    type Read = fn(&mut Cursor<'_>) -> Result<(), DecodeError>;
+    let reads: [(JsonKind, Read); 3] = [
+        (JsonKind::String, |c| {
+            c.string().map(drop).map_err(Into::into)
+        }),
+        (JsonKind::Bool, |c| c.value().map(drop).map_err(Into::into)),
+        (JsonKind::Object, |c| {
+            c.value().map(drop).map_err(Into::into)
+        }),
+    ];
+    let bodies: [&[u8]; 15] = [
+        b"",
+        b"  ",
+        b"null",
+        b"true",
+        b"-1.5",
+        b"\"s\"",
+        b"[1]",
+        b"{}",
+        b"\"open",
+        b"tru",
+        b"-",
+        b"[1,",
+        b"{\"a\"",
+        b"\"\\q\"",
+        b"  {\"a\":1}",
+    ];
+    for body in bodies {
+        for (kind, read) in reads {
+            let (Ok(mut a), Ok(mut b)) = (
+                Cursor::new(body, Limits::DEFAULT),
+                Cursor::new(body, Limits::DEFAULT),
+            ) else {
+                continue;
+            };
+            let want = super::expect(&mut a, kind, "f").and_then(|()| read(&mut a));
+            let got = super::refuse_other_kind(&mut b, kind, "f").and_then(|()| read(&mut b));
+            assert_eq!(got, want, "{:?} {kind:?}", core::str::from_utf8(body));
+            assert_eq!(a.position(), b.position());
+        }
+    }
+}
+
 /// The direct priority read against the number path: same value or error, same position.
 #[test]
 fn priority_fast_read_agrees() {

@@ -6,7 +6,8 @@
 use core::fmt;
 
 use super::seq::in_field;
-use crate::json::{Cursor, Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
+use crate::json::fields::keys;
+use crate::json::{Cursor, Encode, EncodeError, JsonError, JsonSink, JsonStr, RawJson, Writer};
 use crate::jsonrpc::{DecodeError, FromJson, ParamsError};
 
 /// Entries for a [`Map`] that is being built rather than decoded.
@@ -209,7 +210,7 @@ fn walk_object<'a>(
         let (start, text) = (c.position(), c.clone());
         c.begin_object()?;
         let (mut first, mut len) = (true, 0);
-        while c.next_key(&mut first)?.is_some() {
+        while next_entry(c, &mut first)? {
             value(c).map_err(|e| in_field(e, field))?;
             len += 1;
         }
@@ -220,9 +221,20 @@ fn walk_object<'a>(
     Err(ParamsError::wrong_type(field).into())
 }
 
+/// Whether another entry follows (its key and `:` read), as [`Cursor::next_key`] answers.
+/// Compact targets ([`crate::WIDE`]) read it with the key walk every struct decoder links
+/// ([`Cursor::next_key_in`], matching no names): the same checks, errors and position
+/// (`tests`).
+fn next_entry(c: &mut Cursor<'_>, first: &mut bool) -> Result<bool, JsonError> {
+    if crate::WIDE {
+        return Ok(c.next_key(first)?.is_some());
+    }
+    Ok(c.next_key_in(first, keys![])?.is_some())
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{Map, MapRepr, decode_object};
+    use super::{Map, MapRepr, decode_object, keys};
     use crate::json::{Cursor, JsonStr, Limits};
     use crate::jsonrpc::{DecodeError, FromJson};
     use crate::messages::Icon;
@@ -262,6 +274,49 @@ mod tests {
         for bytes in inputs {
             both::<JsonStr<'_>>(bytes);
             both::<Icon<'_>>(bytes);
+        }
+    }
+
+    /// The compact entry step (`next_key_in` matching no names) against `next_key`: the
+    /// same answer, error and position at every step, over every prefix of each object.
+    #[test]
+    fn entry_steps_agree() {
+        let objects: &[&[u8]] = &[
+            br#"{}"#,
+            br#" { "a" : 1 , "bA":[2] } "#,
+            br#"{"a":1,}"#,
+            br#"{,"a":1}"#,
+            br#"{"a" 1}"#,
+            br#"{"a":1 "b":2}"#,
+            br#"{"a\q":1}"#,
+            br#"{1:2}"#,
+            br#"{"abcdefghijklmnop":1}"#,
+        ];
+        for text in objects {
+            for end in 0..=text.len() {
+                let Ok(mut a) = Cursor::new(&text[..end], Limits::DEFAULT) else {
+                    continue;
+                };
+                if a.begin_object().is_err() {
+                    continue;
+                }
+                let mut b = a.clone();
+                let (mut fa, mut fb) = (true, true);
+                loop {
+                    let want = a.next_key(&mut fa).map(|k| k.is_some());
+                    let got = b.next_key_in(&mut fb, keys![]).map(|k| k.is_some());
+                    assert_eq!(got, want, "{:?}", core::str::from_utf8(text));
+                    // After an error the cursor is left unspecified (no caller reads on).
+                    if want.is_ok() {
+                        let (pa, pb) =
+                            ((a.position(), a.depth(), fa), (b.position(), b.depth(), fb));
+                        assert_eq!(pa, pb, "{:?}", core::str::from_utf8(&text[..end]));
+                    }
+                    if want != Ok(true) || a.value().is_err() || b.value().is_err() {
+                        break;
+                    }
+                }
+            }
         }
     }
 }

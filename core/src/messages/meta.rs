@@ -32,7 +32,10 @@ pub(crate) fn encode_extra<S: JsonSink + ?Sized>(
     extra: Option<RawJson<'_>>,
     known: &[&str],
 ) -> Enc {
-    for (k, v) in extra.and_then(|e| e.object()).into_iter().flatten() {
+    let Some(members) = extra.and_then(|e| e.object()) else {
+        return Ok(());
+    };
+    for (k, v) in members {
         if !known.iter().any(|n| k == *n) {
             w.json_key(k)?;
             w.raw(v)?;
@@ -86,8 +89,12 @@ impl<'a> Icon<'a> {
             _ => Theme::decode(c).map(|v| theme = Some(v)),
         })?;
         let [src, mime_type] = s;
+        // Refused directly, not through `required`'s `Result` (less code).
+        let Some(src) = src else {
+            return Err(ParamsError::missing("src").into());
+        };
         Ok(Self {
-            src: required(src, "src")?,
+            src,
             mime_type,
             sizes,
             theme,
@@ -188,6 +195,14 @@ impl<'a> Implementation<'a> {
     /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
     /// ([`members`]). Same answers (`messages::compact_tests`).
     pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut v = Self::new("", "");
+        v.decode_compact_in(c)?;
+        Ok(v)
+    }
+
+    /// [`Implementation::decode_compact`] into `self` (any value; unspecified after an
+    /// error): `_meta`'s `clientInfo` decoded where it stays.
+    pub(crate) fn decode_compact_in(&mut self, c: &mut Cursor<'a>) -> Result<(), DecodeError> {
         let mut s: [Option<JsonStr<'a>>; 5] = [None; 5];
         let mut icons = None;
         let names = IMPLEMENTATION_KEYS;
@@ -200,14 +215,15 @@ impl<'a> Implementation<'a> {
             let missing = if name.is_none() { "name" } else { "version" };
             return Err(ParamsError::missing(missing).into());
         };
-        Ok(Self {
+        *self = Self {
             name,
             version,
             title,
             description,
             website_url,
             icons,
-        })
+        };
+        Ok(())
     }
 
     /// [`FromJson::decode`] as wide targets run it.
@@ -382,11 +398,19 @@ impl<'a> RequestMeta<'a> {
     /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the string members
     /// share one arm, named from the key table. Same answers (`messages::compact_tests`).
     pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
-        let (from, text) = (start(c), c.clone());
         let mut m = Self::new("", ClientCapabilities::EMPTY);
+        Self::decode_compact_in(c, &mut m)?;
+        Ok(m)
+    }
+
+    /// [`RequestMeta::decode_compact`] into `m`, which must be `new("", EMPTY)`: a params
+    /// decoder builds its `_meta` where it stays instead of moving it through `Result`s.
+    /// `m` is unspecified after an error.
+    pub(crate) fn decode_compact_in(c: &mut Cursor<'a>, m: &mut Self) -> Result<(), DecodeError> {
+        let (from, text) = (start(c), c.clone());
         // Indexed as the keys; 0 (protocolVersion) and 5..=7 are strings.
         let mut s: [Option<JsonStr<'a>>; 8] = [None; 8];
-        let mut caps = None;
+        let mut caps = false;
         let strings = 1 | 0b111 << 5;
         let skipped = members(
             c,
@@ -396,16 +420,18 @@ impl<'a> RequestMeta<'a> {
             &mut s,
             // Each arm's error is the closure's answer (one exit for all four).
             &mut |i, c| match i {
-                1 => ClientCapabilities::decode_field(c, CLIENT_CAPABILITIES_KEY)
-                    .map(|v| caps = Some(v)),
-                2 => Implementation::decode(c).map(|v| m.client_info = Some(v)),
+                1 => m
+                    .client_capabilities
+                    .decode_compact_in(c, CLIENT_CAPABILITIES_KEY)
+                    .map(|()| caps = true),
+                2 => (m.client_info.insert(Implementation::new("", ""))).decode_compact_in(c),
                 3 => LoggingLevel::decode(c).map(|v| m.log_level = Some(v)),
                 _ => id(c, "progressToken").map(|v| m.progress_token = Some(v)),
             },
         )?;
         let [version, .., traceparent, tracestate, baggage] = s;
         // One error for both required members, naming the first one missing.
-        let (Some(version), Some(caps)) = (version, caps) else {
+        let (Some(version), true) = (version, caps) else {
             let missing = if version.is_none() {
                 PROTOCOL_VERSION_KEY
             } else {
@@ -413,12 +439,12 @@ impl<'a> RequestMeta<'a> {
             };
             return Err(ParamsError::missing(missing).into());
         };
-        (m.protocol_version, m.client_capabilities) = (version, caps);
+        m.protocol_version = version;
         (m.traceparent, m.tracestate, m.baggage) = (traceparent, tracestate, baggage);
         if skipped {
             m.extra = text.slice(from, c.position());
         }
-        Ok(m)
+        Ok(())
     }
 }
 

@@ -100,31 +100,29 @@ impl<'a> ReadResourceParams<'a> {
     /// [`FromJson::decode`] as compact targets run it (`crate::WIDE`): the shared walk
     /// ([`members`]). Same answers (`messages::compact_tests`).
     pub(crate) fn decode_compact(c: &mut Cursor<'a>) -> Result<Self, DecodeError> {
+        let mut p = Self::unset();
         let mut s: [Option<JsonStr<'a>>; 4] = [None; 4];
-        let (mut meta, mut input_responses) = (None, None);
+        let mut meta = false;
         members(
             c,
             PARAMS_KEYS,
             "params",
             0b1010,
             &mut s,
+            // `_meta` built where it stays (`RequestMeta::decode_compact_in`).
             &mut |i, c| match i {
-                0 => RequestMeta::decode(c).map(|v| meta = Some(v)),
-                _ => Map::decode(c, "inputResponses").map(|v| input_responses = Some(v)),
+                0 => RequestMeta::decode_compact_in(c, &mut p.meta).map(|()| meta = true),
+                _ => Map::decode(c, "inputResponses").map(|v| p.input_responses = Some(v)),
             },
         )?;
         let [_, uri, _, request_state] = s;
         // One error for both required members, naming the first one missing.
-        let (Some(meta), Some(uri)) = (meta, uri) else {
-            let missing = if meta.is_none() { "_meta" } else { "uri" };
+        let (true, Some(uri)) = (meta, uri) else {
+            let missing = if meta { "uri" } else { "_meta" };
             return Err(ParamsError::missing(missing).into());
         };
-        Ok(Self {
-            meta,
-            uri,
-            input_responses,
-            request_state,
-        })
+        (p.uri, p.request_state) = (uri, request_state);
+        Ok(p)
     }
 }
 
