@@ -64,13 +64,24 @@ impl<'a> ClientCapabilities<'a> {
 
     /// [`ClientCapabilities::decode_field`] as compact targets run it ([`crate::WIDE`]), into
     /// `self`, which must be [`ClientCapabilities::EMPTY`] (unspecified after an error): a
-    /// `_meta` decoder builds them where they stay. The general walk's steps in its order,
-    /// then [`ClientCapabilities::nested_objects_only`].
+    /// `_meta` decoder builds them where they stay. The members, then
+    /// [`ClientCapabilities::nested_objects_only`].
     pub(crate) fn decode_compact_in(
         &mut self,
         c: &mut Cursor<'a>,
         field: &'static str,
     ) -> Result<(), DecodeError> {
+        self.read_members(c, field)?;
+        self.nested_objects_only(field)
+    }
+
+    /// The object's members into `self` (which must be [`ClientCapabilities::EMPTY`]), each
+    /// an object, before the checks of their contents.
+    #[cfg_attr(
+        any(target_pointer_width = "64", target_family = "wasm"),
+        inline(always)
+    )]
+    fn read_members(&mut self, c: &mut Cursor<'a>, field: &'static str) -> Result<(), DecodeError> {
         let mut f = obj(c, CLIENT_KEYS, field)?;
         while let Some(i) = f.next(c)? {
             let v = Some(object(c, field)?);
@@ -82,7 +93,7 @@ impl<'a> ClientCapabilities<'a> {
                 _ => self.extensions = v,
             }
         }
-        self.nested_objects_only(field)
+        Ok(())
     }
 
     /// [`ClientCapabilities::decode_field`] by the general walk.
@@ -91,18 +102,8 @@ impl<'a> ClientCapabilities<'a> {
         inline(never)
     )]
     fn decode_members(c: &mut Cursor<'a>, field: &'static str) -> Result<Self, DecodeError> {
-        let mut f = obj(c, CLIENT_KEYS, field)?;
-        let mut caps = Self::default();
-        while let Some(i) = f.next(c)? {
-            let v = Some(object(c, field)?);
-            match i {
-                0 => caps.elicitation = v,
-                1 => caps.roots = v,
-                2 => caps.sampling = v,
-                3 => caps.experimental = v,
-                _ => caps.extensions = v,
-            }
-        }
+        let mut caps = Self::EMPTY;
+        caps.read_members(c, field)?;
         let not_object = |v: RawJson<'_>| v.kind() != JsonKind::Object;
         for (cap, subs) in [
             (caps.elicitation, ["form", "url"]),
