@@ -11,7 +11,7 @@ use mcp_context::http::{HeaderProblem, OriginError};
 use mcp_context::server::{RegisterError, RespondError};
 use napi_derive::napi;
 
-pub(crate) use crate::spell::{camel, err_code};
+pub(crate) use mcp_context_node_adapter::spell::{camel, err_code};
 
 /// The core's identifier tables for the enums whose spellings this binding exposes, with
 /// the binding's spelling of each: `{ OriginError: [[ident, code], …], HeaderProblem: … }`

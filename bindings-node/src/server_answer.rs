@@ -4,27 +4,16 @@
 //! counters. The class and its first block are in `server.rs`; this block is expanded after
 //! it (module order), which keeps the methods' order in `index.d.ts`.
 
-use mcp_context::http::{HeadCheck, HttpStart};
-use mcp_context::messages::owned::{
-    OwnedGetPromptResult, OwnedInputRequest, OwnedJson, OwnedResource, OwnedResourceContents,
-};
-use mcp_context::server::{Ctx, Handle, InputRequired, RespondError, StreamId, Transport};
-use napi::bindgen_prelude::{Buffer, JsObjectValue, Object, Unknown};
+use mcp_context::server::StreamId;
+use mcp_context_node_adapter::server;
+use napi::bindgen_prelude::{Buffer, Object, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
-use crate::convert::{self, Int, decode};
-use crate::errors;
-use crate::server::ServerMachine;
-use crate::server_config::cache_hint;
-use crate::server_http::{
-    HttpRequestHead, MessageContext, head_length, http_response, request_head,
-};
-
-fn respond_error(env: &Env, e: RespondError) -> napi::Error {
-    let code = crate::ident::err_code(e.ident());
-    errors::context_error(env, e.to_string(), code)
-}
+use crate::adapt::{polled, thrower};
+use crate::convert::{self, Int, text};
+use crate::server::{ServerMachine, ctx_of, hint};
+use crate::server_http::{HttpRequestHead, MessageContext, head_of};
 
 /// How the application fails a request (`fail`'s second argument).
 #[napi(object)]
@@ -57,11 +46,12 @@ impl ServerMachine {
         result: Unknown<'_>,
         cache: Option<Unknown<'_>>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let result = decode::<OwnedJson>(&env, result, "result")?;
-        let cache = cache_hint(&env, cache, "cache")?;
-        let r = self.inner.respond_result(h, result, cache);
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let result = text(&env, result, "result")?;
+        let cache = hint(&env, cache)?;
+        self.inner
+            .respond_result(h, &result, cache)
+            .map_err(thrower(&env))
     }
 
     /// Sends `notifications/progress` for an event's request (any kind) with the request's
@@ -81,10 +71,10 @@ impl ServerMachine {
         total: Option<f64>,
         message: Option<String>,
     ) -> Result<bool> {
-        let h = self.handle(&env, &handle)?;
+        let h = convert::u64_in(&env, &handle, "handle")?;
         self.inner
             .progress(h, progress, total, message.as_deref())
-            .map_err(|e| respond_error(&env, e))
+            .map_err(thrower(&env))
     }
 
     /// The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
@@ -96,17 +86,8 @@ impl ServerMachine {
         ts_return_type = "{ readBody: true; limit: number } | HttpResponse"
     )]
     pub fn http_head<'e>(&self, env: &'e Env, head: HttpRequestHead) -> Result<Object<'e>> {
-        let content_length = head_length(env, &head)?;
-        let h = request_head(&head, content_length);
-        match self.inner.http_head(&h) {
-            HeadCheck::ReadBody { limit } => {
-                let mut o = Object::new(env)?;
-                o.set_named_property("readBody", true)?;
-                o.set_named_property("limit", convert::u64_out(limit as u64))?;
-                Ok(o)
-            }
-            HeadCheck::Respond(r) => http_response(env, r),
-        }
+        let h = head_of(env, head)?;
+        polled(env, self.inner.http_head(&h), "body")
     }
 
     /// One Streamable HTTP request with its body: the whole validation, then the machine.
@@ -129,31 +110,9 @@ impl ServerMachine {
         context: MessageContext,
     ) -> Result<Object<'e>> {
         let now = convert::time_in(env, &now_ms)?;
-        let content_length = head_length(env, &head)?;
-        let h = request_head(&head, content_length);
-        let ctx = Ctx {
-            stream: StreamId(convert::u64_or_zero(
-                env,
-                context.stream.as_ref(),
-                "context.stream",
-            )?),
-            auth: convert::u64_or_zero(env, context.auth.as_ref(), "context.auth")?,
-            transport: Transport::Http,
-        };
-        match self.inner.handle_http(&h, &body, now, ctx) {
-            HttpStart::Respond(r) => http_response(env, r),
-            HttpStart::Stream(s) => {
-                let mut o = Object::new(env)?;
-                o.set_named_property("stream", convert::u64_out(s.0))?;
-                Ok(o)
-            }
-            HttpStart::EventStream { stream, response } => {
-                let mut o = http_response(env, response)?;
-                o.set_named_property("stream", convert::u64_out(stream.0))?;
-                o.set_named_property("eventStream", true)?;
-                Ok(o)
-            }
-        }
+        let h = head_of(env, head)?;
+        let ctx = ctx_of(env, Some(&context), true)?;
+        polled(env, self.inner.handle_http(&h, &body, now, ctx), "body")
     }
 
     /// Answers a `readResource` event with contents (`[{uri, mimeType?, text} | {uri,
@@ -172,13 +131,12 @@ impl ServerMachine {
         contents: Unknown<'_>,
         cache: Option<Unknown<'_>>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let contents = decode::<Vec<OwnedResourceContents>>(&env, contents, "contents")?;
-        let r = match cache_hint(&env, cache, "cache")? {
-            Some(hint) => self.inner.respond_read_cached(h, contents, hint),
-            None => self.inner.respond_read(h, contents),
-        };
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let contents = text(&env, contents, "contents")?;
+        let cache = hint(&env, cache)?;
+        self.inner
+            .respond_read(h, &contents, cache)
+            .map_err(thrower(&env))
     }
 
     /// Answers a `listResources` event with one page of the application's resources and
@@ -198,10 +156,11 @@ impl ServerMachine {
         resources: Unknown<'_>,
         next_cursor: Option<String>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let resources = decode::<Vec<OwnedResource>>(&env, resources, "resources")?;
-        let r = self.inner.respond_list(h, resources, next_cursor);
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let resources = text(&env, resources, "resources")?;
+        self.inner
+            .respond_list(h, &resources, next_cursor)
+            .map_err(thrower(&env))
     }
 
     /// Answers a `getPrompt` event with a `GetPromptResult` (`{description?, messages}`).
@@ -210,10 +169,9 @@ impl ServerMachine {
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
     #[napi(catch_unwind, ts_args_type = "handle: number, result: GetPromptResult")]
     pub fn respond_prompt(&mut self, env: Env, handle: Int, result: Unknown<'_>) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let result = decode::<OwnedGetPromptResult>(&env, result, "result")?;
-        let r = self.inner.respond_prompt(h, result);
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let result = text(&env, result, "result")?;
+        self.inner.respond_prompt(h, &result).map_err(thrower(&env))
     }
 
     /// Answers a `complete` event with candidate values (the first 100 are sent, with
@@ -227,9 +185,10 @@ impl ServerMachine {
         #[napi(ts_arg_type = "number")] handle: Int,
         values: Vec<String>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let r = self.inner.respond_completion(h, values);
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        self.inner
+            .respond_completion(h, values)
+            .map_err(thrower(&env))
     }
 
     /// Answers a read or prompt event with `resultType: "input_required"`: `inputRequests`
@@ -251,17 +210,11 @@ impl ServerMachine {
         input_requests: Unknown<'_>,
         state: Option<Buffer>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let requests =
-            decode::<Vec<(String, OwnedInputRequest)>>(&env, input_requests, "inputRequests")?;
-        let r = self.inner.respond_input_required(
-            h,
-            InputRequired {
-                requests,
-                state: state.map(|b| b.to_vec()),
-            },
-        );
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let requests = text(&env, input_requests, "inputRequests")?;
+        self.inner
+            .respond_input_required(h, &requests, state.map(|b| b.to_vec()))
+            .map_err(thrower(&env))
     }
 
     /// Fails an event's request: `{kind: 'notFound'}` (-32602, reads carry `data.uri`),
@@ -277,17 +230,19 @@ impl ServerMachine {
         #[napi(ts_arg_type = "number")] handle: Int,
         failure: FailureSpec,
     ) -> Result<()> {
-        let f = crate::spell::failure(&failure.kind, failure.message, failure.code)
-            .map_err(|m| errors::type_error(&env, m))?;
-        let h = self.handle(&env, &handle)?;
-        let r = self.inner.fail(h, f);
-        self.answered(&env, h, r)
+        let f =
+            server::failure(&failure.kind, failure.message, failure.code).map_err(thrower(&env))?;
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        self.inner.fail(h, f).map_err(thrower(&env))
     }
 
     /// The earliest deadline (ms) at which `handleTimeout` has work, or `null`.
     #[napi(catch_unwind, ts_return_type = "number | bigint | null")]
     pub fn poll_timeout(&self) -> Option<Int> {
-        self.inner.poll_timeout().map(convert::u64_out)
+        self.inner
+            .machine_ref()
+            .poll_timeout()
+            .map(convert::u64_out)
     }
 
     /// Fails every request past its deadline with -32603 (each gets a `cancelled` event).
@@ -298,7 +253,7 @@ impl ServerMachine {
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
         let now = convert::time_in(&env, &now_ms)?;
-        self.inner.handle_timeout(now);
+        self.inner.machine().handle_timeout(now);
         Ok(())
     }
 
@@ -311,7 +266,7 @@ impl ServerMachine {
         #[napi(ts_arg_type = "number | bigint")] stream: Int,
     ) -> Result<()> {
         let s = convert::u64_in(&env, &stream, "stream")?;
-        self.inner.stream_closed(StreamId(s));
+        self.inner.machine().stream_closed(StreamId(s));
         Ok(())
     }
 
@@ -319,59 +274,36 @@ impl ServerMachine {
     /// URI it is a sub-resource of).
     #[napi(catch_unwind)]
     pub fn resource_updated(&mut self, uri: String) {
-        self.inner.resource_updated(&uri);
+        self.inner.machine().resource_updated(&uri);
     }
 
     /// Queues `notifications/resources/list_changed` on the listens that opted in.
     #[napi(catch_unwind)]
     pub fn resources_list_changed(&mut self) {
-        self.inner.resources_list_changed();
+        self.inner.machine().resources_list_changed();
     }
 
     /// Queues `notifications/prompts/list_changed` on the listens that opted in.
     #[napi(catch_unwind)]
     pub fn prompts_list_changed(&mut self) {
-        self.inner.prompts_list_changed();
+        self.inner.machine().prompts_list_changed();
     }
 
     /// Graceful close: every subscription gets its final `subscriptions/listen` result.
     #[napi(catch_unwind)]
     pub fn shutdown(&mut self) {
-        self.inner.shutdown();
+        self.inner.machine().shutdown();
     }
 
     /// Requests waiting for the application.
     #[napi(getter, catch_unwind)]
     pub fn pending_requests(&self) -> u32 {
-        u32::try_from(self.inner.pending_requests()).unwrap_or(u32::MAX)
+        u32::try_from(self.inner.machine_ref().pending_requests()).unwrap_or(u32::MAX)
     }
 
     /// Open `subscriptions/listen` streams.
     #[napi(getter, catch_unwind)]
     pub fn subscriptions(&self) -> u32 {
-        u32::try_from(self.inner.subscriptions()).unwrap_or(u32::MAX)
-    }
-
-    fn handle(&self, env: &Env, handle: &Int) -> Result<Handle> {
-        let n = convert::u64_in(env, handle, "handle")?;
-        self.handles
-            .get(&n)
-            .copied()
-            .ok_or_else(|| respond_error(env, RespondError::UnknownHandle))
-    }
-
-    fn answered(
-        &mut self,
-        env: &Env,
-        h: Handle,
-        r: std::result::Result<(), RespondError>,
-    ) -> Result<()> {
-        match r {
-            Ok(()) | Err(RespondError::ClientLacksCapability) => {
-                self.handles.remove(&h.get());
-                r.map_err(|e| respond_error(env, e))
-            }
-            Err(e) => Err(respond_error(env, e)),
-        }
+        u32::try_from(self.inner.machine_ref().subscriptions()).unwrap_or(u32::MAX)
     }
 }

@@ -1,9 +1,9 @@
 //! The transport's facts for `ServerMachine`: where a message came from
-//! (`MessageContext`), the head of a Streamable HTTP request (`HttpRequestHead`) as the
-//! core's `RequestHead`, and the core's HTTP responses and header lists as JS values.
+//! (`MessageContext`) and the head of a Streamable HTTP request (`HttpRequestHead`), as the
+//! adapter's `Head`.
 
-use mcp_context::http::{HttpResponse, RequestHead};
-use napi::bindgen_prelude::{Buffer, Either, JsObjectValue, Object};
+use mcp_context_node_adapter::server::Head;
+use napi::bindgen_prelude::Either;
 use napi::{Env, Result};
 use napi_derive::napi;
 
@@ -53,49 +53,23 @@ pub struct HttpRequestHead {
     pub session_id: Option<String>,
 }
 
-pub(crate) fn head_length(env: &Env, head: &HttpRequestHead) -> Result<Option<u64>> {
-    head.content_length
+/// A request head for the adapter (`contentLength` must be an exact integer).
+pub(crate) fn head_of(env: &Env, h: HttpRequestHead) -> Result<Head> {
+    let content_length = h
+        .content_length
         .map(|n| convert::u64_in(env, &Either::A(n), "contentLength"))
-        .transpose()
-}
-
-pub(crate) fn request_head(head: &HttpRequestHead, content_length: Option<u64>) -> RequestHead<'_> {
-    RequestHead {
-        method: &head.method,
-        path: &head.path,
-        host: head.host.as_deref(),
-        origin: head.origin.as_deref(),
-        content_type: head.content_type.as_deref(),
+        .transpose()?;
+    Ok(Head {
+        method: h.method,
+        path: h.path,
+        host: h.host,
+        origin: h.origin,
+        content_type: h.content_type,
         content_length,
-        protocol_version: head.protocol_version.as_deref(),
-        mcp_method: head.mcp_method.as_deref(),
-        mcp_name: head.mcp_name.as_deref(),
-        accept: head.accept.as_deref(),
-        session_id: head.session_id.as_deref(),
-    }
-}
-
-pub(crate) fn header_pairs<'e, 'a>(
-    env: &'e Env,
-    pairs: impl Iterator<Item = (&'a str, &'a str)>,
-) -> Result<napi::bindgen_prelude::Array<'e>> {
-    let mut out = env.create_array(0)?;
-    for (k, v) in pairs {
-        let mut pair = env.create_array(2)?;
-        pair.set(0, k)?;
-        pair.set(1, v)?;
-        out.insert(pair)?;
-    }
-    Ok(out)
-}
-
-pub(crate) fn http_response<'e>(env: &'e Env, r: HttpResponse) -> Result<Object<'e>> {
-    let mut o = Object::new(env)?;
-    o.set_named_property("status", u32::from(r.status))?;
-    o.set_named_property(
-        "headers",
-        header_pairs(env, r.headers.iter().map(|(k, v)| (*k, v.as_str())))?,
-    )?;
-    o.set_named_property("body", Buffer::from(r.body))?;
-    Ok(o)
+        protocol_version: h.protocol_version,
+        mcp_method: h.mcp_method,
+        mcp_name: h.mcp_name,
+        accept: h.accept,
+        session_id: h.session_id,
+    })
 }

@@ -5,22 +5,15 @@
 //! through the core's own decoders (`FromJsonText`); outputs leave as JSON text the JS glue
 //! (`bindings-node/wasm/engine.mjs`) hands to `JSON.parse`, so every key of an object built
 //! from peer data is an own key. Numbers that cross as `f64` (handles, streams, times) are
-//! integers below 2^53: the glue refuses anything else before calling in.
+//! integers below 2^53: the glue refuses anything else before calling in. Everything but
+//! this FFI surface (conversions, configuration, events, errors) is the shared adapter's
+//! (`mcp-context-node-adapter`, also under the napi addon).
 #![forbid(unsafe_code)]
 
 mod client;
-mod client_out;
 mod flag;
 mod json;
 mod server;
-mod server_config;
-// The identifier spellings of the napi addon (`ERR_…` codes, lowerCamelCase values): one
-// source for both engines.
-#[path = "../../src/spell.rs"]
-mod spell;
-// The fast paths' buffer formats (positional values, match records), shared the same way.
-#[path = "../../src/records.rs"]
-mod records;
 mod template;
 
 pub use client::WasmClient;
