@@ -72,14 +72,13 @@ function headOf(request) {
  * check (`httpHead` before the body, `handleHttp` with it); this moves bytes only.
  */
 export function fetchHandler(server) {
-  let nextStream = 1
   const machine = server.machine
   return async function fetch(request) {
     const head = headOf(request)
     const check = machine.httpHead(head)
     if (!check.readBody) return toResponse(check)
     const body = await readBody(request, Number(check.limit))
-    const stream = nextStream++
+    const stream = server.openStream()
     return new Promise((resolve) => {
       let controller = null
       let answered = false

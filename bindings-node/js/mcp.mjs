@@ -161,6 +161,7 @@ export function bind(engine) {
       this._tools = null // name -> { tool, schema, handler }, once a tool is registered
       this._methods = new Map() // extension method -> handler
       this._sinks = new Map() // stream -> (transmit) => void
+      this._nextStream = 1 // every runner's streams come from here: none shares an id
       this._inflight = new Map() // handle -> AbortController
       this._timer = undefined
       this._draining = false
@@ -310,6 +311,10 @@ export function bind(engine) {
       this._pump()
       return kind
     }
+
+    /** A fresh machine stream id: one allocator per server, so runners serving this server
+     * at once (stdio, fetch, node:http) never share a stream. */
+    openStream() { return this._nextStream++ }
 
     /** Sends `stream`'s transmits to `sink` (until `detach(stream)`). */
     attach(stream, sink) { this._sinks.set(stream, sink) }

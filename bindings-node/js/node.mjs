@@ -8,14 +8,15 @@
 export async function serveStdio(server, { input = process.stdin, output = process.stdout } = {}) {
   const { createInterface } = await import('node:readline')
   output.on?.('error', () => {}) // a closed pipe: the reader is gone
-  server.attach(0, (t) => {
+  const stream = server.openStream()
+  server.attach(stream, (t) => {
     const line = new Uint8Array(t.bytes.length + 1)
     line.set(t.bytes)
     line[t.bytes.length] = 10
     output.write(line)
   })
   const rl = createInterface({ input, crlfDelay: Infinity })
-  rl.on('line', (line) => { if (line.trim() !== '') server.receive(line, 0, 'stdio') })
+  rl.on('line', (line) => { if (line.trim() !== '') server.receive(line, stream, 'stdio') })
   rl.on('close', () => server.close())
   return rl
 }
@@ -123,11 +124,10 @@ const EMPTY = new Uint8Array(0)
 /** The direct node:http listener of an `McpServer` (see `toNodeHandler`). */
 function nodeHandler(server) {
   const machine = server.machine
-  let nextStream = 1
 
   /** Feeds the body to the machine and answers: JSON at once or as transmits, or SSE. */
   function handle(req, res, head, body) {
-    const stream = nextStream++
+    const stream = server.openStream()
     let sse = false
     let open = true
     const end = () => { server.detach(stream, false); open = false; res.end() }

@@ -85,6 +85,8 @@ export class ServerMachine {
     if (t === undefined) return null
     const o = JSON.parse(t)
     if (o.type === 'transmit') o.bytes = this.inner.takeBytes()
+    // A `streamOverflow`'s subscription id beyond 2^53 (marked by the adapter).
+    if (o.bigId) { o.subscription = BigInt(o.subscription); delete o.bigId }
     return o
   }
   addMethod(method) { call(() => this.inner.addMethod(method)) }
