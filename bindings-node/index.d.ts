@@ -197,6 +197,9 @@ export interface CancelledEvent { type: 'cancelled'; handle: number; reason: 'cl
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */
 export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | ListResourcesEvent | CancelledEvent | StreamOverflowEvent
+/** Where an input call given it puts the outputs it queued, in order (what `pollOutput()`
+ * would return), and the machine's next deadline (`pollTimeout()`): one crossing per call. */
+export type Outbox = ServerOutput[] & { deadline?: number | bigint | null }
 
 /** A `subscriptions/listen` filter (docs/rules.md §11). */
 export interface SubscriptionFilter {
@@ -551,9 +554,10 @@ export declare class ServerMachine {
   /**
    * Handles one JSON-RPC message (a `Buffer` or a string) received at `nowMs`. Returns
    * what it was: `'request'`, `'notification'` (on HTTP: answer 202 with no body),
-   * `'response'` or `'invalid'`. Then drain `pollOutput()`.
+   * `'response'` or `'invalid'`. Then drain `pollOutput()`, or pass an `outbox`: the
+   * call appends every output to it and sets `outbox.deadline` (`pollTimeout()`).
    */
-  handleMessage(message: Buffer | string, nowMs: number | bigint, context?: MessageContext): 'request' | 'notification' | 'response' | 'invalid'
+  handleMessage(message: Buffer | string, nowMs: number | bigint, context?: MessageContext | null, outbox?: Outbox | null): 'request' | 'notification' | 'response' | 'invalid'
   /**
    * The next output, or `null`: a `transmit` (write `bytes` on `stream`: stdio adds a
    * newline; HTTP uses `httpStatus`, `kind` `'json'` or `'sse'`, `endOfStream`) or an
@@ -585,7 +589,7 @@ export declare class ServerMachine {
    *
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
    */
-  respondResult(handle: number, result: Record<string, unknown>, cache?: CacheHint | null): void
+  respondResult(handle: number, result: Record<string, unknown>, cache?: CacheHint | null, outbox?: Outbox | null): void
   /**
    * Sends `notifications/progress` for an event's request (any kind) with the request's
    * `progressToken`; `false` (nothing sent) when it carried none. `progress` must increase.
@@ -593,7 +597,7 @@ export declare class ServerMachine {
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE` (answered, cancelled or timed out),
    * `ERR_INVALID_PROGRESS`.
    */
-  progress(handle: number, progress: number, total?: number | null, message?: string | null): boolean
+  progress(handle: number, progress: number, total?: number | null, message?: string | null, outbox?: Outbox | null): boolean
   /**
    * The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
    * Content-Type, Accept, Content-Length), before its body is read: `{readBody: true,
@@ -608,7 +612,7 @@ export declare class ServerMachine {
    * stream, `{stream, eventStream: true, status, headers}`: write the head now and the
    * stream's transmits as SSE events as they come.
    */
-  handleHttp(head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext): HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })
+  handleHttp(head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext, outbox?: Outbox | null): HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })
   /**
    * Answers a `readResource` event with contents (`[{uri, mimeType?, text} | {uri,
    * mimeType?, blob}]`), optionally with its own cache hints.
@@ -616,7 +620,7 @@ export declare class ServerMachine {
    * @throws {McpError} the contents break the schema.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
-  respondRead(handle: number, contents: ResourceContents[], cache?: CacheHint | null): void
+  respondRead(handle: number, contents: ResourceContents[], cache?: CacheHint | null, outbox?: Outbox | null): void
   /**
    * Answers a `listResources` event with one page of the application's resources and
    * its cursor for the next page (`null`: the last page). Items whose URI is registered
@@ -625,21 +629,21 @@ export declare class ServerMachine {
    * @throws {McpError} an item breaks the schema.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
    */
-  respondList(handle: number, resources: Resource[], nextCursor?: string | null): void
+  respondList(handle: number, resources: Resource[], nextCursor?: string | null, outbox?: Outbox | null): void
   /**
    * Answers a `getPrompt` event with a `GetPromptResult` (`{description?, messages}`).
    *
    * @throws {McpError} the result breaks the schema.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
-  respondPrompt(handle: number, result: GetPromptResult): void
+  respondPrompt(handle: number, result: GetPromptResult, outbox?: Outbox | null): void
   /**
    * Answers a `complete` event with candidate values (the first 100 are sent, with
    * `total` and `hasMore`).
    *
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
-  respondCompletion(handle: number, values: Array<string>): void
+  respondCompletion(handle: number, values: Array<string>, outbox?: Outbox | null): void
   /**
    * Answers a read or prompt event with `resultType: "input_required"`: `inputRequests`
    * (`{key: {method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
@@ -650,7 +654,7 @@ export declare class ServerMachine {
    * @throws {McpContextError} `ERR_INVALID_INPUT_REQUESTS`, `ERR_NO_STATE_KEY`,
    * `ERR_CLIENT_LACKS_CAPABILITY` (the client got -32021; the handle is consumed).
    */
-  respondInputRequired(handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null): void
+  respondInputRequired(handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null, outbox?: Outbox | null): void
   /**
    * Fails an event's request: `{kind: 'notFound'}` (-32602, reads carry `data.uri`),
    * `{kind: 'invalidParams', message}`, `{kind: 'internal'}` (-32603) or
@@ -659,7 +663,7 @@ export declare class ServerMachine {
    * @throws {TypeError} an unknown `kind`.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`.
    */
-  fail(handle: number, failure: FailureSpec): void
+  fail(handle: number, failure: FailureSpec, outbox?: Outbox | null): void
   /** The earliest deadline (ms) at which `handleTimeout` has work, or `null`. */
   pollTimeout(): number | bigint | null
   /** Fails every request past its deadline with -32603 (each gets a `cancelled` event). */

@@ -104,7 +104,7 @@ export function fetchHandler(server) {
         if (t.endOfStream) end()
       })
       request.signal?.addEventListener?.('abort', () => server.detach(stream, true))
-      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 })
+      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 }, server._outbox)
       if (start.eventStream) {
         // A 2025-11-25 session's GET stream: the head now, events as they come.
         answered = true
@@ -116,7 +116,7 @@ export function fetchHandler(server) {
         server.detach(stream, false)
         resolve(toResponse(start))
       }
-      server._pump()
+      server._flush()
     })
   }
 }

@@ -151,7 +151,7 @@ function nodeHandler(server) {
     res.on('close', () => { if (open) { open = false; server.detach(stream, true) } })
     let start
     try {
-      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 })
+      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 }, server._outbox)
     } catch (err) {
       server.detach(stream, false)
       throw err
@@ -166,7 +166,7 @@ function nodeHandler(server) {
       open = false
       complete(res, start, true)
     }
-    server._pump()
+    server._flush()
   }
 
   return (req, res) => {

@@ -7,9 +7,9 @@
 //! `McpError` (JSON-RPC code, `data`) for a server's error, an `McpContextError` with a
 //! `code` string otherwise.
 //!
-//! Layout: `client_config.rs` reads the inputs (configuration, call and list options),
-//! `client_out.rs` builds the outputs (events, the errors they carry, sessions); this file
-//! is the class.
+//! Layout: `client_config.rs` reads the inputs (call and list options; the configuration
+//! through the shared adapter, which also builds the outputs: events, the errors they
+//! carry, sessions); this file is the class.
 
 use mcp_context::cache::AuthContext;
 use mcp_context::client::{CallId, Client, ClientError, CompletionRef};

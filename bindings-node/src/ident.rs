@@ -1,6 +1,6 @@
 //! Spellings of the core's enum identifiers (`mcp_context::ident`, docs/server-machine.md
 //! §Bindings): error codes are `ERR_` + the identifier in upper case, string values the
-//! identifier in lowerCamelCase (`spell.rs`, shared with the WebAssembly build). No
+//! identifier in lowerCamelCase (the shared adapter's `spell`, also the WebAssembly build's). No
 //! binding-side tables: a new variant gets its spelling from the core. `coreIdentifiers()`
 //! exposes the core's tables so the JS table test (`__test__/idents.test.mjs`) checks every
 //! spelling the binding produces against them.

@@ -7,12 +7,12 @@
 //! validate them (a bad one throws `McpError` with the JSON-RPC code, -32602 or -32700).
 //! Bytes are `Buffer`s, times integer milliseconds, ids `number` or `bigint`.
 //!
-//! The core's `Handle` cannot be built outside the core, so the machine keeps the handles of
-//! the events it handed out (by number) until they are answered or cancelled.
+//! The machine itself, its handles, configuration, events and HTTP answers are the shared
+//! adapter's (`ServerAdapter`, also under the wasm engine); this file and
+//! `server_answer.rs` only read JS arguments and render the adapter's values.
 //!
-//! Layout (one concept a file): `server_config.rs` reads the configuration and the other
-//! structured inputs, `server_http.rs` the transport's facts (`MessageContext`, HTTP request
-//! heads and responses), `server_events.rs` turns events into JS objects; the class's methods
+//! Layout: `server_http.rs` holds the transport's facts (`MessageContext`, HTTP request
+//! heads); the class's methods
 //! are in two `#[napi] impl` blocks, this file's (construction, registration, messages in,
 //! outputs out) and `server_answer.rs`'s (answers, HTTP, time, notifications). napi-rs writes
 //! `index.d.ts`'s methods in the order the compiler expands the blocks (module order: this
@@ -28,6 +28,7 @@ use napi_derive::napi;
 use crate::adapt::{In, polled, thrower};
 use crate::convert::{self, Int, opt_text, text};
 use crate::server_http::MessageContext;
+use napi::bindgen_prelude::JsObjectValue;
 
 /// An optional cache hint argument.
 pub(crate) fn hint(env: &Env, value: Option<Unknown<'_>>) -> Result<Option<CacheHint>> {
@@ -233,10 +234,11 @@ impl ServerMachine {
 
     /// Handles one JSON-RPC message (a `Buffer` or a string) received at `nowMs`. Returns
     /// what it was: `'request'`, `'notification'` (on HTTP: answer 202 with no body),
-    /// `'response'` or `'invalid'`. Then drain `pollOutput()`.
+    /// `'response'` or `'invalid'`. Then drain `pollOutput()`, or pass an `outbox`: the
+    /// call appends every output to it and sets `outbox.deadline` (`pollTimeout()`).
     #[napi(
         catch_unwind,
-        ts_args_type = "message: Buffer | string, nowMs: number | bigint, context?: MessageContext",
+        ts_args_type = "message: Buffer | string, nowMs: number | bigint, context?: MessageContext | null, outbox?: Outbox | null",
         ts_return_type = "'request' | 'notification' | 'response' | 'invalid'"
     )]
     pub fn handle_message(
@@ -245,6 +247,7 @@ impl ServerMachine {
         message: Either<Buffer, String>,
         now_ms: Int,
         context: Option<MessageContext>,
+        outbox: Option<Object<'_>>,
     ) -> Result<&'static str> {
         let now = convert::time_in(&env, &now_ms)?;
         let ctx = ctx_of(&env, context.as_ref(), false)?;
@@ -252,7 +255,9 @@ impl ServerMachine {
             Either::A(b) => b,
             Either::B(s) => s.as_bytes(),
         };
-        Ok(self.inner.handle_message(bytes, now, ctx))
+        self.with_outbox(&env, outbox, |m| {
+            Ok(m.inner.handle_message(bytes, now, ctx))
+        })
     }
 
     /// The next output, or `null`: a `transmit` (write `bytes` on `stream`: stdio adds a
@@ -304,5 +309,43 @@ impl ServerMachine {
     #[napi(catch_unwind)]
     pub fn remove_capability(&mut self, key: String) -> bool {
         self.inner.machine().remove_capability(&key)
+    }
+}
+
+impl ServerMachine {
+    /// Runs an input call. With an `outbox` (an array), every output the call queued is
+    /// appended to it (as `pollOutput` returns them) and `outbox.deadline` is set to
+    /// `pollTimeout()`: one crossing instead of the call, `pollOutput` until `null` and
+    /// `pollTimeout`. The output-ready signal stays quiet for what the call drained.
+    pub(crate) fn with_outbox<T>(
+        &mut self,
+        env: &Env,
+        outbox: Option<Object<'_>>,
+        call: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        let Some(mut outbox) = outbox else {
+            return call(self);
+        };
+        let held = self.waker.as_ref().is_some_and(|w| w.hold());
+        let r = call(self);
+        let drained = self.drain_into(env, &mut outbox);
+        if let Some(w) = self.waker.as_ref().filter(|_| held) {
+            w.rearm();
+        }
+        let v = r?;
+        drained?;
+        Ok(v)
+    }
+
+    fn drain_into(&mut self, env: &Env, outbox: &mut Object<'_>) -> Result<()> {
+        for (n, p) in (outbox.get_array_length()?..).zip(self.inner.drain()) {
+            outbox.set_element(n, polled(env, p, "bytes")?)?;
+        }
+        let deadline = self
+            .inner
+            .machine_ref()
+            .poll_timeout()
+            .map(convert::u64_out);
+        outbox.set_named_property("deadline", deadline)
     }
 }

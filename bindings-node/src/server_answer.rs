@@ -37,7 +37,7 @@ impl ServerMachine {
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, result: Record<string, unknown>, cache?: CacheHint | null"
+        ts_args_type = "handle: number, result: Record<string, unknown>, cache?: CacheHint | null, outbox?: Outbox | null"
     )]
     pub fn respond_result(
         &mut self,
@@ -45,13 +45,16 @@ impl ServerMachine {
         handle: Int,
         result: Unknown<'_>,
         cache: Option<Unknown<'_>>,
+        outbox: Option<Object<'_>>,
     ) -> Result<()> {
         let h = convert::u64_in(&env, &handle, "handle")?;
         let result = text(&env, result, "result")?;
         let cache = hint(&env, cache)?;
-        self.inner
-            .respond_result(h, &result, cache)
-            .map_err(thrower(&env))
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_result(h, &result, cache)
+                .map_err(thrower(&env))
+        })
     }
 
     /// Sends `notifications/progress` for an event's request (any kind) with the request's
@@ -61,7 +64,7 @@ impl ServerMachine {
     /// `ERR_INVALID_PROGRESS`.
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, progress: number, total?: number | null, message?: string | null"
+        ts_args_type = "handle: number, progress: number, total?: number | null, message?: string | null, outbox?: Outbox | null"
     )]
     pub fn progress(
         &mut self,
@@ -70,11 +73,14 @@ impl ServerMachine {
         progress: f64,
         total: Option<f64>,
         message: Option<String>,
+        outbox: Option<Object<'_>>,
     ) -> Result<bool> {
         let h = convert::u64_in(&env, &handle, "handle")?;
-        self.inner
-            .progress(h, progress, total, message.as_deref())
-            .map_err(thrower(&env))
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .progress(h, progress, total, message.as_deref())
+                .map_err(thrower(&env))
+        })
     }
 
     /// The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
@@ -98,7 +104,7 @@ impl ServerMachine {
     /// stream's transmits as SSE events as they come.
     #[napi(
         catch_unwind,
-        ts_args_type = "head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext",
+        ts_args_type = "head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext, outbox?: Outbox | null",
         ts_return_type = "HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })"
     )]
     pub fn handle_http<'e>(
@@ -108,11 +114,14 @@ impl ServerMachine {
         body: Buffer,
         now_ms: Int,
         context: MessageContext,
+        outbox: Option<Object<'_>>,
     ) -> Result<Object<'e>> {
         let now = convert::time_in(env, &now_ms)?;
         let h = head_of(env, head)?;
         let ctx = ctx_of(env, Some(&context), true)?;
-        polled(env, self.inner.handle_http(&h, &body, now, ctx), "body")
+        self.with_outbox(env, outbox, |m| {
+            polled(env, m.inner.handle_http(&h, &body, now, ctx), "body")
+        })
     }
 
     /// Answers a `readResource` event with contents (`[{uri, mimeType?, text} | {uri,
@@ -122,7 +131,7 @@ impl ServerMachine {
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, contents: ResourceContents[], cache?: CacheHint | null"
+        ts_args_type = "handle: number, contents: ResourceContents[], cache?: CacheHint | null, outbox?: Outbox | null"
     )]
     pub fn respond_read(
         &mut self,
@@ -130,13 +139,16 @@ impl ServerMachine {
         handle: Int,
         contents: Unknown<'_>,
         cache: Option<Unknown<'_>>,
+        outbox: Option<Object<'_>>,
     ) -> Result<()> {
         let h = convert::u64_in(&env, &handle, "handle")?;
         let contents = text(&env, contents, "contents")?;
         let cache = hint(&env, cache)?;
-        self.inner
-            .respond_read(h, &contents, cache)
-            .map_err(thrower(&env))
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_read(h, &contents, cache)
+                .map_err(thrower(&env))
+        })
     }
 
     /// Answers a `listResources` event with one page of the application's resources and
@@ -147,7 +159,7 @@ impl ServerMachine {
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, resources: Resource[], nextCursor?: string | null"
+        ts_args_type = "handle: number, resources: Resource[], nextCursor?: string | null, outbox?: Outbox | null"
     )]
     pub fn respond_list(
         &mut self,
@@ -155,23 +167,37 @@ impl ServerMachine {
         handle: Int,
         resources: Unknown<'_>,
         next_cursor: Option<String>,
+        outbox: Option<Object<'_>>,
     ) -> Result<()> {
         let h = convert::u64_in(&env, &handle, "handle")?;
         let resources = text(&env, resources, "resources")?;
-        self.inner
-            .respond_list(h, &resources, next_cursor)
-            .map_err(thrower(&env))
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_list(h, &resources, next_cursor)
+                .map_err(thrower(&env))
+        })
     }
 
     /// Answers a `getPrompt` event with a `GetPromptResult` (`{description?, messages}`).
     ///
     /// @throws {McpError} the result breaks the schema.
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
-    #[napi(catch_unwind, ts_args_type = "handle: number, result: GetPromptResult")]
-    pub fn respond_prompt(&mut self, env: Env, handle: Int, result: Unknown<'_>) -> Result<()> {
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, result: GetPromptResult, outbox?: Outbox | null"
+    )]
+    pub fn respond_prompt(
+        &mut self,
+        env: Env,
+        handle: Int,
+        result: Unknown<'_>,
+        outbox: Option<Object<'_>>,
+    ) -> Result<()> {
         let h = convert::u64_in(&env, &handle, "handle")?;
         let result = text(&env, result, "result")?;
-        self.inner.respond_prompt(h, &result).map_err(thrower(&env))
+        self.with_outbox(&env, outbox, |m| {
+            m.inner.respond_prompt(h, &result).map_err(thrower(&env))
+        })
     }
 
     /// Answers a `complete` event with candidate values (the first 100 are sent, with
@@ -184,11 +210,12 @@ impl ServerMachine {
         env: Env,
         #[napi(ts_arg_type = "number")] handle: Int,
         values: Vec<String>,
+        #[napi(ts_arg_type = "Outbox | null")] outbox: Option<Object<'_>>,
     ) -> Result<()> {
         let h = convert::u64_in(&env, &handle, "handle")?;
-        self.inner
-            .respond_completion(h, values)
-            .map_err(thrower(&env))
+        self.with_outbox(&env, outbox, |m| {
+            m.inner.respond_completion(h, values).map_err(thrower(&env))
+        })
     }
 
     /// Answers a read or prompt event with `resultType: "input_required"`: `inputRequests`
@@ -201,7 +228,7 @@ impl ServerMachine {
     /// `ERR_CLIENT_LACKS_CAPABILITY` (the client got -32021; the handle is consumed).
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null"
+        ts_args_type = "handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null, outbox?: Outbox | null"
     )]
     pub fn respond_input_required(
         &mut self,
@@ -209,12 +236,15 @@ impl ServerMachine {
         handle: Int,
         input_requests: Unknown<'_>,
         state: Option<Buffer>,
+        outbox: Option<Object<'_>>,
     ) -> Result<()> {
         let h = convert::u64_in(&env, &handle, "handle")?;
         let requests = text(&env, input_requests, "inputRequests")?;
-        self.inner
-            .respond_input_required(h, &requests, state.map(|b| b.to_vec()))
-            .map_err(thrower(&env))
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_input_required(h, &requests, state.map(|b| b.to_vec()))
+                .map_err(thrower(&env))
+        })
     }
 
     /// Fails an event's request: `{kind: 'notFound'}` (-32602, reads carry `data.uri`),
@@ -229,11 +259,12 @@ impl ServerMachine {
         env: Env,
         #[napi(ts_arg_type = "number")] handle: Int,
         failure: FailureSpec,
+        #[napi(ts_arg_type = "Outbox | null")] outbox: Option<Object<'_>>,
     ) -> Result<()> {
         let f =
             server::failure(&failure.kind, failure.message, failure.code).map_err(thrower(&env))?;
         let h = convert::u64_in(&env, &handle, "handle")?;
-        self.inner.fail(h, f).map_err(thrower(&env))
+        self.with_outbox(&env, outbox, |m| m.inner.fail(h, f).map_err(thrower(&env)))
     }
 
     /// The earliest deadline (ms) at which `handleTimeout` has work, or `null`.

@@ -251,17 +251,11 @@ impl WasmClient {
         self.inner.session().map(|s| Js::Obj(session(s)).to_json())
     }
 
-    /// The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
-    /// `takeBytes()`.
+    /// The next output as JSON text, or `undefined`; a transmit's bytes lie in linear memory
+    /// at `ptr` + `at` until the next call.
     #[wasm_bindgen(js_name = pollOutput)]
     pub fn poll_output(&mut self) -> Option<String> {
         let p = poll(&mut self.inner)?;
         Some(output(p, &mut self.bytes))
-    }
-
-    /// The bytes of the transmit `pollOutput` last returned.
-    #[wasm_bindgen(js_name = takeBytes)]
-    pub fn take_bytes(&mut self) -> Vec<u8> {
-        core::mem::take(&mut self.bytes)
     }
 }

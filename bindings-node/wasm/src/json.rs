@@ -4,7 +4,7 @@
 
 use mcp_context_node_adapter::server::Polled;
 use mcp_context_node_adapter::source::parse;
-use mcp_context_node_adapter::{Error, Js};
+use mcp_context_node_adapter::{Error, Js, Obj};
 use serde_json::Value;
 use wasm_bindgen::JsValue;
 
@@ -29,12 +29,70 @@ pub(crate) fn opt_value(text: Option<&str>, what: &str) -> Result<Option<Value>,
     text.map(|t| value(t, what)).transpose()
 }
 
-/// An output as JSON text; its bytes are kept in `bytes` for `takeBytes()`.
-pub(crate) fn output(p: Polled, bytes: &mut Vec<u8>) -> String {
-    if let Some(b) = p.bytes {
-        *bytes = b;
+/// Puts `bytes` after what `buf` holds and names their range in `o` (`at: [start, end]`,
+/// counted from the `ptr` the text carries): the glue copies them out of linear memory
+/// without another call.
+pub(crate) fn place(o: &mut Obj, bytes: Option<Vec<u8>>, buf: &mut Vec<u8>) {
+    let Some(b) = bytes else { return };
+    let start = buf.len();
+    if start == 0 {
+        *buf = b;
+    } else {
+        buf.extend_from_slice(&b);
     }
-    Js::Obj(p.shape).to_json()
+    o.set(
+        "at",
+        Js::Arr(vec![Js::U64(start as u64), Js::U64(buf.len() as u64)]),
+    );
+}
+
+/// Where `buf` lies in linear memory.
+pub(crate) fn ptr(buf: &[u8]) -> Js {
+    Js::U64(buf.as_ptr() as usize as u64)
+}
+
+/// One output (or HTTP answer) as JSON text, its bytes in `buf` (`at`, `ptr`).
+pub(crate) fn output(p: Polled, buf: &mut Vec<u8>) -> String {
+    buf.clear();
+    let mut o = p.shape;
+    place(&mut o, p.bytes, buf);
+    o.set("ptr", ptr(buf));
+    Js::Obj(o).to_json()
+}
+
+/// An input call's answer as JSON text, `{value, outputs?, deadline?, ptr}`: `value` is what
+/// the call returns (with `at` when it has bytes); with `drained` (the outputs the call
+/// queued and the next deadline) the glue needs no `pollOutput`/`pollTimeout` calls.
+pub(crate) fn batch(
+    value: Js,
+    value_bytes: Option<Vec<u8>>,
+    drained: Option<(Vec<Polled>, Option<u64>)>,
+    buf: &mut Vec<u8>,
+) -> String {
+    buf.clear();
+    let value = match value {
+        Js::Obj(mut o) => {
+            place(&mut o, value_bytes, buf);
+            Js::Obj(o)
+        }
+        other => other,
+    };
+    let mut top = Obj::default();
+    top.set("value", value);
+    if let Some((outputs, deadline)) = drained {
+        let outputs = outputs
+            .into_iter()
+            .map(|p| {
+                let mut o = p.shape;
+                place(&mut o, p.bytes, buf);
+                Js::Obj(o)
+            })
+            .collect();
+        top.set("outputs", Js::Arr(outputs))
+            .set("deadline", deadline);
+    }
+    top.set("ptr", ptr(buf));
+    Js::Obj(top).to_json()
 }
 
 /// A `u64` that came in as an `f64`: the glue passes only integers below 2^53.

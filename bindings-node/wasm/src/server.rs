@@ -6,13 +6,14 @@
 use std::sync::Arc;
 
 use mcp_context::server::StreamId;
+use mcp_context_node_adapter::Js;
 use mcp_context_node_adapter::config::{cache_hint, server_config, value_sets};
-use mcp_context_node_adapter::server::{Head, ServerAdapter, context, failure};
+use mcp_context_node_adapter::server::{Head, Polled, ServerAdapter, context, failure};
 
 use wasm_bindgen::prelude::*;
 
 use crate::flag::Flag;
-use crate::json::{int, opt_value, output, thrown, value};
+use crate::json::{batch, int, opt_value, output, thrown, value};
 
 /// The server machine for the JS glue. Every method mirrors the addon's `ServerMachine`.
 #[wasm_bindgen]
@@ -32,6 +33,34 @@ fn sets(text: Option<String>) -> Result<Vec<(String, Vec<String>)>, JsValue> {
 
 fn head(text: &str) -> Result<Head, JsValue> {
     Head::read(&value(text, "head")?).map_err(thrown)
+}
+
+impl WasmServer {
+    /// An input call's answer (`json::batch`): with `drain`, every output it queued and the
+    /// next deadline ride along, and the output-ready flag is lowered (nothing to signal).
+    fn done(&mut self, value: Js, bytes: Option<Vec<u8>>, drain: bool) -> String {
+        let drained = drain.then(|| {
+            let outputs = self.inner.drain();
+            self.woken.take();
+            (outputs, self.inner.machine_ref().poll_timeout())
+        });
+        batch(value, bytes, drained, &mut self.bytes)
+    }
+
+    /// A call that returns nothing: a failed one throws and drains nothing (its outputs
+    /// wait for `pollOutput`, signalled as usual).
+    fn done_unit(
+        &mut self,
+        r: mcp_context_node_adapter::Result<()>,
+        drain: bool,
+    ) -> Result<String, JsValue> {
+        r.map_err(thrown)?;
+        Ok(self.done(Js::Null, None, drain))
+    }
+
+    fn done_polled(&mut self, p: Polled, drain: bool) -> String {
+        self.done(Js::Obj(p.shape), p.bytes, drain)
+    }
 }
 
 #[wasm_bindgen]
@@ -134,7 +163,8 @@ impl WasmServer {
         self.inner.machine().set_dynamic_resources(on);
     }
 
-    /// Handles one message; returns `request`, `notification`, `response` or `invalid`.
+    /// Handles one message: `{value}` is `request`, `notification`, `response` or `invalid`
+    /// (`json::batch`; with `drain` the outputs ride along).
     #[wasm_bindgen(js_name = handleMessage)]
     pub fn handle_message(
         &mut self,
@@ -143,28 +173,20 @@ impl WasmServer {
         stream: f64,
         auth: f64,
         http: bool,
+        drain: bool,
     ) -> Result<String, JsValue> {
         let transport = if http { "http" } else { "stdio" };
         let ctx = context(int(stream), int(auth), Some(transport)).map_err(thrown)?;
-        Ok(String::from(self.inner.handle_message(
-            message,
-            int(now_ms),
-            ctx,
-        )))
+        let kind = self.inner.handle_message(message, int(now_ms), ctx);
+        Ok(self.done(Js::from(kind), None, drain))
     }
 
-    /// The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
-    /// `takeBytes()`.
+    /// The next output as JSON text, or `undefined`; a transmit's bytes lie in linear memory
+    /// at `ptr` + `at` until the next call.
     #[wasm_bindgen(js_name = pollOutput)]
     pub fn poll_output(&mut self) -> Option<String> {
         let p = self.inner.poll()?;
         Some(output(p, &mut self.bytes))
-    }
-
-    /// The bytes of the transmit `pollOutput` last returned.
-    #[wasm_bindgen(js_name = takeBytes)]
-    pub fn take_bytes(&mut self) -> Vec<u8> {
-        core::mem::take(&mut self.bytes)
     }
 
     /// Serves an extension method (`tools/list`, `tools/call`, vendor methods).
@@ -198,11 +220,11 @@ impl WasmServer {
         handle: f64,
         result: &str,
         cache: Option<String>,
-    ) -> Result<(), JsValue> {
+        drain: bool,
+    ) -> Result<String, JsValue> {
         let cache = hint(cache)?;
-        self.inner
-            .respond_result(int(handle), result, cache)
-            .map_err(thrown)
+        let r = self.inner.respond_result(int(handle), result, cache);
+        self.done_unit(r, drain)
     }
 
     /// `notifications/progress` for an event's request; `false` when it carried no token.
@@ -212,14 +234,17 @@ impl WasmServer {
         progress: f64,
         total: Option<f64>,
         message: Option<String>,
-    ) -> Result<bool, JsValue> {
-        self.inner
+        drain: bool,
+    ) -> Result<String, JsValue> {
+        let sent = self
+            .inner
             .progress(int(handle), progress, total, message.as_deref())
-            .map_err(thrown)
+            .map_err(thrown)?;
+        Ok(self.done(Js::Bool(sent), None, drain))
     }
 
     /// The head-only HTTP checks (`head` as JSON text): `{"readBody":true,"limit":n}`, or a
-    /// response `{"status","headers"}` whose body is then taken with `takeBytes()`.
+    /// response `{"status","headers"}` whose body lies at `ptr` + `at`.
     #[wasm_bindgen(js_name = httpHead)]
     pub fn http_head(&mut self, head_text: &str) -> Result<String, JsValue> {
         let h = head(head_text)?;
@@ -227,8 +252,9 @@ impl WasmServer {
         Ok(output(p, &mut self.bytes))
     }
 
-    /// One HTTP request with its body: `{"stream": n}` (the answer comes as transmits), or a
-    /// complete response `{"status","headers"}` whose body is taken with `takeBytes()`.
+    /// One HTTP request with its body: `{value}` is `{"stream": n}` (the answer comes as
+    /// transmits), or a complete response `{"status","headers"}` whose body lies at `ptr` +
+    /// `at`.
     #[wasm_bindgen(js_name = handleHttp)]
     pub fn handle_http(
         &mut self,
@@ -237,11 +263,12 @@ impl WasmServer {
         now_ms: f64,
         stream: f64,
         auth: f64,
+        drain: bool,
     ) -> Result<String, JsValue> {
         let h = head(head_text)?;
         let ctx = context(int(stream), int(auth), Some("http")).map_err(thrown)?;
         let p = self.inner.handle_http(&h, body, int(now_ms), ctx);
-        Ok(output(p, &mut self.bytes))
+        Ok(self.done_polled(p, drain))
     }
 
     /// Answers a read with contents (JSON text) and optional cache hints.
@@ -251,11 +278,11 @@ impl WasmServer {
         handle: f64,
         contents: &str,
         cache: Option<String>,
-    ) -> Result<(), JsValue> {
+        drain: bool,
+    ) -> Result<String, JsValue> {
         let cache = hint(cache)?;
-        self.inner
-            .respond_read(int(handle), contents, cache)
-            .map_err(thrown)
+        let r = self.inner.respond_read(int(handle), contents, cache);
+        self.done_unit(r, drain)
     }
 
     /// Answers a `listResources` event with one page of resources (JSON text) and the
@@ -266,26 +293,34 @@ impl WasmServer {
         handle: f64,
         resources: &str,
         next_cursor: Option<String>,
-    ) -> Result<(), JsValue> {
-        self.inner
-            .respond_list(int(handle), resources, next_cursor)
-            .map_err(thrown)
+        drain: bool,
+    ) -> Result<String, JsValue> {
+        let r = self.inner.respond_list(int(handle), resources, next_cursor);
+        self.done_unit(r, drain)
     }
 
     /// Answers a prompt with a `GetPromptResult` (JSON text).
     #[wasm_bindgen(js_name = respondPrompt)]
-    pub fn respond_prompt(&mut self, handle: f64, result: &str) -> Result<(), JsValue> {
-        self.inner
-            .respond_prompt(int(handle), result)
-            .map_err(thrown)
+    pub fn respond_prompt(
+        &mut self,
+        handle: f64,
+        result: &str,
+        drain: bool,
+    ) -> Result<String, JsValue> {
+        let r = self.inner.respond_prompt(int(handle), result);
+        self.done_unit(r, drain)
     }
 
     /// Answers a completion with candidate values.
     #[wasm_bindgen(js_name = respondCompletion)]
-    pub fn respond_completion(&mut self, handle: f64, values: Vec<String>) -> Result<(), JsValue> {
-        self.inner
-            .respond_completion(int(handle), values)
-            .map_err(thrown)
+    pub fn respond_completion(
+        &mut self,
+        handle: f64,
+        values: Vec<String>,
+        drain: bool,
+    ) -> Result<String, JsValue> {
+        let r = self.inner.respond_completion(int(handle), values);
+        self.done_unit(r, drain)
     }
 
     /// Answers with `input_required` (requests as JSON text, optional state bytes).
@@ -295,10 +330,12 @@ impl WasmServer {
         handle: f64,
         requests: &str,
         state: Option<Vec<u8>>,
-    ) -> Result<(), JsValue> {
-        self.inner
-            .respond_input_required(int(handle), requests, state)
-            .map_err(thrown)
+        drain: bool,
+    ) -> Result<String, JsValue> {
+        let r = self
+            .inner
+            .respond_input_required(int(handle), requests, state);
+        self.done_unit(r, drain)
     }
 
     /// Fails a request: `kind` is `notFound`, `invalidParams`, `internal` or `application`.
@@ -308,9 +345,11 @@ impl WasmServer {
         kind: &str,
         message: Option<String>,
         code: Option<i32>,
-    ) -> Result<(), JsValue> {
+        drain: bool,
+    ) -> Result<String, JsValue> {
         let f = failure(kind, message, code).map_err(thrown)?;
-        self.inner.fail(int(handle), f).map_err(thrown)
+        let r = self.inner.fail(int(handle), f);
+        self.done_unit(r, drain)
     }
 
     /// The earliest deadline (ms) at which `handleTimeout` has work.
