@@ -94,13 +94,17 @@ async function httpOf(server) {
   return { one, close: () => { agent.destroy(); srv.closeAllConnections(); srv.close() } }
 }
 
+// One burst: reads per second, and the process's CPU time per read in µs (server and
+// client together; less sensitive than the rate to other loads on a shared machine).
 async function burst(one) {
   const end = performance.now() + seconds * 1000
+  const cpu = process.cpuUsage()
   let done = 0
   await Promise.all(Array.from({ length: concurrency }, async () => {
     while (performance.now() < end) { await one(); done++ }
   }))
-  return done / seconds
+  const used = process.cpuUsage(cpu)
+  return { rate: done / seconds, cpu: (used.user + used.system) / done }
 }
 
 const runs = []
@@ -113,12 +117,18 @@ for (const [name, pkg] of [['napi', napi], ['wasm', wasm]]) {
     const calls = await crossings(engines[name], async () => { for (let i = 0; i < n; i++) await one() })
     return calls / n
   }
-  runs.push({ key: `${name} stdio`, one: stdio, crossings: await perRead(stdio), best: 0 })
-  runs.push({ key: `${name} http`, one: http.one, crossings: await perRead(http.one), best: 0, close: http.close })
+  runs.push({ key: `${name} stdio`, one: stdio, crossings: await perRead(stdio), best: 0, cpu: Infinity })
+  runs.push({ key: `${name} http`, one: http.one, crossings: await perRead(http.one), best: 0, cpu: Infinity, close: http.close })
 }
-for (let r = 0; r < rounds; r++) for (const run of runs) run.best = Math.max(run.best, await burst(run.one))
-console.log(`resources/read round trips per second (best of ${rounds} bursts of ${seconds} s, ${concurrency} in flight), engine calls per read`)
+for (let r = 0; r < rounds; r++) {
+  for (const run of runs) {
+    const b = await burst(run.one)
+    run.best = Math.max(run.best, b.rate)
+    run.cpu = Math.min(run.cpu, b.cpu)
+  }
+}
+console.log(`resources/read: round trips per second and CPU µs per read (best of ${rounds} bursts of ${seconds} s, ${concurrency} in flight), engine calls per read`)
 for (const run of runs) {
-  console.log(`${run.key.padEnd(12)} ${Math.round(run.best).toLocaleString('en').padStart(9)} reads/s  ${run.crossings.toFixed(2)} calls/read`)
+  console.log(`${run.key.padEnd(12)} ${Math.round(run.best).toLocaleString('en').padStart(9)} reads/s  ${run.cpu.toFixed(1).padStart(7)} µs CPU/read  ${run.crossings.toFixed(2)} calls/read`)
   run.close?.()
 }
