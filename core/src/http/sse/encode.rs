@@ -5,7 +5,7 @@ use alloc::vec::Vec;
 use super::SseError;
 
 /// The comment line an idle event stream gets, so that proxies and clients do not time it
-/// out (Streamable HTTP encourages "periodically emit[ting] an SSE comment line"); a client
+/// out (Streamable HTTP encourages periodically emitting an SSE comment line); a client
 /// ignores it (docs/rules.md §15.3).
 pub const KEEPALIVE: &[u8] = b": keepalive\n\n";
 
