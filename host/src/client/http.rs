@@ -116,11 +116,20 @@ async fn exchange(inner: &Arc<Inner>, req: reqwest::RequestBuilder, id: Option<i
             }
         }
     } else if kind.starts_with("application/json") {
+        let ok = (200..300).contains(&status);
         match resp.bytes().await {
-            Ok(body) if !body.is_empty() => inner.input(|c, now| c.handle_message(&body, now)),
+            Ok(body) if !body.is_empty() => {
+                inner.input(|c, now| c.handle_message(&body, now));
+                // An error status whose body did not answer the request (an error without
+                // `id`, as servers refuse a POST before reading it): failed. A no-op when
+                // the body did answer it.
+                if !ok {
+                    failed(inner);
+                }
+            }
             _ => failed(inner),
         }
-    } else if !resp.status().is_success() {
+    } else if !(200..300).contains(&status) {
         failed(inner);
     }
 }
