@@ -559,6 +559,13 @@ export declare class ServerMachine {
    */
   handleMessage(message: Buffer | string, nowMs: number | bigint, context?: MessageContext | null, outbox?: Outbox | null): 'request' | 'notification' | 'response' | 'invalid'
   /**
+   * Bytes read from a stdio stream (`context.stream`): the core splits them into lines
+   * (bounded by `maxLine`, the HTTP body limit by default), handles each line as a
+   * message, answers an over-long one with -32600 and its `id` and skips it; a line may
+   * span chunks. `end`: the input ended (a last line without a newline is handled).
+   */
+  handleStdio(bytes: Buffer, end: boolean, nowMs: number | bigint, context?: MessageContext | null, outbox?: Outbox | null): void
+  /**
    * The next output, or `null`: a `transmit` (write `bytes` on `stream`: stdio adds a
    * newline; HTTP uses `httpStatus`, `kind` `'json'` or `'sse'`, `endOfStream`) or an
    * event: `readResource`, `getPrompt`, `complete`, `listResources` (answer its `handle`
@@ -841,32 +848,17 @@ export interface FailureSpec {
 }
 
 /**
- * The facts of a Streamable HTTP request the core checks (`httpHead`, `handleHttp`):
- * header values as received (absent: `undefined`).
+ * A Streamable HTTP request head as the runner has it (`httpHead`, `handleHttp`): the
+ * core maps the header lines to what it checks (names case-insensitive, values trimmed,
+ * repeats joined; HTTP/2's `:authority` stands for a missing `Host`).
  */
 export interface HttpRequestHead {
   /** `POST`, `GET`, … */
   method: string
-  /** The request target's path. */
+  /** The request target (a query string may stay on). */
   path: string
-  /** `Host`. */
-  host?: string
-  /** `Origin`. */
-  origin?: string
-  /** `Content-Type`. */
-  contentType?: string
-  /** `Content-Length` (absent for a chunked body). */
-  contentLength?: number
-  /** `MCP-Protocol-Version`. */
-  protocolVersion?: string
-  /** `Mcp-Method`. */
-  mcpMethod?: string
-  /** `Mcp-Name`. */
-  mcpName?: string
-  /** `Accept`. */
-  accept?: string
-  /** `Mcp-Session-Id` (a 2025-11-25 session's requests). */
-  sessionId?: string
+  /** The header lines, flat: `[name, value, name, value, …]` (node:http's `rawHeaders`). */
+  headers: Array<string>
 }
 
 /** Options of a list call. */
@@ -952,6 +944,21 @@ export declare const PROTOCOL_VERSION: string
  * @throws {TypeError} a malformed candidate or budget.
  */
 export declare function selectContext(candidates: Array<{ uri: string; size?: number; tokens?: number; annotations?: Annotations }>, budget: { bytes: number } | { tokens: number }, target?: 'user' | 'assistant' | null): ContextSelection
+
+/** How often an idle event stream gets `sseKeepalive()`, in milliseconds. */
+export declare const SSE_KEEPALIVE_INTERVAL_MS: number
+
+/**
+ * One server-sent event carrying `message` (`data: …` and the blank line): the core's
+ * framing of a JSON-RPC message on a Streamable HTTP event stream.
+ */
+export declare function sseEvent(message: Buffer): Buffer
+
+/**
+ * The comment line an idle event stream gets (`: keepalive` and the blank line), every
+ * `SSE_KEEPALIVE_INTERVAL_MS`.
+ */
+export declare function sseKeepalive(): Buffer
 
 /**
  * The HTTP status for a JSON-RPC error response with `code`: 404 for -32601, 400 for

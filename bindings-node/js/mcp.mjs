@@ -316,6 +316,23 @@ export function bind(engine) {
       return kind
     }
 
+    /** Feeds bytes read from stdio `stream` (the core splits lines; `end`: input ended). */
+    receiveStdio(bytes, stream, end = false) {
+      this.machine.handleStdio(bytes, end, Date.now(), { stream, transport: 'stdio' }, this._outbox)
+      this._flush()
+    }
+
+    /** The core's SSE framing and keepalive, from this server's engine. */
+    get sse() {
+      const e = this.engine
+      this._sse ??= {
+        event: e.sseEvent,
+        keepalive: typeof e.sseKeepalive === 'function' ? e.sseKeepalive() : e.SSE_KEEPALIVE,
+        intervalMs: typeof e.sseKeepaliveIntervalMs === 'function' ? e.sseKeepaliveIntervalMs() : e.SSE_KEEPALIVE_INTERVAL_MS,
+      }
+      return this._sse
+    }
+
     /** A fresh machine stream id: one allocator per server, so runners serving this server
      * at once (stdio, fetch, node:http) never share a stream. */
     openStream() { return this._nextStream++ }

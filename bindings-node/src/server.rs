@@ -260,6 +260,31 @@ impl ServerMachine {
         })
     }
 
+    /// Bytes read from a stdio stream (`context.stream`): the core splits them into lines
+    /// (bounded by `maxLine`, the HTTP body limit by default), handles each line as a
+    /// message, answers an over-long one with -32600 and its `id` and skips it; a line may
+    /// span chunks. `end`: the input ended (a last line without a newline is handled).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "bytes: Buffer, end: boolean, nowMs: number | bigint, context?: MessageContext | null, outbox?: Outbox | null"
+    )]
+    pub fn handle_stdio(
+        &mut self,
+        env: Env,
+        bytes: Buffer,
+        end: bool,
+        now_ms: Int,
+        context: Option<MessageContext>,
+        outbox: Option<Object<'_>>,
+    ) -> Result<()> {
+        let now = convert::time_in(&env, &now_ms)?;
+        let ctx = ctx_of(&env, context.as_ref(), false)?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner.handle_stdio(&bytes, end, now, ctx);
+            Ok(())
+        })
+    }
+
     /// The next output, or `null`: a `transmit` (write `bytes` on `stream`: stdio adds a
     /// newline; HTTP uses `httpStatus`, `kind` `'json'` or `'sse'`, `endOfStream`) or an
     /// event: `readResource`, `getPrompt`, `complete`, `listResources` (answer its `handle`

@@ -92,8 +92,7 @@ impl ServerMachine {
         ts_return_type = "{ readBody: true; limit: number } | HttpResponse"
     )]
     pub fn http_head<'e>(&self, env: &'e Env, head: HttpRequestHead) -> Result<Object<'e>> {
-        let h = head_of(env, head)?;
-        polled(env, self.inner.http_head(&h), "body")
+        polled(env, self.inner.http_head(&head_of(head)), "body")
     }
 
     /// One Streamable HTTP request with its body: the whole validation, then the machine.
@@ -117,7 +116,7 @@ impl ServerMachine {
         outbox: Option<Object<'_>>,
     ) -> Result<Object<'e>> {
         let now = convert::time_in(env, &now_ms)?;
-        let h = head_of(env, head)?;
+        let h = head_of(head);
         let ctx = ctx_of(env, Some(&context), true)?;
         self.with_outbox(env, outbox, |m| {
             polled(env, m.inner.handle_http(&h, &body, now, ctx), "body")

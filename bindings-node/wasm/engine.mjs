@@ -122,6 +122,14 @@ export class ServerMachine {
     const auth = int(ctx.auth ?? 0, 'auth')
     return this._batch(outbox, (d) => this.inner.handleMessage(m, now, stream, auth, ctx.transport === 'http', d))
   }
+  handleStdio(chunk, end, nowMs, ctx, outbox) {
+    ctx ??= {}
+    const m = bytes(chunk)
+    const now = int(nowMs, 'nowMs')
+    const stream = int(ctx.stream ?? 0, 'stream')
+    const auth = int(ctx.auth ?? 0, 'auth')
+    this._batch(outbox, (d) => this.inner.handleStdio(m, Boolean(end), now, stream, auth, d))
+  }
   pollOutput() {
     const t = this.inner.pollOutput()
     if (t === undefined) return null
@@ -325,6 +333,12 @@ export class ClientMachine {
     return o
   }
 }
+
+/** One server-sent event carrying `message` (the core's framing). */
+export const sseEvent = (message) => glue.sseEvent(message)
+/** The keepalive comment an idle event stream gets, and how often (ms). */
+export function sseKeepalive() { return glue.sseKeepalive() }
+export function sseKeepaliveIntervalMs() { return glue.sseKeepaliveIntervalMs() }
 
 // `UriTemplate` and `Router`: template.mjs (buffers in linear memory).
 export { Router, UriTemplate } from './template.mjs'

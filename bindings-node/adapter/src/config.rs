@@ -61,8 +61,8 @@ pub fn string_pairs<S: Source>(value: Option<&S>, what: &str) -> Result<Vec<(Str
 }
 
 /// The server machine's configuration: `serverInfo`, `instructions`, `supportedVersions`,
-/// `pageSize`, `requestTimeoutMs`, `streamQueue`, `stateTtlMs`, the five list/read cache
-/// hints, the flags, `http` (`path`, `maxBody`, `allowedHosts`, `allowedOrigins`) and
+/// `pageSize`, `requestTimeoutMs`, `streamQueue`, `maxLine`, `stateTtlMs`, the list and
+/// read cache hints, the flags, `http` (`path`, `maxBody`, `allowedHosts`, `allowedOrigins`) and
 /// `stateKeys` (`[{id, secret}]`).
 pub fn server_config<S: Source>(o: Option<&S>) -> Result<ServerConfig> {
     let mut c = ServerConfig::default();
@@ -84,6 +84,7 @@ pub fn server_config<S: Source>(o: Option<&S>) -> Result<ServerConfig> {
     for (key, slot) in [
         ("pageSize", &mut c.page_size),
         ("streamQueue", &mut c.stream_queue),
+        ("maxLine", &mut c.max_line),
     ] {
         if let Some(v) = o.field(key)? {
             *slot = usize_of(v.uint(key)?);

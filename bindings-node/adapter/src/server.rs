@@ -5,7 +5,7 @@
 
 use std::collections::HashMap;
 
-use mcp_context::http::{HeadCheck, HttpResponse, HttpStart, RequestHead};
+use mcp_context::http::{HeadCheck, HeadFields, HttpResponse, HttpStart, RequestHead};
 use mcp_context::messages::owned::{
     OwnedGetPromptResult, OwnedInputRequest, OwnedJson, OwnedPrompt, OwnedResource,
     OwnedResourceContents, OwnedResourceTemplate,
@@ -15,6 +15,8 @@ use mcp_context::server::{
     Handle, InputRequired, Output, PromptEntry, ReadTarget, Received, RegisterError, ResourceEntry,
     RespondError, Retry, Server, ServerConfig, StreamId, TemplateEntry, Transport,
 };
+
+use mcp_context::stdio::{Line, LineSplitter};
 
 use crate::error::{Error, Result, decode};
 use crate::source::Source;
@@ -38,72 +40,54 @@ pub struct Polled {
     pub bytes: Option<Vec<u8>>,
 }
 
-/// The facts of a Streamable HTTP request head (`HttpRequestHead`), owned.
+/// A Streamable HTTP request head as the runner has it: the method, the request target
+/// and the header lines, mapped to the core's `RequestHead` by the core (`HeadFields`:
+/// names case-insensitive, values trimmed, repeats joined).
 #[derive(Debug, Default, Clone)]
 pub struct Head {
     /// `POST`, `GET`, …
     pub method: String,
-    /// The request target's path.
+    /// The request target (a query string may stay on).
     pub path: String,
-    /// `Host`.
-    pub host: Option<String>,
-    /// `Origin`.
-    pub origin: Option<String>,
-    /// `Content-Type`.
-    pub content_type: Option<String>,
-    /// `Content-Length`.
-    pub content_length: Option<u64>,
-    /// `MCP-Protocol-Version`.
-    pub protocol_version: Option<String>,
-    /// `Mcp-Method`.
-    pub mcp_method: Option<String>,
-    /// `Mcp-Name`.
-    pub mcp_name: Option<String>,
-    /// `Accept`.
-    pub accept: Option<String>,
-    /// `Mcp-Session-Id`.
-    pub session_id: Option<String>,
+    /// The header lines, in order.
+    pub lines: Vec<(String, String)>,
 }
 
 impl Head {
-    /// Reads `{method, path, host?, origin?, contentType?, contentLength?, protocolVersion?,
-    /// mcpMethod?, mcpName?, accept?, sessionId?}`.
-    pub fn read<S: Source>(s: &S) -> Result<Self> {
-        let text = |key: &str| s.field(key)?.map(|v| v.string(key)).transpose();
-        Ok(Self {
-            method: text("method")?.unwrap_or_default(),
-            path: text("path")?.unwrap_or_default(),
-            host: text("host")?,
-            origin: text("origin")?,
-            content_type: text("contentType")?,
-            content_length: s
-                .field("contentLength")?
-                .map(|v| v.uint("contentLength"))
-                .transpose()?,
-            protocol_version: text("protocolVersion")?,
-            mcp_method: text("mcpMethod")?,
-            mcp_name: text("mcpName")?,
-            accept: text("accept")?,
-            session_id: text("sessionId")?,
-        })
+    /// A head from a flat header list (`[name, value, name, value, …]`, node:http's
+    /// `rawHeaders`).
+    #[must_use]
+    pub fn from_flat(method: String, path: String, flat: Vec<String>) -> Self {
+        let mut lines = Vec::with_capacity(flat.len() / 2);
+        let mut it = flat.into_iter();
+        while let (Some(k), Some(v)) = (it.next(), it.next()) {
+            lines.push((k, v));
+        }
+        Self {
+            method,
+            path,
+            lines,
+        }
     }
 
-    /// The core's view of it.
-    #[must_use]
-    pub fn view(&self) -> RequestHead<'_> {
-        RequestHead {
-            method: &self.method,
-            path: &self.path,
-            host: self.host.as_deref(),
-            origin: self.origin.as_deref(),
-            content_type: self.content_type.as_deref(),
-            content_length: self.content_length,
-            protocol_version: self.protocol_version.as_deref(),
-            mcp_method: self.mcp_method.as_deref(),
-            mcp_name: self.mcp_name.as_deref(),
-            accept: self.accept.as_deref(),
-            session_id: self.session_id.as_deref(),
-        }
+    /// Reads `{method, path, headers}` (`headers` flat, as [`Head::from_flat`]).
+    pub fn read<S: Source>(s: &S) -> Result<Self> {
+        let text = |key: &str| s.field(key)?.map(|v| v.string(key)).transpose();
+        let headers = match s.field("headers")? {
+            Some(h) => h.strings("headers")?,
+            None => Vec::new(),
+        };
+        Ok(Self::from_flat(
+            text("method")?.unwrap_or_default(),
+            text("path")?.unwrap_or_default(),
+            headers,
+        ))
+    }
+
+    /// Runs `f` on the core's view of this head.
+    pub fn with<R>(&self, f: impl FnOnce(&RequestHead<'_>) -> R) -> R {
+        let fields = HeadFields::new(self.lines.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        f(&fields.head(&self.method, &self.path))
     }
 }
 
@@ -135,6 +119,7 @@ pub fn failure(kind: &str, message: Option<String>, code: Option<i32>) -> Result
 pub struct ServerAdapter {
     inner: Server,
     handles: HashMap<u64, Handle>,
+    lines: HashMap<u64, LineSplitter>,
 }
 
 impl ServerAdapter {
@@ -144,6 +129,7 @@ impl ServerAdapter {
         Ok(Self {
             inner,
             handles: HashMap::new(),
+            lines: HashMap::new(),
         })
     }
 
@@ -246,7 +232,12 @@ impl ServerAdapter {
 
     /// The next output, or `None`.
     pub fn poll(&mut self) -> Option<Polled> {
-        Some(match self.inner.poll_output()? {
+        let o = self.inner.poll_output()?;
+        Some(self.polled(o))
+    }
+
+    fn polled(&mut self, o: Output) -> Polled {
+        match o {
             Output::Transmit(t) => {
                 let mut o = Obj::typed("transmit");
                 o.set(
@@ -272,12 +263,36 @@ impl ServerAdapter {
                 shape: self.event(e),
                 bytes: None,
             },
-        })
+        }
     }
 
     /// Every queued output, in order.
     pub fn drain(&mut self) -> Vec<Polled> {
         core::iter::from_fn(|| self.poll()).collect()
+    }
+
+    /// Bytes read from a stdio stream: split into lines by the core's `LineSplitter` (one
+    /// per stream, bounded by `max_line`), each line handled as a message, an over-long one
+    /// answered -32600 with its id (`handle_line_too_long`) and skipped. `end`: the input
+    /// ended (a last line without a newline is handled; the stream's splitter is dropped).
+    pub fn handle_stdio(&mut self, bytes: &[u8], end: bool, now: u64, ctx: Ctx) {
+        let max = self.inner.config().max_line;
+        let splitter = self
+            .lines
+            .entry(ctx.stream.0)
+            .or_insert_with(|| LineSplitter::new(max));
+        let inner = &mut self.inner;
+        let mut on_line = |line: Line<'_>| match line {
+            Line::Message(m) => {
+                inner.handle_message(m, now, ctx);
+            }
+            Line::TooLong { head } => inner.handle_line_too_long(head, now, ctx),
+        };
+        splitter.feed(bytes, &mut on_line);
+        if end {
+            splitter.finish(&mut on_line);
+            self.lines.remove(&ctx.stream.0);
+        }
     }
 
     fn keep(&mut self, h: Handle) -> u64 {
@@ -489,7 +504,7 @@ impl ServerAdapter {
 
     /// The head-only HTTP checks: `{readBody: true, limit}` or a whole response.
     pub fn http_head(&self, head: &Head) -> Polled {
-        match self.inner.http_head(&head.view()) {
+        match head.with(|h| self.inner.http_head(h)) {
             HeadCheck::ReadBody { limit } => {
                 let mut o = Obj::default();
                 o.set("readBody", true).set("limit", limit as u64);
@@ -505,7 +520,7 @@ impl ServerAdapter {
     /// One HTTP request with its body: a whole response, `{stream}`, or for an event stream
     /// `{status, headers, body, stream, eventStream: true}`.
     pub fn handle_http(&mut self, head: &Head, body: &[u8], now: u64, ctx: Ctx) -> Polled {
-        match self.inner.handle_http(&head.view(), body, now, ctx) {
+        match head.with(|h| self.inner.handle_http(h, body, now, ctx)) {
             HttpStart::Respond(r) => response(r),
             HttpStart::Stream(s) => {
                 let mut o = Obj::default();

@@ -25,6 +25,11 @@ function getArrayJsValueFromWasm0(ptr, len) {
     return result;
 }
 
+function getArrayU8FromWasm0(ptr, len) {
+    ptr = ptr >>> 0;
+    return getUint8ArrayMemory0().subarray(ptr / 1, ptr / 1 + len);
+}
+
 let cachedDataViewMemory0 = null;
 function getDataViewMemory0() {
     if (cachedDataViewMemory0 === null || cachedDataViewMemory0.buffer.detached === true || (cachedDataViewMemory0.buffer.detached === undefined && cachedDataViewMemory0.buffer !== wasm.memory.buffer)) {
@@ -850,6 +855,43 @@ export class WasmServer {
         }
     }
     /**
+     * Bytes read from a stdio stream: split into bounded lines by the core, each handled
+     * (an over-long one answered -32600 and skipped); `end`: the input ended.
+     * @param {Uint8Array} bytes
+     * @param {boolean} end
+     * @param {number} now_ms
+     * @param {number} stream
+     * @param {number} auth
+     * @param {boolean} drain
+     * @returns {string}
+     */
+    handleStdio(bytes, end, now_ms, stream, auth, drain) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passArray8ToWasm0(bytes, wasm.__wbindgen_export);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_handleStdio(retptr, this.__wbg_ptr, ptr0, len0, end, now_ms, stream, auth, drain);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
+        }
+    }
+    /**
      * The earliest deadline (ms) at which `handleTimeout` has work.
      * @returns {number | undefined}
      */
@@ -1584,6 +1626,54 @@ export function protocolVersion() {
         wasm.__wbindgen_add_to_stack_pointer(16);
         wasm.__wbindgen_export3(deferred1_0, deferred1_1, 1);
     }
+}
+
+/**
+ * One server-sent event carrying `message` (the core's framing).
+ * @param {Uint8Array} message
+ * @returns {Uint8Array}
+ */
+export function sseEvent(message) {
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        const ptr0 = passArray8ToWasm0(message, wasm.__wbindgen_export);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.sseEvent(retptr, ptr0, len0);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        var v2 = getArrayU8FromWasm0(r0, r1).slice();
+        wasm.__wbindgen_export3(r0, r1 * 1, 1);
+        return v2;
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+    }
+}
+
+/**
+ * The keepalive comment an idle event stream gets.
+ * @returns {Uint8Array}
+ */
+export function sseKeepalive() {
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        wasm.sseKeepalive(retptr);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        var v1 = getArrayU8FromWasm0(r0, r1).slice();
+        wasm.__wbindgen_export3(r0, r1 * 1, 1);
+        return v1;
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+    }
+}
+
+/**
+ * How often an idle event stream gets the keepalive, in milliseconds.
+ * @returns {number}
+ */
+export function sseKeepaliveIntervalMs() {
+    const ret = wasm.sseKeepaliveIntervalMs();
+    return ret;
 }
 
 /**

@@ -28,3 +28,25 @@ use wasm_bindgen::prelude::*;
 pub fn protocol_version() -> String {
     String::from(mcp_context::error_code::version::CURRENT)
 }
+
+/// One server-sent event carrying `message` (the core's framing).
+#[wasm_bindgen(js_name = sseEvent)]
+#[must_use]
+pub fn sse_event(message: &[u8]) -> Vec<u8> {
+    mcp_context::http::sse::data_event(message)
+}
+
+/// The keepalive comment an idle event stream gets.
+#[wasm_bindgen(js_name = sseKeepalive)]
+#[must_use]
+pub fn sse_keepalive() -> Vec<u8> {
+    mcp_context::http::sse::KEEPALIVE.to_vec()
+}
+
+/// How often an idle event stream gets the keepalive, in milliseconds.
+#[wasm_bindgen(js_name = sseKeepaliveIntervalMs)]
+#[must_use]
+#[allow(clippy::cast_precision_loss)]
+pub fn sse_keepalive_interval_ms() -> f64 {
+    mcp_context::http::sse::KEEPALIVE_INTERVAL_MS as f64
+}

@@ -181,6 +181,23 @@ impl WasmServer {
         Ok(self.done(Js::from(kind), None, drain))
     }
 
+    /// Bytes read from a stdio stream: split into bounded lines by the core, each handled
+    /// (an over-long one answered -32600 and skipped); `end`: the input ended.
+    #[wasm_bindgen(js_name = handleStdio)]
+    pub fn handle_stdio(
+        &mut self,
+        bytes: &[u8],
+        end: bool,
+        now_ms: f64,
+        stream: f64,
+        auth: f64,
+        drain: bool,
+    ) -> Result<String, JsValue> {
+        let ctx = context(int(stream), int(auth), None).map_err(thrown)?;
+        self.inner.handle_stdio(bytes, end, int(now_ms), ctx);
+        Ok(self.done(Js::Null, None, drain))
+    }
+
     /// The next output as JSON text, or `undefined`; a transmit's bytes lie in linear memory
     /// at `ptr` + `at` until the next call.
     #[wasm_bindgen(js_name = pollOutput)]
