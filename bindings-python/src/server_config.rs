@@ -226,6 +226,7 @@ pub(crate) fn visibility(visible: Py<PyAny>) -> Box<dyn Fn(u64, Listed<'_>) -> b
             Listed::Resource(r) => ("resource", r.uri.as_str()),
             Listed::Template(t) => ("template", t.uri_template.as_str()),
             Listed::Prompt(p) => ("prompt", p.name.as_str()),
+            Listed::Tool(t) => ("tool", t.name()),
         };
         Python::attach(|py| {
             visible
