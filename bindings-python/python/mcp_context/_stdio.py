@@ -91,13 +91,8 @@ async def serve_stdio(app: App, *, auth: int = 0, stdin: Any = None, stdout: Any
             out.flush()
 
     host.sinks[0] = sink
-    drain = host.drain
+    host.after = flush
 
-    def drain_and_flush() -> None:
-        drain()
-        flush()
-
-    host.drain = drain_and_flush  # type: ignore[method-assign]
     q = await _lines_from_pipe(stdin) if _pollable(stdin) else _lines_from_thread(stdin)
     handle_message = m.handle_message
     try:
@@ -106,18 +101,22 @@ async def serve_stdio(app: App, *, auth: int = 0, stdin: Any = None, stdout: Any
             if line is None:
                 break
             # Take every line already read before draining: one write for a burst.
+            burst = []
             while True:
                 if line.strip():
-                    handle_message(line.rstrip(b"\r\n"), now_ms(), auth=auth)
+                    burst.append(line.rstrip(b"\r\n"))
                 if q.empty():
                     break
                 line = q.get_nowait()
                 if line is None:
                     q.put_nowait(None)
                     break
-            drain_and_flush()
+            if len(burst) == 1:
+                host.call(handle_message, burst[0], now_ms(), auth=auth)  # one crossing
+            else:
+                host.batch(lambda: [handle_message(b, now_ms(), auth=auth) for b in burst])
         await rt.drain_tasks()
     finally:
         m.shutdown()
-        drain_and_flush()
+        host.drain()
         host.sinks.pop(0, None)
