@@ -133,8 +133,7 @@ class AsgiApp:
         rt.host.sinks[sid] = stream.put
         done = False
         try:
-            answer = m.handle_http(method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(_decode_headers(scope)))
-            rt.host.drain()
+            answer = rt.host.call(m.handle_http, method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(_decode_headers(scope)))
             if answer is not None and answer.event_stream:  # a legacy session's GET stream
                 await send({"type": "http.response.start", "status": answer.status, "headers": _encode(answer.headers)})
                 done = await self._events(stream, receive, send)

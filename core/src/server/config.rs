@@ -81,6 +81,8 @@ pub struct ServerConfig {
     pub templates_list_cache: CacheHint,
     /// Hints on every `prompts/list` page. Default: 1 minute, public.
     pub prompts_list_cache: CacheHint,
+    /// Hints on every `tools/list` page of the registered tools. Default: 1 minute, public.
+    pub tools_list_cache: CacheHint,
     /// Hints on `resources/read` results when neither the resource nor its template has its
     /// own. Default: 0 ms, private (the safe reading: contents may depend on the caller).
     pub read_cache: CacheHint,
@@ -164,6 +166,7 @@ impl Default for ServerConfig {
             resources_list_cache: CacheHint::public(60_000),
             templates_list_cache: CacheHint::public(60_000),
             prompts_list_cache: CacheHint::public(60_000),
+            tools_list_cache: CacheHint::public(60_000),
             read_cache: CacheHint::private(0),
             request_timeout_ms: 30_000,
             stream_queue: 256,
