@@ -264,6 +264,7 @@ impl ServerMachine {
             stream: StreamId(stream),
             auth,
             transport: crate::server_config::transport(transport)?,
+            peer: None,
         };
         Ok(self.lock()?.handle_message(data, now_ms, ctx).ident())
     }
@@ -293,7 +294,9 @@ impl ServerMachine {
     /// the stream's transmits as SSE events), or ``None``: the answer comes as transmits on
     /// ``stream`` (``poll_output``), the first giving the status and ``http_headers``; call
     /// ``stream_closed(stream)`` if the client goes away first. ``stream`` must not be in use; ``auth`` is the caller context.
-    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0))]
+    /// ``peer``: the client's IP address (ASGI ``scope["client"][0]``), for the per-peer
+    /// bound on 2025-11-25 sessions; ``None`` or text that is not an IP address: no bound.
+    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, peer = None))]
     #[allow(clippy::too_many_arguments)]
     fn handle_http<'py>(
         &self,
@@ -305,12 +308,14 @@ impl ServerMachine {
         now_ms: u64,
         stream: u64,
         auth: u64,
+        peer: Option<&str>,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         let headers = crate::http_entry::Headers::new(headers);
         let ctx = Ctx {
             stream: StreamId(stream),
             auth,
             transport: Transport::Http,
+            peer: crate::server_config::peer(peer),
         };
         let start = self
             .lock()?

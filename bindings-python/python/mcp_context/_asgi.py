@@ -130,7 +130,11 @@ class AsgiApp:
         rt.host.sinks[sid] = stream.put
         done = False
         try:
-            answer = m.handle_http(method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(headers))
+            client = scope.get("client")  # (host, port), or None (e.g. a Unix socket)
+            peer = client[0] if client else None
+            answer = m.handle_http(
+                method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(headers), peer=peer
+            )
             rt.host.drain()
             if answer is not None and answer.event_stream:  # a legacy session's GET stream
                 await send({"type": "http.response.start", "status": answer.status, "headers": _encode(answer.headers)})

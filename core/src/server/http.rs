@@ -45,6 +45,14 @@ impl Server {
             if !self.legacy.sessions.contains(id) {
                 return HeadCheck::Respond(self.refuse(Refusal::SessionNotFound));
             }
+            // Spec 2025-11-25, basic/transports "Protocol Version Header": an invalid or
+            // unsupported version is 400; an absent header means the negotiated one.
+            if head
+                .protocol_version
+                .is_some_and(|v| !super::legacy::session_speaks(v))
+            {
+                return HeadCheck::Respond(self.refuse(Refusal::UnsupportedProtocolVersion));
+            }
             if head.method == "GET" && head.accept.is_some_and(|a| !accepts(a, SSE)) {
                 return HeadCheck::Respond(self.refuse(Refusal::NotAcceptable));
             }
@@ -83,9 +91,8 @@ impl Server {
         };
         self.now = self.now.max(now_ms);
         if self.sessions_on() {
-            self.legacy
-                .sessions
-                .prune(self.now, self.config.session_idle_ms);
+            let bounds = self.session_bounds();
+            self.legacy.sessions.prune(self.now, &bounds);
         }
         if let Some(id) = self.session_of(head) {
             return self.session_request(head, id, body, limit, ctx);
@@ -110,9 +117,15 @@ impl Server {
         let received = self.receive(body, self.now, ctx, Some(&headers));
         self.legacy.modern_header = false;
         let created = self.legacy.created.take();
+        let retry_after = self.legacy.retry_after_s.take();
         let mut start = self.http_answer(received, ctx);
-        if let (Some(id), HttpStart::Respond(r)) = (created, &mut start) {
-            r.headers.push((SESSION_HEADER, id));
+        if let HttpStart::Respond(r) = &mut start {
+            if let Some(id) = created {
+                r.headers.push((SESSION_HEADER, id));
+            }
+            if let Some(s) = retry_after {
+                r.headers.push(("Retry-After", format!("{s}")));
+            }
         }
         start
     }
@@ -132,6 +145,9 @@ impl Server {
             return HttpStart::Respond(self.refuse(Refusal::SessionNotFound));
         };
         session.last_used = now;
+        // Any request after the `initialize` completes the handshake: the session is no
+        // longer half-open (never evicted to make room, no handshake bound).
+        session.established = true;
         match head.method {
             "GET" => {
                 if session.get_stream.is_some() {
