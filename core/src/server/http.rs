@@ -28,7 +28,9 @@ impl Server {
     /// and headers are parsed, before reading the body. [`HeadCheck::Respond`] is the whole
     /// answer (the body need not be read); [`HeadCheck::ReadBody`] says how much to read.
     /// With legacy sessions on, a request naming an `Mcp-Session-Id` may also be `GET` (the
-    /// session's event stream) or `DELETE` (end it); an unknown session is 404.
+    /// session's event stream) or `DELETE` (end it); an unknown session is 404, an
+    /// `MCP-Protocol-Version` other than a [`LEGACY_VERSIONS`](super::LEGACY_VERSIONS)
+    /// revision is 400 (absent: the negotiated one).
     #[must_use]
     pub fn http_head(&self, head: &RequestHead<'_>) -> HeadCheck {
         let session = self.session_of(head);
