@@ -276,6 +276,7 @@ impl ServerMachine {
             stream: StreamId(stream),
             auth,
             transport: crate::server_config::transport(transport)?,
+            peer: None,
         };
         let mut server = self.lock()?;
         let received = server.handle_message(data, now_ms, ctx).ident();
@@ -289,9 +290,8 @@ impl ServerMachine {
     #[pyo3(signature = (head, now_ms, *, stream = 0, auth = 0))]
     fn handle_line_too_long(&self, head: &[u8], now_ms: u64, stream: u64, auth: u64) -> PyResult<()> {
         let ctx = Ctx {
-            stream: StreamId(stream),
             auth,
-            transport: Transport::Stdio,
+            ..Ctx::stdio(StreamId(stream))
         };
         self.lock()?.handle_line_too_long(head, now_ms, ctx);
         Ok(())
@@ -330,8 +330,10 @@ impl ServerMachine {
     /// the stream's transmits as SSE events), or ``None``: the answer comes as transmits on
     /// ``stream`` (``poll_output``), the first giving the status and ``http_headers``; call
     /// ``stream_closed(stream)`` if the client goes away first. ``stream`` must not be in use; ``auth`` is the caller context.
+    /// ``peer``: the client's IP address (ASGI ``scope["client"][0]``), for the per-peer
+    /// bound on 2025-11-25 sessions; ``None`` or text that is not an IP address: no bound.
     /// With ``drain=True`` it returns ``(response, outputs, deadline)`` (see ``drain()``).
-    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, drain = false))]
+    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, peer = None, drain = false))]
     #[allow(clippy::too_many_arguments)]
     fn handle_http<'py>(
         &self,
@@ -343,6 +345,7 @@ impl ServerMachine {
         now_ms: u64,
         stream: u64,
         auth: u64,
+        peer: Option<&str>,
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let headers = crate::http_entry::Headers::from_py(headers)?;
@@ -351,6 +354,7 @@ impl ServerMachine {
             stream: StreamId(stream),
             auth,
             transport: Transport::Http,
+            peer: crate::server_config::peer(peer),
         };
         let mut server = self.lock()?;
         let start = server.handle_http(&fields.head(method, path), body, now_ms, ctx);

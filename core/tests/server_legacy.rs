@@ -592,7 +592,11 @@ fn sessions_are_bounded_in_number_and_idle_time() {
         let HttpStart::Respond(r) = start else {
             panic!()
         };
-        ids.push(r.header("Mcp-Session-Id").unwrap().to_string());
+        let id = r.header("Mcp-Session-Id").unwrap().to_string();
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let (start, _) = l.http(&head("POST", Some(&id)), &note, 10 + i, 0);
+        assert_eq!(status(&start), 202);
+        ids.push(id);
     }
     assert_ne!(ids[0], ids[1]);
     let (start, v) = l.http(&head("POST", None), &init(1, LEGACY), 3, 0);
