@@ -837,7 +837,8 @@ export declare enum ErrorCode {
 export interface FailureSpec {
   /**
    * `'notFound'` (-32602; reads carry `data.uri`), `'invalidParams'` (-32602 with
-   * `message`), `'internal'` (-32603) or `'application'` (`code`, `message`; codes in
+   * `message`), `'internal'` (-32603) or `'application'` (`code`, `message`, sorted by
+   * the core: -32602 is `'invalidParams'`, -32002 `'notFound'`, other codes in
    * -32768..=-32000 are sent as -32603).
    */
   kind: 'notFound' | 'invalidParams' | 'internal' | 'application'
@@ -921,6 +922,11 @@ export interface MessageContext {
   auth?: number | bigint
   /** `'stdio'` (default) or `'http'`. */
   transport?: 'stdio' | 'http'
+  /**
+   * The client's IP address (HTTP), for the per-peer bound on 2025-11-25 sessions;
+   * absent, or text that is not an IP address: no bound.
+   */
+  peer?: string
 }
 
 /**

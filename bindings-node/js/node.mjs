@@ -131,7 +131,7 @@ function nodeHandler(server) {
     res.on('close', () => { clearInterval(idle); if (open) { open = false; server.detach(stream, true) } })
     let start
     try {
-      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 }, server._outbox)
+      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0, peer: req.socket.remoteAddress }, server._outbox)
     } catch (err) {
       server.detach(stream, false)
       throw err

@@ -52,7 +52,7 @@ pub(crate) fn ctx_of(env: &Env, c: Option<&MessageContext>, http: bool) -> Resul
     } else {
         c.transport.as_deref()
     };
-    context(stream, auth, transport).map_err(thrower(env))
+    context(stream, auth, transport, c.peer.as_deref()).map_err(thrower(env))
 }
 
 /// The MCP server machine (docs/rules.md §1–§13): feed it messages, drain its outputs, answer its

@@ -19,7 +19,8 @@ use crate::server_http::{HttpRequestHead, MessageContext, head_of};
 #[napi(object)]
 pub struct FailureSpec {
     /// `'notFound'` (-32602; reads carry `data.uri`), `'invalidParams'` (-32602 with
-    /// `message`), `'internal'` (-32603) or `'application'` (`code`, `message`; codes in
+    /// `message`), `'internal'` (-32603) or `'application'` (`code`, `message`, sorted by
+    /// the core: -32602 is `'invalidParams'`, -32002 `'notFound'`, other codes in
     /// -32768..=-32000 are sent as -32603).
     #[napi(ts_type = "'notFound' | 'invalidParams' | 'internal' | 'application'")]
     pub kind: String,

@@ -21,6 +21,9 @@ pub struct MessageContext {
     /// `'stdio'` (default) or `'http'`.
     #[napi(ts_type = "'stdio' | 'http'")]
     pub transport: Option<String>,
+    /// The client's IP address (HTTP), for the per-peer bound on 2025-11-25 sessions;
+    /// absent, or text that is not an IP address: no bound.
+    pub peer: Option<String>,
 }
 
 /// A Streamable HTTP request head as the runner has it (`httpHead`, `handleHttp`): the

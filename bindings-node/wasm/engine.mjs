@@ -158,7 +158,7 @@ export class ServerMachine {
   }
   handleHttp(head, body, nowMs, ctx, outbox) {
     ctx ??= {}
-    const h = JSON.stringify(head)
+    const h = JSON.stringify({ ...head, peer: ctx.peer ?? undefined })
     const now = int(nowMs, 'nowMs')
     const stream = int(ctx.stream ?? 0, 'stream')
     const auth = int(ctx.auth ?? 0, 'auth')

@@ -103,6 +103,7 @@ pub fn server_config<S: Source>(o: Option<&S>) -> Result<ServerConfig> {
         ("resourcesListCache", &mut c.resources_list_cache),
         ("templatesListCache", &mut c.templates_list_cache),
         ("promptsListCache", &mut c.prompts_list_cache),
+        ("toolsListCache", &mut c.tools_list_cache),
         ("readCache", &mut c.read_cache),
     ] {
         if let Some(h) = cache_hint(o.field(key)?.as_ref(), key)? {

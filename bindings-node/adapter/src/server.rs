@@ -91,8 +91,10 @@ impl Head {
     }
 }
 
-/// Where a message came from: `stream`, `auth`, `transport` (`'stdio'` or `'http'`).
-pub fn context(stream: u64, auth: u64, transport: Option<&str>) -> Result<Ctx> {
+/// Where a message came from: `stream`, `auth`, `transport` (`'stdio'` or `'http'`), the
+/// client's IP address `peer` (HTTP; text that is not an IP address is no peer: no
+/// per-peer bound on 2025-11-25 sessions).
+pub fn context(stream: u64, auth: u64, transport: Option<&str>, peer: Option<&str>) -> Result<Ctx> {
     let transport = match transport {
         None | Some("stdio") => Transport::Stdio,
         Some("http") => Transport::Http,
@@ -106,6 +108,7 @@ pub fn context(stream: u64, auth: u64, transport: Option<&str>) -> Result<Ctx> {
         stream: StreamId(stream),
         auth,
         transport,
+        peer: peer.and_then(|p| p.parse().ok()),
     })
 }
 
@@ -266,9 +269,11 @@ impl ServerAdapter {
         }
     }
 
-    /// Every queued output, in order.
+    /// Every queued output, in order (the core's `drain`).
     pub fn drain(&mut self) -> Vec<Polled> {
-        core::iter::from_fn(|| self.poll()).collect()
+        let mut out = Vec::new();
+        self.inner.drain(&mut out);
+        out.into_iter().map(|o| self.polled(o)).collect()
     }
 
     /// Bytes read from a stdio stream: split into lines by the core's `LineSplitter` (one

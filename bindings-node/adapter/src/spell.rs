@@ -38,10 +38,8 @@ pub fn failure(kind: &str, message: Option<String>, code: Option<i32>) -> Result
         "notFound" => Failure::NotFound,
         "invalidParams" => Failure::InvalidParams(message.into()),
         "internal" => Failure::Internal,
-        "application" => Failure::Application {
-            code: code.unwrap_or(-32603),
-            message: message.into(),
-        },
+        // The core sorts the code into its range (`Failure::from_code`).
+        "application" => Failure::from_code(code.unwrap_or(-32603), message),
         other => {
             return Err(format!(
                 "failure.kind must be notFound, invalidParams, internal or application, not '{other}'"

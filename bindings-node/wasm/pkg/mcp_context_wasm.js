@@ -746,7 +746,8 @@ export class WasmServer {
     /**
      * One HTTP request with its body: `{value}` is `{"stream": n}` (the answer comes as
      * transmits), or a complete response `{"status","headers"}` whose body lies at `ptr` +
-     * `at`.
+     * `at`. The head's `peer`: the client's IP address, for the per-peer bound on
+     * 2025-11-25 sessions (text that is not an IP address: no bound).
      * @param {string} head_text
      * @param {Uint8Array} body
      * @param {number} now_ms

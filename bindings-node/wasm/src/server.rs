@@ -176,7 +176,7 @@ impl WasmServer {
         drain: bool,
     ) -> Result<String, JsValue> {
         let transport = if http { "http" } else { "stdio" };
-        let ctx = context(int(stream), int(auth), Some(transport)).map_err(thrown)?;
+        let ctx = context(int(stream), int(auth), Some(transport), None).map_err(thrown)?;
         let kind = self.inner.handle_message(message, int(now_ms), ctx);
         Ok(self.done(Js::from(kind), None, drain))
     }
@@ -193,7 +193,7 @@ impl WasmServer {
         auth: f64,
         drain: bool,
     ) -> Result<String, JsValue> {
-        let ctx = context(int(stream), int(auth), None).map_err(thrown)?;
+        let ctx = context(int(stream), int(auth), None, None).map_err(thrown)?;
         self.inner.handle_stdio(bytes, end, int(now_ms), ctx);
         Ok(self.done(Js::Null, None, drain))
     }
@@ -271,7 +271,8 @@ impl WasmServer {
 
     /// One HTTP request with its body: `{value}` is `{"stream": n}` (the answer comes as
     /// transmits), or a complete response `{"status","headers"}` whose body lies at `ptr` +
-    /// `at`.
+    /// `at`. The head's `peer`: the client's IP address, for the per-peer bound on
+    /// 2025-11-25 sessions (text that is not an IP address: no bound).
     #[wasm_bindgen(js_name = handleHttp)]
     pub fn handle_http(
         &mut self,
@@ -282,8 +283,10 @@ impl WasmServer {
         auth: f64,
         drain: bool,
     ) -> Result<String, JsValue> {
-        let h = head(head_text)?;
-        let ctx = context(int(stream), int(auth), Some("http")).map_err(thrown)?;
+        let v = value(head_text, "head")?;
+        let h = Head::read(&v).map_err(thrown)?;
+        let peer = v.get("peer").and_then(serde_json::Value::as_str);
+        let ctx = context(int(stream), int(auth), Some("http"), peer).map_err(thrown)?;
         let p = self.inner.handle_http(&h, body, int(now_ms), ctx);
         Ok(self.done_polled(p, drain))
     }
