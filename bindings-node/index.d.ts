@@ -573,6 +573,24 @@ export declare class ServerMachine {
    */
   pollOutput(): ServerOutput | null
   /**
+   * Registers a tool (`{name, title?, description?, inputSchema, outputSchema?,
+   * annotations?, …}`) in the core's registry: the core answers `tools/list` (paged,
+   * with `toolsListCache`) and checks `tools/call` (a known tool, object arguments, the
+   * schema's required ones), then a `callTool` event asks for the result
+   * (`respondTool`, `respondToolError`, `respondInputRequired` or `fail`).
+   *
+   * @throws {McpError} the tool breaks the schema.
+   * @throws {McpContextError} `ERR_DUPLICATE`, `ERR_TOOLS_BY_METHOD`.
+   */
+  addTool(tool: Record<string, unknown>): void
+  /**
+   * Removes a tool; whether it was registered (call `toolsListChanged()` to tell
+   * listeners).
+   */
+  removeTool(name: string): boolean
+  /** Queues `notifications/tools/list_changed` on the listens that opted in. */
+  toolsListChanged(): void
+  /**
    * Serves `method` (e.g. `tools/list`, `tools/call`, a vendor method): its requests are
    * validated like the core's own and arrive as `request` events, answered with
    * `respondResult`, `respondInputRequired` or `fail`.
@@ -628,6 +646,22 @@ export declare class ServerMachine {
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
   respondRead(handle: number, contents: ResourceContents[], cache?: CacheHint | null, outbox?: Outbox | null): void
+  /**
+   * Answers a `callTool` event with a `CallToolResult` (`{content, structuredContent?,
+   * isError?}`); the machine adds `resultType` and `_meta.serverInfo`.
+   *
+   * @throws {McpError} the result breaks the schema.
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
+   */
+  respondTool(handle: number, result: Record<string, unknown>, outbox?: Outbox | null): void
+  /**
+   * Answers a `callTool` event whose tool failed: a result with `isError: true` and
+   * `message` as its one text content (the model sees it; protocol errors go
+   * through `fail`).
+   *
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
+   */
+  respondToolError(handle: number, message: string, outbox?: Outbox | null): void
   /**
    * Answers a `listResources` event with one page of the application's resources and
    * its cursor for the next page (`null`: the last page). Items whose URI is registered
@@ -804,6 +838,16 @@ export interface ContextSelection {
  * `ClientError`, `ConnectError`, `CallError`; values for `HeaderProblem`, `Notice`).
  */
 export declare function coreIdentifiers(): Record<string, [string, string][]>
+
+/** The `{source, offset}` an `encodeAppCursor` text names, or `null` for any other text. */
+export declare function decodeAppCursor(text: string): { source: string; offset: number } | null
+
+/**
+ * The core's cursor into a list the application assembles from several sources (e.g. a
+ * `listResources` page built from several templates' lists): `source` is the key of the
+ * source the next page starts in, `offset` how many of its items come before it.
+ */
+export declare function encodeAppCursor(source: string, offset: number): string
 
 /**
  * JSON-RPC error codes used by MCP 2026-07-28. The vocabulary is open: a peer may send any

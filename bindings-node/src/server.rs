@@ -300,6 +300,33 @@ impl ServerMachine {
         Ok(Either::A(polled(env, out, "bytes")?))
     }
 
+    /// Registers a tool (`{name, title?, description?, inputSchema, outputSchema?,
+    /// annotations?, …}`) in the core's registry: the core answers `tools/list` (paged,
+    /// with `toolsListCache`) and checks `tools/call` (a known tool, object arguments, the
+    /// schema's required ones), then a `callTool` event asks for the result
+    /// (`respondTool`, `respondToolError`, `respondInputRequired` or `fail`).
+    ///
+    /// @throws {McpError} the tool breaks the schema.
+    /// @throws {McpContextError} `ERR_DUPLICATE`, `ERR_TOOLS_BY_METHOD`.
+    #[napi(catch_unwind, ts_args_type = "tool: Record<string, unknown>")]
+    pub fn add_tool(&mut self, env: Env, tool: Unknown<'_>) -> Result<()> {
+        let tool = text(&env, tool, "tool")?;
+        self.inner.add_tool(&tool).map_err(thrower(&env))
+    }
+
+    /// Removes a tool; whether it was registered (call `toolsListChanged()` to tell
+    /// listeners).
+    #[napi(catch_unwind)]
+    pub fn remove_tool(&mut self, name: String) -> bool {
+        self.inner.machine().remove_tool(&name)
+    }
+
+    /// Queues `notifications/tools/list_changed` on the listens that opted in.
+    #[napi(catch_unwind)]
+    pub fn tools_list_changed(&mut self) {
+        self.inner.machine().tools_list_changed();
+    }
+
     /// Serves `method` (e.g. `tools/list`, `tools/call`, a vendor method): its requests are
     /// validated like the core's own and arrive as `request` events, answered with
     /// `respondResult`, `respondInputRequired` or `fail`.
@@ -373,4 +400,29 @@ impl ServerMachine {
             .map(convert::u64_out);
         outbox.set_named_property("deadline", deadline)
     }
+}
+
+/// The core's cursor into a list the application assembles from several sources (e.g. a
+/// `listResources` page built from several templates' lists): `source` is the key of the
+/// source the next page starts in, `offset` how many of its items come before it.
+#[napi(catch_unwind)]
+#[allow(unreachable_pub)]
+pub fn encode_app_cursor(source: String, offset: u32) -> String {
+    mcp_context_node_adapter::server::app_cursor(&source, u64::from(offset))
+}
+
+/// The `{source, offset}` an `encodeAppCursor` text names, or `null` for any other text.
+#[napi(
+    catch_unwind,
+    ts_return_type = "{ source: string; offset: number } | null"
+)]
+#[allow(unreachable_pub)]
+pub fn decode_app_cursor(env: &Env, text: String) -> Result<Either<Object<'_>, Null>> {
+    let Some((source, offset)) = mcp_context_node_adapter::server::parse_app_cursor(&text) else {
+        return Ok(Either::B(Null));
+    };
+    let mut o = Object::new(env)?;
+    o.set_named_property("source", source)?;
+    o.set_named_property("offset", convert::u64_out(offset))?;
+    Ok(Either::A(o))
 }

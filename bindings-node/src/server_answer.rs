@@ -151,6 +151,53 @@ impl ServerMachine {
         })
     }
 
+    /// Answers a `callTool` event with a `CallToolResult` (`{content, structuredContent?,
+    /// isError?}`); the machine adds `resultType` and `_meta.serverInfo`.
+    ///
+    /// @throws {McpError} the result breaks the schema.
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, result: Record<string, unknown>, outbox?: Outbox | null"
+    )]
+    pub fn respond_tool(
+        &mut self,
+        env: Env,
+        handle: Int,
+        result: Unknown<'_>,
+        outbox: Option<Object<'_>>,
+    ) -> Result<()> {
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let result = text(&env, result, "result")?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner.respond_tool(h, &result).map_err(thrower(&env))
+        })
+    }
+
+    /// Answers a `callTool` event whose tool failed: a result with `isError: true` and
+    /// `message` as its one text content (the model sees it; protocol errors go
+    /// through `fail`).
+    ///
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, message: string, outbox?: Outbox | null"
+    )]
+    pub fn respond_tool_error(
+        &mut self,
+        env: Env,
+        handle: Int,
+        message: String,
+        outbox: Option<Object<'_>>,
+    ) -> Result<()> {
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_tool_error(h, &message)
+                .map_err(thrower(&env))
+        })
+    }
+
     /// Answers a `listResources` event with one page of the application's resources and
     /// its cursor for the next page (`null`: the last page). Items whose URI is registered
     /// are dropped (listed already).

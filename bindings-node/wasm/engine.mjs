@@ -138,6 +138,17 @@ export class ServerMachine {
     delete o.ptr
     return o
   }
+  addTool(tool) { call(() => this.inner.addTool(JSON.stringify(tool))) }
+  removeTool(name) { return this.inner.removeTool(name) }
+  toolsListChanged() { this._woke(this.inner.toolsListChanged()) }
+  respondTool(h, result, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondTool(n, JSON.stringify(result), d))
+  }
+  respondToolError(h, message, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondToolError(n, String(message), d))
+  }
   addMethod(method) { call(() => this.inner.addMethod(method)) }
   removeMethod(method) { return this.inner.removeMethod(method) }
   setCapability(key, value) { call(() => this.inner.setCapability(key, JSON.stringify(value))) }
@@ -332,6 +343,13 @@ export class ClientMachine {
     if (o.error) o.error = errorOf(o.error)
     return o
   }
+}
+
+/** The core's cursor into a list assembled from several sources, and back (`null`: not one). */
+export const encodeAppCursor = (source, offset) => glue.encodeAppCursor(String(source), offset)
+export function decodeAppCursor(text) {
+  const t = glue.decodeAppCursor(String(text))
+  return t === undefined ? null : JSON.parse(t)
 }
 
 /** One server-sent event carrying `message` (the core's framing). */

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use mcp_context::http::{HeadCheck, HeadFields, HttpResponse, HttpStart, RequestHead};
 use mcp_context::messages::owned::{
     OwnedGetPromptResult, OwnedInputRequest, OwnedJson, OwnedPrompt, OwnedResource,
-    OwnedResourceContents, OwnedResourceTemplate,
+    OwnedResourceContents, OwnedResourceTemplate, OwnedTool,
 };
 use mcp_context::server::{
     BodyKind, CacheHint, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure,
@@ -208,6 +208,27 @@ impl ServerAdapter {
         Ok(self.inner.set_resource_contents(uri, contents))
     }
 
+    /// Registers a tool (JSON text of a `Tool`) in the core's registry: `tools/list` and
+    /// `tools/call` are the core's, each call a `callTool` event.
+    pub fn add_tool(&mut self, tool: &str) -> Result<()> {
+        let tool = decode::<OwnedTool>(tool, "tool")?;
+        self.inner
+            .add_tool(tool)
+            .map_err(|e| register_error("addTool", &e))
+    }
+
+    /// Answers a `callTool` event with a `CallToolResult` (JSON text).
+    pub fn respond_tool(&mut self, handle: u64, result: &str) -> Result<()> {
+        let result = decode::<OwnedJson>(result, "result")?;
+        self.answer(handle, |s, h| s.respond_tool(h, result))
+    }
+
+    /// Answers a `callTool` event whose tool failed: a result with `isError: true` and
+    /// `message` as its text.
+    pub fn respond_tool_error(&mut self, handle: u64, message: &str) -> Result<()> {
+        self.answer(handle, |s, h| s.respond_tool_error(h, message))
+    }
+
     /// Serves an extension method.
     pub fn add_method(&mut self, method: &str) -> Result<()> {
         self.inner
@@ -366,6 +387,20 @@ impl ServerAdapter {
                 o.set("handle", self.keep(e.handle))
                     .set("method", e.method)
                     .set("params", Js::Json(e.params.as_raw().as_text().to_owned()))
+                    .set("progress", e.progress)
+                    .set("auth", e.auth)
+                    .set("capabilities", capabilities(e.capabilities))
+                    .set("retry", retry(e.retry.as_ref()));
+                o
+            }
+            Event::CallTool(e) => {
+                let mut o = Obj::typed("callTool");
+                o.set("handle", self.keep(e.handle))
+                    .set("name", e.name)
+                    .set(
+                        "arguments",
+                        Js::Json(e.arguments.as_raw().as_text().to_owned()),
+                    )
                     .set("progress", e.progress)
                     .set("auth", e.auth)
                     .set("capabilities", capabilities(e.capabilities))
@@ -579,4 +614,21 @@ fn retry(r: Option<&Retry>) -> Js {
     o.set("state", r.state.clone().map_or(Js::Null, Js::Bytes))
         .set("inputResponses", responses);
     Js::Obj(o)
+}
+
+/// A position in a list the application assembles from several sources (the core's
+/// `AppCursor`: one format for every binding): its text.
+#[must_use]
+pub fn app_cursor(source: &str, offset: u64) -> String {
+    mcp_context::server::AppCursor {
+        source: source.to_owned(),
+        offset,
+    }
+    .encode()
+}
+
+/// The `(source, offset)` an [`app_cursor`] text names; `None` for any other text.
+#[must_use]
+pub fn parse_app_cursor(text: &str) -> Option<(String, u64)> {
+    mcp_context::server::AppCursor::decode(text).map(|c| (c.source, c.offset))
 }

@@ -806,6 +806,17 @@ export class WasmServer {
         }
     }
     /**
+     * Removes a tool; whether it was registered.
+     * @param {string} name
+     * @returns {boolean}
+     */
+    removeTool(name) {
+        const ptr0 = passStringToWasm0(name, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmserver_removeTool(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
+    }
+    /**
      * Registers a static resource (JSON texts).
      * @param {string} resource
      * @param {string | null} [contents]
@@ -978,6 +989,39 @@ export class WasmServer {
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
             wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
+        }
+    }
+    /**
+     * Answers a `callTool` event with a `CallToolResult` (JSON text).
+     * @param {number} handle
+     * @param {string} result
+     * @param {boolean} drain
+     * @returns {string}
+     */
+    respondTool(handle, result, drain) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(result, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_respondTool(retptr, this.__wbg_ptr, handle, ptr0, len0, drain);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
         }
     }
     /**
@@ -1236,6 +1280,45 @@ export class WasmServer {
         }
     }
     /**
+     * Answers a `callTool` event whose tool failed (`isError: true`, `message`).
+     * @param {number} handle
+     * @param {string} message
+     * @param {boolean} drain
+     * @returns {string}
+     */
+    respondToolError(handle, message, drain) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(message, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_respondToolError(retptr, this.__wbg_ptr, handle, ptr0, len0, drain);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
+        }
+    }
+    /**
+     * Queues `notifications/tools/list_changed`.
+     */
+    toolsListChanged() {
+        wasm.wasmserver_toolsListChanged(this.__wbg_ptr);
+    }
+    /**
      * Queues `notifications/prompts/list_changed`.
      */
     promptsListChanged() {
@@ -1374,6 +1457,25 @@ export class WasmServer {
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
             wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
+        }
+    }
+    /**
+     * Registers a tool (JSON text) in the core's registry.
+     * @param {string} tool
+     */
+    addTool(tool) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(tool, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_addTool(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
         }
     }
     /**
@@ -1607,6 +1709,55 @@ export class WasmTemplate {
     }
 }
 if (Symbol.dispose) WasmTemplate.prototype[Symbol.dispose] = WasmTemplate.prototype.free;
+
+/**
+ * The `{"source","offset"}` (JSON text) an `encodeAppCursor` text names, or `undefined`.
+ * @param {string} text
+ * @returns {string | undefined}
+ */
+export function decodeAppCursor(text) {
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.decodeAppCursor(retptr, ptr0, len0);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        let v2;
+        if (r0 !== 0) {
+            v2 = getStringFromWasm0(r0, r1).slice();
+            wasm.__wbindgen_export3(r0, r1 * 1, 1);
+        }
+        return v2;
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+    }
+}
+
+/**
+ * The core's cursor into a list the application assembles from several sources.
+ * @param {string} source
+ * @param {number} offset
+ * @returns {string}
+ */
+export function encodeAppCursor(source, offset) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        const ptr0 = passStringToWasm0(source, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.encodeAppCursor(retptr, ptr0, len0, offset);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        deferred2_0 = r0;
+        deferred2_1 = r1;
+        return getStringFromWasm0(r0, r1);
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+        wasm.__wbindgen_export3(deferred2_0, deferred2_1, 1);
+    }
+}
 
 /**
  * The protocol revision the core speaks.

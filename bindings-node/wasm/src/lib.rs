@@ -50,3 +50,20 @@ pub fn sse_keepalive() -> Vec<u8> {
 pub fn sse_keepalive_interval_ms() -> f64 {
     mcp_context::http::sse::KEEPALIVE_INTERVAL_MS as f64
 }
+
+/// The core's cursor into a list the application assembles from several sources.
+#[wasm_bindgen(js_name = encodeAppCursor)]
+#[must_use]
+pub fn encode_app_cursor(source: &str, offset: u32) -> String {
+    mcp_context_node_adapter::server::app_cursor(source, u64::from(offset))
+}
+
+/// The `{"source","offset"}` (JSON text) an `encodeAppCursor` text names, or `undefined`.
+#[wasm_bindgen(js_name = decodeAppCursor)]
+#[must_use]
+pub fn decode_app_cursor(text: &str) -> Option<String> {
+    let (source, offset) = mcp_context_node_adapter::server::parse_app_cursor(text)?;
+    let mut o = mcp_context_node_adapter::Obj::default();
+    o.set("source", source).set("offset", offset);
+    Some(mcp_context_node_adapter::Js::Obj(o).to_json())
+}

@@ -206,6 +206,48 @@ impl WasmServer {
         Some(output(p, &mut self.bytes))
     }
 
+    /// Registers a tool (JSON text) in the core's registry.
+    #[wasm_bindgen(js_name = addTool)]
+    pub fn add_tool(&mut self, tool: &str) -> Result<(), JsValue> {
+        self.inner.add_tool(tool).map_err(thrown)
+    }
+
+    /// Removes a tool; whether it was registered.
+    #[wasm_bindgen(js_name = removeTool)]
+    pub fn remove_tool(&mut self, name: &str) -> bool {
+        self.inner.machine().remove_tool(name)
+    }
+
+    /// Queues `notifications/tools/list_changed`.
+    #[wasm_bindgen(js_name = toolsListChanged)]
+    pub fn tools_list_changed(&mut self) {
+        self.inner.machine().tools_list_changed();
+    }
+
+    /// Answers a `callTool` event with a `CallToolResult` (JSON text).
+    #[wasm_bindgen(js_name = respondTool)]
+    pub fn respond_tool(
+        &mut self,
+        handle: f64,
+        result: &str,
+        drain: bool,
+    ) -> Result<String, JsValue> {
+        let r = self.inner.respond_tool(int(handle), result);
+        self.done_unit(r, drain)
+    }
+
+    /// Answers a `callTool` event whose tool failed (`isError: true`, `message`).
+    #[wasm_bindgen(js_name = respondToolError)]
+    pub fn respond_tool_error(
+        &mut self,
+        handle: f64,
+        message: &str,
+        drain: bool,
+    ) -> Result<String, JsValue> {
+        let r = self.inner.respond_tool_error(int(handle), message);
+        self.done_unit(r, drain)
+    }
+
     /// Serves an extension method (`tools/list`, `tools/call`, vendor methods).
     #[wasm_bindgen(js_name = addMethod)]
     pub fn add_method(&mut self, method: &str) -> Result<(), JsValue> {
