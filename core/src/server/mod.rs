@@ -65,6 +65,7 @@
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
 //! | `progress` | `notifications/progress` by handle |
+//! | `log` | `notifications/message`: [`Server::log_for`], [`Server::log`] |
 //! | `mrtr` | sealing and verifying `requestState` |
 //! | `complete` | built-in completion |
 //! | `pending`, `subscriptions`, `outbox` | internal tables |
@@ -92,6 +93,8 @@ mod legacy;
 #[cfg(all(feature = "alloc", not(feature = "legacy")))]
 #[path = "legacy_off.rs"]
 mod legacy;
+#[cfg(feature = "alloc")]
+mod log;
 #[cfg(feature = "alloc")]
 mod machine;
 #[cfg(feature = "alloc")]

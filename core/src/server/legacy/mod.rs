@@ -17,7 +17,13 @@
 //! | dispatch hook | `Server::receive` (`machine.rs`) calls [`Server::legacy_request`] |
 //! | output hook | `Server::poll_output` and `handle_http` call [`Server::legacy_shape`] |
 //! | HTTP sessions | `server/http.rs` with [`session::Sessions`] |
+//! | capabilities and log level per connection or session | [`peer`] |
+//! | `input_required` as server-to-client requests | [`bridge`] |
+//! | `logging/setLevel`, `notifications/message` | [`logging`] |
 
+mod bridge;
+mod logging;
+mod peer;
 mod session;
 mod shape;
 
@@ -67,6 +73,10 @@ pub(crate) struct Legacy {
     /// Requests with a modern claim on a legacy stdio connection, `(stream, id as JSON)`:
     /// their answers keep the modern shape.
     modern_ids: VecSet<(StreamId, String)>,
+    /// Per connection or session: capabilities, log level, outstanding client requests.
+    peers: peer::Peers,
+    /// Requests waiting for the client's answers to server-to-client requests.
+    bridge: bridge::Bridge,
 }
 
 impl Legacy {
@@ -79,6 +89,7 @@ impl Legacy {
     pub(crate) fn forget_post(&mut self, stream: StreamId) {
         if matches!(self.streams.get(&stream), Some(Era::Post)) {
             self.streams.remove(&stream);
+            self.peers.forget_post(stream);
         }
     }
 
@@ -134,6 +145,7 @@ impl Server {
         }
         match r.method {
             Method::Ping => self.legacy_empty_result(ctx, r),
+            Method::LoggingSetLevel => self.legacy_set_level(r, ctx),
             Method::ResourcesSubscribe | Method::ResourcesUnsubscribe => {
                 self.legacy_subscribe(r, ctx);
             }
@@ -149,7 +161,11 @@ impl Server {
                     .first()
                     .cloned()
                     .unwrap_or_default();
-                match shape::modern_request(r, &version) {
+                let peer = self.legacy_peer(ctx);
+                let state = peer.as_ref().and_then(|p| self.legacy.peers.get(p));
+                let caps = state.map_or("{}", |s| s.caps.as_str());
+                let level = state.and_then(|s| s.level);
+                match shape::modern_request(r, &version, caps, level) {
                     Some(bytes) => {
                         if let Ok(Message::Request(m)) =
                             Message::decode_with(&bytes, self.config.limits)
@@ -187,6 +203,7 @@ impl Server {
             .or(LEGACY_VERSIONS.first())
             .copied()
             .unwrap_or("2025-11-25");
+        let capabilities = r.params.and_then(|p| p.get("capabilities"));
         match ctx.transport {
             Transport::Stdio => {
                 self.legacy
@@ -194,6 +211,9 @@ impl Server {
                     .get_or_insert_with(ctx.stream, || Era::Stdio {
                         subs: VecSet::new(),
                     });
+                self.legacy
+                    .peers
+                    .open(peer::Peer::Stdio(ctx.stream), ctx, capabilities);
             }
             Transport::Http => {
                 let secret = self
@@ -214,6 +234,11 @@ impl Server {
                     let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Too many sessions");
                     return self.reply_error(ctx, r.id, &err, 503);
                 };
+                let sessions = &self.legacy.sessions;
+                self.legacy.peers.retain_sessions(|s| sessions.contains(s));
+                self.legacy
+                    .peers
+                    .open(peer::Peer::Session(id.clone()), ctx, capabilities);
                 self.legacy.created = Some(id);
                 self.legacy.mark_post(ctx.stream);
             }
@@ -281,12 +306,34 @@ impl Server {
             w.begin_object()?;
             w.end_object()?;
         }
+        // `logging/setLevel` is the core's for legacy clients (`logging.rs`).
+        if !self.ext.capabilities.contains_key("logging") {
+            w.key("logging")?;
+            w.begin_object()?;
+            w.end_object()?;
+        }
         // The host's own (`set_capability`: `tools`, `logging`, …), as in `server/discover`.
         for (k, v) in &self.ext.capabilities {
             w.key(k)?;
             w.raw(v.as_raw())?;
         }
         w.end_object()
+    }
+
+    /// The legacy client `ctx` belongs to: its stdio connection, or the session of its
+    /// HTTP POST (mapped to the session from here on, for answers given later).
+    fn legacy_peer(&mut self, ctx: Ctx) -> Option<peer::Peer> {
+        match self.legacy.streams.get(&ctx.stream)? {
+            Era::Stdio { .. } => Some(peer::Peer::Stdio(ctx.stream)),
+            Era::Post => {
+                if let Some((id, _)) = self.legacy.peers.post(ctx.stream) {
+                    return Some(peer::Peer::Session(id.clone()));
+                }
+                let id = self.legacy.current.clone()?;
+                self.legacy.peers.map_post(&id, ctx);
+                Some(peer::Peer::Session(id))
+            }
+        }
     }
 
     fn legacy_empty_result(&mut self, ctx: Ctx, r: &Request<'_>) {
@@ -396,6 +443,9 @@ impl Server {
     /// The transport closed `stream`: a legacy stdio connection ends, a session's GET
     /// stream is gone.
     pub(crate) fn legacy_closed(&mut self, stream: StreamId) {
+        self.legacy_bridge_closed(stream);
+        self.legacy.peers.forget_post(stream);
+        self.legacy.peers.remove(&peer::Peer::Stdio(stream));
         self.legacy.streams.remove(&stream);
         self.legacy.modern_ids.retain(|(s, _), _| *s != stream);
         for (_, s) in self.legacy.sessions.iter_mut() {
