@@ -7,7 +7,8 @@
 //! what 2025-11-25 has and 2026-07-28 does not: `initialize` with version negotiation,
 //! `ping`, `resources/subscribe` / `resources/unsubscribe` with unsolicited
 //! `notifications/resources/updated`, list-changed notifications pushed to every legacy
-//! stream, HTTP sessions ([`session`]) and the shape of results ([`shape`]). Every other
+//! stream, `logging/setLevel` ([`logging`]), server-to-client requests for `input_required`
+//! ([`bridge`]), HTTP sessions ([`session`]) and the shape of results ([`shape`]). Every other
 //! request is rebuilt with modern `_meta` and runs through the modern pipeline (catalogue,
 //! routing, completion, prompts, visibility, cancellation: one code path), and its answer is
 //! reshaped on the way out.

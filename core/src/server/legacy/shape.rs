@@ -4,7 +4,8 @@
 //!
 //! * results lose `resultType`, `ttlMs`, `cacheScope` and `_meta.io.modelcontextprotocol/serverInfo`
 //!   (2025-11-25 has no such fields; `serverInfo` travels in the `InitializeResult`);
-//! * an `input_required` result (no such thing in 2025-11-25) becomes -32603;
+//! * an `input_required` result (no such thing in 2025-11-25) that was not bridged into
+//!   server-to-client requests ([`super::bridge`]) becomes -32603;
 //! * "Resource not found" (-32602 with `data.uri`) becomes -32002, the code 2025-11-25
 //!   servers use (spec 2025-11-25, server/resources "Error Handling").
 //!
