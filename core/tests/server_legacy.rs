@@ -851,9 +851,11 @@ fn input_required_on_stdio_becomes_client_requests_then_the_retry() {
     assert_eq!(sent[1].1["method"], "sampling/createMessage");
     let (e_id, s_id) = (sent[0].1["id"].clone(), sent[1].1["id"].clone());
     assert_ne!(e_id, s_id);
-    // An answer with an unknown id, and one from another connection, change nothing.
+    // An answer with an unknown id, and one from another (legacy) connection, change nothing.
     let stray = json!({"jsonrpc": "2.0", "id": 999, "result": {}});
     assert!(l.send(0, stray).is_empty());
+    l.legacy.push(5);
+    l.send(5, init_with(1, json!({"elicitation": {}})));
     let elsewhere = json!({"jsonrpc": "2.0", "id": e_id, "result": {"action": "decline"}});
     assert!(l.send(5, elsewhere).is_empty());
     // The elicitation is answered; the sampling fails: the retry comes after both.
