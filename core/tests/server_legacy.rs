@@ -894,6 +894,29 @@ fn input_required_on_stdio_becomes_client_requests_then_the_retry() {
     // A late duplicate answer is ignored.
     let late = json!({"jsonrpc": "2.0", "id": e_id, "result": accepted});
     assert!(l.send(0, late).is_empty());
+    // A modern request on the legacy connection gets the modern `input_required` result.
+    l.legacy.retain(|s| *s != 0);
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}});
+    let outs = l.send(0, req(3, "tools/call", json!({"name": "t", "_meta": meta})));
+    let Event::Request(ev) = one_event(&outs) else {
+        panic!("{outs:?}")
+    };
+    let requests = vec![("name".into(), elicit())];
+    l.server
+        .respond_input_required(
+            ev.handle,
+            InputRequired {
+                requests,
+                state: None,
+            },
+        )
+        .unwrap();
+    let outs = l.drain();
+    let t = transmits(&outs);
+    assert_eq!(t.len(), 1);
+    assert_eq!(t[0].1["id"], 3);
+    assert_eq!(t[0].1["result"]["resultType"], "input_required");
     assert_eq!(l.server.pending_requests(), 0);
     assert_eq!(l.server.poll_timeout(), None);
 }

@@ -85,6 +85,14 @@ impl Server {
         let Some(peer) = self.legacy_peer_of_stream(p.stream) else {
             return false;
         };
+        // A request with a modern claim on a legacy connection keeps the modern answer.
+        if !self.legacy.modern_ids.is_empty()
+            && let Some(id) =
+                encode_with(|w| p.id.encode(w)).and_then(|b| String::from_utf8(b).ok())
+            && self.legacy.modern_ids.contains_key(&(p.stream, id))
+        {
+            return false;
+        }
         let ctx = match &peer {
             Peer::Stdio(_) => self.legacy.peers.get(&peer).map(|s| s.ctx),
             Peer::Session(_) => self.legacy.peers.post(p.stream).map(|(_, c)| *c),
