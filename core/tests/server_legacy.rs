@@ -1225,3 +1225,46 @@ fn logging_set_level_filters_log_lines() {
     let t = transmits(&l.drain());
     assert_eq!((t.len(), t[0].0.stream), (1, StreamId(8)));
 }
+
+#[test]
+fn input_required_on_a_prompt_reruns_the_prompt_with_its_arguments() {
+    use mcp_context::messages::owned::{FromJsonText, OwnedGetPromptResult};
+    use mcp_context::server::InputRequired;
+    let mut l = bridge_server("bridge-prompt");
+    l.legacy.push(0);
+    l.send(0, init_with(1, json!({"elicitation": {}})));
+    let args = json!({"project": "acme", "id": "1"});
+    let params = json!({"name": "review_note", "arguments": args, "_meta": {"progressToken": 9}});
+    let outs = l.send(0, req(2, "prompts/get", params));
+    let Event::GetPrompt(ev) = one_event(&outs) else {
+        panic!("{outs:?}")
+    };
+    l.server
+        .respond_input_required(
+            ev.handle,
+            InputRequired {
+                requests: vec![("tone".into(), elicit())],
+                state: Some(b"p".to_vec()),
+            },
+        )
+        .unwrap();
+    let ask = transmits(&l.drain())[0].1.clone();
+    let answer = json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "decline"}});
+    let Event::GetPrompt(retry) = one_event(&l.send(0, answer)) else {
+        panic!()
+    };
+    assert_eq!(retry.name, "review_note");
+    assert_eq!(retry.arguments, ev.arguments);
+    assert!(retry.progress && retry.capabilities.elicitation_form);
+    let r = retry.retry.expect("a retry");
+    assert_eq!(r.state.as_deref(), Some(&b"p"[..]));
+    let got: Value = serde_json::from_str(r.input_responses[0].1.as_raw().as_text()).unwrap();
+    assert_eq!(got, json!({"action": "decline"}));
+    let result = OwnedGetPromptResult::from_json_text(r#"{"messages":[]}"#).unwrap();
+    l.server.respond_prompt(retry.handle, result).unwrap();
+    let v = only(&l.drain());
+    assert_eq!(
+        (v["id"].clone(), v["result"]["messages"].clone()),
+        (json!(2), json!([]))
+    );
+}
