@@ -98,9 +98,11 @@ impl Server {
             Peer::Session(_) => self.legacy.peers.post(p.stream).map(|(_, c)| *c),
         };
         let outstanding = self.legacy.peers.get(&peer).map(|s| s.outstanding);
-        let (Some(ctx), Some(outstanding)) = (ctx, outstanding) else {
+        let (Some(mut ctx), Some(outstanding)) = (ctx, outstanding) else {
             return false;
         };
+        // The retry runs as the request's caller (its `requestState` is bound to it).
+        ctx.auth = p.auth;
         let id = p.id.as_ref();
         if requests.is_empty() {
             // Nothing to ask: 2025-11-25 has no way to say "retry" to the client.
