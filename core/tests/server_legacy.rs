@@ -1160,6 +1160,63 @@ fn input_required_in_an_http_session_goes_on_the_post_stream() {
     );
     assert_eq!(v["id"], 2);
     assert!(v["result"]["content"].is_array());
+
+    // The client cancels a waiting request in a POST of its own: its open input is
+    // cancelled on the request's stream, and a late answer is ignored.
+    l.legacy.push(22);
+    let call = req(3, "tools/call", json!({"name": "greet"}));
+    l.http(&head("POST", s), &call, 22, 0);
+    let Event::Request(ev) = one_event(&l.drain()) else {
+        panic!()
+    };
+    let requests = vec![("name".into(), elicit())];
+    l.server
+        .respond_input_required(
+            ev.handle,
+            InputRequired {
+                requests,
+                state: None,
+            },
+        )
+        .unwrap();
+    let ask = transmits(&l.drain())[0].1.clone();
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": 3}});
+    let (start, _) = l.http(&head("POST", s), &cancel, 23, 0);
+    assert_eq!(status(&start), 202);
+    let t = transmits(&l.drain());
+    assert_eq!((t.len(), t[0].0.stream), (1, StreamId(22)));
+    assert_eq!(t[0].1["params"]["requestId"], ask["id"]);
+    let late = json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "cancel"}});
+    l.http(&head("POST", s), &late, 24, 0);
+    assert!(l.drain().is_empty());
+    assert_eq!(l.server.poll_timeout(), None);
+
+    // The POST's stream closes while the request waits: it is dropped.
+    l.http(
+        &head("POST", s),
+        &req(4, "tools/call", json!({"name": "g"})),
+        25,
+        0,
+    );
+    let Event::Request(ev) = one_event(&l.drain()) else {
+        panic!()
+    };
+    let requests = vec![("name".into(), elicit())];
+    l.server
+        .respond_input_required(
+            ev.handle,
+            InputRequired {
+                requests,
+                state: None,
+            },
+        )
+        .unwrap();
+    l.drain();
+    assert!(l.server.poll_timeout().is_some());
+    l.server.stream_closed(StreamId(25));
+    assert!(l.drain().is_empty());
+    assert_eq!(l.server.poll_timeout(), None);
 }
 
 #[test]
