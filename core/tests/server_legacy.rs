@@ -1217,6 +1217,26 @@ fn input_required_in_an_http_session_goes_on_the_post_stream() {
     l.server.stream_closed(StreamId(25));
     assert!(l.drain().is_empty());
     assert_eq!(l.server.poll_timeout(), None);
+
+    // A request waiting for the host is cancelled by the client's POST too.
+    l.http(
+        &head("POST", s),
+        &req(5, "tools/call", json!({"name": "g"})),
+        26,
+        0,
+    );
+    let Event::Request(ev) = one_event(&l.drain()) else {
+        panic!()
+    };
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                        "params": {"requestId": 5}});
+    l.http(&head("POST", s), &cancel, 27, 0);
+    let outs = l.drain();
+    assert!(
+        matches!(one_event(&outs), Event::Cancelled { handle, reason: CancelReason::Client } if handle == ev.handle),
+        "{outs:?}"
+    );
+    assert!(transmits(&outs).is_empty());
 }
 
 #[test]

@@ -336,7 +336,7 @@ impl Server {
 
     /// A client cancelled request `id` on `stream`: a listen subscription ends, an
     /// unanswered event is reported; nothing more is sent for it (docs/rules.md §16.9 rule 56).
-    fn cancel(&mut self, stream: StreamId, id: &RequestId<'_>) {
+    pub(crate) fn cancel(&mut self, stream: StreamId, id: &RequestId<'_>) {
         if let Some(k) = self.subs.find(stream, id) {
             self.subs.remove(k);
             self.out.purge_subscription(k);

@@ -309,8 +309,20 @@ impl Server {
 
     /// The client cancelled request `id` (`notifications/cancelled` on `ctx`): a request
     /// waiting for its answers is dropped, its open inputs cancelled, nothing more sent for
-    /// it. `true` when one was found.
+    /// it. In an HTTP session the notification comes in a POST of its own, so a request
+    /// waiting for the host is found on the session's other POST streams (and cancelled as
+    /// on its own stream). `true` when one was found.
     pub(crate) fn legacy_cancelled(&mut self, ctx: Ctx, id: &RequestId<'_>) -> bool {
+        if let (Some(Era::Post), Some(session)) =
+            (self.legacy.streams.get(&ctx.stream), &self.legacy.current)
+        {
+            for s in self.legacy.peers.posts_of(session) {
+                if s != ctx.stream && self.pending.find(s, id).is_some() {
+                    self.cancel(s, id);
+                    return true;
+                }
+            }
+        }
         if self.legacy.bridge.parked.is_empty() {
             return false;
         }

@@ -97,6 +97,15 @@ impl Peers {
         self.posts.get(&stream)
     }
 
+    /// The POST streams of `session` whose answers are outstanding.
+    pub(crate) fn posts_of(&self, session: &str) -> alloc::vec::Vec<StreamId> {
+        self.posts
+            .iter()
+            .filter(|(_, (id, _))| id == session)
+            .map(|(s, _)| *s)
+            .collect()
+    }
+
     pub(crate) fn forget_post(&mut self, stream: StreamId) {
         self.posts.remove(&stream);
     }
