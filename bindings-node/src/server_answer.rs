@@ -84,6 +84,53 @@ impl ServerMachine {
         })
     }
 
+    /// Sends `notifications/message` (`level`, optional `logger`, any JSON `data`) for an
+    /// event's request, on its own stream, when the request admits `level` (a 2025-11-25
+    /// session's `logging/setLevel`, a modern request's `_meta` log level); `false` (nothing
+    /// sent) when it does not.
+    ///
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE` (answered, cancelled or timed out).
+    /// @throws {TypeError} an unknown `level`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency', logger: string | null | undefined, data: unknown"
+    )]
+    pub fn log_for(
+        &mut self,
+        env: Env,
+        handle: Int,
+        level: String,
+        logger: Option<String>,
+        data: Unknown<'_>,
+    ) -> Result<bool> {
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let data = text(&env, data, "data")?;
+        self.inner
+            .log_for(h, &level, logger.as_deref(), &data)
+            .map_err(thrower(&env))
+    }
+
+    /// Sends `notifications/message` to every 2025-11-25 connection and session event
+    /// stream whose level admits `level`; returns how many.
+    ///
+    /// @throws {TypeError} an unknown `level`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency', logger: string | null | undefined, data: unknown"
+    )]
+    pub fn log(
+        &mut self,
+        env: Env,
+        level: String,
+        logger: Option<String>,
+        data: Unknown<'_>,
+    ) -> Result<u32> {
+        let data = text(&env, data, "data")?;
+        self.inner
+            .log(&level, logger.as_deref(), &data)
+            .map_err(thrower(&env))
+    }
+
     /// The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
     /// Content-Type, Accept, Content-Length), before its body is read: `{readBody: true,
     /// limit}`, or the whole response (`{status, headers, body}`).

@@ -157,6 +157,10 @@ export class ServerMachine {
     const n = int(h, 'handle')
     return this._batch(outbox, (d) => this.inner.progress(n, progress, total ?? undefined, message ?? undefined, d))
   }
+  logFor(h, level, logger, data) {
+    return this._woke(call(() => this.inner.logFor(int(h, 'handle'), level, logger ?? undefined, JSON.stringify(data ?? null))))
+  }
+  log(level, logger, data) { return this._woke(call(() => this.inner.log(level, logger ?? undefined, JSON.stringify(data ?? null)))) }
   respondResult(h, result, cache, outbox) {
     const n = int(h, 'handle')
     this._batch(outbox, (d) => this.inner.respondResult(n, JSON.stringify(result), text(cache), d))

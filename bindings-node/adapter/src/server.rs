@@ -16,6 +16,7 @@ use mcp_context::server::{
     RespondError, Retry, Server, ServerConfig, StreamId, TemplateEntry, Transport,
 };
 
+use mcp_context::messages::LoggingLevel;
 use mcp_context::stdio::{Line, LineSplitter};
 
 use crate::error::{Error, Result, decode};
@@ -488,6 +489,33 @@ impl ServerAdapter {
             .map_err(|e| respond_error(&e))
     }
 
+    /// `notifications/message` (`data` JSON text) for an event's request, when the request
+    /// admits `level` (a 2025-11-25 session's `logging/setLevel`, a modern request's `_meta`
+    /// log level); `false` when it does not.
+    pub fn log_for(
+        &mut self,
+        handle: u64,
+        level: &str,
+        logger: Option<&str>,
+        data: &str,
+    ) -> Result<bool> {
+        let h = self.handle(handle)?;
+        let level = log_level(level)?;
+        let data = decode::<OwnedJson>(data, "data")?;
+        self.inner
+            .log_for(h, level, logger, &data)
+            .map_err(|e| respond_error(&e))
+    }
+
+    /// `notifications/message` to every 2025-11-25 connection and session event stream whose
+    /// level admits `level`; how many.
+    pub fn log(&mut self, level: &str, logger: Option<&str>, data: &str) -> Result<u32> {
+        let level = log_level(level)?;
+        let data = decode::<OwnedJson>(data, "data")?;
+        let n = self.inner.log(level, logger, &data);
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
     /// Answers a read with contents (JSON text) and an optional cache hint.
     pub fn respond_read(
         &mut self,
@@ -593,6 +621,12 @@ fn response(r: HttpResponse) -> Polled {
         shape: o,
         bytes: Some(r.body),
     }
+}
+
+/// A log level by its name (`debug` … `emergency`); another name is a `TypeError`.
+fn log_level(level: &str) -> Result<LoggingLevel> {
+    LoggingLevel::from_name(level)
+        .ok_or_else(|| Error::Type(format!("level: unknown log level {level:?}")))
 }
 
 fn capabilities(c: DeclaredCapabilities) -> Obj {

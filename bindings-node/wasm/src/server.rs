@@ -302,6 +302,29 @@ impl WasmServer {
         Ok(self.done(Js::Bool(sent), None, drain))
     }
 
+    /// `notifications/message` (`data` as JSON text) for an event's request when the request
+    /// admits `level`; `false` (nothing sent) when it does not.
+    #[wasm_bindgen(js_name = logFor)]
+    pub fn log_for(
+        &mut self,
+        handle: f64,
+        level: &str,
+        logger: Option<String>,
+        data: &str,
+    ) -> Result<bool, JsValue> {
+        self.inner
+            .log_for(int(handle), level, logger.as_deref(), data)
+            .map_err(thrown)
+    }
+
+    /// `notifications/message` to every 2025-11-25 connection and session event stream
+    /// whose level admits `level`; how many.
+    pub fn log(&mut self, level: &str, logger: Option<String>, data: &str) -> Result<u32, JsValue> {
+        self.inner
+            .log(level, logger.as_deref(), data)
+            .map_err(thrown)
+    }
+
     /// The head-only HTTP checks (`head` as JSON text): `{"readBody":true,"limit":n}`, or a
     /// response `{"status","headers"}` whose body lies at `ptr` + `at`.
     #[wasm_bindgen(js_name = httpHead)]
