@@ -347,7 +347,8 @@ echo "swift binding step: $(( $(date +%s) - swift_started )) s"
 # --- distribution (issue 30): artifacts into dist/, installed where there is no Rust ----------
 # One version (scripts/version.sh); the abi3 wheel (manylinux2014 x86_64, auditwheel-checked)
 # and the sdist built back from source (scripts/dist-python.sh); the npm main package and the
-# linux-x64-gnu platform package, no install script (scripts/dist-node.sh); both installed in
+# linux-x64-gnu platform package, no install script (scripts/dist-node.sh); the Swift Linux
+# artifact, linked through its pkg-config file alone (scripts/dist-swift.sh); Python and Node installed in
 # a Debian chroot with no compiler, cargo or rustc, serving the official SDK clients, and the
 # npm package without its platform package on the WebAssembly fallback (scripts/install-test.sh);
 # `cargo publish --dry-run` of the two crates (packaging); the workflows through actionlint (PyPI's
@@ -358,6 +359,7 @@ t0=$(date +%s)
 scripts/version.sh
 scripts/dist-python.sh
 scripts/dist-node.sh
+scripts/dist-swift.sh
 scripts/install-test.sh
 # Packaging and the manifests only (--no-verify): the verifying build of both crates (about
 # 10 min cold here) runs in release.yml's `crates` job.
