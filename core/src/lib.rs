@@ -62,6 +62,8 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+pub mod auth;
 pub mod base64;
 pub mod cache;
 #[cfg(feature = "alloc")]
