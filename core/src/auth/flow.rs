@@ -634,8 +634,9 @@ impl Authorizer {
         now_ms: u64,
     ) {
         let ok = (200..300).contains(&status);
-        let parsed = TokenResponse::parse(body)
-            .filter(|t| ok && t.token_type.eq_ignore_ascii_case("bearer"));
+        let parsed = TokenResponse::parse(body).filter(|t| {
+            ok && t.token_type.eq_ignore_ascii_case("bearer") && is_b64token(&t.access_token)
+        });
         let Some(t) = parsed else {
             if refresh {
                 // The refresh token is spent: drop it, authorize again when challenged.
@@ -759,6 +760,16 @@ fn choose_method(m: &ServerMetadata, has_secret: bool, registered: Option<&str>)
     } else {
         AuthMethod::Basic
     }
+}
+
+/// RFC 6750 §2.1 `b64token`: what a Bearer credential may hold, so the header value is
+/// safe on the wire.
+fn is_b64token(t: &str) -> bool {
+    let body = t.trim_end_matches('=');
+    !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
 }
 
 fn b64(bytes: &[u8]) -> String {

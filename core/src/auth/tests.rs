@@ -709,4 +709,17 @@ fn insecure_or_unusable_servers_are_refused() {
         failed(&net.run(&mut a, 0)),
         Some(&AuthError::BadTokenResponse)
     );
+    // Nor one whose token could not travel in a header.
+    let (mut net, mut a) = (Net::new(), authorizer());
+    net.route(
+        &format!("{AS}/token"),
+        200,
+        r#"{"access_token":"a\r\nX: y","token_type":"Bearer"}"#,
+    );
+    a.handle_challenge(401, None, &E, 0);
+    assert_eq!(
+        failed(&net.run(&mut a, 0)),
+        Some(&AuthError::BadTokenResponse)
+    );
+    assert_eq!(a.authorization_header(MCP, 0), None);
 }
