@@ -16,6 +16,7 @@
 //! # Ok(()) }
 //! ```
 
+mod auth;
 mod http;
 mod sse;
 mod stdio;
@@ -37,6 +38,7 @@ use mcp_context::messages::owned::{OwnedInputRequest, OwnedJson, OwnedSubscripti
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+pub use auth::{OAuth, Redirect, UserAgent};
 pub use http::HttpTransport;
 
 /// Why a call gave no result.
