@@ -3,7 +3,8 @@
 //!
 //! The input is split at `\n`. The first chunk is the `WWW-Authenticate` value of a 401. Each
 //! later chunk answers what the flow asks for: a fetch gets the status its first byte picks
-//! and the rest as the body (`#` instead: the fetch failed); an authorization URL gets the
+//! and the rest as the body (an ASCII digit `0`-`9` picks 200, 201, 404, 400, 401, 500, 302,
+//! 403, 204, 0; `#` instead: the fetch failed); an authorization URL gets the
 //! chunk as the redirect's query, with `STATE` replaced by the `state` the flow sent (so the
 //! happy path is reachable); a chunk starting with `!` is a new challenge (its second byte
 //! picks 401 or 403 `insufficient_scope`-style, the rest is the header); `~` is time passing
@@ -98,7 +99,7 @@ fuzz_target!(|data: &[u8]| {
             }
             _ => match waiting.take() {
                 Some(id) => {
-                    let status = STATUSES[usize::from(first % 10)];
+                    let status = STATUSES[usize::from(first.wrapping_sub(b'0') % 10)];
                     a.handle_fetched(id, status, rest.as_bytes(), now);
                 }
                 None => {
