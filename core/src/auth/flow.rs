@@ -17,6 +17,7 @@ use super::{
     Action, AuthConfig, AuthError, ENTROPY_LEN, FetchId, FetchRequest, HttpMethod, Tokens,
 };
 use crate::base64::{self, Alphabet};
+use crate::uri::Uri;
 
 /// A `client_id` (and secret) for one authorization server, and how to authenticate.
 #[derive(Debug, Clone)]
@@ -103,12 +104,15 @@ impl Authorizer {
     /// A flow for the MCP server `config.server_url`.
     ///
     /// # Errors
-    /// [`AuthError::BadUrl`] when the server or redirect URL is not an `http(s)` URL.
+    /// [`AuthError::BadUrl`] when the server URL is not an `http(s)` URL or the redirect URI
+    /// is not an absolute URI without a fragment.
     pub fn new(config: AuthConfig) -> Result<Self, AuthError> {
-        for u in [&config.server_url, &config.redirect_uri] {
-            if HttpUrl::parse(u).is_none() {
-                return Err(AuthError::BadUrl(u.clone()));
-            }
+        if HttpUrl::parse(&config.server_url).is_none() {
+            return Err(AuthError::BadUrl(config.server_url));
+        }
+        // Any absolute URI without a fragment (a native app may use its own scheme).
+        if Uri::parse(&config.redirect_uri).map_or(true, |u| u.fragment.is_some()) {
+            return Err(AuthError::BadUrl(config.redirect_uri));
         }
         Ok(Self {
             config,
@@ -264,7 +268,8 @@ impl Authorizer {
         self.awaiting = None;
         let ok = (200..300).contains(&status);
         match core::mem::replace(&mut self.phase, Phase::Idle) {
-            Phase::Idle | Phase::Redirect(_) => {}
+            // Nothing awaits a fetch there; keep the state as it was.
+            p @ (Phase::Idle | Phase::Redirect(_)) => self.phase = p,
             Phase::ResourceMetadata { candidates, next } => {
                 match ResourceMetadata::parse(body).filter(|_| ok) {
                     Some(prm) => self.on_resource_metadata(prm),
@@ -304,19 +309,25 @@ impl Authorizer {
     /// The URL the user agent was redirected to after [`Action::Authorize`]
     /// (docs/rules.md §20.5): `iss`, then `state`, then `error` or `code`.
     pub fn handle_redirect(&mut self, redirect_url: &str, _now_ms: u64) {
-        let Phase::Redirect(pending) = core::mem::replace(&mut self.phase, Phase::Idle) else {
+        if !matches!(self.phase, Phase::Redirect(_)) {
+            // Not waiting for one: the running flow (if any) goes on.
             return self.fail_keep(AuthError::UnexpectedRedirect);
+        }
+        let Phase::Redirect(pending) = core::mem::replace(&mut self.phase, Phase::Idle) else {
+            return;
         };
-        let (Some(got), Some(want)) = (
-            HttpUrl::parse(redirect_url),
-            HttpUrl::parse(&self.config.redirect_uri),
+        let (Ok(got), Ok(want)) = (
+            Uri::parse(redirect_url),
+            Uri::parse(&self.config.redirect_uri),
         ) else {
             return self.fail(AuthError::UnexpectedRedirect);
         };
-        if got.origin() != want.origin() || got.path != want.path {
-            return self.fail(AuthError::UnexpectedRedirect);
-        }
-        let Some(pairs) = url::query_pairs(&got) else {
+        let same_endpoint = got.scheme.eq_ignore_ascii_case(want.scheme)
+            && got.authority.map(str::to_ascii_lowercase)
+                == want.authority.map(str::to_ascii_lowercase)
+            && got.path == want.path;
+        let pairs = got.query.map_or(Some(Vec::new()), form::parse);
+        let (true, Some(pairs)) = (same_endpoint, pairs) else {
             return self.fail(AuthError::UnexpectedRedirect);
         };
         let get = |n: &str| pairs.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());

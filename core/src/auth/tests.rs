@@ -723,3 +723,65 @@ fn insecure_or_unusable_servers_are_refused() {
     );
     assert_eq!(a.authorization_header(MCP, 0), None);
 }
+
+#[test]
+fn redirects_are_checked_against_the_redirect_uri() {
+    // A redirect while the flow waits for a fetch is refused and the flow goes on.
+    let (mut net, mut a) = (Net::new(), authorizer());
+    a.handle_challenge(401, None, &E, 0);
+    let Some(Action::Fetch(f)) = a.poll_action() else {
+        panic!("a metadata fetch first")
+    };
+    a.handle_redirect(&format!("{CB}?code=x&state=y"), 0);
+    assert_eq!(
+        a.poll_action(),
+        Some(Action::Failed(AuthError::UnexpectedRedirect))
+    );
+    let body = prm(MCP, &[AS], None);
+    a.handle_fetched(f.id, 200, body.as_bytes(), 0);
+    assert!(retried(&net.run(&mut a, 0)).is_some(), "the flow went on");
+    // A native app's own scheme is a redirect URI; another path is not the redirect.
+    let waiting = || {
+        let config = AuthConfig::new(MCP, "com.example.app:/oauth/cb", "c");
+        let mut a = Authorizer::new(config).unwrap();
+        a.handle_challenge(401, None, &E, 0);
+        while let Some(action) = a.poll_action() {
+            match action {
+                Action::Fetch(f) => {
+                    let (s, b) = net
+                        .routes
+                        .iter()
+                        .find(|(u, _, _)| *u == f.url)
+                        .map(|(_, s, b)| (*s, b.clone()))
+                        .unwrap();
+                    a.handle_fetched(f.id, s, b.as_bytes(), 0);
+                }
+                Action::Authorize { url } => return (a, url),
+                other => panic!("{other:?}"),
+            }
+        }
+        panic!("no authorization request")
+    };
+    let (mut a, url) = waiting();
+    assert_eq!(
+        query(&url, "redirect_uri").as_deref(),
+        Some("com.example.app:/oauth/cb")
+    );
+    let state = query(&url, "state").unwrap();
+    a.handle_redirect(
+        &format!("com.example.app:/other?code=c&state={state}&iss={AS}"),
+        0,
+    );
+    assert_eq!(
+        a.poll_action(),
+        Some(Action::Failed(AuthError::UnexpectedRedirect))
+    );
+    let (mut a, _) = waiting();
+    a.handle_redirect(
+        &format!("COM.EXAMPLE.APP:/oauth/cb?code=c&state={state}&iss={AS}"),
+        0,
+    );
+    assert!(matches!(a.poll_action(), Some(Action::Fetch(f)) if f.url.ends_with("/token")));
+    assert!(Authorizer::new(AuthConfig::new(MCP, "http://x/cb#f", "c")).is_err());
+    assert!(Authorizer::new(AuthConfig::new("mcp.example.com", CB, "c")).is_err());
+}

@@ -27,19 +27,21 @@ pub struct HttpUrl<'a> {
 
 impl<'a> HttpUrl<'a> {
     /// Parses `s`: an RFC 3986 URI with scheme `http` or `https` (any case), a non-empty
-    /// authority and no userinfo.
+    /// authority, no userinfo and a valid port if any.
     #[must_use]
     pub fn parse(s: &'a str) -> Option<Self> {
         let u = Uri::parse(s).ok()?;
         let authority = u.authority.filter(|a| !a.is_empty() && !a.contains('@'))?;
         let https = u.scheme.eq_ignore_ascii_case("https");
-        (https || u.scheme.eq_ignore_ascii_case("http")).then_some(Self {
+        let url = Self {
             scheme: u.scheme,
             authority,
             path: u.path,
             query: u.query,
             fragment: u.fragment,
-        })
+        };
+        // A port that is not a u16 makes no origin.
+        ((https || u.scheme.eq_ignore_ascii_case("http")) && url.port().is_some()).then_some(url)
     }
 
     /// Whether the scheme is `https`.
@@ -105,7 +107,7 @@ impl<'a> HttpUrl<'a> {
 #[must_use]
 pub fn same_origin(a: &str, b: &str) -> bool {
     match (HttpUrl::parse(a), HttpUrl::parse(b)) {
-        (Some(a), Some(b)) => a.origin() == b.origin() && a.port().is_some(),
+        (Some(a), Some(b)) => a.origin() == b.origin(),
         _ => false,
     }
 }
@@ -204,6 +206,7 @@ mod tests {
             "http://u@h/",
             "mcp.example.com",
             "http://",
+            "http://h:99999/",
         ] {
             assert!(HttpUrl::parse(bad).is_none(), "{bad}");
         }
