@@ -39,6 +39,8 @@ fn result_type(method: &str) -> Option<&'static str> {
         "prompts/list" => "ListPromptsResult",
         "prompts/get" => "GetPromptResult",
         "completion/complete" => "CompleteResult",
+        "tools/list" => "ListToolsResult",
+        "tools/call" => "CallToolResult",
         _ => return None,
     })
 }
@@ -113,6 +115,7 @@ impl L {
                 "notifications/resources/updated" => "ResourceUpdatedNotification",
                 "notifications/resources/list_changed" => "ResourceListChangedNotification",
                 "notifications/prompts/list_changed" => "PromptListChangedNotification",
+                "notifications/tools/list_changed" => "ToolListChangedNotification",
                 other => panic!("unexpected notification {other}"),
             };
             emit(name, &tag, bytes);
@@ -666,6 +669,60 @@ fn extension_methods_serve_legacy_clients_too() {
         .unwrap();
     let v = only(&l.drain());
     assert_eq!(v["result"], json!({"tools": []}));
+}
+
+#[test]
+fn registry_tools_serve_legacy_clients_in_their_shape() {
+    use mcp_context::messages::owned::{FromJsonText, OwnedJson, OwnedTool};
+    let mut l = L::new("tools", ServerConfig::default());
+    l.legacy.push(0);
+    for t in [
+        r#"{"name":"any_output","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}"#,
+        r#"{"name":"object_output","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}"#,
+    ] {
+        l.server
+            .add_tool(OwnedTool::from_json_text(t).unwrap())
+            .unwrap();
+    }
+    let v = only(&l.send(0, init(1, LEGACY)));
+    assert_eq!(
+        v["result"]["capabilities"]["tools"],
+        json!({"listChanged": true})
+    );
+    // 2025-11-25 output schemas are object schemas: another one is not listed.
+    let v = only(&l.send(0, req(2, "tools/list", json!({}))));
+    let tools = v["result"]["tools"].as_array().unwrap();
+    assert!(tools[0].get("outputSchema").is_none(), "{v}");
+    assert_eq!(tools[1]["outputSchema"], json!({"type": "object"}));
+    // A call: the event, then a result without the modern members; a structuredContent
+    // that is not an object is dropped (the text content stays).
+    let Event::CallTool(ev) =
+        one_event(&l.send(0, req(3, "tools/call", json!({"name": "any_output"}))))
+    else {
+        panic!()
+    };
+    let result = r#"{"content":[{"type":"text","text":"[1,2]"}],"structuredContent":[1,2]}"#;
+    l.server
+        .respond_tool(ev.handle, OwnedJson::parse(result).unwrap())
+        .unwrap();
+    let v = only(&l.drain());
+    assert_eq!(
+        v["result"],
+        json!({"content": [{"type": "text", "text": "[1,2]"}]})
+    );
+    let Event::CallTool(ev) =
+        one_event(&l.send(0, req(4, "tools/call", json!({"name": "object_output"}))))
+    else {
+        panic!()
+    };
+    l.server.respond_tool_error(ev.handle, "boom").unwrap();
+    let v = only(&l.drain());
+    assert_eq!(v["result"]["isError"], true);
+    let v = only(&l.send(0, req(5, "tools/call", json!({"name": "nope"}))));
+    assert_eq!(v["error"]["code"], -32602);
+    l.server.tools_list_changed();
+    let v = only(&l.drain());
+    assert_eq!(v["method"], "notifications/tools/list_changed");
 }
 
 #[test]

@@ -1,4 +1,4 @@
-//! The async HTTP client against a protected server (docs/rules.md §20): the host's HTTP
+//! The async HTTP client against a protected server (docs/rules.md §21): the host's HTTP
 //! service behind a Bearer check, with its protected resource metadata and a small
 //! authorization server on the same listener; the client runs the core's OAuth flow, with a
 //! user agent that follows the authorization endpoint's redirect itself.

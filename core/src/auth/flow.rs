@@ -1,4 +1,4 @@
-//! [`Authorizer`]: the authorization flow's state machine (docs/rules.md §20).
+//! [`Authorizer`]: the authorization flow's state machine (docs/rules.md §21).
 
 use alloc::collections::VecDeque;
 use alloc::format;
@@ -67,7 +67,7 @@ enum Phase {
     },
 }
 
-/// The client side of MCP authorization for one MCP server (docs/rules.md §20).
+/// The client side of MCP authorization for one MCP server (docs/rules.md §21).
 ///
 /// ```
 /// use mcp_context::auth::{Action, AuthConfig, Authorizer};
@@ -88,7 +88,7 @@ pub struct Authorizer {
     entropy: [u8; ENTROPY_LEN],
     /// The current challenge's `scope`.
     challenge_scope: Option<String>,
-    /// Scopes requested so far (the step-up union, docs/rules.md §20.6).
+    /// Scopes requested so far (the step-up union, docs/rules.md §21.6).
     requested: Vec<String>,
     /// A 401 with a refresh token in hand: refresh before authorizing again.
     try_refresh: bool,
@@ -158,7 +158,7 @@ impl Authorizer {
 
     /// The `Authorization` value for a request to `request_url` at `now_ms`: `Bearer` and the
     /// access token, only for the MCP server's own origin and an unexpired token
-    /// (docs/rules.md §20.7).
+    /// (docs/rules.md §21.7).
     #[must_use]
     pub fn authorization_header(&self, request_url: &str, now_ms: u64) -> Option<String> {
         let t = self.tokens.as_ref()?;
@@ -181,7 +181,7 @@ impl Authorizer {
             && self.client.as_ref().is_some_and(|c| c.issuer == t.issuer)
     }
 
-    /// Starts a refresh (docs/rules.md §20.7); a no-op unless [`Self::refresh_due`]. Ends in
+    /// Starts a refresh (docs/rules.md §21.7); a no-op unless [`Self::refresh_due`]. Ends in
     /// `StoreTokens`, or `Failed` (the tokens are dropped; the next 401 authorizes again).
     pub fn start_refresh(&mut self, now_ms: u64) {
         if self.refresh_due(now_ms) {
@@ -189,7 +189,7 @@ impl Authorizer {
         }
     }
 
-    /// A request went through: the attempt count starts again (docs/rules.md §20.6).
+    /// A request went through: the attempt count starts again (docs/rules.md §21.6).
     pub fn handle_success(&mut self) {
         self.authorizations = 0;
     }
@@ -307,7 +307,7 @@ impl Authorizer {
     }
 
     /// The URL the user agent was redirected to after [`Action::Authorize`]
-    /// (docs/rules.md §20.5): `iss`, then `state`, then `error` or `code`.
+    /// (docs/rules.md §21.5): `iss`, then `state`, then `error` or `code`.
     pub fn handle_redirect(&mut self, redirect_url: &str, _now_ms: u64) {
         if !matches!(self.phase, Phase::Redirect(_)) {
             // Not waiting for one: the running flow (if any) goes on.
@@ -407,7 +407,7 @@ impl Authorizer {
         if !s256 {
             return self.fail(AuthError::PkceUnsupported);
         }
-        // Another authorization server: nothing of the old one is reused (§20.4).
+        // Another authorization server: nothing of the old one is reused (§21.4).
         if self.tokens.as_ref().is_some_and(|t| t.issuer != m.issuer) {
             self.tokens = None;
             self.try_refresh = false;
@@ -423,7 +423,7 @@ impl Authorizer {
         self.identify();
     }
 
-    /// Client identity in the spec's order (docs/rules.md §20.4).
+    /// Client identity in the spec's order (docs/rules.md §21.4).
     fn identify(&mut self) {
         let Some(m) = &self.server else {
             return self.fail(AuthError::NoServerMetadata);
@@ -518,7 +518,7 @@ impl Authorizer {
         self.authorize();
     }
 
-    /// The authorization request (docs/rules.md §20.5, §20.6).
+    /// The authorization request (docs/rules.md §21.5, §21.6).
     fn authorize(&mut self) {
         let (Some(m), Some(c)) = (&self.server, &self.client) else {
             return self.fail(AuthError::NoClientIdentity);
@@ -591,7 +591,7 @@ impl Authorizer {
         self.token_request(f, true, fallback, scope);
     }
 
-    /// A token request with `resource` and client authentication (docs/rules.md §20.5).
+    /// A token request with `resource` and client authentication (docs/rules.md §21.5).
     fn token_request(&mut self, mut f: Form, refresh: bool, fallback: bool, scope: Option<String>) {
         let (Some(m), Some(c)) = (&self.server, &self.client) else {
             return self.fail(AuthError::NoClientIdentity);
@@ -747,13 +747,13 @@ impl Authorizer {
     }
 }
 
-/// Endpoints are `https`, or `http` on a loopback host (docs/rules.md §20.1).
+/// Endpoints are `https`, or `http` on a loopback host (docs/rules.md §21.1).
 fn secure(u: &HttpUrl<'_>) -> bool {
     u.is_https() || u.is_loopback()
 }
 
 /// The token endpoint authentication: what registration said, else by the secret and what
-/// the server supports (docs/rules.md §20.5).
+/// the server supports (docs/rules.md §21.5).
 fn choose_method(m: &ServerMetadata, has_secret: bool, registered: Option<&str>) -> AuthMethod {
     match registered {
         Some("none") => return AuthMethod::None,

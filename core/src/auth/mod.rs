@@ -1,5 +1,5 @@
 //! Authorization, client side (feature `alloc`): a sans-IO OAuth 2.1 authorization-code flow
-//! with PKCE that takes an MCP client to a protected server (docs/rules.md §20).
+//! with PKCE that takes an MCP client to a protected server (docs/rules.md §21).
 //!
 //! [`Authorizer`] owns every rule of the flow: discovery of the protected resource metadata
 //! (the challenge's `resource_metadata`, then the RFC 9728 well-known locations) and of the
@@ -78,7 +78,7 @@ pub struct AuthConfig {
     /// Ask for `offline_access` when the authorization server lists it (refresh tokens).
     pub offline_access: bool,
     /// Authorizations started without a request going through in between before the flow
-    /// gives up (docs/rules.md §20.6; default 3).
+    /// gives up (docs/rules.md §21.6; default 3).
     pub max_authorizations: u8,
     /// Refresh this long before the access token expires (default 60 s).
     pub refresh_skew_ms: u64,
@@ -180,21 +180,21 @@ pub enum AuthError {
     NotAChallenge(u16),
     /// The `WWW-Authenticate` header does not parse.
     BadChallenge(ChallengeError),
-    /// Too many authorizations without a request going through (docs/rules.md §20.6).
+    /// Too many authorizations without a request going through (docs/rules.md §21.6).
     TooManyAttempts,
-    /// A URL of the flow is not an acceptable `http(s)` URL (docs/rules.md §20.1).
+    /// A URL of the flow is not an acceptable `http(s)` URL (docs/rules.md §21.1).
     BadUrl(String),
     /// No protected resource metadata could be fetched.
     NoResourceMetadata,
-    /// The metadata's `resource` does not identify this server (docs/rules.md §20.3).
+    /// The metadata's `resource` does not identify this server (docs/rules.md §21.3).
     ResourceMismatch(String),
     /// No authorization server metadata could be fetched.
     NoServerMetadata,
-    /// The metadata's `issuer` is not the issuer it was fetched for (docs/rules.md §20.2).
+    /// The metadata's `issuer` is not the issuer it was fetched for (docs/rules.md §21.2).
     IssuerMismatch(String),
-    /// The authorization server does not advertise PKCE `S256` (docs/rules.md §20.5).
+    /// The authorization server does not advertise PKCE `S256` (docs/rules.md §21.5).
     PkceUnsupported,
-    /// No way to get a `client_id` for this authorization server (docs/rules.md §20.4).
+    /// No way to get a `client_id` for this authorization server (docs/rules.md §21.4).
     NoClientIdentity,
     /// Dynamic client registration failed with this status.
     RegistrationFailed(u16),
@@ -202,9 +202,9 @@ pub enum AuthError {
     UnexpectedRedirect,
     /// The redirect's `state` is not the one sent.
     StateMismatch,
-    /// `iss` absent though the server advertises it (docs/rules.md §20.5).
+    /// `iss` absent though the server advertises it (docs/rules.md §21.5).
     IssMissing,
-    /// `iss` is not the recorded issuer (docs/rules.md §20.5).
+    /// `iss` is not the recorded issuer (docs/rules.md §21.5).
     IssMismatch,
     /// The authorization server answered with this `error`.
     AuthorizationDenied(String),

@@ -1,4 +1,4 @@
-//! The flow end to end against a scripted authorization server (docs/rules.md §20).
+//! The flow end to end against a scripted authorization server (docs/rules.md §21).
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;

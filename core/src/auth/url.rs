@@ -1,7 +1,7 @@
 //! The URLs of the authorization flow: `http`/`https` URLs checked with [`crate::uri`], their
 //! origins, the well-known metadata locations (RFC 9728 §3.1, RFC 8414 §3.1, OpenID Connect
-//! Discovery 1.0 §4) in the order docs/rules.md §20.2 gives, the resource check
-//! (docs/rules.md §20.3), and query strings built and read with [`super::form`].
+//! Discovery 1.0 §4) in the order docs/rules.md §21.2 gives, the resource check
+//! (docs/rules.md §21.3), and query strings built and read with [`super::form`].
 
 use alloc::format;
 use alloc::string::String;
@@ -149,7 +149,7 @@ pub fn authorization_server_candidates(issuer: &HttpUrl<'_>) -> Vec<String> {
     ]
 }
 
-/// The resource check (docs/rules.md §20.3): the metadata's `resource` identifies the MCP
+/// The resource check (docs/rules.md §21.3): the metadata's `resource` identifies the MCP
 /// server at `server` when it is an `http(s)` URL without a fragment, of the same origin,
 /// whose path is the server's path or a `/`-bounded prefix of it.
 #[must_use]

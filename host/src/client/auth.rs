@@ -1,5 +1,5 @@
 //! Authorization for the HTTP client: the core's OAuth 2.1 flow
-//! ([`mcp_context::auth::Authorizer`], docs/rules.md §20) driven with reqwest, tokens kept in
+//! ([`mcp_context::auth::Authorizer`], docs/rules.md §21) driven with reqwest, tokens kept in
 //! memory. A 401 or 403 `insufficient_scope` answer runs the flow, then the request is sent
 //! again with the new token; a token about to expire is refreshed before a request.
 

@@ -269,17 +269,21 @@ impl Server {
             w.bool(true)?;
             w.end_object()?;
         }
-        if self.serves_prompts() {
-            w.key("prompts")?;
-            w.begin_object()?;
-            w.key("listChanged")?;
-            w.bool(true)?;
-            w.end_object()?;
-        }
-        if self.serves_completions() {
-            w.key("completions")?;
-            w.begin_object()?;
-            w.end_object()?;
+        let listed = [
+            ("prompts", self.serves_prompts()),
+            ("completions", self.serves_completions()),
+            ("tools", self.serves_tools()),
+        ];
+        for (key, on) in listed {
+            if on {
+                w.key(key)?;
+                w.begin_object()?;
+                if key != "completions" {
+                    w.key("listChanged")?;
+                    w.bool(true)?;
+                }
+                w.end_object()?;
+            }
         }
         // The host's own (`set_capability`: `tools`, `logging`, …), as in `server/discover`.
         for (k, v) in &self.ext.capabilities {
@@ -425,7 +429,7 @@ impl Server {
         let declared = match kind {
             ListKind::Resources => self.serves_resources(),
             ListKind::Prompts => self.serves_prompts(),
-            // Tools are the host's (extension methods); it declares and announces them.
+            // The registry's tools, or the host's own (extension methods) that it announced.
             ListKind::Tools => true,
         };
         if !declared {
