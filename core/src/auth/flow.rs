@@ -134,9 +134,15 @@ impl Authorizer {
     }
 
     /// Loads tokens from the host's store (their issuer's metadata is fetched again on the
-    /// next challenge).
-    pub fn restore(&mut self, tokens: Tokens) {
-        self.tokens = Some(tokens);
+    /// next challenge). Tokens for a resource that does not cover this server are ignored
+    /// (docs/rules.md §21.7); returns whether they were loaded.
+    pub fn restore(&mut self, tokens: Tokens) -> bool {
+        let covers = HttpUrl::parse(&self.config.server_url)
+            .is_some_and(|s| url::resource_covers(&tokens.resource, &s));
+        if covers {
+            self.tokens = Some(tokens);
+        }
+        covers
     }
 
     /// The tokens held, if any.

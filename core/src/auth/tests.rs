@@ -593,6 +593,18 @@ fn refresh_before_expiry_and_on_401_and_only_to_the_server() {
         "another origin"
     );
     assert_eq!(a.authorization_header("https://evil.example/mcp", 1), None);
+    // Stored tokens come back only for a resource that covers this server.
+    let mut other = authorizer();
+    let mut t = a.tokens().unwrap().clone();
+    t.resource = "http://localhost:3001/mcp".into();
+    assert!(!other.restore(t.clone()));
+    assert_eq!(other.authorization_header(MCP, 1), None);
+    t.resource = MCP.into();
+    assert!(other.restore(t));
+    assert_eq!(
+        other.authorization_header(MCP, 1).as_deref(),
+        Some("Bearer at-1")
+    );
     assert!(!a.refresh_due(1000));
     assert!(a.refresh_due(3_600_000 - 59_000));
     net.route(
