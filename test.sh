@@ -266,7 +266,8 @@ echo "node binding step: $(( $(date +%s) - t0 )) s"
 
 # --- conformance: the official MCP suite against examples/node (Node 22) ----------------------
 # @modelcontextprotocol/conformance 0.2.0-alpha.12, --requirements 2026-07-28, with the
-# per-check baseline examples/node/conformance-baseline.yml (tool checks only, each explained).
+# per-check baseline examples/node/conformance-baseline.yml (tool checks only, each explained),
+# then --spec-version 2025-11-25 (legacy sessions) with examples/node/conformance-baseline-2025-11-25.yml.
 step "conformance: @modelcontextprotocol/conformance against the example HTTP server"
 examples/node/conformance.sh "$NODE_TOOLS"
 # --- end conformance -------------------------------------------------------------------------
