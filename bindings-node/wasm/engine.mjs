@@ -94,6 +94,10 @@ export class ServerMachine {
   progress(h, progress, total, message) {
     return this._woke(call(() => this.inner.progress(int(h, 'handle'), progress, total ?? undefined, message ?? undefined)))
   }
+  logFor(h, level, logger, data) {
+    return this._woke(call(() => this.inner.logFor(int(h, 'handle'), level, logger ?? undefined, JSON.stringify(data ?? null))))
+  }
+  log(level, logger, data) { return this._woke(call(() => this.inner.log(level, logger ?? undefined, JSON.stringify(data ?? null)))) }
   respondResult(h, result, cache) { this._woke(call(() => this.inner.respondResult(int(h, 'handle'), JSON.stringify(result), text(cache)))) }
   httpHead(head) { return this._http(call(() => this.inner.httpHead(JSON.stringify(head)))) }
   handleHttp(head, body, nowMs, ctx = {}) {

@@ -296,10 +296,8 @@ impl ServerMachine {
         auth: u64,
     ) -> PyResult<()> {
         let ctx = Ctx {
-            stream: StreamId(stream),
             auth,
-            transport: Transport::Stdio,
-            peer: None,
+            ..Ctx::stdio(StreamId(stream))
         };
         self.lock()?.handle_line_too_long(head, now_ms, ctx);
         Ok(())
@@ -338,10 +336,10 @@ impl ServerMachine {
     /// the stream's transmits as SSE events), or ``None``: the answer comes as transmits on
     /// ``stream`` (``poll_output``), the first giving the status and ``http_headers``; call
     /// ``stream_closed(stream)`` if the client goes away first. ``stream`` must not be in use; ``auth`` is the caller context.
-    /// With ``drain=True`` it returns ``(response, outputs, deadline)`` (see ``drain()``).
     /// ``peer``: the client's IP address (ASGI ``scope["client"][0]``), for the per-peer
     /// bound on 2025-11-25 sessions; ``None`` or text that is not an IP address: no bound.
-    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, drain = false, peer = None))]
+    /// With ``drain=True`` it returns ``(response, outputs, deadline)`` (see ``drain()``).
+    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, peer = None, drain = false))]
     #[allow(clippy::too_many_arguments)]
     fn handle_http<'py>(
         &self,
@@ -353,8 +351,8 @@ impl ServerMachine {
         now_ms: u64,
         stream: u64,
         auth: u64,
-        drain: bool,
         peer: Option<&str>,
+        drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let headers = crate::http_entry::Headers::from_py(headers)?;
         let fields = headers.fields();

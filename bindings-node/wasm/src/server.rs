@@ -27,6 +27,11 @@ fn register_error(what: &str, e: &RegisterError) -> JsValue {
     context_error(&err_code(e.ident()), format!("{what}: {e}"))
 }
 
+fn log_level(level: &str) -> Result<mcp_context::messages::LoggingLevel, JsValue> {
+    mcp_context::messages::LoggingLevel::from_name(level)
+        .ok_or_else(|| crate::json::type_error(format!("level: unknown log level {level:?}")))
+}
+
 fn respond_error(e: RespondError) -> JsValue {
     context_error(&err_code(e.ident()), e.to_string())
 }
@@ -399,6 +404,33 @@ impl WasmServer {
         self.inner
             .progress(h, progress, total, message.as_deref())
             .map_err(respond_error)
+    }
+
+    /// `notifications/message` (`data` as JSON text) for an event's request when the request
+    /// admits `level`; `false` (nothing sent) when it does not.
+    #[wasm_bindgen(js_name = logFor)]
+    pub fn log_for(
+        &mut self,
+        handle: f64,
+        level: &str,
+        logger: Option<String>,
+        data: &str,
+    ) -> Result<bool, JsValue> {
+        let h = self.handle(handle)?;
+        let level = log_level(level)?;
+        let data = decode::<OwnedJson>(data, "data")?;
+        self.inner
+            .log_for(h, level, logger.as_deref(), &data)
+            .map_err(respond_error)
+    }
+
+    /// `notifications/message` to every 2025-11-25 connection and session event stream
+    /// whose level admits `level`; how many.
+    pub fn log(&mut self, level: &str, logger: Option<String>, data: &str) -> Result<u32, JsValue> {
+        let level = log_level(level)?;
+        let data = decode::<OwnedJson>(data, "data")?;
+        let n = self.inner.log(level, logger.as_deref(), &data);
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
     }
 
     /// The head-only HTTP checks (`head` as JSON text): `{"readBody":true,"limit":n}`, or a

@@ -1116,8 +1116,8 @@ class ServerMachine:
         *,
         stream: int,
         auth: int = 0,
-        drain: bool = False,
         peer: str | None = None,
+        drain: bool = False,
     ) -> HttpResponse | None | tuple[HttpResponse | None, list[ServerOutput], int | None]:
         """One HTTP request with its body: the complete ``HttpResponse`` (refusals, errors,
         202, results produced at once), or ``None``: the answer comes as transmits on

@@ -146,6 +146,12 @@ pub struct ServerConfig {
     /// A legacy HTTP session without a request for this long (and no GET stream open) ends;
     /// its id then gets 404. Default: 30 min.
     pub session_idle_ms: u64,
+    /// The longest stdio line (one message) a runner accepts, in bytes before the `\n`;
+    /// a longer one is answered -32600 ([`Server::handle_line_too_long`](super::Server::handle_line_too_long))
+    /// and skipped, never buffered ([`crate::stdio::LineSplitter`]). Default: the HTTP body
+    /// limit, [`DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY) (4 MiB, as the official
+    /// SDKs): one bound for a message on either transport.
+    pub max_line: usize,
     /// A legacy HTTP session that has seen no request since its `initialize` (no
     /// `notifications/initialized`, no other request, no GET) ends after this long. A real
     /// client sends `notifications/initialized` one round trip after the `initialize`
@@ -160,12 +166,6 @@ pub struct ServerConfig {
     /// to `max_sessions`): every connection otherwise comes from the proxy. Default: 256
     /// (a quarter of `max_sessions`).
     pub max_sessions_per_peer: usize,
-    /// The longest stdio line (one message) a runner accepts, in bytes before the `\n`;
-    /// a longer one is answered -32600 ([`Server::handle_line_too_long`](super::Server::handle_line_too_long))
-    /// and skipped, never buffered ([`crate::stdio::LineSplitter`]). Default: the HTTP body
-    /// limit, [`DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY) (4 MiB, as the official
-    /// SDKs): one bound for a message on either transport.
-    pub max_line: usize,
 }
 
 impl Default for ServerConfig {
@@ -202,9 +202,9 @@ impl Default for ServerConfig {
             legacy_sessions: true,
             max_sessions: 1024,
             session_idle_ms: 30 * 60 * 1000,
+            max_line: crate::http::DEFAULT_MAX_BODY,
             session_handshake_ms: 10_000,
             max_sessions_per_peer: 256,
-            max_line: crate::http::DEFAULT_MAX_BODY,
         }
     }
 }
@@ -245,8 +245,8 @@ impl ServerConfig {
             self.max_listens,
             self.max_pending_per_stream,
             self.max_pending,
-            self.max_sessions_per_peer,
             self.max_line,
+            self.max_sessions_per_peer,
         ];
         if capacities.contains(&0) {
             return Err(ConfigError::ZeroCapacity);

@@ -92,4 +92,37 @@ impl Server {
     pub(crate) fn legacy_updated(&mut self, _uri: &str) {}
 
     pub(crate) fn legacy_list_changed(&mut self, _kind: ListKind) {}
+
+    pub(crate) fn legacy_ask_client(
+        &mut self,
+        _p: &super::pending::Pending,
+        _requests: &[(String, crate::messages::owned::OwnedInputRequest)],
+        _state: Option<&str>,
+    ) -> bool {
+        false
+    }
+
+    pub(crate) fn legacy_log(
+        &mut self,
+        _level: crate::messages::LoggingLevel,
+        _bytes: &[u8],
+    ) -> usize {
+        0
+    }
+
+    pub(crate) fn legacy_client_answer(&mut self, _bytes: &[u8], _ctx: Ctx) {}
+
+    pub(crate) fn legacy_next_deadline(&self) -> Option<u64> {
+        None
+    }
+
+    pub(crate) fn legacy_timeout(&mut self, _now: u64) {}
+
+    pub(crate) fn legacy_cancelled(
+        &mut self,
+        _ctx: Ctx,
+        _id: &crate::jsonrpc::RequestId<'_>,
+    ) -> bool {
+        false
+    }
 }

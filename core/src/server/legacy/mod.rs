@@ -7,7 +7,8 @@
 //! what 2025-11-25 has and 2026-07-28 does not: `initialize` with version negotiation,
 //! `ping`, `resources/subscribe` / `resources/unsubscribe` with unsolicited
 //! `notifications/resources/updated`, list-changed notifications pushed to every legacy
-//! stream, HTTP sessions ([`session`]) and the shape of results ([`shape`]). Every other
+//! stream, `logging/setLevel` ([`logging`]), server-to-client requests for `input_required`
+//! ([`bridge`]), HTTP sessions ([`session`]) and the shape of results ([`shape`]). Every other
 //! request is rebuilt with modern `_meta` and runs through the modern pipeline (catalogue,
 //! routing, completion, prompts, visibility, cancellation: one code path), and its answer is
 //! reshaped on the way out.
@@ -17,7 +18,13 @@
 //! | dispatch hook | `Server::receive` (`machine.rs`) calls [`Server::legacy_request`] |
 //! | output hook | `Server::poll_output` and `handle_http` call [`Server::legacy_shape`] |
 //! | HTTP sessions | `server/http.rs` with [`session::Sessions`] |
+//! | capabilities and log level per connection or session | [`peer`] |
+//! | `input_required` as server-to-client requests | [`bridge`] |
+//! | `logging/setLevel`, `notifications/message` | [`logging`] |
 
+mod bridge;
+mod logging;
+mod peer;
 mod session;
 mod shape;
 
@@ -70,6 +77,10 @@ pub(crate) struct Legacy {
     /// Requests with a modern claim on a legacy stdio connection, `(stream, id as JSON)`:
     /// their answers keep the modern shape.
     modern_ids: VecSet<(StreamId, String)>,
+    /// Per connection or session: capabilities, log level, outstanding client requests.
+    peers: peer::Peers,
+    /// Requests waiting for the client's answers to server-to-client requests.
+    bridge: bridge::Bridge,
 }
 
 impl Legacy {
@@ -82,6 +93,7 @@ impl Legacy {
     pub(crate) fn forget_post(&mut self, stream: StreamId) {
         if matches!(self.streams.get(&stream), Some(Era::Post)) {
             self.streams.remove(&stream);
+            self.peers.forget_post(stream);
         }
     }
 
@@ -146,6 +158,7 @@ impl Server {
         }
         match r.method {
             Method::Ping => self.legacy_empty_result(ctx, r),
+            Method::LoggingSetLevel => self.legacy_set_level(r, ctx),
             Method::ResourcesSubscribe | Method::ResourcesUnsubscribe => {
                 self.legacy_subscribe(r, ctx);
             }
@@ -161,7 +174,11 @@ impl Server {
                     .first()
                     .cloned()
                     .unwrap_or_default();
-                match shape::modern_request(r, &version) {
+                let peer = self.legacy_peer(ctx);
+                let state = peer.as_ref().and_then(|p| self.legacy.peers.get(p));
+                let caps = state.map_or("{}", |s| s.caps.as_str());
+                let level = state.and_then(|s| s.level);
+                match shape::modern_request(r, &version, caps, level) {
                     Some(bytes) => {
                         if let Ok(Message::Request(m)) =
                             Message::decode_with(&bytes, self.config.limits)
@@ -215,6 +232,7 @@ impl Server {
             .or(LEGACY_VERSIONS.first())
             .copied()
             .unwrap_or("2025-11-25");
+        let capabilities = r.params.and_then(|p| p.get("capabilities"));
         match ctx.transport {
             Transport::Stdio => {
                 self.legacy
@@ -222,6 +240,9 @@ impl Server {
                     .get_or_insert_with(ctx.stream, || Era::Stdio {
                         subs: VecSet::new(),
                     });
+                self.legacy
+                    .peers
+                    .open(peer::Peer::Stdio(ctx.stream), ctx, capabilities);
             }
             Transport::Http => {
                 let secret = self
@@ -245,6 +266,11 @@ impl Server {
                         return self.reply_error(ctx, r.id, &err, status);
                     }
                 };
+                let sessions = &self.legacy.sessions;
+                self.legacy.peers.retain_sessions(|s| sessions.contains(s));
+                self.legacy
+                    .peers
+                    .open(peer::Peer::Session(id.clone()), ctx, capabilities);
                 self.legacy.created = Some(id);
                 self.legacy.mark_post(ctx.stream);
             }
@@ -326,12 +352,34 @@ impl Server {
                 w.end_object()?;
             }
         }
+        // `logging/setLevel` is the core's for legacy clients (`logging.rs`).
+        if !self.ext.capabilities.contains_key("logging") {
+            w.key("logging")?;
+            w.begin_object()?;
+            w.end_object()?;
+        }
         // The host's own (`set_capability`: `tools`, `logging`, …), as in `server/discover`.
         for (k, v) in &self.ext.capabilities {
             w.key(k)?;
             w.raw(v.as_raw())?;
         }
         w.end_object()
+    }
+
+    /// The legacy client `ctx` belongs to: its stdio connection, or the session of its
+    /// HTTP POST (mapped to the session from here on, for answers given later).
+    fn legacy_peer(&mut self, ctx: Ctx) -> Option<peer::Peer> {
+        match self.legacy.streams.get(&ctx.stream)? {
+            Era::Stdio { .. } => Some(peer::Peer::Stdio(ctx.stream)),
+            Era::Post => {
+                if let Some((id, _)) = self.legacy.peers.post(ctx.stream) {
+                    return Some(peer::Peer::Session(id.clone()));
+                }
+                let id = self.legacy.current.clone()?;
+                self.legacy.peers.map_post(&id, ctx);
+                Some(peer::Peer::Session(id))
+            }
+        }
     }
 
     fn legacy_empty_result(&mut self, ctx: Ctx, r: &Request<'_>) {
@@ -441,6 +489,9 @@ impl Server {
     /// The transport closed `stream`: a legacy stdio connection ends, a session's GET
     /// stream is gone.
     pub(crate) fn legacy_closed(&mut self, stream: StreamId) {
+        self.legacy_bridge_closed(stream);
+        self.legacy.peers.forget_post(stream);
+        self.legacy.peers.remove(&peer::Peer::Stdio(stream));
         self.legacy.streams.remove(&stream);
         self.legacy.modern_ids.retain(|(s, _), _| *s != stream);
         for (_, s) in self.legacy.sessions.iter_mut() {
