@@ -942,6 +942,11 @@ export interface MessageContext {
   auth?: number | bigint
   /** `'stdio'` (default) or `'http'`. */
   transport?: 'stdio' | 'http'
+  /**
+   * The client's IP address (HTTP), for the per-peer bound on 2025-11-25 sessions;
+   * absent, or text that is not an IP address: no bound.
+   */
+  peer?: string
 }
 
 /**

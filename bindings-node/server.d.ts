@@ -30,6 +30,11 @@ export interface McpServerOptions {
   /** The HTTP endpoint (the core's `HttpConfig`): `path` (`/mcp`; `null`: any path), the
    * body limit `maxBody` (4 MiB), the `Host` and `Origin` allow-lists (localhost names). */
   http?: { path?: string | null; maxBody?: number; allowedHosts?: string[]; allowedOrigins?: string[] }
+  /** The client's IP address of a web-standard request (`fetch`), for the per-peer bound on
+   * 2025-11-25 sessions, e.g. `(r) => r.headers.get('cf-connecting-ip')` on workerd. Without
+   * it, `fetch` passes no peer (no per-peer bound); the node:http handler passes the
+   * socket's remote address. */
+  peer?: (request: Request) => string | null | undefined
 }
 
 export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }

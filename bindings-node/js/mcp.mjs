@@ -144,7 +144,7 @@ export function bind(engine) {
   class McpServer {
     /**
      * @param {{name: string, version: string, title?: string}} serverInfo
-     * @param {{instructions?: string, requestTimeoutMs?: number, pageSize?: number, stateKeys?: {id: number, secret: Uint8Array}[], http?: {path?: string | null, maxBody?: number, allowedHosts?: string[], allowedOrigins?: string[]}}} [options]
+     * @param {{instructions?: string, requestTimeoutMs?: number, pageSize?: number, stateKeys?: {id: number, secret: Uint8Array}[], http?: {path?: string | null, maxBody?: number, allowedHosts?: string[], allowedOrigins?: string[]}, peer?: (request: Request) => string | null | undefined}} [options]
      */
     constructor(serverInfo, options = {}) {
       this.engine = engine
@@ -153,6 +153,9 @@ export function bind(engine) {
         ...pick(options, ['instructions', 'requestTimeoutMs', 'pageSize', 'stateKeys', 'http']),
         completionEvents: true,
       })
+      // The client address of a web-standard request (`fetch`), for the per-peer bound on
+      // 2025-11-25 sessions: the caller's, e.g. `(r) => r.headers.get('cf-connecting-ip')`.
+      this.peerOf = options.peer
       this._dynamic = false // the machine asks for our own list pages (templates' `list`)
       this._pageSize = options.pageSize ?? 50
       this._resources = new Map() // uri -> { handler }

@@ -193,6 +193,7 @@ impl ServerMachine {
             )?),
             auth: convert::u64_or_zero(env, context.auth.as_ref(), "context.auth")?,
             transport: Transport::Http,
+            peer: crate::server_http::peer(&context),
         };
         match self.inner.handle_http(&h, &body, now, ctx) {
             HttpStart::Respond(r) => http_response(env, r),

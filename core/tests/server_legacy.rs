@@ -42,6 +42,8 @@ fn result_type(method: &str) -> Option<&'static str> {
         "prompts/list" => "ListPromptsResult",
         "prompts/get" => "GetPromptResult",
         "completion/complete" => "CompleteResult",
+        "tools/list" => "ListToolsResult",
+        "tools/call" => "CallToolResult",
         _ => return None,
     })
 }
@@ -129,6 +131,7 @@ impl L {
                 "notifications/resources/updated" => "ResourceUpdatedNotification",
                 "notifications/resources/list_changed" => "ResourceListChangedNotification",
                 "notifications/prompts/list_changed" => "PromptListChangedNotification",
+                "notifications/tools/list_changed" => "ToolListChangedNotification",
                 "notifications/message" => "LoggingMessageNotification",
                 "notifications/cancelled" => "CancelledNotification",
                 other => panic!("unexpected notification {other}"),
@@ -608,7 +611,11 @@ fn sessions_are_bounded_in_number_and_idle_time() {
         let HttpStart::Respond(r) = start else {
             panic!()
         };
-        ids.push(r.header("Mcp-Session-Id").unwrap().to_string());
+        let id = r.header("Mcp-Session-Id").unwrap().to_string();
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let (start, _) = l.http(&head("POST", Some(&id)), &note, 10 + i, 0);
+        assert_eq!(status(&start), 202);
+        ids.push(id);
     }
     assert_ne!(ids[0], ids[1]);
     let (start, v) = l.http(&head("POST", None), &init(1, LEGACY), 3, 0);
@@ -685,6 +692,60 @@ fn extension_methods_serve_legacy_clients_too() {
         .unwrap();
     let v = only(&l.drain());
     assert_eq!(v["result"], json!({"tools": []}));
+}
+
+#[test]
+fn registry_tools_serve_legacy_clients_in_their_shape() {
+    use mcp_context::messages::owned::{FromJsonText, OwnedJson, OwnedTool};
+    let mut l = L::new("tools", ServerConfig::default());
+    l.legacy.push(0);
+    for t in [
+        r#"{"name":"any_output","inputSchema":{"type":"object"},"outputSchema":{"type":"array"}}"#,
+        r#"{"name":"object_output","inputSchema":{"type":"object"},"outputSchema":{"type":"object"}}"#,
+    ] {
+        l.server
+            .add_tool(OwnedTool::from_json_text(t).unwrap())
+            .unwrap();
+    }
+    let v = only(&l.send(0, init(1, LEGACY)));
+    assert_eq!(
+        v["result"]["capabilities"]["tools"],
+        json!({"listChanged": true})
+    );
+    // 2025-11-25 output schemas are object schemas: another one is not listed.
+    let v = only(&l.send(0, req(2, "tools/list", json!({}))));
+    let tools = v["result"]["tools"].as_array().unwrap();
+    assert!(tools[0].get("outputSchema").is_none(), "{v}");
+    assert_eq!(tools[1]["outputSchema"], json!({"type": "object"}));
+    // A call: the event, then a result without the modern members; a structuredContent
+    // that is not an object is dropped (the text content stays).
+    let Event::CallTool(ev) =
+        one_event(&l.send(0, req(3, "tools/call", json!({"name": "any_output"}))))
+    else {
+        panic!()
+    };
+    let result = r#"{"content":[{"type":"text","text":"[1,2]"}],"structuredContent":[1,2]}"#;
+    l.server
+        .respond_tool(ev.handle, OwnedJson::parse(result).unwrap())
+        .unwrap();
+    let v = only(&l.drain());
+    assert_eq!(
+        v["result"],
+        json!({"content": [{"type": "text", "text": "[1,2]"}]})
+    );
+    let Event::CallTool(ev) =
+        one_event(&l.send(0, req(4, "tools/call", json!({"name": "object_output"}))))
+    else {
+        panic!()
+    };
+    l.server.respond_tool_error(ev.handle, "boom").unwrap();
+    let v = only(&l.drain());
+    assert_eq!(v["result"]["isError"], true);
+    let v = only(&l.send(0, req(5, "tools/call", json!({"name": "nope"}))));
+    assert_eq!(v["error"]["code"], -32602);
+    l.server.tools_list_changed();
+    let v = only(&l.drain());
+    assert_eq!(v["method"], "notifications/tools/list_changed");
 }
 
 #[test]
@@ -1344,4 +1405,54 @@ fn input_required_on_a_prompt_reruns_the_prompt_with_its_arguments() {
         (v["id"].clone(), v["result"]["messages"].clone()),
         (json!(2), json!([]))
     );
+}
+
+#[test]
+fn input_required_on_a_registered_tool_reruns_the_call() {
+    use mcp_context::messages::owned::{FromJsonText, OwnedJson, OwnedTool};
+    use mcp_context::server::{InputRequired, SealingKey};
+    let config = ServerConfig {
+        state_keys: vec![SealingKey {
+            id: 1,
+            secret: vec![7; 32],
+        }],
+        ..ServerConfig::default()
+    };
+    let mut l = L::new("bridge-tool", config);
+    let tool = r#"{"name":"greet","inputSchema":{"type":"object"}}"#;
+    l.server
+        .add_tool(OwnedTool::from_json_text(tool).unwrap())
+        .unwrap();
+    l.legacy.push(0);
+    l.send(0, init_with(1, json!({"sampling": {}})));
+    let call = json!({"name": "greet", "arguments": {"who": "Ada"}});
+    let Event::CallTool(ev) = one_event(&l.send(0, req(2, "tools/call", call))) else {
+        panic!()
+    };
+    assert!(ev.capabilities.sampling);
+    l.server
+        .respond_input_required(
+            ev.handle,
+            InputRequired {
+                requests: vec![("llm".into(), sample())],
+                state: None,
+            },
+        )
+        .unwrap();
+    let ask = transmits(&l.drain())[0].1.clone();
+    assert_eq!(ask["method"], "sampling/createMessage");
+    let sampled =
+        json!({"role": "assistant", "content": {"type": "text", "text": "Hi"}, "model": "m"});
+    let answer = json!({"jsonrpc": "2.0", "id": ask["id"], "result": sampled});
+    let Event::CallTool(retry) = one_event(&l.send(0, answer)) else {
+        panic!()
+    };
+    assert_eq!(retry.name, "greet");
+    assert_eq!(retry.arguments, ev.arguments);
+    assert_eq!(retry.retry.expect("a retry").input_responses[0].0, "llm");
+    let result = OwnedJson::parse(r#"{"content":[{"type":"text","text":"Hi, Ada"}]}"#).unwrap();
+    l.server.respond_tool(retry.handle, result).unwrap();
+    let v = only(&l.drain());
+    assert_eq!(v["id"], 2);
+    assert_eq!(v["result"]["content"][0]["text"], "Hi, Ada");
 }

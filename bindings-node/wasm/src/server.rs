@@ -206,6 +206,7 @@ impl WasmServer {
             } else {
                 Transport::Stdio
             },
+            peer: None,
         };
         String::from(match self.inner.handle_message(message, int(now_ms), ctx) {
             Received::Request => "request",
@@ -447,6 +448,8 @@ impl WasmServer {
 
     /// One HTTP request with its body: `{"stream": n}` (the answer comes as transmits), or a
     /// complete response `{"status","headers"}` whose body is taken with `takeBytes()`.
+    /// `peer`: the client's IP address, for the per-peer bound on 2025-11-25 sessions (text
+    /// that is not an IP address: no bound).
     #[wasm_bindgen(js_name = handleHttp)]
     pub fn handle_http(
         &mut self,
@@ -455,12 +458,14 @@ impl WasmServer {
         now_ms: f64,
         stream: f64,
         auth: f64,
+        peer: Option<String>,
     ) -> Result<String, JsValue> {
         let head = Head::parse(head)?;
         let ctx = Ctx {
             stream: StreamId(int(stream)),
             auth: int(auth),
             transport: Transport::Http,
+            peer: peer.and_then(|p| p.parse().ok()),
         };
         match self.inner.handle_http(&head.view(), body, int(now_ms), ctx) {
             HttpStart::Respond(r) => Ok(self.response(r)),

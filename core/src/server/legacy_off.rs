@@ -20,6 +20,15 @@ pub(crate) struct Legacy {
     pub(crate) created: Option<String>,
     pub(crate) current: Option<String>,
     pub(crate) modern_header: bool,
+    pub(crate) retry_after_s: Option<u64>,
+}
+
+/// The session bounds (unused without the feature).
+pub(crate) struct Bounds;
+
+/// Never reached: no session exists without the feature.
+pub(crate) fn session_speaks(_v: &str) -> bool {
+    true
 }
 
 /// The session table: never holds a session.
@@ -29,6 +38,7 @@ pub(crate) struct Sessions;
 /// A legacy HTTP session (never created without the feature).
 pub(crate) struct Session {
     pub(crate) last_used: u64,
+    pub(crate) established: bool,
     pub(crate) get_stream: Option<StreamId>,
 }
 
@@ -37,7 +47,7 @@ impl Sessions {
         false
     }
 
-    pub(crate) fn prune(&mut self, _now: u64, _idle_ms: u64) {}
+    pub(crate) fn prune(&mut self, _now: u64, _bounds: &Bounds) {}
 
     pub(crate) fn get_mut(&mut self, _id: &str, _auth: u64) -> Option<&mut Session> {
         None
@@ -55,6 +65,10 @@ impl Legacy {
 }
 
 impl Server {
+    pub(crate) fn session_bounds(&self) -> Bounds {
+        Bounds
+    }
+
     /// Number of open 2025-11-25 HTTP sessions: none without feature `legacy`.
     #[must_use]
     pub fn open_sessions(&self) -> usize {

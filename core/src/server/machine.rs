@@ -59,6 +59,7 @@ impl core::fmt::Debug for Server {
             .field("resources", &self.registry.resources.len())
             .field("templates", &self.registry.templates.len())
             .field("prompts", &self.registry.prompts.len())
+            .field("tools", &self.registry.tools.len())
             .field("pending", &self.pending.len())
             .field("subscriptions", &self.subs.len())
             .field("queued", &self.out.len())
@@ -104,6 +105,16 @@ impl Server {
             self.subs.dequeued(*k, tag);
         }
         Some(self.legacy_shape(q.output))
+    }
+
+    /// Every queued output at once, appended to `out` in the order produced: what
+    /// [`Server::poll_output`] gives until `None` (the drain rule in one call), so a binding
+    /// returns the outputs of an input in the same crossing as the input.
+    pub fn drain(&mut self, out: &mut Vec<Output>) {
+        out.reserve(self.out.len());
+        while let Some(o) = self.poll_output() {
+            out.push(o);
+        }
     }
 
     /// Installs the output-ready signal: the machine calls `waker.wake_by_ref()` each time
@@ -225,6 +236,9 @@ impl Server {
         ctx: Ctx,
         headers: Option<&RequestHeaders<'_>>,
     ) {
+        if matches!(r.method, Method::ToolsList | Method::ToolsCall) && self.serves_tools() {
+            return self.on_tools(r, ctx, headers);
+        }
         let served = matches!(
             r.method,
             Method::ServerDiscover

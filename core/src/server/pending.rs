@@ -32,6 +32,8 @@ pub(crate) enum Owed {
     List { tail: Option<Option<String>> },
     /// A method the host registered ([`Server::add_method`](super::Server::add_method)).
     Method,
+    /// `tools/call` of a registered tool ([`Server::add_tool`](super::Server::add_tool)).
+    Tool,
 }
 
 /// What a sealed `requestState` is bound to (the public spec, "Multi Round-Trip Requests"):

@@ -32,7 +32,7 @@ use super::vecmap::{VecMap, VecSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub(crate) use session::Sessions;
+pub(crate) use session::{Bounds, Sessions};
 
 use super::io::{Ctx, Output, StreamId, Transmit, Transport};
 use super::machine::Server;
@@ -68,6 +68,9 @@ pub(crate) struct Legacy {
     pub(crate) created: Option<String>,
     /// The session of the current `handle_http` call (for `resources/subscribe`).
     pub(crate) current: Option<String>,
+    /// An `initialize` of the current `handle_http` call found no place: the
+    /// `Retry-After` seconds for its 503 or 429.
+    pub(crate) retry_after_s: Option<u64>,
     /// The current `handle_http` request's `MCP-Protocol-Version` names a modern revision:
     /// a modern envelope claim, as `_meta` is.
     pub(crate) modern_header: bool,
@@ -97,6 +100,15 @@ impl Legacy {
     fn is_legacy(&self, stream: StreamId) -> bool {
         self.streams.contains_key(&stream)
     }
+}
+
+/// Whether a session accepts the `MCP-Protocol-Version` header value `v`: any revision this
+/// server negotiates ([`LEGACY_VERSIONS`]), not only the session's own (the official SDKs
+/// accept any version they support; the spec asks clients to send the negotiated one with a
+/// SHOULD). Anything else, a modern revision included (2026-07-28 has no sessions), is 400
+/// (spec 2025-11-25, basic/transports "Protocol Version Header"; docs/rules.md §17.3 item 9).
+pub(crate) fn session_speaks(v: &str) -> bool {
+    LEGACY_VERSIONS.contains(&v)
 }
 
 impl Server {
@@ -198,6 +210,22 @@ impl Server {
             );
             return self.reply_error(ctx, r.id, &err, 200);
         };
+        // A second `initialize` on an initialized connection or inside a session is refused,
+        // as the official TypeScript server does (-32600, HTTP 400): initialization is the
+        // first interaction of a session, once (spec 2025-11-25, basic/lifecycle;
+        // docs/rules.md §17.3 item 10). The client starts a new session without the id.
+        let again = match ctx.transport {
+            Transport::Stdio => self.legacy.is_legacy(ctx.stream),
+            Transport::Http => self.legacy.current.is_some(),
+        };
+        if again {
+            self.legacy.forget_post(ctx.stream);
+            let err = ErrorObject::new(
+                ErrorCode::INVALID_REQUEST,
+                "Invalid Request: Server already initialized",
+            );
+            return self.reply_error(ctx, r.id, &err, 400);
+        }
         let version = LEGACY_VERSIONS
             .iter()
             .find(|v| requested.eq_str(v))
@@ -223,17 +251,20 @@ impl Server {
                     .first()
                     .map(|k| k.secret.clone())
                     .unwrap_or_default();
-                let max = self.config.max_sessions;
-                self.legacy
-                    .sessions
-                    .prune(self.now, self.config.session_idle_ms);
-                let Some(id) = self
+                let bounds = self.session_bounds();
+                self.legacy.sessions.prune(self.now, &bounds);
+                let id = match self
                     .legacy
                     .sessions
-                    .create(ctx.auth, self.now, &secret, max)
-                else {
-                    let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Too many sessions");
-                    return self.reply_error(ctx, r.id, &err, 503);
+                    .create(ctx.auth, ctx.peer, self.now, &secret, &bounds)
+                {
+                    Ok(id) => id,
+                    Err(full) => {
+                        let (status, retry) = full.status_and_retry();
+                        self.legacy.retry_after_s = Some(retry);
+                        let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Too many sessions");
+                        return self.reply_error(ctx, r.id, &err, status);
+                    }
                 };
                 let sessions = &self.legacy.sessions;
                 self.legacy.peers.retain_sessions(|s| sessions.contains(s));
@@ -278,6 +309,16 @@ impl Server {
         self.legacy_transmit(ctx, bytes);
     }
 
+    /// The session bounds of the configuration.
+    pub(crate) fn session_bounds(&self) -> Bounds {
+        Bounds {
+            max: self.config.max_sessions,
+            per_peer: self.config.max_sessions_per_peer,
+            idle_ms: self.config.session_idle_ms,
+            handshake_ms: self.config.session_handshake_ms,
+        }
+    }
+
     /// `ServerCapabilities` as the registry implies them (the same rules as `server/discover`):
     /// `resources {subscribe, listChanged}`, `prompts {listChanged}`, `completions`, then
     /// the host's extra capabilities.
@@ -295,17 +336,21 @@ impl Server {
             w.bool(true)?;
             w.end_object()?;
         }
-        if self.serves_prompts() {
-            w.key("prompts")?;
-            w.begin_object()?;
-            w.key("listChanged")?;
-            w.bool(true)?;
-            w.end_object()?;
-        }
-        if self.serves_completions() {
-            w.key("completions")?;
-            w.begin_object()?;
-            w.end_object()?;
+        let listed = [
+            ("prompts", self.serves_prompts()),
+            ("completions", self.serves_completions()),
+            ("tools", self.serves_tools()),
+        ];
+        for (key, on) in listed {
+            if on {
+                w.key(key)?;
+                w.begin_object()?;
+                if key != "completions" {
+                    w.key("listChanged")?;
+                    w.bool(true)?;
+                }
+                w.end_object()?;
+            }
         }
         // `logging/setLevel` is the core's for legacy clients (`logging.rs`).
         if !self.ext.capabilities.contains_key("logging") {
@@ -476,7 +521,7 @@ impl Server {
         let declared = match kind {
             ListKind::Resources => self.serves_resources(),
             ListKind::Prompts => self.serves_prompts(),
-            // Tools are the host's (extension methods); it declares and announces them.
+            // The registry's tools, or the host's own (extension methods) that it announced.
             ListKind::Tools => true,
         };
         if !declared {

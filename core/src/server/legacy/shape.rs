@@ -15,7 +15,7 @@
 use alloc::vec::Vec;
 
 use crate::error_code::ErrorCode;
-use crate::json::{Encode, JsonSink, RawJson, Writer};
+use crate::json::{Encode, JsonKind, JsonSink, RawJson, Writer};
 use crate::jsonrpc::Request;
 use crate::messages::LoggingLevel;
 
@@ -138,10 +138,50 @@ fn legacy_result<S: JsonSink + ?Sized>(w: &mut Writer<'_, S>, result: RawJson<'_
             w.end_object()?;
             continue;
         }
+        if k.eq_str("structuredContent") && v.kind() != JsonKind::Object {
+            continue;
+        }
         w.json_key(k)?;
-        w.raw(v)?;
+        if k.eq_str("tools")
+            && let Some(tools) = v.array()
+        {
+            legacy_tools(w, tools)?;
+        } else {
+            w.raw(v)?;
+        }
     }
     w.end_object()
+}
+
+/// A `tools/list` page for 2025-11-25, whose `Tool.outputSchema` must be `type: "object"`
+/// (2026-07-28 allows any JSON Schema): a tool whose output schema is not an object schema
+/// is listed without it (its `structuredContent`, not an object either, is dropped from
+/// results above; the text content still carries the result).
+fn legacy_tools<S: JsonSink + ?Sized>(
+    w: &mut Writer<'_, S>,
+    tools: crate::json::ArrayIter<'_>,
+) -> R {
+    w.begin_array()?;
+    for tool in tools {
+        let object_output = tool
+            .get("outputSchema")
+            .and_then(|o| o.get("type"))
+            .and_then(|t| t.as_str())
+            .is_some_and(|t| t.eq_str("object"));
+        if object_output || tool.get("outputSchema").is_none() {
+            w.raw(tool)?;
+            continue;
+        }
+        w.begin_object()?;
+        for (k, v) in tool.object().into_iter().flatten() {
+            if !k.eq_str("outputSchema") {
+                w.json_key(k)?;
+                w.raw(v)?;
+            }
+        }
+        w.end_object()?;
+    }
+    w.end_array()
 }
 
 fn encode(f: impl FnOnce(&mut Writer<'_, Vec<u8>>) -> R) -> Option<Vec<u8>> {
