@@ -35,7 +35,6 @@ fn result_type(method: &str) -> Option<&'static str> {
         "ping" | "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel" => {
             "EmptyResult"
         }
-        "tools/call" => "CallToolResult",
         "resources/list" => "ListResourcesResult",
         "resources/templates/list" => "ListResourceTemplatesResult",
         "resources/read" => "ReadResourceResult",
