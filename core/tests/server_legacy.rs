@@ -42,7 +42,6 @@ fn result_type(method: &str) -> Option<&'static str> {
         "prompts/get" => "GetPromptResult",
         "completion/complete" => "CompleteResult",
         "tools/list" => "ListToolsResult",
-        "tools/call" => "CallToolResult",
         _ => return None,
     })
 }
@@ -791,7 +790,7 @@ fn a_modern_claim_is_modern_even_for_initialize() {
     assert!(v["result"].get("resultType").is_none());
 }
 
-// ---- input_required as server-to-client requests; logging (docs/rules.md §17.3 items 9, 10)
+// ---- input_required as server-to-client requests; logging (docs/rules.md §17.3 items 12, 13)
 
 /// A machine that seals `requestState` and serves `tools/call` (the host's method).
 fn bridge_server(tag: &'static str) -> L {

@@ -1,6 +1,6 @@
 //! `notifications/message` (the public spec, server/utilities/logging; 2025-11-25 the same
 //! page): a host's log line, sent only where a client asked for that level
-//! (docs/rules.md §16.9 rule 54, §17.3 item 10).
+//! (docs/rules.md §16.9 rule 54, §17.3 item 13).
 //!
 //! * [`Server::log_for`]: tied to a request, on that request's own stream (on HTTP the
 //!   response becomes SSE), when the request's level admits it: `_meta.logLevel` for a

@@ -1,4 +1,4 @@
-//! `input_required` for a 2025-11-25 client (docs/rules.md §17.3 item 9): 2025-11-25 has no such
+//! `input_required` for a 2025-11-25 client (docs/rules.md §17.3 item 12): 2025-11-25 has no such
 //! result, so each input request goes to the client as a real server-to-client request
 //! (`elicitation/create`, `sampling/createMessage`, `roots/list`; spec 2025-11-25,
 //! client/elicitation, client/sampling, client/roots), on stdio on the connection and on HTTP
