@@ -283,19 +283,41 @@ impl ServerMachine {
         done(py, &mut server, received, drain)
     }
 
+    /// A stdio line over ``max_line`` (``StdioLines`` gave ``LineTooLong(head)``): queues
+    /// -32600 "Message too large" on ``stream``, with the request's id when ``head`` shows it
+    /// (else ``null``); the next line is served as usual.
+    #[pyo3(signature = (head, now_ms, *, stream = 0, auth = 0))]
+    fn handle_line_too_long(&self, head: &[u8], now_ms: u64, stream: u64, auth: u64) -> PyResult<()> {
+        let ctx = Ctx {
+            stream: StreamId(stream),
+            auth,
+            transport: Transport::Stdio,
+        };
+        self.lock()?.handle_line_too_long(head, now_ms, ctx);
+        Ok(())
+    }
+
+    /// The longest stdio line (bytes) a runner accepts (``ServerConfig::max_line``, 4 MiB).
+    #[getter]
+    fn max_line(&self) -> PyResult<usize> {
+        Ok(self.lock()?.config().max_line)
+    }
+
     /// The head-only checks of the HTTP entry point (path, ``Host``/``Origin``, method,
     /// ``Content-Type``, ``Accept``, ``Content-Length``), before any body byte is read:
     /// an ``int`` (read at most that many bytes, then ``handle_http``) or the
-    /// ``HttpResponse`` to write without reading the body. ``headers``: lowercase names.
+    /// ``HttpResponse`` to write without reading the body. ``headers``: a ``dict`` or the
+    /// request's ``(name, value)`` lines (ASGI's list as is: repeats are the core's to join).
     fn http_head<'py>(
         &self,
         py: Python<'py>,
         method: &str,
         path: &str,
-        headers: std::collections::HashMap<String, String>,
+        headers: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let headers = crate::http_entry::Headers::new(headers);
-        match self.lock()?.http_head(&headers.head(method, path)) {
+        let headers = crate::http_entry::Headers::from_py(headers)?;
+        let fields = headers.fields();
+        match self.lock()?.http_head(&fields.head(method, path)) {
             HeadCheck::ReadBody { limit } => Ok(limit.into_pyobject(py)?.into_any()),
             HeadCheck::Respond(r) => crate::http_entry::response(py, r),
         }
@@ -316,21 +338,22 @@ impl ServerMachine {
         py: Python<'py>,
         method: &str,
         path: &str,
-        headers: std::collections::HashMap<String, String>,
+        headers: &Bound<'py, PyAny>,
         body: &[u8],
         now_ms: u64,
         stream: u64,
         auth: u64,
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let headers = crate::http_entry::Headers::new(headers);
+        let headers = crate::http_entry::Headers::from_py(headers)?;
+        let fields = headers.fields();
         let ctx = Ctx {
             stream: StreamId(stream),
             auth,
             transport: Transport::Http,
         };
         let mut server = self.lock()?;
-        let start = server.handle_http(&headers.head(method, path), body, now_ms, ctx);
+        let start = server.handle_http(&fields.head(method, path), body, now_ms, ctx);
         let response = match start {
             HttpStart::Respond(r) => crate::http_entry::response(py, r)?,
             HttpStart::Stream(_) => py.None().into_bound(py),

@@ -58,6 +58,12 @@ __all__ = [
     "check_headers",
     "http_status",
     "HttpResponse",
+    "sse_event",
+    "SSE_KEEPALIVE",
+    "SSE_KEEPALIVE_INTERVAL_MS",
+    "SseDecoder",
+    "StdioLines",
+    "LineTooLong",
     "ClientMachine",
     "ClientTransmit",
     "CloseStream",
@@ -468,6 +474,55 @@ class HttpResponse:
     """A 2025-11-25 session's GET stream: write status and headers now, keep the connection
     open, write the stream's transmits as SSE events; ``stream_closed`` when it closes."""
 
+Headers: TypeAlias = Mapping[str, str] | Iterable[tuple[str | builtins.bytes, str | builtins.bytes]]
+"""Request header lines: a mapping, or ``(name, value)`` pairs as ASGI gives them (bytes read
+as Latin-1). The core maps them to the request head: names case-insensitive, values
+trimmed, a repeated header joined with ``,`` (refused where one value is expected)."""
+
+def sse_event(data: builtins.bytes) -> builtins.bytes:
+    """One server-sent event carrying ``data`` (one JSON-RPC message): ``b"data: ...\n\n"``."""
+
+SSE_KEEPALIVE: Final[builtins.bytes]
+"""The comment an idle event stream gets (``b": keepalive\n\n"``)."""
+SSE_KEEPALIVE_INTERVAL_MS: Final[int]
+"""How often an idle event stream gets ``SSE_KEEPALIVE``: 15 000 ms, for every runner."""
+
+class SseDecoder:
+    """The incremental ``text/event-stream`` parser (WHATWG rules: chunks split anywhere,
+    ``\r\n``/``\r``/``\n``, BOM, comments, multi-line ``data``, ``event``, ``id``, ``retry``),
+    with a bound on one event (default 16 MiB)."""
+
+    def __init__(self, max_event: int = ...) -> None:
+        """A decoder refusing events over ``max_event`` bytes (default 16 MiB)."""
+
+    def feed(self, chunk: builtins.bytes) -> list[tuple[str, builtins.bytes, str]]:
+        """The events ``chunk`` completes, as ``(event, data, id)``; ``ValueError`` when an
+        event grows past the bound (the stream is then broken)."""
+
+    @property
+    def retry_ms(self) -> int | None:
+        """The reconnection time the stream set with ``retry:``."""
+
+class LineTooLong:
+    """A stdio line over the bound: answer it with ``ServerMachine.handle_line_too_long``."""
+
+    head: builtins.bytes
+    """The line's first bytes (at most 1024)."""
+
+class StdioLines:
+    """Splits bytes read from stdin into bounded lines (blank lines skipped, ``\r\n`` taken):
+    ``bytes`` for each message, ``LineTooLong`` once for a line over ``max_line`` (the rest of
+    it skipped, never buffered)."""
+
+    def __init__(self, max_line: int) -> None:
+        """A splitter refusing lines over ``max_line`` bytes (``ServerMachine.max_line``)."""
+
+    def feed(self, data: builtins.bytes) -> list[builtins.bytes | LineTooLong]:
+        """The lines ``data`` completes."""
+
+    def finish(self) -> list[builtins.bytes | LineTooLong]:
+        """End of input: a last line without newline."""
+
 class ClientTransmit:
     """One message to send: on stdio ``bytes + b"\\n"``; on HTTP a POST with the headers."""
 
@@ -695,6 +750,20 @@ class ClientMachine:
 
     def handle_request_failed(self, id: int, now_ms: int) -> None:
         """HTTP: request ``id`` got no JSON-RPC answer."""
+
+    def handle_http_response(self, id: int | None, status: int, session_id: str | None, now_ms: int) -> None:
+        """HTTP: the response head of request ``id`` (``None``: a notification's POST), with
+        its ``Mcp-Session-Id``; before its body. A 2025-11-25 ``initialize`` answer starts the
+        session (later ``http_headers`` carry it); a 404 on it starts a new session and sends
+        the calls in flight again."""
+
+    def end_session(self) -> list[tuple[str, str]] | None:
+        """Ends the 2025-11-25 HTTP session: the headers of the ``DELETE`` to send, or
+        ``None``. Call at close, before ``handle_close``."""
+
+    @property
+    def http_session_id(self) -> str | None:
+        """The 2025-11-25 HTTP session id in force."""
 
     def handle_close(self, now_ms: int) -> None:
         """The transport closed."""
@@ -1023,17 +1092,25 @@ class ServerMachine:
     ) -> Literal["request", "notification", "response", "invalid"] | tuple[str, list[ServerOutput], int | None]:
         """One JSON-RPC message from a client (``"notification"`` on HTTP: answer 202)."""
 
-    def http_head(self, method: str, path: str, headers: Mapping[str, str]) -> int | HttpResponse:
+    def handle_line_too_long(self, head: builtins.bytes, now_ms: int, *, stream: int = 0, auth: int = 0) -> None:
+        """A stdio line over ``max_line`` (``StdioLines`` gave ``LineTooLong``): queues -32600
+        with the request's id when ``head`` shows it (else ``null``)."""
+
+    @property
+    def max_line(self) -> int:
+        """The longest stdio line a runner accepts, in bytes (4 MiB)."""
+
+    def http_head(self, method: str, path: str, headers: Headers) -> int | HttpResponse:
         """The HTTP entry point's head-only checks, before any body byte is read (path,
         ``Host``/``Origin``, method, ``Content-Type``, ``Accept``, ``Content-Length``): an
         ``int`` (read at most that many bytes, then ``handle_http``) or the ``HttpResponse``
-        to write without reading the body. ``headers``: lowercase names."""
+        to write without reading the body."""
 
     def handle_http(
         self,
         method: str,
         path: str,
-        headers: Mapping[str, str],
+        headers: Headers,
         body: builtins.bytes,
         now_ms: int,
         *,

@@ -144,6 +144,12 @@ pub struct ServerConfig {
     /// A legacy HTTP session without a request for this long (and no GET stream open) ends;
     /// its id then gets 404. Default: 30 min.
     pub session_idle_ms: u64,
+    /// The longest stdio line (one message) a runner accepts, in bytes before the `\n`;
+    /// a longer one is answered -32600 ([`Server::handle_line_too_long`](super::Server::handle_line_too_long))
+    /// and skipped, never buffered ([`crate::stdio::LineSplitter`]). Default: the HTTP body
+    /// limit, [`DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY) (4 MiB, as the official
+    /// SDKs): one bound for a message on either transport.
+    pub max_line: usize,
 }
 
 impl Default for ServerConfig {
@@ -180,6 +186,7 @@ impl Default for ServerConfig {
             legacy_sessions: true,
             max_sessions: 1024,
             session_idle_ms: 30 * 60 * 1000,
+            max_line: crate::http::DEFAULT_MAX_BODY,
         }
     }
 }
@@ -190,7 +197,7 @@ impl Default for ServerConfig {
 pub enum ConfigError {
     /// `supported_versions` is empty.
     NoSupportedVersion,
-    /// `page_size`, `stream_queue` or one of the `max_*` limits is 0.
+    /// `page_size`, `stream_queue` or one of the `max_*` limits (`max_line` included) is 0.
     ZeroCapacity,
     /// A state key is shorter than [`crate::state::MIN_KEY_LEN`] bytes.
     StateKeyTooShort,
@@ -220,6 +227,7 @@ impl ServerConfig {
             self.max_listens,
             self.max_pending_per_stream,
             self.max_pending,
+            self.max_line,
         ];
         if capacities.contains(&0) {
             return Err(ConfigError::ZeroCapacity);

@@ -94,6 +94,8 @@ mod legacy;
 #[path = "legacy_off.rs"]
 mod legacy;
 #[cfg(feature = "alloc")]
+mod line;
+#[cfg(feature = "alloc")]
 mod machine;
 #[cfg(feature = "alloc")]
 mod mrtr;
