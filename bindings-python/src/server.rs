@@ -276,6 +276,7 @@ impl ServerMachine {
             stream: StreamId(stream),
             auth,
             transport: crate::server_config::transport(transport)?,
+            peer: None,
         };
         let mut server = self.lock()?;
         let received = server.handle_message(data, now_ms, ctx).ident();
@@ -295,9 +296,8 @@ impl ServerMachine {
         auth: u64,
     ) -> PyResult<()> {
         let ctx = Ctx {
-            stream: StreamId(stream),
             auth,
-            transport: Transport::Stdio,
+            ..Ctx::stdio(StreamId(stream))
         };
         self.lock()?.handle_line_too_long(head, now_ms, ctx);
         Ok(())
@@ -336,8 +336,10 @@ impl ServerMachine {
     /// the stream's transmits as SSE events), or ``None``: the answer comes as transmits on
     /// ``stream`` (``poll_output``), the first giving the status and ``http_headers``; call
     /// ``stream_closed(stream)`` if the client goes away first. ``stream`` must not be in use; ``auth`` is the caller context.
+    /// ``peer``: the client's IP address (ASGI ``scope["client"][0]``), for the per-peer
+    /// bound on 2025-11-25 sessions; ``None`` or text that is not an IP address: no bound.
     /// With ``drain=True`` it returns ``(response, outputs, deadline)`` (see ``drain()``).
-    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, drain = false))]
+    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, peer = None, drain = false))]
     #[allow(clippy::too_many_arguments)]
     fn handle_http<'py>(
         &self,
@@ -349,6 +351,7 @@ impl ServerMachine {
         now_ms: u64,
         stream: u64,
         auth: u64,
+        peer: Option<&str>,
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let headers = crate::http_entry::Headers::from_py(headers)?;
@@ -357,6 +360,7 @@ impl ServerMachine {
             stream: StreamId(stream),
             auth,
             transport: Transport::Http,
+            peer: crate::server_config::peer(peer),
         };
         let mut server = self.lock()?;
         let start = server.handle_http(&fields.head(method, path), body, now_ms, ctx);

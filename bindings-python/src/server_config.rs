@@ -197,6 +197,12 @@ pub(crate) fn transport(name: &str) -> PyResult<Transport> {
     }
 }
 
+/// A peer address as text (``"192.0.2.1"``, ``"2001:db8::1"``) as the core's `Ctx::peer`;
+/// anything else (a Unix socket path, a test client's name) is no peer.
+pub(crate) fn peer(text: Option<&str>) -> Option<std::net::IpAddr> {
+    text.and_then(|t| t.parse().ok())
+}
+
 /// ``fail``'s ``reason``/``message``/``code`` as a core `Failure`.
 pub(crate) fn failure(
     reason: &str,

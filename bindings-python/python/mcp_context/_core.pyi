@@ -1116,6 +1116,7 @@ class ServerMachine:
         *,
         stream: int,
         auth: int = 0,
+        peer: str | None = None,
         drain: bool = False,
     ) -> HttpResponse | None | tuple[HttpResponse | None, list[ServerOutput], int | None]:
         """One HTTP request with its body: the complete ``HttpResponse`` (refusals, errors,
@@ -1123,7 +1124,9 @@ class ServerMachine:
         ``stream`` (the first gives ``http_status`` and ``http_headers``). Call
         ``stream_closed(stream)`` if the client goes away first. For a 2025-11-25 session's
         ``GET``, the head of its event stream (``text/event-stream``, no body): keep the
-        connection open and write the transmits on ``stream`` as SSE events."""
+        connection open and write the transmits on ``stream`` as SSE events. ``peer``: the
+        client's IP address, for the per-peer bound on 2025-11-25 sessions (``None``, or
+        text that is not an IP address: no bound)."""
 
     def set_waker(self, callback: Callable[[], object]) -> None:
         """Installs the output-ready signal: ``callback()`` runs each time an output is queued

@@ -286,6 +286,7 @@ impl Server {
             binding,
             progress,
             last_progress: None,
+            log_level: meta.and_then(|m| m.log_level),
         });
         let has_progress = self.pending.get(h).is_some_and(|p| p.progress.is_some());
         self.out.event(event(h, has_progress));

@@ -66,6 +66,7 @@
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
 //! | `progress` | `notifications/progress` by handle |
+//! | `log` | `notifications/message`: [`Server::log_for`], [`Server::log`] |
 //! | `mrtr` | sealing and verifying `requestState` |
 //! | `complete` | built-in completion |
 //! | `pending`, `subscriptions`, `outbox` | internal tables |
@@ -95,6 +96,8 @@ mod legacy;
 mod legacy;
 #[cfg(feature = "alloc")]
 mod line;
+#[cfg(feature = "alloc")]
+mod log;
 #[cfg(feature = "alloc")]
 mod machine;
 #[cfg(feature = "alloc")]

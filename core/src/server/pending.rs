@@ -73,6 +73,9 @@ pub(crate) struct Pending {
     pub(crate) progress: Option<OwnedRequestId>,
     /// The last `progress` value sent (each must be greater).
     pub(crate) last_progress: Option<f64>,
+    /// `_meta.io.modelcontextprotocol/logLevel`: the least severe `notifications/message`
+    /// the request admits (`None`: none, docs/rules.md §1.1).
+    pub(crate) log_level: Option<crate::messages::LoggingLevel>,
 }
 
 impl Pending {

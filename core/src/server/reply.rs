@@ -289,6 +289,10 @@ impl Server {
             }
             _ => None,
         };
+        // A 2025-11-25 client gets the inputs as server-to-client requests (legacy/bridge.rs).
+        if self.legacy_ask_client(&p, &input.requests, token.as_deref()) {
+            return Ok(());
+        }
         let result = InputRequiredResult {
             input_requests: (!input.requests.is_empty()).then(|| Map::from_source(&input.requests)),
             request_state: token.as_deref().map(JsonStr::new),
