@@ -1,7 +1,8 @@
 """How often the package layer crosses into the extension per request: an input and its
 outputs are one call (``drain=True``), so a read costs 3 crossings over HTTP (``http_head``,
-``handle_http``, ``respond_read``) and 2 over stdio; tools are the core's registry
-(``tools/list``, unknown tools, tool errors as ``isError``)."""
+``handle_http``, ``respond_read``) and 3 over stdio (the core's line splitter, then
+``handle_message`` and ``respond_read``); tools are the core's registry (``tools/list``,
+unknown tools, tool errors as ``isError``)."""
 
 import asyncio
 import io
@@ -9,18 +10,18 @@ import json
 
 import pytest
 
-from mcp_context import _runtime
+from mcp_context import _runtime, _stdio
 from mcp_context.server import App
 
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
 
 
 class Counting:
-    """A ``ServerMachine`` whose every method call is counted (one crossing each)."""
+    """An extension object whose every method call is counted (one crossing each)."""
 
-    def __init__(self, machine):
+    def __init__(self, machine, calls: list[str] | None = None):
         self._m = machine
-        self.calls: list[str] = []
+        self.calls: list[str] = [] if calls is None else calls
 
     def __getattr__(self, name):
         attr = getattr(self._m, name)
@@ -46,6 +47,8 @@ def counted(monkeypatch):
         return m
 
     monkeypatch.setattr(_runtime, "ServerMachine", factory)
+    real_lines = _stdio.StdioLines
+    monkeypatch.setattr(_stdio, "StdioLines", lambda limit: Counting(real_lines(limit), made[-1].calls))
     return made
 
 
@@ -121,7 +124,7 @@ def test_an_http_read_is_three_crossings_and_tools_are_the_cores(counted):
     asyncio.run(main())
 
 
-def test_a_stdio_read_is_two_crossings(counted):
+def test_a_stdio_read_is_three_crossings(counted):
     app = build()
     line = body(1, "resources/read", {"uri": "t://n/7"}) + b"\n"
     out = io.BytesIO()
@@ -129,6 +132,8 @@ def test_a_stdio_read_is_two_crossings(counted):
     v = json.loads(out.getvalue().splitlines()[0])
     assert v["result"]["contents"][0]["text"] == "n=7"
     calls = counted[0].calls
-    # One request in, one answer in; then the end of input (shutdown and its drain).
-    read = calls[calls.index("handle_message") : calls.index("shutdown")]
-    assert read == ["handle_message", "respond_read"], calls
+    # The bytes split into the line, the request in, the answer in (each with its outputs);
+    # then the end of input.
+    read = calls[calls.index("feed") : calls.index("respond_read") + 1]
+    assert read == ["feed", "handle_message", "respond_read"], calls
+    assert "poll_output" not in calls and "poll_timeout" not in calls

@@ -148,6 +148,7 @@ mod tests {
                 RegisterError::CoreMethod,
                 RegisterError::CoreCapability,
                 RegisterError::NotAnObject,
+                RegisterError::ToolsByMethod,
             ]),
         );
         same(

@@ -17,6 +17,7 @@
 //! | `visibility.rs` | `VisibilityFilter` (a Swift protocol), `ListedItem` |
 //! | `wake.rs` | `OutputReady` (a Swift protocol): `setOutputReady` / `hasOutput` on both machines |
 //! | `extension.rs` | extension methods (`addMethod`, `setCapability`, `respondResult`), `progress`, `respondList` |
+//! | `tools.rs` | the tool registry (`addTool`, `respondTool`, `respondToolError`), `drain`, `appCursor` |
 //! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
 //!
 //! The async layer (`MCPClient`, `MCPServerHost`, `StdioTransport`, `HTTPTransport`, `Wire`)
@@ -43,6 +44,7 @@ mod router;
 mod server;
 mod server_types;
 mod template;
+mod tools;
 mod visibility;
 mod wake;
 

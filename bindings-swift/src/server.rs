@@ -221,7 +221,8 @@ pub enum Failure {
     },
     /// -32603.
     Internal,
-    /// An application error (codes in -32768...-32000 are sent as -32603).
+    /// An application error: -32602 is invalid params, -32002 not found, other codes in
+    /// -32768...-32000 are sent as -32603 (the core's `Failure::from_code`).
     Application {
         /// The code.
         code: i32,
@@ -236,10 +237,8 @@ impl From<Failure> for CoreFailure {
             Failure::NotFound => Self::NotFound,
             Failure::InvalidParams { message } => Self::InvalidParams(message.into()),
             Failure::Internal => Self::Internal,
-            Failure::Application { code, message } => Self::Application {
-                code,
-                message: message.into(),
-            },
+            // The core maps the code (-32602, -32002, reserved ranges, the host's own).
+            Failure::Application { code, message } => Self::from_code(code, message),
         }
     }
 }

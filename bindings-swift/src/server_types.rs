@@ -84,6 +84,9 @@ pub enum RegisterError {
     CoreCapability,
     /// `setCapability`: a capability is a JSON object.
     NotAnObject,
+    /// `addTool` while the host serves `tools/*` itself (`addMethod`, or its own `tools`
+    /// capability), or those while a tool is registered: never both.
+    ToolsByMethod,
     /// The JSON text is not the spec's shape for this item.
     InvalidJson {
         /// The decoder's description.
@@ -104,6 +107,7 @@ impl std::fmt::Display for RegisterError {
             Self::CoreMethod => CoreRegister::CoreMethod.fmt(f),
             Self::CoreCapability => CoreRegister::CoreCapability.fmt(f),
             Self::NotAnObject => CoreRegister::NotAnObject.fmt(f),
+            Self::ToolsByMethod => CoreRegister::ToolsByMethod.fmt(f),
             Self::InvalidUri { description }
             | Self::InvalidTemplate { description, .. }
             | Self::Router { description }
@@ -131,6 +135,7 @@ impl From<CoreRegister> for RegisterError {
             CoreRegister::CoreMethod => Self::CoreMethod,
             CoreRegister::CoreCapability => Self::CoreCapability,
             CoreRegister::NotAnObject => Self::NotAnObject,
+            CoreRegister::ToolsByMethod => Self::ToolsByMethod,
             _ => Self::Other { description },
         }
     }
@@ -369,6 +374,25 @@ pub enum ServerEvent {
         /// The verified retry inputs, on an MRTR retry.
         retry: Option<Retry>,
     },
+    /// `tools/call` of a tool registered with `addTool` (name, arguments and any
+    /// `requestState` checked): `respondTool`, `respondToolError` (the tool failed),
+    /// `respondInputRequired` or `fail`.
+    CallTool {
+        /// The handle.
+        handle: u64,
+        /// The tool's name.
+        name: String,
+        /// `arguments`, a JSON object as text (`{}` when absent).
+        arguments_json: String,
+        /// The request carried a `progressToken`.
+        progress: bool,
+        /// The caller context.
+        auth: u64,
+        /// The request's declared client capabilities.
+        capabilities: DeclaredCapabilities,
+        /// The verified retry inputs, on an MRTR retry.
+        retry: Option<Retry>,
+    },
     /// `resources/list` reached the host's own items (`dynamicResources`): `respondList`
     /// with one page and the host's cursor for the next, or `fail`.
     ListResources {
@@ -498,6 +522,15 @@ fn event(e: Event, server: &Server) -> ServerEvent {
             auth: r.auth,
             capabilities: r.capabilities.into(),
             retry: r.retry.map(Into::into),
+        },
+        Event::CallTool(t) => ServerEvent::CallTool {
+            handle: t.handle.get(),
+            name: t.name,
+            arguments_json: t.arguments.as_raw().as_text().into(),
+            progress: t.progress,
+            auth: t.auth,
+            capabilities: t.capabilities.into(),
+            retry: t.retry.map(Into::into),
         },
         Event::ListResources(l) => ServerEvent::ListResources {
             handle: l.handle.get(),

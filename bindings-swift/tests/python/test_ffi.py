@@ -256,3 +256,51 @@ def test_json_inputs_and_a_foreign_visibility_filter():
         if isinstance(e, m.ClientEvent.PROMPT_FETCHED)
     ]
     assert fetched == [(shown, "id 3")]
+
+
+def test_tools_drain_and_app_cursors():
+    """The core's tool registry through the C ABI: `addTool`, `callTool` events answered with
+    `respondTool` / `respondToolError` (`isError`), unknown tools, `drain()` (every output
+    and the deadline at once), the refusal to mix with `tools/*` methods, `appCursor`."""
+    server = make_server()
+    server.add_tool('{"name":"add","inputSchema":{"type":"object","required":["a"]}}')
+    with pytest.raises(m.RegisterError.Duplicate):
+        server.add_tool('{"name":"add","inputSchema":{"type":"object"}}')
+    with pytest.raises(m.RegisterError.InvalidJson):
+        server.add_tool('{"name":"has space","inputSchema":{"type":"object"}}')
+    with pytest.raises(m.RegisterError.ToolsByMethod):
+        server.add_method("tools/call")
+    ctx = m.MessageContext(stream=1, auth=0, transport=m.ServerTransport.STDIO)
+    meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+
+    def ask(i, method, params):
+        msg = {"jsonrpc": "2.0", "id": i, "method": method, "params": {**params, "_meta": meta}}
+        server.handle_message(json.dumps(msg).encode(), 5, ctx)
+        return server.drain()
+
+    listed = ask(1, "tools/list", {})
+    assert [t["name"] for t in json.loads(listed.outputs[0].bytes)["result"]["tools"]] == ["add"]
+    assert listed.deadline is None
+    called = ask(2, "tools/call", {"name": "add", "arguments": {"a": 1}})
+    (event,) = [o.event for o in called.outputs]
+    assert isinstance(event, m.ServerEvent.CALL_TOOL) and event.name == "add"
+    assert json.loads(event.arguments_json) == {"a": 1}
+    assert called.deadline is not None  # the call waits for the application
+    server.respond_tool(event.handle, '{"content":[{"type":"text","text":"2"}],"structuredContent":{"sum":2}}')
+    answer = json.loads(server.drain().outputs[0].bytes)["result"]
+    assert answer["structuredContent"] == {"sum": 2} and answer["resultType"] == "complete"
+    (event,) = [o.event for o in ask(3, "tools/call", {"name": "add", "arguments": {"a": 1}}).outputs]
+    server.respond_tool_error(event.handle, "overflow")
+    failed = json.loads(server.drain().outputs[0].bytes)["result"]
+    assert failed["isError"] is True and failed["content"][0]["text"] == "overflow"
+    missing = json.loads(ask(4, "tools/call", {"name": "add"}).outputs[0].bytes)["result"]
+    assert missing["isError"] is True
+    unknown = json.loads(ask(5, "tools/call", {"name": "nope"}).outputs[0].bytes)
+    assert unknown["error"]["code"] == -32602
+    (event,) = [o.event for o in ask(6, "tools/call", {"name": "add", "arguments": {"a": 1}}).outputs]
+    server.fail(event.handle, m.Failure.APPLICATION(code=-32602, message="bad a"))
+    assert json.loads(server.drain().outputs[0].bytes)["error"] == {"code": -32602, "message": "bad a"}
+
+    pos = m.AppListPosition(source="notes://{project}/{id}", offset=50)
+    assert m.parse_app_cursor(m.app_cursor(pos)) == pos
+    assert m.parse_app_cursor("50") is None

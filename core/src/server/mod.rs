@@ -96,6 +96,7 @@ mod legacy;
 mod legacy;
 #[cfg(feature = "alloc")]
 mod line;
+#[cfg(feature = "alloc")]
 mod log;
 #[cfg(feature = "alloc")]
 mod machine;

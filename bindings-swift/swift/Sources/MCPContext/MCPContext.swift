@@ -2174,6 +2174,42 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func subscriptions()  -> UInt64
     
     /**
+     * Registers a tool: its `Tool` object as JSON text (`name`, `inputSchema` with
+     * `type: "object"`, `title`, `description`, `outputSchema`, `annotations`, `icons`),
+     * checked by the core. `tools` is then declared and `tools/list`/`tools/call` are the
+     * machine's. Throws `RegisterError.InvalidJson`, `.Duplicate`, or `.ToolsByMethod` when
+     * the host serves `tools/*` itself (`addMethod`).
+     */
+    func addTool(toolJson: String) throws 
+    
+    /**
+     * Every queued output at once, and the next deadline.
+     */
+    func drain()  -> Drained
+    
+    /**
+     * Unregisters a tool; `false` if it was not registered.
+     */
+    func removeTool(name: String)  -> Bool
+    
+    /**
+     * Answers a `callTool` event with a `CallToolResult` (JSON text: `content` required,
+     * `structuredContent`, `isError`); the machine checks it and adds `resultType` and
+     * `_meta.serverInfo`.
+     */
+    func respondTool(handle: UInt64, resultJson: String) throws 
+    
+    /**
+     * Answers a `callTool` event whose tool failed: `isError: true` with `message` as text.
+     */
+    func respondToolError(handle: UInt64, message: String) throws 
+    
+    /**
+     * `notifications/tools/list_changed` to the subscriptions that asked for it.
+     */
+    func toolsListChanged() 
+    
+    /**
      * Whether `pollOutput()` would return something.
      */
     func hasOutput()  -> Bool
@@ -2744,6 +2780,86 @@ open func subscriptions() -> UInt64  {
 }
     
     /**
+     * Registers a tool: its `Tool` object as JSON text (`name`, `inputSchema` with
+     * `type: "object"`, `title`, `description`, `outputSchema`, `annotations`, `icons`),
+     * checked by the core. `tools` is then declared and `tools/list`/`tools/call` are the
+     * machine's. Throws `RegisterError.InvalidJson`, `.Duplicate`, or `.ToolsByMethod` when
+     * the host serves `tools/*` itself (`addMethod`).
+     */
+open func addTool(toolJson: String)throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_add_tool(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(toolJson),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Every queued output at once, and the next deadline.
+     */
+open func drain() -> Drained  {
+    return try!  FfiConverterTypeDrained_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_drain(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Unregisters a tool; `false` if it was not registered.
+     */
+open func removeTool(name: String) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_remove_tool(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(name),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Answers a `callTool` event with a `CallToolResult` (JSON text: `content` required,
+     * `structuredContent`, `isError`); the machine checks it and adds `resultType` and
+     * `_meta.serverInfo`.
+     */
+open func respondTool(handle: UInt64, resultJson: String)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_tool(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(resultJson),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Answers a `callTool` event whose tool failed: `isError: true` with `message` as text.
+     */
+open func respondToolError(handle: UInt64, message: String)throws   {try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_respond_tool_error(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(message),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * `notifications/tools/list_changed` to the subscriptions that asked for it.
+     */
+open func toolsListChanged()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_tools_list_changed(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
      * Whether `pollOutput()` would return something.
      */
 open func hasOutput() -> Bool  {
@@ -3250,6 +3366,75 @@ public func FfiConverterTypeVisibilityFilter_lower(_ value: VisibilityFilter) ->
 
 
 /**
+ * A position in a list the application assembles from several sources.
+ */
+public struct AppListPosition: Equatable, Hashable {
+    /**
+     * The source the next page starts in (e.g. a template's `uriTemplate`).
+     */
+    public var source: String
+    /**
+     * How many of its items come before the next page.
+     */
+    public var offset: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The source the next page starts in (e.g. a template's `uriTemplate`).
+         */source: String, 
+        /**
+         * How many of its items come before the next page.
+         */offset: UInt64) {
+        self.source = source
+        self.offset = offset
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AppListPosition: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAppListPosition: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AppListPosition {
+        return
+            try AppListPosition(
+                source: FfiConverterString.read(from: &buf), 
+                offset: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AppListPosition, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.source, into: &buf)
+        FfiConverterUInt64.write(value.offset, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAppListPosition_lift(_ buf: RustBuffer) throws -> AppListPosition {
+    return try FfiConverterTypeAppListPosition.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAppListPosition_lower(_ value: AppListPosition) -> RustBuffer {
+    return FfiConverterTypeAppListPosition.lower(value)
+}
+
+
+/**
  * Caching hints a server puts on a cacheable result (docs/rules.md §4): `ttlMs`, `cacheScope`.
  */
 public struct CacheHint: Equatable, Hashable {
@@ -3682,6 +3867,75 @@ public func FfiConverterTypeDeclaredCapabilities_lift(_ buf: RustBuffer) throws 
 #endif
 public func FfiConverterTypeDeclaredCapabilities_lower(_ value: DeclaredCapabilities) -> RustBuffer {
     return FfiConverterTypeDeclaredCapabilities.lower(value)
+}
+
+
+/**
+ * Every queued output and the next deadline (`ServerMachine.drain()`).
+ */
+public struct Drained: Equatable, Hashable {
+    /**
+     * What `pollOutput` gives until `nil`, in order.
+     */
+    public var outputs: [ServerOutput]
+    /**
+     * `pollTimeout()`.
+     */
+    public var deadline: UInt64?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * What `pollOutput` gives until `nil`, in order.
+         */outputs: [ServerOutput], 
+        /**
+         * `pollTimeout()`.
+         */deadline: UInt64?) {
+        self.outputs = outputs
+        self.deadline = deadline
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Drained: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDrained: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Drained {
+        return
+            try Drained(
+                outputs: FfiConverterSequenceTypeServerOutput.read(from: &buf), 
+                deadline: FfiConverterOptionUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Drained, into buf: inout [UInt8]) {
+        FfiConverterSequenceTypeServerOutput.write(value.outputs, into: &buf)
+        FfiConverterOptionUInt64.write(value.deadline, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDrained_lift(_ buf: RustBuffer) throws -> Drained {
+    return try FfiConverterTypeDrained.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDrained_lower(_ value: Drained) -> RustBuffer {
+    return FfiConverterTypeDrained.lower(value)
 }
 
 
@@ -7925,7 +8179,8 @@ public enum Failure: Equatable, Hashable {
      */
     case `internal`
     /**
-     * An application error (codes in -32768...-32000 are sent as -32603).
+     * An application error: -32602 is invalid params, -32002 not found, other codes in
+     * -32768...-32000 are sent as -32603 (the core's `Failure::from_code`).
      */
     case application(
         /**
@@ -8342,6 +8597,14 @@ public enum ListedItem: Equatable, Hashable {
          * `name`
          */name: String
     )
+    /**
+     * A tool.
+     */
+    case tool(
+        /**
+         * `name`
+         */name: String
+    )
 
 
 
@@ -8372,6 +8635,9 @@ public struct FfiConverterTypeListedItem: FfiConverterRustBuffer {
         case 3: return .prompt(name: try FfiConverterString.read(from: &buf)
         )
         
+        case 4: return .tool(name: try FfiConverterString.read(from: &buf)
+        )
+        
         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
@@ -8394,6 +8660,11 @@ public struct FfiConverterTypeListedItem: FfiConverterRustBuffer {
         
         case let .prompt(name):
             writeInt(&buf, Int32(3))
+            FfiConverterString.write(name, into: &buf)
+            
+        
+        case let .tool(name):
+            writeInt(&buf, Int32(4))
             FfiConverterString.write(name, into: &buf)
             
         }
@@ -8936,6 +9207,11 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
      */
     case notAnObject
     /**
+     * `addTool` while the host serves `tools/*` itself (`addMethod`, or its own `tools`
+     * capability), or those while a tool is registered: never both.
+     */
+    case toolsByMethod
+    /**
      * The JSON text is not the spec's shape for this item.
      */
     case invalidJson(
@@ -9007,10 +9283,11 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
         case 6: return .coreMethod
         case 7: return .coreCapability
         case 8: return .notAnObject
-        case 9: return .invalidJson(
+        case 9: return .toolsByMethod
+        case 10: return .invalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 10: return .other(
+        case 11: return .other(
             description: try FfiConverterString.read(from: &buf)
             )
 
@@ -9062,13 +9339,17 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(8))
         
         
-        case let .invalidJson(description):
+        case .toolsByMethod:
             writeInt(&buf, Int32(9))
+        
+        
+        case let .invalidJson(description):
+            writeInt(&buf, Int32(10))
             FfiConverterString.write(description, into: &buf)
             
         
         case let .other(description):
-            writeInt(&buf, Int32(10))
+            writeInt(&buf, Int32(11))
             FfiConverterString.write(description, into: &buf)
             
         }
@@ -10030,6 +10311,34 @@ public enum ServerEvent: Equatable, Hashable {
          */retry: Retry?
     )
     /**
+     * `tools/call` of a tool registered with `addTool` (name, arguments and any
+     * `requestState` checked): `respondTool`, `respondToolError` (the tool failed),
+     * `respondInputRequired` or `fail`.
+     */
+    case callTool(
+        /**
+         * The handle.
+         */handle: UInt64, 
+        /**
+         * The tool's name.
+         */name: String, 
+        /**
+         * `arguments`, a JSON object as text (`{}` when absent).
+         */argumentsJson: String, 
+        /**
+         * The request carried a `progressToken`.
+         */progress: Bool, 
+        /**
+         * The caller context.
+         */auth: UInt64, 
+        /**
+         * The request's declared client capabilities.
+         */capabilities: DeclaredCapabilities, 
+        /**
+         * The verified retry inputs, on an MRTR retry.
+         */retry: Retry?
+    )
+    /**
      * `resources/list` reached the host's own items (`dynamicResources`): `respondList`
      * with one page and the host's cursor for the next, or `fail`.
      */
@@ -10107,16 +10416,19 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
         case 4: return .request(handle: try FfiConverterUInt64.read(from: &buf), method: try FfiConverterString.read(from: &buf), paramsJson: try FfiConverterString.read(from: &buf), progress: try FfiConverterBool.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf), capabilities: try FfiConverterTypeDeclaredCapabilities.read(from: &buf), retry: try FfiConverterOptionTypeRetry.read(from: &buf)
         )
         
-        case 5: return .listResources(handle: try FfiConverterUInt64.read(from: &buf), cursor: try FfiConverterOptionString.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf)
+        case 5: return .callTool(handle: try FfiConverterUInt64.read(from: &buf), name: try FfiConverterString.read(from: &buf), argumentsJson: try FfiConverterString.read(from: &buf), progress: try FfiConverterBool.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf), capabilities: try FfiConverterTypeDeclaredCapabilities.read(from: &buf), retry: try FfiConverterOptionTypeRetry.read(from: &buf)
         )
         
-        case 6: return .cancelled(handle: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeCancelReason.read(from: &buf)
+        case 6: return .listResources(handle: try FfiConverterUInt64.read(from: &buf), cursor: try FfiConverterOptionString.read(from: &buf), auth: try FfiConverterUInt64.read(from: &buf)
         )
         
-        case 7: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
+        case 7: return .cancelled(handle: try FfiConverterUInt64.read(from: &buf), reason: try FfiConverterTypeCancelReason.read(from: &buf)
         )
         
-        case 8: return .other(kind: try FfiConverterString.read(from: &buf)
+        case 8: return .streamOverflow(stream: try FfiConverterUInt64.read(from: &buf), subscriptionIdJson: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 9: return .other(kind: try FfiConverterString.read(from: &buf)
         )
         
         default: throw UniffiInternalError.unexpectedEnumCase
@@ -10168,27 +10480,38 @@ public struct FfiConverterTypeServerEvent: FfiConverterRustBuffer {
             FfiConverterOptionTypeRetry.write(retry, into: &buf)
             
         
-        case let .listResources(handle,cursor,auth):
+        case let .callTool(handle,name,argumentsJson,progress,auth,capabilities,retry):
             writeInt(&buf, Int32(5))
+            FfiConverterUInt64.write(handle, into: &buf)
+            FfiConverterString.write(name, into: &buf)
+            FfiConverterString.write(argumentsJson, into: &buf)
+            FfiConverterBool.write(progress, into: &buf)
+            FfiConverterUInt64.write(auth, into: &buf)
+            FfiConverterTypeDeclaredCapabilities.write(capabilities, into: &buf)
+            FfiConverterOptionTypeRetry.write(retry, into: &buf)
+            
+        
+        case let .listResources(handle,cursor,auth):
+            writeInt(&buf, Int32(6))
             FfiConverterUInt64.write(handle, into: &buf)
             FfiConverterOptionString.write(cursor, into: &buf)
             FfiConverterUInt64.write(auth, into: &buf)
             
         
         case let .cancelled(handle,reason):
-            writeInt(&buf, Int32(6))
+            writeInt(&buf, Int32(7))
             FfiConverterUInt64.write(handle, into: &buf)
             FfiConverterTypeCancelReason.write(reason, into: &buf)
             
         
         case let .streamOverflow(stream,subscriptionIdJson):
-            writeInt(&buf, Int32(7))
+            writeInt(&buf, Int32(8))
             FfiConverterUInt64.write(stream, into: &buf)
             FfiConverterString.write(subscriptionIdJson, into: &buf)
             
         
         case let .other(kind):
-            writeInt(&buf, Int32(8))
+            writeInt(&buf, Int32(9))
             FfiConverterString.write(kind, into: &buf)
             
         }
@@ -11046,6 +11369,30 @@ fileprivate struct FfiConverterOptionData: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeAppListPosition: FfiConverterRustBuffer {
+    typealias SwiftType = AppListPosition?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeAppListPosition.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeAppListPosition.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeCacheHint: FfiConverterRustBuffer {
     typealias SwiftType = CacheHint?
 
@@ -11780,6 +12127,31 @@ fileprivate struct FfiConverterSequenceTypeRole: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeServerOutput: FfiConverterRustBuffer {
+    typealias SwiftType = [ServerOutput]
+
+    public static func write(_ value: [ServerOutput], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeServerOutput.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [ServerOutput] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [ServerOutput]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeServerOutput.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterDictionaryStringString: FfiConverterRustBuffer {
     public static func write(_ value: [String: String], into buf: inout [UInt8]) {
         let len = Int32(value.count)
@@ -11983,6 +12355,28 @@ public func serverConfig() -> ServerConfig  {
     )
 })
 }
+/**
+ * The core's cursor text for `position`.
+ */
+public func appCursor(position: AppListPosition) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_app_cursor(
+        FfiConverterTypeAppListPosition_lower(position),uniffiCallStatus
+    )
+})
+}
+/**
+ * The position an `appCursor` text names; `nil` for any other text.
+ */
+public func parseAppCursor(text: String) -> AppListPosition?  {
+    return try!  FfiConverterOptionTypeAppListPosition.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_parse_app_cursor(
+        FfiConverterString.lower(text),uniffiCallStatus
+    )
+})
+}
 
 private enum InitializationResult {
     case ok
@@ -12024,6 +12418,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_server_config() != 3293) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_app_cursor() != 55346) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_parse_app_cursor() != 39834) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_cache_bytes() != 58430) {
@@ -12243,6 +12643,24 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_subscriptions() != 2213) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_tool() != 28440) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_drain() != 37964) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_remove_tool() != 34009) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_tool() != 31092) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_respond_tool_error() != 49262) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_tools_list_changed() != 53360) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_has_output() != 37115) {

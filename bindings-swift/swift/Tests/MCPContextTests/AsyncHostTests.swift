@@ -203,7 +203,7 @@ final class AsyncHostTests: XCTestCase {
         await client.close()
     }
 
-    /// Tools through extension methods: `tools/list`, `tools/call` (async handler), an unknown
+    /// Tools in the core's registry: `tools/list`, `tools/call` (async handler), an unknown
     /// tool, and `tools` announced by `server/discover`; raw JSON-RPC lines as a client sends.
     func testToolsThroughExtensionMethods() async throws {
         let host = try MCPServerHost(name: "tools", version: "1.0.0")

@@ -84,7 +84,6 @@ public actor MCPServerHost {
     private var templateHandlers: [UInt32: ResourceHandler] = [:]
     private var resourceHandlers: [String: ResourceHandler] = [:]
     private var promptHandlers: [String: PromptHandler] = [:]
-    private var tools: [Wire.Tool] = []
     private var toolHandlers: [String: ToolHandler] = [:]
     private var methodHandlers: [String: MethodHandler] = [:]
     private var listHandler: ListHandler?
@@ -156,21 +155,20 @@ public actor MCPServerHost {
         promptHandlers[name] = handler
     }
 
-    /// A tool (`tools/list`, `tools/call`, served as extension methods; `tools` is announced
-    /// in `server/discover`). A thrown `MCPHandlerError` is the call's JSON-RPC error; a tool
-    /// that fails in its own terms returns `CallToolResult(content:isError: true)`.
+    /// A tool in the core's registry (`addTool`: the machine lists it, declares `tools`,
+    /// refuses unknown tools and answers a missing required argument as a tool error). A
+    /// thrown `MCPHandlerError` is the call's JSON-RPC error; any other error is a tool error
+    /// (`isError: true`, its description as text), as is a returned
+    /// `CallToolResult(content:isError: true)`. Registering a name again replaces the tool.
     public func tool(
         _ name: String, title: String? = nil, description: String? = nil,
         inputSchema: Wire.JSON = ["type": "object"], outputSchema: Wire.JSON? = nil,
         handler: @escaping ToolHandler
     ) throws {
-        if tools.isEmpty {
-            try machine.addMethod(method: "tools/list")
-            try machine.addMethod(method: "tools/call")
-            try machine.setCapability(key: "tools", valueJson: "{}")
-        }
-        tools.removeAll { $0.name == name }
-        tools.append(Wire.Tool(name: name, title: title, description: description, inputSchema: inputSchema, outputSchema: outputSchema))
+        let definition = Wire.Tool(name: name, title: title, description: description, inputSchema: inputSchema, outputSchema: outputSchema)
+        let json = try wireJSON(definition)
+        _ = machine.removeTool(name: name)
+        try machine.addTool(toolJson: json)
         toolHandlers[name] = handler
     }
 
@@ -256,15 +254,24 @@ public actor MCPServerHost {
         }
     }
 
-    /// The drain rule: `pollOutput()` until `nil`; events start their handler's task.
+    /// The drain rule: every queued output at once (`drain()`), until a drain finds nothing
+    /// (events answered at once queue more); events start their handler's task.
     private func drain(_ send: @Sendable (Data) -> Void) {
-        while let output = machine.pollOutput() {
-            switch output {
-            case .transmit(_, let bytes, _, _, _):
-                send(bytes)
-            case .event(let event):
-                dispatch(event)
+        while true {
+            let drained = machine.drain()
+            if drained.outputs.isEmpty { return }
+            for output in drained.outputs {
+                route(output, send)
             }
+        }
+    }
+
+    private func route(_ output: ServerOutput, _ send: @Sendable (Data) -> Void) {
+        switch output {
+        case .transmit(_, let bytes, _, _, _):
+            send(bytes)
+        case .event(let event):
+            dispatch(event)
         }
     }
 
@@ -305,32 +312,37 @@ public actor MCPServerHost {
             }
         case .request(let handle, let method, let paramsJson, _, _, _, let retry):
             let params = (try? Wire.JSON(text: paramsJson)) ?? [:]
-            switch method {
-            case "tools/list" where !tools.isEmpty:
-                let result = (try? wireJSON(Wire.ListToolsResult(tools: tools))) ?? "{}"
-                try? machine.respondResult(handle: handle, resultJson: result, cache: nil)
-            case "tools/call" where !tools.isEmpty:
-                let name = params["name"]?.stringValue ?? ""
-                guard let handler = toolHandlers[name] else {
-                    try? machine.fail(handle: handle, failure: .invalidParams(message: "Unknown tool: \(name)"))
+            guard let handler = methodHandlers[method] else {
+                try? machine.fail(handle: handle, failure: .notFound)
+                return
+            }
+            spawn(handle, retry) { host in
+                let result = try await handler(params)
+                try await host.answerResult(handle, try wireJSON(result))
+            }
+        case .callTool(let handle, let name, let argumentsJson, _, _, _, let retry):
+            // The core checked the name, the arguments object and its required properties.
+            guard let handler = toolHandlers[name] else {
+                try? machine.fail(handle: handle, failure: .notFound)
+                return
+            }
+            var arguments: [String: Wire.JSON] = [:]
+            if case .object(let a)? = try? Wire.JSON(text: argumentsJson) { arguments = a }
+            let captured = arguments
+            spawn(handle, retry) { host in
+                let result: Wire.CallToolResult
+                do {
+                    result = try await handler(captured)
+                } catch let error as MCPHandlerError {
+                    throw error
+                } catch let input as MCPInputRequired {
+                    throw input
+                } catch {
+                    // The tool failed: a result the model sees (`isError`), not a JSON-RPC error.
+                    try await host.answerToolError(handle, String(describing: error))
                     return
                 }
-                var arguments: [String: Wire.JSON] = [:]
-                if case .object(let a)? = params["arguments"] { arguments = a }
-                let captured = arguments
-                spawn(handle, retry) { host in
-                    let result = try await handler(captured)
-                    try await host.answerResult(handle, try wireJSON(result))
-                }
-            default:
-                guard let handler = methodHandlers[method] else {
-                    try? machine.fail(handle: handle, failure: .notFound)
-                    return
-                }
-                spawn(handle, retry) { host in
-                    let result = try await handler(params)
-                    try await host.answerResult(handle, try wireJSON(result))
-                }
+                try await host.answerTool(handle, try wireJSON(result))
             }
         case .listResources(let handle, let cursor, _):
             guard let handler = listHandler else {
@@ -384,6 +396,14 @@ public actor MCPServerHost {
 
     fileprivate func sendProgress(_ handle: UInt64, _ progress: Double, _ total: Double?, _ message: String?) throws -> Bool {
         try machine.progress(handle: handle, progress: progress, total: total, message: message)
+    }
+
+    private func answerTool(_ handle: UInt64, _ json: String) throws {
+        try machine.respondTool(handle: handle, resultJson: json)
+    }
+
+    private func answerToolError(_ handle: UInt64, _ message: String) throws {
+        try machine.respondToolError(handle: handle, message: message)
     }
 
     private func answerResult(_ handle: UInt64, _ json: String) throws {
