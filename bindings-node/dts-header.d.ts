@@ -197,6 +197,9 @@ export interface CancelledEvent { type: 'cancelled'; handle: number; reason: 'cl
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */
 export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | ListResourcesEvent | CancelledEvent | StreamOverflowEvent
+/** Where an input call given it puts the outputs it queued, in order (what `pollOutput()`
+ * would return), and the machine's next deadline (`pollTimeout()`): one crossing per call. */
+export type Outbox = ServerOutput[] & { deadline?: number | bigint | null }
 
 /** A `subscriptions/listen` filter (docs/rules.md §11). */
 export interface SubscriptionFilter {

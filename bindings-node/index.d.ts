@@ -197,6 +197,9 @@ export interface CancelledEvent { type: 'cancelled'; handle: number; reason: 'cl
 export interface StreamOverflowEvent { type: 'streamOverflow'; stream: number | bigint; subscription: number | bigint | string }
 /** What `ServerMachine.pollOutput()` returns. */
 export type ServerOutput = TransmitOutput | ReadResourceEvent | GetPromptEvent | CompleteEvent | RequestEvent | ListResourcesEvent | CancelledEvent | StreamOverflowEvent
+/** Where an input call given it puts the outputs it queued, in order (what `pollOutput()`
+ * would return), and the machine's next deadline (`pollTimeout()`): one crossing per call. */
+export type Outbox = ServerOutput[] & { deadline?: number | bigint | null }
 
 /** A `subscriptions/listen` filter (docs/rules.md §11). */
 export interface SubscriptionFilter {
@@ -551,9 +554,17 @@ export declare class ServerMachine {
   /**
    * Handles one JSON-RPC message (a `Buffer` or a string) received at `nowMs`. Returns
    * what it was: `'request'`, `'notification'` (on HTTP: answer 202 with no body),
-   * `'response'` or `'invalid'`. Then drain `pollOutput()`.
+   * `'response'` or `'invalid'`. Then drain `pollOutput()`, or pass an `outbox`: the
+   * call appends every output to it and sets `outbox.deadline` (`pollTimeout()`).
    */
-  handleMessage(message: Buffer | string, nowMs: number | bigint, context?: MessageContext): 'request' | 'notification' | 'response' | 'invalid'
+  handleMessage(message: Buffer | string, nowMs: number | bigint, context?: MessageContext | null, outbox?: Outbox | null): 'request' | 'notification' | 'response' | 'invalid'
+  /**
+   * Bytes read from a stdio stream (`context.stream`): the core splits them into lines
+   * (bounded by `maxLine`, the HTTP body limit by default), handles each line as a
+   * message, answers an over-long one with -32600 and its `id` and skips it; a line may
+   * span chunks. `end`: the input ended (a last line without a newline is handled).
+   */
+  handleStdio(bytes: Buffer, end: boolean, nowMs: number | bigint, context?: MessageContext | null, outbox?: Outbox | null): void
   /**
    * The next output, or `null`: a `transmit` (write `bytes` on `stream`: stdio adds a
    * newline; HTTP uses `httpStatus`, `kind` `'json'` or `'sse'`, `endOfStream`) or an
@@ -561,6 +572,24 @@ export declare class ServerMachine {
    * exactly once), `cancelled` (stop work on `handle`), `streamOverflow`.
    */
   pollOutput(): ServerOutput | null
+  /**
+   * Registers a tool (`{name, title?, description?, inputSchema, outputSchema?,
+   * annotations?, …}`) in the core's registry: the core answers `tools/list` (paged,
+   * with `toolsListCache`) and checks `tools/call` (a known tool, object arguments, the
+   * schema's required ones), then a `callTool` event asks for the result
+   * (`respondTool`, `respondToolError`, `respondInputRequired` or `fail`).
+   *
+   * @throws {McpError} the tool breaks the schema.
+   * @throws {McpContextError} `ERR_DUPLICATE`, `ERR_TOOLS_BY_METHOD`.
+   */
+  addTool(tool: Record<string, unknown>): void
+  /**
+   * Removes a tool; whether it was registered (call `toolsListChanged()` to tell
+   * listeners).
+   */
+  removeTool(name: string): boolean
+  /** Queues `notifications/tools/list_changed` on the listens that opted in. */
+  toolsListChanged(): void
   /**
    * Serves `method` (e.g. `tools/list`, `tools/call`, a vendor method): its requests are
    * validated like the core's own and arrive as `request` events, answered with
@@ -585,7 +614,7 @@ export declare class ServerMachine {
    *
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
    */
-  respondResult(handle: number, result: Record<string, unknown>, cache?: CacheHint | null): void
+  respondResult(handle: number, result: Record<string, unknown>, cache?: CacheHint | null, outbox?: Outbox | null): void
   /**
    * Sends `notifications/progress` for an event's request (any kind) with the request's
    * `progressToken`; `false` (nothing sent) when it carried none. `progress` must increase.
@@ -593,7 +622,7 @@ export declare class ServerMachine {
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE` (answered, cancelled or timed out),
    * `ERR_INVALID_PROGRESS`.
    */
-  progress(handle: number, progress: number, total?: number | null, message?: string | null): boolean
+  progress(handle: number, progress: number, total?: number | null, message?: string | null, outbox?: Outbox | null): boolean
   /**
    * Sends `notifications/message` (`level`, optional `logger`, any JSON `data`) for an
    * event's request, on its own stream, when the request admits `level` (a 2025-11-25
@@ -625,7 +654,7 @@ export declare class ServerMachine {
    * stream, `{stream, eventStream: true, status, headers}`: write the head now and the
    * stream's transmits as SSE events as they come.
    */
-  handleHttp(head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext): HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })
+  handleHttp(head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext, outbox?: Outbox | null): HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })
   /**
    * Answers a `readResource` event with contents (`[{uri, mimeType?, text} | {uri,
    * mimeType?, blob}]`), optionally with its own cache hints.
@@ -633,7 +662,23 @@ export declare class ServerMachine {
    * @throws {McpError} the contents break the schema.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
-  respondRead(handle: number, contents: ResourceContents[], cache?: CacheHint | null): void
+  respondRead(handle: number, contents: ResourceContents[], cache?: CacheHint | null, outbox?: Outbox | null): void
+  /**
+   * Answers a `callTool` event with a `CallToolResult` (`{content, structuredContent?,
+   * isError?}`); the machine adds `resultType` and `_meta.serverInfo`.
+   *
+   * @throws {McpError} the result breaks the schema.
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
+   */
+  respondTool(handle: number, result: Record<string, unknown>, outbox?: Outbox | null): void
+  /**
+   * Answers a `callTool` event whose tool failed: a result with `isError: true` and
+   * `message` as its one text content (the model sees it; protocol errors go
+   * through `fail`).
+   *
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
+   */
+  respondToolError(handle: number, message: string, outbox?: Outbox | null): void
   /**
    * Answers a `listResources` event with one page of the application's resources and
    * its cursor for the next page (`null`: the last page). Items whose URI is registered
@@ -642,21 +687,21 @@ export declare class ServerMachine {
    * @throws {McpError} an item breaks the schema.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
    */
-  respondList(handle: number, resources: Resource[], nextCursor?: string | null): void
+  respondList(handle: number, resources: Resource[], nextCursor?: string | null, outbox?: Outbox | null): void
   /**
    * Answers a `getPrompt` event with a `GetPromptResult` (`{description?, messages}`).
    *
    * @throws {McpError} the result breaks the schema.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
-  respondPrompt(handle: number, result: GetPromptResult): void
+  respondPrompt(handle: number, result: GetPromptResult, outbox?: Outbox | null): void
   /**
    * Answers a `complete` event with candidate values (the first 100 are sent, with
    * `total` and `hasMore`).
    *
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
    */
-  respondCompletion(handle: number, values: Array<string>): void
+  respondCompletion(handle: number, values: Array<string>, outbox?: Outbox | null): void
   /**
    * Answers a read or prompt event with `resultType: "input_required"`: `inputRequests`
    * (`{key: {method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list',
@@ -667,7 +712,7 @@ export declare class ServerMachine {
    * @throws {McpContextError} `ERR_INVALID_INPUT_REQUESTS`, `ERR_NO_STATE_KEY`,
    * `ERR_CLIENT_LACKS_CAPABILITY` (the client got -32021; the handle is consumed).
    */
-  respondInputRequired(handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null): void
+  respondInputRequired(handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null, outbox?: Outbox | null): void
   /**
    * Fails an event's request: `{kind: 'notFound'}` (-32602, reads carry `data.uri`),
    * `{kind: 'invalidParams', message}`, `{kind: 'internal'}` (-32603) or
@@ -676,7 +721,7 @@ export declare class ServerMachine {
    * @throws {TypeError} an unknown `kind`.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`.
    */
-  fail(handle: number, failure: FailureSpec): void
+  fail(handle: number, failure: FailureSpec, outbox?: Outbox | null): void
   /** The earliest deadline (ms) at which `handleTimeout` has work, or `null`. */
   pollTimeout(): number | bigint | null
   /** Fails every request past its deadline with -32603 (each gets a `cancelled` event). */
@@ -811,6 +856,16 @@ export interface ContextSelection {
  */
 export declare function coreIdentifiers(): Record<string, [string, string][]>
 
+/** The `{source, offset}` an `encodeAppCursor` text names, or `null` for any other text. */
+export declare function decodeAppCursor(text: string): { source: string; offset: number } | null
+
+/**
+ * The core's cursor into a list the application assembles from several sources (e.g. a
+ * `listResources` page built from several templates' lists): `source` is the key of the
+ * source the next page starts in, `offset` how many of its items come before it.
+ */
+export declare function encodeAppCursor(source: string, offset: number): string
+
 /**
  * JSON-RPC error codes used by MCP 2026-07-28. The vocabulary is open: a peer may send any
  * integer, so an error's numeric `code` is a plain `number` that compares equal to these.
@@ -843,7 +898,8 @@ export declare enum ErrorCode {
 export interface FailureSpec {
   /**
    * `'notFound'` (-32602; reads carry `data.uri`), `'invalidParams'` (-32602 with
-   * `message`), `'internal'` (-32603) or `'application'` (`code`, `message`; codes in
+   * `message`), `'internal'` (-32603) or `'application'` (`code`, `message`, sorted by
+   * the core: -32602 is `'invalidParams'`, -32002 `'notFound'`, other codes in
    * -32768..=-32000 are sent as -32603).
    */
   kind: 'notFound' | 'invalidParams' | 'internal' | 'application'
@@ -854,32 +910,17 @@ export interface FailureSpec {
 }
 
 /**
- * The facts of a Streamable HTTP request the core checks (`httpHead`, `handleHttp`):
- * header values as received (absent: `undefined`).
+ * A Streamable HTTP request head as the runner has it (`httpHead`, `handleHttp`): the
+ * core maps the header lines to what it checks (names case-insensitive, values trimmed,
+ * repeats joined; HTTP/2's `:authority` stands for a missing `Host`).
  */
 export interface HttpRequestHead {
   /** `POST`, `GET`, … */
   method: string
-  /** The request target's path. */
+  /** The request target (a query string may stay on). */
   path: string
-  /** `Host`. */
-  host?: string
-  /** `Origin`. */
-  origin?: string
-  /** `Content-Type`. */
-  contentType?: string
-  /** `Content-Length` (absent for a chunked body). */
-  contentLength?: number
-  /** `MCP-Protocol-Version`. */
-  protocolVersion?: string
-  /** `Mcp-Method`. */
-  mcpMethod?: string
-  /** `Mcp-Name`. */
-  mcpName?: string
-  /** `Accept`. */
-  accept?: string
-  /** `Mcp-Session-Id` (a 2025-11-25 session's requests). */
-  sessionId?: string
+  /** The header lines, flat: `[name, value, name, value, …]` (node:http's `rawHeaders`). */
+  headers: Array<string>
 }
 
 /** Options of a list call. */
@@ -970,6 +1011,21 @@ export declare const PROTOCOL_VERSION: string
  * @throws {TypeError} a malformed candidate or budget.
  */
 export declare function selectContext(candidates: Array<{ uri: string; size?: number; tokens?: number; annotations?: Annotations }>, budget: { bytes: number } | { tokens: number }, target?: 'user' | 'assistant' | null): ContextSelection
+
+/** How often an idle event stream gets `sseKeepalive()`, in milliseconds. */
+export declare const SSE_KEEPALIVE_INTERVAL_MS: number
+
+/**
+ * One server-sent event carrying `message` (`data: …` and the blank line): the core's
+ * framing of a JSON-RPC message on a Streamable HTTP event stream.
+ */
+export declare function sseEvent(message: Buffer): Buffer
+
+/**
+ * The comment line an idle event stream gets (`: keepalive` and the blank line), every
+ * `SSE_KEEPALIVE_INTERVAL_MS`.
+ */
+export declare function sseKeepalive(): Buffer
 
 /**
  * The HTTP status for a JSON-RPC error response with `code`: 404 for -32601, 400 for

@@ -208,6 +208,9 @@ export declare class McpServer {
   sendLoggingMessage(params: { level: LoggingLevel; logger?: string; data: unknown }): number
   /** Graceful close: every listen gets its final result. */
   close(): void
+  /** A fresh machine stream id from the server's one allocator: a custom runner takes its
+   * streams here, so it never shares one with `serveStdio`, `fetch` or `toNodeHandler`. */
+  openStream(): number
   /** Called with errors no client sees (a handler's result the machine refused, …). */
   onerror: (error: unknown) => void
 }

@@ -10,7 +10,8 @@ import * as esm from '../index.js'
 const require = createRequire(import.meta.url)
 const EXPORTS = [
   'Cache', 'ClientMachine', 'ErrorCode', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router',
-  'ServerMachine', 'TemplateError', 'UriTemplate', 'checkHeaders', 'checkOrigin', 'coreIdentifiers', 'selectContext', 'statusFor',
+  'SSE_KEEPALIVE_INTERVAL_MS', 'ServerMachine', 'TemplateError', 'UriTemplate', 'checkHeaders', 'checkOrigin', 'coreIdentifiers',
+  'decodeAppCursor', 'encodeAppCursor', 'selectContext', 'sseEvent', 'sseKeepalive', 'statusFor',
 ]
 const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
 

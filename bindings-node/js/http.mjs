@@ -9,9 +9,6 @@
 // `ReadableStream` for `subscriptions/listen` and any response the machine streams.
 // Nothing here parses JSON-RPC.
 
-const encoder = new TextEncoder()
-const SSE_HEAD = encoder.encode('data: ')
-const SSE_TAIL = encoder.encode('\n\n')
 
 /** Reads `request`'s body, stopping after `limit + 1` bytes (the core answers 413). */
 async function readBody(request, limit) {
@@ -54,17 +51,13 @@ function pathOf(url) {
   return url.slice(start, end)
 }
 
-/** The request facts the core checks (`RequestHead`). */
+/** The request head as the core reads it: method, path and the header lines (the core maps
+ * them); the URL's authority stands for a missing `Host` (`:authority`). */
 function headOf(request) {
-  const h = request.headers
-  const get = (name) => h.get(name) ?? undefined
-  const length = h.get('content-length')
-  return {
-    method: request.method, path: pathOf(request.url), host: get('host') ?? new URL(request.url).host, origin: get('origin'),
-    contentType: get('content-type'), contentLength: length === null ? undefined : Number(length),
-    protocolVersion: get('mcp-protocol-version'), mcpMethod: get('mcp-method'), mcpName: get('mcp-name'),
-    accept: get('accept'), sessionId: get('mcp-session-id'),
-  }
+  const headers = []
+  for (const [name, value] of request.headers) headers.push(name, value)
+  headers.push(':authority', new URL(request.url).host)
+  return { method: request.method, path: pathOf(request.url), headers }
 }
 
 /**
@@ -72,18 +65,27 @@ function headOf(request) {
  * check (`httpHead` before the body, `handleHttp` with it); this moves bytes only.
  */
 export function fetchHandler(server) {
-  let nextStream = 1
   const machine = server.machine
   return async function fetch(request) {
     const head = headOf(request)
     const check = machine.httpHead(head)
     if (!check.readBody) return toResponse(check)
     const body = await readBody(request, Number(check.limit))
-    const stream = nextStream++
+    const stream = server.openStream()
+    const { event, keepalive, intervalMs } = server.sse
     return new Promise((resolve) => {
       let controller = null
       let answered = false
-      const end = () => { server.detach(stream, false); try { controller?.close() } catch {} }
+      let idle = null // the keepalive timer of an event stream
+      const events = () => {
+        idle = setInterval(() => { try { controller?.enqueue(keepalive) } catch { clearInterval(idle) } }, intervalMs)
+        idle.unref?.()
+        return new ReadableStream({
+          start(c) { controller = c },
+          cancel() { clearInterval(idle); server.detach(stream, true) },
+        })
+      }
+      const end = () => { clearInterval(idle); server.detach(stream, false); try { controller?.close() } catch {} }
       server.attach(stream, (t) => {
         if (!answered) {
           answered = true
@@ -92,32 +94,22 @@ export function fetchHandler(server) {
             resolve(new Response(t.bytes, { status: t.httpStatus, headers: t.headers }))
             return
           }
-          resolve(new Response(new ReadableStream({
-            start(c) { controller = c },
-            cancel() { server.detach(stream, true) },
-          }), { status: t.httpStatus, headers: t.headers }))
+          resolve(new Response(events(), { status: t.httpStatus, headers: t.headers }))
         }
-        const frame = new Uint8Array(SSE_HEAD.length + t.bytes.length + SSE_TAIL.length)
-        frame.set(SSE_HEAD, 0)
-        frame.set(t.bytes, SSE_HEAD.length)
-        frame.set(SSE_TAIL, SSE_HEAD.length + t.bytes.length)
-        controller.enqueue(frame)
+        controller.enqueue(event(t.bytes))
         if (t.endOfStream) end()
       })
-      request.signal?.addEventListener?.('abort', () => server.detach(stream, true))
-      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0, peer: server.peerOf?.(request) ?? undefined })
+      request.signal?.addEventListener?.('abort', () => { clearInterval(idle); server.detach(stream, true) })
+      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0, peer: server.peerOf?.(request) ?? undefined }, server._outbox)
       if (start.eventStream) {
         // A 2025-11-25 session's GET stream: the head now, events as they come.
         answered = true
-        resolve(new Response(new ReadableStream({
-          start(c) { controller = c },
-          cancel() { server.detach(stream, true) },
-        }), { status: start.status, headers: start.headers }))
+        resolve(new Response(events(), { status: start.status, headers: start.headers }))
       } else if (start.stream === undefined) {
         server.detach(stream, false)
         resolve(toResponse(start))
       }
-      server._pump()
+      server._flush()
     })
   }
 }

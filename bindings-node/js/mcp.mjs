@@ -54,9 +54,9 @@ function failureOf(err, isRead) {
   if (err instanceof ResourceNotFoundError || (isRead && code === -32602 && err?.data?.uri !== undefined)) {
     return { kind: 'notFound' }
   }
-  if (code === -32602) return { kind: 'invalidParams', message }
-  if (code === undefined || (code >= -32768 && code <= -32000)) return { kind: 'internal' }
-  return { kind: 'application', code, message }
+  // The core sorts the code into its range (-32602 invalid params, other reserved codes
+  // internal, the rest the application's).
+  return { kind: 'application', code: code ?? -32603, message }
 }
 
 const COMPLETE = Symbol.for('mcp-context.complete')
@@ -164,6 +164,11 @@ export function bind(engine) {
       this._tools = null // name -> { tool, schema, handler }, once a tool is registered
       this._methods = new Map() // extension method -> handler
       this._sinks = new Map() // stream -> (transmit) => void
+      this._nextStream = 1 // every runner's streams come from here: none shares an id
+      // The outputs of each input call, handed back by that call (no `pollOutput` or
+      // `pollTimeout` calls): `_flush()` delivers them.
+      this._outbox = []
+      this._outbox.deadline = null
       this._inflight = new Map() // handle -> AbortController
       this._timer = undefined
       this._draining = false
@@ -316,10 +321,31 @@ export function bind(engine) {
 
     /** Feeds one message received on `stream`; what it was (`request`, `notification`, …). */
     receive(bytes, stream, transport, auth = 0) {
-      const kind = this.machine.handleMessage(bytes, Date.now(), { stream, transport, auth })
-      this._pump()
+      const kind = this.machine.handleMessage(bytes, Date.now(), { stream, transport, auth }, this._outbox)
+      this._flush()
       return kind
     }
+
+    /** Feeds bytes read from stdio `stream` (the core splits lines; `end`: input ended). */
+    receiveStdio(bytes, stream, end = false) {
+      this.machine.handleStdio(bytes, end, Date.now(), { stream, transport: 'stdio' }, this._outbox)
+      this._flush()
+    }
+
+    /** The core's SSE framing and keepalive, from this server's engine. */
+    get sse() {
+      const e = this.engine
+      this._sse ??= {
+        event: e.sseEvent,
+        keepalive: typeof e.sseKeepalive === 'function' ? e.sseKeepalive() : e.SSE_KEEPALIVE,
+        intervalMs: typeof e.sseKeepaliveIntervalMs === 'function' ? e.sseKeepaliveIntervalMs() : e.SSE_KEEPALIVE_INTERVAL_MS,
+      }
+      return this._sse
+    }
+
+    /** A fresh machine stream id: one allocator per server, so runners serving this server
+     * at once (stdio, fetch, node:http) never share a stream. */
+    openStream() { return this._nextStream++ }
 
     /** Sends `stream`'s transmits to `sink` (until `detach(stream)`). */
     attach(stream, sink) { this._sinks.set(stream, sink) }
@@ -327,24 +353,61 @@ export function bind(engine) {
       if (this._sinks.delete(stream) && closed) { this.machine.streamClosed(stream); this._pump() }
     }
 
-    // Drains the machine at once: transmits to their stream's sink, events to handlers.
+    // Delivers what the input calls put in the outbox: transmits to their stream's sink,
+    // events to handlers (whose answers add to it), then arms the deadline they reported.
+    _flush() {
+      if (this._draining) return // the running loop delivers the outbox
+      this._draining = true
+      this._again = false
+      try {
+        this._deliverBox()
+      } finally {
+        this._draining = false
+      }
+      if (this._again) this._pump()
+      else this._arm(this._outbox.deadline)
+    }
+
+    _deliverBox() {
+      const box = this._outbox
+      let i = 0
+      try {
+        for (; i < box.length; i++) this._deliver(box[i])
+        box.length = 0
+      } catch (err) {
+        box.splice(0, i + 1) // the rest is delivered by the next flush
+        throw err
+      }
+    }
+
+    _deliver(out) {
+      if (out.type === 'transmit') this._sinks.get(Number(out.stream))?.(out)
+      else this._event(out)
+    }
+
+    // Drains the machine at once (the output-ready signal, calls without an outbox).
     _pump() {
       if (this._draining) { this._again = true; return }
       this._draining = true
       try {
         do {
           this._again = false
+          this._deliverBox()
           for (let out; (out = this.machine.pollOutput()) !== null;) {
-            if (out.type === 'transmit') this._sinks.get(Number(out.stream))?.(out)
-            else this._event(out)
+            this._deliver(out)
+            this._deliverBox()
           }
         } while (this._again)
       } finally {
         this._draining = false
       }
+      this._arm(this.machine.pollTimeout())
+    }
+
+    // Runs `handleTimeout` at the machine's next deadline (`null`: none).
+    _arm(deadline) {
       clearTimeout(this._timer)
-      const deadline = this.machine.pollTimeout()
-      if (deadline !== null) {
+      if (deadline !== null && deadline !== undefined) {
         this._timer = setTimeout(() => { this.machine.handleTimeout(Date.now()); this._pump() }, Math.max(0, Number(deadline) - Date.now()))
         this._timer.unref?.()
       }
@@ -354,9 +417,9 @@ export function bind(engine) {
       switch (e.type) {
         case 'readResource': return this._answer(e, (ctx) => this._read(e, ctx), (r) => this._readResult(e, r), true)
         case 'getPrompt': return this._answer(e, (ctx) => this._prompt(e, ctx), (r) => this._promptResult(e, r), false)
-        case 'complete': return this._answer(e, () => this._complete(e), (v) => this.machine.respondCompletion(e.handle, v ?? []), false)
+        case 'complete': return this._answer(e, () => this._complete(e), (v) => this.machine.respondCompletion(e.handle, v ?? [], this._outbox), false)
         case 'request': return this._answer(e, (ctx) => this._request(e, ctx), (r) => this._requestResult(e, r), false)
-        case 'listResources': return this._answer(e, (ctx) => this._list(e, ctx), (p) => this.machine.respondList(e.handle, p.resources, p.next && JSON.stringify(p.next)), false)
+        case 'listResources': return this._answer(e, (ctx) => this._list(e, ctx), (p) => this.machine.respondList(e.handle, p.resources, p.next && JSON.stringify(p.next), this._outbox), false)
         case 'cancelled': return this._inflight.get(e.handle)?.abort(e.reason)
         default: return undefined
       }
@@ -368,8 +431,8 @@ export function bind(engine) {
       const method = e.method ?? METHODS[e.type]
       const progress = (value, total, message) => {
         if (!this._inflight.has(e.handle) || !this.machine.progress) return false
-        const sent = this.machine.progress(e.handle, value, total ?? null, message ?? null)
-        this._pump()
+        const sent = this.machine.progress(e.handle, value, total ?? null, message ?? null, this._outbox)
+        this._flush()
         return sent
       }
       // `notifications/message` for this request, sent when the request admits `level` (a
@@ -435,7 +498,7 @@ export function bind(engine) {
     _requestResult(e, r) {
       if (r?.resultType === 'input_required') return this._inputRequired(e, r)
       const { cacheHint, ...result } = r ?? {}
-      this.machine.respondResult(e.handle, result, cacheHint ?? (e.method === 'tools/list' ? LIST_CACHE : null))
+      this.machine.respondResult(e.handle, result, cacheHint ?? (e.method === 'tools/list' ? LIST_CACHE : null), this._outbox)
     }
 
     // Runs a handler (sync or async) and answers its handle exactly once.
@@ -449,19 +512,19 @@ export function bind(engine) {
           if (err?.code === 'ERR_CLIENT_LACKS_CAPABILITY') return this._pump()
           // A result the machine refused is the application's bug: -32603, and reported.
           if (err?.httpStatus !== undefined || typeof err?.code !== 'number') this.onerror(err)
-          try { this.machine.fail(e.handle, failureOf(err, isRead)) } catch {}
+          try { this.machine.fail(e.handle, failureOf(err, isRead), this._outbox) } catch {}
         }
-        this._pump()
+        this._flush()
       }
       const ctx = this._context(e)
       let result
       try {
         result = run(ctx)
       } catch (err) {
-        return done(() => this.machine.fail(e.handle, failureOf(err, isRead)))
+        return done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox))
       }
       if (typeof result?.then === 'function') {
-        result.then((r) => done(() => respond(r)), (err) => done(() => this.machine.fail(e.handle, failureOf(err, isRead))))
+        result.then((r) => done(() => respond(r)), (err) => done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox)))
       } else {
         done(() => respond(result))
       }
@@ -482,7 +545,7 @@ export function bind(engine) {
     _readResult(e, r) {
       if (r?.resultType === 'input_required') return this._inputRequired(e, r)
       if (!r || !Array.isArray(r.contents)) throw new ResourceNotFoundError(e.uri)
-      this.machine.respondRead(e.handle, r.contents, r.cacheHint ?? null)
+      this.machine.respondRead(e.handle, r.contents, r.cacheHint ?? null, this._outbox)
     }
 
     async _prompt(e, ctx) {
@@ -496,12 +559,12 @@ export function bind(engine) {
 
     _promptResult(e, r) {
       if (r?.resultType === 'input_required') return this._inputRequired(e, r)
-      this.machine.respondPrompt(e.handle, r)
+      this.machine.respondPrompt(e.handle, r, this._outbox)
     }
 
     _inputRequired(e, r) {
       const state = typeof r.requestState === 'string' ? new TextEncoder().encode(r.requestState) : r.requestState ?? null
-      this.machine.respondInputRequired(e.handle, r.inputRequests, state)
+      this.machine.respondInputRequired(e.handle, r.inputRequests, state, this._outbox)
     }
 
     _complete(e) {

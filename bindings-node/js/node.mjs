@@ -4,20 +4,20 @@
 // `Request`/`Response` objects in between). Node built-ins are imported when a
 // runner starts, so the package also loads where they do not exist (Workers, browsers).
 
-/** Serves `server` over stdio (one JSON-RPC message per line). Resolves to the line reader. */
+/** Serves `server` over stdio (one JSON-RPC message per line; the core splits the lines and
+ * answers one over its bound with -32600). Resolves to the input stream. */
 export async function serveStdio(server, { input = process.stdin, output = process.stdout } = {}) {
-  const { createInterface } = await import('node:readline')
   output.on?.('error', () => {}) // a closed pipe: the reader is gone
-  server.attach(0, (t) => {
+  const stream = server.openStream()
+  server.attach(stream, (t) => {
     const line = new Uint8Array(t.bytes.length + 1)
     line.set(t.bytes)
     line[t.bytes.length] = 10
     output.write(line)
   })
-  const rl = createInterface({ input, crlfDelay: Infinity })
-  rl.on('line', (line) => { if (line.trim() !== '') server.receive(line, 0, 'stdio') })
-  rl.on('close', () => server.close())
-  return rl
+  input.on('data', (chunk) => server.receiveStdio(chunk, stream))
+  input.on('end', () => { server.receiveStdio(Buffer.alloc(0), stream, true); server.close() })
+  return input
 }
 
 /**
@@ -71,36 +71,10 @@ export async function toNodeHandler(server) {
 }
 
 // Plain bytes, not `Buffer`: this module also loads where Node's globals do not exist.
-const SSE_HEAD = new TextEncoder().encode('data: ')
-const SSE_TAIL = new TextEncoder().encode('\n\n')
-
-/** One SSE event around `bytes`, in one write. */
-function sseFrame(bytes) {
-  const frame = new Uint8Array(SSE_HEAD.length + bytes.length + SSE_TAIL.length)
-  frame.set(SSE_HEAD, 0)
-  frame.set(bytes, SSE_HEAD.length)
-  frame.set(SSE_TAIL, SSE_HEAD.length + bytes.length)
-  return frame
-}
-
-/** The request target's path, as `new URL(...).pathname` gives it. */
-function pathOf(target) {
-  const q = target.indexOf('?')
-  const raw = q === -1 ? target : target.slice(0, q)
-  // Anything URL parsing could change (dot segments, escapes, backslashes, absolute form).
-  return raw.charCodeAt(0) === 47 && !/[.%\\#]/.test(raw) ? raw : new URL(target, 'http://localhost').pathname
-}
 
 /** The request facts the core checks (`RequestHead`), from node:http's parsed head. */
 function headOf(req) {
-  const h = req.headers
-  const length = h['content-length']
-  return {
-    method: req.method, path: pathOf(req.url), host: h.host ?? 'localhost', origin: h.origin,
-    contentType: h['content-type'], contentLength: length === undefined ? undefined : Number(length),
-    protocolVersion: h['mcp-protocol-version'], mcpMethod: h['mcp-method'], mcpName: h['mcp-name'],
-    accept: h.accept, sessionId: h['mcp-session-id'],
-  }
+  return { method: req.method, path: req.url, headers: req.rawHeaders }
 }
 
 /** The core's `[name, value]` pairs as node:http's flat raw-header list. */
@@ -123,14 +97,20 @@ const EMPTY = new Uint8Array(0)
 /** The direct node:http listener of an `McpServer` (see `toNodeHandler`). */
 function nodeHandler(server) {
   const machine = server.machine
-  let nextStream = 1
 
   /** Feeds the body to the machine and answers: JSON at once or as transmits, or SSE. */
   function handle(req, res, head, body) {
-    const stream = nextStream++
+    const stream = server.openStream()
+    const { event, keepalive, intervalMs } = server.sse
     let sse = false
     let open = true
-    const end = () => { server.detach(stream, false); open = false; res.end() }
+    let idle = null // the keepalive timer of an event stream
+    const startSse = () => {
+      sse = true
+      idle = setInterval(() => res.write(keepalive), intervalMs)
+      idle.unref?.()
+    }
+    const end = () => { clearInterval(idle); server.detach(stream, false); open = false; res.end() }
     server.attach(stream, (t) => {
       if (!open) return
       if (!sse) {
@@ -141,24 +121,24 @@ function nodeHandler(server) {
           res.end(t.bytes)
           return
         }
-        sse = true
+        startSse()
         res.writeHead(t.httpStatus, flat(t.headers))
         res.flushHeaders()
       }
-      res.write(sseFrame(t.bytes))
+      res.write(event(t.bytes))
       if (t.endOfStream) end()
     })
-    res.on('close', () => { if (open) { open = false; server.detach(stream, true) } })
+    res.on('close', () => { clearInterval(idle); if (open) { open = false; server.detach(stream, true) } })
     let start
     try {
-      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0, peer: req.socket.remoteAddress })
+      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0, peer: req.socket.remoteAddress }, server._outbox)
     } catch (err) {
       server.detach(stream, false)
       throw err
     }
     if (start.eventStream) {
       // A 2025-11-25 session's GET stream: the head now, events as they come.
-      sse = true
+      startSse()
       res.writeHead(start.status, flat(start.headers))
       res.flushHeaders()
     } else if (start.stream === undefined) {
@@ -166,7 +146,7 @@ function nodeHandler(server) {
       open = false
       complete(res, start, true)
     }
-    server._pump()
+    server._flush()
   }
 
   return (req, res) => {

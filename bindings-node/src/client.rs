@@ -7,12 +7,12 @@
 //! `McpError` (JSON-RPC code, `data`) for a server's error, an `McpContextError` with a
 //! `code` string otherwise.
 //!
-//! Layout: `client_config.rs` reads the inputs (configuration, call and list options),
-//! `client_out.rs` builds the outputs (events, the errors they carry, sessions); this file
-//! is the class.
+//! Layout: `client_config.rs` reads the inputs (call and list options; the configuration
+//! through the shared adapter, which also builds the outputs: events, the errors they
+//! carry, sessions); this file is the class.
 
 use mcp_context::cache::AuthContext;
-use mcp_context::client::{CallId, Client, ClientError, CompletionRef, Output};
+use mcp_context::client::{CallId, Client, ClientError, CompletionRef};
 use mcp_context::messages::owned::{OwnedJson, OwnedSubscriptionFilter};
 use napi::bindgen_prelude::{Buffer, Either, JsObjectValue, Null, Object, Unknown};
 use napi::{Env, Result};
@@ -21,13 +21,19 @@ use napi_derive::napi;
 use crate::client_config::{
     CallOptions, ListOptions, config_from, list_mode, policy, string_pairs,
 };
-use crate::client_out::{call_id, event_into, reply_into, session_object};
+use mcp_context_node_adapter::Obj;
+use mcp_context_node_adapter::client::{client_error as adapter_error, poll, reply_into, session};
+
+use crate::adapt::{object, polled, throw};
 use crate::convert::{self, Int, decode};
 use crate::errors;
 
 fn client_error(env: &Env, e: ClientError) -> napi::Error {
-    let code = crate::ident::err_code(e.ident());
-    errors::context_error(env, e.to_string(), code)
+    throw(env, adapter_error(&e))
+}
+
+fn call_id(c: CallId) -> Int {
+    convert::u64_out(c.0)
 }
 
 /// The MCP client machine: negotiation (`server/discover`, with the 2025-11-25 fallback),
@@ -191,9 +197,9 @@ impl ClientMachine {
         let now = convert::time_in(env, &now_ms)?;
         match self.inner.read_cached(&uri, now) {
             Some(reply) => {
-                let mut o = Object::new(env)?;
-                reply_into(env, &mut o, &reply)?;
-                Ok(Either::A(o))
+                let mut o = Obj::default();
+                reply_into(&mut o, &reply);
+                Ok(Either::A(object(env, o)?))
             }
             None => Ok(Either::B(Null)),
         }
@@ -428,7 +434,7 @@ impl ClientMachine {
         let Some(s) = self.inner.session() else {
             return Ok(Either::B(Null));
         };
-        Ok(Either::A(session_object(env, s)?))
+        Ok(Either::A(object(env, session(s))?))
     }
 
     /// The next output, or `null`: `transmit` (send `bytes`; on HTTP with the headers
@@ -436,28 +442,12 @@ impl ClientMachine {
     /// of request `id`), or an event (see `ClientOutput`).
     #[napi(catch_unwind, ts_return_type = "ClientOutput | null")]
     pub fn poll_output<'e>(&mut self, env: &'e Env) -> Result<Either<Object<'e>, Null>> {
-        let Some(out) = self.inner.poll_output() else {
+        let Some(out) = poll(&mut self.inner) else {
             if let Some(w) = &self.waker {
                 w.rearm();
             }
             return Ok(Either::B(Null));
         };
-        let mut o = Object::new(env)?;
-        match out {
-            Output::Transmit(t) => {
-                o.set_named_property("type", "transmit")?;
-                o.set_named_property("bytes", Buffer::from(t.bytes))?;
-                o.set_named_property("id", t.id.map(|i| i as f64))?;
-                o.set_named_property("method", t.method.as_deref())?;
-                o.set_named_property("name", t.name.as_deref())?;
-                o.set_named_property("protocolVersion", t.protocol_version.as_deref())?;
-            }
-            Output::CloseStream { id } => {
-                o.set_named_property("type", "closeStream")?;
-                o.set_named_property("id", id as f64)?;
-            }
-            Output::Event(e) => event_into(env, &mut o, &e)?,
-        }
-        Ok(Either::A(o))
+        Ok(Either::A(polled(env, out, "bytes")?))
     }
 }

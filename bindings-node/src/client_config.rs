@@ -1,16 +1,13 @@
-//! `ClientMachine`'s inputs read from JS objects: the configuration (`ClientConfig`), the
-//! options of cacheable and list calls, and string maps (prompt arguments, completion
-//! context).
+//! `ClientMachine`'s inputs: the options of cacheable and list calls (napi objects), and the
+//! configuration and string maps read through the adapter.
 
-use mcp_context::cache::CacheLimits;
-use mcp_context::client::{CachePolicy, ClientConfig, ListMode, Transport};
-use mcp_context::messages::owned::{OwnedImplementation, OwnedJson};
-use napi::bindgen_prelude::{JsObjectValue, JsValue, Object, Unknown};
+use mcp_context::client::{CachePolicy, ClientConfig, ListMode};
+use mcp_context_node_adapter::config;
+use napi::bindgen_prelude::{JsValue, Object};
 use napi::{Env, Result};
 use napi_derive::napi;
 
-use crate::convert::{self, Int, decode};
-use crate::errors;
+use crate::adapt::{In, thrower};
 
 /// Options of a cacheable call.
 #[napi(object)]
@@ -32,116 +29,30 @@ pub struct ListOptions {
     pub refresh: Option<bool>,
 }
 
+/// The options' cache policy.
 pub(crate) fn policy(refresh: Option<bool>) -> CachePolicy {
-    if refresh.unwrap_or(false) {
-        CachePolicy::Refresh
-    } else {
-        CachePolicy::PreferCache
-    }
+    config::policy(refresh.unwrap_or(false))
 }
 
+/// The list options' mode.
 pub(crate) fn list_mode(o: Option<&ListOptions>) -> ListMode {
-    match o {
-        Some(o) if o.page.unwrap_or(false) || o.cursor.is_some() => {
-            ListMode::Page(o.cursor.clone())
-        }
-        _ => ListMode::All,
-    }
+    let o = o.map(|o| (o.page.unwrap_or(false), o.cursor.clone()));
+    let (page, cursor) = o.unwrap_or_default();
+    config::list_mode(page, cursor)
 }
 
+/// A string map argument (prompt arguments, completion context).
 pub(crate) fn string_pairs(
     env: &Env,
     value: Option<Object<'_>>,
     what: &str,
 ) -> Result<Vec<(String, String)>> {
-    let Some(o) = value else {
-        return Ok(Vec::new());
-    };
-    let mut out = Vec::new();
-    for key in Object::keys(&o)? {
-        let v: Unknown<'_> = o.get_named_property(&key)?;
-        if v.get_type()? != napi::ValueType::String {
-            return Err(errors::type_error(
-                env,
-                format!("{what}.{key} must be a string"),
-            ));
-        }
-        out.push((key, v.coerce_to_string()?.into_utf8()?.into_owned()?));
-    }
-    Ok(out)
+    let value = In::opt(env, value.map(|o| o.to_unknown()))?;
+    config::string_pairs(value.as_ref(), what).map_err(thrower(env))
 }
 
+/// The `ClientConfig` argument.
 pub(crate) fn config_from(env: &Env, o: Option<Object<'_>>) -> Result<ClientConfig> {
-    let Some(o) = o else {
-        return Ok(ClientConfig::new(
-            "mcp-context-node",
-            env!("CARGO_PKG_VERSION"),
-        ));
-    };
-    let mut c = ClientConfig::new("mcp-context-node", env!("CARGO_PKG_VERSION"));
-    let info: Unknown<'_> = o.get_named_property("clientInfo")?;
-    match info.get_type()? {
-        napi::ValueType::Undefined => {}
-        napi::ValueType::Null => c.client_info = None,
-        _ => c.client_info = Some(decode::<OwnedImplementation>(env, info, "clientInfo")?),
-    }
-    let caps: Unknown<'_> = o.get_named_property("capabilities")?;
-    if caps.get_type()? != napi::ValueType::Undefined {
-        let text = convert::stringify(env, caps, "capabilities")?;
-        c.capabilities = OwnedJson::parse(text)
-            .map_err(|e| errors::type_error(env, format!("capabilities must be JSON: {e}")))?;
-    }
-    if let Some(v) = o.get_named_property::<Option<Vec<String>>>("versions")? {
-        c.versions = v;
-    }
-    if let Some(v) = o.get_named_property::<Option<Vec<String>>>("legacyVersions")? {
-        c.legacy_versions = v;
-    }
-    match o
-        .get_named_property::<Option<String>>("transport")?
-        .as_deref()
-    {
-        None | Some("stdio") => c.transport = Transport::Stdio,
-        Some("http") => c.transport = Transport::Http,
-        Some(other) => {
-            return Err(errors::type_error(
-                env,
-                format!("transport must be 'stdio' or 'http', not '{other}'"),
-            ));
-        }
-    }
-    for (key, slot) in [
-        ("requestTimeoutMs", &mut c.request_timeout_ms),
-        ("probeTimeoutMs", &mut c.probe_timeout_ms),
-    ] {
-        if let Some(v) = o.get_named_property::<Option<Int>>(key)? {
-            *slot = convert::u64_in(env, &v, key)?;
-        }
-    }
-    if let Some(n) = o.get_named_property::<Option<u32>>("maxPages")? {
-        c.max_pages = n as usize;
-    }
-    if let Some(n) = o.get_named_property::<Option<u32>>("maxInputRounds")? {
-        c.max_input_rounds = u8::try_from(n).unwrap_or(u8::MAX);
-    }
-    let cache: Unknown<'_> = o.get_named_property("cache")?;
-    match cache.get_type()? {
-        napi::ValueType::Undefined => {}
-        napi::ValueType::Null => c.cache = None,
-        _ => {
-            let co = cache.coerce_to_object()?;
-            let mut limits = c.cache.unwrap_or(CacheLimits {
-                max_entries: 256,
-                max_bytes: 4 << 20,
-            });
-            if let Some(n) = co.get_named_property::<Option<u32>>("maxEntries")? {
-                limits.max_entries = n as usize;
-            }
-            if let Some(n) = co.get_named_property::<Option<u32>>("maxBytes")? {
-                limits.max_bytes = n as usize;
-            }
-            c.cache = Some(limits);
-        }
-    }
-    Ok(c)
+    let value = In::opt(env, o.map(|o| o.to_unknown()))?;
+    config::client_config(value.as_ref()).map_err(thrower(env))
 }

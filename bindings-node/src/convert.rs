@@ -13,30 +13,19 @@ use napi::bindgen_prelude::{
 };
 use napi::{Env, Property, Result, ValueType};
 
-use crate::errors;
+use mcp_context_node_adapter::Error;
+use mcp_context_node_adapter::source::{time_of, uint_of};
+use mcp_context_node_adapter::value::MAX_SAFE;
+
+use crate::{adapt, errors};
 
 /// A `u64` on the JS side: `number` (exact integers only) or `bigint`.
 pub(crate) type Int = Either<f64, BigInt>;
 
-/// The largest integer a `number` holds exactly.
-const MAX_SAFE: u64 = (1 << 53) - 1;
-
 /// Reads a non-negative integer; anything else is a `TypeError` naming `what`.
 pub(crate) fn u64_in(env: &Env, value: &Int, what: &str) -> Result<u64> {
     match value {
-        Either::A(n) => {
-            if n.is_finite() && *n >= 0.0 && n.fract() == 0.0 && *n <= MAX_SAFE as f64 {
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                Ok(*n as u64)
-            } else {
-                Err(errors::type_error(
-                    env,
-                    format!(
-                        "{what} must be a non-negative integer (a bigint beyond 2^53), not {n}"
-                    ),
-                ))
-            }
-        }
+        Either::A(n) => uint_of(*n, what).map_err(|e| adapt::throw(env, e)),
         Either::B(b) => match b.get_u64() {
             (false, v, true) => Ok(v),
             _ => Err(errors::type_error(
@@ -51,12 +40,8 @@ pub(crate) fn u64_in(env: &Env, value: &Int, what: &str) -> Result<u64> {
 /// value is floored), or a `bigint`.
 pub(crate) fn time_in(env: &Env, value: &Int) -> Result<u64> {
     match value {
-        Either::A(n) if n.is_finite() && *n >= 0.0 && *n <= MAX_SAFE as f64 =>
-        {
-            #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-            Ok(n.floor() as u64)
-        }
-        _ => u64_in(env, value, "nowMs"),
+        Either::A(n) => time_of(*n).map_err(|e| adapt::throw(env, e)),
+        Either::B(_) => u64_in(env, value, "nowMs"),
     }
 }
 
@@ -84,15 +69,46 @@ fn json_fn<'e>(env: &'e Env, name: &str) -> Result<Function<'e, Unknown<'e>, Unk
 /// `JSON.stringify(value)`; `what` names the argument in the `TypeError` thrown when the
 /// value has no JSON form (`undefined`, a function).
 pub(crate) fn stringify(env: &Env, value: Unknown<'_>, what: &str) -> Result<String> {
-    let f = json_fn(env, "stringify")?;
-    let out = f.call(value)?;
-    if out.get_type()? == ValueType::String {
-        out.coerce_to_string()?.into_utf8()?.into_owned()
+    stringify_text(env, value, what).map_err(|e| adapt::throw(env, e))
+}
+
+/// `JSON.stringify(value)` for the adapter's readers.
+pub(crate) fn stringify_text(
+    env: &Env,
+    value: Unknown<'_>,
+    what: &str,
+) -> std::result::Result<String, Error> {
+    let napi_err = |e: napi::Error| Error::Type(e.reason);
+    let f = json_fn(env, "stringify").map_err(napi_err)?;
+    let out = f.call(value).map_err(napi_err)?;
+    if out.get_type().map_err(napi_err)? == ValueType::String {
+        out.coerce_to_string()
+            .and_then(|s| s.into_utf8())
+            .and_then(|s| s.into_owned())
+            .map_err(napi_err)
     } else {
-        Err(errors::type_error(
-            env,
-            format!("{what} must be a JSON value (an object in the spec's wire shape)"),
-        ))
+        Err(Error::Type(format!(
+            "{what} must be a JSON value (an object in the spec's wire shape)"
+        )))
+    }
+}
+
+/// A wire-shaped JS value as JSON text (`JSON.stringify`), for the adapter's decoders.
+pub(crate) fn text(env: &Env, value: Unknown<'_>, what: &str) -> Result<String> {
+    stringify(env, value, what)
+}
+
+/// [`text`] of an optional value; `null` and `undefined` are `None`.
+pub(crate) fn opt_text(
+    env: &Env,
+    value: Option<Unknown<'_>>,
+    what: &str,
+) -> Result<Option<String>> {
+    match value {
+        Some(v) if !matches!(v.get_type()?, ValueType::Null | ValueType::Undefined) => {
+            text(env, v, what).map(Some)
+        }
+        _ => Ok(None),
     }
 }
 
@@ -117,15 +133,6 @@ pub(crate) fn set_own<'e, V: ToNapiValue>(
     } else {
         o.set_named_property(key, value)
     }
-}
-
-/// `[(k, v), …]` as a plain object `{k: v, …}` of own keys (later duplicates win).
-pub(crate) fn pairs_object<'e>(env: &'e Env, pairs: &[(String, String)]) -> Result<Object<'e>> {
-    let mut o = Object::new(env)?;
-    for (k, v) in pairs {
-        set_own(env, &mut o, k, v.as_str())?;
-    }
-    Ok(o)
 }
 
 /// A JSON integer literal's decimal digits (optional leading `-`) as a `bigint`, exactly.
@@ -159,8 +166,7 @@ pub(crate) fn bigint_from_decimal(text: &str) -> Option<BigInt> {
 /// Decodes a wire-shaped JS value through the core (`FromJsonText`).
 pub(crate) fn decode<T: FromJsonText>(env: &Env, value: Unknown<'_>, what: &str) -> Result<T> {
     let text = stringify(env, value, what)?;
-    T::from_json_text(&text)
-        .map_err(|e| errors::mcp_error(env, format!("{what}: {e}"), e.error_code().0, None, 400))
+    mcp_context_node_adapter::error::decode(&text, what).map_err(|e| adapt::throw(env, e))
 }
 
 /// A request id as JS, with its exact value and JSON type: a string for a string id; an

@@ -27,8 +27,8 @@ use napi::bindgen_prelude::{
 };
 use napi::{Env, Error, JsString, Result, Status};
 
-use crate::records::{Full, Positional, Words, word, write_records};
 use crate::router::{self, MAX_VARS};
+use mcp_context_node_adapter::records::{Full, Positional, Words, word, write_records};
 
 /// A parsed template, in the registry.
 pub(crate) struct TemplateEntry {

@@ -100,3 +100,22 @@ pub fn check_headers(env: Env, headers: McpHeaders, body: McpBodyFields) -> Resu
 pub fn status_for(code: i32) -> u32 {
     u32::from(http::status_for(ErrorCode(code)))
 }
+
+/// One server-sent event carrying `message` (`data: …` and the blank line): the core's
+/// framing of a JSON-RPC message on a Streamable HTTP event stream.
+#[napi(catch_unwind)]
+pub fn sse_event(message: napi::bindgen_prelude::Buffer) -> napi::bindgen_prelude::Buffer {
+    http::sse::data_event(&message).into()
+}
+
+/// The comment line an idle event stream gets (`: keepalive` and the blank line), every
+/// `SSE_KEEPALIVE_INTERVAL_MS`.
+#[napi(catch_unwind)]
+pub fn sse_keepalive() -> napi::bindgen_prelude::Buffer {
+    http::sse::KEEPALIVE.to_vec().into()
+}
+
+/// How often an idle event stream gets `sseKeepalive()`, in milliseconds.
+#[napi]
+#[allow(clippy::cast_possible_truncation)]
+pub const SSE_KEEPALIVE_INTERVAL_MS: u32 = http::sse::KEEPALIVE_INTERVAL_MS as u32;

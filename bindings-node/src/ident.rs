@@ -1,6 +1,6 @@
 //! Spellings of the core's enum identifiers (`mcp_context::ident`, docs/server-machine.md
 //! §Bindings): error codes are `ERR_` + the identifier in upper case, string values the
-//! identifier in lowerCamelCase (`spell.rs`, shared with the WebAssembly build). No
+//! identifier in lowerCamelCase (the shared adapter's `spell`, also the WebAssembly build's). No
 //! binding-side tables: a new variant gets its spelling from the core. `coreIdentifiers()`
 //! exposes the core's tables so the JS table test (`__test__/idents.test.mjs`) checks every
 //! spelling the binding produces against them.
@@ -11,7 +11,7 @@ use mcp_context::http::{HeaderProblem, OriginError};
 use mcp_context::server::{RegisterError, RespondError};
 use napi_derive::napi;
 
-pub(crate) use crate::spell::{camel, err_code};
+pub(crate) use mcp_context_node_adapter::spell::{camel, err_code};
 
 /// The core's identifier tables for the enums whose spellings this binding exposes, with
 /// the binding's spelling of each: `{ OriginError: [[ident, code], …], HeaderProblem: … }`

@@ -9,11 +9,13 @@
 //! * `template.rs` + `template.js` + `fast.rs`: `UriTemplate` and `Router` (RFC 6570 parse,
 //!   expand, match, route); `template.js` extends the native classes with fast paths that pass
 //!   one shared `Buffer` to the closures of `fast.rs` instead of JS objects.
-//! * `server*.rs`: `ServerMachine` (class, answers, config, events, HTTP entry point);
-//!   `client*.rs`: `ClientMachine` (class, config, outputs); `cache.rs`, `context.rs`,
+//! * `server*.rs`: `ServerMachine` (class, answers, HTTP entry point);
+//!   `client*.rs`: `ClientMachine` (class, options); `cache.rs`, `context.rs`,
 //!   `http.rs`, `waker.rs`: the cache, request contexts, HTTP heads, output-ready signal.
-//! * `spell.rs`, `records.rs`: identifier spellings and failure kinds; the fast paths' buffer
-//!   formats (positional values, match records). Both are shared with the wasm crate.
+//! * `adapt.rs`: the shared adapter crate (`mcp-context-node-adapter`, also under the wasm
+//!   engine) on this engine: its values rendered as JS, its errors thrown, JS values read by
+//!   its readers. Configuration, events, identifier spellings and the fast paths' buffer
+//!   formats are the adapter's.
 //!
 //! Panic policy: a panic is a bug, and input never causes one (the core is panic-free), but
 //! every exported method still carries `catch_unwind`, so a bug surfaces as a JS `Error`
@@ -23,10 +25,10 @@
 //! camelCased by napi-rs. The error classes are declared in `dts-header.d.ts`, which the CLI
 //! puts at the top of `index.d.ts`.
 
+mod adapt;
 mod cache;
 mod client;
 mod client_config;
-mod client_out;
 mod context;
 mod convert;
 mod error_code;
@@ -34,14 +36,10 @@ mod errors;
 mod fast;
 mod http;
 mod ident;
-mod records;
 mod router;
 mod server;
 mod server_answer;
-mod server_config;
-mod server_events;
 mod server_http;
-mod spell;
 mod template;
 mod waker;
 

@@ -124,7 +124,7 @@ impl Router {
         // Parsed twice (here for the names, in the core's insert): registration is not a hot
         // path, and the core's error wins.
         let names = OwnedTemplate::parse(&template)
-            .map(|t| crate::records::names_of(&t))
+            .map(|t| mcp_context_node_adapter::records::names_of(&t))
             .unwrap_or_default();
         fast::with_router_mut(self.handle, |r| {
             let id = r.core.insert(&template, ()).map_err(|e| {

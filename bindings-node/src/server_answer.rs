@@ -4,39 +4,23 @@
 //! counters. The class and its first block are in `server.rs`; this block is expanded after
 //! it (module order), which keeps the methods' order in `index.d.ts`.
 
-use mcp_context::http::{HeadCheck, HttpStart};
-use mcp_context::messages::LoggingLevel;
-use mcp_context::messages::owned::{
-    OwnedGetPromptResult, OwnedInputRequest, OwnedJson, OwnedResource, OwnedResourceContents,
-};
-use mcp_context::server::{Ctx, Handle, InputRequired, RespondError, StreamId, Transport};
-use napi::bindgen_prelude::{Buffer, JsObjectValue, Object, Unknown};
+use mcp_context::server::StreamId;
+use mcp_context_node_adapter::server;
+use napi::bindgen_prelude::{Buffer, Object, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
 
-use crate::convert::{self, Int, decode};
-use crate::errors;
-use crate::server::ServerMachine;
-use crate::server_config::cache_hint;
-use crate::server_http::{
-    HttpRequestHead, MessageContext, head_length, http_response, request_head,
-};
-
-fn respond_error(env: &Env, e: RespondError) -> napi::Error {
-    let code = crate::ident::err_code(e.ident());
-    errors::context_error(env, e.to_string(), code)
-}
-
-fn log_level(env: &Env, level: &str) -> Result<LoggingLevel> {
-    LoggingLevel::from_name(level)
-        .ok_or_else(|| errors::type_error(env, format!("level: unknown log level {level:?}")))
-}
+use crate::adapt::{polled, thrower};
+use crate::convert::{self, Int, text};
+use crate::server::{ServerMachine, ctx_of, hint};
+use crate::server_http::{HttpRequestHead, MessageContext, head_of};
 
 /// How the application fails a request (`fail`'s second argument).
 #[napi(object)]
 pub struct FailureSpec {
     /// `'notFound'` (-32602; reads carry `data.uri`), `'invalidParams'` (-32602 with
-    /// `message`), `'internal'` (-32603) or `'application'` (`code`, `message`; codes in
+    /// `message`), `'internal'` (-32603) or `'application'` (`code`, `message`, sorted by
+    /// the core: -32602 is `'invalidParams'`, -32002 `'notFound'`, other codes in
     /// -32768..=-32000 are sent as -32603).
     #[napi(ts_type = "'notFound' | 'invalidParams' | 'internal' | 'application'")]
     pub kind: String,
@@ -54,7 +38,7 @@ impl ServerMachine {
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, result: Record<string, unknown>, cache?: CacheHint | null"
+        ts_args_type = "handle: number, result: Record<string, unknown>, cache?: CacheHint | null, outbox?: Outbox | null"
     )]
     pub fn respond_result(
         &mut self,
@@ -62,12 +46,16 @@ impl ServerMachine {
         handle: Int,
         result: Unknown<'_>,
         cache: Option<Unknown<'_>>,
+        outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let result = decode::<OwnedJson>(&env, result, "result")?;
-        let cache = cache_hint(&env, cache, "cache")?;
-        let r = self.inner.respond_result(h, result, cache);
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let result = text(&env, result, "result")?;
+        let cache = hint(&env, cache)?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_result(h, &result, cache)
+                .map_err(thrower(&env))
+        })
     }
 
     /// Sends `notifications/progress` for an event's request (any kind) with the request's
@@ -77,7 +65,7 @@ impl ServerMachine {
     /// `ERR_INVALID_PROGRESS`.
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, progress: number, total?: number | null, message?: string | null"
+        ts_args_type = "handle: number, progress: number, total?: number | null, message?: string | null, outbox?: Outbox | null"
     )]
     pub fn progress(
         &mut self,
@@ -86,11 +74,14 @@ impl ServerMachine {
         progress: f64,
         total: Option<f64>,
         message: Option<String>,
+        outbox: Option<Object<'_>>,
     ) -> Result<bool> {
-        let h = self.handle(&env, &handle)?;
-        self.inner
-            .progress(h, progress, total, message.as_deref())
-            .map_err(|e| respond_error(&env, e))
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .progress(h, progress, total, message.as_deref())
+                .map_err(thrower(&env))
+        })
     }
 
     /// Sends `notifications/message` (`level`, optional `logger`, any JSON `data`) for an
@@ -112,12 +103,11 @@ impl ServerMachine {
         logger: Option<String>,
         data: Unknown<'_>,
     ) -> Result<bool> {
-        let h = self.handle(&env, &handle)?;
-        let level = log_level(&env, &level)?;
-        let data = decode::<OwnedJson>(&env, data, "data")?;
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let data = text(&env, data, "data")?;
         self.inner
-            .log_for(h, level, logger.as_deref(), &data)
-            .map_err(|e| respond_error(&env, e))
+            .log_for(h, &level, logger.as_deref(), &data)
+            .map_err(thrower(&env))
     }
 
     /// Sends `notifications/message` to every 2025-11-25 connection and session event
@@ -135,10 +125,10 @@ impl ServerMachine {
         logger: Option<String>,
         data: Unknown<'_>,
     ) -> Result<u32> {
-        let level = log_level(&env, &level)?;
-        let data = decode::<OwnedJson>(&env, data, "data")?;
-        let n = self.inner.log(level, logger.as_deref(), &data);
-        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+        let data = text(&env, data, "data")?;
+        self.inner
+            .log(&level, logger.as_deref(), &data)
+            .map_err(thrower(&env))
     }
 
     /// The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
@@ -150,17 +140,7 @@ impl ServerMachine {
         ts_return_type = "{ readBody: true; limit: number } | HttpResponse"
     )]
     pub fn http_head<'e>(&self, env: &'e Env, head: HttpRequestHead) -> Result<Object<'e>> {
-        let content_length = head_length(env, &head)?;
-        let h = request_head(&head, content_length);
-        match self.inner.http_head(&h) {
-            HeadCheck::ReadBody { limit } => {
-                let mut o = Object::new(env)?;
-                o.set_named_property("readBody", true)?;
-                o.set_named_property("limit", convert::u64_out(limit as u64))?;
-                Ok(o)
-            }
-            HeadCheck::Respond(r) => http_response(env, r),
-        }
+        polled(env, self.inner.http_head(&head_of(head)), "body")
     }
 
     /// One Streamable HTTP request with its body: the whole validation, then the machine.
@@ -171,7 +151,7 @@ impl ServerMachine {
     /// stream's transmits as SSE events as they come.
     #[napi(
         catch_unwind,
-        ts_args_type = "head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext",
+        ts_args_type = "head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext, outbox?: Outbox | null",
         ts_return_type = "HttpResponse | { stream: number } | (HttpResponse & { stream: number; eventStream: true })"
     )]
     pub fn handle_http<'e>(
@@ -181,34 +161,14 @@ impl ServerMachine {
         body: Buffer,
         now_ms: Int,
         context: MessageContext,
+        outbox: Option<Object<'_>>,
     ) -> Result<Object<'e>> {
         let now = convert::time_in(env, &now_ms)?;
-        let content_length = head_length(env, &head)?;
-        let h = request_head(&head, content_length);
-        let ctx = Ctx {
-            stream: StreamId(convert::u64_or_zero(
-                env,
-                context.stream.as_ref(),
-                "context.stream",
-            )?),
-            auth: convert::u64_or_zero(env, context.auth.as_ref(), "context.auth")?,
-            transport: Transport::Http,
-            peer: crate::server_http::peer(&context),
-        };
-        match self.inner.handle_http(&h, &body, now, ctx) {
-            HttpStart::Respond(r) => http_response(env, r),
-            HttpStart::Stream(s) => {
-                let mut o = Object::new(env)?;
-                o.set_named_property("stream", convert::u64_out(s.0))?;
-                Ok(o)
-            }
-            HttpStart::EventStream { stream, response } => {
-                let mut o = http_response(env, response)?;
-                o.set_named_property("stream", convert::u64_out(stream.0))?;
-                o.set_named_property("eventStream", true)?;
-                Ok(o)
-            }
-        }
+        let h = head_of(head);
+        let ctx = ctx_of(env, Some(&context), true)?;
+        self.with_outbox(env, outbox, |m| {
+            polled(env, m.inner.handle_http(&h, &body, now, ctx), "body")
+        })
     }
 
     /// Answers a `readResource` event with contents (`[{uri, mimeType?, text} | {uri,
@@ -218,7 +178,7 @@ impl ServerMachine {
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, contents: ResourceContents[], cache?: CacheHint | null"
+        ts_args_type = "handle: number, contents: ResourceContents[], cache?: CacheHint | null, outbox?: Outbox | null"
     )]
     pub fn respond_read(
         &mut self,
@@ -226,14 +186,63 @@ impl ServerMachine {
         handle: Int,
         contents: Unknown<'_>,
         cache: Option<Unknown<'_>>,
+        outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let contents = decode::<Vec<OwnedResourceContents>>(&env, contents, "contents")?;
-        let r = match cache_hint(&env, cache, "cache")? {
-            Some(hint) => self.inner.respond_read_cached(h, contents, hint),
-            None => self.inner.respond_read(h, contents),
-        };
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let contents = text(&env, contents, "contents")?;
+        let cache = hint(&env, cache)?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_read(h, &contents, cache)
+                .map_err(thrower(&env))
+        })
+    }
+
+    /// Answers a `callTool` event with a `CallToolResult` (`{content, structuredContent?,
+    /// isError?}`); the machine adds `resultType` and `_meta.serverInfo`.
+    ///
+    /// @throws {McpError} the result breaks the schema.
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, result: Record<string, unknown>, outbox?: Outbox | null"
+    )]
+    pub fn respond_tool(
+        &mut self,
+        env: Env,
+        handle: Int,
+        result: Unknown<'_>,
+        outbox: Option<Object<'_>>,
+    ) -> Result<()> {
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let result = text(&env, result, "result")?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner.respond_tool(h, &result).map_err(thrower(&env))
+        })
+    }
+
+    /// Answers a `callTool` event whose tool failed: a result with `isError: true` and
+    /// `message` as its one text content (the model sees it; protocol errors go
+    /// through `fail`).
+    ///
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, message: string, outbox?: Outbox | null"
+    )]
+    pub fn respond_tool_error(
+        &mut self,
+        env: Env,
+        handle: Int,
+        message: String,
+        outbox: Option<Object<'_>>,
+    ) -> Result<()> {
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_tool_error(h, &message)
+                .map_err(thrower(&env))
+        })
     }
 
     /// Answers a `listResources` event with one page of the application's resources and
@@ -244,7 +253,7 @@ impl ServerMachine {
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`, `ERR_INVALID_RESULT`.
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, resources: Resource[], nextCursor?: string | null"
+        ts_args_type = "handle: number, resources: Resource[], nextCursor?: string | null, outbox?: Outbox | null"
     )]
     pub fn respond_list(
         &mut self,
@@ -252,23 +261,37 @@ impl ServerMachine {
         handle: Int,
         resources: Unknown<'_>,
         next_cursor: Option<String>,
+        outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let resources = decode::<Vec<OwnedResource>>(&env, resources, "resources")?;
-        let r = self.inner.respond_list(h, resources, next_cursor);
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let resources = text(&env, resources, "resources")?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_list(h, &resources, next_cursor)
+                .map_err(thrower(&env))
+        })
     }
 
     /// Answers a `getPrompt` event with a `GetPromptResult` (`{description?, messages}`).
     ///
     /// @throws {McpError} the result breaks the schema.
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`, `ERR_WRONG_KIND`.
-    #[napi(catch_unwind, ts_args_type = "handle: number, result: GetPromptResult")]
-    pub fn respond_prompt(&mut self, env: Env, handle: Int, result: Unknown<'_>) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let result = decode::<OwnedGetPromptResult>(&env, result, "result")?;
-        let r = self.inner.respond_prompt(h, result);
-        self.answered(&env, h, r)
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, result: GetPromptResult, outbox?: Outbox | null"
+    )]
+    pub fn respond_prompt(
+        &mut self,
+        env: Env,
+        handle: Int,
+        result: Unknown<'_>,
+        outbox: Option<Object<'_>>,
+    ) -> Result<()> {
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let result = text(&env, result, "result")?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner.respond_prompt(h, &result).map_err(thrower(&env))
+        })
     }
 
     /// Answers a `complete` event with candidate values (the first 100 are sent, with
@@ -281,10 +304,12 @@ impl ServerMachine {
         env: Env,
         #[napi(ts_arg_type = "number")] handle: Int,
         values: Vec<String>,
+        #[napi(ts_arg_type = "Outbox | null")] outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let r = self.inner.respond_completion(h, values);
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner.respond_completion(h, values).map_err(thrower(&env))
+        })
     }
 
     /// Answers a read or prompt event with `resultType: "input_required"`: `inputRequests`
@@ -297,7 +322,7 @@ impl ServerMachine {
     /// `ERR_CLIENT_LACKS_CAPABILITY` (the client got -32021; the handle is consumed).
     #[napi(
         catch_unwind,
-        ts_args_type = "handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null"
+        ts_args_type = "handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null, outbox?: Outbox | null"
     )]
     pub fn respond_input_required(
         &mut self,
@@ -305,18 +330,15 @@ impl ServerMachine {
         handle: Int,
         input_requests: Unknown<'_>,
         state: Option<Buffer>,
+        outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = self.handle(&env, &handle)?;
-        let requests =
-            decode::<Vec<(String, OwnedInputRequest)>>(&env, input_requests, "inputRequests")?;
-        let r = self.inner.respond_input_required(
-            h,
-            InputRequired {
-                requests,
-                state: state.map(|b| b.to_vec()),
-            },
-        );
-        self.answered(&env, h, r)
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        let requests = text(&env, input_requests, "inputRequests")?;
+        self.with_outbox(&env, outbox, |m| {
+            m.inner
+                .respond_input_required(h, &requests, state.map(|b| b.to_vec()))
+                .map_err(thrower(&env))
+        })
     }
 
     /// Fails an event's request: `{kind: 'notFound'}` (-32602, reads carry `data.uri`),
@@ -331,18 +353,21 @@ impl ServerMachine {
         env: Env,
         #[napi(ts_arg_type = "number")] handle: Int,
         failure: FailureSpec,
+        #[napi(ts_arg_type = "Outbox | null")] outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let f = crate::spell::failure(&failure.kind, failure.message, failure.code)
-            .map_err(|m| errors::type_error(&env, m))?;
-        let h = self.handle(&env, &handle)?;
-        let r = self.inner.fail(h, f);
-        self.answered(&env, h, r)
+        let f =
+            server::failure(&failure.kind, failure.message, failure.code).map_err(thrower(&env))?;
+        let h = convert::u64_in(&env, &handle, "handle")?;
+        self.with_outbox(&env, outbox, |m| m.inner.fail(h, f).map_err(thrower(&env)))
     }
 
     /// The earliest deadline (ms) at which `handleTimeout` has work, or `null`.
     #[napi(catch_unwind, ts_return_type = "number | bigint | null")]
     pub fn poll_timeout(&self) -> Option<Int> {
-        self.inner.poll_timeout().map(convert::u64_out)
+        self.inner
+            .machine_ref()
+            .poll_timeout()
+            .map(convert::u64_out)
     }
 
     /// Fails every request past its deadline with -32603 (each gets a `cancelled` event).
@@ -353,7 +378,7 @@ impl ServerMachine {
         #[napi(ts_arg_type = "number | bigint")] now_ms: Int,
     ) -> Result<()> {
         let now = convert::time_in(&env, &now_ms)?;
-        self.inner.handle_timeout(now);
+        self.inner.machine().handle_timeout(now);
         Ok(())
     }
 
@@ -366,7 +391,7 @@ impl ServerMachine {
         #[napi(ts_arg_type = "number | bigint")] stream: Int,
     ) -> Result<()> {
         let s = convert::u64_in(&env, &stream, "stream")?;
-        self.inner.stream_closed(StreamId(s));
+        self.inner.machine().stream_closed(StreamId(s));
         Ok(())
     }
 
@@ -374,59 +399,36 @@ impl ServerMachine {
     /// URI it is a sub-resource of).
     #[napi(catch_unwind)]
     pub fn resource_updated(&mut self, uri: String) {
-        self.inner.resource_updated(&uri);
+        self.inner.machine().resource_updated(&uri);
     }
 
     /// Queues `notifications/resources/list_changed` on the listens that opted in.
     #[napi(catch_unwind)]
     pub fn resources_list_changed(&mut self) {
-        self.inner.resources_list_changed();
+        self.inner.machine().resources_list_changed();
     }
 
     /// Queues `notifications/prompts/list_changed` on the listens that opted in.
     #[napi(catch_unwind)]
     pub fn prompts_list_changed(&mut self) {
-        self.inner.prompts_list_changed();
+        self.inner.machine().prompts_list_changed();
     }
 
     /// Graceful close: every subscription gets its final `subscriptions/listen` result.
     #[napi(catch_unwind)]
     pub fn shutdown(&mut self) {
-        self.inner.shutdown();
+        self.inner.machine().shutdown();
     }
 
     /// Requests waiting for the application.
     #[napi(getter, catch_unwind)]
     pub fn pending_requests(&self) -> u32 {
-        u32::try_from(self.inner.pending_requests()).unwrap_or(u32::MAX)
+        u32::try_from(self.inner.machine_ref().pending_requests()).unwrap_or(u32::MAX)
     }
 
     /// Open `subscriptions/listen` streams.
     #[napi(getter, catch_unwind)]
     pub fn subscriptions(&self) -> u32 {
-        u32::try_from(self.inner.subscriptions()).unwrap_or(u32::MAX)
-    }
-
-    fn handle(&self, env: &Env, handle: &Int) -> Result<Handle> {
-        let n = convert::u64_in(env, handle, "handle")?;
-        self.handles
-            .get(&n)
-            .copied()
-            .ok_or_else(|| respond_error(env, RespondError::UnknownHandle))
-    }
-
-    fn answered(
-        &mut self,
-        env: &Env,
-        h: Handle,
-        r: std::result::Result<(), RespondError>,
-    ) -> Result<()> {
-        match r {
-            Ok(()) | Err(RespondError::ClientLacksCapability) => {
-                self.handles.remove(&h.get());
-                r.map_err(|e| respond_error(env, e))
-            }
-            Err(e) => Err(respond_error(env, e)),
-        }
+        u32::try_from(self.inner.machine_ref().subscriptions()).unwrap_or(u32::MAX)
     }
 }

@@ -160,7 +160,7 @@ impl UriTemplate {
         let source = source.coerce_to_string()?.into_utf8()?.into_owned()?;
         let inner =
             OwnedTemplate::parse(&source).map_err(|err| errors::parse_error(&env, &source, err))?;
-        let names = crate::records::names_of(&inner);
+        let names = mcp_context_node_adapter::records::names_of(&inner);
         let handle = fast::add_template(fast::TemplateEntry {
             inner,
             pattern: OwnedPattern::parse(&source),

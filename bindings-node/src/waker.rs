@@ -34,6 +34,12 @@ impl JsWaker {
         }))
     }
 
+    /// Quiets the signal for a call that drains its own outputs (an outbox call): whether it
+    /// was armed, and so must be re-armed with [`JsWaker::rearm`] after the call.
+    pub(crate) fn hold(&self) -> bool {
+        !self.scheduled.swap(true, Ordering::AcqRel)
+    }
+
     /// The queue was drained: the next output schedules the callback again.
     pub(crate) fn rearm(&self) {
         self.scheduled.store(false, Ordering::Release);

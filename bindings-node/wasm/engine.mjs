@@ -51,6 +51,21 @@ function int(n, what) {
   return Math.floor(n)
 }
 const text = (v) => (v === null || v === undefined ? undefined : JSON.stringify(v))
+// Bytes the module left in its linear memory for the output just returned (`at`, from
+// `ptr`): copied out without another call.
+function take(o, ptr, key) {
+  if (o.at === undefined) return o
+  o[key] = new Uint8Array(memory.buffer, ptr + o.at[0], o.at[1] - o.at[0]).slice()
+  delete o.at
+  return o
+}
+// One server output as the addon gives it.
+function serverOutput(o, ptr) {
+  take(o, ptr, 'bytes')
+  // A `streamOverflow`'s subscription id beyond 2^53 (marked by the adapter).
+  if (o.bigId) { o.subscription = BigInt(o.subscription); delete o.bigId }
+  return o
+}
 const bytes = (m) => (typeof m === 'string' ? new TextEncoder().encode(m) : m)
 
 export class ServerMachine {
@@ -77,48 +92,117 @@ export class ServerMachine {
   removePrompt(name) { return this.inner.removePrompt(name) }
   setDynamicResources(on) { this.inner.setDynamicResources(Boolean(on)) }
   setResourceContents(uri, contents) { return call(() => this.inner.setResourceContents(uri, text(contents))) }
-  handleMessage(message, nowMs, ctx = {}) {
-    return this._woke(this.inner.handleMessage(bytes(message), int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth'), ctx.transport === 'http'))
+  // An input call (`f(drain)` returns the module's `{value, outputs?, deadline?, ptr}`): with
+  // an `outbox`, the outputs the call queued go into it and `outbox.deadline` is set, in the
+  // same call; otherwise the output-ready signal as usual.
+  _batch(outbox, f) {
+    const drain = outbox !== undefined && outbox !== null
+    let r
+    try {
+      r = JSON.parse(call(() => f(drain)))
+    } catch (err) {
+      this._woke()
+      throw err
+    }
+    const v = r.value
+    if (v !== null && typeof v === 'object') { take(v, r.ptr, 'body'); delete v.ptr }
+    if (drain) {
+      for (const o of r.outputs) outbox.push(serverOutput(o, r.ptr))
+      outbox.deadline = r.deadline
+    } else {
+      this._woke()
+    }
+    return v
+  }
+  handleMessage(message, nowMs, ctx, outbox) {
+    ctx ??= {}
+    const m = bytes(message)
+    const now = int(nowMs, 'nowMs')
+    const stream = int(ctx.stream ?? 0, 'stream')
+    const auth = int(ctx.auth ?? 0, 'auth')
+    return this._batch(outbox, (d) => this.inner.handleMessage(m, now, stream, auth, ctx.transport === 'http', d))
+  }
+  handleStdio(chunk, end, nowMs, ctx, outbox) {
+    ctx ??= {}
+    const m = bytes(chunk)
+    const now = int(nowMs, 'nowMs')
+    const stream = int(ctx.stream ?? 0, 'stream')
+    const auth = int(ctx.auth ?? 0, 'auth')
+    this._batch(outbox, (d) => this.inner.handleStdio(m, Boolean(end), now, stream, auth, d))
   }
   pollOutput() {
     const t = this.inner.pollOutput()
     if (t === undefined) return null
     const o = JSON.parse(t)
-    if (o.type === 'transmit') o.bytes = this.inner.takeBytes()
+    serverOutput(o, o.ptr)
+    delete o.ptr
     return o
+  }
+  addTool(tool) { call(() => this.inner.addTool(JSON.stringify(tool))) }
+  removeTool(name) { return this.inner.removeTool(name) }
+  toolsListChanged() { this._woke(this.inner.toolsListChanged()) }
+  respondTool(h, result, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondTool(n, JSON.stringify(result), d))
+  }
+  respondToolError(h, message, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondToolError(n, String(message), d))
   }
   addMethod(method) { call(() => this.inner.addMethod(method)) }
   removeMethod(method) { return this.inner.removeMethod(method) }
   setCapability(key, value) { call(() => this.inner.setCapability(key, JSON.stringify(value))) }
   removeCapability(key) { return this.inner.removeCapability(key) }
-  progress(h, progress, total, message) {
-    return this._woke(call(() => this.inner.progress(int(h, 'handle'), progress, total ?? undefined, message ?? undefined)))
+  progress(h, progress, total, message, outbox) {
+    const n = int(h, 'handle')
+    return this._batch(outbox, (d) => this.inner.progress(n, progress, total ?? undefined, message ?? undefined, d))
   }
   logFor(h, level, logger, data) {
     return this._woke(call(() => this.inner.logFor(int(h, 'handle'), level, logger ?? undefined, JSON.stringify(data ?? null))))
   }
   log(level, logger, data) { return this._woke(call(() => this.inner.log(level, logger ?? undefined, JSON.stringify(data ?? null)))) }
-  respondResult(h, result, cache) { this._woke(call(() => this.inner.respondResult(int(h, 'handle'), JSON.stringify(result), text(cache)))) }
-  httpHead(head) { return this._http(call(() => this.inner.httpHead(JSON.stringify(head)))) }
-  handleHttp(head, body, nowMs, ctx = {}) {
-    const t = call(() => this.inner.handleHttp(JSON.stringify(head), body, int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth'), ctx.peer ?? undefined))
-    return this._woke(this._http(t))
+  respondResult(h, result, cache, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondResult(n, JSON.stringify(result), text(cache), d))
   }
-  _http(text) {
-    const o = JSON.parse(text)
-    if (o.status !== undefined) o.body = this.inner.takeBytes()
+  httpHead(head) {
+    const o = JSON.parse(call(() => this.inner.httpHead(JSON.stringify(head))))
+    take(o, o.ptr, 'body')
+    delete o.ptr
     return o
   }
-  respondRead(h, contents, cache) { this._woke(call(() => this.inner.respondRead(int(h, 'handle'), JSON.stringify(contents), text(cache)))) }
-  respondList(h, resources, nextCursor) {
-    this._woke(call(() => this.inner.respondList(int(h, 'handle'), JSON.stringify(resources), nextCursor ?? undefined)))
+  handleHttp(head, body, nowMs, ctx, outbox) {
+    ctx ??= {}
+    const h = JSON.stringify({ ...head, peer: ctx.peer ?? undefined })
+    const now = int(nowMs, 'nowMs')
+    const stream = int(ctx.stream ?? 0, 'stream')
+    const auth = int(ctx.auth ?? 0, 'auth')
+    return this._batch(outbox, (d) => this.inner.handleHttp(h, body, now, stream, auth, d))
   }
-  respondPrompt(h, result) { this._woke(call(() => this.inner.respondPrompt(int(h, 'handle'), JSON.stringify(result)))) }
-  respondCompletion(h, values) { this._woke(call(() => this.inner.respondCompletion(int(h, 'handle'), values.map(String)))) }
-  respondInputRequired(h, requests, state) {
-    this._woke(call(() => this.inner.respondInputRequired(int(h, 'handle'), JSON.stringify(requests), state ?? undefined)))
+  respondRead(h, contents, cache, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondRead(n, JSON.stringify(contents), text(cache), d))
   }
-  fail(h, f) { this._woke(call(() => this.inner.fail(int(h, 'handle'), f.kind, f.message, f.code))) }
+  respondList(h, resources, nextCursor, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondList(n, JSON.stringify(resources), nextCursor ?? undefined, d))
+  }
+  respondPrompt(h, result, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondPrompt(n, JSON.stringify(result), d))
+  }
+  respondCompletion(h, values, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondCompletion(n, values.map(String), d))
+  }
+  respondInputRequired(h, requests, state, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.respondInputRequired(n, JSON.stringify(requests), state ?? undefined, d))
+  }
+  fail(h, f, outbox) {
+    const n = int(h, 'handle')
+    this._batch(outbox, (d) => this.inner.fail(n, f.kind, f.message, f.code, d))
+  }
   pollTimeout() { return this.inner.pollTimeout() ?? null }
   handleTimeout(nowMs) { this._woke(this.inner.handleTimeout(int(nowMs, 'nowMs'))) }
   streamClosed(stream) { this._woke(this.inner.streamClosed(int(stream, 'stream'))) }
@@ -255,7 +339,8 @@ export class ClientMachine {
     const t = this.inner.pollOutput()
     if (t === undefined) { this.scheduled = false; return null }
     const o = JSON.parse(t)
-    if (o.type === 'transmit') o.bytes = this.inner.takeBytes()
+    take(o, o.ptr, 'bytes')
+    delete o.ptr
     if (o.call !== undefined) o.call = big(o.call)
     if (o.subscription !== undefined) o.subscription = big(o.subscription)
     if (o.bigId) { o.id = BigInt(o.id); delete o.bigId }
@@ -263,6 +348,19 @@ export class ClientMachine {
     return o
   }
 }
+
+/** The core's cursor into a list assembled from several sources, and back (`null`: not one). */
+export const encodeAppCursor = (source, offset) => glue.encodeAppCursor(String(source), offset)
+export function decodeAppCursor(text) {
+  const t = glue.decodeAppCursor(String(text))
+  return t === undefined ? null : JSON.parse(t)
+}
+
+/** One server-sent event carrying `message` (the core's framing). */
+export const sseEvent = (message) => glue.sseEvent(message)
+/** The keepalive comment an idle event stream gets, and how often (ms). */
+export function sseKeepalive() { return glue.sseKeepalive() }
+export function sseKeepaliveIntervalMs() { return glue.sseKeepaliveIntervalMs() }
 
 // `UriTemplate` and `Router`: template.mjs (buffers in linear memory).
 export { Router, UriTemplate } from './template.mjs'

@@ -216,23 +216,6 @@ export class WasmClient {
         return ret !== 0;
     }
     /**
-     * The bytes of the transmit `pollOutput` last returned.
-     * @returns {Uint8Array}
-     */
-    takeBytes() {
-        try {
-            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            wasm.wasmclient_takeBytes(retptr, this.__wbg_ptr);
-            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            var v1 = getArrayU8FromWasm0(r0, r1).slice();
-            wasm.__wbindgen_export3(r0, r1 * 1, 1);
-            return v1;
-        } finally {
-            wasm.__wbindgen_add_to_stack_pointer(16);
-        }
-    }
-    /**
      * Whether an output was queued on an empty queue since the last call (and clears it).
      * @returns {boolean}
      */
@@ -249,8 +232,8 @@ export class WasmClient {
         return ret >>> 0;
     }
     /**
-     * The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
-     * `takeBytes()`.
+     * The next output as JSON text, or `undefined`; a transmit's bytes lie in linear memory
+     * at `ptr` + `at` until the next call.
      * @returns {string | undefined}
      */
     pollOutput() {
@@ -753,23 +736,6 @@ export class WasmServer {
         return ret !== 0;
     }
     /**
-     * The bytes of the transmit `pollOutput` last returned.
-     * @returns {Uint8Array}
-     */
-    takeBytes() {
-        try {
-            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            wasm.wasmserver_takeBytes(retptr, this.__wbg_ptr);
-            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
-            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            var v1 = getArrayU8FromWasm0(r0, r1).slice();
-            wasm.__wbindgen_export3(r0, r1 * 1, 1);
-            return v1;
-        } finally {
-            wasm.__wbindgen_add_to_stack_pointer(16);
-        }
-    }
-    /**
      * Whether an output was queued on an empty queue since the last call (and clears it).
      * @returns {boolean}
      */
@@ -778,51 +744,49 @@ export class WasmServer {
         return ret !== 0;
     }
     /**
-     * One HTTP request with its body: `{"stream": n}` (the answer comes as transmits), or a
-     * complete response `{"status","headers"}` whose body is taken with `takeBytes()`.
-     * `peer`: the client's IP address, for the per-peer bound on 2025-11-25 sessions (text
-     * that is not an IP address: no bound).
-     * @param {string} head
+     * One HTTP request with its body: `{value}` is `{"stream": n}` (the answer comes as
+     * transmits), or a complete response `{"status","headers"}` whose body lies at `ptr` +
+     * `at`. The head's `peer`: the client's IP address, for the per-peer bound on
+     * 2025-11-25 sessions (text that is not an IP address: no bound).
+     * @param {string} head_text
      * @param {Uint8Array} body
      * @param {number} now_ms
      * @param {number} stream
      * @param {number} auth
-     * @param {string | null} [peer]
+     * @param {boolean} drain
      * @returns {string}
      */
-    handleHttp(head, body, now_ms, stream, auth, peer) {
-        let deferred5_0;
-        let deferred5_1;
+    handleHttp(head_text, body, now_ms, stream, auth, drain) {
+        let deferred4_0;
+        let deferred4_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            const ptr0 = passStringToWasm0(head, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const ptr0 = passStringToWasm0(head_text, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             const len0 = WASM_VECTOR_LEN;
             const ptr1 = passArray8ToWasm0(body, wasm.__wbindgen_export);
             const len1 = WASM_VECTOR_LEN;
-            var ptr2 = isLikeNone(peer) ? 0 : passStringToWasm0(peer, wasm.__wbindgen_export, wasm.__wbindgen_export2);
-            var len2 = WASM_VECTOR_LEN;
-            wasm.wasmserver_handleHttp(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1, now_ms, stream, auth, ptr2, len2);
+            wasm.wasmserver_handleHttp(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1, now_ms, stream, auth, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
             var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
             var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
-            var ptr4 = r0;
-            var len4 = r1;
+            var ptr3 = r0;
+            var len3 = r1;
             if (r3) {
-                ptr4 = 0; len4 = 0;
+                ptr3 = 0; len3 = 0;
                 throw takeObject(r2);
             }
-            deferred5_0 = ptr4;
-            deferred5_1 = len4;
-            return getStringFromWasm0(ptr4, len4);
+            deferred4_0 = ptr3;
+            deferred4_1 = len3;
+            return getStringFromWasm0(ptr3, len3);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
-            wasm.__wbindgen_export3(deferred5_0, deferred5_1, 1);
+            wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
         }
     }
     /**
-     * The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
-     * `takeBytes()`.
+     * The next output as JSON text, or `undefined`; a transmit's bytes lie in linear memory
+     * at `ptr` + `at` until the next call.
      * @returns {string | undefined}
      */
     pollOutput() {
@@ -840,6 +804,17 @@ export class WasmServer {
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
         }
+    }
+    /**
+     * Removes a tool; whether it was registered.
+     * @param {string} name
+     * @returns {boolean}
+     */
+    removeTool(name) {
+        const ptr0 = passStringToWasm0(name, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ret = wasm.wasmserver_removeTool(this.__wbg_ptr, ptr0, len0);
+        return ret !== 0;
     }
     /**
      * Registers a static resource (JSON texts).
@@ -892,6 +867,43 @@ export class WasmServer {
         }
     }
     /**
+     * Bytes read from a stdio stream: split into bounded lines by the core, each handled
+     * (an over-long one answered -32600 and skipped); `end`: the input ended.
+     * @param {Uint8Array} bytes
+     * @param {boolean} end
+     * @param {number} now_ms
+     * @param {number} stream
+     * @param {number} auth
+     * @param {boolean} drain
+     * @returns {string}
+     */
+    handleStdio(bytes, end, now_ms, stream, auth, drain) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passArray8ToWasm0(bytes, wasm.__wbindgen_export);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_handleStdio(retptr, this.__wbg_ptr, ptr0, len0, end, now_ms, stream, auth, drain);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
+        }
+    }
+    /**
      * The earliest deadline (ms) at which `handleTimeout` has work.
      * @returns {number | undefined}
      */
@@ -911,46 +923,105 @@ export class WasmServer {
      * application's cursor for the next page.
      * @param {number} handle
      * @param {string} resources
-     * @param {string | null} [next_cursor]
+     * @param {string | null | undefined} next_cursor
+     * @param {boolean} drain
+     * @returns {string}
      */
-    respondList(handle, resources, next_cursor) {
+    respondList(handle, resources, next_cursor, drain) {
+        let deferred4_0;
+        let deferred4_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             const ptr0 = passStringToWasm0(resources, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             const len0 = WASM_VECTOR_LEN;
             var ptr1 = isLikeNone(next_cursor) ? 0 : passStringToWasm0(next_cursor, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             var len1 = WASM_VECTOR_LEN;
-            wasm.wasmserver_respondList(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1);
+            wasm.wasmserver_respondList(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            if (r1) {
-                throw takeObject(r0);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr3 = r0;
+            var len3 = r1;
+            if (r3) {
+                ptr3 = 0; len3 = 0;
+                throw takeObject(r2);
             }
+            deferred4_0 = ptr3;
+            deferred4_1 = len3;
+            return getStringFromWasm0(ptr3, len3);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
         }
     }
     /**
      * Answers a read with contents (JSON text) and optional cache hints.
      * @param {number} handle
      * @param {string} contents
-     * @param {string | null} [cache]
+     * @param {string | null | undefined} cache
+     * @param {boolean} drain
+     * @returns {string}
      */
-    respondRead(handle, contents, cache) {
+    respondRead(handle, contents, cache, drain) {
+        let deferred4_0;
+        let deferred4_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             const ptr0 = passStringToWasm0(contents, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             const len0 = WASM_VECTOR_LEN;
             var ptr1 = isLikeNone(cache) ? 0 : passStringToWasm0(cache, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             var len1 = WASM_VECTOR_LEN;
-            wasm.wasmserver_respondRead(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1);
+            wasm.wasmserver_respondRead(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            if (r1) {
-                throw takeObject(r0);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr3 = r0;
+            var len3 = r1;
+            if (r3) {
+                ptr3 = 0; len3 = 0;
+                throw takeObject(r2);
             }
+            deferred4_0 = ptr3;
+            deferred4_1 = len3;
+            return getStringFromWasm0(ptr3, len3);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
+        }
+    }
+    /**
+     * Answers a `callTool` event with a `CallToolResult` (JSON text).
+     * @param {number} handle
+     * @param {string} result
+     * @param {boolean} drain
+     * @returns {string}
+     */
+    respondTool(handle, result, drain) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(result, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_respondTool(retptr, this.__wbg_ptr, handle, ptr0, len0, drain);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
         }
     }
     /**
@@ -991,30 +1062,40 @@ export class WasmServer {
         return ret >>> 0;
     }
     /**
-     * Handles one message; returns `request`, `notification`, `response` or `invalid`.
+     * Handles one message: `{value}` is `request`, `notification`, `response` or `invalid`
+     * (`json::batch`; with `drain` the outputs ride along).
      * @param {Uint8Array} message
      * @param {number} now_ms
      * @param {number} stream
      * @param {number} auth
      * @param {boolean} http
+     * @param {boolean} drain
      * @returns {string}
      */
-    handleMessage(message, now_ms, stream, auth, http) {
-        let deferred2_0;
-        let deferred2_1;
+    handleMessage(message, now_ms, stream, auth, http, drain) {
+        let deferred3_0;
+        let deferred3_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             const ptr0 = passArray8ToWasm0(message, wasm.__wbindgen_export);
             const len0 = WASM_VECTOR_LEN;
-            wasm.wasmserver_handleMessage(retptr, this.__wbg_ptr, ptr0, len0, now_ms, stream, auth, http);
+            wasm.wasmserver_handleMessage(retptr, this.__wbg_ptr, ptr0, len0, now_ms, stream, auth, http, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            deferred2_0 = r0;
-            deferred2_1 = r1;
-            return getStringFromWasm0(r0, r1);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
-            wasm.__wbindgen_export3(deferred2_0, deferred2_1, 1);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
         }
     }
     /**
@@ -1028,43 +1109,69 @@ export class WasmServer {
      * Answers a prompt with a `GetPromptResult` (JSON text).
      * @param {number} handle
      * @param {string} result
+     * @param {boolean} drain
+     * @returns {string}
      */
-    respondPrompt(handle, result) {
+    respondPrompt(handle, result, drain) {
+        let deferred3_0;
+        let deferred3_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             const ptr0 = passStringToWasm0(result, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             const len0 = WASM_VECTOR_LEN;
-            wasm.wasmserver_respondPrompt(retptr, this.__wbg_ptr, handle, ptr0, len0);
+            wasm.wasmserver_respondPrompt(retptr, this.__wbg_ptr, handle, ptr0, len0, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            if (r1) {
-                throw takeObject(r0);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
             }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
         }
     }
     /**
      * Answers a `request` event with a result object (JSON text) and optional cache hints.
      * @param {number} handle
      * @param {string} result
-     * @param {string | null} [cache]
+     * @param {string | null | undefined} cache
+     * @param {boolean} drain
+     * @returns {string}
      */
-    respondResult(handle, result, cache) {
+    respondResult(handle, result, cache, drain) {
+        let deferred4_0;
+        let deferred4_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             const ptr0 = passStringToWasm0(result, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             const len0 = WASM_VECTOR_LEN;
             var ptr1 = isLikeNone(cache) ? 0 : passStringToWasm0(cache, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             var len1 = WASM_VECTOR_LEN;
-            wasm.wasmserver_respondResult(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1);
+            wasm.wasmserver_respondResult(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            if (r1) {
-                throw takeObject(r0);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr3 = r0;
+            var len3 = r1;
+            if (r3) {
+                ptr3 = 0; len3 = 0;
+                throw takeObject(r2);
             }
+            deferred4_0 = ptr3;
+            deferred4_1 = len3;
+            return getStringFromWasm0(ptr3, len3);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
         }
     }
     /**
@@ -1143,21 +1250,73 @@ export class WasmServer {
      * Answers a completion with candidate values.
      * @param {number} handle
      * @param {string[]} values
+     * @param {boolean} drain
+     * @returns {string}
      */
-    respondCompletion(handle, values) {
+    respondCompletion(handle, values, drain) {
+        let deferred3_0;
+        let deferred3_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             const ptr0 = passArrayJsValueToWasm0(values, wasm.__wbindgen_export);
             const len0 = WASM_VECTOR_LEN;
-            wasm.wasmserver_respondCompletion(retptr, this.__wbg_ptr, handle, ptr0, len0);
+            wasm.wasmserver_respondCompletion(retptr, this.__wbg_ptr, handle, ptr0, len0, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            if (r1) {
-                throw takeObject(r0);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
             }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
         }
+    }
+    /**
+     * Answers a `callTool` event whose tool failed (`isError: true`, `message`).
+     * @param {number} handle
+     * @param {string} message
+     * @param {boolean} drain
+     * @returns {string}
+     */
+    respondToolError(handle, message, drain) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(message, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_respondToolError(retptr, this.__wbg_ptr, handle, ptr0, len0, drain);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
+        }
+    }
+    /**
+     * Queues `notifications/tools/list_changed`.
+     */
+    toolsListChanged() {
+        wasm.wasmserver_toolsListChanged(this.__wbg_ptr);
     }
     /**
      * Queues `notifications/prompts/list_changed`.
@@ -1208,23 +1367,36 @@ export class WasmServer {
      * Answers with `input_required` (requests as JSON text, optional state bytes).
      * @param {number} handle
      * @param {string} requests
-     * @param {Uint8Array | null} [state]
+     * @param {Uint8Array | null | undefined} state
+     * @param {boolean} drain
+     * @returns {string}
      */
-    respondInputRequired(handle, requests, state) {
+    respondInputRequired(handle, requests, state, drain) {
+        let deferred4_0;
+        let deferred4_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             const ptr0 = passStringToWasm0(requests, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             const len0 = WASM_VECTOR_LEN;
             var ptr1 = isLikeNone(state) ? 0 : passArray8ToWasm0(state, wasm.__wbindgen_export);
             var len1 = WASM_VECTOR_LEN;
-            wasm.wasmserver_respondInputRequired(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1);
+            wasm.wasmserver_respondInputRequired(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            if (r1) {
-                throw takeObject(r0);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr3 = r0;
+            var len3 = r1;
+            if (r3) {
+                ptr3 = 0; len3 = 0;
+                throw takeObject(r2);
             }
+            deferred4_0 = ptr3;
+            deferred4_1 = len3;
+            return getStringFromWasm0(ptr3, len3);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
         }
     }
     /**
@@ -1283,24 +1455,37 @@ export class WasmServer {
      * Fails a request: `kind` is `notFound`, `invalidParams`, `internal` or `application`.
      * @param {number} handle
      * @param {string} kind
-     * @param {string | null} [message]
-     * @param {number | null} [code]
+     * @param {string | null | undefined} message
+     * @param {number | null | undefined} code
+     * @param {boolean} drain
+     * @returns {string}
      */
-    fail(handle, kind, message, code) {
+    fail(handle, kind, message, code, drain) {
+        let deferred4_0;
+        let deferred4_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             const ptr0 = passStringToWasm0(kind, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             const len0 = WASM_VECTOR_LEN;
             var ptr1 = isLikeNone(message) ? 0 : passStringToWasm0(message, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             var len1 = WASM_VECTOR_LEN;
-            wasm.wasmserver_fail(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1, isLikeNone(code) ? 0x100000001 : (code) >> 0);
+            wasm.wasmserver_fail(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1, isLikeNone(code) ? 0x100000001 : (code) >> 0, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
-            if (r1) {
-                throw takeObject(r0);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr3 = r0;
+            var len3 = r1;
+            if (r3) {
+                ptr3 = 0; len3 = 0;
+                throw takeObject(r2);
             }
+            deferred4_0 = ptr3;
+            deferred4_1 = len3;
+            return getStringFromWasm0(ptr3, len3);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
         }
     }
     /**
@@ -1334,28 +1519,57 @@ export class WasmServer {
         }
     }
     /**
+     * Registers a tool (JSON text) in the core's registry.
+     * @param {string} tool
+     */
+    addTool(tool) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(tool, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_addTool(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * `notifications/progress` for an event's request; `false` when it carried no token.
      * @param {number} handle
      * @param {number} progress
-     * @param {number | null} [total]
-     * @param {string | null} [message]
-     * @returns {boolean}
+     * @param {number | null | undefined} total
+     * @param {string | null | undefined} message
+     * @param {boolean} drain
+     * @returns {string}
      */
-    progress(handle, progress, total, message) {
+    progress(handle, progress, total, message, drain) {
+        let deferred3_0;
+        let deferred3_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             var ptr0 = isLikeNone(message) ? 0 : passStringToWasm0(message, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             var len0 = WASM_VECTOR_LEN;
-            wasm.wasmserver_progress(retptr, this.__wbg_ptr, handle, progress, !isLikeNone(total), isLikeNone(total) ? 0 : total, ptr0, len0);
+            wasm.wasmserver_progress(retptr, this.__wbg_ptr, handle, progress, !isLikeNone(total), isLikeNone(total) ? 0 : total, ptr0, len0, drain);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
             var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
-            if (r2) {
-                throw takeObject(r1);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
             }
-            return r0 !== 0;
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
         }
     }
     /**
@@ -1366,16 +1580,16 @@ export class WasmServer {
     }
     /**
      * The head-only HTTP checks (`head` as JSON text): `{"readBody":true,"limit":n}`, or a
-     * response `{"status","headers"}` whose body is then taken with `takeBytes()`.
-     * @param {string} head
+     * response `{"status","headers"}` whose body lies at `ptr` + `at`.
+     * @param {string} head_text
      * @returns {string}
      */
-    httpHead(head) {
+    httpHead(head_text) {
         let deferred3_0;
         let deferred3_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
-            const ptr0 = passStringToWasm0(head, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const ptr0 = passStringToWasm0(head_text, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             const len0 = WASM_VECTOR_LEN;
             wasm.wasmserver_httpHead(retptr, this.__wbg_ptr, ptr0, len0);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
@@ -1556,6 +1770,55 @@ export class WasmTemplate {
 if (Symbol.dispose) WasmTemplate.prototype[Symbol.dispose] = WasmTemplate.prototype.free;
 
 /**
+ * The `{"source","offset"}` (JSON text) an `encodeAppCursor` text names, or `undefined`.
+ * @param {string} text
+ * @returns {string | undefined}
+ */
+export function decodeAppCursor(text) {
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.decodeAppCursor(retptr, ptr0, len0);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        let v2;
+        if (r0 !== 0) {
+            v2 = getStringFromWasm0(r0, r1).slice();
+            wasm.__wbindgen_export3(r0, r1 * 1, 1);
+        }
+        return v2;
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+    }
+}
+
+/**
+ * The core's cursor into a list the application assembles from several sources.
+ * @param {string} source
+ * @param {number} offset
+ * @returns {string}
+ */
+export function encodeAppCursor(source, offset) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        const ptr0 = passStringToWasm0(source, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.encodeAppCursor(retptr, ptr0, len0, offset);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        deferred2_0 = r0;
+        deferred2_1 = r1;
+        return getStringFromWasm0(r0, r1);
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+        wasm.__wbindgen_export3(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
  * The protocol revision the core speaks.
  * @returns {string}
  */
@@ -1574,6 +1837,54 @@ export function protocolVersion() {
         wasm.__wbindgen_add_to_stack_pointer(16);
         wasm.__wbindgen_export3(deferred1_0, deferred1_1, 1);
     }
+}
+
+/**
+ * One server-sent event carrying `message` (the core's framing).
+ * @param {Uint8Array} message
+ * @returns {Uint8Array}
+ */
+export function sseEvent(message) {
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        const ptr0 = passArray8ToWasm0(message, wasm.__wbindgen_export);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.sseEvent(retptr, ptr0, len0);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        var v2 = getArrayU8FromWasm0(r0, r1).slice();
+        wasm.__wbindgen_export3(r0, r1 * 1, 1);
+        return v2;
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+    }
+}
+
+/**
+ * The keepalive comment an idle event stream gets.
+ * @returns {Uint8Array}
+ */
+export function sseKeepalive() {
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        wasm.sseKeepalive(retptr);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        var v1 = getArrayU8FromWasm0(r0, r1).slice();
+        wasm.__wbindgen_export3(r0, r1 * 1, 1);
+        return v1;
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+    }
+}
+
+/**
+ * How often an idle event stream gets the keepalive, in milliseconds.
+ * @returns {number}
+ */
+export function sseKeepaliveIntervalMs() {
+    const ret = wasm.sseKeepaliveIntervalMs();
+    return ret;
 }
 
 /**

@@ -8,129 +8,20 @@
 use std::sync::Arc;
 
 use mcp_context::cache::AuthContext;
-use mcp_context::client::{
-    CachePolicy, CallId, Client, ClientConfig, ClientError, CompletionRef, ListMode, Output,
-    Transport,
-};
-use mcp_context::messages::owned::{OwnedImplementation, OwnedJson, OwnedSubscriptionFilter};
-use serde_json::Value;
+use mcp_context::client::{CallId, Client, CompletionRef};
+use mcp_context::messages::owned::{OwnedJson, OwnedSubscriptionFilter};
+use mcp_context_node_adapter::client::{client_error, poll, reply_into, session};
+use mcp_context_node_adapter::config::{client_config, list_mode, policy, string_pairs};
+use mcp_context_node_adapter::error::decode;
+use mcp_context_node_adapter::{Error, Js, Obj};
 use wasm_bindgen::prelude::*;
 
-use crate::client_out::{event, reply_into, session};
 use crate::flag::Flag;
-use crate::json::{Obj, context_error, decode, type_error};
-use crate::spell::err_code;
-
-fn policy(refresh: bool) -> CachePolicy {
-    if refresh {
-        CachePolicy::Refresh
-    } else {
-        CachePolicy::PreferCache
-    }
-}
-
-fn list_mode(page: bool, cursor: Option<String>) -> ListMode {
-    if page || cursor.is_some() {
-        ListMode::Page(cursor)
-    } else {
-        ListMode::All
-    }
-}
-
-fn client_error(e: &ClientError) -> JsValue {
-    context_error(&err_code(e.ident()), e.to_string())
-}
-
-fn config_from(text: &str) -> Result<ClientConfig, JsValue> {
-    let mut c = ClientConfig::new("mcp-context-node", env!("CARGO_PKG_VERSION"));
-    let v: serde_json::Map<String, Value> = serde_json::from_str(text)
-        .map_err(|e| type_error(format!("config must be an object: {e}")))?;
-    match v.get("clientInfo") {
-        None => {}
-        Some(Value::Null) => c.client_info = None,
-        Some(info) => {
-            c.client_info = Some(decode::<OwnedImplementation>(
-                &info.to_string(),
-                "clientInfo",
-            )?);
-        }
-    }
-    if let Some(caps) = v.get("capabilities") {
-        c.capabilities = OwnedJson::parse(caps.to_string())
-            .map_err(|e| type_error(format!("capabilities must be JSON: {e}")))?;
-    }
-    for (key, slot) in [
-        ("versions", &mut c.versions),
-        ("legacyVersions", &mut c.legacy_versions),
-    ] {
-        if let Some(list) = v.get(key).filter(|l| !l.is_null()) {
-            *slot = serde_json::from_value(list.clone())
-                .map_err(|_| type_error(format!("{key} must be an array of strings")))?;
-        }
-    }
-    match v.get("transport").and_then(Value::as_str) {
-        None | Some("stdio") => c.transport = Transport::Stdio,
-        Some("http") => c.transport = Transport::Http,
-        Some(other) => {
-            return Err(type_error(format!(
-                "transport must be 'stdio' or 'http', not '{other}'"
-            )));
-        }
-    }
-    // Checked by the glue and sent as decimal strings (they may be bigints).
-    for (key, slot) in [
-        ("requestTimeoutMs", &mut c.request_timeout_ms),
-        ("probeTimeoutMs", &mut c.probe_timeout_ms),
-    ] {
-        if let Some(n) = v.get(key).and_then(Value::as_str) {
-            *slot = n
-                .parse()
-                .map_err(|_| type_error(format!("{key} must be an integer in 0..2^64")))?;
-        }
-    }
-    let small = |key: &str| {
-        v.get(key)
-            .and_then(Value::as_u64)
-            .map(|n| n.min(u64::from(u32::MAX)))
-    };
-    if let Some(n) = small("maxPages") {
-        c.max_pages = usize::try_from(n).unwrap_or(usize::MAX);
-    }
-    if let Some(n) = small("maxInputRounds") {
-        c.max_input_rounds = u8::try_from(n).unwrap_or(u8::MAX);
-    }
-    match v.get("cache") {
-        None => {}
-        Some(Value::Null) => c.cache = None,
-        Some(co) => {
-            let mut limits = c.cache.unwrap_or_default();
-            let get = |k: &str| {
-                co.get(k)
-                    .and_then(Value::as_u64)
-                    .map(|n| n.min(u64::from(u32::MAX)))
-            };
-            if let Some(n) = get("maxEntries") {
-                limits.max_entries = usize::try_from(n).unwrap_or(usize::MAX);
-            }
-            if let Some(n) = get("maxBytes") {
-                limits.max_bytes = usize::try_from(n).unwrap_or(usize::MAX);
-            }
-            c.cache = Some(limits);
-        }
-    }
-    Ok(c)
-}
+use crate::json::{output, thrown, value};
 
 /// `{"k": "v", …}` (the glue checked every value is a string) as pairs, in order.
-fn string_pairs(text: &str, what: &str) -> Result<Vec<(String, String)>, JsValue> {
-    let map: serde_json::Map<String, Value> = serde_json::from_str(text)
-        .map_err(|e| type_error(format!("{what} must be an object: {e}")))?;
-    map.into_iter()
-        .map(|(k, v)| match v {
-            Value::String(s) => Ok((k, s)),
-            _ => Err(type_error(format!("{what}.{k} must be a string"))),
-        })
-        .collect()
+fn pairs(text: &str, what: &str) -> Result<Vec<(String, String)>, JsValue> {
+    string_pairs(Some(&value(text, what)?), what).map_err(thrown)
 }
 
 fn refs(pairs: &[(String, String)]) -> Vec<(&str, &str)> {
@@ -153,8 +44,9 @@ impl WasmClient {
     /// A machine from a JSON configuration (the addon's `ClientConfig` keys).
     #[wasm_bindgen(constructor)]
     pub fn new(config: &str) -> Result<WasmClient, JsValue> {
-        let mut inner = Client::new(config_from(config)?)
-            .map_err(|e| context_error("ERR_CONFIG", e.to_string()))?;
+        let config = client_config(Some(&value(config, "config")?)).map_err(thrown)?;
+        let mut inner =
+            Client::new(config).map_err(|e| thrown(Error::context("ERR_CONFIG", e.to_string())))?;
         let (woken, waker) = Flag::install();
         inner.set_waker(waker);
         Ok(Self {
@@ -237,15 +129,15 @@ impl WasmClient {
     #[wasm_bindgen(js_name = readCached)]
     pub fn read_cached(&mut self, uri: &str, now_ms: u64) -> Option<String> {
         let reply = self.inner.read_cached(uri, now_ms)?;
-        let mut o = Obj::new();
+        let mut o = Obj::default();
         reply_into(&mut o, &reply);
-        Some(o.finish())
+        Some(Js::Obj(o).to_json())
     }
 
     /// `prompts/get` with `args` (JSON text of an object of strings).
     #[wasm_bindgen(js_name = getPrompt)]
     pub fn get_prompt(&mut self, name: &str, args: &str, now_ms: u64) -> Result<u64, JsValue> {
-        let pairs = string_pairs(args, "arguments")?;
+        let pairs = pairs(args, "arguments")?;
         Ok(self.inner.get_prompt(name, &refs(&pairs), now_ms).0)
     }
 
@@ -265,7 +157,7 @@ impl WasmClient {
         } else {
             CompletionRef::Resource(target)
         };
-        let ctx = context.map(|c| string_pairs(&c, "context")).transpose()?;
+        let ctx = context.map(|c| pairs(&c, "context")).transpose()?;
         let ctx_refs = ctx.as_deref().map(refs);
         Ok(self
             .inner
@@ -275,7 +167,7 @@ impl WasmClient {
 
     /// `subscriptions/listen` with `filter` (JSON text).
     pub fn listen(&mut self, filter: &str, now_ms: u64) -> Result<u64, JsValue> {
-        let f = decode::<OwnedSubscriptionFilter>(filter, "filter")?;
+        let f = decode::<OwnedSubscriptionFilter>(filter, "filter").map_err(thrown)?;
         Ok(self.inner.listen(f, now_ms).0)
     }
 
@@ -288,7 +180,7 @@ impl WasmClient {
     ) -> Result<(), JsValue> {
         self.inner
             .cancel(CallId(call), reason.as_deref(), now_ms)
-            .map_err(|e| client_error(&e))
+            .map_err(|e| thrown(client_error(&e)))
     }
 
     /// Answers an `inputRequired` event: `keys[i]`'s response is the JSON text `values[i]`.
@@ -302,13 +194,13 @@ impl WasmClient {
     ) -> Result<(), JsValue> {
         let mut out = Vec::with_capacity(keys.len());
         for (key, text) in keys.into_iter().zip(values) {
-            let json =
-                OwnedJson::parse(&text).map_err(|e| type_error(format!("responses.{key}: {e}")))?;
+            let json = OwnedJson::parse(&text)
+                .map_err(|e| thrown(Error::Type(format!("responses.{key}: {e}"))))?;
             out.push((key, json));
         }
         self.inner
             .respond_input(CallId(call), out, now_ms)
-            .map_err(|e| client_error(&e))
+            .map_err(|e| thrown(client_error(&e)))
     }
 
     /// Handles one message.
@@ -356,36 +248,14 @@ impl WasmClient {
     /// The negotiated session as JSON text, or `undefined`.
     #[wasm_bindgen(getter)]
     pub fn session(&self) -> Option<String> {
-        self.inner.session().map(session)
+        self.inner.session().map(|s| Js::Obj(session(s)).to_json())
     }
 
-    /// The next output as JSON text, or `undefined`. A transmit's bytes are then taken with
-    /// `takeBytes()`.
+    /// The next output as JSON text, or `undefined`; a transmit's bytes lie in linear memory
+    /// at `ptr` + `at` until the next call.
     #[wasm_bindgen(js_name = pollOutput)]
     pub fn poll_output(&mut self) -> Option<String> {
-        Some(match self.inner.poll_output()? {
-            Output::Transmit(t) => {
-                self.bytes = t.bytes;
-                let mut o = Obj::typed("transmit");
-                match t.id {
-                    Some(id) => o.raw("id", &id.to_string()),
-                    None => o.raw("id", "null"),
-                };
-                o.opt_str("method", t.method.as_deref())
-                    .opt_str("name", t.name.as_deref())
-                    .opt_str("protocolVersion", t.protocol_version.as_deref());
-                o.finish()
-            }
-            Output::CloseStream { id } => Obj::typed("closeStream")
-                .raw("id", &id.to_string())
-                .finish(),
-            Output::Event(e) => event(&e),
-        })
-    }
-
-    /// The bytes of the transmit `pollOutput` last returned.
-    #[wasm_bindgen(js_name = takeBytes)]
-    pub fn take_bytes(&mut self) -> Vec<u8> {
-        core::mem::take(&mut self.bytes)
+        let p = poll(&mut self.inner)?;
+        Some(output(p, &mut self.bytes))
     }
 }

@@ -5,22 +5,15 @@
 //! through the core's own decoders (`FromJsonText`); outputs leave as JSON text the JS glue
 //! (`bindings-node/wasm/engine.mjs`) hands to `JSON.parse`, so every key of an object built
 //! from peer data is an own key. Numbers that cross as `f64` (handles, streams, times) are
-//! integers below 2^53: the glue refuses anything else before calling in.
+//! integers below 2^53: the glue refuses anything else before calling in. Everything but
+//! this FFI surface (conversions, configuration, events, errors) is the shared adapter's
+//! (`mcp-context-node-adapter`, also under the napi addon).
 #![forbid(unsafe_code)]
 
 mod client;
-mod client_out;
 mod flag;
 mod json;
 mod server;
-mod server_config;
-// The identifier spellings of the napi addon (`ERR_…` codes, lowerCamelCase values): one
-// source for both engines.
-#[path = "../../src/spell.rs"]
-mod spell;
-// The fast paths' buffer formats (positional values, match records), shared the same way.
-#[path = "../../src/records.rs"]
-mod records;
 mod template;
 
 pub use client::WasmClient;
@@ -34,4 +27,43 @@ use wasm_bindgen::prelude::*;
 #[must_use]
 pub fn protocol_version() -> String {
     String::from(mcp_context::error_code::version::CURRENT)
+}
+
+/// One server-sent event carrying `message` (the core's framing).
+#[wasm_bindgen(js_name = sseEvent)]
+#[must_use]
+pub fn sse_event(message: &[u8]) -> Vec<u8> {
+    mcp_context::http::sse::data_event(message)
+}
+
+/// The keepalive comment an idle event stream gets.
+#[wasm_bindgen(js_name = sseKeepalive)]
+#[must_use]
+pub fn sse_keepalive() -> Vec<u8> {
+    mcp_context::http::sse::KEEPALIVE.to_vec()
+}
+
+/// How often an idle event stream gets the keepalive, in milliseconds.
+#[wasm_bindgen(js_name = sseKeepaliveIntervalMs)]
+#[must_use]
+#[allow(clippy::cast_precision_loss)]
+pub fn sse_keepalive_interval_ms() -> f64 {
+    mcp_context::http::sse::KEEPALIVE_INTERVAL_MS as f64
+}
+
+/// The core's cursor into a list the application assembles from several sources.
+#[wasm_bindgen(js_name = encodeAppCursor)]
+#[must_use]
+pub fn encode_app_cursor(source: &str, offset: u32) -> String {
+    mcp_context_node_adapter::server::app_cursor(source, u64::from(offset))
+}
+
+/// The `{"source","offset"}` (JSON text) an `encodeAppCursor` text names, or `undefined`.
+#[wasm_bindgen(js_name = decodeAppCursor)]
+#[must_use]
+pub fn decode_app_cursor(text: &str) -> Option<String> {
+    let (source, offset) = mcp_context_node_adapter::server::parse_app_cursor(text)?;
+    let mut o = mcp_context_node_adapter::Obj::default();
+    o.set("source", source).set("offset", offset);
+    Some(mcp_context_node_adapter::Js::Obj(o).to_json())
 }

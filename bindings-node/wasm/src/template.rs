@@ -27,7 +27,7 @@ use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
 use crate::json::context_error;
-use crate::records::{Positional, names_of, write_records};
+use mcp_context_node_adapter::records::{Positional, names_of, write_records};
 
 const MAX_VARS: usize = 32;
 

@@ -1,12 +1,12 @@
 //! The fast paths' buffer formats, shared by both engines (the napi addon's `fast.rs` and the
-//! wasm crate's `template.rs`, which includes this file by path): positional values in, match
+//! wasm crate's `template.rs`): positional values in, match
 //! records out. Only the buffers differ: napi writes into the caller's shared `Buffer`, wasm
 //! into a `Vec<u32>` in its linear memory (`impl Words` for each).
 
 use mcp_context::template::{Captures, Encoded, OwnedTemplate, Value, Variables};
 
 /// The variable names of a template, each once, in template order.
-pub(crate) fn names_of(t: &OwnedTemplate) -> Vec<String> {
+pub fn names_of(t: &OwnedTemplate) -> Vec<String> {
     let mut names: Vec<String> = Vec::new();
     for spec in t.variables() {
         if !names.iter().any(|n| n == spec.name) {
@@ -19,10 +19,13 @@ pub(crate) fn names_of(t: &OwnedTemplate) -> Vec<String> {
 /// String values by position, read where they lie in `buf`: `n` u32 lengths (native byte
 /// order; `u32::MAX`: undefined), then the UTF-8 values back to back; value `i` is the value
 /// of `names[i]`.
-pub(crate) struct Positional<'a> {
-    pub(crate) names: &'a [String],
-    pub(crate) buf: &'a [u8],
-    pub(crate) n: usize,
+pub struct Positional<'a> {
+    /// The template's variable names (`names_of`).
+    pub names: &'a [String],
+    /// The lengths, then the values.
+    pub buf: &'a [u8],
+    /// How many lengths `buf` starts with.
+    pub n: usize,
 }
 
 impl Variables for Positional<'_> {
@@ -46,13 +49,14 @@ impl Variables for Positional<'_> {
 }
 
 /// The u32 at byte `at` of `buf`, in native byte order (little-endian on wasm).
-pub(crate) fn word(buf: &[u8], at: usize) -> Option<u32> {
+pub fn word(buf: &[u8], at: usize) -> Option<u32> {
     let b = buf.get(at..at + 4)?;
     Some(u32::from_ne_bytes([b[0], b[1], b[2], b[3]]))
 }
 
 /// Where match records go. `Err(Full)` from `put`: no room left (the napi buffer).
-pub(crate) trait Words {
+pub trait Words {
+    /// Appends `w`.
     fn put(&mut self, w: u32) -> Result<(), Full>;
     /// The position of the next word, for [`Words::patch`].
     fn mark(&self) -> usize;
@@ -61,7 +65,7 @@ pub(crate) trait Words {
 }
 
 /// The record buffer is too small.
-pub(crate) struct Full;
+pub struct Full;
 
 impl Words for Vec<u32> {
     fn put(&mut self, w: u32) -> Result<(), Full> {
@@ -85,7 +89,7 @@ impl Words for Vec<u32> {
 /// `start, end` in UTF-16 units: into the URI, or with bit 31 of `start` set into the decoded
 /// text `decoded` (values that percent-decoding changed). A value whose decoding is not UTF-8
 /// is given raw.
-pub(crate) fn write_records<const N: usize>(
+pub fn write_records<const N: usize>(
     out: &mut impl Words,
     uri: &str,
     names: &[String],

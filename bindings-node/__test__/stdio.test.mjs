@@ -1,0 +1,42 @@
+// The stdio runner on the core's line policy, both engines: a line over the bound (20 MiB
+// against the 4 MiB default) is answered -32600 with its id and skipped without being
+// buffered, the next lines are served, and a line may arrive in many chunks.
+import assert from 'node:assert/strict'
+import { PassThrough } from 'node:stream'
+import { describe, it } from 'node:test'
+
+const PV = '2026-07-28'
+const META = { 'io.modelcontextprotocol/protocolVersion': PV, 'io.modelcontextprotocol/clientCapabilities': {} }
+const read = (id, extra = {}) => JSON.stringify({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: 'notes://1', _meta: META, ...extra } })
+
+for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/index.mjs']]) describe(`on ${engine}`, () => {
+  it('answers a 20 MiB line with -32600 and its id, then goes on serving', { timeout: 60_000 }, async () => {
+    const pkg = await import(specifier)
+    const server = new pkg.McpServer({ name: 'stdio', version: '1.0.0' })
+    server.registerResource('note', 'notes://1', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'hi' }] }))
+    const input = new PassThrough()
+    const lines = []
+    let waiting = null
+    const output = { write(chunk) { lines.push(JSON.parse(Buffer.from(chunk).toString().trimEnd())); waiting?.() } }
+    await pkg.serveStdio(server, { input, output })
+    const until = (n) => new Promise((resolve) => {
+      waiting = () => { if (lines.length >= n) resolve() }
+      waiting()
+    })
+    // 20 MiB in 1 MiB chunks, the id first (as a request starts).
+    const big = read(7, { pad: 'x'.repeat(20 << 20) })
+    for (let at = 0; at < big.length; at += 1 << 20) input.write(big.slice(at, at + (1 << 20)))
+    input.write('\n')
+    // A normal line split across chunks, then one more.
+    const next = read(8)
+    input.write(next.slice(0, 10))
+    input.write(`${next.slice(10)}\n${read(9)}\n`)
+    await until(3)
+    assert.equal(lines[0].id, 7)
+    assert.equal(lines[0].error.code, -32600)
+    assert.equal(lines[1].id, 8)
+    assert.equal(lines[1].result.contents[0].text, 'hi')
+    assert.equal(lines[2].id, 9)
+    input.end()
+  })
+})

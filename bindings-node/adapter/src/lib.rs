@@ -1,0 +1,25 @@
+//! The shared adapter of the npm package `mcp-context`'s two engines: the napi addon
+//! (`bindings-node/src`) and the WebAssembly build (`bindings-node/wasm`). Plain Rust, no FFI:
+//! everything both engines do the same way lives here once, and each engine keeps only its
+//! FFI surface (reading JS arguments, rendering [`value::Js`], throwing [`error::Error`]).
+//!
+//! * [`value`]: JS-shaped values (outputs), rendered by the addon as JS objects and by the
+//!   wasm crate as JSON text.
+//! * [`error`]: the errors both throw or carry, as data.
+//! * [`source`], [`config`]: JSON-ish inputs read key by key (configurations, options).
+//! * [`server`]: the server machine with its handles, events and HTTP answers.
+//! * [`client`]: the client machine's outputs.
+//! * [`spell`], [`records`]: identifier spellings; the template fast paths' buffer formats.
+#![forbid(unsafe_code)]
+
+pub mod client;
+pub mod config;
+pub mod error;
+pub mod records;
+pub mod server;
+pub mod source;
+pub mod spell;
+pub mod value;
+
+pub use error::{Error, Result};
+pub use value::{Js, Obj};
