@@ -60,14 +60,8 @@ function failureOf(err, isRead) {
 }
 
 const COMPLETE = Symbol.for('mcp-context.complete')
-const METHODS = { readResource: 'resources/read', getPrompt: 'prompts/get', complete: 'completion/complete', listResources: 'resources/list' }
-
-/** Our own list cursor: `[uriTemplate, offset]`, or null when it is not one. */
-function parseCursor(text) {
-  let c
-  try { c = JSON.parse(text) } catch { return null }
-  return Array.isArray(c) && c.length === 2 && typeof c[0] === 'string' && Number.isSafeInteger(c[1]) && c[1] >= 0 ? c : null
-}
+const TOOL_ERROR = Symbol('tool error') // a tool's failure, answered with respondToolError
+const METHODS = { readResource: 'resources/read', getPrompt: 'prompts/get', complete: 'completion/complete', listResources: 'resources/list', callTool: 'tools/call' }
 
 /**
  * Marks a prompt argument's schema as completable (the official SDK's `completable`):
@@ -133,7 +127,6 @@ const pick = (o, keys) => {
   for (const k of keys) if (o[k] !== undefined) out[k] = o[k]
   return out
 }
-const LIST_CACHE = { ttlMs: 60_000, cacheScope: 'public' } // as the core's other lists
 const RESOURCE_KEYS = ['title', 'description', 'mimeType', 'annotations', 'size', 'icons', '_meta']
 
 /**
@@ -214,16 +207,17 @@ export function bind(engine) {
     // `resources/list` after the registered resources: the core's dynamic lists ask for the
     // application's pages (`listResources` events), and each page calls the templates'
     // `list` callbacks at list time, in registration order, cut into pages of `pageSize`.
-    // The cursor ([uriTemplate, offset] as JSON) reaches the client wrapped by the core.
+    // The cursor (the core's app cursor: a template and an offset) reaches the client
+    // wrapped by the core.
     async _list(e, ctx) {
       const lists = [...this._templates].filter(([, t]) => t.template.listCallback)
       let i = 0
       let offset = 0
       if (e.cursor != null) {
-        const c = parseCursor(e.cursor)
-        i = c ? lists.findIndex(([key]) => key === c[0]) : -1
+        const c = engine.decodeAppCursor(e.cursor)
+        i = c ? lists.findIndex(([key]) => key === c.source) : -1
         if (i < 0) throw new McpError(-32602, 'Invalid cursor')
-        offset = c[1]
+        offset = Number(c.offset)
       }
       const resources = []
       for (; i < lists.length; i++, offset = 0) {
@@ -263,12 +257,14 @@ export function bind(engine) {
 
     /**
      * `registerTool(name, { title, description, inputSchema, outputSchema, annotations },
-     * handler)`: `tools/list` and `tools/call` served through the core's extension methods.
+     * handler)`: the core's tool registry serves `tools/list` and checks `tools/call`; each
+     * call is a `callTool` event for `handler`.
      */
     registerTool(name, config, handler) {
       config ??= {}
       if (typeof handler !== 'function') throw new TypeError('registerTool: the handler must be a function')
-      this._methodsReady()
+      if (!this.machine.addTool) throw new McpError(-32601, 'registerTool: this engine has no tool registry')
+      this._tools ??= new Map()
       const schema = asSchema(config.inputSchema)
       const tool = {
         name,
@@ -278,8 +274,19 @@ export function bind(engine) {
       }
       delete tool.inputSchema.$schema
       if (tool.outputSchema) delete tool.outputSchema.$schema
+      this.machine.addTool(tool)
       this._tools.set(name, { tool, schema, handler })
-      return { name, remove: () => this._tools.delete(name) }
+      this.machine.toolsListChanged() // listening clients refetch (none before serving)
+      this._pump()
+      return {
+        name,
+        remove: () => {
+          this._tools.delete(name)
+          const removed = this.machine.removeTool(name)
+          if (removed) { this.machine.toolsListChanged(); this._pump() }
+          return removed
+        },
+      }
     }
 
     /**
@@ -290,16 +297,6 @@ export function bind(engine) {
       if (!this.machine.addMethod) throw new McpError(-32601, 'setRequestHandler: this engine has no extension methods')
       this.machine.addMethod(method)
       this._methods.set(method, handler)
-    }
-
-    _methodsReady() {
-      if (this._tools) return
-      if (!this.machine.addMethod) throw new McpError(-32601, 'registerTool: this engine has no extension methods')
-      this._tools = new Map()
-      this.machine.addMethod('tools/list')
-      this.machine.addMethod('tools/call')
-      // No `listChanged`: the core's listen streams carry no tools/list_changed.
-      this.machine.setCapability('tools', {})
     }
 
     /** `notifications/resources/updated` for the listens subscribed to `uri`. */
@@ -419,7 +416,8 @@ export function bind(engine) {
         case 'getPrompt': return this._answer(e, (ctx) => this._prompt(e, ctx), (r) => this._promptResult(e, r), false)
         case 'complete': return this._answer(e, () => this._complete(e), (v) => this.machine.respondCompletion(e.handle, v ?? [], this._outbox), false)
         case 'request': return this._answer(e, (ctx) => this._request(e, ctx), (r) => this._requestResult(e, r), false)
-        case 'listResources': return this._answer(e, (ctx) => this._list(e, ctx), (p) => this.machine.respondList(e.handle, p.resources, p.next && JSON.stringify(p.next), this._outbox), false)
+        case 'callTool': return this._answer(e, (ctx) => this._tool(e, ctx), (r) => this._toolResult(e, r), false)
+        case 'listResources': return this._answer(e, (ctx) => this._list(e, ctx), (p) => this.machine.respondList(e.handle, p.resources, p.next && engine.encodeAppCursor(p.next[0], p.next[1]), this._outbox), false)
         case 'cancelled': return this._inflight.get(e.handle)?.abort(e.reason)
         default: return undefined
       }
@@ -471,25 +469,6 @@ export function bind(engine) {
 
     async _request(e, ctx) {
       const params = e.params ?? {}
-      if (this._tools && e.method === 'tools/list') {
-        return { tools: [...this._tools.values()].map((t) => t.tool) }
-      }
-      if (this._tools && e.method === 'tools/call') {
-        const t = typeof params.name === 'string' && this._tools.has(params.name) ? this._tools.get(params.name) : null
-        if (!t) throw new McpError(-32602, `Unknown tool: ${params.name}`)
-        let args = params.arguments ?? {}
-        if (t.schema) {
-          const v = await t.schema['~standard'].validate(args)
-          if (v.issues) return { content: [{ type: 'text', text: issueMessage(v.issues) }], isError: true }
-          args = v.value
-        }
-        try {
-          return await (t.schema ? t.handler(args, ctx) : t.handler(ctx))
-        } catch (err) {
-          if (err instanceof McpError) throw err
-          return { content: [{ type: 'text', text: err?.message ?? String(err) }], isError: true }
-        }
-      }
       const h = this._methods.get(e.method)
       if (!h) throw new McpError(-32601, `Method not found: ${e.method}`)
       return h(params, ctx)
@@ -498,7 +477,33 @@ export function bind(engine) {
     _requestResult(e, r) {
       if (r?.resultType === 'input_required') return this._inputRequired(e, r)
       const { cacheHint, ...result } = r ?? {}
-      this.machine.respondResult(e.handle, result, cacheHint ?? (e.method === 'tools/list' ? LIST_CACHE : null), this._outbox)
+      this.machine.respondResult(e.handle, result, cacheHint ?? null, this._outbox)
+    }
+
+    // A tool call the core checked (a registered tool, object arguments, the required
+    // ones): the schema's validation, then the handler. What the tool throws is a tool
+    // error (`isError`, seen by the model); an McpError is a protocol error.
+    async _tool(e, ctx) {
+      const t = this._tools?.get(e.name)
+      if (!t) throw new McpError(-32602, `Unknown tool: ${e.name}`)
+      let args = e.arguments ?? {}
+      if (t.schema) {
+        const v = await t.schema['~standard'].validate(args)
+        if (v.issues) return { [TOOL_ERROR]: issueMessage(v.issues) }
+        args = v.value
+      }
+      try {
+        return await (t.schema ? t.handler(args, ctx) : t.handler(ctx))
+      } catch (err) {
+        if (err instanceof McpError) throw err
+        return { [TOOL_ERROR]: err?.message ?? String(err) }
+      }
+    }
+
+    _toolResult(e, r) {
+      if (r && Object.hasOwn(r, TOOL_ERROR)) return this.machine.respondToolError(e.handle, r[TOOL_ERROR], this._outbox)
+      if (r?.resultType === 'input_required') return this._inputRequired(e, r)
+      this.machine.respondTool(e.handle, r ?? {}, this._outbox)
     }
 
     // Runs a handler (sync or async) and answers its handle exactly once.

@@ -104,6 +104,12 @@ const said = (t) => ({ content: [{ type: 'text', text: t }] })
 const state = (ctx) => (ctx.mcpReq.requestState ? new TextDecoder().decode(ctx.mcpReq.requestState) : undefined)
 
 function registerTools(server) {
+  // The suite's hook for tools/list_changed: each call adds or removes a tool.
+  let changing = null
+  server.registerTool('test_trigger_tool_change', { description: 'Adds or removes a tool (the tool list changes)' }, () => {
+    if (changing) { changing.remove(); changing = null } else changing = server.registerTool('test_changing_tool', { description: 'Comes and goes' }, () => said('here'))
+    return said('The tool list changed.')
+  })
   server.registerTool('test_simple_text', { description: 'Returns simple text' }, () => said('This is a simple text response for testing.'))
   server.registerTool('test_image_content', { description: 'Returns an image' }, () => ({ content: [{ type: 'image', data: PNG, mimeType: 'image/png' }] }))
   server.registerTool('test_audio_content', { description: 'Returns audio' }, () => ({ content: [{ type: 'audio', data: WAV, mimeType: 'audio/wav' }] }))

@@ -45,7 +45,7 @@ describe('raw Streamable HTTP', () => {
     assert.match(res.headers.get('content-type'), /^application\/json/)
     const { result } = await res.json()
     assert.deepEqual(result.supportedVersions, [PV])
-    assert.deepEqual(result.capabilities, { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, tools: {} })
+    assert.deepEqual(result.capabilities, { resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, tools: { listChanged: true } })
     assert.equal(result._meta['io.modelcontextprotocol/serverInfo'].name, 'mcp-context-node-example')
   })
   it('reads the conformance fixtures', async () => {
