@@ -24,6 +24,13 @@ cargo test -q -p mcp-context-swift --lib
 echo "--- swift 2/6: regenerated bindings equal the checked-in ones"
 scripts/uniffi-gen.sh --check
 
+# Swift nests block comments: a `/*` inside a generated doc comment (from a Rust doc such as
+# "`tools/*`") opens a comment that never closes, and the package stops compiling.
+if grep -n '[^[:space:]]/\*' bindings-swift/swift/Sources/MCPContext/MCPContext.swift; then
+  echo "swift-test: a '/*' inside a generated doc comment (reword the Rust doc comment)" >&2
+  exit 1
+fi
+
 echo "--- swift 3/6: Python FFI tests (uniffi Python backend, pytest $PYTEST_VERSION)"
 VENV="$MCP_CACHE/pyvenv-pytest-$PYTEST_VERSION"
 if ! "$VENV/bin/python" -c "import pytest, sys; sys.exit(pytest.__version__ != '$PYTEST_VERSION')" 2>/dev/null; then

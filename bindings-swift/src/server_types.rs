@@ -84,7 +84,7 @@ pub enum RegisterError {
     CoreCapability,
     /// `setCapability`: a capability is a JSON object.
     NotAnObject,
-    /// `addTool` while the host serves `tools/*` itself (`addMethod`, or its own `tools`
+    /// `addTool` while the host serves `tools/list` or `tools/call` itself (`addMethod`, or its own `tools`
     /// capability), or those while a tool is registered: never both.
     ToolsByMethod,
     /// The JSON text is not the spec's shape for this item.

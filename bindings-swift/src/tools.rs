@@ -52,7 +52,7 @@ impl ServerMachine {
     /// `type: "object"`, `title`, `description`, `outputSchema`, `annotations`, `icons`),
     /// checked by the core. `tools` is then declared and `tools/list`/`tools/call` are the
     /// machine's. Throws `RegisterError.InvalidJson`, `.Duplicate`, or `.ToolsByMethod` when
-    /// the host serves `tools/*` itself (`addMethod`).
+    /// the host serves `tools/list` or `tools/call` itself (`addMethod`).
     pub fn add_tool(&self, tool_json: String) -> Result<(), RegisterError> {
         let tool =
             OwnedTool::from_json_text(&tool_json).map_err(|e| RegisterError::InvalidJson {

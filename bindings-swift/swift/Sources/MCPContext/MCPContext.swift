@@ -2178,7 +2178,7 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
      * `type: "object"`, `title`, `description`, `outputSchema`, `annotations`, `icons`),
      * checked by the core. `tools` is then declared and `tools/list`/`tools/call` are the
      * machine's. Throws `RegisterError.InvalidJson`, `.Duplicate`, or `.ToolsByMethod` when
-     * the host serves `tools/*` itself (`addMethod`).
+     * the host serves `tools/list` or `tools/call` itself (`addMethod`).
      */
     func addTool(toolJson: String) throws 
     
@@ -2784,7 +2784,7 @@ open func subscriptions() -> UInt64  {
      * `type: "object"`, `title`, `description`, `outputSchema`, `annotations`, `icons`),
      * checked by the core. `tools` is then declared and `tools/list`/`tools/call` are the
      * machine's. Throws `RegisterError.InvalidJson`, `.Duplicate`, or `.ToolsByMethod` when
-     * the host serves `tools/*` itself (`addMethod`).
+     * the host serves `tools/list` or `tools/call` itself (`addMethod`).
      */
 open func addTool(toolJson: String)throws   {try rustCallWithError(FfiConverterTypeRegisterError_lift) {
         uniffiCallStatus in
@@ -9207,7 +9207,7 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
      */
     case notAnObject
     /**
-     * `addTool` while the host serves `tools/*` itself (`addMethod`, or its own `tools`
+     * `addTool` while the host serves `tools/list` or `tools/call` itself (`addMethod`, or its own `tools`
      * capability), or those while a tool is registered: never both.
      */
     case toolsByMethod
@@ -12645,7 +12645,7 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_subscriptions() != 2213) {
         return InitializationResult.apiChecksumMismatch
     }
-    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_tool() != 28440) {
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_tool() != 52672) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_drain() != 37964) {
