@@ -191,7 +191,8 @@ PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_
   . "$PYVENV/bin/activate"
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
-  python -m pytest -q -p no:cacheprovider bindings-python/tests
+  # The SDK 1.x server of test_legacy_ts_session.py comes from the legacy clients' tools.
+  MCP_INTEROP_LEGACY_TOOLS="$LEGACY_TOOLS" python -m pytest -q -p no:cacheprovider bindings-python/tests
   WHEELS=$(mktemp -d)
   maturin build -q --profile dev -m bindings-python/Cargo.toml -o "$WHEELS"
   python3 -m venv "$WHEELS/venv"
@@ -265,7 +266,8 @@ echo "node binding step: $(( $(date +%s) - t0 )) s"
 
 # --- conformance: the official MCP suite against examples/node (Node 22) ----------------------
 # @modelcontextprotocol/conformance 0.2.0-alpha.12, --requirements 2026-07-28, with the
-# per-check baseline examples/node/conformance-baseline.yml (tool checks only, each explained).
+# per-check baseline examples/node/conformance-baseline.yml (tool checks only, each explained),
+# then --spec-version 2025-11-25 (legacy sessions) with examples/node/conformance-baseline-2025-11-25.yml.
 step "conformance: @modelcontextprotocol/conformance against the example HTTP server"
 examples/node/conformance.sh "$NODE_TOOLS"
 # --- end conformance -------------------------------------------------------------------------

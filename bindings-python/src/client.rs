@@ -307,6 +307,35 @@ impl ClientMachine {
         self.inner.handle_request_failed(id, now_ms);
     }
 
+    /// HTTP: the response head of request ``id`` (``None`` for a notification's POST):
+    /// ``status`` and its ``Mcp-Session-Id`` header. Call before handing its body over. A
+    /// 2025-11-25 ``initialize`` answer starts the session (later ``http_headers`` carry
+    /// it); a 404 on the session starts a new one and sends the calls in flight again.
+    #[pyo3(signature = (id, status, session_id, now_ms))]
+    fn handle_http_response(
+        &mut self,
+        id: Option<i64>,
+        status: u16,
+        session_id: Option<&str>,
+        now_ms: u64,
+    ) {
+        self.inner
+            .handle_http_response(id, status, session_id, now_ms);
+    }
+
+    /// Ends the 2025-11-25 HTTP session, if any: the headers of the ``DELETE`` to send to
+    /// the endpoint, as ``(name, value)`` pairs, or ``None``. Call at close, before
+    /// ``handle_close``.
+    fn end_session(&mut self) -> Option<Vec<(&'static str, String)>> {
+        self.inner.end_session()
+    }
+
+    /// The 2025-11-25 HTTP session id in force, or ``None``.
+    #[getter]
+    fn http_session_id(&self) -> Option<String> {
+        self.inner.http_session_id().map(String::from)
+    }
+
     /// The transport closed: outstanding calls fail, subscriptions end ``unexpected_close``.
     fn handle_close(&mut self, now_ms: u64) {
         self.inner.handle_close(now_ms);

@@ -1,12 +1,10 @@
 //! The Streamable HTTP entry point of `ServerMachine` (docs/server-machine.md, "The HTTP entry
-//! point"): the request head from a Python header mapping, and `HttpResponse`, the complete
+//! point"): the request head from Python header lines, and `HttpResponse`, the complete
 //! answers the core decides (refusals before the body, errors, 202, results produced at once).
 
-use std::collections::HashMap;
-
-use mcp_context::http::{HttpResponse as CoreResponse, RequestHead};
+use mcp_context::http::{HeadFields, HttpResponse as CoreResponse};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyDict, PyList, PyTuple};
 
 /// A complete HTTP answer decided by the core: write ``status``, ``headers`` and ``body``.
 #[pyclass(module = "mcp_context", frozen, get_all)]
@@ -52,35 +50,39 @@ pub(crate) fn response_of<'py>(
     .into_any())
 }
 
-/// The header values a `RequestHead` needs, by lowercase name, owned for the call.
-pub(crate) struct Headers(HashMap<String, String>);
+/// A request's header lines, owned for the call: from a mapping (name → value) or a
+/// sequence of ``(name, value)`` pairs (ASGI's list, repeats kept). The core maps them to
+/// the request head (`mcp_context::http::HeadFields`: names case-insensitive, values
+/// trimmed, repeats joined).
+pub(crate) struct Headers(Vec<(String, String)>);
 
 impl Headers {
-    /// From a mapping of lowercase header names to values (repeated headers joined by ", ").
-    pub(crate) fn new(map: HashMap<String, String>) -> Self {
-        Self(map)
-    }
-
-    fn get(&self, name: &str) -> Option<&str> {
-        self.0.get(name).map(|v| v.trim())
-    }
-
-    /// The head of a request `method path` with these headers. An unparsable
-    /// `Content-Length` counts as absent: the body is then bounded while read.
-    pub(crate) fn head<'a>(&'a self, method: &'a str, path: &'a str) -> RequestHead<'a> {
-        RequestHead {
-            method,
-            path,
-            host: self.get("host"),
-            origin: self.get("origin"),
-            content_type: self.get("content-type"),
-            content_length: self.get("content-length").and_then(|v| v.parse().ok()),
-            protocol_version: self.get("mcp-protocol-version"),
-            mcp_method: self.get("mcp-method"),
-            mcp_name: self.get("mcp-name"),
-            accept: self.get("accept"),
-            session_id: self.get("mcp-session-id"),
+    /// From a ``dict`` or an iterable of ``(name, value)`` pairs (``str`` or ``bytes``,
+    /// bytes read as Latin-1, as ASGI servers give them).
+    pub(crate) fn from_py(obj: &Bound<'_, PyAny>) -> PyResult<Self> {
+        let text = |v: Bound<'_, PyAny>| -> PyResult<String> {
+            match v.cast::<PyBytes>() {
+                Ok(b) => Ok(b.as_bytes().iter().map(|&c| char::from(c)).collect()),
+                Err(_) => v.extract(),
+            }
+        };
+        let mut lines = Vec::new();
+        if let Ok(d) = obj.cast::<PyDict>() {
+            for (k, v) in d.iter() {
+                lines.push((text(k)?, text(v)?));
+            }
+        } else {
+            for item in obj.try_iter()? {
+                let (k, v): (Bound<'_, PyAny>, Bound<'_, PyAny>) = item?.extract()?;
+                lines.push((text(k)?, text(v)?));
+            }
         }
+        Ok(Self(lines))
+    }
+
+    /// The fields the core reads, to borrow a `RequestHead` from.
+    pub(crate) fn fields(&self) -> HeadFields<'_> {
+        HeadFields::new(self.0.iter().map(|(k, v)| (k.as_str(), v.as_str())))
     }
 }
 

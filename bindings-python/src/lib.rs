@@ -19,6 +19,8 @@
 //!   `http.rs`: `check_origin`, `check_headers`, `http_status`.
 //! * `http_entry.rs`: `HttpResponse` and the request head of `ServerMachine.http_head` /
 //!   `handle_http` (the core's HTTP entry point).
+//! * `host_kit.rs`: `sse_event`, `SSE_KEEPALIVE`, `SSE_KEEPALIVE_INTERVAL_MS`, `SseDecoder`,
+//!   `StdioLines`, `LineTooLong`: the runners' framing, from the core.
 //! * `waker.rs`: the output-ready signal (`set_waker(callback)`) as a `Waker`.
 //!
 //! Time is `now_ms: int` (milliseconds) everywhere, as in the core.
@@ -40,6 +42,7 @@ mod context;
 mod error_code;
 mod errors;
 mod file_root;
+mod host_kit;
 mod http;
 mod http_entry;
 mod pyjson;
@@ -76,6 +79,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     file_root::register(m)?;
     http::register(m)?;
     http_entry::register(m)?;
+    host_kit::register(m)?;
     client::register(m)?;
     server::register(m)?;
     // `mcp_context/__init__.py` re-exports exactly these.
@@ -103,6 +107,12 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "check_headers",
             "http_status",
             "HttpResponse",
+            "sse_event",
+            "SSE_KEEPALIVE",
+            "SSE_KEEPALIVE_INTERVAL_MS",
+            "SseDecoder",
+            "StdioLines",
+            "LineTooLong",
             "ClientMachine",
             "ClientTransmit",
             "CloseStream",
@@ -123,9 +133,12 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "GetPrompt",
             "Complete",
             "Request",
+            "CallTool",
             "ListResources",
             "Cancelled",
             "StreamOverflow",
+            "app_cursor",
+            "parse_app_cursor",
         ],
     )?;
     Ok(())

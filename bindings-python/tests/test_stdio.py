@@ -64,3 +64,17 @@ def test_stdin_is_a_terminal():
         os.close(follower)
     assert proc.returncode == 0, err.decode()
     check(out)
+
+
+def test_a_20_mib_line_gets_32600_with_its_id_and_the_next_line_is_served():
+    """The core's line policy in the stdio runner: the over-long line is answered (its id
+    read from the line's start) as soon as the bound is crossed, never buffered whole, and
+    the lines after it are served."""
+    big = b'{"jsonrpc":"2.0","id":"big","method":"resources/read","params":{"uri":"' + b"a" * (20 << 20) + b'"}}\n'
+    done = subprocess.run([sys.executable, str(FIXTURE)], input=big + requests(), capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr.decode()
+    first = json.loads(done.stdout.splitlines()[0])
+    assert first["id"] == "big"
+    assert first["error"]["code"] == -32600
+    assert first["error"]["message"].startswith("Message too large")
+    check(done.stdout)

@@ -76,6 +76,8 @@ pub mod messages;
 pub mod pct;
 pub mod server;
 pub mod state;
+#[cfg(feature = "alloc")]
+pub mod stdio;
 pub mod template;
 pub mod uri;
 #[cfg(feature = "alloc")]

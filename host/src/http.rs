@@ -14,10 +14,15 @@
 //! line every [`HttpOptions::keepalive`], and the response ends with the machine's
 //! `end_of_stream`. A client that goes away is reported to the machine
 //! (`Server::stream_closed`): its subscriptions end and its handlers are cancelled.
+//!
+//! The peer address (axum's `ConnectInfo<SocketAddr>`, which [`Host::serve_http`] installs;
+//! a router served another way passes it with `into_make_service_with_connect_info`) goes
+//! to the core as `Ctx::peer`, for its per-peer bound on 2025-11-25 sessions.
 
 use std::borrow::Cow;
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
@@ -25,14 +30,14 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
+use axum::http::StatusCode;
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::Response;
 use axum::routing::any;
 use axum::serve::ListenerExt;
 use futures_util::Stream;
-use mcp_context::http::{HeadCheck, HttpResponse, HttpStart, Refusal, RequestHead};
+use mcp_context::http::{HeadCheck, HeadFields, HttpResponse, HttpStart, Refusal, sse};
 use mcp_context::server::{BodyKind, Ctx, StreamId, Transmit};
 use tokio::sync::mpsc;
 
@@ -49,7 +54,8 @@ pub type AuthFn = Arc<dyn Fn(&Parts) -> Result<u64, Response> + Send + Sync>;
 pub struct HttpOptions {
     /// Who is calling (default: everyone is anonymous, `0`).
     pub auth: Option<AuthFn>,
-    /// How often an idle event stream gets a `:` comment line (default 15 s).
+    /// How often an idle event stream gets a `:` comment line (default the core's
+    /// [`sse::KEEPALIVE_INTERVAL_MS`], 15 s).
     pub keepalive: Duration,
 }
 
@@ -57,7 +63,7 @@ impl Default for HttpOptions {
     fn default() -> Self {
         Self {
             auth: None,
-            keepalive: Duration::from_secs(15),
+            keepalive: Duration::from_millis(sse::KEEPALIVE_INTERVAL_MS),
         }
     }
 }
@@ -115,12 +121,15 @@ impl Host {
         let listener = listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                notifier.shutdown();
-            })
-            .await?;
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            notifier.shutdown();
+        })
+        .await?;
         engine.stop();
         Ok(())
     }
@@ -134,71 +143,19 @@ fn endpoint_path(s: &mcp_context::server::Server) -> String {
         .unwrap_or_else(|| "/mcp".to_owned())
 }
 
-/// One header's value: absent, one value, or repeated values joined with `,` (which the
-/// core refuses where one value is expected). Bytes that are not UTF-8 are replaced, so
-/// the core sees (and refuses) invalid characters.
-fn value<'a>(headers: &'a HeaderMap, name: &HeaderName) -> Option<Cow<'a, str>> {
-    let mut all = headers.get_all(name).iter();
-    let first = all.next()?;
-    let text = |v: &'a HeaderValue| String::from_utf8_lossy(v.as_bytes());
-    let mut out = text(first);
-    for more in all {
-        let joined = out.into_owned() + "," + &text(more);
-        out = Cow::Owned(joined);
+/// The request's header lines for the core's one mapping ([`HeadFields`]): bytes that are
+/// not UTF-8 are replaced, so the core sees (and refuses) invalid characters; the URI's
+/// authority (HTTP/2) is offered as `:authority`.
+fn header_lines(parts: &Parts) -> Vec<(&str, Cow<'_, str>)> {
+    let mut lines: Vec<(&str, Cow<'_, str>)> = parts
+        .headers
+        .iter()
+        .map(|(n, v)| (n.as_str(), String::from_utf8_lossy(v.as_bytes())))
+        .collect();
+    if let Some(a) = parts.uri.authority() {
+        lines.push((":authority", Cow::Borrowed(a.as_str())));
     }
-    Some(match out {
-        Cow::Borrowed(s) => Cow::Borrowed(s.trim()),
-        Cow::Owned(s) => Cow::Owned(s.trim().to_owned()),
-    })
-}
-
-/// The request facts, owned where a header had to be joined or repaired.
-struct Facts<'a> {
-    host: Option<Cow<'a, str>>,
-    origin: Option<Cow<'a, str>>,
-    content_type: Option<Cow<'a, str>>,
-    content_length: Option<u64>,
-    protocol_version: Option<Cow<'a, str>>,
-    mcp_method: Option<Cow<'a, str>>,
-    mcp_name: Option<Cow<'a, str>>,
-    accept: Option<Cow<'a, str>>,
-    session_id: Option<Cow<'a, str>>,
-}
-
-impl<'a> Facts<'a> {
-    fn of(parts: &'a Parts) -> Self {
-        let h = &parts.headers;
-        let named = |n: &'static str| value(h, &HeaderName::from_static(n));
-        Self {
-            host: value(h, &header::HOST)
-                .or_else(|| parts.uri.authority().map(|a| Cow::Borrowed(a.as_str()))),
-            origin: value(h, &header::ORIGIN),
-            content_type: value(h, &header::CONTENT_TYPE),
-            // An unreadable length is not a length: the body limit still applies.
-            content_length: value(h, &header::CONTENT_LENGTH).and_then(|v| v.parse().ok()),
-            protocol_version: named("mcp-protocol-version"),
-            mcp_method: named("mcp-method"),
-            mcp_name: named("mcp-name"),
-            accept: value(h, &header::ACCEPT),
-            session_id: named("mcp-session-id"),
-        }
-    }
-
-    fn head(&'a self, parts: &'a Parts) -> RequestHead<'a> {
-        RequestHead {
-            method: parts.method.as_str(),
-            path: parts.uri.path(),
-            host: self.host.as_deref(),
-            origin: self.origin.as_deref(),
-            content_type: self.content_type.as_deref(),
-            content_length: self.content_length,
-            protocol_version: self.protocol_version.as_deref(),
-            mcp_method: self.mcp_method.as_deref(),
-            mcp_name: self.mcp_name.as_deref(),
-            accept: self.accept.as_deref(),
-            session_id: self.session_id.as_deref(),
-        }
-    }
+    lines
 }
 
 fn respond(r: HttpResponse) -> Response {
@@ -226,8 +183,9 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
         },
         None => 0,
     };
-    let facts = Facts::of(&parts);
-    let head = facts.head(&parts);
+    let lines = header_lines(&parts);
+    let fields = HeadFields::new(lines.iter().map(|(n, v)| (*n, v.as_ref())));
+    let head = fields.head(parts.method.as_str(), parts.uri.path());
     let limit = match svc.engine.read(|s| s.http_head(&head)) {
         HeadCheck::ReadBody { limit } => limit,
         HeadCheck::Respond(r) => return respond(r),
@@ -239,10 +197,13 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
     };
     let stream = svc.engine.new_stream();
     let (tx, rx) = mpsc::unbounded_channel();
+    let mut ctx = Ctx::http(stream, auth);
+    if let Some(ConnectInfo(addr)) = parts.extensions.get::<ConnectInfo<SocketAddr>>() {
+        ctx = ctx.with_peer(addr.ip());
+    }
     let start = svc.engine.input(|st, now| {
         st.open(stream, tx);
-        st.server
-            .handle_http(&head, &bytes, now, Ctx::http(stream, auth))
+        st.server.handle_http(&head, &bytes, now, ctx)
     });
     match start {
         HttpStart::Respond(r) => {
@@ -341,11 +302,7 @@ struct Events {
 }
 
 fn event(t: &Transmit) -> Bytes {
-    let mut out = Vec::with_capacity(t.bytes.len() + 8);
-    out.extend_from_slice(b"data: ");
-    out.extend_from_slice(&t.bytes);
-    out.extend_from_slice(b"\n\n");
-    Bytes::from(out)
+    Bytes::from(sse::data_event(&t.bytes))
 }
 
 impl Stream for Events {
@@ -373,7 +330,7 @@ impl Stream for Events {
             Poll::Pending => {}
         }
         match self.keepalive.poll_tick(cx) {
-            Poll::Ready(_) => Poll::Ready(Some(Ok(Bytes::from_static(b": keepalive\n\n")))),
+            Poll::Ready(_) => Poll::Ready(Some(Ok(Bytes::from_static(sse::KEEPALIVE)))),
             Poll::Pending => Poll::Pending,
         }
     }

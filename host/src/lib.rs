@@ -51,7 +51,7 @@ pub use handler::{
 };
 pub use host::Host;
 pub use notify::Notifier;
-pub use stdio::{MAX_LINE, serve_stdio};
+pub use stdio::serve_stdio;
 
 /// The README's examples, compiled as doctests.
 #[cfg(doctest)]

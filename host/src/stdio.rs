@@ -1,30 +1,24 @@
 //! stdio: newline-delimited JSON-RPC on a reader and a writer (the MCP stdio transport).
 //!
-//! One task reads lines and hands each to the machine; one task writes transmits, each
+//! One task reads bytes, splits them into lines with the core's `stdio::LineSplitter`
+//! (bounded by `ServerConfig::max_line`; a longer line gets the machine's -32600 answer,
+//! `Server::handle_line_too_long`) and hands each to the machine; one task writes transmits, each
 //! followed by `\n`, flushing when nothing more is queued. At the end of input the host
 //! waits for the requests in flight (bounded by the machine's request deadline), then
 //! closes every subscription gracefully (`Server::shutdown`: each listen gets its result)
 //! and returns once everything is written.
 
 use std::io;
+use std::sync::Arc;
 
-use bytes::{Buf, BytesMut};
-use futures_util::StreamExt;
-use mcp_context::server::{BodyKind, Ctx, Transmit};
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufWriter};
+use mcp_context::server::{Ctx, Transmit};
+use mcp_context::stdio::{Line, LineSplitter};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
 use tokio::sync::mpsc;
-use tokio_util::codec::{Decoder, FramedRead};
 
 use crate::app::App;
+use crate::engine::Engine;
 use crate::host::Host;
-
-/// The longest line accepted (4 MiB, the limit the official SDKs put on a message).
-pub const MAX_LINE: usize = 4 << 20;
-
-/// The answer to a line longer than [`MAX_LINE`]: it cannot be read, so its id is unknown
-/// (JSON-RPC 2.0 §5: `id` null).
-const TOO_LARGE: &[u8] =
-    br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Message too large"}}"#;
 
 /// Builds `app` and serves it on this process's stdin and stdout until stdin closes.
 ///
@@ -61,21 +55,22 @@ impl Host {
         engine.start_timer();
         let stream = engine.new_stream();
         let (tx, rx) = mpsc::unbounded_channel();
-        engine.open_stream(stream, tx.clone());
+        engine.open_stream(stream, tx);
         let ctx = Ctx::stdio(stream);
         let mut writer = tokio::spawn(write_loop(writer, rx));
-        let mut lines = FramedRead::new(reader, Lines { discarding: false });
+        let max_line = engine.read(|s| s.config().max_line);
+        let mut lines = LineSplitter::new(max_line);
+        let mut reader = reader;
+        let mut buf = vec![0u8; 64 * 1024];
         let read = loop {
             tokio::select! {
-                line = lines.next() => match line {
-                    Some(Ok(Line::Message(bytes))) => {
-                        engine.input(|st, now| st.server.handle_message(&bytes, now, ctx));
+                n = reader.read(&mut buf) => match n {
+                    Ok(0) => {
+                        lines.finish(|line| handle(engine, line, ctx));
+                        break Ok(());
                     }
-                    Some(Ok(Line::TooLong)) => {
-                        let _ = tx.send(raw(stream, TOO_LARGE));
-                    }
-                    Some(Err(e)) => break Err(e),
-                    None => break Ok(()),
+                    Ok(n) => lines.feed(&buf[..n], |line| handle(engine, line, ctx)),
+                    Err(e) => break Err(e),
                 },
                 w = &mut writer => {
                     engine.forget_stream(stream);
@@ -86,20 +81,21 @@ impl Host {
         engine.idle().await;
         engine.input(|st, _| st.server.shutdown());
         engine.forget_stream(stream);
-        drop(tx);
         engine.stop();
         writer.await.map_err(io::Error::other)??;
         read
     }
 }
 
-fn raw(stream: mcp_context::server::StreamId, bytes: &[u8]) -> Transmit {
-    Transmit {
-        stream,
-        bytes: bytes.to_vec(),
-        http_status: 400,
-        kind: BodyKind::Json,
-        end_of_stream: false,
+/// One line to the machine: a message, or the core's answer to a line over the bound.
+fn handle(engine: &Arc<Engine>, line: Line<'_>, ctx: Ctx) {
+    match line {
+        Line::Message(bytes) => {
+            engine.input(|st, now| st.server.handle_message(bytes, now, ctx));
+        }
+        Line::TooLong { head } => {
+            engine.input(|st, now| st.server.handle_line_too_long(head, now, ctx));
+        }
     }
 }
 
@@ -119,69 +115,4 @@ async fn write_loop<W: AsyncWrite + Unpin>(
     }
     w.flush().await?;
     w.into_inner().shutdown().await
-}
-
-/// One line of input.
-enum Line {
-    /// A line without its `\n` (and `\r`), not blank.
-    Message(BytesMut),
-    /// A line longer than [`MAX_LINE`] (skipped up to its `\n`).
-    TooLong,
-}
-
-/// Splits input at `\n`, skipping blank lines and bounding each line.
-struct Lines {
-    discarding: bool,
-}
-
-impl Decoder for Lines {
-    type Item = Line;
-    type Error = io::Error;
-
-    fn decode(&mut self, buf: &mut BytesMut) -> io::Result<Option<Line>> {
-        loop {
-            let Some(nl) = buf.iter().position(|b| *b == b'\n') else {
-                if buf.len() > MAX_LINE {
-                    buf.clear();
-                    if !self.discarding {
-                        self.discarding = true;
-                        return Ok(Some(Line::TooLong));
-                    }
-                }
-                return Ok(None);
-            };
-            let mut line = buf.split_to(nl + 1);
-            if std::mem::take(&mut self.discarding) {
-                continue;
-            }
-            line.truncate(nl);
-            if line.last() == Some(&b'\r') {
-                line.truncate(nl - 1);
-            }
-            if line.len() > MAX_LINE {
-                return Ok(Some(Line::TooLong));
-            }
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            return Ok(Some(Line::Message(line)));
-        }
-    }
-
-    fn decode_eof(&mut self, buf: &mut BytesMut) -> io::Result<Option<Line>> {
-        if let Some(line) = self.decode(buf)? {
-            return Ok(Some(line));
-        }
-        // A last line without `\n`.
-        if buf.is_empty() || self.discarding {
-            buf.clear();
-            return Ok(None);
-        }
-        let line = buf.split_to(buf.len());
-        buf.advance(0);
-        if line.iter().all(u8::is_ascii_whitespace) {
-            return Ok(None);
-        }
-        Ok(Some(Line::Message(line)))
-    }
 }

@@ -280,3 +280,65 @@ async fn a_client_that_goes_away_cancels_its_listen() {
     }
     assert_eq!(subs(), 0, "the closed stream ended the subscription");
 }
+
+/// An idle listen stream gets the core's keepalive comment at the configured interval, and a
+/// real HTTP client (reqwest, parsing with the core's SSE decoder) sees it and ignores it.
+#[tokio::test]
+async fn an_idle_event_stream_gets_keepalives_a_client_ignores() {
+    let host = app().build().unwrap();
+    let options = mcp_context_host::http::HttpOptions {
+        keepalive: Duration::from_millis(50),
+        ..Default::default()
+    };
+    let router = host.router_with(options);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, router).await });
+    let body = format!(
+        r#"{{"jsonrpc":"2.0","id":"w","method":"subscriptions/listen","params":{{{META},"notifications":{{"resourceSubscriptions":["sleep://1"]}}}}}}"#
+    );
+    let resp = reqwest::Client::new()
+        .post(format!("http://{addr}/mcp"))
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json, text/event-stream")
+        .header("MCP-Protocol-Version", "2026-07-28")
+        .header("Mcp-Method", "subscriptions/listen")
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let mut body = resp.bytes_stream();
+    let mut raw = Vec::new();
+    let mut events = Vec::new();
+    let mut sse = mcp_context::http::sse::SseDecoder::default();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let keepalives = |raw: &[u8]| {
+        raw.windows(mcp_context::http::sse::KEEPALIVE.len())
+            .filter(|w| *w == mcp_context::http::sse::KEEPALIVE)
+            .count()
+    };
+    while keepalives(&raw) < 3 && Instant::now() < deadline {
+        let Ok(Some(Ok(chunk))) = tokio::time::timeout(Duration::from_secs(1), body.next()).await
+        else {
+            break;
+        };
+        raw.extend_from_slice(&chunk);
+        sse.feed(&chunk, |e| {
+            events.push(String::from_utf8_lossy(e.data).into_owned())
+        })
+        .unwrap();
+    }
+    assert!(keepalives(&raw) >= 3, "{}", String::from_utf8_lossy(&raw));
+    // Only the acknowledgment is an event; the keepalives are comments.
+    assert_eq!(events.len(), 1, "{events:?}");
+    assert!(
+        events[0].contains("notifications/subscriptions/acknowledged"),
+        "{events:?}"
+    );
+    // The default interval is the core's one constant.
+    assert_eq!(
+        mcp_context_host::http::HttpOptions::default().keepalive,
+        Duration::from_millis(mcp_context::http::sse::KEEPALIVE_INTERVAL_MS)
+    );
+}

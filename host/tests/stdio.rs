@@ -215,16 +215,17 @@ async fn a_panicking_handler_answers_internal_error() {
 }
 
 #[tokio::test]
-async fn a_line_over_the_limit_is_refused_and_the_next_one_served() {
+async fn a_20_mib_line_gets_32600_with_its_id_and_the_next_line_is_served() {
     let host = app(ServerConfig::default()).0.build().unwrap();
     let mut raw = Raw::start(&host);
     let big = format!(
-        r#"{{"jsonrpc":"2.0","id":1,"method":"x","params":{{"pad":"{}"}}}}"#,
-        "a".repeat(mcp_context_host::MAX_LINE)
+        r#"{{"jsonrpc":"2.0","id":"big","method":"x","params":{{"pad":"{}"}}}}"#,
+        "a".repeat(20 << 20)
     );
     raw.send(&big).await;
     let v = raw.next().await;
     assert_eq!(v["error"]["code"], -32600, "{v}");
+    assert_eq!(v["id"], "big", "the id read from the line's start");
     raw.send(&read_line(2, "note://1")).await;
     assert_eq!(raw.next().await["id"], 2);
 }

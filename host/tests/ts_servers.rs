@@ -3,6 +3,10 @@
 //! (2026-07-28) and `@modelcontextprotocol/sdk` 1.32.2 (2025-11-25, through the client
 //! machine's dual-era fallback).
 //!
+//! Over Streamable HTTP, the async client keeps a 2025-11-25 session with the SDK 1.x
+//! server (`legacy-server.mjs --http`): the session id from `initialize` on every request,
+//! a new session after the server ends one (404), and the `DELETE` at close.
+//!
 //! Ignored by default: `./test.sh` installs the pinned packages and runs these with
 //! `MCP_INTEROP_TS_DIR` pointing at a folder holding `node_modules` and the server scripts.
 
@@ -107,4 +111,70 @@ async fn async_client_against_the_modern_typescript_server() {
 #[ignore = "needs the pinned TypeScript SDK servers (test.sh sets MCP_INTEROP_TS_DIR)"]
 async fn async_client_against_the_legacy_typescript_server() {
     scenario(spawn("legacy-server.mjs"), Era::Legacy).await;
+}
+
+/// The legacy server over Streamable HTTP with sessions; returns the child and the URL.
+async fn spawn_http() -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let dir = std::env::var("MCP_INTEROP_TS_DIR").expect("MCP_INTEROP_TS_DIR is set by test.sh");
+    let mut child = Command::new("node")
+        .arg(format!("{dir}/legacy-server.mjs"))
+        .arg("--http")
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn node");
+    let stdout = child.stdout.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(stdout).lines();
+    let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+        .await
+        .expect("the server listens within 10 s")
+        .unwrap()
+        .expect("a line");
+    let port = line.strip_prefix("listening ").expect("listening PORT");
+    (child, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+fn http_client(url: &str) -> McpClient {
+    let mut config = default_config();
+    config.probe_timeout_ms = 10_000;
+    McpClient::http_with(url, config).expect("client")
+}
+
+#[tokio::test]
+#[ignore = "needs the pinned TypeScript SDK servers (test.sh sets MCP_INTEROP_TS_DIR)"]
+async fn async_client_keeps_a_session_with_the_legacy_typescript_server_over_http() {
+    let (_server, url) = spawn_http().await;
+    let client = http_client(&url);
+    let session = tokio::time::timeout(Duration::from_secs(5), client.connect())
+        .await
+        .expect("connects without waiting for the probe timeout")
+        .expect("connect");
+    assert_eq!(session.era, Era::Legacy);
+    // The server refuses any request without its session id (400): these need it.
+    assert_eq!(text(&client, "test://static").await, "static text");
+    assert_eq!(text(&client, "test://items/beta").await, "item beta");
+    assert_eq!(text(&client, "test://sessions").await, "1");
+    // The server ends the session: the next request gets 404, the client initializes a new
+    // session and sends the read again.
+    assert_eq!(text(&client, "test://end-session").await, "ending");
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(text(&client, "test://static").await, "static text");
+    assert_eq!(text(&client, "test://sessions").await, "1");
+    // Closing sends the DELETE: the server forgets the session.
+    client.close();
+    let other = http_client(&url);
+    let deadline = std::time::Instant::now() + Duration::from_secs(5);
+    loop {
+        let live = text(&other, "test://sessions").await;
+        if live == "1" {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{live} sessions left after close"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }

@@ -5,8 +5,9 @@ before any body byte is read (path, ``Host``/``Origin``, method, content type, `
 size), ``handle_http`` with the body (limit, headers against the body, then the machine).
 This module never parses JSON-RPC. An answer that is not complete at once comes as the
 stream's transmits: the first gives the status and headers (one JSON body, or a
-``text/event-stream`` for a listen); an SSE stream gets a comment line every ``keepalive_s``
-seconds while idle, and a client that goes away closes the stream in the machine (its
+``text/event-stream`` for a listen, framed by the core's ``sse_event``); an SSE stream gets
+the core's ``SSE_KEEPALIVE`` comment every ``keepalive_s`` seconds while idle (default the
+core's ``SSE_KEEPALIVE_INTERVAL_MS``), and a client that goes away closes the stream in the machine (its
 subscriptions end, its pending request is cancelled).
 """
 
@@ -17,6 +18,7 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ._core import SSE_KEEPALIVE, SSE_KEEPALIVE_INTERVAL_MS, sse_event
 from ._host import now_ms
 
 if TYPE_CHECKING:
@@ -24,7 +26,8 @@ if TYPE_CHECKING:
 
 
 def _decode_headers(scope: dict[str, Any]) -> dict[str, str]:
-    """The request headers by name (ASGI gives names in lower case); repeated ones joined."""
+    """The request headers by name for ``authenticate`` (ASGI gives names in lower case);
+    repeated ones joined. The machine gets the raw lines (the core maps them)."""
     raw = scope.get("headers", ())
     headers = {k.decode("latin-1"): v.decode("latin-1") for k, v in raw}
     if len(headers) < len(raw):  # a repeated header: join its values, in order
@@ -52,7 +55,7 @@ class AsgiApp:
         allowed_hosts: list[str] | None = None,
         allowed_origins: list[str] | None = None,
         max_body: int | None = None,
-        keepalive_s: float = 15.0,
+        keepalive_s: float = SSE_KEEPALIVE_INTERVAL_MS / 1000,
     ) -> None:
         """``path``: the endpoint (``None``: any path, e.g. when a router chose it);
         ``authenticate(headers)`` gives the caller context (``int``, 0 = anonymous; lowercase
@@ -107,7 +110,7 @@ class AsgiApp:
                 return b"".join(chunks)
 
     async def _http(self, scope: dict[str, Any], receive: Callable[..., Any], send: Callable[..., Any]) -> None:
-        headers = _decode_headers(scope)
+        headers = scope.get("headers", ())
         method = scope["method"]
         path = scope.get("path", "")
         root = scope.get("root_path", "")
@@ -130,8 +133,11 @@ class AsgiApp:
         rt.host.sinks[sid] = stream.put
         done = False
         try:
-            answer = m.handle_http(method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(headers))
-            rt.host.drain()
+            client = scope.get("client")  # (host, port), or None (e.g. a Unix socket)
+            peer = client[0] if client else None
+            answer = rt.host.call(
+                m.handle_http, method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(_decode_headers(scope)), peer=peer
+            )
             if answer is not None and answer.event_stream:  # a legacy session's GET stream
                 await send({"type": "http.response.start", "status": answer.status, "headers": _encode(answer.headers)})
                 done = await self._events(stream, receive, send)
@@ -167,10 +173,10 @@ class AsgiApp:
             t = first
             while True:
                 if t is False:
-                    await send({"type": "http.response.body", "body": b": keepalive\n\n", "more_body": True})
+                    await send({"type": "http.response.body", "body": SSE_KEEPALIVE, "more_body": True})
                 else:
                     end = t.end_of_stream
-                    await send({"type": "http.response.body", "body": b"data: " + t.bytes + b"\n\n", "more_body": not end})
+                    await send({"type": "http.response.body", "body": sse_event(t.bytes), "more_body": not end})
                     if end:
                         return True
                 t = await stream.next(disconnected, self.keepalive_s)
@@ -189,7 +195,7 @@ class AsgiApp:
                 t = await stream.next(disconnected, self.keepalive_s)
                 if t is None:
                     return False
-                body = b": keepalive\n\n" if t is False else b"data: " + t.bytes + b"\n\n"
+                body = SSE_KEEPALIVE if t is False else sse_event(t.bytes)
                 await send({"type": "http.response.body", "body": body, "more_body": True})
         finally:
             disconnected.cancel()

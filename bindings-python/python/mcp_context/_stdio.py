@@ -1,8 +1,11 @@
 """The stdio runner: newline-delimited JSON-RPC on stdin/stdout (internal).
 
 stdin may be a pipe or socket (read by the loop), or a regular file or a terminal (read by
-one thread, since the loop cannot poll those). At end of input the runner waits for the
-handlers still running, then closes every subscription gracefully.
+one thread, since the loop cannot poll those). The bytes read go through the core's line
+splitter (``StdioLines``, bounded by the machine's ``max_line``): a longer line is answered
+by the machine (-32600 with its id, ``handle_line_too_long``) and skipped, never buffered.
+At end of input the runner waits for the handlers still running, then closes every
+subscription gracefully.
 """
 
 from __future__ import annotations
@@ -14,12 +17,13 @@ import sys
 import threading
 from typing import TYPE_CHECKING, Any
 
+from ._core import StdioLines
 from ._host import now_ms
 
 if TYPE_CHECKING:
     from .server import App
 
-MAX_LINE = 16 << 20  # one message; a longer line is dropped whole
+CHUNK = 64 << 10  # bytes per read
 
 
 def _pollable(f: Any) -> bool:
@@ -30,25 +34,18 @@ def _pollable(f: Any) -> bool:
     return stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)
 
 
-async def _lines_from_pipe(f: Any) -> asyncio.Queue[bytes | None]:
+async def _chunks_from_pipe(f: Any) -> asyncio.Queue[bytes | None]:
     loop = asyncio.get_running_loop()
-    reader = asyncio.StreamReader(limit=MAX_LINE)
+    reader = asyncio.StreamReader()
     await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), f)
     q: asyncio.Queue[bytes | None] = asyncio.Queue()
 
     async def pump() -> None:
         while True:
-            try:
-                line = await reader.readline()
-            except ValueError:  # over MAX_LINE: skip to the next newline
-                try:
-                    await reader.readuntil(b"\n")
-                except (asyncio.LimitOverrunError, asyncio.IncompleteReadError):
-                    pass
-                continue
-            if not line:
+            chunk = await reader.read(CHUNK)
+            if not chunk:
                 break
-            q.put_nowait(line)
+            q.put_nowait(chunk)
         q.put_nowait(None)
 
     # The queue holds the task: the loop keeps only a weak reference to it.
@@ -56,14 +53,15 @@ async def _lines_from_pipe(f: Any) -> asyncio.Queue[bytes | None]:
     return q
 
 
-def _lines_from_thread(f: Any) -> asyncio.Queue[bytes | None]:
+def _chunks_from_thread(f: Any) -> asyncio.Queue[bytes | None]:
     loop = asyncio.get_running_loop()
     q: asyncio.Queue[bytes | None] = asyncio.Queue()
+    read1 = getattr(f, "read1", f.read)
 
     def read() -> None:
         try:
-            for line in iter(f.readline, b""):
-                loop.call_soon_threadsafe(q.put_nowait, line)
+            for chunk in iter(lambda: read1(CHUNK), b""):
+                loop.call_soon_threadsafe(q.put_nowait, chunk)
         except (OSError, ValueError):
             pass
         loop.call_soon_threadsafe(q.put_nowait, None)
@@ -91,33 +89,41 @@ async def serve_stdio(app: App, *, auth: int = 0, stdin: Any = None, stdout: Any
             out.flush()
 
     host.sinks[0] = sink
-    drain = host.drain
+    host.after = flush
 
-    def drain_and_flush() -> None:
-        drain()
-        flush()
-
-    host.drain = drain_and_flush  # type: ignore[method-assign]
-    q = await _lines_from_pipe(stdin) if _pollable(stdin) else _lines_from_thread(stdin)
+    q = await _chunks_from_pipe(stdin) if _pollable(stdin) else _chunks_from_thread(stdin)
     handle_message = m.handle_message
+    lines = StdioLines(m.max_line)
+
+    def handle(batch: list[Any]) -> None:
+        for line in batch:
+            if type(line) is bytes:
+                handle_message(line, now_ms(), auth=auth)
+            else:  # LineTooLong: the machine answers it
+                m.handle_line_too_long(line.head, now_ms(), auth=auth)
+
     try:
         while True:
-            line = await q.get()
-            if line is None:
+            chunk = await q.get()
+            if chunk is None:
+                host.batch(lambda: handle(lines.finish()))
                 break
-            # Take every line already read before draining: one write for a burst.
+            # Take every chunk already read before draining: one write for a burst.
+            batch: list[Any] = []
             while True:
-                if line.strip():
-                    handle_message(line.rstrip(b"\r\n"), now_ms(), auth=auth)
+                batch.extend(lines.feed(chunk))
                 if q.empty():
                     break
-                line = q.get_nowait()
-                if line is None:
+                chunk = q.get_nowait()
+                if chunk is None:
                     q.put_nowait(None)
                     break
-            drain_and_flush()
+            if len(batch) == 1 and type(batch[0]) is bytes:
+                host.call(handle_message, batch[0], now_ms(), auth=auth)  # one crossing
+            elif batch:
+                host.batch(lambda: handle(batch))
         await rt.drain_tasks()
     finally:
         m.shutdown()
-        drain_and_flush()
+        host.drain()
         host.sinks.pop(0, None)

@@ -33,6 +33,7 @@ from ._core import (
     Listed,
     McpError,
     Notified,
+    SseDecoder,
     SubscriptionEnded,
 )
 from ._host import now_ms
@@ -183,6 +184,9 @@ class Client:
         if self._closed:
             return
         self._closed = True
+        ending = self.machine.end_session() if self._loop is not None else None
+        if ending is not None and isinstance(self._transport, _Http):
+            await self._transport.end_session(ending)
         await self._transport.close()
         if self._loop is not None:
             self.machine.handle_close(now_ms())
@@ -448,12 +452,16 @@ class _Stdio(_Transport):
 
 
 class _Http(_Transport):
+    """One POST per message; the answer is a JSON body or an event stream (parsed by the
+    core's ``SseDecoder``). A 2025-11-25 session is the machine's: each response head goes
+    to ``handle_http_response`` and the session header comes with ``http_headers``; closing
+    sends the ``DELETE`` that ends it (``end_session``)."""
+
     kind = "http"
 
     def __init__(self, url: str, headers: dict[str, str]) -> None:
         self.url = url
         self.headers = headers
-        self.session_id: str | None = None
         self.http: Any = None
         self.posts: dict[int | None, asyncio.Task[None]] = {}
         self.others: set[asyncio.Task[None]] = set()
@@ -464,10 +472,9 @@ class _Http(_Transport):
         self.http = httpx.AsyncClient(timeout=httpx.Timeout(None, connect=10), limits=httpx.Limits(max_connections=None, max_keepalive_connections=64))
 
     def send(self, client: Client, t: ClientTransmit) -> None:
-        # The machine's headers, values encoded for the wire (Mcp-Name, Mcp-Param-*).
+        # The machine's headers, values encoded for the wire (Mcp-Name, Mcp-Param-*,
+        # Mcp-Session-Id).
         headers = {**self.headers, **dict(t.http_headers)}
-        if self.session_id is not None:
-            headers["mcp-session-id"] = self.session_id
         task = asyncio.get_running_loop().create_task(self._post(client, t.bytes, headers, t.id))
         if t.id is not None:
             self.posts[t.id] = task
@@ -479,31 +486,30 @@ class _Http(_Transport):
         answered = broken = False
         try:
             async with self.http.stream("POST", self.url, content=body, headers=headers) as r:
-                sid = r.headers.get("mcp-session-id")
-                if sid is not None:
-                    self.session_id = sid
+                if not client._closed:
+                    client.machine.handle_http_response(id, r.status_code, r.headers.get("mcp-session-id"), now_ms())
+                    client._drain()
+                ok = 200 <= r.status_code < 300
                 ctype = r.headers.get("content-type", "").split(";")[0].strip()
                 if ctype == "text/event-stream":
                     broken = True  # ended without the final answer: failed (else a no-op)
-                    data: list[str] = []
-                    async for line in r.aiter_lines():
-                        if line == "":
-                            if data:
-                                client._feed("\n".join(data).encode())
-                                answered = True
-                                data = []
-                        elif line.startswith("data:"):
-                            data.append(line[5:].lstrip(" ") if line.startswith("data: ") else line[5:])
+                    sse = SseDecoder()
+                    async for chunk in r.aiter_bytes():
+                        for _event, data, _id in sse.feed(chunk):
+                            client._feed(data)
+                            answered = True
                 elif ctype == "application/json":
                     payload = await r.aread()
                     if payload.strip():
                         client._feed(payload)
-                        answered = True
+                        # An error status whose body did not answer the request (an error
+                        # without id): failed below (a no-op when the body answered it).
+                        answered = ok
                 else:
                     await r.aread()
         except asyncio.CancelledError:
             raise
-        except Exception:  # noqa: BLE001 - the request failed on the wire
+        except Exception:  # noqa: BLE001 - the request failed on the wire (or an SSE event over the bound)
             broken = True  # e.g. a listen stream cut by a dying server: the listen fails
         finally:
             if id is not None:
@@ -516,6 +522,15 @@ class _Http(_Transport):
         task = self.posts.pop(id, None)
         if task is not None:
             task.cancel()
+
+    async def end_session(self, headers: list[tuple[str, str]]) -> None:
+        """``DELETE`` with the machine's headers (a 405 only means the server keeps sessions
+        until they expire)."""
+        if self.http is not None:
+            try:
+                await self.http.request("DELETE", self.url, headers={**self.headers, **dict(headers)})
+            except Exception:  # noqa: BLE001, S110 - best effort at close
+                pass
 
     async def close(self) -> None:
         for task in [*self.posts.values(), *self.others]:

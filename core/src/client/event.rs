@@ -48,6 +48,9 @@ pub struct Transmit {
     /// `Mcp-Param-{Name}` headers of a `tools/call` whose tool annotates parameters with
     /// `x-mcp-header` (header name, value already encoded); empty otherwise.
     pub param_headers: Vec<(String, String)>,
+    /// `Mcp-Session-Id` of a 2025-11-25 HTTP session, once the server assigned one
+    /// ([`Client::handle_http_response`](super::Client::handle_http_response)).
+    pub session_id: Option<String>,
 }
 
 impl Transmit {
@@ -55,7 +58,8 @@ impl Transmit {
     /// `Content-Type`, `Accept` (both JSON and SSE, which a client MUST support),
     /// `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` (base64-sentinel encoded when it is
     /// not a safe plain value) and the `Mcp-Param-*` headers (spec: Transports › Streamable
-    /// HTTP › Standard MCP request headers, Value encoding).
+    /// HTTP › Standard MCP request headers, Value encoding), and `Mcp-Session-Id` in a
+    /// 2025-11-25 session (docs/rules.md §17.2 item 9).
     #[must_use]
     pub fn http_headers(&self) -> Vec<(&str, Cow<'_, str>)> {
         let mut h: Vec<(&str, Cow<'_, str>)> = Vec::with_capacity(5 + self.param_headers.len());
@@ -75,6 +79,9 @@ impl Transmit {
         }
         for (k, v) in &self.param_headers {
             h.push((k, Cow::Borrowed(v)));
+        }
+        if let Some(s) = &self.session_id {
+            h.push((super::SESSION_HEADER, Cow::Borrowed(s)));
         }
         h
     }

@@ -161,7 +161,7 @@ impl Client {
         }
     }
 
-    fn initialize(&mut self, version: String, retried: bool, now_ms: u64) {
+    pub(crate) fn initialize(&mut self, version: String, retried: bool, now_ms: u64) {
         let deadline = now_ms.saturating_add(self.config.request_timeout_ms);
         self.phase = Phase::Initializing {
             version: version.clone(),

@@ -216,6 +216,7 @@ impl Client {
     pub fn handle_close(&mut self, _now_ms: u64) {
         drop(self.pending.drain());
         self.legacy_uris.clear();
+        self.http_session = None;
         self.tools.clear();
         match core::mem::replace(&mut self.phase, Phase::Idle) {
             Phase::Probing { .. } | Phase::Initializing { .. } => {

@@ -105,6 +105,8 @@ pub struct Client {
     /// its annotations are invalid (the tool is rejected: never listed to the host, never
     /// called).
     pub(crate) tools: BTreeMap<String, Option<Vec<(String, String)>>>,
+    /// The 2025-11-25 HTTP session the server assigned at `initialize`.
+    pub(crate) http_session: Option<super::session::HttpSession>,
     next_call: u64,
 }
 
@@ -126,6 +128,7 @@ impl Client {
             auth: None,
             legacy_uris: BTreeMap::new(),
             tools: BTreeMap::new(),
+            http_session: None,
             next_call: 0,
         })
     }
@@ -370,6 +373,7 @@ impl Client {
             name: None,
             protocol_version,
             param_headers: Vec::new(),
+            session_id: self.session_id(),
         }));
         Some(id)
     }
@@ -418,7 +422,13 @@ impl Client {
             name,
             protocol_version,
             param_headers,
+            session_id: self.session_id(),
         }));
+    }
+
+    /// The session id every request of a 2025-11-25 HTTP session carries.
+    fn session_id(&self) -> Option<String> {
+        self.http_session.as_ref().map(|s| s.id.clone())
     }
 
     pub(crate) fn emit(&mut self, event: Event) {

@@ -88,7 +88,9 @@
 //!
 //! # Not done here
 //!
-//! Transports (framing, HTTP status handling, SSE parsing),
+//! Transports (moving bytes; the framing pieces they share are [`crate::stdio`] and
+//! [`crate::http::sse`], and a 2025-11-25 HTTP session is tracked here from the response
+//! heads the host reports, [`Client::handle_http_response`]),
 //! fulfilling input requests (the host answers them), and polling (clients SHOULD NOT poll
 //! on TTL, docs/rules.md §16.4 rule 28): the machine never re-fetches by itself.
 
@@ -106,6 +108,7 @@ mod pending;
 pub mod reply;
 mod requests;
 mod results;
+mod session;
 mod tools;
 mod wire;
 
@@ -115,4 +118,5 @@ pub use error::{CallError, ClientError, ConnectError, PeerError, ServerError};
 pub use event::{EndReason, Era, Event, Notice, Output, ServerFeatures, Session, Transmit};
 pub use machine::Client;
 pub use reply::{Listing, Reply};
+pub use session::SESSION_HEADER;
 pub use tools::{ToolHeaderError, header_value, param_headers, tool_headers};

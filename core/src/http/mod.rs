@@ -27,14 +27,20 @@
 
 #[cfg(feature = "alloc")]
 mod endpoint;
+#[cfg(feature = "alloc")]
+mod fields;
 mod headers;
 mod origin;
+#[cfg(feature = "alloc")]
+pub mod sse;
 
 #[cfg(feature = "alloc")]
 pub use endpoint::{
     DEFAULT_MAX_BODY, HeadCheck, HttpConfig, HttpResponse, HttpStart, JSON, Refusal, RequestHead,
     SSE, accepts, check_head, is_json_content_type,
 };
+#[cfg(feature = "alloc")]
+pub use fields::HeadFields;
 pub use headers::{
     BodyFields, Header, HeaderError, HeaderProblem, NameSource, RequestHeaders, check_headers,
     name_source,

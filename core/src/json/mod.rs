@@ -20,7 +20,7 @@ mod error;
 pub(crate) mod fields;
 pub(crate) mod float;
 mod number;
-mod scan;
+pub(crate) mod scan;
 mod string;
 mod string_into;
 mod value;

@@ -1,5 +1,8 @@
 //! The client over Streamable HTTP: one POST per message, the answer as a JSON body or an
-//! event stream; cancelling a request closes its response stream.
+//! event stream (parsed by the core's `http::sse::SseDecoder`); cancelling a request closes
+//! its response stream. A 2025-11-25 session is the core's (`Client::handle_http_response`
+//! with each response head; the session header comes with `Transmit::http_headers`), and
+//! closing the client sends the `DELETE` that ends it (`Client::end_session`).
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -9,16 +12,14 @@ use mcp_context::client::{ClientConfig, Transmit, Transport};
 use reqwest::header::CONTENT_TYPE;
 use tokio::task::AbortHandle;
 
-use super::sse::SseDecoder;
 use super::{Error, Inner, McpClient, Wire, default_config};
+use mcp_context::http::sse::SseDecoder;
 
-/// The HTTP side of a client: the endpoint, the connection pool, the legacy session id and
-/// the requests whose response streams are open.
+/// The HTTP side of a client: the endpoint, the connection pool and the requests whose
+/// response streams are open.
 pub struct HttpTransport {
     http: reqwest::Client,
     url: String,
-    /// `Mcp-Session-Id` a 2025-11-25 server assigned at `initialize`.
-    session: Mutex<Option<String>>,
     open: Mutex<HashMap<i64, AbortHandle>>,
 }
 
@@ -32,18 +33,10 @@ impl std::fmt::Debug for HttpTransport {
 
 impl HttpTransport {
     pub(crate) fn post(&self, inner: &Arc<Inner>, t: Transmit) {
-        // The standard and parameter headers, values encoded by the core.
+        // The standard, parameter and session headers, values encoded by the core.
         let mut req = self.http.post(&self.url);
         for (name, value) in t.http_headers() {
             req = req.header(name, value.as_ref());
-        }
-        if let Some(s) = self
-            .session
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .as_deref()
-        {
-            req = req.header("Mcp-Session-Id", s);
         }
         let req = req.body(t.bytes);
         let id = t.id;
@@ -61,6 +54,18 @@ impl HttpTransport {
         if let Some(id) = id {
             open.insert(id, task.abort_handle());
         }
+    }
+
+    /// Ends a 2025-11-25 session: `DELETE` with the headers the core gave (a 405 only means
+    /// the server keeps sessions until they expire).
+    pub(crate) fn end_session(&self, headers: Vec<(&'static str, String)>) {
+        let mut req = self.http.delete(&self.url);
+        for (name, value) in headers {
+            req = req.header(name, value);
+        }
+        tokio::spawn(async move {
+            let _ = req.send().await;
+        });
     }
 
     /// Closes the response stream of request `id` (the HTTP cancellation).
@@ -86,10 +91,12 @@ async fn exchange(inner: &Arc<Inner>, req: reqwest::RequestBuilder, id: Option<i
         Ok(r) => r,
         Err(_) => return failed(inner),
     };
-    let session = resp.headers().get("mcp-session-id");
-    if let (Some(Ok(s)), Wire::Http(h)) = (session.map(|s| s.to_str()), &inner.wire) {
-        *h.session.lock().unwrap_or_else(PoisonError::into_inner) = Some(s.to_owned());
-    }
+    let status = resp.status().as_u16();
+    let session = resp
+        .headers()
+        .get(mcp_context::client::SESSION_HEADER)
+        .and_then(|v| v.to_str().ok());
+    inner.input(|c, now| c.handle_http_response(id, status, session, now));
     let kind = resp
         .headers()
         .get(CONTENT_TYPE)
@@ -100,16 +107,29 @@ async fn exchange(inner: &Arc<Inner>, req: reqwest::RequestBuilder, id: Option<i
         let mut body = resp.bytes_stream();
         let mut sse = SseDecoder::default();
         while let Some(Ok(chunk)) = body.next().await {
-            sse.feed(&chunk, |data| {
-                inner.input(|c, now| c.handle_message(data, now))
+            let fed = sse.feed(&chunk, |e| {
+                inner.input(|c, now| c.handle_message(e.data, now));
             });
+            if fed.is_err() {
+                // An event over the bound: the stream is given up.
+                return failed(inner);
+            }
         }
     } else if kind.starts_with("application/json") {
+        let ok = (200..300).contains(&status);
         match resp.bytes().await {
-            Ok(body) if !body.is_empty() => inner.input(|c, now| c.handle_message(&body, now)),
+            Ok(body) if !body.is_empty() => {
+                inner.input(|c, now| c.handle_message(&body, now));
+                // An error status whose body did not answer the request (an error without
+                // `id`, as servers refuse a POST before reading it): failed. A no-op when
+                // the body did answer it.
+                if !ok {
+                    failed(inner);
+                }
+            }
             _ => failed(inner),
         }
-    } else if !resp.status().is_success() {
+    } else if !(200..300).contains(&status) {
         failed(inner);
     }
 }
@@ -137,7 +157,6 @@ impl McpClient {
             Wire::Http(HttpTransport {
                 http,
                 url: url.to_owned(),
-                session: Mutex::new(None),
                 open: Mutex::new(HashMap::new()),
             }),
         )

@@ -17,7 +17,6 @@
 //! ```
 
 mod http;
-mod sse;
 mod stdio;
 
 use std::collections::HashMap;
@@ -517,11 +516,15 @@ impl McpClient {
         }
     }
 
-    /// Closes the transport: pending calls fail with [`CallError::Closed`].
+    /// Closes the transport: pending calls fail with [`CallError::Closed`]; over HTTP, a
+    /// 2025-11-25 session is ended with a `DELETE`.
     pub fn close(&self) {
-        if let Wire::Lines(_) = self.inner.wire {
-            // Dropping the writer's sender is not possible while clones exist; the machine
-            // is closed instead and the transport ends with the last clone.
+        // On stdio, dropping the writer's sender is not possible while clones exist; the
+        // machine is closed instead and the transport ends with the last clone.
+        if let Wire::Http(h) = &self.inner.wire
+            && let Some(headers) = self.inner.input(|c, _| c.end_session())
+        {
+            h.end_session(headers);
         }
         self.inner.transport_closed();
     }
