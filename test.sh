@@ -114,6 +114,7 @@ step "examples build and run; the reference router's tests"
 cargo run -q -p mcp-context-examples --bin templates
 cargo run -q -p mcp-context-examples --bin repo-router -- --transcript > /dev/null
 cargo test -q -p mcp-context-examples
+cargo build -q -p mcp-context-examples --bin kb-server   # the Rust knowledge base (kb-script below)
 
 # ---- server: the demo (README's run command) and interop with the official Python SDK ----
 # The SDK client (mcp==2.3.0, which speaks 2026-07-28: it probes server/discover) drives the
@@ -346,6 +347,16 @@ swift_started=$(date +%s)
 scripts/swift-test.sh
 echo "swift binding step: $(( $(date +%s) - swift_started )) s"
 # --- end Swift binding -------------------------------------------------------------------
+
+# --- one script, every knowledge base (issue 31) -------------------------------------------
+# The same lines (2026-07-28 requests, hostile lines, a 20 MiB line, then a 2025-11-25
+# session) go over stdio to the Rust, Python, Node (napi) and Node (wasm) knowledge bases, and
+# the answers must be identical; scripts/swift-test.sh compares the Swift one with the Rust one.
+step "kb-script: one script, identical answers from the Rust, Python, Node and wasm knowledge bases"
+python3 tests/kb-script/script.py "rust=$PWD/target/debug/kb-server" \
+  "python=$PYVENV/bin/python examples/python/kb_server.py" \
+  "node=node examples/node/kb.mjs" "wasm=node examples/node/kb.mjs --wasm"
+# --- end kb-script --------------------------------------------------------------------------
 
 # --- distribution (issue 30): artifacts into dist/, installed where there is no Rust ----------
 # One version (scripts/version.sh); the abi3 wheel (manylinux2014 x86_64, auditwheel-checked)

@@ -176,5 +176,12 @@ if [ ! -f "$INTEROP_VENV/.ready" ]; then
 fi
 KB_SERVER="chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 LD_LIBRARY_PATH=/build/lib /build/.build/debug/mcp-kb-server" \
   "$INTEROP_VENV/bin/python" -m pytest -q -p no:cacheprovider bindings-swift/tests/interop
+echo "--- swift 8/8: the Swift knowledge base answers tests/kb-script's script as the Rust one does"
+if [ -x "$TARGET/debug/kb-server" ]; then
+  python3 tests/kb-script/script.py "rust=$TARGET/debug/kb-server" \
+    "swift=chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 LD_LIBRARY_PATH=/build/lib /build/.build/debug/mcp-kb-server"
+else
+  echo "swift-test: no $TARGET/debug/kb-server (test.sh builds it): the script comparison is skipped"
+fi
 # The XCTest count is the run's closing line.
 echo "swift-test: $summary"
