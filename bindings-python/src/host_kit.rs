@@ -69,7 +69,10 @@ crate::pyjson::py_repr!(LineTooLong, ["head"]);
 #[pyclass(module = "mcp_context")]
 pub(crate) struct StdioLines(LineSplitter);
 
-fn collect<'py>(py: Python<'py>, feed: impl FnOnce(&mut dyn FnMut(Line<'_>))) -> PyResult<Bound<'py, PyList>> {
+fn collect<'py>(
+    py: Python<'py>,
+    feed: impl FnOnce(&mut dyn FnMut(Line<'_>)),
+) -> PyResult<Bound<'py, PyList>> {
     let out = PyList::empty(py);
     let mut failed = None;
     feed(&mut |line| {

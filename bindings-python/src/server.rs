@@ -272,7 +272,13 @@ impl ServerMachine {
     /// -32600 "Message too large" on ``stream``, with the request's id when ``head`` shows it
     /// (else ``null``); the next line is served as usual.
     #[pyo3(signature = (head, now_ms, *, stream = 0, auth = 0))]
-    fn handle_line_too_long(&self, head: &[u8], now_ms: u64, stream: u64, auth: u64) -> PyResult<()> {
+    fn handle_line_too_long(
+        &self,
+        head: &[u8],
+        now_ms: u64,
+        stream: u64,
+        auth: u64,
+    ) -> PyResult<()> {
         let ctx = Ctx {
             stream: StreamId(stream),
             auth,
