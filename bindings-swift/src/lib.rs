@@ -17,6 +17,7 @@
 //! | `visibility.rs` | `VisibilityFilter` (a Swift protocol), `ListedItem` |
 //! | `wake.rs` | `OutputReady` (a Swift protocol): `setOutputReady` / `hasOutput` on both machines |
 //! | `extension.rs` | extension methods (`addMethod`, `setCapability`, `respondResult`), `progress`, `respondList` |
+//! | `sse.rs` | `SseDecoder`, `SseEvent`, `SseError`, `sseDefaultMaxEvent()`: the core's SSE parser |
 //! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
 //!
 //! The async layer (`MCPClient`, `MCPServerHost`, `StdioTransport`, `HTTPTransport`, `Wire`)
@@ -42,6 +43,7 @@ mod records;
 mod router;
 mod server;
 mod server_types;
+mod sse;
 mod template;
 mod visibility;
 mod wake;
@@ -75,6 +77,7 @@ pub use server_types::{
     BodyKind, CancelReason, CompletionTarget, DeclaredCapabilities, ReadTarget, RegisterError,
     RespondError, Retry, ServerConfigError, ServerEvent, ServerOutput,
 };
+pub use sse::{SseDecoder, SseError, SseEvent, sse_default_max_event};
 pub use template::{TemplateModifier, TemplatePair, TemplateValue, TemplateVariable, UriTemplate};
 pub use visibility::{ListedItem, VisibilityFilter};
 pub use wake::OutputReady;
