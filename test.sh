@@ -266,15 +266,17 @@ echo "node binding step: $(( $(date +%s) - t0 )) s"
 
 # --- conformance: the official MCP suite against examples/node (Node 22) ----------------------
 # @modelcontextprotocol/conformance 0.2.0-alpha.12, --requirements 2026-07-28, with the
-# per-check baseline examples/node/conformance-baseline.yml (tool checks only, each explained).
+# per-check baseline examples/node/conformance-baseline.yml (tool checks only, each explained),
+# then --spec-version 2025-11-25 (legacy sessions) with examples/node/conformance-baseline-2025-11-25.yml.
 step "conformance: @modelcontextprotocol/conformance against the example HTTP server"
 examples/node/conformance.sh "$NODE_TOOLS"
 # --- end conformance -------------------------------------------------------------------------
 
 # --- conformance (client): the official suite's client scenarios against the client machine ----
-# Every 2026-07-28 client scenario of @modelcontextprotocol/conformance 0.2.0-alpha.12 except
-# authorization (auth/*), run against examples/conformance-client (Rust, on mcp_context::client,
-# blocking HTTP over std), with the per-check baseline examples/conformance-client-baseline.yml.
+# Every 2026-07-28 client scenario of @modelcontextprotocol/conformance 0.2.0-alpha.12, the
+# authorization ones (auth/*, on mcp_context::auth) included, run against
+# examples/conformance-client (Rust, on mcp_context::client, blocking HTTP over std), with the
+# per-check baseline examples/conformance-client-baseline.yml.
 step "conformance (client): @modelcontextprotocol/conformance client scenarios against examples/conformance-client"
 examples/conformance-client/conformance.sh "$NODE_TOOLS"
 # --- end conformance (client) ----------------------------------------------------------------

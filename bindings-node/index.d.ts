@@ -595,6 +595,23 @@ export declare class ServerMachine {
    */
   progress(handle: number, progress: number, total?: number | null, message?: string | null): boolean
   /**
+   * Sends `notifications/message` (`level`, optional `logger`, any JSON `data`) for an
+   * event's request, on its own stream, when the request admits `level` (a 2025-11-25
+   * session's `logging/setLevel`, a modern request's `_meta` log level); `false` (nothing
+   * sent) when it does not.
+   *
+   * @throws {McpContextError} `ERR_UNKNOWN_HANDLE` (answered, cancelled or timed out).
+   * @throws {TypeError} an unknown `level`.
+   */
+  logFor(handle: number, level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency', logger: string | null | undefined, data: unknown): boolean
+  /**
+   * Sends `notifications/message` to every 2025-11-25 connection and session event
+   * stream whose level admits `level`; returns how many.
+   *
+   * @throws {TypeError} an unknown `level`.
+   */
+  log(level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency', logger: string | null | undefined, data: unknown): number
+  /**
    * The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
    * Content-Type, Accept, Content-Length), before its body is read: `{readBody: true,
    * limit}`, or the whole response (`{status, headers, body}`).
@@ -925,6 +942,11 @@ export interface MessageContext {
   auth?: number | bigint
   /** `'stdio'` (default) or `'http'`. */
   transport?: 'stdio' | 'http'
+  /**
+   * The client's IP address (HTTP), for the per-peer bound on 2025-11-25 sessions;
+   * absent, or text that is not an IP address: no bound.
+   */
+  peer?: string
 }
 
 /**

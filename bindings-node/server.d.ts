@@ -30,6 +30,11 @@ export interface McpServerOptions {
   /** The HTTP endpoint (the core's `HttpConfig`): `path` (`/mcp`; `null`: any path), the
    * body limit `maxBody` (4 MiB), the `Host` and `Origin` allow-lists (localhost names). */
   http?: { path?: string | null; maxBody?: number; allowedHosts?: string[]; allowedOrigins?: string[] }
+  /** The client's IP address of a web-standard request (`fetch`), for the per-peer bound on
+   * 2025-11-25 sessions, e.g. `(r) => r.headers.get('cf-connecting-ip')` on workerd. Without
+   * it, `fetch` passes no peer (no per-peer bound); the node:http handler passes the
+   * socket's remote address. */
+  peer?: (request: Request) => string | null | undefined
 }
 
 export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
@@ -70,6 +75,9 @@ export interface Resource {
 }
 export interface ListResourcesResult { resources: Resource[] }
 
+/** A `notifications/message` severity. */
+export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency'
+
 /** What a handler gets besides its arguments. */
 export interface ServerContext {
   mcpReq: {
@@ -83,11 +91,17 @@ export interface ServerContext {
     /** The request's `_meta`. */
     _meta?: Record<string, unknown>
     /** A notification related to the request: `notifications/progress` is sent when the
-     * request carried a `progressToken` (the token is added), others are dropped. */
+     * request carried a `progressToken` (the token is added), `notifications/message` when
+     * the request admits its level; others are dropped. */
     notify(notification: { method: string; params?: Record<string, unknown> }): Promise<void>
+    /** `notifications/message` for this request; `false` when its level filters it out. */
+    log(level: LoggingLevel, data: unknown, logger?: string): boolean
   }
   /** `notifications/progress` for this request; `false` when it carried no `progressToken`. */
   progress(progress: number, total?: number, message?: string): boolean
+  /** `notifications/message` for this request; `false` when its level filters it out (a
+   * 2025-11-25 session's `logging/setLevel`, a modern request's `_meta` log level). */
+  log(level: LoggingLevel, data: unknown, logger?: string): boolean
   /** The client capabilities the request declared. */
   capabilities: { elicitationForm: boolean; elicitationUrl: boolean; sampling: boolean; roots: boolean }
   /** The caller context the host resolved (0 = anonymous). */
@@ -189,6 +203,9 @@ export declare class McpServer {
   sendResourceUpdated(params: { uri: string }): void
   sendResourceListChanged(): void
   sendPromptListChanged(): void
+  /** `notifications/message` to every 2025-11-25 connection and session event stream whose
+   * level admits it; how many. */
+  sendLoggingMessage(params: { level: LoggingLevel; logger?: string; data: unknown }): number
   /** Graceful close: every listen gets its final result. */
   close(): void
   /** Called with errors no client sees (a handler's result the machine refused, …). */

@@ -105,7 +105,7 @@ export function fetchHandler(server) {
         if (t.endOfStream) end()
       })
       request.signal?.addEventListener?.('abort', () => server.detach(stream, true))
-      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 })
+      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0, peer: server.peerOf?.(request) ?? undefined })
       if (start.eventStream) {
         // A 2025-11-25 session's GET stream: the head now, events as they come.
         answered = true

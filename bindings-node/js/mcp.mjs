@@ -144,7 +144,7 @@ export function bind(engine) {
   class McpServer {
     /**
      * @param {{name: string, version: string, title?: string}} serverInfo
-     * @param {{instructions?: string, requestTimeoutMs?: number, pageSize?: number, stateKeys?: {id: number, secret: Uint8Array}[], http?: {path?: string | null, maxBody?: number, allowedHosts?: string[], allowedOrigins?: string[]}}} [options]
+     * @param {{instructions?: string, requestTimeoutMs?: number, pageSize?: number, stateKeys?: {id: number, secret: Uint8Array}[], http?: {path?: string | null, maxBody?: number, allowedHosts?: string[], allowedOrigins?: string[]}, peer?: (request: Request) => string | null | undefined}} [options]
      */
     constructor(serverInfo, options = {}) {
       this.engine = engine
@@ -153,6 +153,9 @@ export function bind(engine) {
         ...pick(options, ['instructions', 'requestTimeoutMs', 'pageSize', 'stateKeys', 'http']),
         completionEvents: true,
       })
+      // The client address of a web-standard request (`fetch`), for the per-peer bound on
+      // 2025-11-25 sessions: the caller's, e.g. `(r) => r.headers.get('cf-connecting-ip')`.
+      this.peerOf = options.peer
       this._dynamic = false // the machine asks for our own list pages (templates' `list`)
       this._pageSize = options.pageSize ?? 50
       this._resources = new Map() // uri -> { handler }
@@ -298,6 +301,13 @@ export function bind(engine) {
     sendResourceUpdated({ uri }) { this.machine.resourceUpdated(uri); this._pump() }
     sendResourceListChanged() { this.machine.resourcesListChanged(); this._pump() }
     sendPromptListChanged() { this.machine.promptsListChanged(); this._pump() }
+    /** `notifications/message` ({level, logger?, data}) to every 2025-11-25 connection and
+     * session event stream whose level admits it; how many. */
+    sendLoggingMessage(params) {
+      const n = this.machine.log(params.level, params.logger ?? null, params.data ?? null)
+      this._pump()
+      return n
+    }
 
     /** Graceful close: every listen gets its final result. */
     close() { this.machine.shutdown(); this._pump(); clearTimeout(this._timer) }
@@ -362,6 +372,14 @@ export function bind(engine) {
         this._pump()
         return sent
       }
+      // `notifications/message` for this request, sent when the request admits `level` (a
+      // 2025-11-25 session's logging/setLevel; a modern request's _meta log level).
+      const log = (level, data, logger) => {
+        if (!this._inflight.has(e.handle) || !this.machine.logFor) return false
+        const sent = this.machine.logFor(e.handle, level, logger ?? null, data ?? null)
+        this._pump()
+        return sent
+      }
       return {
         mcpReq: {
           method,
@@ -373,10 +391,15 @@ export function bind(engine) {
           // carried a progressToken; the machine adds the token).
           notify: async (n) => {
             if (n?.method === 'notifications/progress') progress(n.params?.progress, n.params?.total, n.params?.message)
+            if (n?.method === 'notifications/message') log(n.params?.level, n.params?.data, n.params?.logger)
           },
+          /** `notifications/message` for this request; false when its level filters it out. */
+          log,
         },
         /** `notifications/progress` for this request; false when it carried no token. */
         progress,
+        /** `notifications/message` for this request; false when its level filters it out. */
+        log,
         /** The client capabilities the request declared (`elicitationForm`, `sampling`, …). */
         capabilities: e.capabilities,
         auth: e.auth,

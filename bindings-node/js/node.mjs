@@ -151,7 +151,7 @@ function nodeHandler(server) {
     res.on('close', () => { if (open) { open = false; server.detach(stream, true) } })
     let start
     try {
-      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0 })
+      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0, peer: req.socket.remoteAddress })
     } catch (err) {
       server.detach(stream, false)
       throw err

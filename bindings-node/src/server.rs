@@ -278,6 +278,7 @@ impl ServerMachine {
                     stream: StreamId(stream),
                     auth,
                     transport,
+                    peer: crate::server_http::peer(&c),
                 }
             }
         };

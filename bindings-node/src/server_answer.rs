@@ -5,6 +5,7 @@
 //! it (module order), which keeps the methods' order in `index.d.ts`.
 
 use mcp_context::http::{HeadCheck, HttpStart};
+use mcp_context::messages::LoggingLevel;
 use mcp_context::messages::owned::{
     OwnedGetPromptResult, OwnedInputRequest, OwnedJson, OwnedResource, OwnedResourceContents,
 };
@@ -24,6 +25,11 @@ use crate::server_http::{
 fn respond_error(env: &Env, e: RespondError) -> napi::Error {
     let code = crate::ident::err_code(e.ident());
     errors::context_error(env, e.to_string(), code)
+}
+
+fn log_level(env: &Env, level: &str) -> Result<LoggingLevel> {
+    LoggingLevel::from_name(level)
+        .ok_or_else(|| errors::type_error(env, format!("level: unknown log level {level:?}")))
 }
 
 /// How the application fails a request (`fail`'s second argument).
@@ -87,6 +93,54 @@ impl ServerMachine {
             .map_err(|e| respond_error(&env, e))
     }
 
+    /// Sends `notifications/message` (`level`, optional `logger`, any JSON `data`) for an
+    /// event's request, on its own stream, when the request admits `level` (a 2025-11-25
+    /// session's `logging/setLevel`, a modern request's `_meta` log level); `false` (nothing
+    /// sent) when it does not.
+    ///
+    /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE` (answered, cancelled or timed out).
+    /// @throws {TypeError} an unknown `level`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "handle: number, level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency', logger: string | null | undefined, data: unknown"
+    )]
+    pub fn log_for(
+        &mut self,
+        env: Env,
+        handle: Int,
+        level: String,
+        logger: Option<String>,
+        data: Unknown<'_>,
+    ) -> Result<bool> {
+        let h = self.handle(&env, &handle)?;
+        let level = log_level(&env, &level)?;
+        let data = decode::<OwnedJson>(&env, data, "data")?;
+        self.inner
+            .log_for(h, level, logger.as_deref(), &data)
+            .map_err(|e| respond_error(&env, e))
+    }
+
+    /// Sends `notifications/message` to every 2025-11-25 connection and session event
+    /// stream whose level admits `level`; returns how many.
+    ///
+    /// @throws {TypeError} an unknown `level`.
+    #[napi(
+        catch_unwind,
+        ts_args_type = "level: 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency', logger: string | null | undefined, data: unknown"
+    )]
+    pub fn log(
+        &mut self,
+        env: Env,
+        level: String,
+        logger: Option<String>,
+        data: Unknown<'_>,
+    ) -> Result<u32> {
+        let level = log_level(&env, &level)?;
+        let data = decode::<OwnedJson>(&env, data, "data")?;
+        let n = self.inner.log(level, logger.as_deref(), &data);
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
     /// The head-only checks of a Streamable HTTP request (path, Host/Origin, method,
     /// Content-Type, Accept, Content-Length), before its body is read: `{readBody: true,
     /// limit}`, or the whole response (`{status, headers, body}`).
@@ -139,6 +193,7 @@ impl ServerMachine {
             )?),
             auth: convert::u64_or_zero(env, context.auth.as_ref(), "context.auth")?,
             transport: Transport::Http,
+            peer: crate::server_http::peer(&context),
         };
         match self.inner.handle_http(&h, &body, now, ctx) {
             HttpStart::Respond(r) => http_response(env, r),

@@ -23,6 +23,14 @@ pub struct MessageContext {
     /// `'stdio'` (default) or `'http'`.
     #[napi(ts_type = "'stdio' | 'http'")]
     pub transport: Option<String>,
+    /// The client's IP address (HTTP), for the per-peer bound on 2025-11-25 sessions;
+    /// absent, or text that is not an IP address: no bound.
+    pub peer: Option<String>,
+}
+
+/// `MessageContext.peer` as the core's `Ctx::peer`.
+pub(crate) fn peer(context: &MessageContext) -> Option<std::net::IpAddr> {
+    context.peer.as_deref().and_then(|p| p.parse().ok())
 }
 
 /// The facts of a Streamable HTTP request the core checks (`httpHead`, `handleHttp`):

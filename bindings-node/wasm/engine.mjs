@@ -94,10 +94,14 @@ export class ServerMachine {
   progress(h, progress, total, message) {
     return this._woke(call(() => this.inner.progress(int(h, 'handle'), progress, total ?? undefined, message ?? undefined)))
   }
+  logFor(h, level, logger, data) {
+    return this._woke(call(() => this.inner.logFor(int(h, 'handle'), level, logger ?? undefined, JSON.stringify(data ?? null))))
+  }
+  log(level, logger, data) { return this._woke(call(() => this.inner.log(level, logger ?? undefined, JSON.stringify(data ?? null)))) }
   respondResult(h, result, cache) { this._woke(call(() => this.inner.respondResult(int(h, 'handle'), JSON.stringify(result), text(cache)))) }
   httpHead(head) { return this._http(call(() => this.inner.httpHead(JSON.stringify(head)))) }
   handleHttp(head, body, nowMs, ctx = {}) {
-    const t = call(() => this.inner.handleHttp(JSON.stringify(head), body, int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth')))
+    const t = call(() => this.inner.handleHttp(JSON.stringify(head), body, int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth'), ctx.peer ?? undefined))
     return this._woke(this._http(t))
   }
   _http(text) {

@@ -133,9 +133,12 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "GetPrompt",
             "Complete",
             "Request",
+            "CallTool",
             "ListResources",
             "Cancelled",
             "StreamOverflow",
+            "app_cursor",
+            "parse_app_cursor",
         ],
     )?;
     Ok(())

@@ -9,14 +9,15 @@ use std::sync::{Mutex, MutexGuard};
 use mcp_context::http::{HeadCheck, HttpStart};
 use mcp_context::messages::owned::{
     OwnedGetPromptResult, OwnedInputRequest, OwnedPrompt, OwnedResource, OwnedResourceTemplate,
+    OwnedTool,
 };
 use mcp_context::server::{
-    Ctx, InputRequired, Output, PromptEntry, ResourceEntry, Server, StreamId, TemplateEntry,
-    Transport,
+    AppCursor, Ctx, InputRequired, Output, PromptEntry, ResourceEntry, Server, StreamId,
+    TemplateEntry, Transport,
 };
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{PyDict, PyList, PyString};
 
 use crate::errors::{self, Exc};
 use crate::pyjson;
@@ -31,7 +32,10 @@ use crate::server_events::{Handle, event_object, transmit_object};
 ///
 /// Drain rule: after any input (``handle_message``, ``respond_*``, ``fail``,
 /// ``handle_timeout``, ``resource_updated``, ``*_list_changed``, ``stream_closed``,
-/// ``shutdown``) call ``poll_output()`` until ``None``, then ``poll_timeout()``.
+/// ``shutdown``) call ``poll_output()`` until ``None``, then ``poll_timeout()``; or
+/// ``drain()`` for both at once; or pass ``drain=True`` to ``handle_message``,
+/// ``handle_http``, ``respond_*`` and ``fail``, which then return ``(value, outputs,
+/// deadline)``: an input and its outputs in one call.
 ///
 /// Not thread-safe: serialise calls (one asyncio loop, or a lock). A call made while another
 /// is running (e.g. from the visibility callback) raises ``RuntimeError``.
@@ -54,7 +58,7 @@ impl ServerMachine {
     /// or ``False`` to send none; default ``mcp-context``), ``instructions``,
     /// ``supported_versions``, ``page_size`` (50), cache hints as ``{"ttlMs", "cacheScope"}``
     /// dicts (``discover_cache``, ``resources_list_cache``, ``templates_list_cache``,
-    /// ``prompts_list_cache``, ``read_cache``), ``request_timeout_ms`` (30 s),
+    /// ``prompts_list_cache``, ``tools_list_cache``, ``read_cache``), ``request_timeout_ms`` (30 s),
     /// ``stream_queue`` (256), ``state_keys`` (``[(id, secret_bytes)]``, newest first: seal
     /// ``requestState``), ``state_ttl_ms``, ``forward_unlisted_reads``,
     /// ``declare_resources``, ``declare_prompts``, ``completion_events``; the HTTP entry
@@ -70,7 +74,7 @@ impl ServerMachine {
         declare_prompts = None, completion_events = None, http_path = None,
         http_any_path = false, max_body = None, allowed_hosts = None, allowed_origins = None,
         dynamic_resources = None, max_listens_per_stream = None, max_listens = None,
-        max_pending_per_stream = None, max_pending = None))]
+        max_pending_per_stream = None, max_pending = None, tools_list_cache = None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -101,6 +105,7 @@ impl ServerMachine {
         max_listens: Option<usize>,
         max_pending_per_stream: Option<usize>,
         max_pending: Option<usize>,
+        tools_list_cache: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let config = Options {
             server_info,
@@ -130,6 +135,7 @@ impl ServerMachine {
             max_listens,
             max_pending_per_stream,
             max_pending,
+            tools_list_cache,
         }
         .into_config()?;
         Server::new(config)
@@ -251,21 +257,31 @@ impl ServerMachine {
     /// caller context the host resolved (0 = anonymous); ``transport``: ``"stdio"`` or
     /// ``"http"``. Returns ``"request"``, ``"notification"`` (on HTTP: answer 202, no body),
     /// ``"response"`` (ignored) or ``"invalid"`` (an error response was queued).
-    #[pyo3(signature = (data, now_ms, *, stream = 0, auth = 0, transport = "stdio"))]
-    fn handle_message(
+    ///
+    /// With ``drain=True`` it returns ``(received, outputs, deadline)``: every output the
+    /// machine has queued (``drain()``) and ``poll_timeout()``, in the same call.
+    #[pyo3(signature = (data, now_ms, *, stream = 0, auth = 0, transport = "stdio", drain = false))]
+    #[allow(clippy::too_many_arguments)]
+    fn handle_message<'py>(
         &self,
+        py: Python<'py>,
         data: &[u8],
         now_ms: u64,
         stream: u64,
         auth: u64,
         transport: &str,
-    ) -> PyResult<&'static str> {
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let ctx = Ctx {
             stream: StreamId(stream),
             auth,
             transport: crate::server_config::transport(transport)?,
+            peer: None,
         };
-        Ok(self.lock()?.handle_message(data, now_ms, ctx).ident())
+        let mut server = self.lock()?;
+        let received = server.handle_message(data, now_ms, ctx).ident();
+        let received = PyString::new(py, received).into_any();
+        done(py, &mut server, received, drain)
     }
 
     /// A stdio line over ``max_line`` (``StdioLines`` gave ``LineTooLong(head)``): queues
@@ -280,9 +296,8 @@ impl ServerMachine {
         auth: u64,
     ) -> PyResult<()> {
         let ctx = Ctx {
-            stream: StreamId(stream),
             auth,
-            transport: Transport::Stdio,
+            ..Ctx::stdio(StreamId(stream))
         };
         self.lock()?.handle_line_too_long(head, now_ms, ctx);
         Ok(())
@@ -321,7 +336,10 @@ impl ServerMachine {
     /// the stream's transmits as SSE events), or ``None``: the answer comes as transmits on
     /// ``stream`` (``poll_output``), the first giving the status and ``http_headers``; call
     /// ``stream_closed(stream)`` if the client goes away first. ``stream`` must not be in use; ``auth`` is the caller context.
-    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0))]
+    /// ``peer``: the client's IP address (ASGI ``scope["client"][0]``), for the per-peer
+    /// bound on 2025-11-25 sessions; ``None`` or text that is not an IP address: no bound.
+    /// With ``drain=True`` it returns ``(response, outputs, deadline)`` (see ``drain()``).
+    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, peer = None, drain = false))]
     #[allow(clippy::too_many_arguments)]
     fn handle_http<'py>(
         &self,
@@ -333,26 +351,29 @@ impl ServerMachine {
         now_ms: u64,
         stream: u64,
         auth: u64,
-    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        peer: Option<&str>,
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let headers = crate::http_entry::Headers::from_py(headers)?;
         let fields = headers.fields();
         let ctx = Ctx {
             stream: StreamId(stream),
             auth,
             transport: Transport::Http,
+            peer: crate::server_config::peer(peer),
         };
-        let start = self
-            .lock()?
-            .handle_http(&fields.head(method, path), body, now_ms, ctx);
-        match start {
-            HttpStart::Respond(r) => crate::http_entry::response(py, r).map(Some),
-            HttpStart::Stream(_) => Ok(None),
+        let mut server = self.lock()?;
+        let start = server.handle_http(&fields.head(method, path), body, now_ms, ctx);
+        let response = match start {
+            HttpStart::Respond(r) => crate::http_entry::response(py, r)?,
+            HttpStart::Stream(_) => py.None().into_bound(py),
             // A 2025-11-25 session's GET stream: its head (no body, `event_stream` set); the
             // session's notifications follow as transmits on `stream`.
             HttpStart::EventStream { response, .. } => {
-                crate::http_entry::response_of(py, response, true).map(Some)
+                crate::http_entry::response_of(py, response, true)?
             }
-        }
+        };
+        done(py, &mut server, response, drain)
     }
 
     /// Installs the output-ready signal: ``callback()`` is called each time an output is
@@ -384,6 +405,15 @@ impl ServerMachine {
         }))
     }
 
+    /// Every queued output at once, with the next deadline: ``(outputs, poll_timeout())``,
+    /// ``outputs`` a list of what ``poll_output`` gives until ``None`` (the drain rule in one
+    /// call).
+    fn drain<'py>(&self, py: Python<'py>) -> PyResult<(Bound<'py, PyList>, Option<u64>)> {
+        let mut server = self.lock()?;
+        let outs = drained(py, &mut server)?;
+        Ok((outs, server.poll_timeout()))
+    }
+
     /// When (``now_ms``) to call ``handle_timeout``, or ``None``.
     fn poll_timeout(&self) -> PyResult<Option<u64>> {
         Ok(self.lock()?.poll_timeout())
@@ -405,14 +435,15 @@ impl ServerMachine {
     /// Answers a ``ReadResource`` with a list of ``ResourceContents`` dicts, under the
     /// configured hints, or ``cache`` (``{"ttlMs", "cacheScope"}``) when given. Raises
     /// ``RespondError`` or ``InvalidMessage``.
-    #[pyo3(signature = (handle, contents, cache = None))]
-    fn respond_read(
+    #[pyo3(signature = (handle, contents, cache = None, *, drain = false))]
+    fn respond_read<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         handle: Handle,
         contents: &Bound<'_, PyAny>,
         cache: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let contents = contents_of(contents)?;
         let hint = hint(cache, "cache")?;
         let mut server = self.lock()?;
@@ -420,21 +451,26 @@ impl ServerMachine {
             Some(h) => server.respond_read_cached(handle.inner, contents, h),
             None => server.respond_read(handle.inner, contents),
         }
-        .map_err(|e| respond_error(py, e))
+        .map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
     }
 
     /// Answers a ``GetPrompt`` with a ``GetPromptResult`` dict (``messages``,
     /// ``description``).
-    fn respond_prompt(
+    #[pyo3(signature = (handle, result, *, drain = false))]
+    fn respond_prompt<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         handle: Handle,
         result: &Bound<'_, PyAny>,
-    ) -> PyResult<()> {
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let result = pyjson::decode::<OwnedGetPromptResult>(result, "result")?;
-        self.lock()?
+        let mut server = self.lock()?;
+        server
             .respond_prompt(handle.inner, result)
-            .map_err(|e| respond_error(py, e))
+            .map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
     }
 
     /// Answers a ``Request`` (an ``add_method`` method) with a result object: the machine
@@ -444,37 +480,80 @@ impl ServerMachine {
     /// Raises ``RespondError`` (``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_result"``:
     /// not an object, another ``resultType``, a ``_meta`` that is not an object) and
     /// ``InvalidMessage`` for a value JSON cannot carry.
-    #[pyo3(signature = (handle, result, cache = None))]
-    fn respond_result(
+    #[pyo3(signature = (handle, result, cache = None, *, drain = false))]
+    fn respond_result<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         handle: Handle,
         result: &Bound<'_, PyAny>,
         cache: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<()> {
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let result = pyjson::owned(result, "result")?;
         let cache = hint(cache, "cache")?;
-        self.lock()?
+        let mut server = self.lock()?;
+        server
             .respond_result(handle.inner, result, cache)
-            .map_err(|e| respond_error(py, e))
+            .map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
+    }
+
+    /// Answers a ``CallTool`` with a ``CallToolResult`` dict (``content`` required,
+    /// ``structuredContent``, ``isError``, ``_meta``): the machine checks it and adds
+    /// ``resultType`` and ``_meta.serverInfo``. Raises ``RespondError`` (``"invalid_result"``
+    /// for anything else) or ``InvalidMessage``.
+    #[pyo3(signature = (handle, result, *, drain = false))]
+    fn respond_tool<'py>(
+        &self,
+        py: Python<'py>,
+        handle: Handle,
+        result: &Bound<'_, PyAny>,
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let result = pyjson::owned(result, "result")?;
+        let mut server = self.lock()?;
+        server
+            .respond_tool(handle.inner, result)
+            .map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
+    }
+
+    /// Answers a ``CallTool`` whose tool failed: a result with ``isError: true`` and
+    /// ``message`` as its text (the spec's tool errors; protocol errors go through ``fail``).
+    #[pyo3(signature = (handle, message, *, drain = false))]
+    fn respond_tool_error<'py>(
+        &self,
+        py: Python<'py>,
+        handle: Handle,
+        message: &str,
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut server = self.lock()?;
+        server
+            .respond_tool_error(handle.inner, message)
+            .map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
     }
 
     /// Answers a ``ListResources`` with one page of the host's ``Resource`` dicts and its
     /// cursor for the next page (``None``: the last). Items whose URI is registered, or
     /// hidden from the caller, are dropped. Raises ``RespondError`` (``"invalid_result"``
     /// for an invalid URI) or ``InvalidMessage``.
-    #[pyo3(signature = (handle, resources, next_cursor = None))]
-    fn respond_list(
+    #[pyo3(signature = (handle, resources, next_cursor = None, *, drain = false))]
+    fn respond_list<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         handle: Handle,
         resources: &Bound<'_, PyAny>,
         next_cursor: Option<String>,
-    ) -> PyResult<()> {
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let resources = pyjson::decode::<Vec<OwnedResource>>(resources, "resources")?;
-        self.lock()?
+        let mut server = self.lock()?;
+        server
             .respond_list(handle.inner, resources, next_cursor)
-            .map_err(|e| respond_error(py, e))
+            .map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
     }
 
     /// Sends ``notifications/progress`` for a request that carried a ``progressToken``:
@@ -526,15 +605,19 @@ impl ServerMachine {
 
     /// Answers a ``Complete`` with candidate values (the first 100 are sent, with
     /// ``total``/``hasMore``).
-    fn respond_completion(
+    #[pyo3(signature = (handle, values, *, drain = false))]
+    fn respond_completion<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         handle: Handle,
         values: Vec<String>,
-    ) -> PyResult<()> {
-        self.lock()?
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut server = self.lock()?;
+        server
             .respond_completion(handle.inner, values)
-            .map_err(|e| respond_error(py, e))
+            .map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
     }
 
     /// Answers a read or prompt event with ``resultType: "input_required"`` (docs/rules.md §13):
@@ -542,37 +625,44 @@ impl ServerMachine {
     /// | "roots/list", "params": {...}}``; ``state`` (bytes) comes back verified on the retry
     /// (needs ``state_keys``). Raises ``RespondError`` (``kind == "client_lacks_capability"``:
     /// the client got -32021 and the handle is consumed) or ``InvalidMessage``.
-    #[pyo3(signature = (handle, requests, state = None))]
-    fn respond_input_required(
+    #[pyo3(signature = (handle, requests, state = None, *, drain = false))]
+    fn respond_input_required<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         handle: Handle,
         requests: &Bound<'_, PyAny>,
         state: Option<Vec<u8>>,
-    ) -> PyResult<()> {
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let requests = pyjson::decode::<Vec<(String, OwnedInputRequest)>>(requests, "requests")?;
-        self.lock()?
+        let mut server = self.lock()?;
+        server
             .respond_input_required(handle.inner, InputRequired { requests, state })
-            .map_err(|e| respond_error(py, e))
+            .map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
     }
 
     /// Fails an event's request. ``reason``: ``"not_found"`` (-32602, with ``data.uri`` on a
     /// read), ``"invalid_params"`` (-32602 with ``message``), ``"internal"`` (-32603) or
     /// ``"application"`` (``code`` and ``message``; codes in -32768..=-32000 are sent as
-    /// -32603).
-    #[pyo3(signature = (handle, reason, message = None, *, code = None))]
-    fn fail(
+    /// -32603; -32602 is ``"invalid_params"``, -32002 ``"not_found"``: the core's
+    /// ``Failure::from_code``).
+    #[pyo3(signature = (handle, reason, message = None, *, code = None, drain = false))]
+    fn fail<'py>(
         &self,
-        py: Python<'_>,
+        py: Python<'py>,
         handle: Handle,
         reason: &str,
         message: Option<String>,
         code: Option<i32>,
-    ) -> PyResult<()> {
+        drain: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
         let failure = crate::server_config::failure(reason, message, code)?;
-        self.lock()?
+        let mut server = self.lock()?;
+        server
             .fail(handle.inner, failure)
-            .map_err(|e| respond_error(py, e))
+            .map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
     }
 
     /// Queues ``notifications/resources/updated`` for ``uri`` on the listens that opted in
@@ -588,6 +678,29 @@ impl ServerMachine {
         Ok(())
     }
 
+    /// Registers a tool: a ``Tool`` dict (``name``, ``inputSchema`` with ``type: "object"``,
+    /// ``title``, ``description``, ``outputSchema``, ``annotations``, ``icons``, ``_meta``),
+    /// checked by the core; ``tools`` is then declared and ``tools/list``/``tools/call`` are
+    /// the machine's (``CallTool`` events). Raises ``InvalidMessage`` or ``RegisterError``
+    /// (``"duplicate"``, ``"tools_by_method"`` when ``tools/*`` were added as methods).
+    fn add_tool(&self, py: Python<'_>, tool: &Bound<'_, PyAny>) -> PyResult<()> {
+        let tool = pyjson::decode::<OwnedTool>(tool, "tool")?;
+        self.lock()?
+            .add_tool(tool)
+            .map_err(|e| register_error(py, e))
+    }
+
+    /// Unregisters a tool; ``False`` if it was not registered.
+    fn remove_tool(&self, name: &str) -> PyResult<bool> {
+        Ok(self.lock()?.remove_tool(name))
+    }
+
+    /// Queues ``notifications/tools/list_changed`` on the listens that opted in.
+    fn tools_list_changed(&self) -> PyResult<()> {
+        self.lock()?.tools_list_changed();
+        Ok(())
+    }
+
     /// Queues ``notifications/prompts/list_changed`` on the listens that opted in.
     fn prompts_list_changed(&self) -> PyResult<()> {
         self.lock()?.prompts_list_changed();
@@ -598,6 +711,13 @@ impl ServerMachine {
     fn shutdown(&self) -> PyResult<()> {
         self.lock()?.shutdown();
         Ok(())
+    }
+
+    /// Items per list page (``ServerConfig::page_size``): what an application that pages its
+    /// own lists uses.
+    #[getter]
+    fn page_size(&self) -> PyResult<usize> {
+        Ok(self.lock()?.config().page_size)
     }
 
     /// Requests waiting for the application.
@@ -613,8 +733,53 @@ impl ServerMachine {
     }
 }
 
+/// Every queued output, converted.
+fn drained<'py>(py: Python<'py>, server: &mut Server) -> PyResult<Bound<'py, PyList>> {
+    let mut outs = Vec::new();
+    server.drain(&mut outs);
+    let list = PyList::empty(py);
+    for out in outs {
+        list.append(match out {
+            Output::Transmit(t) => transmit_object(py, t)?,
+            Output::Event(ev) => event_object(py, server, ev)?,
+        })?;
+    }
+    Ok(list)
+}
+
+/// `value`, or with `drain` `(value, outputs, deadline)`: the outputs of the call (and any
+/// queued before it) and the next deadline, in the same crossing.
+fn done<'py>(
+    py: Python<'py>,
+    server: &mut Server,
+    value: Bound<'py, PyAny>,
+    drain: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    if !drain {
+        return Ok(value);
+    }
+    let outs = drained(py, server)?;
+    let deadline = server.poll_timeout();
+    Ok((value, outs, deadline).into_pyobject(py)?.into_any())
+}
+
+/// The core's application-list cursor (``AppCursor``): the text for a position (``source``,
+/// ``offset``) in a list the application assembles from several sources.
+#[pyfunction]
+fn app_cursor(source: String, offset: u64) -> String {
+    AppCursor { source, offset }.encode()
+}
+
+/// ``(source, offset)`` of an ``app_cursor`` text, or ``None`` for anything else.
+#[pyfunction]
+fn parse_app_cursor(text: &str) -> Option<(String, u64)> {
+    AppCursor::decode(text).map(|c| (c.source, c.offset))
+}
+
 /// Adds `ServerMachine` and its output classes to the module.
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<ServerMachine>()?;
+    m.add_function(wrap_pyfunction!(app_cursor, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_app_cursor, m)?)?;
     crate::server_events::register(m)
 }

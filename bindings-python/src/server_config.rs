@@ -44,6 +44,7 @@ pub(crate) struct Options<'a, 'py> {
     pub(crate) max_listens: Option<usize>,
     pub(crate) max_pending_per_stream: Option<usize>,
     pub(crate) max_pending: Option<usize>,
+    pub(crate) tools_list_cache: Option<&'a Bound<'py, PyAny>>,
 }
 
 impl Options<'_, '_> {
@@ -77,6 +78,7 @@ impl Options<'_, '_> {
             max_listens,
             max_pending_per_stream,
             max_pending,
+            tools_list_cache,
         } = self;
         let mut config = ServerConfig::default();
         if let Some(info) = server_info {
@@ -116,6 +118,11 @@ impl Options<'_, '_> {
                 &mut config.prompts_list_cache,
                 prompts_list_cache,
                 "prompts_list_cache",
+            ),
+            (
+                &mut config.tools_list_cache,
+                tools_list_cache,
+                "tools_list_cache",
             ),
             (&mut config.read_cache, read_cache, "read_cache"),
         ] {
@@ -190,6 +197,12 @@ pub(crate) fn transport(name: &str) -> PyResult<Transport> {
     }
 }
 
+/// A peer address as text (``"192.0.2.1"``, ``"2001:db8::1"``) as the core's `Ctx::peer`;
+/// anything else (a Unix socket path, a test client's name) is no peer.
+pub(crate) fn peer(text: Option<&str>) -> Option<std::net::IpAddr> {
+    text.and_then(|t| t.parse().ok())
+}
+
 /// ``fail``'s ``reason``/``message``/``code`` as a core `Failure`.
 pub(crate) fn failure(
     reason: &str,
@@ -202,10 +215,8 @@ pub(crate) fn failure(
             message.unwrap_or_else(|| "Invalid params".to_owned()),
         )),
         ("internal", None) => Failure::Internal,
-        ("application", Some(code)) => Failure::Application {
-            code,
-            message: Cow::Owned(message.unwrap_or_default()),
-        },
+        // The core maps the code to its failure (-32602, reserved ranges, the host's own).
+        ("application", Some(code)) => Failure::from_code(code, message.unwrap_or_default()),
         ("application", None) => {
             return Err(PyTypeError::new_err("reason \"application\" needs a code"));
         }
@@ -226,6 +237,7 @@ pub(crate) fn visibility(visible: Py<PyAny>) -> Box<dyn Fn(u64, Listed<'_>) -> b
             Listed::Resource(r) => ("resource", r.uri.as_str()),
             Listed::Template(t) => ("template", t.uri_template.as_str()),
             Listed::Prompt(p) => ("prompt", p.name.as_str()),
+            Listed::Tool(t) => ("tool", t.name()),
         };
         Python::attach(|py| {
             visible

@@ -127,6 +127,28 @@ pub(crate) struct Request {
     retry: Option<Py<Retry>>,
 }
 
+/// ``tools/call`` of a registered tool (``add_tool``), after the machine checked the name,
+/// that ``arguments`` is an object with every required property, and any ``requestState``:
+/// answer with ``respond_tool``, ``respond_tool_error`` (the tool failed: ``isError``),
+/// ``respond_input_required`` or ``fail`` (a protocol error).
+#[pyclass(module = "mcp_context", frozen, get_all)]
+pub(crate) struct CallTool {
+    /// Pass back to ``respond_tool``/``respond_tool_error``/``respond_input_required``/``fail``.
+    handle: Handle,
+    /// The tool's name.
+    name: String,
+    /// ``arguments`` (a dict, ``{}`` when the request sent none).
+    arguments: Py<PyAny>,
+    /// The request carried ``_meta.progressToken`` (``progress`` sends notifications).
+    progress: bool,
+    /// The caller context.
+    auth: u64,
+    /// Client capabilities declared on this request.
+    capabilities: Py<PyFrozenSet>,
+    /// The verified retry inputs on an MRTR retry, else ``None``.
+    retry: Option<Py<Retry>>,
+}
+
 /// ``resources/list`` reached the host's own pages (``dynamic_resources=True``; the registered
 /// resources come first, and the page that ends them carries the host's first page after
 /// them): answer with ``respond_list`` or ``fail``.
@@ -220,6 +242,7 @@ pyjson::py_repr!(
 pyjson::py_repr!(Cancelled, ["handle", "reason"]);
 pyjson::py_repr!(Request, ["handle", "method", "auth", "params"]);
 pyjson::py_repr!(ListResources, ["handle", "cursor", "auth"]);
+pyjson::py_repr!(CallTool, ["handle", "name", "auth", "arguments"]);
 pyjson::py_repr!(StreamOverflow, ["stream", "subscription"]);
 
 fn caps<'py>(py: Python<'py>, c: DeclaredCapabilities) -> PyResult<Bound<'py, PyFrozenSet>> {
@@ -326,6 +349,19 @@ pub(crate) fn event_object<'py>(
             },
         )?
         .into_any(),
+        Event::CallTool(t) => Bound::new(
+            py,
+            CallTool {
+                handle: Handle { inner: t.handle },
+                name: t.name,
+                arguments: pyjson::to_py(py, &t.arguments)?.unbind(),
+                progress: t.progress,
+                auth: t.auth,
+                capabilities: caps(py, t.capabilities)?.unbind(),
+                retry: retry(py, t.retry)?,
+            },
+        )?
+        .into_any(),
         Event::Complete(c) => {
             let (prompt, template) = match c.target {
                 CompletionTarget::Prompt(name) => (Some(name), None),
@@ -394,6 +430,7 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Handle>()?;
     m.add_class::<Request>()?;
     m.add_class::<ListResources>()?;
+    m.add_class::<CallTool>()?;
     m.add_class::<Transmit>()?;
     m.add_class::<Retry>()?;
     m.add_class::<ReadResource>()?;

@@ -128,7 +128,12 @@ def test_vendor_method_tools_and_errors():
         "required": ["a"],
     }
     assert call("tools/call", {"name": "add", "arguments": {"a": 2, "b": 3}})["result"]["structuredContent"] == {"sum": 5}
-    assert call("tools/call", {"name": "add", "arguments": {}})["error"]["code"] == -32602
+    # The core's tool rules: a missing required argument is a tool error the model sees
+    # (isError), an unknown tool a protocol error.
+    missing = call("tools/call", {"name": "add", "arguments": {}})["result"]
+    assert missing["isError"] is True and missing["content"][0]["text"] == "Missing required argument: a"
+    assert call("tools/call", {"name": "nope", "arguments": {}})["error"]["code"] == -32602
+    assert call("server/discover", {})["result"]["capabilities"]["tools"] == {"listChanged": True}
     assert call("resources/read", {"uri": "t://fail/params"})["error"]["code"] == -32602
     assert call("resources/read", {"uri": "t://fail/app"})["error"]["code"] == 1001
     del p

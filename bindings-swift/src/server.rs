@@ -49,6 +49,8 @@ impl From<MessageContext> for CoreCtx {
                 ServerTransport::Stdio => CoreTransport::Stdio,
                 ServerTransport::Http => CoreTransport::Http,
             },
+            // No Swift runner passes a peer address yet: no per-peer session bound.
+            peer: None,
         }
     }
 }

@@ -29,6 +29,11 @@ pub enum ListedItem {
         /// `name`
         name: String,
     },
+    /// A tool.
+    Tool {
+        /// `name`
+        name: String,
+    },
 }
 
 impl From<Listed<'_>> for ListedItem {
@@ -44,6 +49,9 @@ impl From<Listed<'_>> for ListedItem {
             },
             Listed::Prompt(p) => Self::Prompt {
                 name: p.name.clone(),
+            },
+            Listed::Tool(t) => Self::Tool {
+                name: String::from(t.name()),
             },
         }
     }

@@ -20,8 +20,9 @@
 //!
 //! ## What it does not do
 //!
-//! Transports, runtimes, TLS, authentication and persistence belong to the host. The crate
-//! gives bytes out and takes bytes in.
+//! Transports, runtimes, TLS, browsers and persistence belong to the host. The crate
+//! gives bytes out and takes bytes in; the OAuth client flow ([`auth`]) asks the host to
+//! fetch, to open the authorization URL and to store tokens.
 //!
 //! ## Quick start: resource templates
 //!
@@ -62,6 +63,8 @@ extern crate alloc;
 #[cfg(any(feature = "std", test))]
 extern crate std;
 
+#[cfg(feature = "alloc")]
+pub mod auth;
 pub mod base64;
 pub mod cache;
 #[cfg(feature = "alloc")]

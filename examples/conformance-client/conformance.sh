@@ -3,8 +3,8 @@
 # (the mcp-context client machine over a small blocking Streamable HTTP transport).
 # Usage: conformance.sh TOOLS_DIR   (TOOLS_DIR: an installed copy of examples/node/package.json,
 # with node_modules: Node 22 and @modelcontextprotocol/conformance).
-# Scenarios: every 2026-07-28 client scenario the suite lists, except authorization (auth/*),
-# each run with --spec-version 2026-07-28 and the per-check baseline
+# Scenarios: every 2026-07-28 client scenario the suite lists, authorization (auth/*)
+# included, each run with --spec-version 2026-07-28 and the per-check baseline
 # examples/conformance-client-baseline.yml.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -17,7 +17,7 @@ baseline="$root/examples/conformance-client-baseline.yml"
 client="$root/target/debug/conformance-client"
 out="$(mktemp -d)"
 mapfile -t scenarios < <("$node22" "$suite" list --client --spec-version 2026-07-28 |
-  sed -n 's/^  - \([^ ]*\) .*/\1/p' | grep -v '^auth/')
+  sed -n 's/^  - \([^ ]*\) .*/\1/p')
 [ "${#scenarios[@]}" -gt 0 ] || { echo "FAIL: the suite listed no client scenarios"; exit 1; }
 echo "client conformance: ${#scenarios[@]} scenarios (node $("$node22" --version)): ${scenarios[*]}"
 failed=()
@@ -34,11 +34,11 @@ done
 const fs = require("fs"), path = require("path")
 const dir = process.argv[1], counts = {}
 let scenarios = 0
-for (const d of fs.readdirSync(dir)) {
-  const f = path.join(dir, d, "checks.json")
-  if (!fs.existsSync(f)) continue
+// Scenario names with a "/" (auth/…) nest their folders: walk the tree.
+for (const d of fs.readdirSync(dir, { recursive: true })) {
+  if (path.basename(d) !== "checks.json") continue
   scenarios++
-  for (const c of JSON.parse(fs.readFileSync(f, "utf8"))) counts[c.status] = (counts[c.status] ?? 0) + 1
+  for (const c of JSON.parse(fs.readFileSync(path.join(dir, d), "utf8"))) counts[c.status] = (counts[c.status] ?? 0) + 1
 }
 console.log(`checks.json: ${scenarios} scenarios; ` + Object.entries(counts).sort().map(([k, v]) => `${k} ${v}`).join(", "))
 ' "$out/results"

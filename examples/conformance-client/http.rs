@@ -3,7 +3,8 @@
 //! messages whether it came as `application/json` or as `text/event-stream`.
 //!
 //! Enough for the conformance suite's local scenario servers (plain `http://`, HTTP/1.1);
-//! not a general HTTP client (no TLS, no redirects, no keep-alive).
+//! not a general HTTP client (no TLS, no redirects, no keep-alive). [`request`] carries the
+//! authorization flow's fetches (any method, any URL of those servers).
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
@@ -53,9 +54,19 @@ pub(crate) struct Response {
     pub(crate) body: Vec<u8>,
     /// Whether the whole body is there.
     pub(crate) complete: bool,
+    /// Every header, the name lowercased.
+    pub(crate) headers: Vec<(String, String)>,
 }
 
 impl Response {
+    /// The first value of header `name` (lowercase).
+    pub(crate) fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+
     /// The JSON-RPC messages of the body: the body itself for JSON, each event's `data` for
     /// an SSE stream (events without data, comments and `id`/`retry` fields are skipped).
     pub(crate) fn messages(&self) -> Vec<Vec<u8>> {
@@ -80,6 +91,27 @@ pub(crate) fn post(
     body: &[u8],
     answered: &dyn Fn(&[Vec<u8>]) -> bool,
 ) -> io::Result<Response> {
+    send(endpoint, "POST", headers, body, answered)
+}
+
+/// Sends one request to `url` and reads the whole response (redirects are not followed).
+pub(crate) fn request(
+    method: &str,
+    url: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+) -> io::Result<Response> {
+    let endpoint = Endpoint::parse(url).map_err(|e| invalid(&e))?;
+    send(&endpoint, method, headers, body, &|_| false)
+}
+
+fn send(
+    endpoint: &Endpoint,
+    method: &str,
+    headers: &[(&str, &str)],
+    body: &[u8],
+    answered: &dyn Fn(&[Vec<u8>]) -> bool,
+) -> io::Result<Response> {
     let mut stream = TcpStream::connect((endpoint.host.as_str(), endpoint.port))?;
     stream.set_read_timeout(Some(Duration::from_secs(30)))?;
     let host = if endpoint.host.contains(':') {
@@ -88,7 +120,7 @@ pub(crate) fn post(
         format!("{}:{}", endpoint.host, endpoint.port)
     };
     let mut head = format!(
-        "POST {} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        "{method} {} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n",
         endpoint.path,
         body.len()
     );
@@ -137,11 +169,13 @@ fn parse_response(raw: &[u8], eof: bool) -> io::Result<Response> {
         .and_then(|s| s.parse().ok())
         .ok_or_else(|| invalid("bad status line"))?;
     let (mut content_type, mut chunked, mut length) = (String::new(), false, None);
+    let mut headers = Vec::new();
     for line in lines {
         let Some((k, v)) = line.split_once(':') else {
             continue;
         };
         let v = v.trim();
+        headers.push((k.trim().to_ascii_lowercase(), v.to_string()));
         match k.trim().to_ascii_lowercase().as_str() {
             "content-type" => {
                 content_type = v
@@ -173,6 +207,7 @@ fn parse_response(raw: &[u8], eof: bool) -> io::Result<Response> {
         content_type,
         body,
         complete,
+        headers,
     })
 }
 

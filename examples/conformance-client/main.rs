@@ -8,6 +8,12 @@
 //! the `x-mcp-header` screening and the `Mcp-*` headers are the machine's; this program only
 //! moves bytes ([`http`]) and decides what to call.
 //!
+//! A protected server's 401 or 403 goes to the core's authorization flow
+//! ([`mcp_context::auth::Authorizer`]): this program carries its fetches, plays the user
+//! agent (requests the authorization URL and hands the redirect's `Location` back, as the
+//! suite's authorization servers answer at once), keeps the tokens in memory and re-sends the
+//! request with the `Authorization` value the flow gives.
+//!
 //! Usage: `conformance-client <url>` (exit status 0 when the scenario's calls completed).
 
 mod http;
@@ -16,6 +22,7 @@ use std::collections::VecDeque;
 use std::process::ExitCode;
 use std::time::Instant;
 
+use mcp_context::auth::{Action, AuthConfig, Authorizer, ENTROPY_LEN, HttpMethod, PreRegistered};
 use mcp_context::client::{
     CachePolicy, CallId, Client, ClientConfig, Event, ListMode, Output, Transmit, Transport,
 };
@@ -23,26 +30,98 @@ use mcp_context::json::RawJson;
 use mcp_context::messages::owned::{OwnedInputRequest, OwnedJson};
 use serde_json::{Value, json};
 
+/// Where the authorization server sends the user agent back (never served: the redirect's
+/// `Location` is read, not followed).
+const REDIRECT_URI: &str = "http://localhost:3000/callback";
+/// The Client ID Metadata Document URL the suite's scenarios expect.
+const CLIENT_METADATA_URL: &str = "https://conformance-test.local/client-metadata.json";
+/// Authorization flows run for one request before it fails.
+const MAX_FLOWS_PER_REQUEST: usize = 4;
+
 /// The client machine plus its transport: every output is carried at once.
 struct Session {
     client: Client,
     endpoint: http::Endpoint,
+    url: String,
+    auth: Authorizer,
     started: Instant,
     events: VecDeque<Event>,
 }
 
 impl Session {
-    fn new(url: &str) -> Result<Self, String> {
+    fn new(url: &str, context: &Value) -> Result<Self, String> {
         let mut config = ClientConfig::new("mcp-context-conformance-client", "0.1.0");
         config.transport = Transport::Http;
         config.capabilities = OwnedJson::parse(r#"{"elicitation":{"form":{}},"roots":{}}"#)
             .map_err(|e| e.to_string())?;
+        let mut auth = AuthConfig::new(url, REDIRECT_URI, "mcp-context-conformance-client");
+        auth.client_id_metadata_document = Some(CLIENT_METADATA_URL.into());
+        if let (Some(issuer), Some(client_id)) =
+            (context["issuer"].as_str(), context["client_id"].as_str())
+        {
+            auth.pre_registered.push(PreRegistered {
+                issuer: issuer.into(),
+                client_id: client_id.into(),
+                client_secret: context["client_secret"].as_str().map(String::from),
+            });
+        }
         Ok(Self {
             client: Client::new(config).map_err(|e| e.to_string())?,
             endpoint: http::Endpoint::parse(url)?,
+            url: url.to_string(),
+            auth: Authorizer::new(auth).map_err(|e| e.to_string())?,
             started: Instant::now(),
             events: VecDeque::new(),
         })
+    }
+
+    /// Runs the authorization flow for a 401/403 answer until it gives the request back
+    /// (`Ok`: re-send it) or gives up.
+    fn authorize(&mut self, status: u16, www_authenticate: Option<&str>) -> Result<(), String> {
+        let now = self.now();
+        self.auth
+            .handle_challenge(status, www_authenticate, &entropy()?, now);
+        self.drive_auth()
+    }
+
+    /// Carries the flow's actions until it retries, fails or has nothing left to do.
+    fn drive_auth(&mut self) -> Result<(), String> {
+        while let Some(action) = self.auth.poll_action() {
+            let now = self.now();
+            match action {
+                Action::Fetch(f) => {
+                    let method = match f.method {
+                        HttpMethod::Get => "GET",
+                        HttpMethod::Post => "POST",
+                    };
+                    let headers: Vec<(&str, &str)> =
+                        f.headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+                    match http::request(method, &f.url, &headers, &f.body) {
+                        Ok(r) => self.auth.handle_fetched(f.id, r.status, &r.body, now),
+                        Err(e) => {
+                            eprintln!("auth: {method} {} failed: {e}", f.url);
+                            self.auth.handle_fetch_failed(f.id, now);
+                        }
+                    }
+                }
+                // The user agent: the suite's authorization endpoint redirects at once.
+                Action::Authorize { url } => {
+                    let r = http::request("GET", &url, &[], &[]).map_err(|e| e.to_string())?;
+                    let location = r
+                        .header("location")
+                        .ok_or_else(|| {
+                            format!("authorization: status {} without a redirect", r.status)
+                        })?
+                        .to_string();
+                    self.auth.handle_redirect(&location, now);
+                }
+                // The token store is this process's memory: the flow keeps them.
+                Action::StoreTokens(_) => {}
+                Action::Retry { .. } => return Ok(()),
+                Action::Failed(e) => return Err(format!("authorization: {e}")),
+            }
+        }
+        Ok(())
     }
 
     fn now(&self) -> u64 {
@@ -73,16 +152,44 @@ impl Session {
     /// POSTs one message with the headers the machine gives, and feeds back every JSON-RPC
     /// message of the answer (JSON or SSE, any status: a 400 carries a JSON-RPC error).
     fn post(&mut self, t: &Transmit) {
-        let headers = t.http_headers();
-        let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_ref())).collect();
         let answers = |m: &[u8]| {
             let v: Value = serde_json::from_slice(m).unwrap_or(Value::Null);
             t.id.is_some_and(|id| v["id"] == json!(id))
                 && (v.get("result").is_some() || v.get("error").is_some())
         };
-        let response = http::post(&self.endpoint, &headers, &t.bytes, &|ms| {
-            ms.iter().any(|m| answers(m))
-        });
+        let mut flows = 0;
+        let response = loop {
+            let now = self.now();
+            if self.auth.refresh_due(now) {
+                self.auth.start_refresh(now);
+                if let Err(e) = self.drive_auth() {
+                    eprintln!("{e}");
+                }
+            }
+            let authorization = self.auth.authorization_header(&self.url, self.now());
+            let headers = t.http_headers();
+            let mut headers: Vec<(&str, &str)> =
+                headers.iter().map(|(k, v)| (*k, v.as_ref())).collect();
+            if let Some(a) = &authorization {
+                headers.push(("Authorization", a));
+            }
+            let response = http::post(&self.endpoint, &headers, &t.bytes, &|ms| {
+                ms.iter().any(|m| answers(m))
+            });
+            match &response {
+                Ok(r) if matches!(r.status, 401 | 403) && flows < MAX_FLOWS_PER_REQUEST => {
+                    flows += 1;
+                    let www = r.header("www-authenticate").map(String::from);
+                    match self.authorize(r.status, www.as_deref()) {
+                        Ok(()) => continue,
+                        Err(e) => eprintln!("{e}"),
+                    }
+                }
+                Ok(r) if (200..300).contains(&r.status) => self.auth.handle_success(),
+                _ => {}
+            }
+            break response;
+        };
         let now = self.now();
         match response {
             Ok(r) => {
@@ -160,6 +267,16 @@ impl Session {
     fn simple(&mut self, method: &str, params: &str) -> Result<String, String> {
         self.request(method, params, &mut |_| Ok(()))
     }
+}
+
+/// Fresh random bytes for the flow's PKCE verifier and `state`.
+fn entropy() -> Result<[u8; ENTROPY_LEN], String> {
+    use std::io::Read;
+    let mut bytes = [0u8; ENTROPY_LEN];
+    std::fs::File::open("/dev/urandom")
+        .and_then(|mut f| f.read_exact(&mut bytes))
+        .map_err(|e| format!("no random bytes: {e}"))?;
+    Ok(bytes)
 }
 
 fn event_call(e: &Event) -> Option<CallId> {
@@ -371,7 +488,7 @@ fn main() -> ExitCode {
         .ok()
         .and_then(|c| serde_json::from_str(&c).ok())
         .unwrap_or(Value::Null);
-    let result = Session::new(&url).and_then(|mut s| run(&mut s, &scenario, &context));
+    let result = Session::new(&url, &context).and_then(|mut s| run(&mut s, &scenario, &context));
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

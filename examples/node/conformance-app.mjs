@@ -184,4 +184,64 @@ function registerTools(server) {
   })
   server.registerTool('test_input_required_result_tampered_state', { description: 'Rejects tampered state' }, (ctx) =>
     (state(ctx) === 'untampered' && ctx.mcpReq.inputResponses?.confirm ? said('state-ok') : inputRequired({ confirm: ask('Please confirm', { ok: { type: 'boolean' } }, ['ok']) }, 'untampered')))
+  registerLegacyEraTools(server)
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+// The answer to input request `key` of an earlier round, if any.
+const answer = (ctx, key) => ctx.mcpReq.inputResponses?.[key]
+
+// The tools the suite calls at --spec-version 2025-11-25. They are written as for a modern
+// client (input_required, then the retry); for a 2025-11-25 session the core sends the input
+// requests to the client as elicitation/create and sampling/createMessage requests and
+// hands the answers back as the same retry.
+function registerLegacyEraTools(server) {
+  server.registerTool('test_tool_with_logging', { description: 'Logs three lines while it runs' }, async (ctx) => {
+    ctx.log('info', 'Tool execution started')
+    await sleep(50)
+    ctx.log('info', 'Tool processing data')
+    await sleep(50)
+    ctx.log('info', 'Tool execution completed')
+    return said('Logging tool completed')
+  })
+  server.registerTool('test_sampling', {
+    description: 'Asks the client to sample',
+    inputSchema: z.object({ prompt: z.string().describe('The prompt to send to the LLM') }),
+  }, ({ prompt }, ctx) => {
+    const r = answer(ctx, 'sample')
+    if (r) return said(`LLM response: ${r.content?.text ?? ''}`)
+    return inputRequired({ sample: { method: 'sampling/createMessage', params: { messages: [text(prompt)], maxTokens: 100 } } })
+  })
+  server.registerTool('test_elicitation', {
+    description: 'Asks the user for input',
+    inputSchema: z.object({ message: z.string().describe('The message to show the user') }),
+  }, ({ message }, ctx) => {
+    const r = answer(ctx, 'user')
+    if (r) return said(`User response: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`)
+    return inputRequired({
+      user: ask(message, {
+        username: { type: 'string', description: "User's response" },
+        email: { type: 'string', description: "User's email address" },
+      }, ['username', 'email']),
+    })
+  })
+  const elicited = (key, message, properties) => (ctx) => {
+    const r = answer(ctx, key)
+    if (r) return said(`Elicitation completed: action=${r.action}, content=${JSON.stringify(r.content ?? {})}`)
+    return inputRequired({ [key]: ask(message, properties, []) })
+  }
+  server.registerTool('test_elicitation_sep1034_defaults', { description: 'Elicits with default values' }, elicited('defaults', 'Please review your details', {
+    name: { type: 'string', default: 'John Doe' },
+    age: { type: 'integer', default: 30 },
+    score: { type: 'number', default: 95.5 },
+    status: { type: 'string', enum: ['active', 'inactive', 'pending'], default: 'active' },
+    verified: { type: 'boolean', default: true },
+  }))
+  server.registerTool('test_elicitation_sep1330_enums', { description: 'Elicits with every enum form' }, elicited('enums', 'Please pick options', {
+    untitledSingle: { type: 'string', enum: ['option1', 'option2', 'option3'] },
+    titledSingle: { type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] },
+    legacyEnum: { type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] },
+    untitledMulti: { type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } },
+    titledMulti: { type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } },
+  }))
 }

@@ -14,10 +14,15 @@
 //! line every [`HttpOptions::keepalive`], and the response ends with the machine's
 //! `end_of_stream`. A client that goes away is reported to the machine
 //! (`Server::stream_closed`): its subscriptions end and its handlers are cancelled.
+//!
+//! The peer address (axum's `ConnectInfo<SocketAddr>`, which [`Host::serve_http`] installs;
+//! a router served another way passes it with `into_make_service_with_connect_info`) goes
+//! to the core as `Ctx::peer`, for its per-peer bound on 2025-11-25 sessions.
 
 use std::borrow::Cow;
 use std::convert::Infallible;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context as TaskContext, Poll};
@@ -25,7 +30,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::{Body, Bytes};
-use axum::extract::{Request, State};
+use axum::extract::{ConnectInfo, Request, State};
 use axum::http::StatusCode;
 use axum::http::request::Parts;
 use axum::response::Response;
@@ -116,12 +121,15 @@ impl Host {
         let listener = listener.tap_io(|tcp| {
             let _ = tcp.set_nodelay(true);
         });
-        axum::serve(listener, router)
-            .with_graceful_shutdown(async move {
-                shutdown.await;
-                notifier.shutdown();
-            })
-            .await?;
+        axum::serve(
+            listener,
+            router.into_make_service_with_connect_info::<SocketAddr>(),
+        )
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            notifier.shutdown();
+        })
+        .await?;
         engine.stop();
         Ok(())
     }
@@ -189,10 +197,13 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
     };
     let stream = svc.engine.new_stream();
     let (tx, rx) = mpsc::unbounded_channel();
+    let mut ctx = Ctx::http(stream, auth);
+    if let Some(ConnectInfo(addr)) = parts.extensions.get::<ConnectInfo<SocketAddr>>() {
+        ctx = ctx.with_peer(addr.ip());
+    }
     let start = svc.engine.input(|st, now| {
         st.open(stream, tx);
-        st.server
-            .handle_http(&head, &bytes, now, Ctx::http(stream, auth))
+        st.server.handle_http(&head, &bytes, now, ctx)
     });
     match start {
         HttpStart::Respond(r) => {

@@ -780,39 +780,44 @@ export class WasmServer {
     /**
      * One HTTP request with its body: `{"stream": n}` (the answer comes as transmits), or a
      * complete response `{"status","headers"}` whose body is taken with `takeBytes()`.
+     * `peer`: the client's IP address, for the per-peer bound on 2025-11-25 sessions (text
+     * that is not an IP address: no bound).
      * @param {string} head
      * @param {Uint8Array} body
      * @param {number} now_ms
      * @param {number} stream
      * @param {number} auth
+     * @param {string | null} [peer]
      * @returns {string}
      */
-    handleHttp(head, body, now_ms, stream, auth) {
-        let deferred4_0;
-        let deferred4_1;
+    handleHttp(head, body, now_ms, stream, auth, peer) {
+        let deferred5_0;
+        let deferred5_1;
         try {
             const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
             const ptr0 = passStringToWasm0(head, wasm.__wbindgen_export, wasm.__wbindgen_export2);
             const len0 = WASM_VECTOR_LEN;
             const ptr1 = passArray8ToWasm0(body, wasm.__wbindgen_export);
             const len1 = WASM_VECTOR_LEN;
-            wasm.wasmserver_handleHttp(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1, now_ms, stream, auth);
+            var ptr2 = isLikeNone(peer) ? 0 : passStringToWasm0(peer, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len2 = WASM_VECTOR_LEN;
+            wasm.wasmserver_handleHttp(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1, now_ms, stream, auth, ptr2, len2);
             var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
             var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
             var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
             var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
-            var ptr3 = r0;
-            var len3 = r1;
+            var ptr4 = r0;
+            var len4 = r1;
             if (r3) {
-                ptr3 = 0; len3 = 0;
+                ptr4 = 0; len4 = 0;
                 throw takeObject(r2);
             }
-            deferred4_0 = ptr3;
-            deferred4_1 = len3;
-            return getStringFromWasm0(ptr3, len3);
+            deferred5_0 = ptr4;
+            deferred5_1 = len4;
+            return getStringFromWasm0(ptr4, len4);
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
-            wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
+            wasm.__wbindgen_export3(deferred5_0, deferred5_1, 1);
         }
     }
     /**
@@ -1223,6 +1228,35 @@ export class WasmServer {
         }
     }
     /**
+     * `notifications/message` to every 2025-11-25 connection and session event stream
+     * whose level admits `level`; how many.
+     * @param {string} level
+     * @param {string | null | undefined} logger
+     * @param {string} data
+     * @returns {number}
+     */
+    log(level, logger, data) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(level, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            var ptr1 = isLikeNone(logger) ? 0 : passStringToWasm0(logger, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len1 = WASM_VECTOR_LEN;
+            const ptr2 = passStringToWasm0(data, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len2 = WASM_VECTOR_LEN;
+            wasm.wasmserver_log(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1, ptr2, len2);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0 >>> 0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * A machine from a JSON configuration (the addon's `ServerConfig` keys).
      * @param {string} config
      */
@@ -1265,6 +1299,36 @@ export class WasmServer {
             if (r1) {
                 throw takeObject(r0);
             }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * `notifications/message` (`data` as JSON text) for an event's request when the request
+     * admits `level`; `false` (nothing sent) when it does not.
+     * @param {number} handle
+     * @param {string} level
+     * @param {string | null | undefined} logger
+     * @param {string} data
+     * @returns {boolean}
+     */
+    logFor(handle, level, logger, data) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(level, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            var ptr1 = isLikeNone(logger) ? 0 : passStringToWasm0(logger, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len1 = WASM_VECTOR_LEN;
+            const ptr2 = passStringToWasm0(data, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len2 = WASM_VECTOR_LEN;
+            wasm.wasmserver_logFor(retptr, this.__wbg_ptr, handle, ptr0, len0, ptr1, len1, ptr2, len2);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0 !== 0;
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
         }

@@ -27,6 +27,11 @@ fn register_error(what: &str, e: &RegisterError) -> JsValue {
     context_error(&err_code(e.ident()), format!("{what}: {e}"))
 }
 
+fn log_level(level: &str) -> Result<mcp_context::messages::LoggingLevel, JsValue> {
+    mcp_context::messages::LoggingLevel::from_name(level)
+        .ok_or_else(|| crate::json::type_error(format!("level: unknown log level {level:?}")))
+}
+
 fn respond_error(e: RespondError) -> JsValue {
     context_error(&err_code(e.ident()), e.to_string())
 }
@@ -201,6 +206,7 @@ impl WasmServer {
             } else {
                 Transport::Stdio
             },
+            peer: None,
         };
         String::from(match self.inner.handle_message(message, int(now_ms), ctx) {
             Received::Request => "request",
@@ -400,6 +406,33 @@ impl WasmServer {
             .map_err(respond_error)
     }
 
+    /// `notifications/message` (`data` as JSON text) for an event's request when the request
+    /// admits `level`; `false` (nothing sent) when it does not.
+    #[wasm_bindgen(js_name = logFor)]
+    pub fn log_for(
+        &mut self,
+        handle: f64,
+        level: &str,
+        logger: Option<String>,
+        data: &str,
+    ) -> Result<bool, JsValue> {
+        let h = self.handle(handle)?;
+        let level = log_level(level)?;
+        let data = decode::<OwnedJson>(data, "data")?;
+        self.inner
+            .log_for(h, level, logger.as_deref(), &data)
+            .map_err(respond_error)
+    }
+
+    /// `notifications/message` to every 2025-11-25 connection and session event stream
+    /// whose level admits `level`; how many.
+    pub fn log(&mut self, level: &str, logger: Option<String>, data: &str) -> Result<u32, JsValue> {
+        let level = log_level(level)?;
+        let data = decode::<OwnedJson>(data, "data")?;
+        let n = self.inner.log(level, logger.as_deref(), &data);
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
     /// The head-only HTTP checks (`head` as JSON text): `{"readBody":true,"limit":n}`, or a
     /// response `{"status","headers"}` whose body is then taken with `takeBytes()`.
     #[wasm_bindgen(js_name = httpHead)]
@@ -415,6 +448,8 @@ impl WasmServer {
 
     /// One HTTP request with its body: `{"stream": n}` (the answer comes as transmits), or a
     /// complete response `{"status","headers"}` whose body is taken with `takeBytes()`.
+    /// `peer`: the client's IP address, for the per-peer bound on 2025-11-25 sessions (text
+    /// that is not an IP address: no bound).
     #[wasm_bindgen(js_name = handleHttp)]
     pub fn handle_http(
         &mut self,
@@ -423,12 +458,14 @@ impl WasmServer {
         now_ms: f64,
         stream: f64,
         auth: f64,
+        peer: Option<String>,
     ) -> Result<String, JsValue> {
         let head = Head::parse(head)?;
         let ctx = Ctx {
             stream: StreamId(int(stream)),
             auth: int(auth),
             transport: Transport::Http,
+            peer: peer.and_then(|p| p.parse().ok()),
         };
         match self.inner.handle_http(&head.view(), body, int(now_ms), ctx) {
             HttpStart::Respond(r) => Ok(self.response(r)),

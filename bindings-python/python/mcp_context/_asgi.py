@@ -133,8 +133,11 @@ class AsgiApp:
         rt.host.sinks[sid] = stream.put
         done = False
         try:
-            answer = m.handle_http(method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(_decode_headers(scope)))
-            rt.host.drain()
+            client = scope.get("client")  # (host, port), or None (e.g. a Unix socket)
+            peer = client[0] if client else None
+            answer = rt.host.call(
+                m.handle_http, method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(_decode_headers(scope)), peer=peer
+            )
             if answer is not None and answer.event_stream:  # a legacy session's GET stream
                 await send({"type": "http.response.start", "status": answer.status, "headers": _encode(answer.headers)})
                 done = await self._events(stream, receive, send)

@@ -84,9 +84,12 @@ __all__ = [
     "GetPrompt",
     "Complete",
     "Request",
+    "CallTool",
     "ListResources",
     "Cancelled",
     "StreamOverflow",
+    "app_cursor",
+    "parse_app_cursor",
 ]
 
 Json: TypeAlias = dict[str, Any]
@@ -906,6 +909,27 @@ class Request:
     retry: Retry | None
     """The verified retry inputs on an MRTR retry."""
 
+class CallTool:
+    """``tools/call`` of a registered tool (``add_tool``), its name, ``arguments`` (an object
+    with every required property) and any ``requestState`` checked by the machine:
+    ``respond_tool``, ``respond_tool_error`` (the tool failed: ``isError``),
+    ``respond_input_required`` or ``fail`` (a protocol error)."""
+
+    handle: Handle
+    """Pass back to ``respond_tool``/``respond_tool_error``/``respond_input_required``/``fail``."""
+    name: str
+    """The tool's name."""
+    arguments: dict[str, Json]
+    """``arguments`` (``{}`` when the request sent none)."""
+    progress: bool
+    """The request carried ``_meta.progressToken``."""
+    auth: int
+    """The caller context."""
+    capabilities: frozenset[str]
+    """Declared client capabilities."""
+    retry: Retry | None
+    """The verified retry inputs on an MRTR retry."""
+
 class ListResources:
     """``resources/list`` reached the host's own pages (``dynamic_resources=True``; the
     registered resources came first): ``respond_list`` or ``fail``."""
@@ -935,14 +959,27 @@ class StreamOverflow:
     subscription: int | str
     """The listen request's id."""
 
-ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Request | ListResources | Cancelled | StreamOverflow
+ServerOutput: TypeAlias = Transmit | ReadResource | GetPrompt | Complete | Request | CallTool | ListResources | Cancelled | StreamOverflow
 """What ``ServerMachine.poll_output`` returns."""
+
+Drained: TypeAlias = tuple[list[ServerOutput], int | None]
+"""``ServerMachine.drain()``: every queued output and the next deadline (``poll_timeout``)."""
+
+def app_cursor(source: str, offset: int) -> str:
+    """The core's cursor text for a position in a list the application assembles from several
+    sources (``source``: e.g. a template's ``uriTemplate``; ``offset``: items of it before
+    the page)."""
+
+def parse_app_cursor(text: str) -> tuple[str, int] | None:
+    """``(source, offset)`` of an ``app_cursor`` text; ``None`` for any other text."""
 
 class ServerMachine:
     """The sans-IO MCP server machine (docs/server-machine.md).
 
     Drain rule: after any input call ``poll_output()`` until ``None``, then
-    ``poll_timeout()``. Not thread-safe: serialise calls; a concurrent or
+    ``poll_timeout()``, or ``drain()`` for both; or pass ``drain=True`` to the input
+    (``handle_message``, ``handle_http``, ``respond_*``, ``fail``), which then returns
+    ``(value, outputs, deadline)``: one call per crossing. Not thread-safe: serialise calls; a concurrent or
     re-entrant call raises ``RuntimeError``.
     """
 
@@ -976,6 +1013,7 @@ class ServerMachine:
         max_listens: int | None = None,
         max_pending_per_stream: int | None = None,
         max_pending: int | None = None,
+        tools_list_cache: Json | None = None,
     ) -> None:
         """Configures the machine; cache hints are ``{"ttlMs", "cacheScope"}`` dicts. A value
         left out (``None``) is the core's default (``page_size`` 50, ``request_timeout_ms``
@@ -1017,7 +1055,25 @@ class ServerMachine:
     def remove_prompt(self, name: str) -> bool:
         """Unregisters a prompt."""
 
-    def set_visibility(self, visible: Callable[[int, Literal["resource", "template", "prompt"], str], bool]) -> None:
+    def add_tool(self, tool: Json) -> None:
+        """Registers a ``Tool`` dict (checked by the core); ``tools`` is then declared and
+        ``tools/list``/``tools/call`` are the machine's (``CallTool`` events).
+
+        Raises:
+            InvalidMessage: a dict the spec refuses.
+            RegisterError: ``"duplicate"``, ``"tools_by_method"``.
+        """
+
+    def remove_tool(self, name: str) -> bool:
+        """Unregisters a tool."""
+
+    def tools_list_changed(self) -> None:
+        """Queues ``notifications/tools/list_changed``."""
+
+    def drain(self) -> Drained:
+        """Every queued output at once, and the next deadline."""
+
+    def set_visibility(self, visible: Callable[[int, Literal["resource", "template", "prompt", "tool"], str], bool]) -> None:
         """Installs ``visible(auth, kind, key)``: per-caller lists and reads (hidden = not found).
 
         Makes every list and read private. An exception hides the item. The
@@ -1032,7 +1088,8 @@ class ServerMachine:
         stream: int = 0,
         auth: int = 0,
         transport: Literal["stdio", "http"] = "stdio",
-    ) -> Literal["request", "notification", "response", "invalid"]:
+        drain: bool = False,
+    ) -> Literal["request", "notification", "response", "invalid"] | tuple[str, list[ServerOutput], int | None]:
         """One JSON-RPC message from a client (``"notification"`` on HTTP: answer 202)."""
 
     def handle_line_too_long(self, head: builtins.bytes, now_ms: int, *, stream: int = 0, auth: int = 0) -> None:
@@ -1059,13 +1116,17 @@ class ServerMachine:
         *,
         stream: int,
         auth: int = 0,
-    ) -> HttpResponse | None:
+        peer: str | None = None,
+        drain: bool = False,
+    ) -> HttpResponse | None | tuple[HttpResponse | None, list[ServerOutput], int | None]:
         """One HTTP request with its body: the complete ``HttpResponse`` (refusals, errors,
         202, results produced at once), or ``None``: the answer comes as transmits on
         ``stream`` (the first gives ``http_status`` and ``http_headers``). Call
         ``stream_closed(stream)`` if the client goes away first. For a 2025-11-25 session's
         ``GET``, the head of its event stream (``text/event-stream``, no body): keep the
-        connection open and write the transmits on ``stream`` as SSE events."""
+        connection open and write the transmits on ``stream`` as SSE events. ``peer``: the
+        client's IP address, for the per-peer bound on 2025-11-25 sessions (``None``, or
+        text that is not an IP address: no bound)."""
 
     def set_waker(self, callback: Callable[[], object]) -> None:
         """Installs the output-ready signal: ``callback()`` runs each time an output is queued
@@ -1088,7 +1149,7 @@ class ServerMachine:
     def stream_closed(self, stream: int) -> None:
         """The transport closed ``stream``: its subscriptions and events end."""
 
-    def respond_read(self, handle: Handle, contents: list[ResourceContents] | list[Json], cache: CacheHint | None = None) -> None:
+    def respond_read(self, handle: Handle, contents: list[ResourceContents] | list[Json], cache: CacheHint | None = None, *, drain: bool = False) -> None | tuple[None, list[ServerOutput], int | None]:
         """Answers a ``ReadResource`` with ``ResourceContents`` dicts (``cache`` overrides hints).
 
         Raises:
@@ -1096,10 +1157,21 @@ class ServerMachine:
             InvalidMessage: contents the spec refuses.
         """
 
-    def respond_prompt(self, handle: Handle, result: GetPromptResult | Json) -> None:
+    def respond_prompt(self, handle: Handle, result: GetPromptResult | Json, *, drain: bool = False) -> None | tuple[None, list[ServerOutput], int | None]:
         """Answers a ``GetPrompt`` with a ``GetPromptResult`` dict."""
 
-    def respond_result(self, handle: Handle, result: Json, cache: CacheHint | None = None) -> None:
+    def respond_tool(self, handle: Handle, result: Json, *, drain: bool = False) -> None | tuple[None, list[ServerOutput], int | None]:
+        """Answers a ``CallTool`` with a ``CallToolResult`` dict (checked; the machine adds
+        ``resultType`` and ``_meta.serverInfo``).
+
+        Raises:
+            RespondError: ``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_result"``.
+        """
+
+    def respond_tool_error(self, handle: Handle, message: str, *, drain: bool = False) -> None | tuple[None, list[ServerOutput], int | None]:
+        """Answers a ``CallTool`` whose tool failed: ``isError: true``, ``message`` as text."""
+
+    def respond_result(self, handle: Handle, result: Json, cache: CacheHint | None = None, *, drain: bool = False) -> None | tuple[None, list[ServerOutput], int | None]:
         """Answers a ``Request`` with a result object (the machine adds ``resultType``,
         ``_meta.serverInfo`` and, with ``cache``, ``ttlMs``/``cacheScope``).
 
@@ -1107,7 +1179,7 @@ class ServerMachine:
             RespondError: ``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_result"``.
         """
 
-    def respond_list(self, handle: Handle, resources: list[Resource] | list[Json], next_cursor: str | None = None) -> None:
+    def respond_list(self, handle: Handle, resources: list[Resource] | list[Json], next_cursor: str | None = None, *, drain: bool = False) -> None | tuple[None, list[ServerOutput], int | None]:
         """Answers a ``ListResources`` with a page and the host's next cursor (``None``: last).
 
         Raises:
@@ -1142,10 +1214,10 @@ class ServerMachine:
     def remove_capability(self, key: str) -> bool:
         """Withdraws a capability; whether it was set."""
 
-    def respond_completion(self, handle: Handle, values: Sequence[str]) -> None:
+    def respond_completion(self, handle: Handle, values: Sequence[str], *, drain: bool = False) -> None | tuple[None, list[ServerOutput], int | None]:
         """Answers a ``Complete`` with candidate values (first 100 sent)."""
 
-    def respond_input_required(self, handle: Handle, requests: Json, state: builtins.bytes | None = None) -> None:
+    def respond_input_required(self, handle: Handle, requests: Json, state: builtins.bytes | None = None, *, drain: bool = False) -> None | tuple[None, list[ServerOutput], int | None]:
         """Answers with ``input_required``: ``requests`` key → ``{"method", "params"}``.
 
         Raises:
@@ -1160,8 +1232,11 @@ class ServerMachine:
         message: str | None = None,
         *,
         code: int | None = None,
-    ) -> None:
-        """Fails the request (-32602 with ``data.uri``, -32602, -32603, or ``code``)."""
+        drain: bool = False,
+    ) -> None | tuple[None, list[ServerOutput], int | None]:
+        """Fails the request (-32602 with ``data.uri``, -32602, -32603, or ``code``: the
+        core maps -32602 to invalid params, -32002 to not found, other reserved codes to
+        -32603)."""
 
     def resource_updated(self, uri: str) -> None:
         """Queues ``notifications/resources/updated`` on the listens that opted in."""
@@ -1174,6 +1249,10 @@ class ServerMachine:
 
     def shutdown(self) -> None:
         """Graceful close of every subscription."""
+
+    @property
+    def page_size(self) -> int:
+        """Items per list page (the configuration's ``page_size``)."""
 
     @property
     def pending_requests(self) -> int:

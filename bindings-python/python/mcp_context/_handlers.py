@@ -28,7 +28,6 @@ log = logging.getLogger("mcp_context.server")
 # ``resources/list``; without them its items are registered once at start.
 _DYNAMIC_LISTS = hasattr(_core, "ListResources")
 _PLAIN = (str, bytes, dict, list, tuple, type(None))  # results that are never awaitable
-_LIST_PAGE = 50
 
 
 class NotFound(Exception):

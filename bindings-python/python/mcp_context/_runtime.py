@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from . import _core
-from ._core import Cancelled, Complete, GetPrompt, ReadResource, Request, ServerMachine
+from ._core import CallTool, Cancelled, Complete, GetPrompt, ReadResource, Request, ServerMachine
 from ._host import MachineHost
 from ._handlers import (
     AskInput,
@@ -17,7 +17,6 @@ from ._handlers import (
     InvalidParams,
     NotFound,
     _DYNAMIC_LISTS,
-    _LIST_PAGE,
     _PLAIN,
     _contents,
     _dump,
@@ -31,7 +30,8 @@ if TYPE_CHECKING:
 
 
 class _ToolError:
-    """A tool's exception, answered as a result with ``isError: true``."""
+    """A tool's exception, answered as a result with ``isError: true`` (the core's
+    ``respond_tool_error``)."""
 
     def __init__(self, error: BaseException) -> None:
         self.error = error
@@ -41,7 +41,7 @@ def _tool_errors(answer: Callable[[Any, Any], None], rt: Runtime) -> Callable[[A
     def wrapped(handle: Any, value: Any) -> None:
         if isinstance(value, _ToolError):
             log.info("tool error", exc_info=value.error)
-            rt.machine.respond_result(handle, {"content": [{"type": "text", "text": str(value.error) or type(value.error).__name__}], "isError": True})
+            rt.host.call(rt.machine.respond_tool_error, handle, str(value.error) or type(value.error).__name__)
         else:
             answer(handle, value)
 
@@ -62,10 +62,6 @@ class Runtime:
         self.machine = ServerMachine(**config)
         for register in app._registrations:
             register(self.machine)
-        if app._tools:
-            self.machine.add_method("tools/list")
-            self.machine.add_method("tools/call")
-            self.machine.set_capability("tools", {})
         for method in app._methods:
             self.machine.add_method(method)
         self.host = MachineHost(self.machine, self.dispatch)
@@ -86,6 +82,8 @@ class Runtime:
             self._prompt(ev)
         elif t is Complete:
             self._complete(ev)
+        elif t is CallTool:
+            self._call_tool(ev)
         elif t is Request:
             self._request(ev)
         elif _DYNAMIC_LISTS and t is _core.ListResources:
@@ -102,79 +100,84 @@ class Runtime:
     def _read(self, ev: ReadResource) -> None:
         res = self.app._templates.get(ev.template) if ev.template is not None else self.app._statics.get(ev.uri)
         if res is None:
-            self.machine.fail(ev.handle, "not_found")
+            self.host.call(self.machine.fail, ev.handle, "not_found")
             return
         args = ev.variables
         if res.template is not None and ev.target != "template":
             args = res.template.match(ev.uri) or {}
         uri, mime = ev.uri, res.mime
         sig = res.sig
-        self._run(ev, lambda ctx: sig.call(ctx, args), lambda h, v: self.machine.respond_read(h, _contents(uri, mime, v)))
+        call, m = self.host.call, self.machine
+        self._run(ev, lambda ctx: sig.call(ctx, args), lambda h, v: call(m.respond_read, h, _contents(uri, mime, v)))
 
     def _prompt(self, ev: GetPrompt) -> None:
         p = self.app._prompts.get(ev.name)
+        call, m = self.host.call, self.machine
         if p is None:
-            self.machine.fail(ev.handle, "invalid_params", f"unknown prompt {ev.name!r}")
+            call(m.fail, ev.handle, "invalid_params", f"unknown prompt {ev.name!r}")
             return
         for arg, allowed in p.choices.items():
             v = ev.arguments.get(arg)
             if v is not None and v not in allowed:
-                self.machine.fail(ev.handle, "invalid_params", f"{arg} must be one of {', '.join(allowed)}, not {v!r}")
+                call(m.fail, ev.handle, "invalid_params", f"{arg} must be one of {', '.join(allowed)}, not {v!r}")
                 return
         desc = p.description
         sig, arguments = p.sig, ev.arguments
-        self._run(ev, lambda ctx: sig.call(ctx, arguments), lambda h, v: self.machine.respond_prompt(h, _prompt_result(v, desc)))
+        self._run(ev, lambda ctx: sig.call(ctx, arguments), lambda h, v: call(m.respond_prompt, h, _prompt_result(v, desc)))
 
     def _list(self, ev: Any) -> None:
         """One page of the templates' ``list()`` items (``resources/list`` after the
-        registered resources): the cursor is an offset into their concatenation."""
-        items: list[dict[str, Any]] = []
-        for res, lister in self.app._listers:
-            for item in lister():
+        registered resources), in registration order, ``page_size`` items per page. The
+        cursor is the core's ``app_cursor(uriTemplate, offset)``."""
+        call, m = self.host.call, self.machine
+        listers = self.app._listers
+        i, offset = 0, 0
+        if ev.cursor is not None:
+            pos = _core.parse_app_cursor(ev.cursor)
+            keys = [res.uri for res, _ in listers]
+            if pos is None or pos[0] not in keys:
+                call(m.fail, ev.handle, "not_found")  # "Invalid cursor"
+                return
+            i, offset = keys.index(pos[0]), pos[1]
+        size = m.page_size
+        page: list[dict[str, Any]] = []
+        for res, lister in listers[i:]:
+            items = list(lister())
+            end = offset + size - len(page)
+            for item in items[offset:end]:
                 item = _dump(item)
                 if isinstance(item, str):
                     item = {"uri": item, "name": item}
                 if res.mime and "mimeType" not in item:
                     item = {**item, "mimeType": res.mime}
-                items.append(item)
-        try:
-            start = int(ev.cursor) if ev.cursor is not None else 0
-        except ValueError:
-            self.machine.fail(ev.handle, "invalid_params", "invalid cursor")
+                page.append(item)
+            if end < len(items):
+                call(m.respond_list, ev.handle, page, _core.app_cursor(res.uri, end))
+                return
+            offset = 0
+        call(m.respond_list, ev.handle, page, None)
+
+    def _call_tool(self, ev: CallTool) -> None:
+        """A tool call the core checked (registered, visible, arguments an object with every
+        required property): the handler's value becomes a ``CallToolResult``, an exception a
+        tool error (``isError``), ``InvalidParams``/``McpError``/``AskInput`` their answers."""
+        tool = self.app._tools.get(ev.name)
+        call, m = self.host.call, self.machine
+        if tool is None:  # registered by another App on this machine: nothing to run
+            call(m.fail, ev.handle, "not_found")
             return
-        page = items[start : start + _LIST_PAGE]
-        more = start + _LIST_PAGE < len(items)
-        self.machine.respond_list(ev.handle, page, str(start + _LIST_PAGE) if more else None)
+        sig, args = tool.sig, ev.arguments
+        self._run(ev, lambda ctx: sig.call(ctx, args), lambda h, v: call(m.respond_tool, h, _tool_result(v)), tool_errors=True)
 
     def _request(self, ev: Request) -> None:
-        m, app = self.machine, self.app
-        if ev.method == "tools/list":
-            m.respond_result(ev.handle, {"tools": [t.entry for t in app._tools.values()]}, app._tools_cache)
-            return
-        if ev.method == "tools/call":
-            params = ev.params if isinstance(ev.params, dict) else {}
-            tool = app._tools.get(params.get("name")) if isinstance(params.get("name"), str) else None
-            if tool is None:
-                m.fail(ev.handle, "invalid_params", f"unknown tool {params.get('name')!r}")
-                return
-            args = params.get("arguments") or {}
-            if not isinstance(args, dict):
-                m.fail(ev.handle, "invalid_params", "arguments must be an object")
-                return
-            missing = [n for n in tool.entry["inputSchema"].get("required", []) if n not in args]
-            if missing:
-                m.fail(ev.handle, "invalid_params", f"missing arguments: {', '.join(missing)}")
-                return
-            sig = tool.sig
-            self._run(ev, lambda ctx: sig.call(ctx, args), lambda h, v: m.respond_result(h, _tool_result(v)), tool_errors=True)
-            return
+        call, m, app = self.host.call, self.machine, self.app
         fn = app._methods.get(ev.method)
         if fn is None:
-            m.fail(ev.handle, "internal")
+            call(m.fail, ev.handle, "internal")
             return
         params = ev.params
         two = len(inspect.signature(fn).parameters) >= 2
-        self._run(ev, (lambda ctx: fn(params, ctx)) if two else (lambda ctx: fn(params)), lambda h, v: m.respond_result(h, _dump(v)))
+        self._run(ev, (lambda ctx: fn(params, ctx)) if two else (lambda ctx: fn(params)), lambda h, v: call(m.respond_result, h, _dump(v)))
 
     def _complete(self, ev: Complete) -> None:
         res = self.app._templates.get(ev.template) if ev.template is not None else None
@@ -190,14 +193,14 @@ class Runtime:
             comp = self.app._completion
             call = lambda ctx: comp(ref, argument, context)  # noqa: E731
         else:
-            self.machine.respond_completion(ev.handle, [])
+            self.host.call(self.machine.respond_completion, ev.handle, [])
             return
 
         def answer(h: Any, v: Any) -> None:
             v = _dump(v)
             if isinstance(v, dict):
                 v = v.get("values", [])
-            self.machine.respond_completion(h, [str(x) for x in (v or [])])
+            self.host.call(self.machine.respond_completion, h, [str(x) for x in (v or [])])
 
         self._run(ev, call, answer)
 
@@ -236,11 +239,9 @@ class Runtime:
                     self._answer(handle, _ToolError(e), answer)
                 else:
                     self._fail(handle, e)
-                self.host.drain()
             return
         if self.tasks.pop(int(handle), None) is not None:
             self._answer(handle, value, answer)
-            self.host.drain()
 
     def _answer(self, handle: Any, value: Any, answer: Callable[[Any, Any], None]) -> None:
         try:
@@ -252,20 +253,21 @@ class Runtime:
             self._fail(handle, e)
 
     def _fail(self, handle: Any, e: BaseException) -> None:
-        m = self.machine
+        call, m = self.host.call, self.machine
         try:
             if isinstance(e, AskInput):
-                m.respond_input_required(handle, e.requests, e.state)
+                call(m.respond_input_required, handle, e.requests, e.state)
             elif isinstance(e, NotFound):
-                m.fail(handle, "not_found", str(e) or None)
+                call(m.fail, handle, "not_found", str(e) or None)
             elif isinstance(e, InvalidParams):
-                m.fail(handle, "invalid_params", str(e) or None)
+                call(m.fail, handle, "invalid_params", str(e) or None)
             elif isinstance(e, _core.McpError) and isinstance(getattr(e, "code", None), int):
-                m.fail(handle, "application", getattr(e, "message", None) or str(e), code=e.code)
+                # The core maps the code (Failure::from_code): -32602, reserved, the app's own.
+                call(m.fail, handle, "application", getattr(e, "message", None) or str(e), code=e.code)
             else:
                 if not isinstance(e, asyncio.CancelledError):
                     log.error("handler failed", exc_info=e)
-                m.fail(handle, "internal")
+                call(m.fail, handle, "internal")
         except _core.RespondError as r:
             # An answer the machine refused (e.g. input_required without state keys) is a
             # bug of the handler: the request still gets -32603. A consumed or dead handle
@@ -273,7 +275,7 @@ class Runtime:
             if r.kind not in ("unknown_handle", "client_lacks_capability"):
                 log.error("answer refused: %s", r)
                 try:
-                    m.fail(handle, "internal")
+                    call(m.fail, handle, "internal")
                 except _core.RespondError:
                     pass
 

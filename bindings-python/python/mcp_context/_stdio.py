@@ -89,13 +89,8 @@ async def serve_stdio(app: App, *, auth: int = 0, stdin: Any = None, stdout: Any
             out.flush()
 
     host.sinks[0] = sink
-    drain = host.drain
+    host.after = flush
 
-    def drain_and_flush() -> None:
-        drain()
-        flush()
-
-    host.drain = drain_and_flush  # type: ignore[method-assign]
     q = await _chunks_from_pipe(stdin) if _pollable(stdin) else _chunks_from_thread(stdin)
     handle_message = m.handle_message
     lines = StdioLines(m.max_line)
@@ -111,21 +106,24 @@ async def serve_stdio(app: App, *, auth: int = 0, stdin: Any = None, stdout: Any
         while True:
             chunk = await q.get()
             if chunk is None:
-                handle(lines.finish())
-                drain_and_flush()
+                host.batch(lambda: handle(lines.finish()))
                 break
             # Take every chunk already read before draining: one write for a burst.
+            batch: list[Any] = []
             while True:
-                handle(lines.feed(chunk))
+                batch.extend(lines.feed(chunk))
                 if q.empty():
                     break
                 chunk = q.get_nowait()
                 if chunk is None:
                     q.put_nowait(None)
                     break
-            drain_and_flush()
+            if len(batch) == 1 and type(batch[0]) is bytes:
+                host.call(handle_message, batch[0], now_ms(), auth=auth)  # one crossing
+            elif batch:
+                host.batch(lambda: handle(batch))
         await rt.drain_tasks()
     finally:
         m.shutdown()
-        drain_and_flush()
+        host.drain()
         host.sinks.pop(0, None)

@@ -88,15 +88,17 @@ class App:
         *,
         title: str | None = None,
         instructions: str | None = None,
-        tools_cache: CacheHint = (0, "public"),
+        tools_cache: CacheHint = None,
         **machine_config: Any,
     ) -> None:
         """``name``/``version``/``title`` are the ``serverInfo``; ``tools_cache`` is the hint
-        of ``tools/list`` results; ``machine_config`` goes to ``ServerMachine`` as is
-        (``page_size``, ``request_timeout_ms``, ``read_cache``, ``state_keys``...)."""
-        self._tools_cache = _cache(tools_cache)
+        of ``tools/list`` results (default: the core's ``tools_list_cache``);
+        ``machine_config`` goes to ``ServerMachine`` as is (``page_size``,
+        ``request_timeout_ms``, ``read_cache``, ``state_keys``...)."""
         info = {"name": name, "version": version, **({"title": title} if title else {})}
         self._config = {"server_info": info, "instructions": instructions, **machine_config}
+        if tools_cache is not None:
+            self._config["tools_list_cache"] = _cache(tools_cache)
         self._statics: dict[str, _Resource] = {}
         self._templates: dict[str, _Resource] = {}
         self._prompts: dict[str, _Prompt] = {}
@@ -243,12 +245,13 @@ class App:
         icons: Any = None,
         meta: dict[str, Any] | None = None,
     ) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
-        """Registers a tool (``tools/list``, ``tools/call`` through the machine's extension
-        methods; ``tools`` announced in ``server/discover``). ``inputSchema`` comes from the
-        type hints (required = no default). The handler returns a ``str``, content blocks, a
-        ``CallToolResult`` or anything JSON (also sent as ``structuredContent`` when a dict).
-        An exception other than ``InvalidParams``/``McpError`` is a tool error
-        (``isError: true``, its message as text), as the spec asks."""
+        """Registers a tool in the core's registry (``tools/list``, ``tools/call``, the
+        ``tools`` capability, unknown tools and missing required arguments are the core's).
+        ``inputSchema`` comes from the type hints (required = no default). The handler
+        returns a ``str``, content blocks, a ``CallToolResult`` or anything JSON (also sent as
+        ``structuredContent`` when a dict). An exception other than
+        ``InvalidParams``/``McpError`` is a tool error (``isError: true``, its message as
+        text), as the spec asks."""
         if callable(name):
             raise TypeError("use @app.tool(), not @app.tool")
 
@@ -274,6 +277,7 @@ class App:
                 if v is not None:
                     entry[k] = v
             self._tools[tname] = _Tool(sig, entry)
+            self._registrations.append(lambda m: m.add_tool(entry))
             return fn
 
         return decorator
@@ -325,6 +329,10 @@ class App:
         self._push(lambda m: m.prompts_list_changed())
         if self._broker is not None:
             self._broker.publish("prompts_list_changed")
+
+    def tools_list_changed(self) -> None:
+        """``notifications/tools/list_changed`` to the listens that opted in."""
+        self._push(lambda m: m.tools_list_changed())
 
     def use_broker(self, broker: Any) -> None:
         """Scale-out (docs/scale-out.md): the three pushes above are applied here and

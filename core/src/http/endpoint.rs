@@ -130,6 +130,10 @@ pub enum Refusal {
     SessionNotFound,
     /// A second GET stream for one session: 409.
     StreamConflict,
+    /// A request naming a session with an `MCP-Protocol-Version` the session does not
+    /// speak (invalid, unsupported, or a modern revision): 400 (spec 2025-11-25,
+    /// basic/transports "Protocol Version Header").
+    UnsupportedProtocolVersion,
 }
 
 impl Refusal {
@@ -145,6 +149,7 @@ impl Refusal {
             Self::PayloadTooLarge => 413,
             Self::SessionNotFound => 404,
             Self::StreamConflict => 409,
+            Self::UnsupportedProtocolVersion => 400,
         }
     }
 
@@ -183,6 +188,10 @@ impl fmt::Display for Refusal {
             Self::StreamConflict => {
                 f.write_str("Conflict: this session already has its GET stream open")
             }
+            Self::UnsupportedProtocolVersion => f.write_str(
+                "Bad Request: unsupported MCP-Protocol-Version for this session \
+                 (supported: 2025-11-25, 2025-06-18, 2025-03-26)",
+            ),
         }
     }
 }

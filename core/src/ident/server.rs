@@ -11,6 +11,7 @@ idents!(Event {
     Self::Complete(_) => "complete",
     Self::Request(_) => "request",
     Self::ListResources(_) => "list_resources",
+    Self::CallTool(_) => "call_tool",
     Self::Cancelled { .. } => "cancelled",
     Self::StreamOverflow { .. } => "stream_overflow",
 });
@@ -58,6 +59,7 @@ idents!(Listed<'_> {
     Self::Resource(_) => "resource",
     Self::Template(_) => "template",
     Self::Prompt(_) => "prompt",
+    Self::Tool(_) => "tool",
 });
 
 idents!(Failure {
@@ -76,6 +78,7 @@ idents!(RegisterError {
     Self::CoreMethod => "core_method",
     Self::CoreCapability => "core_capability",
     Self::NotAnObject => "not_an_object",
+    Self::ToolsByMethod => "tools_by_method",
 });
 
 idents!(RespondError {

@@ -65,6 +65,7 @@ fn identifiers_are_stable() {
             "complete",
             "request",
             "list_resources",
+            "call_tool",
             "cancelled",
             "stream_overflow"
         ]

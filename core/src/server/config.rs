@@ -81,6 +81,8 @@ pub struct ServerConfig {
     pub templates_list_cache: CacheHint,
     /// Hints on every `prompts/list` page. Default: 1 minute, public.
     pub prompts_list_cache: CacheHint,
+    /// Hints on every `tools/list` page of the registered tools. Default: 1 minute, public.
+    pub tools_list_cache: CacheHint,
     /// Hints on `resources/read` results when neither the resource nor its template has its
     /// own. Default: 0 ms, private (the safe reading: contents may depend on the caller).
     pub read_cache: CacheHint,
@@ -136,8 +138,10 @@ pub struct ServerConfig {
     /// (`Mcp-Session-Id`). Default: true. Without feature `legacy` the era is not compiled
     /// in, and this is taken as false.
     pub legacy_sessions: bool,
-    /// Legacy HTTP sessions open at once; one more `initialize` gets -32603 (HTTP 503).
-    /// Default: 1024.
+    /// Legacy HTTP sessions open at once. When the table is full, a new `initialize` takes
+    /// the place of the oldest half-open session (one that has seen no request since its
+    /// `initialize`); when every session is established it gets -32603 with HTTP 503 and
+    /// `Retry-After` (docs/server-machine.md §"Legacy sessions"). Default: 1024.
     pub max_sessions: usize,
     /// A legacy HTTP session without a request for this long (and no GET stream open) ends;
     /// its id then gets 404. Default: 30 min.
@@ -148,6 +152,20 @@ pub struct ServerConfig {
     /// limit, [`DEFAULT_MAX_BODY`](crate::http::DEFAULT_MAX_BODY) (4 MiB, as the official
     /// SDKs): one bound for a message on either transport.
     pub max_line: usize,
+    /// A legacy HTTP session that has seen no request since its `initialize` (no
+    /// `notifications/initialized`, no other request, no GET) ends after this long. A real
+    /// client sends `notifications/initialized` one round trip after the `initialize`
+    /// answer; 10 s leaves room for slow links and makes a flood of handshakes that never
+    /// complete cost a table slot for 10 s at most (they are evicted first anyway).
+    /// Default: 10 s.
+    pub session_handshake_ms: u64,
+    /// Legacy HTTP sessions one peer ([`Ctx::peer`](super::Ctx), IPv6 grouped by /64) may
+    /// hold. At the bound, the peer's oldest half-open session makes room; when all of them
+    /// are established the `initialize` gets -32603 with HTTP 429 and `Retry-After`. A host
+    /// behind a reverse proxy passes the client address the proxy reports (or raises this
+    /// to `max_sessions`): every connection otherwise comes from the proxy. Default: 256
+    /// (a quarter of `max_sessions`).
+    pub max_sessions_per_peer: usize,
 }
 
 impl Default for ServerConfig {
@@ -164,6 +182,7 @@ impl Default for ServerConfig {
             resources_list_cache: CacheHint::public(60_000),
             templates_list_cache: CacheHint::public(60_000),
             prompts_list_cache: CacheHint::public(60_000),
+            tools_list_cache: CacheHint::public(60_000),
             read_cache: CacheHint::private(0),
             request_timeout_ms: 30_000,
             stream_queue: 256,
@@ -184,6 +203,8 @@ impl Default for ServerConfig {
             max_sessions: 1024,
             session_idle_ms: 30 * 60 * 1000,
             max_line: crate::http::DEFAULT_MAX_BODY,
+            session_handshake_ms: 10_000,
+            max_sessions_per_peer: 256,
         }
     }
 }
@@ -225,6 +246,7 @@ impl ServerConfig {
             self.max_pending_per_stream,
             self.max_pending,
             self.max_line,
+            self.max_sessions_per_peer,
         ];
         if capacities.contains(&0) {
             return Err(ConfigError::ZeroCapacity);

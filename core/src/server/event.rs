@@ -179,6 +179,33 @@ pub struct RequestEvent {
     pub retry: Option<Retry>,
 }
 
+/// `tools/call` of a registered tool ([`Server::add_tool`](super::Server::add_tool)), after the
+/// machine validated the envelope, the tool's name (registered and visible to `auth`), that
+/// `arguments` is an object holding every top-level `required` property of the tool's
+/// `inputSchema`, and any `requestState`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolEvent {
+    /// Answer with [`Server::respond_tool`](super::Server::respond_tool),
+    /// [`Server::respond_tool_error`](super::Server::respond_tool_error) (the tool failed:
+    /// a result with `isError: true`),
+    /// [`Server::respond_input_required`](super::Server::respond_input_required) or
+    /// [`Server::fail`](super::Server::fail) (a protocol error).
+    pub handle: Handle,
+    /// The tool's name.
+    pub name: String,
+    /// `arguments`, a JSON object (`{}` when the request sent none). Checking them against
+    /// the rest of the `inputSchema` is the host's.
+    pub arguments: OwnedJson,
+    /// The caller context of the request.
+    pub auth: u64,
+    /// The request's declared client capabilities.
+    pub capabilities: DeclaredCapabilities,
+    /// The verified retry inputs, on an MRTR retry.
+    pub retry: Option<Retry>,
+    /// The request carried `_meta.progressToken` (see [`ReadEvent::progress`]).
+    pub progress: bool,
+}
+
 /// `resources/list` reached the host's own pages
 /// ([`ServerConfig::dynamic_resources`](super::ServerConfig::dynamic_resources)): the
 /// registered resources were listed first.
@@ -222,6 +249,8 @@ pub enum Event {
     Request(RequestEvent),
     /// `resources/list` needs a page of the host's resources.
     ListResources(ListEvent),
+    /// A `tools/call` of a registered tool needs a result.
+    CallTool(ToolEvent),
     /// A handle is dead: stop working on it; any later answer is refused.
     Cancelled {
         /// The request.

@@ -10,7 +10,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::config::CacheHint;
-use super::event::{DeclaredCapabilities, Event, Handle, RequestEvent};
+use super::event::{DeclaredCapabilities, Event, Handle, RequestEvent, Retry};
 use super::io::Ctx;
 use super::machine::Server;
 use super::mrtr;
@@ -20,7 +20,7 @@ use super::registry::RegisterError;
 use super::reply::RespondError;
 use crate::http::RequestHeaders;
 use crate::json::{Encode, EncodeError, JsonSink, JsonStr, RawJson, Writer};
-use crate::jsonrpc::{FromJson, Method, Request, TypedResponse};
+use crate::jsonrpc::{FromJson, Method, Request, RequestId, TypedResponse};
 use crate::messages::owned::{AsView, OwnedJson};
 use crate::messages::{DiscoverResult, Implementation, InputResponses, ResultMeta};
 
@@ -56,6 +56,11 @@ fn core_owned(method: &str) -> bool {
         )
 }
 
+/// `tools/list` and `tools/call`: the host's own while no tool is registered in the core.
+pub(crate) fn is_tools_method(method: &str) -> bool {
+    method == "tools/list" || method == "tools/call"
+}
+
 /// Capabilities the machine derives from what is registered and configured.
 const DERIVED_CAPABILITIES: [&str; 3] = ["resources", "prompts", "completions"];
 
@@ -72,6 +77,9 @@ impl Server {
     pub fn add_method(&mut self, method: &str) -> Result<(), RegisterError> {
         if core_owned(method) {
             return Err(RegisterError::CoreMethod);
+        }
+        if is_tools_method(method) && self.serves_tools() {
+            return Err(RegisterError::ToolsByMethod);
         }
         self.ext.methods.add(String::from(method));
         Ok(())
@@ -96,6 +104,9 @@ impl Server {
         if DERIVED_CAPABILITIES.contains(&key) {
             return Err(RegisterError::CoreCapability);
         }
+        if key == "tools" && self.serves_tools() {
+            return Err(RegisterError::ToolsByMethod);
+        }
         if value.as_raw().object().is_none() {
             return Err(RegisterError::NotAnObject);
         }
@@ -110,15 +121,18 @@ impl Server {
         self.ext.capabilities.remove(key).is_some()
     }
 
-    /// Whether the host announced `tools: {listChanged: true}`: listen subscriptions then
-    /// honour `toolsListChanged`, and [`Server::tools_list_changed`] reaches them.
+    /// Whether `tools: {listChanged: true}` is announced (tools registered in the core, or
+    /// the host's own capability): listen subscriptions then honour `toolsListChanged`, and
+    /// [`Server::tools_list_changed`] reaches them.
     pub(crate) fn announces_tools_list_changed(&self) -> bool {
-        self.ext
-            .capabilities
-            .get("tools")
-            .and_then(|v| v.as_raw().get("listChanged"))
-            .and_then(|v| v.as_bool())
-            == Some(true)
+        self.serves_tools()
+            || self
+                .ext
+                .capabilities
+                .get("tools")
+                .and_then(|v| v.as_raw().get("listChanged"))
+                .and_then(|v| v.as_bool())
+                == Some(true)
     }
 
     /// The registered name of `method`, when the host serves it.
@@ -153,24 +167,8 @@ impl Server {
         let Some(params) = r.params else {
             return self.invalid_params(ctx, r.id, "params: expected an object");
         };
-        let state = match params.get("requestState") {
-            None => None,
-            Some(v) => match v.as_str() {
-                Some(s) => Some(s),
-                None => return self.invalid_params(ctx, r.id, "requestState: expected a string"),
-            },
-        };
-        let responses = match params.get("inputResponses") {
-            None => None,
-            Some(v) => match InputResponses::from_json(v) {
-                Ok(m) => Some(m),
-                Err(e) => return self.invalid_params(ctx, r.id, &format!("{e}")),
-            },
-        };
-        let binding = || mrtr::method_binding(&method, params);
-        let retry = match self.retry_inputs(state, responses, binding, ctx.auth) {
-            Ok(r) => r,
-            Err(e) => return self.invalid_params(ctx, r.id, &format!("{e}")),
+        let Some(retry) = self.raw_retry(ctx, r.id, &method, params) else {
+            return;
         };
         let caps = DeclaredCapabilities::of(&meta.client_capabilities);
         let params = OwnedJson::from_raw(params);
@@ -196,6 +194,47 @@ impl Server {
                 })
             },
         );
+    }
+
+    /// The MRTR inputs of a params object the machine does not decode itself (a registered
+    /// method's, `tools/call`'s): `requestState` (a string, opened and verified against
+    /// `method` and the params' digest) and `inputResponses` (an object). `None` when an
+    /// error (-32602) was answered.
+    pub(crate) fn raw_retry(
+        &mut self,
+        ctx: Ctx,
+        id: RequestId<'_>,
+        method: &str,
+        params: RawJson<'_>,
+    ) -> Option<Option<Retry>> {
+        let state = match params.get("requestState") {
+            None => None,
+            Some(v) => match v.as_str() {
+                Some(s) => Some(s),
+                None => {
+                    self.invalid_params(ctx, id, "requestState: expected a string");
+                    return None;
+                }
+            },
+        };
+        let responses = match params.get("inputResponses") {
+            None => None,
+            Some(v) => match InputResponses::from_json(v) {
+                Ok(m) => Some(m),
+                Err(e) => {
+                    self.invalid_params(ctx, id, &format!("{e}"));
+                    return None;
+                }
+            },
+        };
+        let binding = || mrtr::method_binding(method, params);
+        match self.retry_inputs(state, responses, binding, ctx.auth) {
+            Ok(r) => Some(r),
+            Err(e) => {
+                self.invalid_params(ctx, id, &format!("{e}"));
+                None
+            }
+        }
     }
 
     /// Answers a [`RequestEvent`] with `result`, a JSON object in the method's result shape
@@ -262,10 +301,10 @@ impl Server {
 }
 
 /// A host's result object with the machine's members.
-struct HostResult<'a> {
-    raw: RawJson<'a>,
-    cache: Option<CacheHint>,
-    server_info: Option<Implementation<'a>>,
+pub(crate) struct HostResult<'a> {
+    pub(crate) raw: RawJson<'a>,
+    pub(crate) cache: Option<CacheHint>,
+    pub(crate) server_info: Option<Implementation<'a>>,
 }
 
 impl Encode for HostResult<'_> {

@@ -30,7 +30,7 @@ use crate::messages::owned::{
 use crate::messages::{
     Arguments, ClientRequest, CompleteParams, GetPromptParams, InputResponses,
     ListChangedCapability, ListResult, ListenParams, ReadResourceParams, ReadResourceResult,
-    Reference, RequestMeta, ResourcesCapability, Seq,
+    Reference, RequestMeta, ResourcesCapability, Seq, Tool,
 };
 
 fn pairs(args: Option<Arguments<'_>>) -> Vec<(String, String)> {
@@ -86,6 +86,9 @@ impl Server {
                         list_changed: Some(true),
                     }),
                     completions: self.serves_completions(),
+                    tools: self.serves_tools().then_some(ListChangedCapability {
+                        list_changed: Some(true),
+                    }),
                     ..OwnedServerCapabilities::default()
                 },
                 instructions: c.instructions.clone(),
@@ -124,8 +127,14 @@ impl Server {
         String::from_utf8(bytes).ok()
     }
 
-    /// The three paginated lists (docs/rules.md §3, §5, §6, §8).
-    fn list(&mut self, list: ListId, id: RequestId<'_>, ctx: Ctx, cursor: Option<JsonStr<'_>>) {
+    /// The paginated lists of the registry (docs/rules.md §3, §5, §6, §8, §20.2).
+    pub(crate) fn list(
+        &mut self,
+        list: ListId,
+        id: RequestId<'_>,
+        ctx: Ctx,
+        cursor: Option<JsonStr<'_>>,
+    ) {
         let after = match cursor {
             None => None,
             Some(c) => match decode_cursor(list, &c.to_cow()) {
@@ -163,6 +172,13 @@ impl Server {
                 let views: Vec<_> = items.iter().map(|p| p.prompt.view()).collect();
                 let next = next.map(|k| encode_cursor(list, k));
                 let hint = self.config.prompts_list_cache;
+                self.page_bytes(id, &views, next.as_deref(), hint)
+            }
+            ListId::Tools => {
+                let (items, next) = page(&reg.tools, after, size, |t| vis(Listed::Tool(t)));
+                let views: Vec<_> = items.iter().map(|t| Tool(t.as_json().as_raw())).collect();
+                let next = next.map(|k| encode_cursor(list, k));
+                let hint = self.config.tools_list_cache;
                 self.page_bytes(id, &views, next.as_deref(), hint)
             }
         };
@@ -270,6 +286,7 @@ impl Server {
             binding,
             progress,
             last_progress: None,
+            log_level: meta.and_then(|m| m.log_level),
         });
         let has_progress = self.pending.get(h).is_some_and(|p| p.progress.is_some());
         self.out.event(event(h, has_progress));

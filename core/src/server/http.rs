@@ -28,7 +28,9 @@ impl Server {
     /// and headers are parsed, before reading the body. [`HeadCheck::Respond`] is the whole
     /// answer (the body need not be read); [`HeadCheck::ReadBody`] says how much to read.
     /// With legacy sessions on, a request naming an `Mcp-Session-Id` may also be `GET` (the
-    /// session's event stream) or `DELETE` (end it); an unknown session is 404.
+    /// session's event stream) or `DELETE` (end it); an unknown session is 404, an
+    /// `MCP-Protocol-Version` other than a [`LEGACY_VERSIONS`](super::LEGACY_VERSIONS)
+    /// revision is 400 (absent: the negotiated one).
     #[must_use]
     pub fn http_head(&self, head: &RequestHead<'_>) -> HeadCheck {
         let session = self.session_of(head);
@@ -44,6 +46,14 @@ impl Server {
         if let Some(id) = session {
             if !self.legacy.sessions.contains(id) {
                 return HeadCheck::Respond(self.refuse(Refusal::SessionNotFound));
+            }
+            // Spec 2025-11-25, basic/transports "Protocol Version Header": an invalid or
+            // unsupported version is 400; an absent header means the negotiated one.
+            if head
+                .protocol_version
+                .is_some_and(|v| !super::legacy::session_speaks(v))
+            {
+                return HeadCheck::Respond(self.refuse(Refusal::UnsupportedProtocolVersion));
             }
             if head.method == "GET" && head.accept.is_some_and(|a| !accepts(a, SSE)) {
                 return HeadCheck::Respond(self.refuse(Refusal::NotAcceptable));
@@ -83,9 +93,8 @@ impl Server {
         };
         self.now = self.now.max(now_ms);
         if self.sessions_on() {
-            self.legacy
-                .sessions
-                .prune(self.now, self.config.session_idle_ms);
+            let bounds = self.session_bounds();
+            self.legacy.sessions.prune(self.now, &bounds);
         }
         if let Some(id) = self.session_of(head) {
             return self.session_request(head, id, body, limit, ctx);
@@ -110,9 +119,15 @@ impl Server {
         let received = self.receive(body, self.now, ctx, Some(&headers));
         self.legacy.modern_header = false;
         let created = self.legacy.created.take();
+        let retry_after = self.legacy.retry_after_s.take();
         let mut start = self.http_answer(received, ctx);
-        if let (Some(id), HttpStart::Respond(r)) = (created, &mut start) {
-            r.headers.push((SESSION_HEADER, id));
+        if let HttpStart::Respond(r) = &mut start {
+            if let Some(id) = created {
+                r.headers.push((SESSION_HEADER, id));
+            }
+            if let Some(s) = retry_after {
+                r.headers.push(("Retry-After", format!("{s}")));
+            }
         }
         start
     }
@@ -132,6 +147,9 @@ impl Server {
             return HttpStart::Respond(self.refuse(Refusal::SessionNotFound));
         };
         session.last_used = now;
+        // Any request after the `initialize` completes the handshake: the session is no
+        // longer half-open (never evicted to make room, no handshake bound).
+        session.established = true;
         match head.method {
             "GET" => {
                 if session.get_stream.is_some() {

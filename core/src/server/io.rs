@@ -3,6 +3,7 @@
 //! [`Server::poll_output`](super::Server::poll_output) ([`Output`], [`Transmit`]).
 
 use alloc::vec::Vec;
+use core::net::IpAddr;
 
 use super::event::Event;
 
@@ -22,7 +23,14 @@ pub enum Transport {
 }
 
 /// Where a message came from: the stream its answers go to, the caller's authorization
-/// context, and the transport.
+/// context, the transport, and the network peer when the host knows it.
+///
+/// ```
+/// use core::net::{IpAddr, Ipv4Addr};
+/// use mcp_context::server::{Ctx, StreamId};
+/// let ctx = Ctx::http(StreamId(7), 0).with_peer(IpAddr::V4(Ipv4Addr::new(192, 0, 2, 1)));
+/// assert!(ctx.peer.is_some());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Ctx {
     /// The stream every answer to this message is written to.
@@ -33,6 +41,11 @@ pub struct Ctx {
     pub auth: u64,
     /// The transport of `stream`.
     pub transport: Transport,
+    /// The remote address of the connection (HTTP: the socket's peer, or the client address
+    /// a trusted proxy reported), `None` when unknown. It only bounds the 2025-11-25 HTTP
+    /// sessions one peer may hold ([`ServerConfig::max_sessions_per_peer`](super::ServerConfig));
+    /// no peer, no per-peer bound.
+    pub peer: Option<IpAddr>,
 }
 
 impl Ctx {
@@ -43,6 +56,7 @@ impl Ctx {
             stream,
             auth: 0,
             transport: Transport::Stdio,
+            peer: None,
         }
     }
 
@@ -53,6 +67,16 @@ impl Ctx {
             stream,
             auth,
             transport: Transport::Http,
+            peer: None,
+        }
+    }
+
+    /// The same context with the remote address `peer` (see [`Ctx::peer`]).
+    #[must_use]
+    pub const fn with_peer(self, peer: IpAddr) -> Self {
+        Self {
+            peer: Some(peer),
+            ..self
         }
     }
 }

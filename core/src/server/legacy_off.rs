@@ -20,6 +20,15 @@ pub(crate) struct Legacy {
     pub(crate) created: Option<String>,
     pub(crate) current: Option<String>,
     pub(crate) modern_header: bool,
+    pub(crate) retry_after_s: Option<u64>,
+}
+
+/// The session bounds (unused without the feature).
+pub(crate) struct Bounds;
+
+/// Never reached: no session exists without the feature.
+pub(crate) fn session_speaks(_v: &str) -> bool {
+    true
 }
 
 /// The session table: never holds a session.
@@ -29,6 +38,7 @@ pub(crate) struct Sessions;
 /// A legacy HTTP session (never created without the feature).
 pub(crate) struct Session {
     pub(crate) last_used: u64,
+    pub(crate) established: bool,
     pub(crate) get_stream: Option<StreamId>,
 }
 
@@ -37,7 +47,7 @@ impl Sessions {
         false
     }
 
-    pub(crate) fn prune(&mut self, _now: u64, _idle_ms: u64) {}
+    pub(crate) fn prune(&mut self, _now: u64, _bounds: &Bounds) {}
 
     pub(crate) fn get_mut(&mut self, _id: &str, _auth: u64) -> Option<&mut Session> {
         None
@@ -55,6 +65,10 @@ impl Legacy {
 }
 
 impl Server {
+    pub(crate) fn session_bounds(&self) -> Bounds {
+        Bounds
+    }
+
     /// Number of open 2025-11-25 HTTP sessions: none without feature `legacy`.
     #[must_use]
     pub fn open_sessions(&self) -> usize {
@@ -78,4 +92,37 @@ impl Server {
     pub(crate) fn legacy_updated(&mut self, _uri: &str) {}
 
     pub(crate) fn legacy_list_changed(&mut self, _kind: ListKind) {}
+
+    pub(crate) fn legacy_ask_client(
+        &mut self,
+        _p: &super::pending::Pending,
+        _requests: &[(String, crate::messages::owned::OwnedInputRequest)],
+        _state: Option<&str>,
+    ) -> bool {
+        false
+    }
+
+    pub(crate) fn legacy_log(
+        &mut self,
+        _level: crate::messages::LoggingLevel,
+        _bytes: &[u8],
+    ) -> usize {
+        0
+    }
+
+    pub(crate) fn legacy_client_answer(&mut self, _bytes: &[u8], _ctx: Ctx) {}
+
+    pub(crate) fn legacy_next_deadline(&self) -> Option<u64> {
+        None
+    }
+
+    pub(crate) fn legacy_timeout(&mut self, _now: u64) {}
+
+    pub(crate) fn legacy_cancelled(
+        &mut self,
+        _ctx: Ctx,
+        _id: &crate::jsonrpc::RequestId<'_>,
+    ) -> bool {
+        false
+    }
 }

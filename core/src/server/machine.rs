@@ -59,6 +59,7 @@ impl core::fmt::Debug for Server {
             .field("resources", &self.registry.resources.len())
             .field("templates", &self.registry.templates.len())
             .field("prompts", &self.registry.prompts.len())
+            .field("tools", &self.registry.tools.len())
             .field("pending", &self.pending.len())
             .field("subscriptions", &self.subs.len())
             .field("queued", &self.out.len())
@@ -106,6 +107,16 @@ impl Server {
         Some(self.legacy_shape(q.output))
     }
 
+    /// Every queued output at once, appended to `out` in the order produced: what
+    /// [`Server::poll_output`] gives until `None` (the drain rule in one call), so a binding
+    /// returns the outputs of an input in the same crossing as the input.
+    pub fn drain(&mut self, out: &mut Vec<Output>) {
+        out.reserve(self.out.len());
+        while let Some(o) = self.poll_output() {
+            out.push(o);
+        }
+    }
+
     /// Installs the output-ready signal: the machine calls `waker.wake_by_ref()` each time
     /// an output is queued while the queue was empty, whatever queued it (`respond_*`,
     /// `fail`, `progress`, `resource_updated`, the list changes, `shutdown`,
@@ -127,13 +138,18 @@ impl Server {
     /// work: the deadline of the oldest unanswered event.
     #[must_use]
     pub fn poll_timeout(&self) -> Option<u64> {
-        self.pending.next_deadline()
+        let legacy = self.legacy_next_deadline();
+        match (self.pending.next_deadline(), legacy) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Fails every request whose deadline is at or before `now_ms` with -32603 and reports
     /// [`Event::Cancelled`] with [`CancelReason::TimedOut`].
     pub fn handle_timeout(&mut self, now_ms: u64) {
         self.tick(now_ms);
+        self.legacy_timeout(self.now);
         for h in self.pending.expired(self.now) {
             if let Some(p) = self.pending.remove(h) {
                 let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Request timed out");
@@ -190,7 +206,10 @@ impl Server {
                 self.on_notification(n, ctx);
                 Received::Notification
             }
-            Ok(Message::Response(_) | Message::Error(_)) => Received::Response,
+            Ok(Message::Response(_) | Message::Error(_)) => {
+                self.legacy_client_answer(bytes, ctx);
+                Received::Response
+            }
             Err(e) => {
                 let id = match e {
                     DecodeError::Json(_) => None,
@@ -217,6 +236,9 @@ impl Server {
         ctx: Ctx,
         headers: Option<&RequestHeaders<'_>>,
     ) {
+        if matches!(r.method, Method::ToolsList | Method::ToolsCall) && self.serves_tools() {
+            return self.on_tools(r, ctx, headers);
+        }
         let served = matches!(
             r.method,
             Method::ServerDiscover
@@ -319,14 +341,16 @@ impl Server {
     fn on_notification(&mut self, n: Notification<'_>, ctx: Ctx) {
         // The only client notification of the core protocol (docs/rules.md §1.3); invalid
         // cancellations are ignored (docs/rules.md §12).
-        if let Ok(ServerNotification::Cancelled(p)) = ServerNotification::from_notification(&n) {
+        if let Ok(ServerNotification::Cancelled(p)) = ServerNotification::from_notification(&n)
+            && !self.legacy_cancelled(ctx, &p.request_id)
+        {
             self.cancel(ctx.stream, &p.request_id);
         }
     }
 
     /// A client cancelled request `id` on `stream`: a listen subscription ends, an
     /// unanswered event is reported; nothing more is sent for it (docs/rules.md §16.9 rule 56).
-    fn cancel(&mut self, stream: StreamId, id: &RequestId<'_>) {
+    pub(crate) fn cancel(&mut self, stream: StreamId, id: &RequestId<'_>) {
         if let Some(k) = self.subs.find(stream, id) {
             self.subs.remove(k);
             self.out.purge_subscription(k);

@@ -55,16 +55,18 @@
 //! | `config` | [`ServerConfig`], [`CacheHint`] |
 //! | `registry` | resources, templates, prompts, value sets, visibility |
 //! | `route` | [`check_uri`] and the [`TemplateRouter`] seam |
-//! | `page` | opaque keyset cursors |
+//! | `page` | opaque keyset cursors, [`AppCursor`] |
 //! | `machine` | the state, registration, validation pipeline |
 //! | `legacy` | the 2025-11-25 era: `initialize`, `ping`, `resources/subscribe`, sessions, result shapes |
 //! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
 //! | `handlers` | one handler per method |
 //! | `extension` | methods and capabilities the host adds |
+//! | `tools` | the tool registry: `tools/list`, `tools/call`, tool results and errors |
 //! | `dynamic` | the host's own `resources/list` pages |
 //! | `reply` | `respond_*`, [`Server::fail`] |
 //! | `notify` | listen fan-out, bounded queues, shutdown |
 //! | `progress` | `notifications/progress` by handle |
+//! | `log` | `notifications/message`: [`Server::log_for`], [`Server::log`] |
 //! | `mrtr` | sealing and verifying `requestState` |
 //! | `complete` | built-in completion |
 //! | `pending`, `subscriptions`, `outbox` | internal tables |
@@ -95,6 +97,8 @@ mod legacy;
 #[cfg(feature = "alloc")]
 mod line;
 #[cfg(feature = "alloc")]
+mod log;
+#[cfg(feature = "alloc")]
 mod machine;
 #[cfg(feature = "alloc")]
 mod mrtr;
@@ -122,6 +126,8 @@ mod sort;
 #[cfg(feature = "alloc")]
 mod subscriptions;
 #[cfg(feature = "alloc")]
+mod tools;
+#[cfg(feature = "alloc")]
 mod vecmap;
 
 #[cfg(feature = "alloc")]
@@ -131,7 +137,7 @@ pub use config::{CacheHint, ConfigError, SealingKey, ServerConfig};
 #[cfg(feature = "alloc")]
 pub use event::{
     CancelReason, CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle,
-    ListEvent, PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry,
+    ListEvent, PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry, ToolEvent,
 };
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};
@@ -141,6 +147,8 @@ pub use legacy::LEGACY_VERSIONS;
 pub use machine::Server;
 #[cfg(feature = "alloc")]
 pub use mrtr::InputRequired;
+#[cfg(feature = "alloc")]
+pub use page::AppCursor;
 #[cfg(feature = "alloc")]
 pub use registry::{
     Listed, PromptEntry, RegisterError, ResourceEntry, TemplateEntry, TemplateId, ValueSet,

@@ -29,6 +29,7 @@ pub(crate) enum ListId {
     Resources = 1,
     Templates = 2,
     Prompts = 3,
+    Tools = 5,
 }
 
 /// The list kind of a cursor into the host's `resources/list` pages.
@@ -57,6 +58,48 @@ pub(crate) fn decode_host_cursor(cursor: &str) -> Option<Option<String>> {
             Some(Some(String::from_utf8(c.to_vec()).ok()?))
         }
         _ => None,
+    }
+}
+
+/// The list kind of an [`AppCursor`].
+const APP_LIST: u8 = 6;
+
+/// A position in a list an application assembles itself from several sources (e.g. the
+/// pages a package layer answers a [`ListEvent`](super::ListEvent) with: the items of each
+/// template's `list` callback, in order). One format for every binding, owned here
+/// (docs/server-machine.md §"Dynamic resource lists"): base64url of (version, kind, the
+/// offset as 8 bytes, the source key). The machine wraps it again into its own cursor, so
+/// clients never see it; anything that is not one decodes to `None` (answer "Invalid
+/// cursor", [`Failure::NotFound`](super::Failure::NotFound) on a list event).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct AppCursor {
+    /// The source the next page starts in (the application's key for it, e.g. a template's
+    /// `uriTemplate`).
+    pub source: String,
+    /// How many of that source's items come before the next page.
+    pub offset: u64,
+}
+
+impl AppCursor {
+    /// The cursor's text (never empty).
+    #[must_use]
+    pub fn encode(&self) -> String {
+        let offset = self.offset.to_be_bytes();
+        encode_parts(&[&[CURSOR_VERSION, APP_LIST], &offset, self.source.as_bytes()])
+    }
+
+    /// The position `text` names; `None` when it is not an [`AppCursor`]'s text.
+    #[must_use]
+    pub fn decode(text: &str) -> Option<Self> {
+        let raw = decode_raw(text)?;
+        let [CURSOR_VERSION, APP_LIST, rest @ ..] = raw.as_slice() else {
+            return None;
+        };
+        let (offset, source) = rest.split_first_chunk::<8>()?;
+        Some(Self {
+            source: String::from(core::str::from_utf8(source).ok()?),
+            offset: u64::from_be_bytes(*offset),
+        })
     }
 }
 
@@ -150,6 +193,25 @@ mod tests {
         }
         let key = encode_cursor(ListId::Resources, "a:b");
         assert_eq!(decode_host_cursor(&key), None);
+    }
+
+    #[test]
+    fn app_cursors_round_trip_and_are_no_other_cursor() {
+        for (source, offset) in [("", 0), ("kb://acme/{slug}", 50), ("ü", u64::MAX)] {
+            let c = AppCursor {
+                source: String::from(source),
+                offset,
+            };
+            let text = c.encode();
+            assert!(!text.is_empty());
+            assert_eq!(AppCursor::decode(&text), Some(c));
+            assert_eq!(decode_cursor(ListId::Resources, &text), None);
+            assert_eq!(decode_host_cursor(&text), None);
+        }
+        let key = encode_cursor(ListId::Tools, "a");
+        for bad in ["", "50", "!!", "AQY", key.as_str()] {
+            assert_eq!(AppCursor::decode(bad), None, "{bad}");
+        }
     }
 
     #[test]

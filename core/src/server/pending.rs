@@ -32,6 +32,8 @@ pub(crate) enum Owed {
     List { tail: Option<Option<String>> },
     /// A method the host registered ([`Server::add_method`](super::Server::add_method)).
     Method,
+    /// `tools/call` of a registered tool ([`Server::add_tool`](super::Server::add_tool)).
+    Tool,
 }
 
 /// What a sealed `requestState` is bound to (the public spec, "Multi Round-Trip Requests"):
@@ -71,6 +73,9 @@ pub(crate) struct Pending {
     pub(crate) progress: Option<OwnedRequestId>,
     /// The last `progress` value sent (each must be greater).
     pub(crate) last_progress: Option<f64>,
+    /// `_meta.io.modelcontextprotocol/logLevel`: the least severe `notifications/message`
+    /// the request admits (`None`: none, docs/rules.md §1.1).
+    pub(crate) log_level: Option<crate::messages::LoggingLevel>,
 }
 
 impl Pending {

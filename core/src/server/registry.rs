@@ -11,7 +11,7 @@ use core::fmt;
 use super::config::CacheHint;
 use super::route::{UriError, check_uri};
 use crate::messages::owned::{
-    OwnedPrompt, OwnedResource, OwnedResourceContents, OwnedResourceTemplate,
+    OwnedPrompt, OwnedResource, OwnedResourceContents, OwnedResourceTemplate, OwnedTool,
 };
 use crate::template::{OwnedTemplate, ParseError};
 
@@ -73,6 +73,8 @@ pub enum Listed<'a> {
     Template(&'a OwnedResourceTemplate),
     /// A prompt.
     Prompt(&'a OwnedPrompt),
+    /// A tool.
+    Tool(&'a OwnedTool),
 }
 
 /// Decides which items a caller context sees (docs/rules.md §1.5: lists "MAY vary by the
@@ -103,6 +105,11 @@ pub enum RegisterError {
     /// [`Server::set_capability`](super::Server::set_capability): a capability is a JSON
     /// object.
     NotAnObject,
+    /// Tools are served either by the core's registry ([`Server::add_tool`](super::Server::add_tool))
+    /// or by the host's own `tools/list` and `tools/call` methods
+    /// ([`Server::add_method`](super::Server::add_method)) with its own `tools` capability,
+    /// never both: the one not in use is refused.
+    ToolsByMethod,
 }
 
 impl fmt::Display for RegisterError {
@@ -116,6 +123,9 @@ impl fmt::Display for RegisterError {
             Self::CoreMethod => f.write_str("the core owns this method"),
             Self::CoreCapability => f.write_str("the machine derives this capability"),
             Self::NotAnObject => f.write_str("a capability must be a JSON object"),
+            Self::ToolsByMethod => {
+                f.write_str("tools come from the core's registry or the host's methods, not both")
+            }
         }
     }
 }
@@ -135,6 +145,7 @@ pub(crate) struct Registry {
     pub(crate) templates: VecMap<String, Box<Template>>,
     pub(crate) template_keys: VecMap<TemplateId, String>,
     pub(crate) prompts: VecMap<String, Box<PromptEntry>>,
+    pub(crate) tools: VecMap<String, Box<OwnedTool>>,
     next_template: u32,
 }
 

@@ -49,6 +49,33 @@ pub enum Failure {
     },
 }
 
+impl Failure {
+    /// The failure for an application error carrying a JSON-RPC `code` and `message` (what a
+    /// binding's exception holds), so no binding re-derives the code ranges
+    /// (docs/rules.md §1.4): -32602 is [`Failure::InvalidParams`] with the message; -32002
+    /// (the 2025-11-25 "Resource not found") is [`Failure::NotFound`]; any other code inside
+    /// -32768..=-32000 is reserved to JSON-RPC and MCP and is [`Failure::Internal`]; every
+    /// other code is [`Failure::Application`].
+    #[must_use]
+    pub fn from_code(code: i32, message: impl Into<Cow<'static, str>>) -> Self {
+        if code == ErrorCode::INVALID_PARAMS.code() {
+            Self::InvalidParams(message.into())
+        } else if code == ErrorCode::LEGACY_RESOURCE_NOT_FOUND.code() {
+            Self::NotFound
+        } else if RESERVED_CODES.contains(&code) {
+            Self::Internal
+        } else {
+            Self::Application {
+                code,
+                message: message.into(),
+            }
+        }
+    }
+}
+
+/// Error codes reserved to JSON-RPC and MCP (docs/rules.md §1.4).
+const RESERVED_CODES: core::ops::RangeInclusive<i32> = -32768..=-32000;
+
 /// An answer the machine refused (caller error).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -220,7 +247,10 @@ impl Server {
             .pending
             .get(handle)
             .ok_or(RespondError::UnknownHandle)?;
-        if !matches!(p.owed, Owed::Read { .. } | Owed::Prompt | Owed::Method) {
+        if !matches!(
+            p.owed,
+            Owed::Read { .. } | Owed::Prompt | Owed::Method | Owed::Tool
+        ) {
             return Err(RespondError::WrongKind);
         }
         let key = self.config.state_keys.first();
@@ -259,6 +289,10 @@ impl Server {
             }
             _ => None,
         };
+        // A 2025-11-25 client gets the inputs as server-to-client requests (legacy/bridge.rs).
+        if self.legacy_ask_client(&p, &input.requests, token.as_deref()) {
+            return Ok(());
+        }
         let result = InputRequiredResult {
             input_requests: (!input.requests.is_empty()).then(|| Map::from_source(&input.requests)),
             request_state: token.as_deref().map(JsonStr::new),
@@ -294,8 +328,11 @@ impl Server {
             (Failure::NotFound, Owed::Method) => {
                 ErrorObject::new(ErrorCode::INVALID_PARAMS, "Not found")
             }
+            (Failure::NotFound, Owed::Tool) => {
+                ErrorObject::new(ErrorCode::INVALID_PARAMS, "Unknown tool")
+            }
             (Failure::InvalidParams(m), _) => ErrorObject::new(ErrorCode::INVALID_PARAMS, m),
-            (Failure::Application { code, message: m }, _) if !(-32768..=-32000).contains(code) => {
+            (Failure::Application { code, message: m }, _) if !RESERVED_CODES.contains(code) => {
                 ErrorObject::new(ErrorCode(*code), m)
             }
             _ => ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Internal error"),

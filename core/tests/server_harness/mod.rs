@@ -197,13 +197,14 @@ impl H {
         only(&outs)
     }
 
+    /// Every output at once (`Server::drain`), each transmit checked.
     pub fn drain(&mut self) -> Vec<Output> {
         let mut outs = Vec::new();
-        while let Some(o) = self.server.poll_output() {
-            if let Output::Transmit(t) = &o {
+        self.server.drain(&mut outs);
+        for o in &outs {
+            if let Output::Transmit(t) = o {
                 self.check(t);
             }
-            outs.push(o);
         }
         outs
     }

@@ -12,6 +12,7 @@ use mcp_context::client::{ClientConfig, Transmit, Transport};
 use reqwest::header::CONTENT_TYPE;
 use tokio::task::AbortHandle;
 
+use super::auth::{AuthState, OAuth};
 use super::{Error, Inner, McpClient, Wire, default_config};
 use mcp_context::http::sse::SseDecoder;
 
@@ -21,6 +22,8 @@ pub struct HttpTransport {
     http: reqwest::Client,
     url: String,
     open: Mutex<HashMap<i64, AbortHandle>>,
+    /// The authorization flow, for a protected server ([`McpClient::http_with_auth`]).
+    auth: Option<Arc<AuthState>>,
 }
 
 impl std::fmt::Debug for HttpTransport {
@@ -63,7 +66,14 @@ impl HttpTransport {
         for (name, value) in headers {
             req = req.header(name, value);
         }
+        let (auth, url) = (self.auth.clone(), self.url.clone());
         tokio::spawn(async move {
+            // Authorization goes in every request of a protected server (docs/rules.md §21.7).
+            if let Some(a) = auth
+                && let Some(v) = a.header(&url).await
+            {
+                req = req.header(reqwest::header::AUTHORIZATION, v);
+            }
             let _ = req.send().await;
         });
     }
@@ -87,7 +97,7 @@ async fn exchange(inner: &Arc<Inner>, req: reqwest::RequestBuilder, id: Option<i
             inner.input(|c, now| c.handle_request_failed(id, now));
         }
     };
-    let resp = match req.send().await {
+    let resp = match send(inner, req).await {
         Ok(r) => r,
         Err(_) => return failed(inner),
     };
@@ -134,7 +144,77 @@ async fn exchange(inner: &Arc<Inner>, req: reqwest::RequestBuilder, id: Option<i
     }
 }
 
+/// Sends `req`; with authorization, adds the token and answers 401/403 challenges with the
+/// flow, then sends it again (at most 4 flows per request).
+async fn send(
+    inner: &Arc<Inner>,
+    req: reqwest::RequestBuilder,
+) -> reqwest::Result<reqwest::Response> {
+    let (Wire::Http(h), Some(auth)) = (&inner.wire, inner.http_auth()) else {
+        return req.send().await;
+    };
+    let mut flows = 0;
+    loop {
+        let Some(mut attempt) = req.try_clone() else {
+            return req.send().await;
+        };
+        let sent = auth.header(&h.url).await;
+        if let Some(v) = &sent {
+            attempt = attempt.header(reqwest::header::AUTHORIZATION, v);
+        }
+        let resp = attempt.send().await?;
+        let status = resp.status().as_u16();
+        if !matches!(status, 401 | 403) || flows >= 4 {
+            if resp.status().is_success() {
+                auth.success().await;
+            }
+            return Ok(resp);
+        }
+        flows += 1;
+        let www = resp
+            .headers()
+            .get(reqwest::header::WWW_AUTHENTICATE)
+            .and_then(|v| v.to_str().ok())
+            .map(String::from);
+        if auth
+            .challenge(&h.url, sent.as_deref(), status, www.as_deref())
+            .await
+            .is_err()
+        {
+            return Ok(resp);
+        }
+    }
+}
+
+impl Inner {
+    fn http_auth(&self) -> Option<Arc<AuthState>> {
+        match &self.wire {
+            Wire::Http(h) => h.auth.clone(),
+            Wire::Lines(_) => None,
+        }
+    }
+}
+
 impl McpClient {
+    /// [`McpClient::http_with`] for a protected server: a 401 or 403 `insufficient_scope`
+    /// answer runs the core's OAuth flow ([`mcp_context::auth`], docs/rules.md §21) with
+    /// `oauth.user_agent` for the authorization step, tokens kept in memory and refreshed.
+    ///
+    /// # Errors
+    /// The HTTP client could not be built, or the configuration was refused.
+    pub fn http_with_auth(url: &str, config: ClientConfig, oauth: OAuth) -> Result<Self, Error> {
+        let auth = AuthState::new(oauth, url).map_err(|e| Error::Io(std::io::Error::other(e)))?;
+        Self::http_wire(url, config, Some(Arc::new(auth)))
+    }
+
+    /// The tokens the authorization flow holds, if any (to persist them).
+    pub async fn tokens(&self) -> Option<mcp_context::auth::Tokens> {
+        match self.inner().http_auth() {
+            Some(a) => a.tokens().await,
+            None => None,
+        }
+    }
+
     /// A client for the Streamable HTTP endpoint `url` (e.g. `http://127.0.0.1:3001/mcp`).
     ///
     /// # Errors
@@ -147,7 +227,15 @@ impl McpClient {
     ///
     /// # Errors
     /// The HTTP client could not be built, or the configuration was refused.
-    pub fn http_with(url: &str, mut config: ClientConfig) -> Result<Self, Error> {
+    pub fn http_with(url: &str, config: ClientConfig) -> Result<Self, Error> {
+        Self::http_wire(url, config, None)
+    }
+
+    fn http_wire(
+        url: &str,
+        mut config: ClientConfig,
+        auth: Option<Arc<AuthState>>,
+    ) -> Result<Self, Error> {
         config.transport = Transport::Http;
         let http = reqwest::Client::builder()
             .build()
@@ -158,6 +246,7 @@ impl McpClient {
                 http,
                 url: url.to_owned(),
                 open: Mutex::new(HashMap::new()),
+                auth,
             }),
         )
     }

@@ -16,6 +16,7 @@
 //! # Ok(()) }
 //! ```
 
+mod auth;
 mod http;
 mod stdio;
 
@@ -36,6 +37,7 @@ use mcp_context::messages::owned::{OwnedInputRequest, OwnedJson, OwnedSubscripti
 use tokio::sync::{Notify, mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 
+pub use auth::{OAuth, Redirect, UserAgent};
 pub use http::HttpTransport;
 
 /// Why a call gave no result.

@@ -20,6 +20,7 @@ mod from_json;
 mod items;
 mod notify;
 mod results;
+mod tool;
 #[cfg(feature = "serde")]
 mod wire_serde;
 
@@ -39,6 +40,7 @@ pub use results::{
     OwnedListResourcesResult, OwnedListResult, OwnedListenResult, OwnedReadResourceResult,
     OwnedResponse, OwnedServerCapabilities,
 };
+pub use tool::{MAX_TOOL_NAME_LEN, OwnedTool, valid_tool_name};
 
 use alloc::string::String;
 use alloc::vec::Vec;

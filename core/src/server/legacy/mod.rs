@@ -7,7 +7,8 @@
 //! what 2025-11-25 has and 2026-07-28 does not: `initialize` with version negotiation,
 //! `ping`, `resources/subscribe` / `resources/unsubscribe` with unsolicited
 //! `notifications/resources/updated`, list-changed notifications pushed to every legacy
-//! stream, HTTP sessions ([`session`]) and the shape of results ([`shape`]). Every other
+//! stream, `logging/setLevel` ([`logging`]), server-to-client requests for `input_required`
+//! ([`bridge`]), HTTP sessions ([`session`]) and the shape of results ([`shape`]). Every other
 //! request is rebuilt with modern `_meta` and runs through the modern pipeline (catalogue,
 //! routing, completion, prompts, visibility, cancellation: one code path), and its answer is
 //! reshaped on the way out.
@@ -17,7 +18,13 @@
 //! | dispatch hook | `Server::receive` (`machine.rs`) calls [`Server::legacy_request`] |
 //! | output hook | `Server::poll_output` and `handle_http` call [`Server::legacy_shape`] |
 //! | HTTP sessions | `server/http.rs` with [`session::Sessions`] |
+//! | capabilities and log level per connection or session | [`peer`] |
+//! | `input_required` as server-to-client requests | [`bridge`] |
+//! | `logging/setLevel`, `notifications/message` | [`logging`] |
 
+mod bridge;
+mod logging;
+mod peer;
 mod session;
 mod shape;
 
@@ -25,7 +32,7 @@ use super::vecmap::{VecMap, VecSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 
-pub(crate) use session::Sessions;
+pub(crate) use session::{Bounds, Sessions};
 
 use super::io::{Ctx, Output, StreamId, Transmit, Transport};
 use super::machine::Server;
@@ -61,12 +68,19 @@ pub(crate) struct Legacy {
     pub(crate) created: Option<String>,
     /// The session of the current `handle_http` call (for `resources/subscribe`).
     pub(crate) current: Option<String>,
+    /// An `initialize` of the current `handle_http` call found no place: the
+    /// `Retry-After` seconds for its 503 or 429.
+    pub(crate) retry_after_s: Option<u64>,
     /// The current `handle_http` request's `MCP-Protocol-Version` names a modern revision:
     /// a modern envelope claim, as `_meta` is.
     pub(crate) modern_header: bool,
     /// Requests with a modern claim on a legacy stdio connection, `(stream, id as JSON)`:
     /// their answers keep the modern shape.
     modern_ids: VecSet<(StreamId, String)>,
+    /// Per connection or session: capabilities, log level, outstanding client requests.
+    peers: peer::Peers,
+    /// Requests waiting for the client's answers to server-to-client requests.
+    bridge: bridge::Bridge,
 }
 
 impl Legacy {
@@ -79,12 +93,22 @@ impl Legacy {
     pub(crate) fn forget_post(&mut self, stream: StreamId) {
         if matches!(self.streams.get(&stream), Some(Era::Post)) {
             self.streams.remove(&stream);
+            self.peers.forget_post(stream);
         }
     }
 
     fn is_legacy(&self, stream: StreamId) -> bool {
         self.streams.contains_key(&stream)
     }
+}
+
+/// Whether a session accepts the `MCP-Protocol-Version` header value `v`: any revision this
+/// server negotiates ([`LEGACY_VERSIONS`]), not only the session's own (the official SDKs
+/// accept any version they support; the spec asks clients to send the negotiated one with a
+/// SHOULD). Anything else, a modern revision included (2026-07-28 has no sessions), is 400
+/// (spec 2025-11-25, basic/transports "Protocol Version Header"; docs/rules.md §17.3 item 9).
+pub(crate) fn session_speaks(v: &str) -> bool {
+    LEGACY_VERSIONS.contains(&v)
 }
 
 impl Server {
@@ -134,6 +158,7 @@ impl Server {
         }
         match r.method {
             Method::Ping => self.legacy_empty_result(ctx, r),
+            Method::LoggingSetLevel => self.legacy_set_level(r, ctx),
             Method::ResourcesSubscribe | Method::ResourcesUnsubscribe => {
                 self.legacy_subscribe(r, ctx);
             }
@@ -149,7 +174,11 @@ impl Server {
                     .first()
                     .cloned()
                     .unwrap_or_default();
-                match shape::modern_request(r, &version) {
+                let peer = self.legacy_peer(ctx);
+                let state = peer.as_ref().and_then(|p| self.legacy.peers.get(p));
+                let caps = state.map_or("{}", |s| s.caps.as_str());
+                let level = state.and_then(|s| s.level);
+                match shape::modern_request(r, &version, caps, level) {
                     Some(bytes) => {
                         if let Ok(Message::Request(m)) =
                             Message::decode_with(&bytes, self.config.limits)
@@ -181,12 +210,29 @@ impl Server {
             );
             return self.reply_error(ctx, r.id, &err, 200);
         };
+        // A second `initialize` on an initialized connection or inside a session is refused,
+        // as the official TypeScript server does (-32600, HTTP 400): initialization is the
+        // first interaction of a session, once (spec 2025-11-25, basic/lifecycle;
+        // docs/rules.md §17.3 item 10). The client starts a new session without the id.
+        let again = match ctx.transport {
+            Transport::Stdio => self.legacy.is_legacy(ctx.stream),
+            Transport::Http => self.legacy.current.is_some(),
+        };
+        if again {
+            self.legacy.forget_post(ctx.stream);
+            let err = ErrorObject::new(
+                ErrorCode::INVALID_REQUEST,
+                "Invalid Request: Server already initialized",
+            );
+            return self.reply_error(ctx, r.id, &err, 400);
+        }
         let version = LEGACY_VERSIONS
             .iter()
             .find(|v| requested.eq_str(v))
             .or(LEGACY_VERSIONS.first())
             .copied()
             .unwrap_or("2025-11-25");
+        let capabilities = r.params.and_then(|p| p.get("capabilities"));
         match ctx.transport {
             Transport::Stdio => {
                 self.legacy
@@ -194,6 +240,9 @@ impl Server {
                     .get_or_insert_with(ctx.stream, || Era::Stdio {
                         subs: VecSet::new(),
                     });
+                self.legacy
+                    .peers
+                    .open(peer::Peer::Stdio(ctx.stream), ctx, capabilities);
             }
             Transport::Http => {
                 let secret = self
@@ -202,18 +251,26 @@ impl Server {
                     .first()
                     .map(|k| k.secret.clone())
                     .unwrap_or_default();
-                let max = self.config.max_sessions;
-                self.legacy
-                    .sessions
-                    .prune(self.now, self.config.session_idle_ms);
-                let Some(id) = self
+                let bounds = self.session_bounds();
+                self.legacy.sessions.prune(self.now, &bounds);
+                let id = match self
                     .legacy
                     .sessions
-                    .create(ctx.auth, self.now, &secret, max)
-                else {
-                    let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Too many sessions");
-                    return self.reply_error(ctx, r.id, &err, 503);
+                    .create(ctx.auth, ctx.peer, self.now, &secret, &bounds)
+                {
+                    Ok(id) => id,
+                    Err(full) => {
+                        let (status, retry) = full.status_and_retry();
+                        self.legacy.retry_after_s = Some(retry);
+                        let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Too many sessions");
+                        return self.reply_error(ctx, r.id, &err, status);
+                    }
                 };
+                let sessions = &self.legacy.sessions;
+                self.legacy.peers.retain_sessions(|s| sessions.contains(s));
+                self.legacy
+                    .peers
+                    .open(peer::Peer::Session(id.clone()), ctx, capabilities);
                 self.legacy.created = Some(id);
                 self.legacy.mark_post(ctx.stream);
             }
@@ -252,6 +309,16 @@ impl Server {
         self.legacy_transmit(ctx, bytes);
     }
 
+    /// The session bounds of the configuration.
+    pub(crate) fn session_bounds(&self) -> Bounds {
+        Bounds {
+            max: self.config.max_sessions,
+            per_peer: self.config.max_sessions_per_peer,
+            idle_ms: self.config.session_idle_ms,
+            handshake_ms: self.config.session_handshake_ms,
+        }
+    }
+
     /// `ServerCapabilities` as the registry implies them (the same rules as `server/discover`):
     /// `resources {subscribe, listChanged}`, `prompts {listChanged}`, `completions`, then
     /// the host's extra capabilities.
@@ -269,15 +336,25 @@ impl Server {
             w.bool(true)?;
             w.end_object()?;
         }
-        if self.serves_prompts() {
-            w.key("prompts")?;
-            w.begin_object()?;
-            w.key("listChanged")?;
-            w.bool(true)?;
-            w.end_object()?;
+        let listed = [
+            ("prompts", self.serves_prompts()),
+            ("completions", self.serves_completions()),
+            ("tools", self.serves_tools()),
+        ];
+        for (key, on) in listed {
+            if on {
+                w.key(key)?;
+                w.begin_object()?;
+                if key != "completions" {
+                    w.key("listChanged")?;
+                    w.bool(true)?;
+                }
+                w.end_object()?;
+            }
         }
-        if self.serves_completions() {
-            w.key("completions")?;
+        // `logging/setLevel` is the core's for legacy clients (`logging.rs`).
+        if !self.ext.capabilities.contains_key("logging") {
+            w.key("logging")?;
             w.begin_object()?;
             w.end_object()?;
         }
@@ -287,6 +364,22 @@ impl Server {
             w.raw(v.as_raw())?;
         }
         w.end_object()
+    }
+
+    /// The legacy client `ctx` belongs to: its stdio connection, or the session of its
+    /// HTTP POST (mapped to the session from here on, for answers given later).
+    fn legacy_peer(&mut self, ctx: Ctx) -> Option<peer::Peer> {
+        match self.legacy.streams.get(&ctx.stream)? {
+            Era::Stdio { .. } => Some(peer::Peer::Stdio(ctx.stream)),
+            Era::Post => {
+                if let Some((id, _)) = self.legacy.peers.post(ctx.stream) {
+                    return Some(peer::Peer::Session(id.clone()));
+                }
+                let id = self.legacy.current.clone()?;
+                self.legacy.peers.map_post(&id, ctx);
+                Some(peer::Peer::Session(id))
+            }
+        }
     }
 
     fn legacy_empty_result(&mut self, ctx: Ctx, r: &Request<'_>) {
@@ -396,6 +489,9 @@ impl Server {
     /// The transport closed `stream`: a legacy stdio connection ends, a session's GET
     /// stream is gone.
     pub(crate) fn legacy_closed(&mut self, stream: StreamId) {
+        self.legacy_bridge_closed(stream);
+        self.legacy.peers.forget_post(stream);
+        self.legacy.peers.remove(&peer::Peer::Stdio(stream));
         self.legacy.streams.remove(&stream);
         self.legacy.modern_ids.retain(|(s, _), _| *s != stream);
         for (_, s) in self.legacy.sessions.iter_mut() {
@@ -425,7 +521,7 @@ impl Server {
         let declared = match kind {
             ListKind::Resources => self.serves_resources(),
             ListKind::Prompts => self.serves_prompts(),
-            // Tools are the host's (extension methods); it declares and announces them.
+            // The registry's tools, or the host's own (extension methods) that it announced.
             ListKind::Tools => true,
         };
         if !declared {

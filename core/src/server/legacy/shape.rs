@@ -4,7 +4,8 @@
 //!
 //! * results lose `resultType`, `ttlMs`, `cacheScope` and `_meta.io.modelcontextprotocol/serverInfo`
 //!   (2025-11-25 has no such fields; `serverInfo` travels in the `InitializeResult`);
-//! * an `input_required` result (no such thing in 2025-11-25) becomes -32603;
+//! * an `input_required` result (no such thing in 2025-11-25) that was not bridged into
+//!   server-to-client requests ([`super::bridge`]) becomes -32603;
 //! * "Resource not found" (-32602 with `data.uri`) becomes -32002, the code 2025-11-25
 //!   servers use (spec 2025-11-25, server/resources "Error Handling").
 //!
@@ -14,8 +15,9 @@
 use alloc::vec::Vec;
 
 use crate::error_code::ErrorCode;
-use crate::json::{Encode, JsonSink, RawJson, Writer};
+use crate::json::{Encode, JsonKind, JsonSink, RawJson, Writer};
 use crate::jsonrpc::Request;
+use crate::messages::LoggingLevel;
 
 type R = Result<(), crate::json::EncodeError>;
 
@@ -26,6 +28,7 @@ const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 /// `_meta` keys the modern pipeline requires on every request.
 const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
 /// The `id` of a response as its JSON text, if `bytes` is one.
 pub(crate) fn response_id(bytes: &[u8]) -> Option<alloc::string::String> {
@@ -135,10 +138,50 @@ fn legacy_result<S: JsonSink + ?Sized>(w: &mut Writer<'_, S>, result: RawJson<'_
             w.end_object()?;
             continue;
         }
+        if k.eq_str("structuredContent") && v.kind() != JsonKind::Object {
+            continue;
+        }
         w.json_key(k)?;
-        w.raw(v)?;
+        if k.eq_str("tools")
+            && let Some(tools) = v.array()
+        {
+            legacy_tools(w, tools)?;
+        } else {
+            w.raw(v)?;
+        }
     }
     w.end_object()
+}
+
+/// A `tools/list` page for 2025-11-25, whose `Tool.outputSchema` must be `type: "object"`
+/// (2026-07-28 allows any JSON Schema): a tool whose output schema is not an object schema
+/// is listed without it (its `structuredContent`, not an object either, is dropped from
+/// results above; the text content still carries the result).
+fn legacy_tools<S: JsonSink + ?Sized>(
+    w: &mut Writer<'_, S>,
+    tools: crate::json::ArrayIter<'_>,
+) -> R {
+    w.begin_array()?;
+    for tool in tools {
+        let object_output = tool
+            .get("outputSchema")
+            .and_then(|o| o.get("type"))
+            .and_then(|t| t.as_str())
+            .is_some_and(|t| t.eq_str("object"));
+        if object_output || tool.get("outputSchema").is_none() {
+            w.raw(tool)?;
+            continue;
+        }
+        w.begin_object()?;
+        for (k, v) in tool.object().into_iter().flatten() {
+            if !k.eq_str("outputSchema") {
+                w.json_key(k)?;
+                w.raw(v)?;
+            }
+        }
+        w.end_object()?;
+    }
+    w.end_array()
 }
 
 fn encode(f: impl FnOnce(&mut Writer<'_, Vec<u8>>) -> R) -> Option<Vec<u8>> {
@@ -149,10 +192,16 @@ fn encode(f: impl FnOnce(&mut Writer<'_, Vec<u8>>) -> R) -> Option<Vec<u8>> {
 }
 
 /// The legacy request `r` as the modern pipeline reads it: `params._meta` gains
-/// `protocolVersion` = `version` and empty `clientCapabilities` (a legacy client declared its
-/// capabilities once, at `initialize`; none of them is usable without server-to-client
-/// requests), keeping every key the client sent (`progressToken`, …).
-pub(crate) fn modern_request(r: &Request<'_>, version: &str) -> Option<Vec<u8>> {
+/// `protocolVersion` = `version`, `clientCapabilities` = `caps` (what the client declared
+/// once, at `initialize`, in the modern form) and `logLevel` = the session's level (every
+/// level before `logging/setLevel`), keeping every other key the client sent
+/// (`progressToken`, …).
+pub(crate) fn modern_request(
+    r: &Request<'_>,
+    version: &str,
+    caps: &str,
+    level: Option<LoggingLevel>,
+) -> Option<Vec<u8>> {
     encode(|w| {
         w.begin_object()?;
         w.key("jsonrpc")?;
@@ -168,15 +217,21 @@ pub(crate) fn modern_request(r: &Request<'_>, version: &str) -> Option<Vec<u8>> 
         w.key(PROTOCOL_VERSION)?;
         w.str(version)?;
         w.key(CLIENT_CAPABILITIES)?;
-        w.begin_object()?;
-        w.end_object()?;
+        let caps = RawJson::parse(caps.as_bytes()).map_err(|_| {
+            crate::json::EncodeError::InvalidValue {
+                what: &"clientCapabilities",
+            }
+        })?;
+        w.raw(caps)?;
+        w.key(LOG_LEVEL)?;
+        w.str(level.unwrap_or(LoggingLevel::Debug).as_str())?;
         let params = r.params.and_then(|p| p.object());
         let meta = r
             .params
             .and_then(|p| p.get("_meta"))
             .and_then(|m| m.object());
         for (k, v) in meta.into_iter().flatten() {
-            if k.eq_str(PROTOCOL_VERSION) || k.eq_str(CLIENT_CAPABILITIES) {
+            if k.eq_str(PROTOCOL_VERSION) || k.eq_str(CLIENT_CAPABILITIES) || k.eq_str(LOG_LEVEL) {
                 continue;
             }
             w.json_key(k)?;
@@ -241,16 +296,16 @@ mod tests {
             panic!()
         };
         assert_eq!(
-            text(modern_request(&r, "2026-07-28")),
-            r#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":"p"},"uri":"a://b"}}"#
+            text(modern_request(&r, "2026-07-28", "{}", None)),
+            r#"{"jsonrpc":"2.0","id":7,"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"debug","progressToken":"p"},"uri":"a://b"}}"#
         );
         let bare = br#"{"jsonrpc":"2.0","id":"x","method":"resources/list"}"#;
         let Ok(Message::Request(r)) = Message::decode(bare) else {
             panic!()
         };
         assert_eq!(
-            text(modern_request(&r, "2026-07-28")),
-            r#"{"jsonrpc":"2.0","id":"x","method":"resources/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#
+            text(modern_request(&r, "2026-07-28", "{}", None)),
+            r#"{"jsonrpc":"2.0","id":"x","method":"resources/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"debug"}}}"#
         );
     }
 }

@@ -1,0 +1,805 @@
+//! [`Authorizer`]: the authorization flow's state machine (docs/rules.md §21).
+
+use alloc::collections::VecDeque;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use sha2::{Digest, Sha256};
+
+use super::challenge::Challenges;
+use super::form::{self, Form};
+use super::metadata::{
+    RegistrationResponse, ResourceMetadata, ServerMetadata, TokenResponse, error_code,
+};
+use super::url::{self, HttpUrl};
+use super::{
+    Action, AuthConfig, AuthError, ENTROPY_LEN, FetchId, FetchRequest, HttpMethod, Tokens,
+};
+use crate::base64::{self, Alphabet};
+use crate::uri::Uri;
+
+/// A `client_id` (and secret) for one authorization server, and how to authenticate.
+#[derive(Debug, Clone)]
+struct Client {
+    issuer: String,
+    client_id: String,
+    secret: Option<String>,
+    method: AuthMethod,
+    /// Obtained by dynamic registration (forgotten when the server changes).
+    registered: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AuthMethod {
+    None,
+    Basic,
+    Post,
+}
+
+/// What the authorization response is checked against.
+#[derive(Debug, Clone)]
+struct Pending {
+    state: String,
+    verifier: String,
+    scope: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+enum Phase {
+    Idle,
+    ResourceMetadata {
+        candidates: Vec<String>,
+        next: usize,
+    },
+    ServerMetadata {
+        issuer: String,
+        candidates: Vec<String>,
+        next: usize,
+    },
+    Registering,
+    Redirect(Pending),
+    Token {
+        refresh: bool,
+        /// After a failed refresh, authorize from scratch (challenge-driven refresh).
+        fallback: bool,
+        scope: Option<String>,
+    },
+}
+
+/// The client side of MCP authorization for one MCP server (docs/rules.md §21).
+///
+/// ```
+/// use mcp_context::auth::{Action, AuthConfig, Authorizer};
+/// let mut a = Authorizer::new(AuthConfig::new(
+///     "https://mcp.example.com/mcp", "http://127.0.0.1:5000/callback", "demo")).unwrap();
+/// a.handle_challenge(401, Some(r#"Bearer resource_metadata="https://mcp.example.com/prm""#),
+///     &[7; 48], 0);
+/// let Some(Action::Fetch(f)) = a.poll_action() else { panic!() };
+/// assert_eq!(f.url, "https://mcp.example.com/prm");
+/// ```
+#[derive(Debug)]
+pub struct Authorizer {
+    config: AuthConfig,
+    actions: VecDeque<Action>,
+    phase: Phase,
+    awaiting: Option<FetchId>,
+    next_fetch: u64,
+    entropy: [u8; ENTROPY_LEN],
+    /// The current challenge's `scope`.
+    challenge_scope: Option<String>,
+    /// Scopes requested so far (the step-up union, docs/rules.md §21.6).
+    requested: Vec<String>,
+    /// A 401 with a refresh token in hand: refresh before authorizing again.
+    try_refresh: bool,
+    resource: Option<ResourceMetadata>,
+    server: Option<ServerMetadata>,
+    clients: Vec<Client>,
+    client: Option<Client>,
+    tokens: Option<Tokens>,
+    authorizations: u8,
+}
+
+impl Authorizer {
+    /// A flow for the MCP server `config.server_url`.
+    ///
+    /// # Errors
+    /// [`AuthError::BadUrl`] when the server URL is not an `http(s)` URL or the redirect URI
+    /// is not an absolute URI without a fragment.
+    pub fn new(config: AuthConfig) -> Result<Self, AuthError> {
+        if HttpUrl::parse(&config.server_url).is_none() {
+            return Err(AuthError::BadUrl(config.server_url));
+        }
+        // Any absolute URI without a fragment (a native app may use its own scheme).
+        if Uri::parse(&config.redirect_uri).map_or(true, |u| u.fragment.is_some()) {
+            return Err(AuthError::BadUrl(config.redirect_uri));
+        }
+        Ok(Self {
+            config,
+            actions: VecDeque::new(),
+            phase: Phase::Idle,
+            awaiting: None,
+            next_fetch: 0,
+            entropy: [0; ENTROPY_LEN],
+            challenge_scope: None,
+            requested: Vec::new(),
+            try_refresh: false,
+            resource: None,
+            server: None,
+            clients: Vec::new(),
+            client: None,
+            tokens: None,
+            authorizations: 0,
+        })
+    }
+
+    /// Loads tokens from the host's store (their issuer's metadata is fetched again on the
+    /// next challenge). Tokens for a resource that does not cover this server are ignored
+    /// (docs/rules.md §21.7); returns whether they were loaded.
+    pub fn restore(&mut self, tokens: Tokens) -> bool {
+        let covers = HttpUrl::parse(&self.config.server_url)
+            .is_some_and(|s| url::resource_covers(&tokens.resource, &s));
+        if covers {
+            self.tokens = Some(tokens);
+        }
+        covers
+    }
+
+    /// The tokens held, if any.
+    #[must_use]
+    pub fn tokens(&self) -> Option<&Tokens> {
+        self.tokens.as_ref()
+    }
+
+    /// The next action, if any (drain after every input).
+    pub fn poll_action(&mut self) -> Option<Action> {
+        self.actions.pop_front()
+    }
+
+    /// Whether a flow is running (waiting for a fetch or a redirect).
+    #[must_use]
+    pub fn is_busy(&self) -> bool {
+        !matches!(self.phase, Phase::Idle)
+    }
+
+    /// The `Authorization` value for a request to `request_url` at `now_ms`: `Bearer` and the
+    /// access token, only for the MCP server's own origin and an unexpired token
+    /// (docs/rules.md §21.7).
+    #[must_use]
+    pub fn authorization_header(&self, request_url: &str, now_ms: u64) -> Option<String> {
+        let t = self.tokens.as_ref()?;
+        let fresh = t.expires_at_ms.is_none_or(|at| at > now_ms);
+        (fresh && url::same_origin(request_url, &self.config.server_url))
+            .then(|| format!("Bearer {}", t.access_token))
+    }
+
+    /// Whether the access token expires within the refresh skew and a refresh token and the
+    /// server's metadata are at hand.
+    #[must_use]
+    pub fn refresh_due(&self, now_ms: u64) -> bool {
+        let Some(t) = &self.tokens else { return false };
+        let due = t
+            .expires_at_ms
+            .is_some_and(|at| at <= now_ms.saturating_add(self.config.refresh_skew_ms));
+        due && t.refresh_token.is_some()
+            && !self.is_busy()
+            && self.server.as_ref().is_some_and(|s| s.issuer == t.issuer)
+            && self.client.as_ref().is_some_and(|c| c.issuer == t.issuer)
+    }
+
+    /// Starts a refresh (docs/rules.md §21.7); a no-op unless [`Self::refresh_due`]. Ends in
+    /// `StoreTokens`, or `Failed` (the tokens are dropped; the next 401 authorizes again).
+    pub fn start_refresh(&mut self, now_ms: u64) {
+        if self.refresh_due(now_ms) {
+            self.refresh(false);
+        }
+    }
+
+    /// A request went through: the attempt count starts again (docs/rules.md §21.6).
+    pub fn handle_success(&mut self) {
+        self.authorizations = 0;
+    }
+
+    /// An MCP request was answered `status` with this `WWW-Authenticate` value: starts the
+    /// flow that ends in `Retry` or `Failed`. `entropy` must be fresh random bytes.
+    pub fn handle_challenge(
+        &mut self,
+        status: u16,
+        www_authenticate: Option<&str>,
+        entropy: &[u8; ENTROPY_LEN],
+        _now_ms: u64,
+    ) {
+        if self.is_busy() {
+            return self.fail_keep(AuthError::Busy);
+        }
+        let bearer = match www_authenticate.map(Challenges::parse) {
+            Some(Ok(c)) => c.bearer().unwrap_or_default(),
+            Some(Err(e)) => return self.fail(AuthError::BadChallenge(e)),
+            None => Default::default(),
+        };
+        let insufficient = bearer.error.as_deref() == Some("insufficient_scope");
+        if !(status == 401 || status == 403 && insufficient) {
+            return self.fail(AuthError::NotAChallenge(status));
+        }
+        if self.authorizations >= self.config.max_authorizations {
+            return self.fail(AuthError::TooManyAttempts);
+        }
+        self.entropy = *entropy;
+        self.challenge_scope = bearer.scope.filter(|s| !s.trim().is_empty());
+        // A 401 means the token is no good: keep only its refresh token.
+        self.try_refresh = status == 401
+            && self
+                .tokens
+                .as_ref()
+                .is_some_and(|t| t.refresh_token.is_some());
+        if status == 401
+            && let Some(t) = &mut self.tokens
+        {
+            t.expires_at_ms = Some(0);
+        }
+        let server = HttpUrl::parse(&self.config.server_url);
+        let candidates = match (bearer.resource_metadata, server) {
+            (Some(u), _) if HttpUrl::parse(&u).is_some() => alloc::vec![u],
+            (Some(u), _) => return self.fail(AuthError::BadUrl(u)),
+            (None, Some(s)) => url::protected_resource_candidates(&s),
+            (None, None) => return self.fail(AuthError::BadUrl(self.config.server_url.clone())),
+        };
+        self.phase = Phase::ResourceMetadata {
+            candidates,
+            next: 0,
+        };
+        self.fetch_next();
+    }
+
+    /// The host could not carry fetch `id` (network error): the same as a 404 for metadata,
+    /// a failure otherwise.
+    pub fn handle_fetch_failed(&mut self, id: FetchId, now_ms: u64) {
+        if self.awaiting != Some(id) {
+            return;
+        }
+        match self.phase {
+            Phase::ResourceMetadata { .. } | Phase::ServerMetadata { .. } => {
+                self.handle_fetched(id, 0, b"", now_ms);
+            }
+            _ => self.fail(AuthError::FetchFailed),
+        }
+    }
+
+    /// The response to fetch `id`: its status and body. A response to anything but the
+    /// awaited fetch is ignored.
+    pub fn handle_fetched(&mut self, id: FetchId, status: u16, body: &[u8], now_ms: u64) {
+        if self.awaiting != Some(id) {
+            return;
+        }
+        self.awaiting = None;
+        let ok = (200..300).contains(&status);
+        match core::mem::replace(&mut self.phase, Phase::Idle) {
+            // Nothing awaits a fetch there; keep the state as it was.
+            p @ (Phase::Idle | Phase::Redirect(_)) => self.phase = p,
+            Phase::ResourceMetadata { candidates, next } => {
+                match ResourceMetadata::parse(body).filter(|_| ok) {
+                    Some(prm) => self.on_resource_metadata(prm),
+                    None => {
+                        self.phase = Phase::ResourceMetadata { candidates, next };
+                        self.fetch_next();
+                    }
+                }
+            }
+            Phase::ServerMetadata {
+                issuer,
+                candidates,
+                next,
+            } => match ServerMetadata::parse(body).filter(|_| ok) {
+                Some(m) => self.on_server_metadata(&issuer, m),
+                None => {
+                    self.phase = Phase::ServerMetadata {
+                        issuer,
+                        candidates,
+                        next,
+                    };
+                    self.fetch_next();
+                }
+            },
+            Phase::Registering => match RegistrationResponse::parse(body).filter(|_| ok) {
+                Some(r) => self.on_registered(r),
+                None => self.fail(AuthError::RegistrationFailed(status)),
+            },
+            Phase::Token {
+                refresh,
+                fallback,
+                scope,
+            } => self.on_token(status, body, refresh, fallback, scope, now_ms),
+        }
+    }
+
+    /// The URL the user agent was redirected to after [`Action::Authorize`]
+    /// (docs/rules.md §21.5): `iss`, then `state`, then `error` or `code`.
+    pub fn handle_redirect(&mut self, redirect_url: &str, _now_ms: u64) {
+        if !matches!(self.phase, Phase::Redirect(_)) {
+            // Not waiting for one: the running flow (if any) goes on.
+            return self.fail_keep(AuthError::UnexpectedRedirect);
+        }
+        let Phase::Redirect(pending) = core::mem::replace(&mut self.phase, Phase::Idle) else {
+            return;
+        };
+        let (Ok(got), Ok(want)) = (
+            Uri::parse(redirect_url),
+            Uri::parse(&self.config.redirect_uri),
+        ) else {
+            return self.fail(AuthError::UnexpectedRedirect);
+        };
+        let same_endpoint = got.scheme.eq_ignore_ascii_case(want.scheme)
+            && got.authority.map(str::to_ascii_lowercase)
+                == want.authority.map(str::to_ascii_lowercase)
+            && got.path == want.path;
+        let pairs = got.query.map_or(Some(Vec::new()), form::parse);
+        let (true, Some(pairs)) = (same_endpoint, pairs) else {
+            return self.fail(AuthError::UnexpectedRedirect);
+        };
+        let get = |n: &str| pairs.iter().find(|(k, _)| k == n).map(|(_, v)| v.as_str());
+        let Some(server) = &self.server else {
+            return self.fail(AuthError::UnexpectedRedirect);
+        };
+        // RFC 9207 §2.4 as the spec's table has it: a present `iss` is compared by simple
+        // string comparison; an absent one is refused only when advertised.
+        match get("iss") {
+            Some(iss) if iss != server.issuer => return self.fail(AuthError::IssMismatch),
+            None if server.authorization_response_iss_parameter_supported => {
+                return self.fail(AuthError::IssMissing);
+            }
+            _ => {}
+        }
+        if get("state") != Some(pending.state.as_str()) {
+            return self.fail(AuthError::StateMismatch);
+        }
+        if let Some(e) = get("error") {
+            return self.fail(AuthError::AuthorizationDenied(e.to_string()));
+        }
+        let Some(code) = get("code") else {
+            return self.fail(AuthError::AuthorizationDenied("no code".into()));
+        };
+        let mut f = Form::new();
+        f.pair("grant_type", "authorization_code")
+            .pair("code", code)
+            .pair("redirect_uri", &self.config.redirect_uri)
+            .pair("code_verifier", &pending.verifier);
+        self.token_request(f, false, false, pending.scope);
+    }
+
+    // --- steps ----------------------------------------------------------------------------
+
+    fn on_resource_metadata(&mut self, prm: ResourceMetadata) {
+        let Some(server) = HttpUrl::parse(&self.config.server_url) else {
+            return self.fail(AuthError::BadUrl(self.config.server_url.clone()));
+        };
+        if !url::resource_covers(&prm.resource, &server) {
+            return self.fail(AuthError::ResourceMismatch(prm.resource));
+        }
+        let Some(issuer) = prm.authorization_servers.first().cloned() else {
+            return self.fail(AuthError::NoServerMetadata);
+        };
+        let Some(candidates) = HttpUrl::parse(&issuer)
+            .filter(secure)
+            .map(|u| url::authorization_server_candidates(&u))
+        else {
+            return self.fail(AuthError::BadUrl(issuer));
+        };
+        self.resource = Some(prm);
+        self.phase = Phase::ServerMetadata {
+            issuer,
+            candidates,
+            next: 0,
+        };
+        self.fetch_next();
+    }
+
+    fn on_server_metadata(&mut self, issuer: &str, m: ServerMetadata) {
+        // RFC 8414 §3.3: identical to the issuer the well-known URL was built from.
+        if m.issuer != issuer {
+            return self.fail(AuthError::IssuerMismatch(m.issuer));
+        }
+        for e in [&m.authorization_endpoint, &m.token_endpoint]
+            .into_iter()
+            .chain(m.registration_endpoint.as_ref())
+        {
+            if !HttpUrl::parse(e).is_some_and(|u| secure(&u) && u.fragment.is_none()) {
+                return self.fail(AuthError::BadUrl(e.clone()));
+            }
+        }
+        let s256 = m
+            .code_challenge_methods_supported
+            .as_ref()
+            .is_some_and(|l| l.iter().any(|x| x == "S256"));
+        if !s256 {
+            return self.fail(AuthError::PkceUnsupported);
+        }
+        // Another authorization server: nothing of the old one is reused (§21.4).
+        if self.tokens.as_ref().is_some_and(|t| t.issuer != m.issuer) {
+            self.tokens = None;
+            self.try_refresh = false;
+        }
+        self.clients
+            .retain(|c| !c.registered || c.issuer == m.issuer);
+        self.client = self.client.take().filter(|c| c.issuer == m.issuer);
+        self.server = Some(m);
+        if self.try_refresh && self.client.is_some() {
+            self.try_refresh = false;
+            return self.refresh(true);
+        }
+        self.identify();
+    }
+
+    /// Client identity in the spec's order (docs/rules.md §21.4).
+    fn identify(&mut self) {
+        let Some(m) = &self.server else {
+            return self.fail(AuthError::NoServerMetadata);
+        };
+        let issuer = m.issuer.clone();
+        if let Some(p) = self
+            .config
+            .pre_registered
+            .iter()
+            .find(|p| p.issuer == issuer)
+        {
+            let method = choose_method(m, p.client_secret.is_some(), None);
+            self.client = Some(Client {
+                issuer,
+                client_id: p.client_id.clone(),
+                secret: p.client_secret.clone(),
+                method,
+                registered: false,
+            });
+            return self.authorize();
+        }
+        if let Some(c) = self.clients.iter().find(|c| c.issuer == issuer) {
+            self.client = Some(c.clone());
+            return self.authorize();
+        }
+        if let Some(doc) = self
+            .config
+            .client_id_metadata_document
+            .clone()
+            .filter(|_| m.client_id_metadata_document_supported)
+        {
+            self.client = Some(Client {
+                issuer,
+                client_id: doc,
+                secret: None,
+                method: AuthMethod::None,
+                registered: false,
+            });
+            return self.authorize();
+        }
+        let Some(endpoint) = m.registration_endpoint.clone() else {
+            return self.fail(AuthError::NoClientIdentity);
+        };
+        let method = match choose_method(m, false, None) {
+            AuthMethod::None => "none",
+            AuthMethod::Basic => "client_secret_basic",
+            AuthMethod::Post => "client_secret_post",
+        };
+        let j = |s: &str| crate::json::to_string(s).unwrap_or_else(|_| "\"\"".into());
+        let body = format!(
+            concat!(
+                r#"{{"client_name":{},"redirect_uris":[{}],"#,
+                r#""grant_types":["authorization_code","refresh_token"],"#,
+                r#""response_types":["code"],"token_endpoint_auth_method":"{}","#,
+                r#""application_type":"native"}}"#
+            ),
+            j(&self.config.client_name),
+            j(&self.config.redirect_uri),
+            method
+        );
+        self.phase = Phase::Registering;
+        self.send(
+            HttpMethod::Post,
+            endpoint,
+            alloc::vec![
+                ("Content-Type", "application/json".into()),
+                ("Accept", "application/json".into())
+            ],
+            body.into_bytes(),
+        );
+    }
+
+    fn on_registered(&mut self, r: RegistrationResponse) {
+        let Some(m) = &self.server else {
+            return self.fail(AuthError::NoServerMetadata);
+        };
+        let method = choose_method(
+            m,
+            r.client_secret.is_some(),
+            r.token_endpoint_auth_method.as_deref(),
+        );
+        let c = Client {
+            issuer: m.issuer.clone(),
+            client_id: r.client_id,
+            secret: r.client_secret,
+            method,
+            registered: true,
+        };
+        self.clients.retain(|x| x.issuer != c.issuer);
+        self.clients.push(c.clone());
+        self.client = Some(c);
+        self.authorize();
+    }
+
+    /// The authorization request (docs/rules.md §21.5, §21.6).
+    fn authorize(&mut self) {
+        let (Some(m), Some(c)) = (&self.server, &self.client) else {
+            return self.fail(AuthError::NoClientIdentity);
+        };
+        // Scope: the challenge's, else the metadata's `scopes_supported`, else none; joined
+        // with what was requested before; `offline_access` when the server offers it.
+        let base: Vec<String> = match (&self.challenge_scope, &self.resource) {
+            (Some(s), _) => s.split_whitespace().map(String::from).collect(),
+            (None, Some(r)) => r.scopes_supported.clone().unwrap_or_default(),
+            (None, None) => Vec::new(),
+        };
+        for s in base {
+            if !self.requested.contains(&s) {
+                self.requested.push(s);
+            }
+        }
+        let mut scopes = self.requested.clone();
+        let offered = m
+            .scopes_supported
+            .as_ref()
+            .is_some_and(|l| l.iter().any(|s| s == "offline_access"));
+        if self.config.offline_access && offered && !scopes.iter().any(|s| s == "offline_access") {
+            scopes.push("offline_access".into());
+        }
+        let scope = (!scopes.is_empty()).then(|| scopes.join(" "));
+        let (verifier_bytes, state_bytes) = self.entropy.split_at(32);
+        let verifier = b64(verifier_bytes);
+        let challenge = b64(&Sha256::digest(verifier.as_bytes()));
+        let state = b64(state_bytes);
+        let mut q = Form::new();
+        q.pair("response_type", "code")
+            .pair("client_id", &c.client_id)
+            .pair("redirect_uri", &self.config.redirect_uri)
+            .pair("code_challenge", &challenge)
+            .pair("code_challenge_method", "S256")
+            .pair("state", &state)
+            .pair("resource", &self.resource_id());
+        if let Some(s) = &scope {
+            q.pair("scope", s);
+        }
+        let url = url::with_query(&m.authorization_endpoint, &q);
+        self.authorizations = self.authorizations.saturating_add(1);
+        self.phase = Phase::Redirect(Pending {
+            state,
+            verifier,
+            scope,
+        });
+        self.actions.push_back(Action::Authorize { url });
+    }
+
+    /// The `resource` parameter: the metadata's identifier as published, else the server URL.
+    fn resource_id(&self) -> String {
+        self.resource
+            .as_ref()
+            .map_or_else(|| self.config.server_url.clone(), |r| r.resource.clone())
+    }
+
+    fn refresh(&mut self, fallback: bool) {
+        let Some(rt) = self.tokens.as_ref().and_then(|t| t.refresh_token.clone()) else {
+            return if fallback {
+                self.identify()
+            } else {
+                self.fail(AuthError::BadTokenResponse)
+            };
+        };
+        let scope = self.tokens.as_ref().and_then(|t| t.scope.clone());
+        let mut f = Form::new();
+        f.pair("grant_type", "refresh_token")
+            .pair("refresh_token", &rt);
+        self.token_request(f, true, fallback, scope);
+    }
+
+    /// A token request with `resource` and client authentication (docs/rules.md §21.5).
+    fn token_request(&mut self, mut f: Form, refresh: bool, fallback: bool, scope: Option<String>) {
+        let (Some(m), Some(c)) = (&self.server, &self.client) else {
+            return self.fail(AuthError::NoClientIdentity);
+        };
+        f.pair("resource", &self.resource_id());
+        let mut headers = alloc::vec![
+            (
+                "Content-Type",
+                String::from("application/x-www-form-urlencoded")
+            ),
+            ("Accept", "application/json".into()),
+        ];
+        match (c.method, &c.secret) {
+            (AuthMethod::Basic, Some(secret)) => {
+                // RFC 6749 §2.3.1: each part form-encoded, then Basic.
+                let pair = format!("{}:{}", form::encode(&c.client_id), form::encode(secret));
+                headers.push((
+                    "Authorization",
+                    format!("Basic {}", b64_std(pair.as_bytes())),
+                ));
+            }
+            (AuthMethod::Post, Some(secret)) => {
+                f.pair("client_id", &c.client_id)
+                    .pair("client_secret", secret);
+            }
+            _ => {
+                f.pair("client_id", &c.client_id);
+            }
+        }
+        let endpoint = m.token_endpoint.clone();
+        self.phase = Phase::Token {
+            refresh,
+            fallback,
+            scope,
+        };
+        self.send(
+            HttpMethod::Post,
+            endpoint,
+            headers,
+            f.into_string().into_bytes(),
+        );
+    }
+
+    fn on_token(
+        &mut self,
+        status: u16,
+        body: &[u8],
+        refresh: bool,
+        fallback: bool,
+        scope: Option<String>,
+        now_ms: u64,
+    ) {
+        let ok = (200..300).contains(&status);
+        let parsed = TokenResponse::parse(body).filter(|t| {
+            ok && t.token_type.eq_ignore_ascii_case("bearer") && is_b64token(&t.access_token)
+        });
+        let Some(t) = parsed else {
+            if refresh {
+                // The refresh token is spent: drop it, authorize again when challenged.
+                self.tokens = None;
+                if fallback {
+                    return self.identify();
+                }
+            }
+            return self.fail(if ok {
+                AuthError::BadTokenResponse
+            } else {
+                AuthError::TokenRequestFailed(status, error_code(body))
+            });
+        };
+        let Some(m) = &self.server else {
+            return self.fail(AuthError::NoServerMetadata);
+        };
+        let old_refresh = self.tokens.as_ref().and_then(|x| x.refresh_token.clone());
+        let tokens = Tokens {
+            issuer: m.issuer.clone(),
+            resource: self.resource_id(),
+            access_token: t.access_token,
+            // A refresh response may omit a new refresh token: the old one stays valid.
+            refresh_token: t.refresh_token.or(if refresh { old_refresh } else { None }),
+            expires_at_ms: t
+                .expires_in
+                .map(|s| now_ms.saturating_add(s.saturating_mul(1000))),
+            scope: t.scope.or(scope),
+        };
+        let authorization = format!("Bearer {}", tokens.access_token);
+        self.tokens = Some(tokens.clone());
+        self.actions.push_back(Action::StoreTokens(tokens));
+        if !refresh || fallback {
+            self.actions.push_back(Action::Retry { authorization });
+        }
+    }
+
+    // --- plumbing -------------------------------------------------------------------------
+
+    /// Fetches the next metadata candidate, or fails when none is left.
+    fn fetch_next(&mut self) {
+        let (url, err) = match &mut self.phase {
+            Phase::ResourceMetadata { candidates, next } => {
+                let u = candidates.get(*next).cloned();
+                *next += 1;
+                (u, AuthError::NoResourceMetadata)
+            }
+            Phase::ServerMetadata {
+                candidates, next, ..
+            } => {
+                let u = candidates.get(*next).cloned();
+                *next += 1;
+                (u, AuthError::NoServerMetadata)
+            }
+            _ => return,
+        };
+        match url {
+            Some(u) => self.send(
+                HttpMethod::Get,
+                u,
+                alloc::vec![("Accept", "application/json".into())],
+                Vec::new(),
+            ),
+            None => self.fail(err),
+        }
+    }
+
+    fn send(
+        &mut self,
+        method: HttpMethod,
+        url: String,
+        headers: Vec<(&'static str, String)>,
+        body: Vec<u8>,
+    ) {
+        self.next_fetch += 1;
+        let id = FetchId(self.next_fetch);
+        self.awaiting = Some(id);
+        self.actions.push_back(Action::Fetch(FetchRequest {
+            id,
+            method,
+            url,
+            headers,
+            body,
+        }));
+    }
+
+    /// Stops the running flow with `e`.
+    fn fail(&mut self, e: AuthError) {
+        self.phase = Phase::Idle;
+        self.awaiting = None;
+        self.fail_keep(e);
+    }
+
+    /// Reports `e` without touching the running flow.
+    fn fail_keep(&mut self, e: AuthError) {
+        self.actions.push_back(Action::Failed(e));
+    }
+}
+
+/// Endpoints are `https`, or `http` on a loopback host (docs/rules.md §21.1).
+fn secure(u: &HttpUrl<'_>) -> bool {
+    u.is_https() || u.is_loopback()
+}
+
+/// The token endpoint authentication: what registration said, else by the secret and what
+/// the server supports (docs/rules.md §21.5).
+fn choose_method(m: &ServerMetadata, has_secret: bool, registered: Option<&str>) -> AuthMethod {
+    match registered {
+        Some("none") => return AuthMethod::None,
+        Some("client_secret_basic") if has_secret => return AuthMethod::Basic,
+        Some("client_secret_post") if has_secret => return AuthMethod::Post,
+        _ => {}
+    }
+    if !has_secret {
+        return AuthMethod::None;
+    }
+    if m.supports_auth_method("client_secret_basic") {
+        AuthMethod::Basic
+    } else if m.supports_auth_method("client_secret_post") {
+        AuthMethod::Post
+    } else {
+        AuthMethod::Basic
+    }
+}
+
+/// RFC 6750 §2.1 `b64token`: what a Bearer credential may hold, so the header value is
+/// safe on the wire.
+fn is_b64token(t: &str) -> bool {
+    let body = t.trim_end_matches('=');
+    !body.is_empty()
+        && body
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._~+/".contains(&b))
+}
+
+fn b64(bytes: &[u8]) -> String {
+    encode(Alphabet::UrlSafeNoPad, bytes)
+}
+
+fn b64_std(bytes: &[u8]) -> String {
+    encode(Alphabet::Standard, bytes)
+}
+
+fn encode(alphabet: Alphabet, bytes: &[u8]) -> String {
+    let mut buf = alloc::vec![0u8; bytes.len().div_ceil(3) * 4];
+    let n = base64::encode(alphabet, bytes, &mut buf).unwrap_or(0);
+    buf.truncate(n);
+    String::from_utf8(buf).unwrap_or_default()
+}
