@@ -1,4 +1,4 @@
-// Types of `mcp-context/server` (napi addon) and `mcp-context/wasm` (WebAssembly build): the
+// Types of `mcp-context-primitives/server` (napi addon) and `mcp-context-primitives/wasm` (WebAssembly build): the
 // same package layer on either engine. Written by hand (the layer is JavaScript); checked
 // with `tsc --strict --noEmit` by the tests.
 
@@ -251,7 +251,7 @@ export type ClientOutput =
 
 /**
  * The MCP client machine (`index.d.ts` documents every method), on either engine: the
- * napi addon's from `mcp-context/server`, the WebAssembly build's from `mcp-context/wasm`.
+ * napi addon's from `mcp-context-primitives/server`, the WebAssembly build's from `mcp-context-primitives/wasm`.
  * Ids keep their exact value and JSON type (`bigint` beyond 2^53); objects built from
  * server data have only own keys. The output-ready callback (`setWaker`) never runs inside
  * a machine call.

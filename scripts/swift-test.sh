@@ -112,7 +112,7 @@ if [ -f bindings-node/index.js ] && ls bindings-node/*.node >/dev/null 2>&1; the
   done
   if [ -z "$NODE_URL" ]; then
     cat "$TARGET/uniffi/node-http.log" >&2
-    echo "swift-test: the Node example server did not start (test.sh's Node step links examples/node_modules/mcp-context)" >&2
+    echo "swift-test: the Node example server did not start (test.sh's Node step links examples/node_modules/mcp-context-primitives)" >&2
     exit 1
   fi
   echo "swift-test: Node example server at $NODE_URL"

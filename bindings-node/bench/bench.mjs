@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Benchmark (a script, not a timed test): mcp-context's UriTemplate and Router, through the
-// napi addon and through the WebAssembly build (mcp-context/wasm), against
+// napi addon and through the WebAssembly build (mcp-context-primitives/wasm), against
 // @modelcontextprotocol/server 2.4.0's UriTemplate, url-template 3.1.1 and uri-templates
 // 0.2.0: expand, match, and routing a URI among 1,000 templates. FFI included: every call
 // crosses from JS into the engine and back with JS values. Also prints the WebAssembly

@@ -1,4 +1,4 @@
-// `mcp-context/wasm`: the package layer on the WebAssembly build of the core. No compiler
+// `mcp-context-primitives/wasm`: the package layer on the WebAssembly build of the core. No compiler
 // at install time; loads in Node, Deno and browsers (the module sits beside this file).
 // On Cloudflare Workers the `workerd` export condition picks `workerd.mjs` instead.
 import { bind } from '../js/mcp.mjs'

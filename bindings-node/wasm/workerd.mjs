@@ -1,4 +1,4 @@
-// `mcp-context/wasm` on Cloudflare Workers (the `workerd` export condition): the runtime
+// `mcp-context-primitives/wasm` on Cloudflare Workers (the `workerd` export condition): the runtime
 // hands over the compiled module as an import.
 import wasm from './pkg/mcp_context_wasm_bg.wasm'
 import { bind } from '../js/mcp.mjs'

@@ -1,5 +1,7 @@
-"""The README's Python quickstart works as written: every ```python block of its "## Python"
-section runs, and every standalone `# output` comment line appears in what it prints."""
+"""The README's Python blocks work as written: every ```python block of its "### Python:
+templates and the raw machines" section runs, and every standalone `# output` comment line
+appears in what it prints. (The quickstart above it, examples/quickstart/, runs in
+scripts/install-test.sh from the wheel, with the official SDK client.)"""
 
 import contextlib
 import io
@@ -10,7 +12,7 @@ from conftest import REPO
 
 def python_blocks():
     text = (REPO / "README.md").read_text(encoding="utf-8")
-    section = text.split("\n## Python\n", 1)[1].split("\n## ", 1)[0]
+    section = text.split("\n### Python: templates and the raw machines\n", 1)[1].split("\n## ", 1)[0]
     return re.findall(r"```python\n(.*?)```", section, flags=re.S)
 
 

@@ -35,7 +35,6 @@ fn result_type(method: &str) -> Option<&'static str> {
         "ping" | "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel" => {
             "EmptyResult"
         }
-        "tools/call" => "CallToolResult",
         "resources/list" => "ListResourcesResult",
         "resources/templates/list" => "ListResourceTemplatesResult",
         "resources/read" => "ReadResourceResult",
@@ -1404,4 +1403,54 @@ fn input_required_on_a_prompt_reruns_the_prompt_with_its_arguments() {
         (v["id"].clone(), v["result"]["messages"].clone()),
         (json!(2), json!([]))
     );
+}
+
+#[test]
+fn input_required_on_a_registered_tool_reruns_the_call() {
+    use mcp_context::messages::owned::{FromJsonText, OwnedJson, OwnedTool};
+    use mcp_context::server::{InputRequired, SealingKey};
+    let config = ServerConfig {
+        state_keys: vec![SealingKey {
+            id: 1,
+            secret: vec![7; 32],
+        }],
+        ..ServerConfig::default()
+    };
+    let mut l = L::new("bridge-tool", config);
+    let tool = r#"{"name":"greet","inputSchema":{"type":"object"}}"#;
+    l.server
+        .add_tool(OwnedTool::from_json_text(tool).unwrap())
+        .unwrap();
+    l.legacy.push(0);
+    l.send(0, init_with(1, json!({"sampling": {}})));
+    let call = json!({"name": "greet", "arguments": {"who": "Ada"}});
+    let Event::CallTool(ev) = one_event(&l.send(0, req(2, "tools/call", call))) else {
+        panic!()
+    };
+    assert!(ev.capabilities.sampling);
+    l.server
+        .respond_input_required(
+            ev.handle,
+            InputRequired {
+                requests: vec![("llm".into(), sample())],
+                state: None,
+            },
+        )
+        .unwrap();
+    let ask = transmits(&l.drain())[0].1.clone();
+    assert_eq!(ask["method"], "sampling/createMessage");
+    let sampled =
+        json!({"role": "assistant", "content": {"type": "text", "text": "Hi"}, "model": "m"});
+    let answer = json!({"jsonrpc": "2.0", "id": ask["id"], "result": sampled});
+    let Event::CallTool(retry) = one_event(&l.send(0, answer)) else {
+        panic!()
+    };
+    assert_eq!(retry.name, "greet");
+    assert_eq!(retry.arguments, ev.arguments);
+    assert_eq!(retry.retry.expect("a retry").input_responses[0].0, "llm");
+    let result = OwnedJson::parse(r#"{"content":[{"type":"text","text":"Hi, Ada"}]}"#).unwrap();
+    l.server.respond_tool(retry.handle, result).unwrap();
+    let v = only(&l.drain());
+    assert_eq!(v["id"], 2);
+    assert_eq!(v["result"]["content"][0]["text"], "Hi, Ada");
 }

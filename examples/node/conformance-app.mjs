@@ -1,6 +1,6 @@
 // The conformance fixtures (the official suite's server scenarios: resources, prompts and
 // the tools it calls, served through the core's extension methods) and a small demo
-// catalogue, on `McpServer` (mcp-context/server, or mcp-context/wasm: `createApp(pkg)`).
+// catalogue, on `McpServer` (mcp-context-primitives/server, or mcp-context-primitives/wasm: `createApp(pkg)`).
 import * as z from 'zod'
 
 // A minimal WAV (44-byte header, no samples).

@@ -4,7 +4,7 @@
 //                               missing sheet is a read error
 //   repondre_ticket             prompt: ticketId (required), ton (formel | chaleureux)
 // Run: node examples/node/kb.mjs [--http PORT] [--wasm]   (stdio without --http)
-// `createKb(pkg)` builds it on either engine: `mcp-context/server` (napi) or `mcp-context/wasm`.
+// `createKb(pkg)` builds it on either engine: `mcp-context-primitives/server` (napi) or `mcp-context-primitives/wasm`.
 import * as z from 'zod'
 
 // --- data ----------------------------------------------------------------------------------
@@ -97,7 +97,7 @@ export function createKb({ McpServer, ResourceTemplate, ResourceNotFoundError })
 // Run as a program: stdio, or Streamable HTTP with --http PORT (prints the URL).
 if (globalThis.process?.argv?.[1] && import.meta.url.endsWith(process.argv[1].split('/').pop())) {
   const args = process.argv.slice(2)
-  const pkg = await import(args.includes('--wasm') ? 'mcp-context/wasm' : 'mcp-context/server')
+  const pkg = await import(args.includes('--wasm') ? 'mcp-context-primitives/wasm' : 'mcp-context-primitives/server')
   const at = args.indexOf('--http')
   if (at < 0) await pkg.serveStdio(createKb(pkg))
   else console.log(`listening http://127.0.0.1:${(await pkg.serveHttp(createKb(pkg), { port: Number(args[at + 1]) || 0 })).address().port}/mcp`)

@@ -5,7 +5,7 @@
 //   add --kb to serve the support knowledge base instead of the conformance fixtures,
 //   --wasm to run on the WebAssembly engine instead of the napi addon.
 const args = process.argv.slice(2)
-const pkg = await import(args.includes('--wasm') ? 'mcp-context/wasm' : 'mcp-context/server')
+const pkg = await import(args.includes('--wasm') ? 'mcp-context-primitives/wasm' : 'mcp-context-primitives/server')
 const server = args.includes('--kb')
   ? (await import('./kb.mjs')).createKb(pkg)
   : (await import('./conformance-app.mjs')).createApp(pkg)

@@ -106,7 +106,9 @@ async def serve_stdio(app: App, *, auth: int = 0, stdin: Any = None, stdout: Any
         while True:
             chunk = await q.get()
             if chunk is None:
-                host.batch(lambda: handle(lines.finish()))
+                rest = lines.finish()  # a last line without its newline
+                if rest:
+                    host.batch(lambda: handle(rest))
                 break
             # Take every chunk already read before draining: one write for a burst.
             batch: list[Any] = []

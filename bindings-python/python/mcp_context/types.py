@@ -4,7 +4,13 @@ wherever one of these is (they are dumped with ``by_alias=True``)."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+import sys
+from typing import Any, Literal, TypedDict
+
+if sys.version_info >= (3, 11):
+    from typing import NotRequired
+else:  # CPython 3.10: the one dependency the package has there (pyproject.toml)
+    from typing_extensions import NotRequired
 
 
 

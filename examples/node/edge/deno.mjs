@@ -1,6 +1,6 @@
-// The knowledge base as a Deno program, on the WebAssembly engine (mcp-context/wasm):
+// The knowledge base as a Deno program, on the WebAssembly engine (mcp-context-primitives/wasm):
 //   deno run --allow-read --allow-net --import-map=… examples/node/edge/deno.mjs [PORT]
-import * as pkg from 'mcp-context/wasm'
+import * as pkg from 'mcp-context-primitives/wasm'
 import { createKb } from '../kb.mjs'
 
 const server = createKb(pkg)

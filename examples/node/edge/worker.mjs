@@ -1,6 +1,6 @@
-// The knowledge base as a Cloudflare Worker, on the WebAssembly engine (mcp-context/wasm).
+// The knowledge base as a Cloudflare Worker, on the WebAssembly engine (mcp-context-primitives/wasm).
 // Served by workerd in the tests (examples/node/test/edge.test.mjs).
-import * as pkg from 'mcp-context/wasm'
+import * as pkg from 'mcp-context-primitives/wasm'
 import { createKb } from '../kb.mjs'
 
 const server = createKb(pkg)

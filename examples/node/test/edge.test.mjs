@@ -1,6 +1,6 @@
 // The knowledge base on the edge, for real: as a Worker served by workerd (Cloudflare's
 // runtime, npm package `workerd`) and as a Deno program (npm package `@deno/linux-x64-glibc`),
-// both on the WebAssembly engine (mcp-context/wasm), on 127.0.0.1, driven over Streamable
+// both on the WebAssembly engine (mcp-context-primitives/wasm), on 127.0.0.1, driven over Streamable
 // HTTP by @modelcontextprotocol/client 2.4.0 (the checks of kb-suite.mjs).
 import { spawn } from 'node:child_process'
 import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -66,7 +66,7 @@ const stop = (child) => new Promise((resolve) => {
 function workerModules() {
   const modules = new Map() // name -> { file, kind }
   const bare = {
-    'mcp-context/wasm': join(pkgRoot, 'wasm', 'workerd.mjs'),
+    'mcp-context-primitives/wasm': join(pkgRoot, 'wasm', 'workerd.mjs'),
     zod: zodEntry,
   }
   const visit = (name, file) => {
@@ -88,7 +88,7 @@ function workerModules() {
   return modules
 }
 
-kbSuite('as a Cloudflare Worker (workerd, mcp-context/wasm)', async () => {
+kbSuite('as a Cloudflare Worker (workerd, mcp-context-primitives/wasm)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kb-workerd-'))
   const port = await freePort()
   // Each module's file is copied beside the config (capnp embeds relative paths).
@@ -119,12 +119,12 @@ const kb :Workerd.Worker = (
   }
 })
 
-kbSuite('as a Deno program (mcp-context/wasm)', async () => {
+kbSuite('as a Deno program (mcp-context-primitives/wasm)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'kb-deno-'))
   const map = join(dir, 'import-map.json')
   writeFileSync(map, JSON.stringify({
     imports: {
-      'mcp-context/wasm': pathToFileURL(join(pkgRoot, 'wasm', 'index.mjs')).href,
+      'mcp-context-primitives/wasm': pathToFileURL(join(pkgRoot, 'wasm', 'index.mjs')).href,
       zod: pathToFileURL(zodEntry).href,
     },
   }))

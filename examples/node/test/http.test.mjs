@@ -12,7 +12,7 @@ import { createApp, PNG } from '../conformance-app.mjs'
 const PV = '2026-07-28'
 const META = { 'io.modelcontextprotocol/protocolVersion': PV, 'io.modelcontextprotocol/clientCapabilities': {} }
 
-for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp-context/wasm']]) describe(`on ${engine}`, () => {
+for (const [engine, specifier] of [['napi', 'mcp-context-primitives/server'], ['wasm', 'mcp-context-primitives/wasm']]) describe(`on ${engine}`, () => {
 let pkg, server, srv, url
 before(async () => {
   pkg = await import(specifier)

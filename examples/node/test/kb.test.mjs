@@ -1,6 +1,6 @@
 // The support knowledge base (kb.mjs, on McpServer) through the official TypeScript client
 // (@modelcontextprotocol/client 2.4.0): over Streamable HTTP and stdio, on both engines
-// (the napi addon: mcp-context/server; WebAssembly: mcp-context/wasm).
+// (the napi addon: mcp-context-primitives/server; WebAssembly: mcp-context-primitives/wasm).
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { it } from 'node:test'
@@ -14,7 +14,7 @@ import { httpClient, kbSuite, options } from './kb-suite.mjs'
 
 const kb = fileURLToPath(new URL('../kb.mjs', import.meta.url))
 
-for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp-context/wasm']]) {
+for (const [engine, specifier] of [['napi', 'mcp-context-primitives/server'], ['wasm', 'mcp-context-primitives/wasm']]) {
   kbSuite(`on ${engine} over Streamable HTTP (node:http)`, async () => {
     const pkg = await import(specifier)
     const srv = await pkg.serveHttp(createKb(pkg), { port: 0 })

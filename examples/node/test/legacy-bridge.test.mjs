@@ -8,7 +8,7 @@ import { describe, it } from 'node:test'
 
 import { createApp } from '../conformance-app.mjs'
 
-for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp-context/wasm']]) describe(`legacy bridge on ${engine}`, () => {
+for (const [engine, specifier] of [['napi', 'mcp-context-primitives/server'], ['wasm', 'mcp-context-primitives/wasm']]) describe(`legacy bridge on ${engine}`, () => {
   // One stdio connection: send a message, collect what the server writes.
   async function connect() {
     const server = createApp(await import(specifier))

@@ -11,7 +11,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 const options = { versionNegotiation: { mode: { pin: '2026-07-28' } } }
 const BYPASS = { cacheMode: 'bypass' } // lists carry a 60 s cache hint
 
-for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp-context/wasm']]) describe(`template lists on ${engine}`, () => {
+for (const [engine, specifier] of [['napi', 'mcp-context-primitives/server'], ['wasm', 'mcp-context-primitives/wasm']]) describe(`template lists on ${engine}`, () => {
   const notes = new Map([['a', 'Alpha'], ['b', 'Bravo'], ['c', 'Charlie']])
   const tags = ['red', 'blue']
   let calls = 0
@@ -96,7 +96,7 @@ for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp
   })
 })
 
-for (const [engine, specifier] of [['napi', 'mcp-context/server'], ['wasm', 'mcp-context/wasm']]) describe(`no template lists on ${engine}`, () => {
+for (const [engine, specifier] of [['napi', 'mcp-context-primitives/server'], ['wasm', 'mcp-context-primitives/wasm']]) describe(`no template lists on ${engine}`, () => {
   it('answers resources/list in one page, with no cursor into an empty phase', async () => {
     const { McpServer, ResourceTemplate, serveHttp } = await import(specifier)
     const server = new McpServer({ name: 'static', version: '1.0.0' })

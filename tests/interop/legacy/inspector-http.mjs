@@ -3,7 +3,7 @@
 // 2025-11-25, so the server's HTTP entry point issues an `Mcp-Session-Id` and every call below
 // goes through that legacy session (docs/server-machine.md "Legacy sessions").
 // Usage: node inspector-http.mjs /path/to/repo (run by test.sh after the Node step, which
-// links examples/node/node_modules/mcp-context).
+// links examples/node/node_modules/mcp-context-primitives).
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';

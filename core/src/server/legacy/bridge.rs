@@ -451,7 +451,7 @@ fn retry_base(p: &Pending, version: &str, caps: &str) -> Option<(String, String)
         w.end_object()
     };
     let method = match (&p.owed, p.binding.as_ref()?) {
-        (Owed::Method, Bound::Method { method, params }) => {
+        (Owed::Method | Owed::Tool, Bound::Method { method, params }) => {
             let mut w = crate::json::Writer::new(&mut text);
             w.begin_object().ok()?;
             for (k, v) in params.as_raw().object()? {
