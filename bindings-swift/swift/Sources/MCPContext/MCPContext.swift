@@ -8633,6 +8633,14 @@ public enum ListedItem: Equatable, Hashable {
          * `name`
          */name: String
     )
+    /**
+     * A tool.
+     */
+    case tool(
+        /**
+         * `name`
+         */name: String
+    )
 
 
 
@@ -8663,6 +8671,9 @@ public struct FfiConverterTypeListedItem: FfiConverterRustBuffer {
         case 3: return .prompt(name: try FfiConverterString.read(from: &buf)
         )
         
+        case 4: return .tool(name: try FfiConverterString.read(from: &buf)
+        )
+        
         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
@@ -8685,6 +8696,11 @@ public struct FfiConverterTypeListedItem: FfiConverterRustBuffer {
         
         case let .prompt(name):
             writeInt(&buf, Int32(3))
+            FfiConverterString.write(name, into: &buf)
+            
+        
+        case let .tool(name):
+            writeInt(&buf, Int32(4))
             FfiConverterString.write(name, into: &buf)
             
         }
