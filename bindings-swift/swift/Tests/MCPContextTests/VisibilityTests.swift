@@ -16,7 +16,7 @@ final class OnlyForSeven: VisibilityFilter, @unchecked Sendable {
         switch item {
         case .resource(let uri, _): return uri != "notes://acme/secret" || auth == 7
         case .prompt(let name): return name != "audit" || auth == 7
-        case .template: return true
+        case .template, .tool: return true
         }
     }
 
