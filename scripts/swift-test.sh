@@ -94,12 +94,14 @@ mkdir -p "$B/lib/pkgconfig"
 bindings-swift/write-pc.sh "$B/lib" | sed "s|^libdir=.*|libdir=/build/lib|" > "$B/lib/pkgconfig/mcp-context-ffi.pc"
 mounted=0
 node_pid=
+legacy_pid=
 if ! mountpoint -q "$CH/proc"; then
   mount -t proc proc "$CH/proc"
   mounted=1
 fi
 cleanup() {
   [ -n "$node_pid" ] && kill "$node_pid" 2>/dev/null
+  [ -n "$legacy_pid" ] && kill "$legacy_pid" 2>/dev/null
   [ "$mounted" = 1 ] && umount "$CH/proc"
   return 0
 }
@@ -124,11 +126,28 @@ if [ -f bindings-node/index.js ] && ls bindings-node/*.node >/dev/null 2>&1; the
 else
   echo "swift-test: no Node binding built (bindings-node/*.node): the HTTP test is skipped"
 fi
+# The TypeScript SDK 1.x server over Streamable HTTP with sessions, for MCPClient's
+# 2025-11-25 session test; its packages are the legacy clients' (test.sh's legacy step).
+LEGACY_URL=
+LEGACY_TOOLS="$MCP_CACHE/interop-legacy-$(cat tests/interop/legacy/package.json tests/interop/legacy/package-lock.json | sha256sum | cut -c1-12)"
+if [ -f "$LEGACY_TOOLS/.complete" ]; then
+  cp tests/interop/ts/legacy-server.mjs "$LEGACY_TOOLS/legacy-server-swift.mjs"
+  (cd "$LEGACY_TOOLS" && exec node legacy-server-swift.mjs --http) > "$TARGET/uniffi/legacy-http.log" 2>&1 &
+  legacy_pid=$!
+  for _ in $(seq 100); do
+    port=$(sed -n 's/^listening \([0-9]*\)$/\1/p' "$TARGET/uniffi/legacy-http.log")
+    [ -n "$port" ] && LEGACY_URL="http://127.0.0.1:$port/mcp" && break
+    sleep 0.1
+  done
+  echo "swift-test: TypeScript SDK 1.x server at ${LEGACY_URL:-(did not start)}"
+else
+  echo "swift-test: no legacy tools in $LEGACY_TOOLS: the 2025-11-25 session test is skipped"
+fi
 LOG="$TARGET/uniffi/swift-test.log"
 set +e
 chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
   PKG_CONFIG_PATH=/build/lib/pkgconfig LD_LIBRARY_PATH=/build/lib \
-  MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" \
+  MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" MCP_LEGACY_HTTP_URL="$LEGACY_URL" \
   /bin/sh -c 'cd /build/bindings-swift/swift && swift test --disable-swift-testing --scratch-path /build/.build 2>&1' \
   | tee "$LOG"
 rc=${PIPESTATUS[0]}

@@ -12,7 +12,7 @@ use mcp_context::client::{
 };
 use mcp_context::messages::owned::{OwnedImplementation, OwnedJson};
 
-use crate::client_types::{ClientError, ClientOutput, Reply, Session};
+use crate::client_types::{ClientError, ClientOutput, HttpHeader, Reply, Session};
 use crate::records::SubscriptionFilter;
 
 /// How the host carries messages; decides how a cancellation is signalled (docs/rules.md §11.4).
@@ -336,6 +336,40 @@ impl ClientMachine {
     /// HTTP: request `id` got no JSON-RPC answer (e.g. 404 with an empty body).
     pub fn handle_request_failed(&self, id: i64, now_ms: u64) {
         self.lock().handle_request_failed(id, now_ms);
+    }
+
+    /// HTTP: the response head of request `id` (`nil`: a notification's POST): `status` and
+    /// its `Mcp-Session-Id` header; call before handing its body over. A 2025-11-25
+    /// `initialize` answer starts the session (later `httpHeaders` carry it); a 404 on the
+    /// session starts a new one and sends the calls in flight again.
+    pub fn handle_http_response(
+        &self,
+        id: Option<i64>,
+        status: u16,
+        session_id: Option<String>,
+        now_ms: u64,
+    ) {
+        self.lock()
+            .handle_http_response(id, status, session_id.as_deref(), now_ms);
+    }
+
+    /// Ends the 2025-11-25 HTTP session, if any: the headers of the `DELETE` to send to the
+    /// endpoint. Call at close, before `handleClose`.
+    pub fn end_session(&self) -> Option<Vec<HttpHeader>> {
+        self.lock().end_session().map(|headers| {
+            headers
+                .into_iter()
+                .map(|(name, value)| HttpHeader {
+                    name: name.to_owned(),
+                    value,
+                })
+                .collect()
+        })
+    }
+
+    /// The 2025-11-25 HTTP session id in force.
+    pub fn http_session_id(&self) -> Option<String> {
+        self.lock().http_session_id().map(String::from)
     }
 
     /// The transport closed.

@@ -18,6 +18,7 @@
 //! | `wake.rs` | `OutputReady` (a Swift protocol): `setOutputReady` / `hasOutput` on both machines |
 //! | `extension.rs` | extension methods (`addMethod`, `setCapability`, `respondResult`), `progress`, `respondList` |
 //! | `tools.rs` | the tool registry (`addTool`, `respondTool`, `respondToolError`), `drain`, `appCursor` |
+//! | `sse.rs` | `SseDecoder`, `SseEvent`, `SseError`, `sseDefaultMaxEvent()`: the core's SSE parser |
 //! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
 //!
 //! The async layer (`MCPClient`, `MCPServerHost`, `StdioTransport`, `HTTPTransport`, `Wire`)
@@ -43,6 +44,7 @@ mod records;
 mod router;
 mod server;
 mod server_types;
+mod sse;
 mod template;
 mod tools;
 mod visibility;
@@ -77,6 +79,7 @@ pub use server_types::{
     BodyKind, CancelReason, CompletionTarget, DeclaredCapabilities, ReadTarget, RegisterError,
     RespondError, Retry, ServerConfigError, ServerEvent, ServerOutput,
 };
+pub use sse::{SseDecoder, SseError, SseEvent, sse_default_max_event};
 pub use template::{TemplateModifier, TemplatePair, TemplateValue, TemplateVariable, UriTemplate};
 pub use visibility::{ListedItem, VisibilityFilter};
 pub use wake::OutputReady;

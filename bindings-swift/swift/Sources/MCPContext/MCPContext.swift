@@ -999,6 +999,12 @@ public protocol ClientMachineProtocol: AnyObject, Sendable {
     func discover(policy: CachePolicy, nowMs: UInt64)  -> UInt64
     
     /**
+     * Ends the 2025-11-25 HTTP session, if any: the headers of the `DELETE` to send to the
+     * endpoint. Call at close, before `handleClose`.
+     */
+    func endSession()  -> [HttpHeader]?
+    
+    /**
      * `prompts/get` of `name` with string `arguments`.
      */
     func getPrompt(name: String, arguments: [String: String], nowMs: UInt64)  -> UInt64
@@ -1007,6 +1013,14 @@ public protocol ClientMachineProtocol: AnyObject, Sendable {
      * The transport closed.
      */
     func handleClose(nowMs: UInt64) 
+    
+    /**
+     * HTTP: the response head of request `id` (`nil`: a notification's POST): `status` and
+     * its `Mcp-Session-Id` header; call before handing its body over. A 2025-11-25
+     * `initialize` answer starts the session (later `httpHeaders` carry it); a 404 on the
+     * session starts a new one and sends the calls in flight again.
+     */
+    func handleHttpResponse(id: Int64?, status: UInt16, sessionId: String?, nowMs: UInt64) 
     
     /**
      * One message from the server (one stdio line, or one HTTP/SSE body).
@@ -1022,6 +1036,11 @@ public protocol ClientMachineProtocol: AnyObject, Sendable {
      * Fails requests past their deadline; call at `pollTimeout()`.
      */
     func handleTimeout(nowMs: UInt64) 
+    
+    /**
+     * The 2025-11-25 HTTP session id in force.
+     */
+    func httpSessionId()  -> String?
     
     /**
      * `prompts/list`.
@@ -1235,6 +1254,19 @@ open func discover(policy: CachePolicy, nowMs: UInt64) -> UInt64  {
 }
     
     /**
+     * Ends the 2025-11-25 HTTP session, if any: the headers of the `DELETE` to send to the
+     * endpoint. Call at close, before `handleClose`.
+     */
+open func endSession() -> [HttpHeader]?  {
+    return try!  FfiConverterOptionSequenceTypeHttpHeader.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_end_session(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
      * `prompts/get` of `name` with string `arguments`.
      */
 open func getPrompt(name: String, arguments: [String: String], nowMs: UInt64) -> UInt64  {
@@ -1256,6 +1288,24 @@ open func handleClose(nowMs: UInt64)  {try! rustCall() {
         uniffiCallStatus in
     uniffi_mcp_context_ffi_fn_method_clientmachine_handle_close(
             self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * HTTP: the response head of request `id` (`nil`: a notification's POST): `status` and
+     * its `Mcp-Session-Id` header; call before handing its body over. A 2025-11-25
+     * `initialize` answer starts the session (later `httpHeaders` carry it); a 404 on the
+     * session starts a new one and sends the calls in flight again.
+     */
+open func handleHttpResponse(id: Int64?, status: UInt16, sessionId: String?, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_handle_http_response(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionInt64.lower(id),
+        FfiConverterUInt16.lower(status),
+        FfiConverterOptionString.lower(sessionId),
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 }
@@ -1297,6 +1347,18 @@ open func handleTimeout(nowMs: UInt64)  {try! rustCall() {
         FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 }
+}
+    
+    /**
+     * The 2025-11-25 HTTP session id in force.
+     */
+open func httpSessionId() -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_http_session_id(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
 }
     
     /**
@@ -2927,6 +2989,156 @@ public func FfiConverterTypeServerMachine_lift(_ handle: UInt64) throws -> Serve
 #endif
 public func FfiConverterTypeServerMachine_lower(_ value: ServerMachine) -> UInt64 {
     return FfiConverterTypeServerMachine.lower(value)
+}
+
+
+
+
+
+
+/**
+ * The incremental `text/event-stream` parser (WHATWG rules: chunks split anywhere, any line
+ * ending, BOM, comments, multi-line `data`, `event`, `id`, `retry`), one per response.
+ */
+public protocol SseDecoderProtocol: AnyObject, Sendable {
+    
+    /**
+     * The events `chunk` completes, in order.
+     *
+     * # Errors
+     * `EventTooLarge` when an event crosses the bound (also on every later call).
+     */
+    func feed(chunk: Data) throws  -> [SseEvent]
+    
+}
+/**
+ * The incremental `text/event-stream` parser (WHATWG rules: chunks split anywhere, any line
+ * ending, BOM, comments, multi-line `data`, `event`, `id`, `retry`), one per response.
+ */
+open class SseDecoder: SseDecoderProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_ssedecoder(self.handle, $0) }
+    }
+    /**
+     * A decoder refusing events over `max_event` bytes (`sseDefaultMaxEvent()`: 16 MiB).
+     */
+public convenience init(maxEvent: UInt64) {
+    let handle =
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_constructor_ssedecoder_new(
+        FfiConverterUInt64.lower(maxEvent),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_ssedecoder(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The events `chunk` completes, in order.
+     *
+     * # Errors
+     * `EventTooLarge` when an event crosses the bound (also on every later call).
+     */
+open func feed(chunk: Data)throws  -> [SseEvent]  {
+    return try  FfiConverterSequenceTypeSseEvent.lift(try rustCallWithError(FfiConverterTypeSseError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_ssedecoder_feed(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(chunk),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSseDecoder: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = SseDecoder
+
+    public static func lift(_ handle: UInt64) throws -> SseDecoder {
+        return SseDecoder(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: SseDecoder) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SseDecoder {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: SseDecoder, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSseDecoder_lift(_ handle: UInt64) throws -> SseDecoder {
+    return try FfiConverterTypeSseDecoder.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSseDecoder_lower(_ value: SseDecoder) -> UInt64 {
+    return FfiConverterTypeSseDecoder.lower(value)
 }
 
 
@@ -5680,6 +5892,85 @@ public func FfiConverterTypeSession_lift(_ buf: RustBuffer) throws -> Session {
 #endif
 public func FfiConverterTypeSession_lower(_ value: Session) -> RustBuffer {
     return FfiConverterTypeSession.lower(value)
+}
+
+
+/**
+ * One server-sent event.
+ */
+public struct SseEvent: Equatable, Hashable {
+    /**
+     * The event type (`"message"` without an `event:` field).
+     */
+    public var event: String
+    /**
+     * The `data:` lines joined by `\n` (one JSON-RPC message on Streamable HTTP).
+     */
+    public var data: Data
+    /**
+     * The last event id (`""` when none was set).
+     */
+    public var id: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The event type (`"message"` without an `event:` field).
+         */event: String, 
+        /**
+         * The `data:` lines joined by `\n` (one JSON-RPC message on Streamable HTTP).
+         */data: Data, 
+        /**
+         * The last event id (`""` when none was set).
+         */id: String) {
+        self.event = event
+        self.data = data
+        self.id = id
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SseEvent: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSseEvent: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SseEvent {
+        return
+            try SseEvent(
+                event: FfiConverterString.read(from: &buf), 
+                data: FfiConverterData.read(from: &buf), 
+                id: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SseEvent, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.event, into: &buf)
+        FfiConverterData.write(value.data, into: &buf)
+        FfiConverterString.write(value.id, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSseEvent_lift(_ buf: RustBuffer) throws -> SseEvent {
+    return try FfiConverterTypeSseEvent.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSseEvent_lower(_ value: SseEvent) -> RustBuffer {
+    return FfiConverterTypeSseEvent.lower(value)
 }
 
 
@@ -10714,6 +11005,94 @@ public func FfiConverterTypeServerTransport_lower(_ value: ServerTransport) -> R
 
 
 /**
+ * An event stream could not be parsed.
+ */
+public 
+enum SseError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * An event grew past the decoder's bound; the stream is broken (close it).
+     */
+    case eventTooLarge
+
+    
+
+    
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_sseerror_uniffi_trait_display(
+            FfiConverterTypeSseError_lower(self),uniffiCallStatus
+    )
+}
+    )
+}
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension SseError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSseError: FfiConverterRustBuffer {
+    typealias SwiftType = SseError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SseError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .eventTooLarge
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: SseError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case .eventTooLarge:
+            writeInt(&buf, Int32(1))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSseError_lift(_ buf: RustBuffer) throws -> SseError {
+    return try FfiConverterTypeSseError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSseError_lower(_ value: SseError) -> RustBuffer {
+    return FfiConverterTypeSseError.lower(value)
+}
+
+
+/**
  * A template error: parse errors from `UriTemplate(source:)`, expansion errors from
  * `expand(vars:)`. Offsets are in bytes of the template's UTF-8 source.
  */
@@ -11705,6 +12084,30 @@ fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionSequenceTypeHttpHeader: FfiConverterRustBuffer {
+    typealias SwiftType = [HttpHeader]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceTypeHttpHeader.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceTypeHttpHeader.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionSequenceTypeResourceContents: FfiConverterRustBuffer {
     typealias SwiftType = [ResourceContents]?
 
@@ -12019,6 +12422,31 @@ fileprivate struct FfiConverterSequenceTypeSealingKey: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeSealingKey.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeSseEvent: FfiConverterRustBuffer {
+    typealias SwiftType = [SseEvent]
+
+    public static func write(_ value: [SseEvent], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeSseEvent.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [SseEvent] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [SseEvent]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeSseEvent.read(from: &buf))
         }
         return seq
     }
@@ -12356,6 +12784,16 @@ public func serverConfig() -> ServerConfig  {
 })
 }
 /**
+ * The default event bound of `SseDecoder`: 16 MiB.
+ */
+public func sseDefaultMaxEvent() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_sse_default_max_event(uniffiCallStatus
+    )
+})
+}
+/**
  * The core's cursor text for `position`.
  */
 public func appCursor(position: AppListPosition) -> String  {
@@ -12420,6 +12858,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_func_server_config() != 3293) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_func_sse_default_max_event() != 15566) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_func_app_cursor() != 55346) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -12465,10 +12906,16 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_discover() != 53504) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_end_session() != 9836) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_get_prompt() != 32612) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_close() != 15096) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_http_response() != 3398) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_message() != 59216) {
@@ -12478,6 +12925,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_timeout() != 47728) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_http_session_id() != 34824) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_list_prompts() != 1493) {
@@ -12669,6 +13119,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_output_ready() != 46925) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_ssedecoder_feed() != 43522) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_uritemplate_expand() != 54769) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -12694,6 +13147,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_constructor_servermachine_new() != 8417) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_constructor_ssedecoder_new() != 41076) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_constructor_uritemplate_new() != 533) {

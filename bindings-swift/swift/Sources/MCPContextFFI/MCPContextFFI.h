@@ -370,6 +370,11 @@ void uniffi_mcp_context_ffi_fn_method_clientmachine_connect(uint64_t ptr, uint64
 uint64_t uniffi_mcp_context_ffi_fn_method_clientmachine_discover(uint64_t ptr, RustBuffer policy, uint64_t now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_END_SESSION
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_END_SESSION
+RustBuffer uniffi_mcp_context_ffi_fn_method_clientmachine_end_session(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_GET_PROMPT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_GET_PROMPT
 uint64_t uniffi_mcp_context_ffi_fn_method_clientmachine_get_prompt(uint64_t ptr, RustBuffer name, RustBuffer arguments, uint64_t now_ms, RustCallStatus *_Nonnull out_status
@@ -378,6 +383,11 @@ uint64_t uniffi_mcp_context_ffi_fn_method_clientmachine_get_prompt(uint64_t ptr,
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HANDLE_CLOSE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HANDLE_CLOSE
 void uniffi_mcp_context_ffi_fn_method_clientmachine_handle_close(uint64_t ptr, uint64_t now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HANDLE_HTTP_RESPONSE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HANDLE_HTTP_RESPONSE
+void uniffi_mcp_context_ffi_fn_method_clientmachine_handle_http_response(uint64_t ptr, RustBuffer id, uint16_t status, RustBuffer session_id, uint64_t now_ms, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HANDLE_MESSAGE
@@ -393,6 +403,11 @@ void uniffi_mcp_context_ffi_fn_method_clientmachine_handle_request_failed(uint64
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HANDLE_TIMEOUT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HANDLE_TIMEOUT
 void uniffi_mcp_context_ffi_fn_method_clientmachine_handle_timeout(uint64_t ptr, uint64_t now_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HTTP_SESSION_ID
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_HTTP_SESSION_ID
+RustBuffer uniffi_mcp_context_ffi_fn_method_clientmachine_http_session_id(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_CLIENTMACHINE_LIST_PROMPTS
@@ -741,6 +756,26 @@ int8_t uniffi_mcp_context_ffi_fn_method_servermachine_has_output(uint64_t ptr, R
 void uniffi_mcp_context_ffi_fn_method_servermachine_set_output_ready(uint64_t ptr, uint64_t callback, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_SSEDECODER
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_SSEDECODER
+uint64_t uniffi_mcp_context_ffi_fn_clone_ssedecoder(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_SSEDECODER
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_SSEDECODER
+void uniffi_mcp_context_ffi_fn_free_ssedecoder(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CONSTRUCTOR_SSEDECODER_NEW
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CONSTRUCTOR_SSEDECODER_NEW
+uint64_t uniffi_mcp_context_ffi_fn_constructor_ssedecoder_new(uint64_t max_event, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SSEDECODER_FEED
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SSEDECODER_FEED
+RustBuffer uniffi_mcp_context_ffi_fn_method_ssedecoder_feed(uint64_t ptr, RustBuffer chunk, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_URITEMPLATE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_URITEMPLATE
 uint64_t uniffi_mcp_context_ffi_fn_clone_uritemplate(uint64_t handle, RustCallStatus *_Nonnull out_status
@@ -866,6 +901,11 @@ RustBuffer uniffi_mcp_context_ffi_fn_method_responderror_uniffi_trait_display(Ru
 RustBuffer uniffi_mcp_context_ffi_fn_method_serverconfigerror_uniffi_trait_display(RustBuffer ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SSEERROR_UNIFFI_TRAIT_DISPLAY
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SSEERROR_UNIFFI_TRAIT_DISPLAY
+RustBuffer uniffi_mcp_context_ffi_fn_method_sseerror_uniffi_trait_display(RustBuffer ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_ERRORCODE_HTTP_STATUS
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_ERRORCODE_HTTP_STATUS
 RustBuffer uniffi_mcp_context_ffi_fn_method_errorcode_http_status(RustBuffer ptr, RustCallStatus *_Nonnull out_status
@@ -932,6 +972,12 @@ RustBuffer uniffi_mcp_context_ffi_fn_func_core_identifiers(RustBuffer table, Rus
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_SERVER_CONFIG
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_SERVER_CONFIG
 RustBuffer uniffi_mcp_context_ffi_fn_func_server_config(RustCallStatus *_Nonnull out_status
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_SSE_DEFAULT_MAX_EVENT
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_SSE_DEFAULT_MAX_EVENT
+uint64_t uniffi_mcp_context_ffi_fn_func_sse_default_max_event(RustCallStatus *_Nonnull out_status
     
 );
 #endif
@@ -1259,6 +1305,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_func_server_config(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_SSE_DEFAULT_MAX_EVENT
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_SSE_DEFAULT_MAX_EVENT
+uint16_t uniffi_mcp_context_ffi_checksum_func_sse_default_max_event(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_APP_CURSOR
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_APP_CURSOR
 uint16_t uniffi_mcp_context_ffi_checksum_func_app_cursor(void
@@ -1349,6 +1401,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_discover(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_END_SESSION
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_END_SESSION
+uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_end_session(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_GET_PROMPT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_GET_PROMPT
 uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_get_prompt(void
@@ -1358,6 +1416,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_get_prompt(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HANDLE_CLOSE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HANDLE_CLOSE
 uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_close(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HANDLE_HTTP_RESPONSE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HANDLE_HTTP_RESPONSE
+uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_http_response(void
     
 );
 #endif
@@ -1376,6 +1440,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_request_fai
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HANDLE_TIMEOUT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HANDLE_TIMEOUT
 uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_handle_timeout(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HTTP_SESSION_ID
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_CLIENTMACHINE_HTTP_SESSION_ID
+uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_http_session_id(void
     
 );
 #endif
@@ -1757,6 +1827,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_set_output_ready(v
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SSEDECODER_FEED
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SSEDECODER_FEED
+uint16_t uniffi_mcp_context_ffi_checksum_method_ssedecoder_feed(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_URITEMPLATE_EXPAND
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_URITEMPLATE_EXPAND
 uint16_t uniffi_mcp_context_ffi_checksum_method_uritemplate_expand(void
@@ -1808,6 +1884,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_constructor_router_new(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_CONSTRUCTOR_SERVERMACHINE_NEW
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_CONSTRUCTOR_SERVERMACHINE_NEW
 uint16_t uniffi_mcp_context_ffi_checksum_constructor_servermachine_new(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_CONSTRUCTOR_SSEDECODER_NEW
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_CONSTRUCTOR_SSEDECODER_NEW
+uint16_t uniffi_mcp_context_ffi_checksum_constructor_ssedecoder_new(void
     
 );
 #endif

@@ -358,10 +358,52 @@ final class AsyncHostTests: XCTestCase {
         server.cancel()
     }
 
-    func testSSEParsing() {
-        var buffer = Data("event: message\ndata: {\"a\":1}\n\ndata: {\"b\":\r\ndata: 2}\r\n\r\ndata: {\"c\"".utf8)
-        let events = HTTPTransport.events(&buffer).map { String(decoding: $0, as: UTF8.self) }
-        XCTAssertEqual(events, ["{\"a\":1}", "{\"b\":\n2}"])
-        XCTAssertEqual(String(decoding: buffer, as: UTF8.self), "data: {\"c\"")
+    func testSSEParsing() throws {
+        // The core's decoder: events across chunks, CRLF, comments; an unfinished event waits.
+        let decoder = SseDecoder(maxEvent: sseDefaultMaxEvent())
+        var events = try decoder.feed(chunk: Data("event: message\ndata: {\"a\":1}\n\n: keepalive\n\ndata: {\"b\":\r".utf8))
+        events += try decoder.feed(chunk: Data("\ndata: 2}\r\n\r\ndata: {\"c\"".utf8))
+        XCTAssertEqual(events.map { String(decoding: $0.data, as: UTF8.self) }, ["{\"a\":1}", "{\"b\":\n2}"])
+        XCTAssertThrowsError(try SseDecoder(maxEvent: 4).feed(chunk: Data("data: 12345".utf8)))
+    }
+
+    /// MCPClient keeps a 2025-11-25 session with the TypeScript SDK 1.x server over HTTP
+    /// (`tests/interop/ts/legacy-server.mjs --http`, started by scripts/swift-test.sh, which
+    /// sets MCP_LEGACY_HTTP_URL): the session id on every request, a new session after the
+    /// server ends one (404), the DELETE at close.
+    func testClientKeepsALegacySessionOverHTTP() async throws {
+        guard let text = ProcessInfo.processInfo.environment["MCP_LEGACY_HTTP_URL"], !text.isEmpty,
+              let url = URL(string: text) else {
+            throw XCTSkip("MCP_LEGACY_HTTP_URL not set (no TypeScript SDK 1.x server)")
+        }
+        let client = try MCPClient(transport: HTTPTransport(url: url))
+        let session = try await client.connect()
+        XCTAssertEqual(session.era, .legacy)
+        XCTAssertNotNil(client.machine.httpSessionId())
+        func read(_ c: MCPClient, _ uri: String) async throws -> String? {
+            try firstText(try await c.readResource(uri, policy: .refresh))
+        }
+        let served = try await read(client, "test://static")
+        XCTAssertEqual(served, "static text")
+        let live = try await read(client, "test://sessions")
+        XCTAssertEqual(live, "1")
+        let first = client.machine.httpSessionId()
+        let ending = try await read(client, "test://end-session")
+        XCTAssertEqual(ending, "ending")
+        // The server closes it just after answering: reads keep working throughout, and once
+        // it is gone the client is in a new session.
+        for _ in 0..<100 {
+            let again = try await read(client, "test://static")
+            XCTAssertEqual(again, "static text")
+            if let now = client.machine.httpSessionId(), now != first { break }
+            try await Task.sleep(nanoseconds: 50_000_000)
+        }
+        XCTAssertNotNil(client.machine.httpSessionId())
+        XCTAssertNotEqual(client.machine.httpSessionId(), first)
+        await client.close()
+        let other = try MCPClient(transport: HTTPTransport(url: url))
+        let left = try await read(other, "test://sessions")
+        XCTAssertEqual(left, "1")
+        await other.close()
     }
 }

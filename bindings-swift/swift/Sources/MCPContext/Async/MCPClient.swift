@@ -26,6 +26,18 @@ public protocol MCPTransport: Sendable {
     func closeStream(id: Int64)
     /// Ends the connection.
     func close()
+    /// HTTP: every response head (the request's id, `nil` for a notification's POST; the
+    /// status; the `Mcp-Session-Id` header) goes to `responded`, before the response's body.
+    func observeResponses(_ responded: @escaping @Sendable (Int64?, UInt16, String?) -> Void)
+    /// HTTP: ends a 2025-11-25 session with a `DELETE` carrying `headers` (from the machine).
+    func endSession(headers: [HttpHeader])
+}
+
+extension MCPTransport {
+    /// stdio and other transports without response heads: nothing to observe.
+    public func observeResponses(_ responded: @escaping @Sendable (Int64?, UInt16, String?) -> Void) {}
+    /// stdio and other transports without sessions: nothing to end.
+    public func endSession(headers: [HttpHeader]) {}
 }
 
 /// Errors of `MCPClient` itself (the server's are `CallError`).
@@ -172,6 +184,8 @@ public actor MCPClient {
     public func close() {
         guard !closed else { return }
         closed = true
+        // A 2025-11-25 session is ended with the DELETE the machine describes.
+        if let headers = machine.endSession() { transport.endSession(headers: headers) }
         transport.close()
         machine.handleClose(nowMs: monotonicMs())
         pump()
@@ -198,9 +212,23 @@ public actor MCPClient {
         machine.setOutputReady(callback: ClosureWaker { [weak self] in
             Task { await self?.pump() }
         })
+        // Messages, failures and response heads reach the (thread-safe) machine in the order
+        // the transport saw them: a session id before the body it came with, an error body
+        // before the failure of the same request. The actor then drains.
+        let machine = self.machine
+        transport.observeResponses { [weak self] id, status, sessionId in
+            machine.handleHttpResponse(id: id, status: status, sessionId: sessionId, nowMs: monotonicMs())
+            Task { await self?.pump() }
+        }
         try transport.start(
-            receive: { [weak self] bytes in Task { await self?.received(bytes) } },
-            failed: { [weak self] id in Task { await self?.requestFailed(id) } },
+            receive: { [weak self] bytes in
+                machine.handleMessage(bytes: bytes, nowMs: monotonicMs())
+                Task { await self?.pump() }
+            },
+            failed: { [weak self] id in
+                machine.handleRequestFailed(id: id, nowMs: monotonicMs())
+                Task { await self?.pump() }
+            },
             closed: { [weak self] in Task { await self?.transportClosed() } })
         machine.connect(nowMs: monotonicMs())
         pump()
@@ -234,16 +262,6 @@ public actor MCPClient {
         default:
             throw MCPClientError.closed
         }
-    }
-
-    private func received(_ bytes: Data) {
-        machine.handleMessage(bytes: bytes, nowMs: monotonicMs())
-        pump()
-    }
-
-    private func requestFailed(_ id: Int64) {
-        machine.handleRequestFailed(id: id, nowMs: monotonicMs())
-        pump()
     }
 
     private func transportClosed() {

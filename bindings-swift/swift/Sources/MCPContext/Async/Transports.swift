@@ -55,7 +55,10 @@ public final class StdioTransport: MCPTransport, @unchecked Sendable {
 }
 
 /// Streamable HTTP: every message is a POST to `url`; the answer is a JSON body or an SSE
-/// stream (`text/event-stream`), delivered message by message as it arrives.
+/// stream (`text/event-stream`, parsed by the core's `SseDecoder`), delivered message by
+/// message as it arrives. Each response head goes to the machine first
+/// (`observeResponses`): a 2025-11-25 session is the machine's, its id comes back in the
+/// headers of every later message, and `endSession` sends the `DELETE` that ends it.
 public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate, @unchecked Sendable {
     public let kind = ClientTransport.http
     private let url: URL
@@ -64,14 +67,16 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
     private let lock = NSLock()
     private var receive: (@Sendable (Data) -> Void)?
     private var failed: (@Sendable (Int64) -> Void)?
+    private var responded: (@Sendable (Int64?, UInt16, String?) -> Void)?
     private var streams: [Int: Stream] = [:]
 
     private final class Stream {
         let requestId: Int64?
-        var sse = false
+        var sse: SseDecoder?
         var status = 0
         var buffer = Data()
         var delivered = false
+        var broken = false
         init(requestId: Int64?) { self.requestId = requestId }
     }
 
@@ -109,6 +114,24 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         task.resume()
     }
 
+    public func observeResponses(_ responded: @escaping @Sendable (Int64?, UInt16, String?) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.responded = responded
+    }
+
+    public func endSession(headers: [HttpHeader]) {
+        var request = URLRequest(url: url)
+        request.httpMethod = "DELETE"
+        for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
+        for (k, v) in self.headers { request.setValue(v, forHTTPHeaderField: k) }
+        // Best effort, answered or not (a 405 only means the server keeps sessions until
+        // they expire); sent before `close` invalidates the session.
+        let done = DispatchSemaphore(value: 0)
+        URLSession.shared.dataTask(with: request) { _, _, _ in done.signal() }.resume()
+        _ = done.wait(timeout: .now() + 2)
+    }
+
     public func closeStream(id: Int64) {
         session.getAllTasks { tasks in
             self.lock.lock()
@@ -131,26 +154,46 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
     ) {
         let http = response as? HTTPURLResponse
         let type = http?.value(forHTTPHeaderField: "Content-Type") ?? ""
+        let sessionId = http?.value(forHTTPHeaderField: "Mcp-Session-Id")
+        let status = http?.statusCode ?? 0
         lock.lock()
-        if let stream = streams[dataTask.taskIdentifier] {
-            stream.status = http?.statusCode ?? 0
-            stream.sse = type.lowercased().hasPrefix("text/event-stream")
+        let stream = streams[dataTask.taskIdentifier]
+        if let stream {
+            stream.status = status
+            if type.lowercased().hasPrefix("text/event-stream") {
+                stream.sse = SseDecoder(maxEvent: sseDefaultMaxEvent())
+            }
         }
+        let responded = self.responded
         lock.unlock()
+        if let stream {
+            responded?(stream.requestId, UInt16(clamping: status), sessionId)
+        }
         completionHandler(.allow)
     }
 
     public func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         var messages: [Data] = []
+        var broken = false
         lock.lock()
         if let stream = streams[dataTask.taskIdentifier] {
-            stream.buffer.append(data)
-            if stream.sse { messages = Self.events(&stream.buffer) }
+            if let sse = stream.sse {
+                do {
+                    messages = try sse.feed(chunk: data).map(\.data)
+                } catch {
+                    // An event over the bound: the stream is given up.
+                    stream.broken = true
+                    broken = true
+                }
+            } else {
+                stream.buffer.append(data)
+            }
             if !messages.isEmpty { stream.delivered = true }
         }
         let receive = self.receive
         lock.unlock()
         for m in messages { receive?(m) }
+        if broken { dataTask.cancel() }
     }
 
     public func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
@@ -160,36 +203,16 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         lock.unlock()
         guard let stream else { return }
         var messages: [Data] = []
-        if stream.sse {
-            stream.buffer.append(Data("\n\n".utf8))
-            messages = Self.events(&stream.buffer)
-        } else if !stream.buffer.isEmpty, stream.buffer.first(where: { !$0.isWhitespace }) == UInt8(ascii: "{") {
+        if stream.sse == nil, !stream.buffer.isEmpty, stream.buffer.first(where: { !$0.isWhitespace }) == UInt8(ascii: "{") {
             messages = [stream.buffer]
         }
         for m in messages { receive?(m) }
-        if messages.isEmpty, !stream.delivered, let id = stream.requestId {
+        // No answer, a broken stream, or an error status whose body did not answer the
+        // request (an error without id): failed (a no-op once the body answered it).
+        let ok = (200..<300).contains(stream.status)
+        let answered = !messages.isEmpty || stream.delivered
+        if let id = stream.requestId, stream.broken || !answered || !ok {
             failed?(id)
-        }
-    }
-
-    /// Complete SSE events in `buffer` (removed from it): the joined `data:` lines of each.
-    public static func events(_ buffer: inout Data) -> [Data] {
-        var out: [Data] = []
-        while true {
-            guard let text = String(data: buffer, encoding: .utf8) else { return out }
-            let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
-            guard let end = normalized.range(of: "\n\n") else { return out }
-            let block = normalized[normalized.startIndex..<end.lowerBound]
-            let rest = normalized[end.upperBound...]
-            buffer = Data(rest.utf8)
-            let data = block.split(separator: "\n", omittingEmptySubsequences: false)
-                .filter { $0.hasPrefix("data:") }
-                .map { line -> Substring in
-                    let value = line.dropFirst(5)
-                    return value.first == " " ? value.dropFirst() : value
-                }
-                .joined(separator: "\n")
-            if !data.isEmpty { out.append(Data(data.utf8)) }
         }
     }
 }
