@@ -212,23 +212,14 @@ public actor MCPClient {
         machine.setOutputReady(callback: ClosureWaker { [weak self] in
             Task { await self?.pump() }
         })
-        // Messages, failures and response heads reach the (thread-safe) machine in the order
-        // the transport saw them: a session id before the body it came with, an error body
-        // before the failure of the same request. The actor then drains.
-        let machine = self.machine
+        // Response heads, messages and failures go through the actor, one hop each (a
+        // transport may call these from inside the actor's own `send`, e.g. an in-process one).
         transport.observeResponses { [weak self] id, status, sessionId in
-            machine.handleHttpResponse(id: id, status: status, sessionId: sessionId, nowMs: monotonicMs())
-            Task { await self?.pump() }
+            Task { await self?.responded(id, status, sessionId) }
         }
         try transport.start(
-            receive: { [weak self] bytes in
-                machine.handleMessage(bytes: bytes, nowMs: monotonicMs())
-                Task { await self?.pump() }
-            },
-            failed: { [weak self] id in
-                machine.handleRequestFailed(id: id, nowMs: monotonicMs())
-                Task { await self?.pump() }
-            },
+            receive: { [weak self] bytes in Task { await self?.received(bytes) } },
+            failed: { [weak self] id in Task { await self?.requestFailed(id) } },
             closed: { [weak self] in Task { await self?.transportClosed() } })
         machine.connect(nowMs: monotonicMs())
         pump()
@@ -262,6 +253,21 @@ public actor MCPClient {
         default:
             throw MCPClientError.closed
         }
+    }
+
+    private func responded(_ id: Int64?, _ status: UInt16, _ sessionId: String?) {
+        machine.handleHttpResponse(id: id, status: status, sessionId: sessionId, nowMs: monotonicMs())
+        pump()
+    }
+
+    private func received(_ bytes: Data) {
+        machine.handleMessage(bytes: bytes, nowMs: monotonicMs())
+        pump()
+    }
+
+    private func requestFailed(_ id: Int64) {
+        machine.handleRequestFailed(id: id, nowMs: monotonicMs())
+        pump()
     }
 
     private func transportClosed() {
