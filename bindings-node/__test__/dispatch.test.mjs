@@ -44,3 +44,20 @@ for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/
     assert.deepEqual(answers.get(5).result.content, [{ type: 'text', text: '7' }])
   })
 })
+
+for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/index.mjs']]) describe(`refused results on ${engine}`, () => {
+  it('a result the machine refuses is -32603 at once, reported, never a tool error', async () => {
+    const pkg = await import(specifier)
+    const server = new pkg.McpServer({ name: 'dispatch', version: '1.0.0' })
+    const reported = []
+    server.onerror = (err) => reported.push(err)
+    server.registerTool('shapeless', {}, () => ({ notContent: true }))
+    const stream = server.openStream()
+    const answers = new Map()
+    server.attach(stream, (t) => { const v = JSON.parse(Buffer.from(t.bytes).toString()); answers.set(v.id, v) })
+    server.receive(msg(1, 'tools/call', { name: 'shapeless', arguments: {} }), stream, 'stdio')
+    for (let i = 0; i < 20 && answers.size < 1; i++) await tick()
+    assert.equal(answers.get(1).error.code, -32603)
+    assert.equal(reported.length, 1)
+  })
+})

@@ -509,9 +509,11 @@ export function bind(engine) {
         } catch (err) {
           // The client did not declare what the input request needs: it got -32021 already.
           if (err?.code === 'ERR_CLIENT_LACKS_CAPABILITY') return this._pump()
-          // A result the machine refused is the application's bug: -32603, and reported.
-          if (err?.httpStatus !== undefined || typeof err?.code !== 'number') this.onerror(err)
-          try { this.machine.fail(e.handle, failureOf(err, isRead), this._outbox) } catch {}
+          // A result the machine refused is the application's bug: -32603 (never a tool
+          // error), and reported; our own McpErrors (a read without contents) are answers.
+          if (!(err instanceof McpError)) this.onerror(err)
+          const failure = err instanceof McpError ? failureOf(err, isRead) : { kind: 'internal' }
+          try { this.machine.fail(e.handle, failure, this._outbox) } catch {}
         }
         this._flush()
       }

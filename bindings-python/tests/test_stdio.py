@@ -115,3 +115,25 @@ def test_every_core_limit_is_a_keyword_and_reads_back():
     assert m.max_line == 77 and m.limit("max_pending") == 10_000 and m.limit("nope") is None
     with pytest.raises(TypeError, match="max_lines"):
         ServerMachine(max_lines=1)
+
+
+REFUSED = """
+from mcp_context.server import App
+app = App("refused")
+
+@app.method("acme/liste")
+def liste(params):
+    return [1, 2]  # not a result object: the machine refuses it
+
+app.run_stdio()
+"""
+
+
+def test_a_refused_result_is_answered_32603_not_left_pending():
+    """A handler's value the machine refuses (``RespondError`` ``invalid_result``) is the
+    handler's bug: the request gets -32603 at once instead of waiting for its timeout."""
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "acme/liste", "params": {"_meta": META}}).encode()
+    done = subprocess.run([sys.executable, "-c", REFUSED], input=line + b"\n", capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr.decode()
+    (answer,) = map(json.loads, done.stdout.splitlines())
+    assert answer["id"] == 1 and answer["error"]["code"] == -32603

@@ -574,7 +574,7 @@ class ClientReply:
 class Listed:
     """The pages of a list call."""
 
-    kind: Literal["resources", "templates", "prompts"]
+    kind: Literal["resources", "templates", "prompts", "tools"]
     """Which list."""
     call: int
     """The call id."""
@@ -694,6 +694,10 @@ class ClientMachine:
 
     def list_prompts(self, now_ms: int, *, cursor: str | None = None, all_pages: bool = False, refresh: bool = False) -> int:
         """``prompts/list``."""
+
+    def list_tools(self, now_ms: int, *, cursor: str | None = None, all_pages: bool = False, refresh: bool = False) -> int:
+        """``tools/list``: pages without the tools whose ``x-mcp-header`` annotations are
+        invalid (the machine refuses to call them)."""
 
     def request(self, method: str, params: Json | None = None, now_ms: int = 0) -> int:
         """A method the machine does not own (``tools/list``, ``tools/call``, vendor

@@ -218,8 +218,15 @@ class Runtime:
     def _answer(self, handle: Any, value: Any, answer: Callable[[Any, Any], None]) -> None:
         try:
             answer(handle, value)
-        except _core.RespondError:
-            pass  # the request is gone (cancelled meanwhile): nothing to send
+        except _core.RespondError as r:
+            # Gone (cancelled or timed out meanwhile) or already answered by the machine
+            # (-32021): nothing to send. Any other refusal is the handler's bug: -32603.
+            if r.kind not in ("unknown_handle", "client_lacks_capability"):
+                log.error("handler result refused: %s", r)
+                try:
+                    self.host.call(self.machine.fail, handle, "internal")
+                except _core.RespondError:
+                    pass
         except Exception as e:  # noqa: BLE001 - a result the spec refuses
             log.exception("handler result refused")
             self._fail(handle, e)
