@@ -228,6 +228,9 @@ export declare class McpServer {
   sendLoggingMessage(params: { level: LoggingLevel; logger?: string; data: unknown }): number
   /** Graceful close: every listen gets its final result. */
   close(): void
+  /** A core limit of this server by its option name (`pageSize`, `maxLine`,
+   * `sessionHandshakeMs`, …: the values given or the core's defaults); `null` for another name. */
+  limit(name: string): number | null
   /** A fresh machine stream id from the server's one allocator: a custom runner takes its
    * streams here, so it never shares one with `serveStdio`, `fetch` or `toNodeHandler`. */
   openStream(): number

@@ -47,12 +47,12 @@ for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/
     const pkg = await import(specifier)
     const server = new pkg.McpServer({ name: 'stdio', version: '1.0.0' }, { maxLine: 200, sessionHandshakeMs: 1234, maxSessionsPerPeer: 3, maxSessions: 9, pageSize: 7 })
     server.registerResource('note', 'notes://1', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'hi' }] }))
-    assert.equal(server.machine.limit('sessionHandshakeMs'), 1234)
-    assert.equal(server.machine.limit('maxSessionsPerPeer'), 3)
-    assert.equal(server.machine.limit('maxSessions'), 9)
-    assert.equal(server.machine.limit('pageSize'), 7)
-    assert.equal(server.machine.limit('maxPending'), 10_000) // the core's default
-    assert.equal(server.machine.limit('noSuchLimit'), null)
+    assert.equal(server.limit('sessionHandshakeMs'), 1234)
+    assert.equal(server.limit('maxSessionsPerPeer'), 3)
+    assert.equal(server.limit('maxSessions'), 9)
+    assert.equal(server.limit('pageSize'), 7)
+    assert.equal(server.limit('maxPending'), 10_000) // the core's default
+    assert.equal(server.limit('noSuchLimit'), null)
     const input = new PassThrough()
     const lines = []
     let waiting = null

@@ -152,7 +152,7 @@ export function bind(engine) {
       // 2025-11-25 sessions: the caller's, e.g. `(r) => r.headers.get('cf-connecting-ip')`.
       this.peerOf = peer
       this._dynamic = false // the machine asks for our own list pages (templates' `list`)
-      this._pageSize = this.machine.limit('pageSize')
+      this._pageSize = this.limit('pageSize')
       this._resources = new Map() // uri -> { handler }
       this._templates = new Map() // uriTemplate -> { template, handler }
       this._prompts = new Map() // name -> { schema, handler, completers }
@@ -312,6 +312,9 @@ export function bind(engine) {
       this._pump()
       return n
     }
+
+    /** A core limit by its option name (`maxLine`, …); `null` for another name. */
+    limit(name) { return this.machine.limit(name) }
 
     /** Graceful close: every listen gets its final result. */
     close() { this.machine.shutdown(); this._pump(); clearTimeout(this._timer) }
