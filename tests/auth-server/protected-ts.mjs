@@ -6,7 +6,7 @@
 //
 //   node protected-ts.mjs ISSUER   → prints "READY http://127.0.0.1:PORT/mcp"
 //
-// Resources: secret://note (its text names the caller's client id and scopes).
+// Resources: secret://note (its text names the caller's client id and scopes); tool: echo.
 import http from 'node:http';
 import {
   McpServer,
@@ -17,6 +17,7 @@ import {
   oauthMetadataResponse,
   requireBearerAuth,
 } from '@modelcontextprotocol/server';
+import * as z from 'zod';
 
 const issuer = process.argv[2];
 if (!issuer) throw new Error('usage: protected-ts.mjs ISSUER');
@@ -47,6 +48,9 @@ function factory() {
     const auth = ctx?.http?.authInfo;
     return { contents: [{ uri: uri.href, mimeType: 'text/plain', text: `secret for ${auth?.clientId} (${auth?.scopes?.join(' ')})` }] };
   });
+  server.registerTool('echo', { description: 'Echoes text', inputSchema: z.object({ text: z.string() }) }, async ({ text }) => ({
+    content: [{ type: 'text', text: `echo: ${text}` }],
+  }));
   return server;
 }
 const handler = createMcpHandler(factory, { onerror: (e) => process.stderr.write(`protected-ts: ${e.message}\n`) });
