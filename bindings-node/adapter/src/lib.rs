@@ -9,9 +9,11 @@
 //! * [`source`], [`config`]: JSON-ish inputs read key by key (configurations, options).
 //! * [`server`]: the server machine with its handles, events and HTTP answers.
 //! * [`client`]: the client machine's outputs.
+//! * [`auth`]: the client-side OAuth flow's configuration, tokens and actions.
 //! * [`spell`], [`records`]: identifier spellings; the template fast paths' buffer formats.
 #![forbid(unsafe_code)]
 
+pub mod auth;
 pub mod client;
 pub mod config;
 pub mod error;

@@ -10,12 +10,14 @@
 //! (`mcp-context-node-adapter`, also under the napi addon).
 #![forbid(unsafe_code)]
 
+mod auth;
 mod client;
 mod flag;
 mod json;
 mod server;
 mod template;
 
+pub use auth::WasmAuthorizer;
 pub use client::WasmClient;
 pub use server::WasmServer;
 pub use template::{WasmRouter, WasmTemplate};
