@@ -29,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 use crate::app::Handlers;
 use crate::handler::{
     BoxFuture, CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply,
-    MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest,
+    MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest, ToolReply, ToolRequest,
 };
 
 /// Where the transmits of one stream go.
@@ -261,6 +261,27 @@ impl Engine {
                 );
                 self.run(e.handle, token, fut, answer_prompt);
             }
+            Event::CallTool(e) => {
+                let Some(handler) = self.handlers.tools.get(&e.name) else {
+                    return self.finish::<ToolReply>(
+                        e.handle,
+                        Err(crate::Error::not_found()),
+                        |_, _, _| Ok(()),
+                    );
+                };
+                let mut cx = self.context(e.handle, e.auth, token.clone());
+                cx.capabilities = e.capabilities;
+                let fut = handler(
+                    ToolRequest {
+                        name: e.name,
+                        arguments: e.arguments,
+                        progress: e.progress,
+                        retry: e.retry,
+                    },
+                    cx,
+                );
+                self.run(e.handle, token, fut, answer_tool);
+            }
             Event::Complete(e) => {
                 let handler = match &e.target {
                     CompletionTarget::Prompt(name) => self.handlers.complete_prompt.get(name),
@@ -285,7 +306,7 @@ impl Engine {
                 let Some(handler) = self.handlers.methods.get(&e.method) else {
                     return self.finish::<MethodReply>(
                         e.handle,
-                        Err(crate::Error::internal()),
+                        Err(crate::Error::not_found()),
                         |_, _, _| Ok(()),
                     );
                 };
@@ -391,6 +412,13 @@ fn answer_method(s: &mut Server, h: Handle, r: MethodReply) -> Result<(), Respon
         MethodReply::Result(j) => s.respond_result(h, j, None),
         MethodReply::Cached(j, hint) => s.respond_result(h, j, Some(hint)),
         MethodReply::InputRequired(i) => s.respond_input_required(h, i),
+    }
+}
+
+fn answer_tool(s: &mut Server, h: Handle, r: ToolReply) -> Result<(), RespondError> {
+    match r {
+        ToolReply::Result(j) => s.respond_tool(h, j),
+        ToolReply::InputRequired(i) => s.respond_input_required(h, i),
     }
 }
 

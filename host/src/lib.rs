@@ -47,7 +47,7 @@ pub use app::{App, BuildError};
 pub use error::Error;
 pub use handler::{
     CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply, MethodRequest,
-    PromptReply, PromptRequest, ReadReply, ReadRequest,
+    PromptReply, PromptRequest, ReadReply, ReadRequest, ToolReply, ToolRequest,
 };
 pub use host::Host;
 pub use notify::Notifier;
