@@ -322,7 +322,7 @@ cp tests/interop/ts/*.mjs "$INTEROP_TS/"
 MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context-primitives --test client_interop -- --ignored
 # ---- end client ----
 
-# ---- host crate (mcp-context-host, issue 20): tokio host, axum service, async client; serde ----
+# ---- host crate (mcp-context-primitives-host, issue 20): tokio host, axum service, async client; serde ----
 # The crate's own tests (in-memory stdio and loopback HTTP), the core's `serde` feature against
 # every official example (and its no_std build), then the official clients against our servers:
 # @modelcontextprotocol/client 2.4.0 (host/tests/ts) and mcp==2.3.0 (host/tests/py) over stdio
@@ -371,7 +371,7 @@ MCPC_TEST_DEMO_SERVER="$PWD/target/debug/demo-server" MCPC_TEST_TS_DIR="$INTEROP
 # ---- end command-line client ----
 
 # --- Swift binding (bindings-swift/): one step, see scripts/swift-test.sh ---------------
-step "swift binding: regenerated sources, Python FFI, C smoke, swift test (XCTest, chroot)"
+step "swift binding: regenerated sources, Python FFI, C smoke, the Linux artifact into dist/, swift test and examples against it (chroot without Rust)"
 swift_started=$(date +%s)
 MCP_AUTH_PYTHON="$PYVENV/bin/python" scripts/swift-test.sh
 echo "swift binding step: $(( $(date +%s) - swift_started )) s"
@@ -392,7 +392,8 @@ python3 tests/kb-script/script.py "rust=$PWD/target/debug/kb-server" \
 # One version (scripts/version.sh); the abi3 wheel (manylinux2014 x86_64, auditwheel-checked)
 # and the sdist built back from source (scripts/dist-python.sh); the npm main package and the
 # linux-x64-gnu platform package, no install script (scripts/dist-node.sh); the Swift Linux
-# artifact, linked through its pkg-config file alone (scripts/dist-swift.sh); Python and Node installed in
+# artifact is built and installed without Rust by the Swift step above (scripts/dist-swift.sh,
+# from scripts/swift-test.sh: one release build, one `swift build`); Python and Node installed in
 # a Debian chroot with no compiler, cargo or rustc, serving the official SDK clients, and the
 # npm package without its platform package on the WebAssembly fallback (scripts/install-test.sh);
 # `cargo publish --dry-run` of the two crates (packaging); the workflows through actionlint (PyPI's
@@ -403,7 +404,6 @@ t0=$(date +%s)
 scripts/version.sh
 scripts/dist-python.sh
 scripts/dist-node.sh
-scripts/dist-swift.sh
 scripts/install-test.sh
 # Packaging and the manifests only (--no-verify): the verifying build of both crates (about
 # 10 min cold here) runs in release.yml's `crates` job.
@@ -419,6 +419,8 @@ if [ ! -f "$ACTIONLINT/.ready" ]; then
   touch "$ACTIONLINT/.ready"
 fi
 "$ACTIONLINT/bin/actionlint" .github/workflows/*.yml
+# Every artifact with its tags and size.
+python3 scripts/dist-table.py
 echo "distribution step: $(( $(date +%s) - t0 )) s"
 # --- end distribution --------------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-//! The shared adapter of the npm package `mcp-context`'s two engines: the napi addon
+//! The shared adapter of the npm package `mcp-context-primitives`'s two engines: the napi addon
 //! (`bindings-node/src`) and the WebAssembly build (`bindings-node/wasm`). Plain Rust, no FFI:
 //! everything both engines do the same way lives here once, and each engine keeps only its
 //! FFI surface (reading JS arguments, rendering [`value::Js`], throwing [`error::Error`]).
