@@ -277,6 +277,7 @@ impl ServerMachine {
             auth,
             transport: crate::server_config::transport(transport)?,
             peer: None,
+            scopes: None,
         };
         let mut server = self.lock()?;
         let received = server.handle_message(data, now_ms, ctx).ident();
@@ -361,6 +362,7 @@ impl ServerMachine {
             auth,
             transport: Transport::Http,
             peer: crate::server_config::peer(peer),
+            scopes: None,
         };
         let mut server = self.lock()?;
         let start = server.handle_http(&fields.head(method, path), body, now_ms, ctx);
