@@ -40,6 +40,7 @@ mod handler;
 mod host;
 pub mod http;
 mod notify;
+pub mod protect;
 mod stdio;
 mod timer;
 
