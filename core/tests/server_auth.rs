@@ -623,6 +623,20 @@ fn scopes_and_protection_are_checked_when_configured() {
         bad(|p| p.scopes_supported = (0..65).map(|i| format!("s{i}")).collect()),
         ConfigError::InvalidProtection
     );
+    // Set after construction: checked the same way; scope requirements start over.
+    let mut late = Server::new(ServerConfig::default()).unwrap();
+    let mut p = protection();
+    p.resource = "nope".into();
+    assert_eq!(
+        late.set_protection(Some(p)),
+        Err(ConfigError::InvalidProtection)
+    );
+    assert!(late.config().protection.is_none());
+    late.set_protection(Some(protection())).unwrap();
+    late.require_scopes(Scoped::Tool("x"), &["mcp"]).unwrap();
+    assert!(
+        matches!(late.http_authenticate(&post("x", None, 0), None), Gate::Respond(r) if r.status == 401)
+    );
     // A resource at the origin's root: only the root well-known path.
     let p = ResourceServerConfig::new("https://mcp.example.com", ISSUER);
     assert_eq!(p.metadata_path(), None);

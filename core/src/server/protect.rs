@@ -188,6 +188,25 @@ impl Server {
         (p.token_required && ctx.scopes.is_none()).then(|| p.challenge(&Unauthorized::NoToken))
     }
 
+    /// Sets (or, with `None`, removes) [`ServerConfig::protection`](super::ServerConfig::protection)
+    /// after construction, for a package layer that learns it late. Scope requirements
+    /// ([`Server::require_scopes`]) are cleared: they name scopes of the old configuration.
+    ///
+    /// # Errors
+    /// [`ConfigError::InvalidProtection`](super::ConfigError::InvalidProtection); the
+    /// configuration is then unchanged.
+    pub fn set_protection(
+        &mut self,
+        protection: Option<ResourceServerConfig>,
+    ) -> Result<(), super::ConfigError> {
+        if protection.as_ref().is_some_and(|p| !p.is_valid()) {
+            return Err(super::ConfigError::InvalidProtection);
+        }
+        self.config.protection = protection;
+        self.scopes = ScopeTable::default();
+        Ok(())
+    }
+
     /// Requires `scopes` (names from [`ResourceServerConfig::scopes_supported`]) of every
     /// caller of `item` (docs/rules.md §22.4): it is listed only to callers holding them,
     /// and a caller without them that names it is refused with the step-up answer (HTTP 403
