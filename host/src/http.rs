@@ -291,7 +291,9 @@ async fn admit(svc: &Service, token: &str) -> Result<(u64, Option<ScopeSet>), Ht
         Err(why) => Err(svc.engine.read(|s| s.http_reject(&why))),
         Ok(caller) => {
             let scopes = svc.engine.read(|s| s.http_admit(&caller, epoch_ms()))?;
-            Ok((caller_id(&caller), Some(scopes)))
+            let auth = caller_id(&caller);
+            svc.engine.remember_caller(auth, caller);
+            Ok((auth, Some(scopes)))
         }
     }
 }

@@ -83,8 +83,16 @@ fn app(resource: &str, issuer: &str) -> App {
     }
     app.template(
         OwnedResourceTemplate::new("secret://note/{id}", "secret note"),
-        |req: ReadRequest, _cx: Context| async move {
-            Ok(OwnedResourceContents::text(&req.uri, None, "a secret note"))
+        |req: ReadRequest, cx: Context| async move {
+            let who = cx
+                .principal()
+                .and_then(|c| c.subject.clone())
+                .unwrap_or_default();
+            Ok(OwnedResourceContents::text(
+                &req.uri,
+                None,
+                format!("a secret note for {who}"),
+            ))
         },
     );
     app.complete_template(
@@ -403,6 +411,16 @@ async fn nothing_protected_reaches_a_caller_without_the_scope() {
         .await;
         assert_eq!(status, 200, "{uri}: {v}");
     }
+    // The handler sees the verified caller (never the token).
+    let (_, _, v) = post_mcp(
+        &url,
+        Some(&high),
+        "resources/read",
+        Some("secret://note/7"),
+        json!({"uri": "secret://note/7"}),
+    )
+    .await;
+    assert!(v.to_string().contains("a secret note for alice"), "{v}");
     // Completed.
     let complete = json!({"ref": {"type": "ref/resource", "uri": "secret://note/{id}"},
                           "argument": {"name": "id", "value": ""}});
