@@ -19,6 +19,7 @@
 //! | `extension.rs` | extension methods (`addMethod`, `setCapability`, `respondResult`), `progress`, `respondList` |
 //! | `tools.rs` | the tool registry (`addTool`, `respondTool`, `respondToolError`), `drain`, `appCursor` |
 //! | `sse.rs` | `SseDecoder`, `SseEvent`, `SseError`, `sseDefaultMaxEvent()`: the core's SSE parser |
+//! | `auth.rs` | `Authorizer` (the client-side OAuth flow), `AuthConfig`, `AuthAction`, `AuthTokens` |
 //! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
 //!
 //! The async layer (`MCPClient`, `MCPServerHost`, `StdioTransport`, `HTTPTransport`, `Wire`)
@@ -32,6 +33,7 @@
 
 uniffi::setup_scaffolding!();
 
+mod auth;
 mod cache;
 mod client;
 mod client_types;
@@ -50,6 +52,10 @@ mod tools;
 mod visibility;
 mod wake;
 
+pub use auth::{
+    AuthAction, AuthConfig, AuthConfigError, AuthHeader, AuthTokens, Authorizer,
+    PreRegisteredClient, auth_config,
+};
 pub use cache::{
     Cache, CacheError, CacheKey, CacheLookup, Invalidation, ListKind, cache_key,
     invalidation_for_notification,
