@@ -17,7 +17,7 @@ import httpx
 import jwt
 import pytest
 
-from mcp_context.server import App, IntrospectionVerifier, JwtVerifier
+from mcp_context.server import App, Context, IntrospectionVerifier, JwtVerifier
 
 AUTH = Path(__file__).resolve().parents[2] / "tests" / "auth"
 CASES = json.loads((AUTH / "cases.json").read_text())
@@ -78,6 +78,10 @@ def protected_app(url: str, issuer: str) -> App:
     @app.resource("secret://a")
     def secret_a() -> str:
         return "the secret"
+
+    @app.resource("whoami://me")
+    def whoami(ctx: Context) -> str:
+        return f"{ctx.principal['subject']} via {ctx.principal['client_id']}"
 
     app.require_scopes("resource", "secret://a", "notes:secret")
     return app
@@ -215,8 +219,11 @@ def test_nothing_protected_reaches_a_caller_without_the_scope(issuer, endpoints)
     low = "Bearer " + token(CASES["tokens"]["low"], issuer, url)
     high = "Bearer " + token(CASES["tokens"]["valid"], issuer, url)
     uris = lambda r: [x["uri"] for x in r.json()["result"]["resources"]]
-    assert uris(post(url, low, "resources/list", {})) == ["public://a"]
-    assert uris(post(url, high, "resources/list", {})) == ["public://a", "secret://a"]
+    assert uris(post(url, low, "resources/list", {})) == ["public://a", "whoami://me"]
+    assert uris(post(url, high, "resources/list", {})) == ["public://a", "secret://a", "whoami://me"]
+    # The handler sees the verified caller, never the token.
+    r = post(url, low, "resources/read", {"uri": "whoami://me"}, "whoami://me")
+    assert r.json()["result"]["contents"][0]["text"] == "alice via c1"
     r = post(url, low, "resources/read", {"uri": "secret://a"}, "secret://a")
     assert r.status_code == 403 and "the secret" not in r.text
     c = bearer(r)

@@ -653,3 +653,56 @@ fn scopes_and_protection_are_checked_when_configured() {
         2
     );
 }
+
+#[test]
+fn a_legacy_session_subscribes_only_to_what_the_caller_may_read() {
+    let mut s = server();
+    let low = as_caller(&s, 1, &["mcp"]);
+    let high = as_caller(&s, 2, &["mcp", "notes:secret"]);
+    let legacy = |id: u64, method: &str, params: Value| {
+        serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .unwrap()
+    };
+    let open = |s: &mut Server, ctx: Ctx| -> String {
+        let body = legacy(
+            1,
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "old", "version": "1"}}),
+        );
+        let h = RequestHead {
+            protocol_version: None,
+            mcp_method: None,
+            ..post("initialize", None, body.len())
+        };
+        let HttpStart::Respond(r) = s.handle_http(&h, &body, 1_000, ctx) else {
+            panic!()
+        };
+        assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+        r.header("Mcp-Session-Id").unwrap().to_owned()
+    };
+    let subscribe = |s: &mut Server, ctx: Ctx, session: &str, uri: &str| -> HttpResponse {
+        let body = legacy(2, "resources/subscribe", json!({"uri": uri}));
+        let h = RequestHead {
+            protocol_version: Some("2025-11-25"),
+            mcp_method: None,
+            session_id: Some(session),
+            ..post("resources/subscribe", None, body.len())
+        };
+        match s.handle_http(&h, &body, 1_000, ctx) {
+            HttpStart::Respond(r) => r,
+            other => panic!("{other:?}"),
+        }
+    };
+    let sl = open(&mut s, low);
+    let r = subscribe(&mut s, low, &sl, "test://static-text");
+    assert_eq!(r.status, 403, "{}", String::from_utf8_lossy(&r.body));
+    assert_eq!(challenge(&r).scope.as_deref(), Some("notes:secret"));
+    let r = subscribe(&mut s, low, &sl, "notes://acme/1");
+    assert_eq!(r.status, 403);
+    let r = subscribe(&mut s, low, &sl, "test://static-binary");
+    assert_eq!(r.status, 200);
+    let sh = open(&mut s, high);
+    let r = subscribe(&mut s, high, &sh, "test://static-text");
+    assert_eq!(r.status, 200, "{}", String::from_utf8_lossy(&r.body));
+}

@@ -192,7 +192,12 @@ class AsgiApp:
         admitted = m.http_admit(caller, int(time.time() * 1000))
         if not isinstance(admitted, int):
             return admitted
-        return caller_id(caller), admitted
+        auth = caller_id(caller)
+        principals = self.app._principals
+        if len(principals) >= 4096 and auth not in principals:
+            principals.clear()  # bounded: a caller seen again is remembered again
+        principals[auth] = caller
+        return auth, admitted
 
     async def _answer(self, stream: _Stream, receive: Callable[..., Any], send: Callable[..., Any]) -> bool:
         """Sends the stream's transmits; ``False`` when the client went away first."""

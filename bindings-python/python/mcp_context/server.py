@@ -115,6 +115,7 @@ class App:
         self._templates: dict[str, _Resource] = {}
         self._prompts: dict[str, _Prompt] = {}
         self._registrations: list[Callable[[ServerMachine], None]] = []
+        self._principals: dict[int, dict[str, Any]] = {}  # verified callers by auth id (Context.principal)
         self._completion: Callable[..., Any] | None = None
         self._startup: list[Callable[[], Any]] = []
         self._tools: dict[str, _Tool] = {}

@@ -219,7 +219,10 @@ impl Server {
                 Some(t) => {
                     let t = self.legacy_shape_transmit(t);
                     let mut r = HttpResponse::json(t.http_status, t.bytes);
-                    if let Some(c) = step_up.filter(|_| r.status == 403) {
+                    // The step-up answer is 403 in either era (a 2025-11-25 client's errors
+                    // are otherwise 200): its client re-authorizes from the challenge.
+                    if let Some(c) = step_up {
+                        r.status = 403;
                         r.headers.push(("WWW-Authenticate", c));
                     }
                     HttpStart::Respond(r)

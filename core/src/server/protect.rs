@@ -259,6 +259,24 @@ impl Server {
         }
     }
 
+    /// The scopes `ctx`'s caller lacks to read `uri`: those of the registered resource, or
+    /// else of the template it matches (docs/rules.md §22.4).
+    pub(crate) fn uri_scopes_missing(&self, ctx: &Ctx, uri: &str) -> ScopeSet {
+        use super::registry::Listed;
+        if let Some(e) = self.registry.resources.get(uri) {
+            return self.scopes_missing(ctx, Listed::Resource(&e.resource).scoped());
+        }
+        if self.registry.templates.is_empty() {
+            return ScopeSet::NONE;
+        }
+        self.router
+            .route(uri)
+            .and_then(|(tid, _)| self.registry.template_by_id(tid))
+            .map_or(ScopeSet::NONE, |t| {
+                self.scopes_missing(ctx, Listed::Template(&t.entry.template).scoped())
+            })
+    }
+
     /// The URIs a prompt result embeds or links that `ctx`'s caller may not read: a prompt
     /// is no side channel (docs/rules.md §22.4).
     pub(crate) fn embeds_forbidden(
