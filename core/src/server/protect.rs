@@ -260,7 +260,9 @@ impl Server {
     }
 
     /// The scopes `ctx`'s caller lacks to read `uri`: those of the registered resource, or
-    /// else of the template it matches (docs/rules.md §22.4).
+    /// else of the template it matches (docs/rules.md §22.4). Used by the 2025-11-25
+    /// `resources/subscribe`.
+    #[cfg(feature = "legacy")]
     pub(crate) fn uri_scopes_missing(&self, ctx: &Ctx, uri: &str) -> ScopeSet {
         use super::registry::Listed;
         if let Some(e) = self.registry.resources.get(uri) {
