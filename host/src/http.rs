@@ -129,7 +129,22 @@ impl Host {
         listener: tokio::net::TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        let router = self.router();
+        self.serve_http_with(listener, HttpOptions::default(), shutdown)
+            .await
+    }
+
+    /// [`Host::serve_http`] with options (a protected endpoint's
+    /// [`HttpOptions::verifier`], the keepalive).
+    ///
+    /// # Errors
+    /// The listener fails.
+    pub async fn serve_http_with(
+        &self,
+        listener: tokio::net::TcpListener,
+        options: HttpOptions,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let router = self.router_with(options);
         let notifier = self.notifier();
         let engine = self.engine.clone();
         // Small answers go out at once (no Nagle delay behind an unacknowledged segment).

@@ -1,5 +1,6 @@
-// The official TypeScript client (@modelcontextprotocol/client) against our protected ASGI
-// runner (protected-asgi.py, docs/rules.md §22): it gets 401, discovers the tests'
+// The official TypeScript client (@modelcontextprotocol/client) against our protected runners
+// (docs/rules.md §22), ASGI (protected-asgi.py) and axum (examples/protected-server,
+// $MCP_PROTECTED_SERVER or target/debug/protected-server): it gets 401, discovers the tests'
 // authorization server (server.py) through our `WWW-Authenticate` and protected resource
 // metadata, registers, authorizes with PKCE, and reads a protected resource. Python: $MCP_PYTHON
 // (default python3), with mcp_context and PyJWT installed.
@@ -17,8 +18,8 @@ const children = []
 after(() => children.forEach((c) => c.kill()))
 
 /** Runs a command that prints `READY <url>` and resolves to the url. */
-function start(args) {
-  const child = spawn(python, args, { stdio: ['ignore', 'pipe', 'inherit'] })
+function start(args, cmd = python) {
+  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   children.push(child)
   return new Promise((resolve, reject) => {
     const lines = createInterface({ input: child.stdout })
@@ -52,9 +53,15 @@ function provider() {
   }
 }
 
-it('discovers the authorization server through our 401 and reads a protected resource', async () => {
+const axum = process.env.MCP_PROTECTED_SERVER ?? `${here}../../target/debug/protected-server`
+const runners = {
+  asgi: (issuer) => start([`${here}protected-asgi.py`, issuer]),
+  axum: (issuer) => start([issuer], axum),
+}
+
+for (const [name, runner] of Object.entries(runners)) it(`${name}: discovers the authorization server through our 401 and reads a protected resource`, async () => {
   const issuer = await start([`${here}server.py`, '--scopes', 'mcp:read mcp:write'])
-  const url = await start([`${here}protected-asgi.py`, issuer])
+  const url = await runner(issuer)
   const unauthorized = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
   assert.equal(unauthorized.status, 401)
   assert.match(unauthorized.headers.get('www-authenticate'), /resource_metadata="[^"]+\/\.well-known\/oauth-protected-resource\/mcp"/)

@@ -1,4 +1,5 @@
-"""The official ``mcp`` Python client against our protected ASGI runner (docs/rules.md §22):
+"""The official ``mcp`` Python client against our protected runners, ASGI and axum
+(``protected-server``, built by test.sh; ``$MCP_PROTECTED_SERVER`` or target/debug) (docs/rules.md §22):
 it gets 401, discovers the tests' authorization server (server.py) through our
 ``WWW-Authenticate`` and protected resource metadata, registers, authorizes with PKCE, and
 reads a protected resource with the token our ``JwtVerifier`` checks against the server's
@@ -7,13 +8,18 @@ JWKS. The handler never sees the token."""
 from __future__ import annotations
 
 import asyncio
+import os
 import socket
+import subprocess
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from urllib.parse import parse_qs, urlsplit
 
 import httpx
 import httpx2
+import pytest
 from mcp import Client
 from mcp.client.auth import OAuthClientProvider
 from mcp.client.streamable_http import streamable_http_client
@@ -59,7 +65,8 @@ def serve_protected(issuer: str) -> str:
 
     @app.resource("secret://note")
     def note(ctx: Context) -> str:
-        return f"secret for caller {ctx.auth != 0}"
+        p = ctx.principal or {}
+        return f"secret for {p.get('client_id')} with {' '.join(p.get('scopes', []))}"
 
     verifier = JwtVerifier(f"{issuer}/jwks", issuer, url)
     threading.Thread(target=app.run_http, kwargs={"port": port, "verifier": verifier}, daemon=True).start()
@@ -72,9 +79,33 @@ def serve_protected(issuer: str) -> str:
     return url
 
 
-def test_the_official_python_client_discovers_and_reads() -> None:
-    with auth_server("--scopes", "mcp:read mcp:write") as issuer:
-        url = serve_protected(issuer)
+AXUM = os.environ.get("MCP_PROTECTED_SERVER") or os.path.join(
+    os.path.dirname(os.path.abspath(__file__)), "..", "..", "target", "debug", "protected-server"
+)
+
+
+@contextmanager
+def axum_runner(issuer: str) -> Iterator[str]:
+    """examples/protected-server: prints ``READY <url>``."""
+    proc = subprocess.Popen([AXUM, issuer], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("READY "), line
+        yield line.split()[1]
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+@contextmanager
+def asgi_runner(issuer: str) -> Iterator[str]:
+    yield serve_protected(issuer)
+
+
+@pytest.mark.parametrize("runner", [asgi_runner, axum_runner], ids=["asgi", "axum"])
+def test_the_official_python_client_discovers_and_reads(runner) -> None:
+    with auth_server("--scopes", "mcp:read mcp:write") as issuer, runner(issuer) as url:
         # Without a token: 401 naming our metadata, which names the authorization server.
         r = httpx.post(url, json={}, headers={"content-type": "application/json"})
         assert r.status_code == 401 and "resource_metadata=" in r.headers["www-authenticate"]
@@ -104,6 +135,8 @@ def test_the_official_python_client_discovers_and_reads() -> None:
                     result = await c.read_resource("secret://note")
                     return result.contents[0].text
 
-        assert asyncio.run(asyncio.wait_for(run(), 60)) == "secret for caller True"
+        text = asyncio.run(asyncio.wait_for(run(), 60))
+        # The client asked for the challenge's scope (our required_scopes).
+        assert text.startswith("secret for client-") and "mcp:read" in text.split(" with ")[1].split(), text
         stats = httpx.get(f"{issuer}/_test/stats").json()
         assert stats["authorizations"] == 1 and stats["last_authorize"]["resource"] == url
