@@ -230,7 +230,6 @@ impl JwtVerifier {
         }
         let key = self.key(header.kid.as_deref()).await?;
         let mut v = Validation::new(header.alg);
-        v.algorithms = vec![header.alg];
         v.set_issuer(&[&self.issuer]);
         v.set_audience(&[&self.audience]);
         v.set_required_spec_claims(&["exp", "iss", "aud"]);

@@ -225,21 +225,18 @@ impl ResourceServerConfig {
     /// (`{"error", "error_description"}`) when there is an error, as the official SDKs send.
     #[must_use]
     pub fn challenge(&self, refusal: &Unauthorized<'_>) -> HttpResponse {
-        let (status, error, needed) = match refusal {
-            Unauthorized::NoToken => (401, None, self.scope_set(self.required_names())),
-            Unauthorized::InvalidToken(_) => (401, Some("invalid_token"), ScopeSet::NONE),
-            Unauthorized::InsufficientScope(needed) => (403, Some("insufficient_scope"), *needed),
+        let required = self.scope_set(self.required_names());
+        let (status, error, needed, description) = match refusal {
+            Unauthorized::NoToken => (401, None, required, None),
+            Unauthorized::InvalidToken(why) => (401, Some("invalid_token"), required, Some(*why)),
+            Unauthorized::InsufficientScope(needed) => (
+                403,
+                Some("insufficient_scope"),
+                *needed,
+                Some("the token lacks a scope"),
+            ),
         };
-        let needed = if status == 401 && needed.is_empty() {
-            self.scope_set(self.required_names())
-        } else {
-            needed
-        };
-        let description = match refusal {
-            Unauthorized::NoToken => None,
-            Unauthorized::InvalidToken(why) => Some(String::from(*why)),
-            Unauthorized::InsufficientScope(_) => Some(String::from("the token lacks a scope")),
-        };
+        let description = description.map(String::from);
         let scope = self.scope_names(needed);
         let challenge = BearerChallenge {
             resource_metadata: Some(self.metadata_url()),
