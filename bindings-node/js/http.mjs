@@ -70,7 +70,8 @@ export function fetchHandler(server) {
   const machine = server.machine
   return async function fetch(request) {
     const head = headOf(request)
-    const door = await authenticate(server, head)
+    let door = authenticate(server, head)
+    if (door.then) door = await door // a verifier at work (protected endpoints only)
     if (door.response) return toResponse(door.response)
     const check = machine.httpHead(head)
     if (!check.readBody) return toResponse(check)
