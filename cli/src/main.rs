@@ -77,7 +77,11 @@ async fn client(target: &str) -> Result<McpClient, String> {
         };
         let c = McpClient::http_with_auth(target, default_config(), oauth)
             .map_err(|e| e.to_string())?;
-        if let Some(t) = store::load(target) {
+        let kept = store::load(target);
+        if let Some(r) = kept.client {
+            c.restore_registration(r).await;
+        }
+        if let Some(t) = kept.tokens {
             c.restore_tokens(t).await;
         }
         Ok(c)
@@ -90,15 +94,21 @@ async fn client(target: &str) -> Result<McpClient, String> {
     }
 }
 
-/// Saves renewed tokens after an HTTP command.
+/// Saves renewed tokens, and the registration they came with, after an HTTP command.
 async fn persist(c: &McpClient, target: &str) -> Result<(), String> {
     if !is_url(target) {
         return Ok(());
     }
-    if let Some(t) = c.tokens().await
-        && store::load(target).as_ref() != Some(&t)
-    {
-        store::save(target, &t).map_err(|e| format!("saving tokens: {e}"))?;
+    let kept = store::load(target);
+    let Some(tokens) = c.tokens().await else {
+        return Ok(());
+    };
+    let now = store::Kept {
+        tokens: Some(tokens),
+        client: c.registration().await.or(kept.client.clone()),
+    };
+    if now != kept {
+        store::save(target, &now).map_err(|e| format!("saving tokens: {e}"))?;
     }
     Ok(())
 }
