@@ -99,6 +99,22 @@ fn stdio_against_our_demo_server() {
     assert!(!refused.status.success());
     let usage = mcpc(&config, &[&demo]);
     assert_eq!(usage.status.code(), Some(2));
+    // The command line is split as shell words: a quoted path with a space in it.
+    #[cfg(unix)]
+    shell_words(&config, &demo);
+}
+
+#[cfg(unix)]
+fn shell_words(config: &Path, demo: &str) {
+    let spaced = config.join("a dir");
+    std::fs::create_dir_all(&spaced).unwrap();
+    let linked = spaced.join("demo server");
+    std::os::unix::fs::symlink(demo, &linked).unwrap();
+    let quoted = format!("'{}'", linked.display());
+    let list = ok(&mcpc(config, &[&quoted, "list"]));
+    assert!(list.contains("notes://readme"), "{list}");
+    let unbalanced = mcpc(config, &[&format!("'{}", linked.display()), "list"]);
+    assert!(!unbalanced.status.success());
 }
 
 #[test]
