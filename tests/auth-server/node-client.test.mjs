@@ -4,27 +4,14 @@
 // $MCP_PYTHON, default python3): a `ClientMachine` over HTTP reads a protected resource and the
 // caller never handles a token.
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import { after, before, describe, it } from 'node:test'
 
 import * as napi from '../../bindings-node/server.mjs'
 import * as wasm from '../../bindings-node/wasm/index.mjs'
+import { children, start, stats } from './processes.mjs'
 
 const here = new URL('.', import.meta.url).pathname
 const REDIRECT = 'http://127.0.0.1:1/callback'
-const children = []
-
-/** Runs a command that prints `READY <url>` and resolves to the url. */
-function start(cmd, args) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-  children.push(child)
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout })
-    lines.once('line', (line) => (line.startsWith('READY ') ? resolve(line.split(' ')[1]) : reject(new Error(line))))
-    child.once('exit', (code) => reject(new Error(`${cmd} exited ${code}`)))
-  })
-}
 
 /** The test's user agent: the authorization endpoint approves at once; its redirect back. */
 async function follow(url) {
@@ -32,8 +19,6 @@ async function follow(url) {
   assert.equal(r.status, 302)
   return r.headers.get('location')
 }
-
-const stats = async (issuer) => (await fetch(`${issuer}/_test/stats`)).json()
 
 /** One call on `machine` over HTTP with `doFetch`: POSTs each transmit, feeds the answers. */
 async function run(machine, doFetch, url, call) {
