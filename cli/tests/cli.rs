@@ -2,7 +2,8 @@
 //! over stdio against our demo server (`MCPC_TEST_DEMO_SERVER`) and the official TypeScript
 //! SDK's servers of both eras (`MCPC_TEST_TS_DIR`: tests/interop/ts installed), and over HTTP
 //! with OAuth (login, stored tokens, logout) against the SDK's bearer middleware
-//! (tests/auth-server, `MCPC_TEST_PYTHON` for its authorization server, `MCPC_TEST_NODE`).
+//! (tests/auth-server, `MCPC_TEST_PYTHON` for its authorization server, `MCPC_TEST_NODE`) and
+//! our own protected axum runner (`MCPC_TEST_PROTECTED_SERVER`: examples/protected-server).
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -205,12 +206,20 @@ fn within(mut child: Child, secs: u64) -> std::process::ExitStatus {
 /// trusting it: the processes, the issuer and the MCP URL.
 fn protected(args: &[&str]) -> ([Kill; 2], String, String) {
     let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/auth-server");
+    let mut node = Command::new(env("MCPC_TEST_NODE"));
+    node.arg(here.join("protected-ts.mjs"));
+    protected_by(node, args)
+}
+
+/// tests/auth-server's authorization server (with `args`) and `resource` (given the issuer as
+/// its last argument) trusting it: the processes, the issuer and the MCP URL.
+fn protected_by(mut resource: Command, args: &[&str]) -> ([Kill; 2], String, String) {
+    let here = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/auth-server");
     let mut py = Command::new(env("MCPC_TEST_PYTHON"));
     py.arg(here.join("server.py")).args(args);
     let (auth, issuer) = ready(py);
-    let mut node = Command::new(env("MCPC_TEST_NODE"));
-    node.arg(here.join("protected-ts.mjs")).arg(&issuer);
-    let (resource, url) = ready(node);
+    resource.arg(&issuer);
+    let (resource, url) = ready(resource);
     ([auth, resource], issuer, url)
 }
 
@@ -316,4 +325,22 @@ fn http_after_expiry_refreshes_with_the_kept_registration() {
     );
     let kept = token_file(&file);
     assert_eq!(kept[&url]["client"]["client_id"], client_id);
+}
+
+#[test]
+#[ignore = "needs MCPC_TEST_PYTHON and MCPC_TEST_PROTECTED_SERVER (test.sh)"]
+fn http_against_our_protected_axum_runner() {
+    // examples/protected-server: our resource server (JwtVerifier, the core's rules).
+    let axum = Command::new(env("MCPC_TEST_PROTECTED_SERVER"));
+    let (_servers, issuer, url) = protected_by(axum, &["--scopes", "mcp:read mcp:write"]);
+    let config = temp_dir("axum");
+    let rt = runtime();
+    login(&rt, &config, &url);
+    let read = ok(&mcpc(&config, &[&url, "read", "secret://note"]));
+    let scopes = read.split(" with ").nth(1).unwrap_or_default();
+    assert!(read.starts_with("secret for client-"), "{read}");
+    assert!(scopes.split_whitespace().any(|s| s == "mcp:read"), "{read}");
+    let s = stats(&rt, &issuer);
+    assert_eq!(s["authorizations"], 1, "{s}");
+    assert_eq!(s["last_authorize"]["resource"], url.as_str());
 }

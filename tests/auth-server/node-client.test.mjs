@@ -2,7 +2,7 @@
 // against a server protected by the official TypeScript SDK's bearer middleware
 // (protected-ts.mjs), tokens from the tests' authorization server (server.py, run with
 // $MCP_PYTHON, default python3): a `ClientMachine` over HTTP reads a protected resource and the
-// caller never handles a token.
+// caller never handles a token; the same against our own protected axum runner.
 import assert from 'node:assert/strict'
 import { after, before, describe, it } from 'node:test'
 
@@ -87,6 +87,20 @@ for (const [engine, pkg] of [['napi', napi], ['wasm', wasm]]) describe(`on ${eng
     const machine = new pkg.ClientMachine({ clientInfo: { name: 'node-test', version: '1' }, transport: 'http' })
     await run(machine, second, url, (m, t) => m.readResource('secret://note', t))
     assert.equal((await stats(issuer)).authorizations, mid.authorizations)
+  })
+
+  it('reads from our protected axum runner', async () => {
+    // examples/protected-server ($MCP_PROTECTED_SERVER or target/debug): our resource
+    // server (JwtVerifier, the core's rules) trusting the same authorization server.
+    const axum = await start(process.env.MCP_PROTECTED_SERVER ?? `${here}../../target/debug/protected-server`, [issuer])
+    const before = await stats(issuer)
+    const doFetch = pkg.oauthFetch(axum, { redirectUri: REDIRECT, userAgent: follow, clientName: `node-axum-${engine}` })
+    const machine = new pkg.ClientMachine({ clientInfo: { name: 'node-test', version: '1' }, transport: 'http' })
+    const read = await run(machine, doFetch, axum, (m, t) => m.readResource('secret://note', t))
+    assert.match(read.result.contents[0].text, /^secret for client-\S+ with mcp:read\b/)
+    const end = await stats(issuer)
+    assert.equal(end.authorizations, before.authorizations + 1)
+    assert.equal(end.last_authorize.resource, axum)
   })
 
   it('a failed flow rejects with AuthorizationError', async () => {
