@@ -125,6 +125,16 @@ pub struct ServerConfig {
     pub max_pending_per_stream: u32,
     /// Requests awaiting an answer in total.
     pub max_pending: u32,
+    /// The longest stdio line (bytes before the `\n`) a runner accepts; a longer one is
+    /// answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
+    pub max_line: u64,
+    /// A 2025-11-25 HTTP session that has seen no request since its `initialize` ends after
+    /// this long (such sessions are also evicted first when the table is full). Default: 10 s.
+    pub session_handshake_ms: u64,
+    /// 2025-11-25 HTTP sessions one peer (`MessageContext`'s peer, as the host passes it) may
+    /// hold; at the bound its oldest half-open session makes room, otherwise HTTP 429.
+    /// Default: 256.
+    pub max_sessions_per_peer: u32,
 }
 
 fn small(n: usize) -> u32 {
@@ -169,6 +179,9 @@ pub fn server_config() -> ServerConfig {
         max_listens: small(c.max_listens),
         max_pending_per_stream: small(c.max_pending_per_stream),
         max_pending: small(c.max_pending),
+        max_line: u64::try_from(c.max_line).unwrap_or(u64::MAX),
+        session_handshake_ms: c.session_handshake_ms,
+        max_sessions_per_peer: small(c.max_sessions_per_peer),
     }
 }
 
@@ -204,6 +217,9 @@ impl From<ServerConfig> for CoreConfig {
             max_listens: big(c.max_listens),
             max_pending_per_stream: big(c.max_pending_per_stream),
             max_pending: big(c.max_pending),
+            max_line: usize::try_from(c.max_line).unwrap_or(usize::MAX),
+            session_handshake_ms: c.session_handshake_ms,
+            max_sessions_per_peer: big(c.max_sessions_per_peer),
             ..Self::default()
         }
     }

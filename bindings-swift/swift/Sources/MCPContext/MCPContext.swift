@@ -2079,6 +2079,22 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func setCapability(key: String, valueJson: String) throws 
     
     /**
+     * Logs `data_json` at `level` from `logger` to every 2025-11-25 connection and session
+     * event stream whose level admits it (modern clients get log lines only on requests);
+     * how many streams it was queued on. Throws `RespondError.invalidJson`.
+     */
+    func log(level: LoggingLevel, logger: String?, dataJson: String) throws  -> UInt64
+    
+    /**
+     * Logs `data_json` (any JSON value) at `level` from `logger` for the request of
+     * `handle`: `notifications/message` on the request's own stream, before its answer, when
+     * the request admits `level` (a modern request's `_meta` log level, a 2025-11-25
+     * session's `logging/setLevel`); `false` when it does not (nothing sent). Throws
+     * `RespondError.unknownHandle` once the request is answered, `.invalidJson`.
+     */
+    func logFor(handle: UInt64, level: LoggingLevel, logger: String?, dataJson: String) throws  -> Bool
+    
+    /**
      * Registers a prompt; `completions`: argument → candidate values.
      */
     func addPrompt(prompt: Prompt, completions: [String: [String]]) throws 
@@ -2234,6 +2250,18 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
      * Open listen subscriptions.
      */
     func subscriptions()  -> UInt64
+    
+    /**
+     * A stdio line over `maxLine()` was read (`StdioLine.tooLong`): queues -32600 "Message
+     * too large" on `context.stream`, with the request's `id` when `head` shows it (`null`
+     * otherwise). The next line is served as usual.
+     */
+    func handleLineTooLong(head: Data, nowMs: UInt64, context: MessageContext) 
+    
+    /**
+     * The longest stdio line (bytes) a runner accepts (`ServerConfig.maxLine`, 4 MiB).
+     */
+    func maxLine()  -> UInt64
     
     /**
      * Registers a tool: its `Tool` object as JSON text (`name`, `inputSchema` with
@@ -2453,6 +2481,43 @@ open func setCapability(key: String, valueJson: String)throws   {try rustCallWit
         FfiConverterString.lower(valueJson),uniffiCallStatus
     )
 }
+}
+    
+    /**
+     * Logs `data_json` at `level` from `logger` to every 2025-11-25 connection and session
+     * event stream whose level admits it (modern clients get log lines only on requests);
+     * how many streams it was queued on. Throws `RespondError.invalidJson`.
+     */
+open func log(level: LoggingLevel, logger: String?, dataJson: String)throws  -> UInt64  {
+    return try  FfiConverterUInt64.lift(try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_log(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeLoggingLevel_lower(level),
+        FfiConverterOptionString.lower(logger),
+        FfiConverterString.lower(dataJson),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Logs `data_json` (any JSON value) at `level` from `logger` for the request of
+     * `handle`: `notifications/message` on the request's own stream, before its answer, when
+     * the request admits `level` (a modern request's `_meta` log level, a 2025-11-25
+     * session's `logging/setLevel`); `false` when it does not (nothing sent). Throws
+     * `RespondError.unknownHandle` once the request is answered, `.invalidJson`.
+     */
+open func logFor(handle: UInt64, level: LoggingLevel, logger: String?, dataJson: String)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_log_for(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterTypeLoggingLevel_lower(level),
+        FfiConverterOptionString.lower(logger),
+        FfiConverterString.lower(dataJson),uniffiCallStatus
+    )
+})
 }
     
     /**
@@ -2842,6 +2907,34 @@ open func subscriptions() -> UInt64  {
 }
     
     /**
+     * A stdio line over `maxLine()` was read (`StdioLine.tooLong`): queues -32600 "Message
+     * too large" on `context.stream`, with the request's `id` when `head` shows it (`null`
+     * otherwise). The next line is served as usual.
+     */
+open func handleLineTooLong(head: Data, nowMs: UInt64, context: MessageContext)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_handle_line_too_long(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(head),
+        FfiConverterUInt64.lower(nowMs),
+        FfiConverterTypeMessageContext_lower(context),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The longest stdio line (bytes) a runner accepts (`ServerConfig.maxLine`, 4 MiB).
+     */
+open func maxLine() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_max_line(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
      * Registers a tool: its `Tool` object as JSON text (`name`, `inputSchema` with
      * `type: "object"`, `title`, `description`, `outputSchema`, `annotations`, `icons`),
      * checked by the core. `tools` is then declared and `tools/list`/`tools/call` are the
@@ -3139,6 +3232,167 @@ public func FfiConverterTypeSseDecoder_lift(_ handle: UInt64) throws -> SseDecod
 #endif
 public func FfiConverterTypeSseDecoder_lower(_ value: SseDecoder) -> UInt64 {
     return FfiConverterTypeSseDecoder.lower(value)
+}
+
+
+
+
+
+
+/**
+ * Splits a byte stream at `\n` into lines of at most `maxLine` bytes (blank lines
+ * skipped), one per stdio connection. Thread-safe (one lock).
+ */
+public protocol StdioLinesProtocol: AnyObject, Sendable {
+    
+    /**
+     * The lines `chunk` completes, in order.
+     */
+    func feed(chunk: Data)  -> [StdioLine]
+    
+    /**
+     * End of input: a last line without its newline (if it fits and is not blank).
+     */
+    func finish()  -> [StdioLine]
+    
+}
+/**
+ * Splits a byte stream at `\n` into lines of at most `maxLine` bytes (blank lines
+ * skipped), one per stdio connection. Thread-safe (one lock).
+ */
+open class StdioLines: StdioLinesProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_stdiolines(self.handle, $0) }
+    }
+    /**
+     * A splitter refusing lines over `max_line` bytes (`ServerMachine.maxLine()`).
+     */
+public convenience init(maxLine: UInt64) {
+    let handle =
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_constructor_stdiolines_new(
+        FfiConverterUInt64.lower(maxLine),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_stdiolines(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The lines `chunk` completes, in order.
+     */
+open func feed(chunk: Data) -> [StdioLine]  {
+    return try!  FfiConverterSequenceTypeStdioLine.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_stdiolines_feed(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(chunk),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * End of input: a last line without its newline (if it fits and is not blank).
+     */
+open func finish() -> [StdioLine]  {
+    return try!  FfiConverterSequenceTypeStdioLine.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_stdiolines_finish(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeStdioLines: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = StdioLines
+
+    public static func lift(_ handle: UInt64) throws -> StdioLines {
+        return StdioLines(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: StdioLines) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> StdioLines {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: StdioLines, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStdioLines_lift(_ handle: UInt64) throws -> StdioLines {
+    return try FfiConverterTypeStdioLines.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStdioLines_lower(_ value: StdioLines) -> UInt64 {
+    return FfiConverterTypeStdioLines.lower(value)
 }
 
 
@@ -5509,6 +5763,22 @@ public struct ServerConfig: Equatable, Hashable {
      * Requests awaiting an answer in total.
      */
     public var maxPending: UInt32
+    /**
+     * The longest stdio line (bytes before the `\n`) a runner accepts; a longer one is
+     * answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
+     */
+    public var maxLine: UInt64
+    /**
+     * A 2025-11-25 HTTP session that has seen no request since its `initialize` ends after
+     * this long (such sessions are also evicted first when the table is full). Default: 10 s.
+     */
+    public var sessionHandshakeMs: UInt64
+    /**
+     * 2025-11-25 HTTP sessions one peer (`MessageContext`'s peer, as the host passes it) may
+     * hold; at the bound its oldest half-open session makes room, otherwise HTTP 429.
+     * Default: 256.
+     */
+    public var maxSessionsPerPeer: UInt32
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -5579,7 +5849,20 @@ public struct ServerConfig: Equatable, Hashable {
          */maxPendingPerStream: UInt32, 
         /**
          * Requests awaiting an answer in total.
-         */maxPending: UInt32) {
+         */maxPending: UInt32, 
+        /**
+         * The longest stdio line (bytes before the `\n`) a runner accepts; a longer one is
+         * answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
+         */maxLine: UInt64, 
+        /**
+         * A 2025-11-25 HTTP session that has seen no request since its `initialize` ends after
+         * this long (such sessions are also evicted first when the table is full). Default: 10 s.
+         */sessionHandshakeMs: UInt64, 
+        /**
+         * 2025-11-25 HTTP sessions one peer (`MessageContext`'s peer, as the host passes it) may
+         * hold; at the bound its oldest half-open session makes room, otherwise HTTP 429.
+         * Default: 256.
+         */maxSessionsPerPeer: UInt32) {
         self.serverInfo = serverInfo
         self.instructions = instructions
         self.supportedVersions = supportedVersions
@@ -5602,6 +5885,9 @@ public struct ServerConfig: Equatable, Hashable {
         self.maxListens = maxListens
         self.maxPendingPerStream = maxPendingPerStream
         self.maxPending = maxPending
+        self.maxLine = maxLine
+        self.sessionHandshakeMs = sessionHandshakeMs
+        self.maxSessionsPerPeer = maxSessionsPerPeer
     }
 
     
@@ -5641,7 +5927,10 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
                 maxListensPerStream: FfiConverterUInt32.read(from: &buf), 
                 maxListens: FfiConverterUInt32.read(from: &buf), 
                 maxPendingPerStream: FfiConverterUInt32.read(from: &buf), 
-                maxPending: FfiConverterUInt32.read(from: &buf)
+                maxPending: FfiConverterUInt32.read(from: &buf), 
+                maxLine: FfiConverterUInt64.read(from: &buf), 
+                sessionHandshakeMs: FfiConverterUInt64.read(from: &buf), 
+                maxSessionsPerPeer: FfiConverterUInt32.read(from: &buf)
         )
     }
 
@@ -5668,6 +5957,9 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
         FfiConverterUInt32.write(value.maxListens, into: &buf)
         FfiConverterUInt32.write(value.maxPendingPerStream, into: &buf)
         FfiConverterUInt32.write(value.maxPending, into: &buf)
+        FfiConverterUInt64.write(value.maxLine, into: &buf)
+        FfiConverterUInt64.write(value.sessionHandshakeMs, into: &buf)
+        FfiConverterUInt32.write(value.maxSessionsPerPeer, into: &buf)
     }
 }
 
@@ -8980,6 +9272,141 @@ public func FfiConverterTypeListedItem_lower(_ value: ListedItem) -> RustBuffer 
 
 
 /**
+ * A log line's severity (RFC 5424 order, `debug` the least severe).
+ */
+
+public enum LoggingLevel: Equatable, Hashable {
+    
+    /**
+     * Debug.
+     */
+    case debug
+    /**
+     * Info.
+     */
+    case info
+    /**
+     * Notice.
+     */
+    case notice
+    /**
+     * Warning.
+     */
+    case warning
+    /**
+     * Error.
+     */
+    case error
+    /**
+     * Critical.
+     */
+    case critical
+    /**
+     * Alert.
+     */
+    case alert
+    /**
+     * Emergency.
+     */
+    case emergency
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension LoggingLevel: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLoggingLevel: FfiConverterRustBuffer {
+    typealias SwiftType = LoggingLevel
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LoggingLevel {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .debug
+        
+        case 2: return .info
+        
+        case 3: return .notice
+        
+        case 4: return .warning
+        
+        case 5: return .error
+        
+        case 6: return .critical
+        
+        case 7: return .alert
+        
+        case 8: return .emergency
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: LoggingLevel, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .debug:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .info:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .notice:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .warning:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .error:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .critical:
+            writeInt(&buf, Int32(6))
+        
+        
+        case .alert:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .emergency:
+            writeInt(&buf, Int32(8))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLoggingLevel_lift(_ buf: RustBuffer) throws -> LoggingLevel {
+    return try FfiConverterTypeLoggingLevel.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLoggingLevel_lower(_ value: LoggingLevel) -> RustBuffer {
+    return FfiConverterTypeLoggingLevel.lower(value)
+}
+
+
+
+/**
  * A change notification (docs/rules.md §12).
  */
 
@@ -11093,6 +11520,95 @@ public func FfiConverterTypeSseError_lower(_ value: SseError) -> RustBuffer {
 
 
 /**
+ * One line out of `StdioLines`.
+ */
+
+public enum StdioLine: Equatable, Hashable {
+    
+    /**
+     * A line without its newline (nor a `\r` before it), not blank: give it to
+     * `handleMessage`.
+     */
+    case message(
+        /**
+         * The message's bytes.
+         */bytes: Data
+    )
+    /**
+     * A line over the bound: its first bytes (at most 1 KiB); the rest is skipped. Give
+     * them to `handleLineTooLong`.
+     */
+    case tooLong(
+        /**
+         * The line's first bytes.
+         */head: Data
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension StdioLine: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeStdioLine: FfiConverterRustBuffer {
+    typealias SwiftType = StdioLine
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> StdioLine {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .message(bytes: try FfiConverterData.read(from: &buf)
+        )
+        
+        case 2: return .tooLong(head: try FfiConverterData.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: StdioLine, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .message(bytes):
+            writeInt(&buf, Int32(1))
+            FfiConverterData.write(bytes, into: &buf)
+            
+        
+        case let .tooLong(head):
+            writeInt(&buf, Int32(2))
+            FfiConverterData.write(head, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStdioLine_lift(_ buf: RustBuffer) throws -> StdioLine {
+    return try FfiConverterTypeStdioLine.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStdioLine_lower(_ value: StdioLine) -> RustBuffer {
+    return FfiConverterTypeStdioLine.lower(value)
+}
+
+
+
+/**
  * A template error: parse errors from `UriTemplate(source:)`, expansion errors from
  * `expand(vars:)`. Offsets are in bytes of the template's UTF-8 source.
  */
@@ -12580,6 +13096,31 @@ fileprivate struct FfiConverterSequenceTypeServerOutput: FfiConverterRustBuffer 
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeStdioLine: FfiConverterRustBuffer {
+    typealias SwiftType = [StdioLine]
+
+    public static func write(_ value: [StdioLine], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeStdioLine.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [StdioLine] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [StdioLine]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeStdioLine.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterDictionaryStringString: FfiConverterRustBuffer {
     public static func write(_ value: [String: String], into buf: inout [UInt8]) {
         let len = Int32(value.count)
@@ -13008,6 +13549,12 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_capability() != 61790) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_log() != 6393) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_log_for() != 9861) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt() != 41767) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -13095,6 +13642,12 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_subscriptions() != 2213) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_handle_line_too_long() != 14872) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_max_line() != 17170) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_tool() != 52672) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -13120,6 +13673,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_ssedecoder_feed() != 43522) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_stdiolines_feed() != 51292) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_stdiolines_finish() != 30395) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_uritemplate_expand() != 54769) {
@@ -13150,6 +13709,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_constructor_ssedecoder_new() != 41076) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_constructor_stdiolines_new() != 31549) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_constructor_uritemplate_new() != 533) {

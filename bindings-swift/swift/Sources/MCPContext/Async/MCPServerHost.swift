@@ -79,6 +79,25 @@ public actor MCPServerHost {
         return try await request.host.sendProgress(request.handle, progress, total, message)
     }
 
+    /// From a handler: `notifications/message` (`data` at `level`, from `logger`) on its
+    /// request's stream, before the answer, when the request admits `level` (a modern
+    /// request's `_meta` log level, a 2025-11-25 session's `logging/setLevel`); `false`,
+    /// nothing sent, when it does not or outside a handler.
+    @discardableResult
+    public static func log(_ level: LoggingLevel, _ data: Wire.JSON, logger: String? = nil) async throws -> Bool {
+        guard let request else { return false }
+        return try request.host.machine.logFor(
+            handle: request.handle, level: level, logger: logger, dataJson: try wireJSON(data))
+    }
+
+    /// `notifications/message` (`data` at `level`, from `logger`) to every 2025-11-25
+    /// connection and session whose `logging/setLevel` admits it (modern clients get log
+    /// lines only on their requests, `MCPServerHost.log`); how many streams it was sent to.
+    @discardableResult
+    public nonisolated func log(_ level: LoggingLevel, _ data: Wire.JSON, logger: String? = nil) throws -> Int {
+        Int(try machine.log(level: level, logger: logger, dataJson: try wireJSON(data)))
+    }
+
     /// The machine (for what this actor does not wrap: visibility, `resourceUpdated`, …).
     public nonisolated let machine: ServerMachine
     private var templateHandlers: [UInt32: ResourceHandler] = [:]
@@ -196,23 +215,42 @@ public actor MCPServerHost {
     // ---- run loop ----
 
     private enum Signal: Sendable {
-        case line(Data)
+        case line(StdioLine)
         case wake
         case end
     }
 
     /// Serves MCP over stdio: one JSON-RPC message per line on `input`, answers on `output`.
-    /// Returns when `input` ends.
+    /// Lines go through the core's line policy (`stdioLines(of:maxLine:)`, the configuration's
+    /// `maxLine`): a longer line is answered -32600 with its id and never buffered. Returns
+    /// when `input` ends.
     public func runStdio(input: FileHandle = .standardInput, output: FileHandle = .standardOutput) async {
-        await run(lines: lines(of: input)) { bytes in
+        await run(stdioLines: stdioLines(of: input, maxLine: machine.maxLine())) { bytes in
             output.write(bytes + Data("\n".utf8))
         }
     }
 
-    /// Serves one stream of messages (`lines`) and writes every answer with `send`, at once:
-    /// after each input, each answer a handler gives, and each deadline of the machine.
+    /// Serves one stream of messages (`lines`, each one message) and writes every answer with
+    /// `send`, at once: after each input, each answer a handler gives, and each deadline of
+    /// the machine.
     public func run(
         lines: AsyncStream<Data>, context: MessageContext = MessageContext(stream: 0, auth: 0, transport: .stdio),
+        send: @escaping @Sendable (Data) -> Void
+    ) async {
+        let (messages, continuation) = AsyncStream<StdioLine>.makeStream()
+        let forward = Task {
+            for await line in lines { continuation.yield(.message(bytes: line)) }
+            continuation.finish()
+        }
+        await run(stdioLines: messages, context: context, send: send)
+        forward.cancel()
+    }
+
+    /// `run(lines:context:send:)` over lines split by the core (`StdioLines`): a `.tooLong`
+    /// line is answered by the machine (`handleLineTooLong`).
+    public func run(
+        stdioLines lines: AsyncStream<StdioLine>,
+        context: MessageContext = MessageContext(stream: 0, auth: 0, transport: .stdio),
         send: @escaping @Sendable (Data) -> Void
     ) async {
         let (signals, continuation) = AsyncStream<Signal>.makeStream()
@@ -228,8 +266,10 @@ public actor MCPServerHost {
         }
         for await signal in signals {
             switch signal {
-            case .line(let bytes):
+            case .line(.message(let bytes)):
                 _ = machine.handleMessage(bytes: bytes, nowMs: monotonicMs(), context: context)
+            case .line(.tooLong(let head)):
+                machine.handleLineTooLong(head: head, nowMs: monotonicMs(), context: context)
             case .wake:
                 break
             case .end:
