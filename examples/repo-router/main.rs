@@ -1,6 +1,6 @@
 //! A level-1 template router over stdio: `repo://{owner}/{repo}/issues/{number}` and its
 //! siblings route `resources/read` to async markdown handlers (see
-//! `mcp_context_examples::repo_router`), served by `mcp-context-host`.
+//! `mcp_context_examples::repo_router`), served by `mcp-context-primitives-host`.
 //!
 //! ```text
 //! repo-router                 serve newline-delimited JSON-RPC on stdin/stdout

@@ -7,7 +7,7 @@
 //! | `repo://{owner}/{repo}/issues/{number}` | one issue (`# Issue 812 in acme/web`) |
 //! | `repo://{owner}/{repo}/issues/{number}/comments/{comment}` | one comment |
 //!
-//! Served by `mcp-context-host`: the machine matches the URI (the crate's indexed
+//! Served by `mcp-context-primitives-host`: the machine matches the URI (the crate's indexed
 //! router), decodes the variables (`web%20app` → `web app`) and calls the template's async
 //! handler with them ([`ReadRequest::var`]); a URI no template matches, or one naming
 //! nothing in the tracker, is -32602 "Resource not found" with `data.uri`, never an empty

@@ -1,5 +1,5 @@
 //! The level-1 repository router (issue: reference servers, part 1), served by
-//! `mcp-context-host` on an in-memory stdio connection and driven as a client would.
+//! `mcp-context-primitives-host` on an in-memory stdio connection and driven as a client would.
 
 use mcp_context::template::{Captures, OwnedPattern, OwnedTemplate, Value};
 use mcp_context_examples::repo_router::{ISSUES, TEMPLATES, app};

@@ -1,4 +1,4 @@
-//! Reads per second and latency of `resources/read`: a server on `mcp-context-host` against
+//! Reads per second and latency of `resources/read`: a server on `mcp-context-primitives-host` against
 //! the same server on rmcp (the Rust SDK), over stdio and Streamable HTTP, driven by the
 //! same client (`mcp_context_host::client::McpClient`, the core's client machine) in the
 //! same run.

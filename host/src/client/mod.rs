@@ -116,7 +116,7 @@ impl fmt::Debug for McpClient {
     }
 }
 
-/// The default configuration: named `mcp-context-host`, the core's defaults.
+/// The default configuration: named `mcp-context-primitives-host`, the core's defaults.
 #[must_use]
 pub fn default_config() -> ClientConfig {
     ClientConfig::new("mcp-context-host", env!("CARGO_PKG_VERSION"))
