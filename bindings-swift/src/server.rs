@@ -96,6 +96,8 @@ pub struct ServerConfig {
     pub templates_list_cache: CacheHint,
     /// Hints on `prompts/list` pages.
     pub prompts_list_cache: CacheHint,
+    /// Hints on `tools/list` pages.
+    pub tools_list_cache: CacheHint,
     /// Default hints on `resources/read` results.
     pub read_cache: CacheHint,
     /// How long the application has to answer an event.
@@ -128,6 +130,14 @@ pub struct ServerConfig {
     /// The longest stdio line (bytes before the `\n`) a runner accepts; a longer one is
     /// answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
     pub max_line: u64,
+    /// Serve 2025-11-25 clients too (an `initialize` makes a stdio connection legacy, or
+    /// opens an HTTP session). Default: true.
+    pub legacy_sessions: bool,
+    /// 2025-11-25 HTTP sessions open at once; when full, a new `initialize` replaces the
+    /// oldest half-open one, or gets HTTP 503 with `Retry-After`. Default: 1024.
+    pub max_sessions: u32,
+    /// A 2025-11-25 HTTP session without a request for this long ends. Default: 30 min.
+    pub session_idle_ms: u64,
     /// A 2025-11-25 HTTP session that has seen no request since its `initialize` ends after
     /// this long (such sessions are also evicted first when the table is full). Default: 10 s.
     pub session_handshake_ms: u64,
@@ -158,6 +168,7 @@ pub fn server_config() -> ServerConfig {
         resources_list_cache: c.resources_list_cache.into(),
         templates_list_cache: c.templates_list_cache.into(),
         prompts_list_cache: c.prompts_list_cache.into(),
+        tools_list_cache: c.tools_list_cache.into(),
         read_cache: c.read_cache.into(),
         request_timeout_ms: c.request_timeout_ms,
         stream_queue: small(c.stream_queue),
@@ -179,6 +190,9 @@ pub fn server_config() -> ServerConfig {
         max_listens: small(c.max_listens),
         max_pending_per_stream: small(c.max_pending_per_stream),
         max_pending: small(c.max_pending),
+        legacy_sessions: c.legacy_sessions,
+        max_sessions: small(c.max_sessions),
+        session_idle_ms: c.session_idle_ms,
         max_line: u64::try_from(c.max_line).unwrap_or(u64::MAX),
         session_handshake_ms: c.session_handshake_ms,
         max_sessions_per_peer: small(c.max_sessions_per_peer),
@@ -196,6 +210,7 @@ impl From<ServerConfig> for CoreConfig {
             resources_list_cache: c.resources_list_cache.into(),
             templates_list_cache: c.templates_list_cache.into(),
             prompts_list_cache: c.prompts_list_cache.into(),
+            tools_list_cache: c.tools_list_cache.into(),
             read_cache: c.read_cache.into(),
             request_timeout_ms: c.request_timeout_ms,
             stream_queue: big(c.stream_queue),
@@ -217,6 +232,9 @@ impl From<ServerConfig> for CoreConfig {
             max_listens: big(c.max_listens),
             max_pending_per_stream: big(c.max_pending_per_stream),
             max_pending: big(c.max_pending),
+            legacy_sessions: c.legacy_sessions,
+            max_sessions: big(c.max_sessions),
+            session_idle_ms: c.session_idle_ms,
             max_line: usize::try_from(c.max_line).unwrap_or(usize::MAX),
             session_handshake_ms: c.session_handshake_ms,
             max_sessions_per_peer: big(c.max_sessions_per_peer),
@@ -598,5 +616,29 @@ mod tests {
     fn config_round_trips_to_the_core_defaults() {
         let core: CoreConfig = server_config().into();
         assert_eq!(format!("{core:?}"), format!("{:?}", CoreConfig::default()));
+    }
+
+    /// The limits set in Swift are the machine's.
+    #[test]
+    fn limits_reach_the_core() {
+        let mut c = server_config();
+        c.max_line = 10;
+        c.session_handshake_ms = 5;
+        c.max_sessions_per_peer = 3;
+        c.max_sessions = 7;
+        c.session_idle_ms = 9;
+        c.legacy_sessions = false;
+        let core: CoreConfig = c.into();
+        assert_eq!(
+            (
+                core.max_line,
+                core.session_handshake_ms,
+                core.max_sessions_per_peer,
+                core.max_sessions,
+                core.session_idle_ms,
+                core.legacy_sessions
+            ),
+            (10, 5, 3, 7, 9, false)
+        );
     }
 }

@@ -5707,6 +5707,10 @@ public struct ServerConfig: Equatable, Hashable {
      */
     public var promptsListCache: CacheHint
     /**
+     * Hints on `tools/list` pages.
+     */
+    public var toolsListCache: CacheHint
+    /**
      * Default hints on `resources/read` results.
      */
     public var readCache: CacheHint
@@ -5769,6 +5773,20 @@ public struct ServerConfig: Equatable, Hashable {
      */
     public var maxLine: UInt64
     /**
+     * Serve 2025-11-25 clients too (an `initialize` makes a stdio connection legacy, or
+     * opens an HTTP session). Default: true.
+     */
+    public var legacySessions: Bool
+    /**
+     * 2025-11-25 HTTP sessions open at once; when full, a new `initialize` replaces the
+     * oldest half-open one, or gets HTTP 503 with `Retry-After`. Default: 1024.
+     */
+    public var maxSessions: UInt32
+    /**
+     * A 2025-11-25 HTTP session without a request for this long ends. Default: 30 min.
+     */
+    public var sessionIdleMs: UInt64
+    /**
      * A 2025-11-25 HTTP session that has seen no request since its `initialize` ends after
      * this long (such sessions are also evicted first when the table is full). Default: 10 s.
      */
@@ -5807,6 +5825,9 @@ public struct ServerConfig: Equatable, Hashable {
         /**
          * Hints on `prompts/list` pages.
          */promptsListCache: CacheHint, 
+        /**
+         * Hints on `tools/list` pages.
+         */toolsListCache: CacheHint, 
         /**
          * Default hints on `resources/read` results.
          */readCache: CacheHint, 
@@ -5855,6 +5876,17 @@ public struct ServerConfig: Equatable, Hashable {
          * answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
          */maxLine: UInt64, 
         /**
+         * Serve 2025-11-25 clients too (an `initialize` makes a stdio connection legacy, or
+         * opens an HTTP session). Default: true.
+         */legacySessions: Bool, 
+        /**
+         * 2025-11-25 HTTP sessions open at once; when full, a new `initialize` replaces the
+         * oldest half-open one, or gets HTTP 503 with `Retry-After`. Default: 1024.
+         */maxSessions: UInt32, 
+        /**
+         * A 2025-11-25 HTTP session without a request for this long ends. Default: 30 min.
+         */sessionIdleMs: UInt64, 
+        /**
          * A 2025-11-25 HTTP session that has seen no request since its `initialize` ends after
          * this long (such sessions are also evicted first when the table is full). Default: 10 s.
          */sessionHandshakeMs: UInt64, 
@@ -5871,6 +5903,7 @@ public struct ServerConfig: Equatable, Hashable {
         self.resourcesListCache = resourcesListCache
         self.templatesListCache = templatesListCache
         self.promptsListCache = promptsListCache
+        self.toolsListCache = toolsListCache
         self.readCache = readCache
         self.requestTimeoutMs = requestTimeoutMs
         self.streamQueue = streamQueue
@@ -5886,6 +5919,9 @@ public struct ServerConfig: Equatable, Hashable {
         self.maxPendingPerStream = maxPendingPerStream
         self.maxPending = maxPending
         self.maxLine = maxLine
+        self.legacySessions = legacySessions
+        self.maxSessions = maxSessions
+        self.sessionIdleMs = sessionIdleMs
         self.sessionHandshakeMs = sessionHandshakeMs
         self.maxSessionsPerPeer = maxSessionsPerPeer
     }
@@ -5914,6 +5950,7 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
                 resourcesListCache: FfiConverterTypeCacheHint.read(from: &buf), 
                 templatesListCache: FfiConverterTypeCacheHint.read(from: &buf), 
                 promptsListCache: FfiConverterTypeCacheHint.read(from: &buf), 
+                toolsListCache: FfiConverterTypeCacheHint.read(from: &buf), 
                 readCache: FfiConverterTypeCacheHint.read(from: &buf), 
                 requestTimeoutMs: FfiConverterUInt64.read(from: &buf), 
                 streamQueue: FfiConverterUInt32.read(from: &buf), 
@@ -5929,6 +5966,9 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
                 maxPendingPerStream: FfiConverterUInt32.read(from: &buf), 
                 maxPending: FfiConverterUInt32.read(from: &buf), 
                 maxLine: FfiConverterUInt64.read(from: &buf), 
+                legacySessions: FfiConverterBool.read(from: &buf), 
+                maxSessions: FfiConverterUInt32.read(from: &buf), 
+                sessionIdleMs: FfiConverterUInt64.read(from: &buf), 
                 sessionHandshakeMs: FfiConverterUInt64.read(from: &buf), 
                 maxSessionsPerPeer: FfiConverterUInt32.read(from: &buf)
         )
@@ -5943,6 +5983,7 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
         FfiConverterTypeCacheHint.write(value.resourcesListCache, into: &buf)
         FfiConverterTypeCacheHint.write(value.templatesListCache, into: &buf)
         FfiConverterTypeCacheHint.write(value.promptsListCache, into: &buf)
+        FfiConverterTypeCacheHint.write(value.toolsListCache, into: &buf)
         FfiConverterTypeCacheHint.write(value.readCache, into: &buf)
         FfiConverterUInt64.write(value.requestTimeoutMs, into: &buf)
         FfiConverterUInt32.write(value.streamQueue, into: &buf)
@@ -5958,6 +5999,9 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
         FfiConverterUInt32.write(value.maxPendingPerStream, into: &buf)
         FfiConverterUInt32.write(value.maxPending, into: &buf)
         FfiConverterUInt64.write(value.maxLine, into: &buf)
+        FfiConverterBool.write(value.legacySessions, into: &buf)
+        FfiConverterUInt32.write(value.maxSessions, into: &buf)
+        FfiConverterUInt64.write(value.sessionIdleMs, into: &buf)
         FfiConverterUInt64.write(value.sessionHandshakeMs, into: &buf)
         FfiConverterUInt32.write(value.maxSessionsPerPeer, into: &buf)
     }

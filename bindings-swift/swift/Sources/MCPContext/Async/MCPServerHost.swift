@@ -138,7 +138,9 @@ public actor MCPServerHost {
 
     /// A resource template (`{` in `templateOrURI`) or a listed resource (a plain URI) whose
     /// reads run `handler`. A template's `completions` complete its variables by prefix; its
-    /// `listed` URIs are listed by `resources/list` and read through the same handler.
+    /// `listed` URIs are listed by `resources/list` and read through the same handler. They
+    /// are registered resources, listed in URI order with the others; to list items in an
+    /// order of your own, after the registered ones, use `listResources` instead.
     public func resource(
         _ templateOrURI: String, name: String, title: String? = nil, description: String? = nil,
         mimeType: String? = nil, cache: CacheHint? = nil, completions: [String: [String]] = [:],
