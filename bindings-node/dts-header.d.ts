@@ -255,3 +255,42 @@ export type ClientOutput =
   | { type: 'subscriptionEnded'; call: number | bigint; reason: 'graceful' | 'cancelledByServer' | 'unexpectedClose'; filter?: SubscriptionFilter }
   | { type: 'unknownResponse'; id: number | bigint | string }
   | { type: 'peerError'; error: McpContextError }
+
+/** The configuration of an `Authorizer` (the client-side OAuth flow). */
+export interface AuthConfig {
+  /** The MCP server's URL. */
+  serverUrl: string
+  /** Where the authorization server sends the user agent back (`redirect_uri`). */
+  redirectUri: string
+  /** `client_name` for dynamic registration (default `'mcp-context'`). */
+  clientName?: string
+  /** The client's Client ID Metadata Document URL, used as `client_id` where supported. */
+  clientIdMetadataDocument?: string | null
+  /** Pre-registered credentials, each bound to its issuer. */
+  preRegistered?: { issuer: string; clientId: string; clientSecret?: string | null }[]
+  /** Ask for `offline_access` when offered (default `true`). */
+  offlineAccess?: boolean
+  /** Authorizations without a request going through before the flow gives up (default 3). */
+  maxAuthorizations?: number
+  /** Refresh this long before the access token expires (default 60 000 ms). */
+  refreshSkewMs?: number
+}
+
+/** Tokens for one protected resource, as a token store keeps them. */
+export interface AuthTokens {
+  issuer: string
+  resource: string
+  accessToken: string
+  refreshToken: string | null
+  /** On the host's clock (ms). */
+  expiresAtMs: number | bigint | null
+  scope: string | null
+}
+
+/** What the host does next for an `Authorizer`. */
+export type AuthAction =
+  | { type: 'fetch'; id: number | bigint; method: 'GET' | 'POST'; url: string; headers: Record<string, string>; body: Uint8Array }
+  | { type: 'authorize'; url: string }
+  | { type: 'store'; tokens: AuthTokens }
+  | { type: 'retry'; authorization: string }
+  | { type: 'failed'; error: string }

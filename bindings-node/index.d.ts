@@ -256,6 +256,45 @@ export type ClientOutput =
   | { type: 'unknownResponse'; id: number | bigint | string }
   | { type: 'peerError'; error: McpContextError }
 
+/** The configuration of an `Authorizer` (the client-side OAuth flow). */
+export interface AuthConfig {
+  /** The MCP server's URL. */
+  serverUrl: string
+  /** Where the authorization server sends the user agent back (`redirect_uri`). */
+  redirectUri: string
+  /** `client_name` for dynamic registration (default `'mcp-context'`). */
+  clientName?: string
+  /** The client's Client ID Metadata Document URL, used as `client_id` where supported. */
+  clientIdMetadataDocument?: string | null
+  /** Pre-registered credentials, each bound to its issuer. */
+  preRegistered?: { issuer: string; clientId: string; clientSecret?: string | null }[]
+  /** Ask for `offline_access` when offered (default `true`). */
+  offlineAccess?: boolean
+  /** Authorizations without a request going through before the flow gives up (default 3). */
+  maxAuthorizations?: number
+  /** Refresh this long before the access token expires (default 60 000 ms). */
+  refreshSkewMs?: number
+}
+
+/** Tokens for one protected resource, as a token store keeps them. */
+export interface AuthTokens {
+  issuer: string
+  resource: string
+  accessToken: string
+  refreshToken: string | null
+  /** On the host's clock (ms). */
+  expiresAtMs: number | bigint | null
+  scope: string | null
+}
+
+/** What the host does next for an `Authorizer`. */
+export type AuthAction =
+  | { type: 'fetch'; id: number | bigint; method: 'GET' | 'POST'; url: string; headers: Record<string, string>; body: Uint8Array }
+  | { type: 'authorize'; url: string }
+  | { type: 'store'; tokens: AuthTokens }
+  | { type: 'retry'; authorization: string }
+  | { type: 'failed'; error: string }
+
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
@@ -263,6 +302,52 @@ export type ClientOutput =
  * can point the loader at a WASI artifact this package does not build itself.
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
+
+/**
+ * The client side of MCP authorization (OAuth 2.1 authorization code with PKCE) for one
+ * server, as a state machine: discovery, the resource and issuer checks, client identity,
+ * scopes and step-up, tokens, refresh, and which requests may carry the token. No I/O, no
+ * clock, no randomness. Drain `pollAction()` after every input.
+ */
+export declare class Authorizer {
+  /**
+   * A flow for `config.serverUrl` (see `AuthConfig`).
+   *
+   * @throws {TypeError} a missing or mistyped key; {McpContextError} `ERR_CONFIG` for an
+   * unacceptable URL.
+   */
+  constructor(config: AuthConfig)
+  /** Loads stored tokens; `false` (ignored) when they are for another resource. */
+  restore(tokens: AuthTokens): boolean
+  /** The tokens held, or `null`. */
+  tokens(): AuthTokens | null
+  /** The next action, or `null` (see `AuthAction`). */
+  pollAction(): AuthAction | null
+  /** Whether a flow is running. */
+  get isBusy(): boolean
+  /**
+   * The `Authorization` value for a request to `url` (the server's origin only, an
+   * unexpired token), or `null`.
+   */
+  authorizationHeader(url: string, nowMs: number | bigint): string | null
+  /** Whether the access token is about to expire and can be refreshed now. */
+  refreshDue(nowMs: number | bigint): boolean
+  /** Starts a refresh when one is due (ends in `store` or `failed`). */
+  startRefresh(nowMs: number | bigint): void
+  /** A request went through: the attempt count starts again. */
+  handleSuccess(): void
+  /**
+   * A request was answered `status` (401, or 403 `insufficient_scope`) with this
+   * `WWW-Authenticate` value: starts the flow. `entropy`: 48 fresh random bytes.
+   */
+  handleChallenge(status: number, wwwAuthenticate: string | undefined | null, entropy: Buffer, nowMs: number | bigint): void
+  /** The response to fetch `id`: its status and body. */
+  handleFetched(id: number | bigint, status: number, body: Buffer, nowMs: number | bigint): void
+  /** Fetch `id` could not be carried (a network error). */
+  handleFetchFailed(id: number | bigint, nowMs: number | bigint): void
+  /** The URL the user agent came back to after an `authorize` action. */
+  handleRedirect(url: string, nowMs: number | bigint): void
+}
 
 /**
  * A bounded, scope-aware cache of serialized results (docs/rules.md §4): `private` results are

@@ -835,6 +835,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.Authorizer = nativeBinding.Authorizer
 module.exports.Cache = nativeBinding.Cache
 module.exports.ClientMachine = nativeBinding.ClientMachine
 module.exports.Router = nativeBinding.Router

@@ -2,7 +2,7 @@
 // same package layer on either engine. Written by hand (the layer is JavaScript); checked
 // with `tsc --strict --noEmit` by the tests.
 
-import type { ClientConfig, ClientMachine as AddonClientMachine, ClientOutput as AddonClientOutput } from './index'
+import type { AuthConfig, AuthTokens, Authorizer as AddonAuthorizer, ClientConfig, ClientMachine as AddonClientMachine, ClientOutput as AddonClientOutput } from './index'
 
 /** `{ ttlMs, cacheScope }`: how long and for whom a result may be cached. */
 export interface CacheHint {
@@ -269,3 +269,52 @@ export declare const ClientMachine: {
   new (config?: ClientConfig): ClientMachine
   readonly prototype: ClientMachine
 }
+
+/**
+ * The client-side OAuth flow (`index.d.ts` documents every method), on either engine: the
+ * core's `Authorizer`, no I/O. `oauthFetch` drives it.
+ */
+export interface Authorizer extends Omit<AddonAuthorizer, 'handleChallenge' | 'handleFetched'> {
+  /** A 401 (or 403 `insufficient_scope`) and its `WWW-Authenticate`: starts the flow. */
+  handleChallenge(status: number, wwwAuthenticate: string | null | undefined, entropy: Uint8Array, nowMs: number | bigint): void
+  /** The response to fetch `id`. */
+  handleFetched(id: number | bigint, status: number, body: Uint8Array, nowMs: number | bigint): void
+}
+export declare const Authorizer: {
+  new (config: AuthConfig): Authorizer
+  readonly prototype: Authorizer
+}
+
+/** Where tokens live between runs, keyed by the MCP server's URL (methods plain or async). */
+export interface TokenStore {
+  load(serverUrl: string): MaybePromise<AuthTokens | null | undefined>
+  save(serverUrl: string, tokens: AuthTokens): MaybePromise<void>
+}
+
+/** The default `TokenStore`: a `Map`, gone with the process. */
+export declare class MemoryTokenStore implements TokenStore {
+  tokens: Map<string, AuthTokens>
+  load(serverUrl: string): AuthTokens | null
+  save(serverUrl: string, tokens: AuthTokens): void
+}
+
+/** The authorization flow stopped; the request it was for fails with this. */
+export declare class AuthorizationError extends Error {}
+
+/** `oauthFetch`'s options: the `AuthConfig` keys but `serverUrl`, and the I/O. */
+export interface OAuthOptions extends Omit<AuthConfig, 'serverUrl'> {
+  /** Opens the authorization URL; resolves to the URL the user agent was sent back to. */
+  userAgent: (url: string) => MaybePromise<string>
+  /** Default: a `MemoryTokenStore`. */
+  store?: TokenStore
+  /** Default: `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch
+}
+
+/**
+ * A `fetch` for the MCP server at `serverUrl` that authorizes by itself: the token on every
+ * request to the server's origin, the flow on a 401 (or 403 `insufficient_scope`) and the
+ * request sent again, refresh before expiry. Rejects with `AuthorizationError` when the
+ * flow fails.
+ */
+export declare function oauthFetch(serverUrl: string | URL, options: OAuthOptions): typeof globalThis.fetch

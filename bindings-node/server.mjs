@@ -4,6 +4,7 @@
 // WebAssembly engine (`mcp-context-primitives/wasm`); a process warning says so, once.
 import { createRequire } from 'node:module'
 import { bind } from './js/mcp.mjs'
+import { bindOAuth } from './js/oauth.mjs'
 
 let addon = null
 try {
@@ -15,8 +16,11 @@ try {
     { type: 'McpContextWarning', code: 'MCP_CONTEXT_WASM_FALLBACK' },
   )
 }
-const pkg = addon ? { ...bind(addon), ClientMachine: addon.ClientMachine } : await import('./wasm/index.mjs')
+const pkg = addon ? { ...bind(addon), ClientMachine: addon.ClientMachine, Authorizer: addon.Authorizer } : await import('./wasm/index.mjs')
 
-export const { McpServer, ClientMachine } = pkg
+export const { McpServer, ClientMachine, Authorizer } = pkg
+/** A `fetch` that authorizes by itself (OAuth 2.1 on the core's `Authorizer`). */
+export const oauthFetch = bindOAuth(Authorizer)
+export { AuthorizationError, MemoryTokenStore } from './js/oauth.mjs'
 export { completable, McpError, ResourceNotFoundError, ResourceTemplate } from './js/mcp.mjs'
 export { serveHttp, serveStdio, toNodeHandler } from './js/node.mjs'

@@ -3,7 +3,8 @@
 #   1. Rust unit tests of the binding crate
 #   2. regenerate the uniffi sources and fail if they differ from the checked-in package
 #   3. pytest over uniffi's Python backend: the same C ABI, including the RFC 6570 suite
-#   4. a C smoke test: the generated header compiled by gcc, calls into the library
+#   4. a C smoke test: the generated header compiled by gcc, calls into the library; then the
+#      Linux artifact into dist/ (scripts/dist-swift.sh: static library, pkg-config, install.sh)
 #   5. `swift test` (XCTest) of bindings-swift/swift in a Debian 13 chroot with swiftlang 6.0.3
 #   6. the package's examples in the same chroot: the Swift stdio client host drives the Rust
 #      demo server (built here on the host) and the Swift stdio server, over pipes
@@ -13,8 +14,11 @@
 #      (examples/kb) and the Swift one, identical answers required; test.sh's kb-script step
 #      compares the Rust one with Python, Node and wasm, so all five answer alike. Here, under
 #      the chroot's lock, so the Swift binary is the one this run built.
-# Steps 5-6 need root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
-# cached under $MCP_CACHE. SKIP_SWIFT_CHROOT=1 skips it (and says so).
+# Steps 5-8 need root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
+# cached under $MCP_CACHE. It has no cargo, rustc or rustup (checked): the package is built
+# against the artifact from dist/, unpacked and installed by README.md's Swift install block
+# (its install.sh), found through PKG_CONFIG_PATH and linked statically (no LD_LIBRARY_PATH),
+# as a Swift user without Rust does. SKIP_SWIFT_CHROOT=1 skips steps 5-8 (and says so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MCP_CACHE="${MCP_CACHE:-$HOME/.cache/mcp-context}"
@@ -58,6 +62,10 @@ fi
 echo "c-smoke: all $(echo "$declared" | wc -l) header functions are exported"
 "$TARGET/uniffi/c-smoke"
 
+echo "--- swift 4/6 (continued): the Linux artifact into dist/ (steps 5-7 build the package against it)"
+scripts/dist-swift.sh
+ARTIFACT=$(ls dist/mcp-context-primitives-swift-"$(scripts/version.sh)"-linux-"$(uname -m)".tar.gz)
+
 echo "--- swift 5/6: swift test (XCTest) in the Debian 13 swiftlang chroot"
 if [ "${SKIP_SWIFT_CHROOT:-0}" = 1 ]; then
   echo "SKIPPED: SKIP_SWIFT_CHROOT=1 (no Swift compiler ran; the Swift kb-script comparison was skipped)"
@@ -78,11 +86,11 @@ flock 9
 # Sources are copied with their mtimes (-p) into the chroot at the repo's own layout, so the
 # tests find tests/vectors/ by #filePath; SwiftPM's scratch folder persists between runs.
 B="$CH/build"
-rm -rf "$B/bindings-swift" "$B/tests" "$B/lib" "$B/bin" "$B/target"
-mkdir -p "$B/bindings-swift" "$B/tests/vectors" "$B/lib" "$B/bin"
+rm -rf "$B/bindings-swift" "$B/tests" "$B/lib" "$B/bin" "$B/target" "$B/dist"
+mkdir -p "$B/bindings-swift" "$B/tests/vectors" "$B/dist" "$B/bin"
 cp -rp bindings-swift/swift "$B/bindings-swift/"
 cp -rp tests/vectors/rfc6570 tests/vectors/mcp "$B/tests/vectors/"
-cp -p "$LIB" "$B/lib/"
+cp -p "$ARTIFACT" "$B/dist/"
 cp -p "$TARGET/debug/demo-server" "$B/bin/"
 # The README quickstart starts `target/release/demo-server` from the current folder.
 mkdir -p "$B/target/release"
@@ -94,9 +102,13 @@ if [ "$readme_block" != "$(cat bindings-swift/swift/Examples/Quickstart/main.swi
   echo "swift-test: README's Swift quickstart differs from bindings-swift/swift/Examples/Quickstart/main.swift" >&2
   exit 1
 fi
-# The package finds the library through pkg-config (no unsafeFlags), as a user's would.
-mkdir -p "$B/lib/pkgconfig"
-bindings-swift/write-pc.sh "$B/lib" | sed "s|^libdir=.*|libdir=/build/lib|" > "$B/lib/pkgconfig/mcp-context-ffi.pc"
+# SwiftPM does not relink when a system library changes: a new artifact drops the linked
+# products (the compiled modules stay).
+sum=$(sha256sum "$ARTIFACT" | cut -c1-64)
+if [ "$(cat "$B/.build/.ffi-artifact" 2>/dev/null)" != "$sum" ]; then
+  rm -rf "$B/.build/debug/MCPContextPackageTests.xctest"
+  find "$B/.build/debug" -maxdepth 1 -type f -perm -u+x -name 'mcp-*' -delete 2>/dev/null || true
+fi
 mounted=0
 node_pid=
 legacy_pid=
@@ -148,10 +160,29 @@ if [ -f "$LEGACY_TOOLS/.complete" ]; then
 else
   echo "swift-test: no legacy tools in $LEGACY_TOOLS: the 2025-11-25 session test is skipped"
 fi
+# No Rust in the chroot. The artifact is installed by README.md's Swift install block, as
+# written (in /build/dist, HOME=/root), and the package found through the PKG_CONFIG_PATH it sets.
+install_block=$(awk '/^<!-- swift-install -->$/ {m=1; next} m==1 && /^```sh$/ {m=2; next}
+  m==2 && /^```$/ {exit} m==2 {print}' README.md)
+[ -n "$install_block" ] || { echo "swift-test: README.md has no swift-install block" >&2; exit 1; }
+rm -f "$CH/root/.local/lib/libmcp_context_ffi.a" "$CH/root/.local/lib/pkgconfig/mcp-context-ffi.pc"
+PCPATH=$(chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/local/bin:/usr/bin:/bin LANG=C.UTF-8 /bin/sh -ec '
+  for t in cargo rustc rustup; do
+    if command -v $t; then echo "swift-test: $t is on the chroot PATH" >&2; exit 1; fi
+  done
+  if ls -d /root/.cargo /root/.rustup 2>/dev/null; then echo "swift-test: a Rust toolchain in the chroot" >&2; exit 1; fi
+  cd /build/dist
+  '"$install_block"'
+  echo "PKG_CONFIG_PATH=$PKG_CONFIG_PATH"' | sed -n 's/^PKG_CONFIG_PATH=//p') || {
+  echo "swift-test: README.md's Swift install block failed in the chroot (it names the archive of version $(scripts/version.sh), $(uname -m))" >&2
+  exit 1
+}
+[ -f "$CH${PCPATH%%:*}/mcp-context-ffi.pc" ] || { echo "swift-test: README's install block left no mcp-context-ffi.pc on PKG_CONFIG_PATH ($PCPATH)" >&2; exit 1; }
+echo "swift-test: no cargo, rustc or rustup in the chroot; $(basename "$ARTIFACT") installed by README.md's block (PKG_CONFIG_PATH=$PCPATH)"
 LOG="$TARGET/uniffi/swift-test.log"
 set +e
 chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
-  PKG_CONFIG_PATH=/build/lib/pkgconfig LD_LIBRARY_PATH=/build/lib \
+  PKG_CONFIG_PATH="$PCPATH" \
   MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" MCP_LEGACY_HTTP_URL="$LEGACY_URL" \
   /bin/sh -c 'cd /build/bindings-swift/swift && timeout 600 swift test --disable-swift-testing --scratch-path /build/.build 2>&1' \
   | tee "$LOG"
@@ -164,12 +195,13 @@ if [ "$rc" != 0 ] || [ -z "$summary" ] || ! grep -Eq '(with|and) 0 failures' <<<
   echo "swift-test: FAILED (swift test exit $rc)" >&2
   exit 1
 fi
+echo "$sum" > "$B/.build/.ffi-artifact"
 
 echo "--- swift 6/6: examples in the chroot: Swift stdio client vs the Rust demo server and the Swift server"
 EXLOG="$TARGET/uniffi/swift-examples.log"
 set +e
 chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
-  PKG_CONFIG_PATH=/build/lib/pkgconfig LD_LIBRARY_PATH=/build/lib \
+  PKG_CONFIG_PATH="$PCPATH" \
   /bin/sh -c 'set -e; cd /build/bindings-swift/swift
     swift build --scratch-path /build/.build --product mcp-stdio-client 2>&1 | tail -n 1
     swift build --scratch-path /build/.build --product mcp-stdio-server 2>&1 | tail -n 1
@@ -190,6 +222,13 @@ if [ "$rc" != 0 ] || [ "$(grep -c 'mcp-stdio-client: ok' "$EXLOG")" != 2 ] \
   echo "swift-test: examples FAILED (exit $rc)" >&2
   exit 1
 fi
+# Linked statically: no built product needs the Rust library at run time.
+for exe in "$B"/.build/debug/mcp-*; do
+  [ -f "$exe" ] && [ -x "$exe" ] || continue
+  if readelf -d "$exe" | grep -q 'NEEDED.*mcp_context'; then
+    echo "swift-test: $(basename "$exe") links the Rust library dynamically" >&2; exit 1
+  fi
+done
 echo "--- swift 7/7: the Swift knowledge-base server (MCPServerHost) driven by the official Python SDK"
 INTEROP_VENV="$MCP_CACHE/venv-interop-mcp-2.3.0-pytest-9.2.0"
 if [ ! -f "$INTEROP_VENV/.ready" ]; then
@@ -198,10 +237,10 @@ if [ ! -f "$INTEROP_VENV/.ready" ]; then
   "$INTEROP_VENV/bin/pip" install -q --disable-pip-version-check mcp==2.3.0 pytest==9.2.0
   touch "$INTEROP_VENV/.ready"
 fi
-KB_SERVER="chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 LD_LIBRARY_PATH=/build/lib /build/.build/debug/mcp-kb-server" \
+KB_SERVER="chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 /build/.build/debug/mcp-kb-server" \
   "$INTEROP_VENV/bin/python" -m pytest -q -p no:cacheprovider bindings-swift/tests/interop
 echo "--- swift 8/8: kb-script: the Swift knowledge base answers as the Rust one"
 python3 tests/kb-script/script.py "rust=$TARGET/debug/kb-server" \
-  "swift=chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 LD_LIBRARY_PATH=/build/lib /build/.build/debug/mcp-kb-server"
+  "swift=chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 /build/.build/debug/mcp-kb-server"
 # The XCTest count is the run's closing line.
 echo "swift-test: $summary"

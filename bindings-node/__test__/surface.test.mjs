@@ -9,7 +9,7 @@ import * as esm from '../index.js'
 
 const require = createRequire(import.meta.url)
 const EXPORTS = [
-  'Cache', 'ClientMachine', 'ErrorCode', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router',
+  'Authorizer', 'Cache', 'ClientMachine', 'ErrorCode', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router',
   'SSE_KEEPALIVE_INTERVAL_MS', 'ServerMachine', 'TemplateError', 'UriTemplate', 'checkHeaders', 'checkOrigin', 'coreIdentifiers',
   'decodeAppCursor', 'encodeAppCursor', 'selectContext', 'sseEvent', 'sseKeepalive', 'statusFor',
 ]

@@ -11,7 +11,8 @@
 //!   one shared `Buffer` to the closures of `fast.rs` instead of JS objects.
 //! * `server*.rs`: `ServerMachine` (class, answers, HTTP entry point);
 //!   `client*.rs`: `ClientMachine` (class, options); `cache.rs`, `context.rs`,
-//!   `http.rs`, `waker.rs`: the cache, request contexts, HTTP heads, output-ready signal.
+//!   `http.rs`, `waker.rs`: the cache, request contexts, HTTP heads, output-ready signal;
+//!   `auth.rs`: `Authorizer` (the client-side OAuth flow).
 //! * `adapt.rs`: the shared adapter crate (`mcp-context-node-adapter`, also under the wasm
 //!   engine) on this engine: its values rendered as JS, its errors thrown, JS values read by
 //!   its readers. Configuration, events, identifier spellings and the fast paths' buffer
@@ -26,6 +27,7 @@
 //! puts at the top of `index.d.ts`.
 
 mod adapt;
+mod auth;
 mod cache;
 mod client;
 mod client_config;

@@ -364,3 +364,35 @@ export function sseKeepaliveIntervalMs() { return glue.sseKeepaliveIntervalMs() 
 
 // `UriTemplate` and `Router`: template.mjs (buffers in linear memory).
 export { Router, UriTemplate } from './template.mjs'
+
+/** The client-side OAuth flow: the addon's `Authorizer` (see `AuthConfig`, `AuthAction`). */
+export class Authorizer {
+  constructor(config) {
+    const c = { ...config }
+    for (const k of ['maxAuthorizations', 'refreshSkewMs']) if (c[k] !== undefined && c[k] !== null) c[k] = int(c[k], k)
+    this.inner = call(() => new glue.WasmAuthorizer(JSON.stringify(c)))
+  }
+  restore(tokens) {
+    const t = { ...tokens }
+    if (t.expiresAtMs !== undefined && t.expiresAtMs !== null) t.expiresAtMs = String(u64(t.expiresAtMs, 'expiresAtMs'))
+    return call(() => this.inner.restore(JSON.stringify(t)))
+  }
+  tokens() { return JSON.parse(this.inner.tokens()) }
+  pollAction() {
+    const a = JSON.parse(this.inner.pollAction())
+    if (a?.type === 'fetch') a.body = Uint8Array.from(a.body)
+    return a
+  }
+  get isBusy() { return this.inner.isBusy }
+  authorizationHeader(url, nowMs) { return this.inner.authorizationHeader(String(url), time(nowMs)) ?? null }
+  refreshDue(nowMs) { return this.inner.refreshDue(time(nowMs)) }
+  startRefresh(nowMs) { this.inner.startRefresh(time(nowMs)) }
+  handleSuccess() { this.inner.handleSuccess() }
+  handleChallenge(status, wwwAuthenticate, entropy, nowMs) {
+    const t = time(nowMs)
+    call(() => this.inner.handleChallenge(int(status, 'status'), wwwAuthenticate ?? undefined, entropy, t))
+  }
+  handleFetched(id, status, body, nowMs) { this.inner.handleFetched(u64(id, 'id'), int(status, 'status'), body, time(nowMs)) }
+  handleFetchFailed(id, nowMs) { this.inner.handleFetchFailed(u64(id, 'id'), time(nowMs)) }
+  handleRedirect(url, nowMs) { this.inner.handleRedirect(String(url), time(nowMs)) }
+}

@@ -2,6 +2,7 @@
 // at install time; loads in Node, Deno and browsers (the module sits beside this file).
 // On Cloudflare Workers the `workerd` export condition picks `workerd.mjs` instead.
 import { bind } from '../js/mcp.mjs'
+import { bindOAuth } from '../js/oauth.mjs'
 import * as engine from './engine.mjs'
 
 const url = new URL('./pkg/mcp_context_wasm_bg.wasm', import.meta.url)
@@ -14,4 +15,7 @@ engine.load(wasm)
 export const { McpServer } = bind(engine)
 export { completable, McpError, ResourceNotFoundError, ResourceTemplate } from '../js/mcp.mjs'
 export { serveHttp, serveStdio, toNodeHandler } from '../js/node.mjs'
-export { ClientMachine, Router, UriTemplate } from './engine.mjs'
+export { Authorizer, ClientMachine, Router, UriTemplate } from './engine.mjs'
+/** A `fetch` that authorizes by itself (OAuth 2.1 on the core's `Authorizer`). */
+export const oauthFetch = bindOAuth(engine.Authorizer)
+export { AuthorizationError, MemoryTokenStore } from '../js/oauth.mjs'

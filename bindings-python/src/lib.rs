@@ -21,6 +21,7 @@
 //!   `handle_http` (the core's HTTP entry point).
 //! * `host_kit.rs`: `sse_event`, `SSE_KEEPALIVE`, `SSE_KEEPALIVE_INTERVAL_MS`, `SseDecoder`,
 //!   `StdioLines`, `LineTooLong`: the runners' framing, from the core.
+//! * `auth.rs`: `Authorizer` (the core's client-side OAuth flow) and its actions.
 //! * `waker.rs`: the output-ready signal (`set_waker(callback)`) as a `Waker`.
 //!
 //! Time is `now_ms: int` (milliseconds) everywhere, as in the core.
@@ -34,6 +35,7 @@
 
 use pyo3::prelude::*;
 
+mod auth;
 mod cache;
 mod client;
 mod client_convert;
@@ -82,6 +84,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     host_kit::register(m)?;
     client::register(m)?;
     server::register(m)?;
+    auth::register(m)?;
     // `mcp_context/__init__.py` re-exports exactly these.
     m.add(
         "__all__",
@@ -139,6 +142,13 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "StreamOverflow",
             "app_cursor",
             "parse_app_cursor",
+            "Authorizer",
+            "AuthFetch",
+            "AuthAuthorize",
+            "AuthStore",
+            "AuthRetry",
+            "AuthFailed",
+            "AUTH_ENTROPY_LEN",
         ],
     )?;
     Ok(())

@@ -21,6 +21,7 @@
 //! | `stdio.rs` | `StdioLines`, `StdioLine`: the core's stdio line policy; `handleLineTooLong`, `maxLine()` |
 //! | `log.rs` | `LoggingLevel`, `log` / `logFor` (`notifications/message`) |
 //! | `sse.rs` | `SseDecoder`, `SseEvent`, `SseError`, `sseDefaultMaxEvent()`: the core's SSE parser |
+//! | `auth.rs` | `Authorizer` (the client-side OAuth flow), `AuthConfig`, `AuthAction`, `AuthTokens` |
 //! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
 //!
 //! The async layer (`MCPClient`, `MCPServerHost`, `StdioTransport`, `HTTPTransport`, `Wire`)
@@ -34,6 +35,7 @@
 
 uniffi::setup_scaffolding!();
 
+mod auth;
 mod cache;
 mod client;
 mod client_types;
@@ -54,6 +56,10 @@ mod tools;
 mod visibility;
 mod wake;
 
+pub use auth::{
+    AuthAction, AuthConfig, AuthConfigError, AuthHeader, AuthTokens, Authorizer,
+    PreRegisteredClient, auth_config,
+};
 pub use cache::{
     Cache, CacheError, CacheKey, CacheLookup, Invalidation, ListKind, cache_key,
     invalidation_for_notification,

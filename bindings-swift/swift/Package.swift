@@ -7,7 +7,11 @@
 //   `bindings-swift/build-apple.sh`, one static library per platform). When it is present the
 //   package uses it as a `binaryTarget`; nothing else to set up.
 // - Linux (and macOS without the XCFramework): the system library `mcp_context_ffi`, found
-//   through pkg-config as `mcp-context-ffi`:
+//   through pkg-config as `mcp-context-ffi`. The release archive
+//   `mcp-context-primitives-swift-<version>-linux-<arch>.tar.gz` installs it with no Rust
+//   toolchain (static link):
+//       <archive>/install.sh && export PKG_CONFIG_PATH=$HOME/.local/lib/pkgconfig
+//   From a checkout with Rust:
 //       cargo build --release -p mcp-context-swift
 //       bindings-swift/write-pc.sh target/release > ~/.local/lib/pkgconfig/mcp-context-ffi.pc
 //       export PKG_CONFIG_PATH=~/.local/lib/pkgconfig LD_LIBRARY_PATH=$PWD/target/release

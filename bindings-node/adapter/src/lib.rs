@@ -1,4 +1,4 @@
-//! The shared adapter of the npm package `mcp-context`'s two engines: the napi addon
+//! The shared adapter of the npm package `mcp-context-primitives`'s two engines: the napi addon
 //! (`bindings-node/src`) and the WebAssembly build (`bindings-node/wasm`). Plain Rust, no FFI:
 //! everything both engines do the same way lives here once, and each engine keeps only its
 //! FFI surface (reading JS arguments, rendering [`value::Js`], throwing [`error::Error`]).
@@ -9,9 +9,11 @@
 //! * [`source`], [`config`]: JSON-ish inputs read key by key (configurations, options).
 //! * [`server`]: the server machine with its handles, events and HTTP answers.
 //! * [`client`]: the client machine's outputs.
+//! * [`auth`]: the client-side OAuth flow's configuration, tokens and actions.
 //! * [`spell`], [`records`]: identifier spellings; the template fast paths' buffer formats.
 #![forbid(unsafe_code)]
 
+pub mod auth;
 pub mod client;
 pub mod config;
 pub mod error;

@@ -151,6 +151,10 @@ if (!('encodeInto' in cachedTextEncoder)) {
 
 let WASM_VECTOR_LEN = 0;
 
+const WasmAuthorizerFinalization = (typeof FinalizationRegistry === 'undefined')
+    ? { register: () => {}, unregister: () => {} }
+    : new FinalizationRegistry(ptr => wasm.__wbg_wasmauthorizer_free(ptr >>> 0, 1));
+
 const WasmClientFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_wasmclient_free(ptr >>> 0, 1));
@@ -166,6 +170,216 @@ const WasmServerFinalization = (typeof FinalizationRegistry === 'undefined')
 const WasmTemplateFinalization = (typeof FinalizationRegistry === 'undefined')
     ? { register: () => {}, unregister: () => {} }
     : new FinalizationRegistry(ptr => wasm.__wbg_wasmtemplate_free(ptr >>> 0, 1));
+
+/**
+ * The flow for the JS glue; every method mirrors the addon's `Authorizer`.
+ */
+export class WasmAuthorizer {
+    __destroy_into_raw() {
+        const ptr = this.__wbg_ptr;
+        this.__wbg_ptr = 0;
+        WasmAuthorizerFinalization.unregister(this);
+        return ptr;
+    }
+    free() {
+        const ptr = this.__destroy_into_raw();
+        wasm.__wbg_wasmauthorizer_free(ptr, 0);
+    }
+    /**
+     * The next action as JSON text (`null`).
+     * @returns {string}
+     */
+    pollAction() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmauthorizer_pollAction(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            deferred1_0 = r0;
+            deferred1_1 = r1;
+            return getStringFromWasm0(r0, r1);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Whether a refresh is due.
+     * @param {bigint} now_ms
+     * @returns {boolean}
+     */
+    refreshDue(now_ms) {
+        const ret = wasm.wasmauthorizer_refreshDue(this.__wbg_ptr, now_ms);
+        return ret !== 0;
+    }
+    /**
+     * Starts a refresh when one is due.
+     * @param {bigint} now_ms
+     */
+    startRefresh(now_ms) {
+        wasm.wasmauthorizer_startRefresh(this.__wbg_ptr, now_ms);
+    }
+    /**
+     * The response to fetch `id`.
+     * @param {bigint} id
+     * @param {number} status
+     * @param {Uint8Array} body
+     * @param {bigint} now_ms
+     */
+    handleFetched(id, status, body, now_ms) {
+        const ptr0 = passArray8ToWasm0(body, wasm.__wbindgen_export);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.wasmauthorizer_handleFetched(this.__wbg_ptr, id, status, ptr0, len0, now_ms);
+    }
+    /**
+     * A request went through.
+     */
+    handleSuccess() {
+        wasm.wasmauthorizer_handleSuccess(this.__wbg_ptr);
+    }
+    /**
+     * The URL the user agent came back to.
+     * @param {string} url
+     * @param {bigint} now_ms
+     */
+    handleRedirect(url, now_ms) {
+        const ptr0 = passStringToWasm0(url, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.wasmauthorizer_handleRedirect(this.__wbg_ptr, ptr0, len0, now_ms);
+    }
+    /**
+     * A challenge: status, `WWW-Authenticate`, 48 random bytes.
+     * @param {number} status
+     * @param {string | null | undefined} www_authenticate
+     * @param {Uint8Array} entropy
+     * @param {bigint} now_ms
+     */
+    handleChallenge(status, www_authenticate, entropy, now_ms) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            var ptr0 = isLikeNone(www_authenticate) ? 0 : passStringToWasm0(www_authenticate, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len0 = WASM_VECTOR_LEN;
+            const ptr1 = passArray8ToWasm0(entropy, wasm.__wbindgen_export);
+            const len1 = WASM_VECTOR_LEN;
+            wasm.wasmauthorizer_handleChallenge(retptr, this.__wbg_ptr, status, ptr0, len0, ptr1, len1, now_ms);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Fetch `id` could not be carried.
+     * @param {bigint} id
+     * @param {bigint} now_ms
+     */
+    handleFetchFailed(id, now_ms) {
+        wasm.wasmauthorizer_handleFetchFailed(this.__wbg_ptr, id, now_ms);
+    }
+    /**
+     * The `Authorization` value for a request to `url`.
+     * @param {string} url
+     * @param {bigint} now_ms
+     * @returns {string | undefined}
+     */
+    authorizationHeader(url, now_ms) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(url, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmauthorizer_authorizationHeader(retptr, this.__wbg_ptr, ptr0, len0, now_ms);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            let v2;
+            if (r0 !== 0) {
+                v2 = getStringFromWasm0(r0, r1).slice();
+                wasm.__wbindgen_export3(r0, r1 * 1, 1);
+            }
+            return v2;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * A flow from a JSON configuration (the addon's `AuthConfig` keys).
+     * @param {string} config
+     */
+    constructor(config) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(config, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmauthorizer_new(retptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            this.__wbg_ptr = r0 >>> 0;
+            WasmAuthorizerFinalization.register(this, this.__wbg_ptr, this);
+            return this;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * The tokens held, as JSON text (`null`).
+     * @returns {string}
+     */
+    tokens() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmauthorizer_tokens(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            deferred1_0 = r0;
+            deferred1_1 = r1;
+            return getStringFromWasm0(r0, r1);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Whether a flow is running.
+     * @returns {boolean}
+     */
+    get isBusy() {
+        const ret = wasm.wasmauthorizer_isBusy(this.__wbg_ptr);
+        return ret !== 0;
+    }
+    /**
+     * Loads stored tokens (JSON text); `false` when they are for another resource.
+     * @param {string} tokens
+     * @returns {boolean}
+     */
+    restore(tokens) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(tokens, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmauthorizer_restore(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            if (r2) {
+                throw takeObject(r1);
+            }
+            return r0 !== 0;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+}
+if (Symbol.dispose) WasmAuthorizer.prototype[Symbol.dispose] = WasmAuthorizer.prototype.free;
 
 /**
  * The client machine for the JS glue. Every method mirrors the addon's `ClientMachine`.

@@ -1,5 +1,5 @@
 //! The `mcp-context` core compiled to WebAssembly (wasm-bindgen): the engine behind the npm
-//! package's `mcp-context/wasm` entry, for Node, Deno, browsers and Cloudflare Workers.
+//! package's `mcp-context-primitives/wasm` entry, for Node, Deno, browsers and Cloudflare Workers.
 //!
 //! The boundary speaks JSON text: structured inputs arrive as `JSON.stringify` output and go
 //! through the core's own decoders (`FromJsonText`); outputs leave as JSON text the JS glue
@@ -10,12 +10,14 @@
 //! (`mcp-context-node-adapter`, also under the napi addon).
 #![forbid(unsafe_code)]
 
+mod auth;
 mod client;
 mod flag;
 mod json;
 mod server;
 mod template;
 
+pub use auth::WasmAuthorizer;
 pub use client::WasmClient;
 pub use server::WasmServer;
 pub use template::{WasmRouter, WasmTemplate};

@@ -1,7 +1,7 @@
 //! `WasmServer`: the core's sans-IO server machine (`docs/server-machine.md`) behind a
 //! JSON-text boundary, over the shared adapter's `ServerAdapter`. The glue (`engine.mjs`)
 //! gives it the same JS face as the napi addon's `ServerMachine`, so one JS layer
-//! (`mcp-context/server`) runs on either engine.
+//! (`mcp-context-primitives/server`) runs on either engine.
 
 use std::sync::Arc;
 

@@ -90,6 +90,13 @@ __all__ = [
     "StreamOverflow",
     "app_cursor",
     "parse_app_cursor",
+    "Authorizer",
+    "AuthFetch",
+    "AuthAuthorize",
+    "AuthStore",
+    "AuthRetry",
+    "AuthFailed",
+    "AUTH_ENTROPY_LEN",
 ]
 
 Json: TypeAlias = dict[str, Any]
@@ -1261,3 +1268,100 @@ class ServerMachine:
     @property
     def subscriptions(self) -> int:
         """Open listen subscriptions."""
+
+# --- authorization, client side (the core's OAuth 2.1 flow) ----------------------------------
+
+AUTH_ENTROPY_LEN: int
+"""The random bytes ``Authorizer.handle_challenge`` takes (48)."""
+
+class AuthFetch:
+    """Send this request (redirects not followed); answer with ``Authorizer.handle_fetched``."""
+
+    id: int
+    """Echo it back with the response."""
+    method: str
+    """``"GET"`` or ``"POST"``."""
+    url: str
+    """The absolute URL."""
+    headers: list[tuple[str, str]]
+    """The headers to send."""
+    body: builtins.bytes
+    """The body (empty for ``GET``)."""
+
+class AuthAuthorize:
+    """Send the user agent to ``url``; pass where it is redirected to ``handle_redirect``."""
+
+    url: str
+    """The authorization request URL."""
+
+class AuthStore:
+    """Keep these tokens (they replace earlier ones for the same resource)."""
+
+    tokens: dict[str, Any]
+    """``issuer``, ``resource``, ``access_token``, ``refresh_token``, ``expires_at_ms``, ``scope``."""
+
+class AuthRetry:
+    """Send the challenged request again with this ``Authorization`` value."""
+
+    authorization: str
+    """``Bearer <access token>``."""
+
+class AuthFailed:
+    """The flow stopped; the challenged request fails."""
+
+    error: str
+    """Why, in words."""
+
+class Authorizer:
+    """The client side of MCP authorization (OAuth 2.1 authorization code with PKCE) for one
+    server, as a state machine; the host does the I/O, the clock and the randomness."""
+
+    def __init__(
+        self,
+        server_url: str,
+        redirect_uri: str,
+        client_name: str,
+        *,
+        client_id_metadata_document: str | None = None,
+        pre_registered: list[tuple[str, str, str | None]] = ...,
+        offline_access: bool = True,
+        max_authorizations: int = 3,
+        refresh_skew_ms: int = 60_000,
+    ) -> None:
+        """A flow for ``server_url``; ``pre_registered``: ``(issuer, client_id, secret)``."""
+
+    def restore(self, tokens: dict[str, Any]) -> bool:
+        """Loads stored tokens; ``False`` when they are for another resource."""
+
+    def tokens(self) -> dict[str, Any] | None:
+        """The tokens held."""
+
+    def poll_action(self) -> AuthFetch | AuthAuthorize | AuthStore | AuthRetry | AuthFailed | None:
+        """The next action; drain after every input."""
+
+    def is_busy(self) -> bool:
+        """Whether a flow is running."""
+
+    def authorization_header(self, request_url: str, now_ms: int) -> str | None:
+        """The ``Authorization`` value for a request to ``request_url``, if any."""
+
+    def refresh_due(self, now_ms: int) -> bool:
+        """Whether the access token is about to expire and can be refreshed now."""
+
+    def start_refresh(self, now_ms: int) -> None:
+        """Starts a refresh when one is due."""
+
+    def handle_success(self) -> None:
+        """A request went through."""
+
+    def handle_challenge(self, status: int, www_authenticate: str | None, entropy: builtins.bytes, now_ms: int) -> None:
+        """A 401 (or 403 ``insufficient_scope``) and its ``WWW-Authenticate``: starts the flow."""
+
+    def handle_fetched(self, id: int, status: int, body: builtins.bytes, now_ms: int) -> None:  # noqa: A002
+        """The response to fetch ``id``."""
+
+    def handle_fetch_failed(self, id: int, now_ms: int) -> None:  # noqa: A002
+        """Fetch ``id`` could not be carried."""
+
+    def handle_redirect(self, redirect_url: str, now_ms: int) -> None:
+        """The URL the user agent came back to."""

@@ -37,8 +37,9 @@ from ._core import (
     SubscriptionEnded,
 )
 from ._host import now_ms
+from ._oauth import AuthFlow, AuthorizationError, MemoryTokenStore, OAuth, TokenStore, UserAgent
 
-__all__ = ["Client", "NoStore", "Subscription"]
+__all__ = ["AuthorizationError", "Client", "MemoryTokenStore", "NoStore", "OAuth", "Subscription", "TokenStore", "UserAgent"]
 
 InputHandler = Callable[[dict[str, Any]], Mapping[str, Any] | Awaitable[Mapping[str, Any]]]
 
@@ -145,6 +146,7 @@ class Client:
         self._loop: asyncio.AbstractEventLoop = None  # type: ignore[assignment]
         self._draining = False
         self._closed = False
+        self._auth_failure: AuthorizationError | None = None
 
     @classmethod
     def stdio(cls, command: Sequence[str], *, env: Mapping[str, str] | None = None, cwd: str | None = None, **kw: Any) -> Client:
@@ -157,9 +159,13 @@ class Client:
         return cls(_Stdio(list(command), env, cwd), **kw)
 
     @classmethod
-    def http(cls, url: str, *, headers: Mapping[str, str] | None = None, **kw: Any) -> Client:
-        """A client of the Streamable HTTP endpoint ``url`` (``headers``: e.g. ``Authorization``)."""
-        return cls(_Http(url, dict(headers or {})), **kw)
+    def http(cls, url: str, *, headers: Mapping[str, str] | None = None, auth: OAuth | None = None, **kw: Any) -> Client:
+        """A client of the Streamable HTTP endpoint ``url`` (``headers``: e.g. a fixed
+        ``Authorization``). With ``auth``, a 401 (or 403 ``insufficient_scope``) runs the OAuth
+        flow and the request is sent again with the new token; tokens are refreshed before
+        they expire and kept in ``auth.store``. A failed flow fails the call with an
+        ``McpError`` whose ``__cause__`` is the ``AuthorizationError``."""
+        return cls(_Http(url, dict(headers or {}), auth), **kw)
 
     # --- lifecycle ----------------------------------------------------------------------
 
@@ -317,6 +323,8 @@ class Client:
         elif t is ClientReply or t is Listed:
             self._settle(o.call, o)
         elif t is Failed:
+            if self._auth_failure is not None and o.error.__cause__ is None:
+                o.error.__cause__ = self._auth_failure
             sub = self._subs.pop(o.call, None)
             if sub is not None:
                 sub.ended = "failed"
@@ -459,9 +467,10 @@ class _Http(_Transport):
 
     kind = "http"
 
-    def __init__(self, url: str, headers: dict[str, str]) -> None:
+    def __init__(self, url: str, headers: dict[str, str], auth: OAuth | None = None) -> None:
         self.url = url
         self.headers = headers
+        self.auth: AuthFlow | None = auth.flow(url) if auth is not None else None
         self.http: Any = None
         self.posts: dict[int | None, asyncio.Task[None]] = {}
         self.others: set[asyncio.Task[None]] = set()
@@ -484,29 +493,27 @@ class _Http(_Transport):
 
     async def _post(self, client: Client, body: bytes, headers: dict[str, str], id: int | None) -> None:  # noqa: A002
         answered = broken = False
+        failure: AuthorizationError | None = None
         try:
-            async with self.http.stream("POST", self.url, content=body, headers=headers) as r:
-                if not client._closed:
-                    client.machine.handle_http_response(id, r.status_code, r.headers.get("mcp-session-id"), now_ms())
-                    client._drain()
-                ok = 200 <= r.status_code < 300
-                ctype = r.headers.get("content-type", "").split(";")[0].strip()
-                if ctype == "text/event-stream":
-                    broken = True  # ended without the final answer: failed (else a no-op)
-                    sse = SseDecoder()
-                    async for chunk in r.aiter_bytes():
-                        for _event, data, _id in sse.feed(chunk):
-                            client._feed(data)
-                            answered = True
-                elif ctype == "application/json":
-                    payload = await r.aread()
-                    if payload.strip():
-                        client._feed(payload)
-                        # An error status whose body did not answer the request (an error
-                        # without id): failed below (a no-op when the body answered it).
-                        answered = ok
-                else:
-                    await r.aread()
+            # With OAuth: a challenge runs the flow, then the same message goes again (at most
+            # a few times; the flow counts its own attempts).
+            for _attempt in range(4):
+                sent = await self.auth.header(self.url) if self.auth is not None else None
+                sending = {**headers, "Authorization": sent} if sent is not None else headers
+                async with self.http.stream("POST", self.url, content=body, headers=sending) as r:
+                    if self.auth is not None and r.status_code in (401, 403):
+                        challenge = (r.status_code, r.headers.get("www-authenticate"))
+                        await r.aread()
+                    else:
+                        if self.auth is not None and 200 <= r.status_code < 300:
+                            self.auth.success()
+                        answered, broken = await self._answer(client, r, id)
+                        break
+                try:
+                    await self.auth.challenge(self.url, sent, *challenge)
+                except AuthorizationError as e:
+                    failure, broken = e, True
+                    break
         except asyncio.CancelledError:
             raise
         except Exception:  # noqa: BLE001 - the request failed on the wire (or an SSE event over the bound)
@@ -515,8 +522,43 @@ class _Http(_Transport):
             if id is not None:
                 self.posts.pop(id, None)
         if id is not None and (broken or not answered) and not client._closed:
-            client.machine.handle_request_failed(id, now_ms())
-            client._drain()
+            client._auth_failure = failure
+            try:
+                client.machine.handle_request_failed(id, now_ms())
+                client._drain()
+            finally:
+                client._auth_failure = None
+
+    async def _answer(self, client: Client, r: Any, id: int | None) -> tuple[bool, bool]:  # noqa: A002
+        """Feeds one response to the machine: ``(answered, broken)``."""
+        answered = broken = False
+        try:
+            if not client._closed:
+                client.machine.handle_http_response(id, r.status_code, r.headers.get("mcp-session-id"), now_ms())
+                client._drain()
+            ok = 200 <= r.status_code < 300
+            ctype = r.headers.get("content-type", "").split(";")[0].strip()
+            if ctype == "text/event-stream":
+                broken = True  # ended without the final answer: failed (else a no-op)
+                sse = SseDecoder()
+                async for chunk in r.aiter_bytes():
+                    for _event, data, _id in sse.feed(chunk):
+                        client._feed(data)
+                        answered = True
+            elif ctype == "application/json":
+                payload = await r.aread()
+                if payload.strip():
+                    client._feed(payload)
+                    # An error status whose body did not answer the request (an error
+                    # without id): failed below (a no-op when the body answered it).
+                    answered = ok
+            else:
+                await r.aread()
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # noqa: BLE001 - see _post
+            broken = True
+        return answered, broken
 
     def close_stream(self, id: int) -> None:  # noqa: A002
         task = self.posts.pop(id, None)
@@ -528,7 +570,9 @@ class _Http(_Transport):
         until they expire)."""
         if self.http is not None:
             try:
-                await self.http.request("DELETE", self.url, headers={**self.headers, **dict(headers)})
+                sent = await self.auth.header(self.url) if self.auth is not None else None
+                auth = {"Authorization": sent} if sent is not None else {}
+                await self.http.request("DELETE", self.url, headers={**self.headers, **dict(headers), **auth})
             except Exception:  # noqa: BLE001, S110 - best effort at close
                 pass
 
@@ -537,3 +581,5 @@ class _Http(_Transport):
             task.cancel()
         if self.http is not None:
             await self.http.aclose()
+        if self.auth is not None:
+            await self.auth.close()

@@ -420,7 +420,10 @@ async fn main() {
             );
         }
         let rate = |r: &Run| r.reads as f64 / r.seconds;
-        for (name, r) in [("mcp-context-host", &ours), ("rmcp 3.11.0", &theirs)] {
+        for (name, r) in [
+            ("mcp-context-primitives-host", &ours),
+            ("rmcp 3.11.0", &theirs),
+        ] {
             println!(
                 "| {transport} | {client} | {name} | {:.0} | {:.2} ms | {:.2} ms | {} |",
                 rate(r),

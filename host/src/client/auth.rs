@@ -1,12 +1,12 @@
 //! Authorization for the HTTP client: the core's OAuth 2.1 flow
 //! ([`mcp_context::auth::Authorizer`], docs/rules.md §21) driven with reqwest, tokens kept in
-//! memory. A 401 or 403 `insufficient_scope` answer runs the flow, then the request is sent
+//! memory (wall-clock milliseconds, so they can be persisted). A 401 or 403 `insufficient_scope` answer runs the flow, then the request is sent
 //! again with the new token; a token about to expire is refreshed before a request.
 
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use mcp_context::auth::{Action, AuthConfig, Authorizer, ENTROPY_LEN, HttpMethod, Tokens};
 use tokio::sync::Mutex;
@@ -43,7 +43,6 @@ pub(crate) struct AuthState {
     user_agent: UserAgent,
     /// For the flow's fetches: redirects are not followed.
     http: reqwest::Client,
-    start: Instant,
 }
 
 impl AuthState {
@@ -57,12 +56,13 @@ impl AuthState {
             authorizer: Mutex::new(Authorizer::new(oauth.config).map_err(|e| e.to_string())?),
             user_agent: oauth.user_agent,
             http,
-            start: Instant::now(),
         })
     }
 
     fn now(&self) -> u64 {
-        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
     }
 
     /// The `Authorization` value for a request to `url`, refreshing a token about to expire.
@@ -78,6 +78,11 @@ impl AuthState {
     /// The tokens held (what a persistent store would keep).
     pub(crate) async fn tokens(&self) -> Option<Tokens> {
         self.authorizer.lock().await.tokens().cloned()
+    }
+
+    /// Loads tokens kept from an earlier run; `false` when they are for another resource.
+    pub(crate) async fn restore(&self, tokens: Tokens) -> bool {
+        self.authorizer.lock().await.restore(tokens)
     }
 
     /// A request carrying `sent` (its `Authorization` value, if any) was answered `status`

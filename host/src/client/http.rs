@@ -215,6 +215,16 @@ impl McpClient {
         }
     }
 
+    /// Loads tokens persisted from an earlier run into the authorization flow (their
+    /// `expires_at_ms` is wall-clock milliseconds); `false` without a flow or when they are
+    /// for another resource (docs/rules.md §21.7).
+    pub async fn restore_tokens(&self, tokens: mcp_context::auth::Tokens) -> bool {
+        match self.inner().http_auth() {
+            Some(a) => a.restore(tokens).await,
+            None => false,
+        }
+    }
+
     /// A client for the Streamable HTTP endpoint `url` (e.g. `http://127.0.0.1:3001/mcp`).
     ///
     /// # Errors

@@ -672,6 +672,356 @@ fileprivate struct FfiConverterData: FfiConverterRustBuffer {
 
 
 /**
+ * The client side of MCP authorization (OAuth 2.1 authorization code with PKCE) for one
+ * server, as a state machine; the host does the I/O, the clock and the randomness. Drain
+ * `pollAction()` after every input.
+ */
+public protocol AuthorizerProtocol: AnyObject, Sendable {
+    
+    /**
+     * The `Authorization` value for a request to `url` (the server's origin only, an
+     * unexpired token).
+     */
+    func authorizationHeader(url: String, nowMs: UInt64)  -> String?
+    
+    /**
+     * A 401 (or 403 `insufficient_scope`) and its `WWW-Authenticate`: starts the flow.
+     * `entropy`: 48 fresh random bytes (fewer: the flow fails with the next action).
+     */
+    func handleChallenge(status: UInt16, wwwAuthenticate: String?, entropy: Data, nowMs: UInt64) 
+    
+    /**
+     * Fetch `id` could not be carried.
+     */
+    func handleFetchFailed(id: UInt64, nowMs: UInt64) 
+    
+    /**
+     * The response to fetch `id`.
+     */
+    func handleFetched(id: UInt64, status: UInt16, body: Data, nowMs: UInt64) 
+    
+    /**
+     * The URL the user agent came back to.
+     */
+    func handleRedirect(url: String, nowMs: UInt64) 
+    
+    /**
+     * A request went through.
+     */
+    func handleSuccess() 
+    
+    /**
+     * Whether a flow is running.
+     */
+    func isBusy()  -> Bool
+    
+    /**
+     * The next action, if any.
+     */
+    func pollAction()  -> AuthAction?
+    
+    /**
+     * Whether the access token is about to expire and can be refreshed now.
+     */
+    func refreshDue(nowMs: UInt64)  -> Bool
+    
+    /**
+     * Loads stored tokens; `false` (ignored) when they are for another resource.
+     */
+    func restore(tokens: AuthTokens)  -> Bool
+    
+    /**
+     * Starts a refresh when one is due.
+     */
+    func startRefresh(nowMs: UInt64) 
+    
+    /**
+     * The tokens held.
+     */
+    func tokens()  -> AuthTokens?
+    
+}
+/**
+ * The client side of MCP authorization (OAuth 2.1 authorization code with PKCE) for one
+ * server, as a state machine; the host does the I/O, the clock and the randomness. Drain
+ * `pollAction()` after every input.
+ */
+open class Authorizer: AuthorizerProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_authorizer(self.handle, $0) }
+    }
+    /**
+     * A flow for `config.serverUrl`.
+     *
+     * # Errors
+     * `BadUrl` for an unacceptable server URL or redirect URI.
+     */
+public convenience init(config: AuthConfig)throws  {
+    let handle =
+        try rustCallWithError(FfiConverterTypeAuthConfigError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_constructor_authorizer_new(
+        FfiConverterTypeAuthConfig_lower(config),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_authorizer(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The `Authorization` value for a request to `url` (the server's origin only, an
+     * unexpired token).
+     */
+open func authorizationHeader(url: String, nowMs: UInt64) -> String?  {
+    return try!  FfiConverterOptionString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_authorization_header(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(url),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * A 401 (or 403 `insufficient_scope`) and its `WWW-Authenticate`: starts the flow.
+     * `entropy`: 48 fresh random bytes (fewer: the flow fails with the next action).
+     */
+open func handleChallenge(status: UInt16, wwwAuthenticate: String?, entropy: Data, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_handle_challenge(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt16.lower(status),
+        FfiConverterOptionString.lower(wwwAuthenticate),
+        FfiConverterData.lower(entropy),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Fetch `id` could not be carried.
+     */
+open func handleFetchFailed(id: UInt64, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_handle_fetch_failed(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(id),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The response to fetch `id`.
+     */
+open func handleFetched(id: UInt64, status: UInt16, body: Data, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_handle_fetched(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(id),
+        FfiConverterUInt16.lower(status),
+        FfiConverterData.lower(body),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The URL the user agent came back to.
+     */
+open func handleRedirect(url: String, nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_handle_redirect(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(url),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * A request went through.
+     */
+open func handleSuccess()  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_handle_success(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Whether a flow is running.
+     */
+open func isBusy() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_is_busy(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The next action, if any.
+     */
+open func pollAction() -> AuthAction?  {
+    return try!  FfiConverterOptionTypeAuthAction.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_poll_action(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether the access token is about to expire and can be refreshed now.
+     */
+open func refreshDue(nowMs: UInt64) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_refresh_due(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Loads stored tokens; `false` (ignored) when they are for another resource.
+     */
+open func restore(tokens: AuthTokens) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_restore(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeAuthTokens_lower(tokens),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Starts a refresh when one is due.
+     */
+open func startRefresh(nowMs: UInt64)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_start_refresh(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The tokens held.
+     */
+open func tokens() -> AuthTokens?  {
+    return try!  FfiConverterOptionTypeAuthTokens.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_tokens(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthorizer: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = Authorizer
+
+    public static func lift(_ handle: UInt64) throws -> Authorizer {
+        return Authorizer(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: Authorizer) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Authorizer {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: Authorizer, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthorizer_lift(_ handle: UInt64) throws -> Authorizer {
+    return try FfiConverterTypeAuthorizer.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthorizer_lower(_ value: Authorizer) -> UInt64 {
+    return FfiConverterTypeAuthorizer.lower(value)
+}
+
+
+
+
+
+
+/**
  * A bounded, scope-aware cache of serialized results. `auth` is the authorization context
  * (`nil` = anonymous, its own context); private results are served only to their context.
  */
@@ -3901,6 +4251,315 @@ public func FfiConverterTypeAppListPosition_lower(_ value: AppListPosition) -> R
 
 
 /**
+ * How the flow behaves.
+ */
+public struct AuthConfig: Equatable, Hashable {
+    /**
+     * The MCP server's URL.
+     */
+    public var serverUrl: String
+    /**
+     * Where the authorization server sends the user agent back (`redirect_uri`; a custom
+     * scheme of the app is fine).
+     */
+    public var redirectUri: String
+    /**
+     * `client_name` for dynamic registration.
+     */
+    public var clientName: String
+    /**
+     * The client's Client ID Metadata Document URL, used as `client_id` where supported.
+     */
+    public var clientIdMetadataDocument: String?
+    /**
+     * Pre-registered credentials.
+     */
+    public var preRegistered: [PreRegisteredClient]
+    /**
+     * Ask for `offline_access` when offered (refresh tokens).
+     */
+    public var offlineAccess: Bool
+    /**
+     * Authorizations without a request going through before the flow gives up.
+     */
+    public var maxAuthorizations: UInt8
+    /**
+     * Refresh this long before the access token expires (ms).
+     */
+    public var refreshSkewMs: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The MCP server's URL.
+         */serverUrl: String, 
+        /**
+         * Where the authorization server sends the user agent back (`redirect_uri`; a custom
+         * scheme of the app is fine).
+         */redirectUri: String, 
+        /**
+         * `client_name` for dynamic registration.
+         */clientName: String, 
+        /**
+         * The client's Client ID Metadata Document URL, used as `client_id` where supported.
+         */clientIdMetadataDocument: String?, 
+        /**
+         * Pre-registered credentials.
+         */preRegistered: [PreRegisteredClient], 
+        /**
+         * Ask for `offline_access` when offered (refresh tokens).
+         */offlineAccess: Bool, 
+        /**
+         * Authorizations without a request going through before the flow gives up.
+         */maxAuthorizations: UInt8, 
+        /**
+         * Refresh this long before the access token expires (ms).
+         */refreshSkewMs: UInt64) {
+        self.serverUrl = serverUrl
+        self.redirectUri = redirectUri
+        self.clientName = clientName
+        self.clientIdMetadataDocument = clientIdMetadataDocument
+        self.preRegistered = preRegistered
+        self.offlineAccess = offlineAccess
+        self.maxAuthorizations = maxAuthorizations
+        self.refreshSkewMs = refreshSkewMs
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AuthConfig: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthConfig: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthConfig {
+        return
+            try AuthConfig(
+                serverUrl: FfiConverterString.read(from: &buf), 
+                redirectUri: FfiConverterString.read(from: &buf), 
+                clientName: FfiConverterString.read(from: &buf), 
+                clientIdMetadataDocument: FfiConverterOptionString.read(from: &buf), 
+                preRegistered: FfiConverterSequenceTypePreRegisteredClient.read(from: &buf), 
+                offlineAccess: FfiConverterBool.read(from: &buf), 
+                maxAuthorizations: FfiConverterUInt8.read(from: &buf), 
+                refreshSkewMs: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AuthConfig, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.serverUrl, into: &buf)
+        FfiConverterString.write(value.redirectUri, into: &buf)
+        FfiConverterString.write(value.clientName, into: &buf)
+        FfiConverterOptionString.write(value.clientIdMetadataDocument, into: &buf)
+        FfiConverterSequenceTypePreRegisteredClient.write(value.preRegistered, into: &buf)
+        FfiConverterBool.write(value.offlineAccess, into: &buf)
+        FfiConverterUInt8.write(value.maxAuthorizations, into: &buf)
+        FfiConverterUInt64.write(value.refreshSkewMs, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthConfig_lift(_ buf: RustBuffer) throws -> AuthConfig {
+    return try FfiConverterTypeAuthConfig.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthConfig_lower(_ value: AuthConfig) -> RustBuffer {
+    return FfiConverterTypeAuthConfig.lower(value)
+}
+
+
+/**
+ * A header of a fetch the flow asks for.
+ */
+public struct AuthHeader: Equatable, Hashable {
+    /**
+     * The header name.
+     */
+    public var name: String
+    /**
+     * Its value.
+     */
+    public var value: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The header name.
+         */name: String, 
+        /**
+         * Its value.
+         */value: String) {
+        self.name = name
+        self.value = value
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AuthHeader: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthHeader: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthHeader {
+        return
+            try AuthHeader(
+                name: FfiConverterString.read(from: &buf), 
+                value: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AuthHeader, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.value, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthHeader_lift(_ buf: RustBuffer) throws -> AuthHeader {
+    return try FfiConverterTypeAuthHeader.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthHeader_lower(_ value: AuthHeader) -> RustBuffer {
+    return FfiConverterTypeAuthHeader.lower(value)
+}
+
+
+/**
+ * Tokens for one protected resource, as a token store keeps them.
+ */
+public struct AuthTokens: Equatable, Hashable {
+    /**
+     * The issuer that issued them.
+     */
+    public var issuer: String
+    /**
+     * The `resource` they were requested for.
+     */
+    public var resource: String
+    /**
+     * The access token.
+     */
+    public var accessToken: String
+    /**
+     * The refresh token, if one was issued.
+     */
+    public var refreshToken: String?
+    /**
+     * When the access token expires, on the host's clock (ms).
+     */
+    public var expiresAtMs: UInt64?
+    /**
+     * The scope granted.
+     */
+    public var scope: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The issuer that issued them.
+         */issuer: String, 
+        /**
+         * The `resource` they were requested for.
+         */resource: String, 
+        /**
+         * The access token.
+         */accessToken: String, 
+        /**
+         * The refresh token, if one was issued.
+         */refreshToken: String?, 
+        /**
+         * When the access token expires, on the host's clock (ms).
+         */expiresAtMs: UInt64?, 
+        /**
+         * The scope granted.
+         */scope: String?) {
+        self.issuer = issuer
+        self.resource = resource
+        self.accessToken = accessToken
+        self.refreshToken = refreshToken
+        self.expiresAtMs = expiresAtMs
+        self.scope = scope
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AuthTokens: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthTokens: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthTokens {
+        return
+            try AuthTokens(
+                issuer: FfiConverterString.read(from: &buf), 
+                resource: FfiConverterString.read(from: &buf), 
+                accessToken: FfiConverterString.read(from: &buf), 
+                refreshToken: FfiConverterOptionString.read(from: &buf), 
+                expiresAtMs: FfiConverterOptionUInt64.read(from: &buf), 
+                scope: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AuthTokens, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.issuer, into: &buf)
+        FfiConverterString.write(value.resource, into: &buf)
+        FfiConverterString.write(value.accessToken, into: &buf)
+        FfiConverterOptionString.write(value.refreshToken, into: &buf)
+        FfiConverterOptionUInt64.write(value.expiresAtMs, into: &buf)
+        FfiConverterOptionString.write(value.scope, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthTokens_lift(_ buf: RustBuffer) throws -> AuthTokens {
+    return try FfiConverterTypeAuthTokens.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthTokens_lower(_ value: AuthTokens) -> RustBuffer {
+    return FfiConverterTypeAuthTokens.lower(value)
+}
+
+
+/**
  * Caching hints a server puts on a cacheable result (docs/rules.md §4): `ttlMs`, `cacheScope`.
  */
 public struct CacheHint: Equatable, Hashable {
@@ -4905,6 +5564,85 @@ public func FfiConverterTypeMessageContext_lift(_ buf: RustBuffer) throws -> Mes
 #endif
 public func FfiConverterTypeMessageContext_lower(_ value: MessageContext) -> RustBuffer {
     return FfiConverterTypeMessageContext.lower(value)
+}
+
+
+/**
+ * Client credentials registered out of band, bound to one authorization server.
+ */
+public struct PreRegisteredClient: Equatable, Hashable {
+    /**
+     * The issuer identifier of the authorization server that issued them.
+     */
+    public var issuer: String
+    /**
+     * `client_id`.
+     */
+    public var clientId: String
+    /**
+     * `client_secret`, for a confidential client.
+     */
+    public var clientSecret: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The issuer identifier of the authorization server that issued them.
+         */issuer: String, 
+        /**
+         * `client_id`.
+         */clientId: String, 
+        /**
+         * `client_secret`, for a confidential client.
+         */clientSecret: String?) {
+        self.issuer = issuer
+        self.clientId = clientId
+        self.clientSecret = clientSecret
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PreRegisteredClient: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePreRegisteredClient: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PreRegisteredClient {
+        return
+            try PreRegisteredClient(
+                issuer: FfiConverterString.read(from: &buf), 
+                clientId: FfiConverterString.read(from: &buf), 
+                clientSecret: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PreRegisteredClient, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.issuer, into: &buf)
+        FfiConverterString.write(value.clientId, into: &buf)
+        FfiConverterOptionString.write(value.clientSecret, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePreRegisteredClient_lift(_ buf: RustBuffer) throws -> PreRegisteredClient {
+    return try FfiConverterTypePreRegisteredClient.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePreRegisteredClient_lower(_ value: PreRegisteredClient) -> RustBuffer {
+    return FfiConverterTypePreRegisteredClient.lower(value)
 }
 
 
@@ -6544,6 +7282,252 @@ public func FfiConverterTypeTemplateVariable_lift(_ buf: RustBuffer) throws -> T
 #endif
 public func FfiConverterTypeTemplateVariable_lower(_ value: TemplateVariable) -> RustBuffer {
     return FfiConverterTypeTemplateVariable.lower(value)
+}
+
+
+/**
+ * What the host does next.
+ */
+
+public enum AuthAction: Equatable, Hashable {
+    
+    /**
+     * Send this request (redirects not followed); answer with `handleFetched`.
+     */
+    case fetch(
+        /**
+         * Echo it back.
+         */id: UInt64, 
+        /**
+         * `GET` or `POST`.
+         */method: String, 
+        /**
+         * The absolute URL.
+         */url: String, 
+        /**
+         * The headers to send.
+         */headers: [AuthHeader], 
+        /**
+         * The body (empty for `GET`).
+         */body: Data
+    )
+    /**
+     * Present this authorization URL; pass the redirect URL it ends at to `handleRedirect`.
+     */
+    case authorize(
+        /**
+         * The authorization request URL.
+         */url: String
+    )
+    /**
+     * Keep these tokens.
+     */
+    case store(
+        /**
+         * The tokens.
+         */tokens: AuthTokens
+    )
+    /**
+     * Send the challenged request again with this `Authorization` value.
+     */
+    case retry(
+        /**
+         * `Bearer <access token>`.
+         */authorization: String
+    )
+    /**
+     * The flow stopped; the challenged request fails.
+     */
+    case failed(
+        /**
+         * Why, in words.
+         */error: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension AuthAction: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthAction: FfiConverterRustBuffer {
+    typealias SwiftType = AuthAction
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthAction {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .fetch(id: try FfiConverterUInt64.read(from: &buf), method: try FfiConverterString.read(from: &buf), url: try FfiConverterString.read(from: &buf), headers: try FfiConverterSequenceTypeAuthHeader.read(from: &buf), body: try FfiConverterData.read(from: &buf)
+        )
+        
+        case 2: return .authorize(url: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 3: return .store(tokens: try FfiConverterTypeAuthTokens.read(from: &buf)
+        )
+        
+        case 4: return .retry(authorization: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 5: return .failed(error: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AuthAction, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .fetch(id,method,url,headers,body):
+            writeInt(&buf, Int32(1))
+            FfiConverterUInt64.write(id, into: &buf)
+            FfiConverterString.write(method, into: &buf)
+            FfiConverterString.write(url, into: &buf)
+            FfiConverterSequenceTypeAuthHeader.write(headers, into: &buf)
+            FfiConverterData.write(body, into: &buf)
+            
+        
+        case let .authorize(url):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(url, into: &buf)
+            
+        
+        case let .store(tokens):
+            writeInt(&buf, Int32(3))
+            FfiConverterTypeAuthTokens.write(tokens, into: &buf)
+            
+        
+        case let .retry(authorization):
+            writeInt(&buf, Int32(4))
+            FfiConverterString.write(authorization, into: &buf)
+            
+        
+        case let .failed(error):
+            writeInt(&buf, Int32(5))
+            FfiConverterString.write(error, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthAction_lift(_ buf: RustBuffer) throws -> AuthAction {
+    return try FfiConverterTypeAuthAction.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthAction_lower(_ value: AuthAction) -> RustBuffer {
+    return FfiConverterTypeAuthAction.lower(value)
+}
+
+
+
+/**
+ * A configuration the flow refuses (an unacceptable URL).
+ */
+public 
+enum AuthConfigError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError {
+
+    
+    
+    /**
+     * The server URL or the redirect URI is not acceptable.
+     */
+    case badUrl(
+        /**
+         * The URL.
+         */url: String
+    )
+
+    
+
+    
+// The local Rust `Display` implementation.
+public var description: String {
+    return try!  FfiConverterString.lift(
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authconfigerror_uniffi_trait_display(
+            FfiConverterTypeAuthConfigError_lower(self),uniffiCallStatus
+    )
+}
+    )
+}
+
+    
+    public var errorDescription: String? {
+        String(reflecting: self)
+    }
+    
+}
+
+#if compiler(>=6)
+extension AuthConfigError: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAuthConfigError: FfiConverterRustBuffer {
+    typealias SwiftType = AuthConfigError
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AuthConfigError {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+
+        
+
+        
+        case 1: return .badUrl(
+            url: try FfiConverterString.read(from: &buf)
+            )
+
+         default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: AuthConfigError, into buf: inout [UInt8]) {
+        switch value {
+
+        
+
+        
+        
+        case let .badUrl(url):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(url, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthConfigError_lift(_ buf: RustBuffer) throws -> AuthConfigError {
+    return try FfiConverterTypeAuthConfigError.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAuthConfigError_lower(_ value: AuthConfigError) -> RustBuffer {
+    return FfiConverterTypeAuthConfigError.lower(value)
 }
 
 
@@ -12332,6 +13316,30 @@ fileprivate struct FfiConverterOptionTypeAppListPosition: FfiConverterRustBuffer
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeAuthTokens: FfiConverterRustBuffer {
+    typealias SwiftType = AuthTokens?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeAuthTokens.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeAuthTokens.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeCacheHint: FfiConverterRustBuffer {
     typealias SwiftType = CacheHint?
 
@@ -12468,6 +13476,30 @@ fileprivate struct FfiConverterOptionTypeSession: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeSession.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeAuthAction: FfiConverterRustBuffer {
+    typealias SwiftType = AuthAction?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeAuthAction.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeAuthAction.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -12790,6 +13822,31 @@ fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeAuthHeader: FfiConverterRustBuffer {
+    typealias SwiftType = [AuthHeader]
+
+    public static func write(_ value: [AuthHeader], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeAuthHeader.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [AuthHeader] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [AuthHeader]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeAuthHeader.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeContextCandidate: FfiConverterRustBuffer {
     typealias SwiftType = [ContextCandidate]
 
@@ -12857,6 +13914,31 @@ fileprivate struct FfiConverterSequenceTypeHttpHeader: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeHttpHeader.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypePreRegisteredClient: FfiConverterRustBuffer {
+    typealias SwiftType = [PreRegisteredClient]
+
+    public static func write(_ value: [PreRegisteredClient], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypePreRegisteredClient.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [PreRegisteredClient] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [PreRegisteredClient]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypePreRegisteredClient.read(from: &buf))
         }
         return seq
     }
@@ -13266,6 +14348,20 @@ fileprivate struct FfiConverterDictionaryStringSequenceString: FfiConverterRustB
     }
 }
 /**
+ * The defaults for `server_url`, `redirect_uri` and `client_name`: no metadata document, no
+ * pre-registered client, `offline_access` when offered, 3 authorizations, 60 s skew.
+ */
+public func authConfig(serverUrl: String, redirectUri: String, clientName: String) -> AuthConfig  {
+    return try!  FfiConverterTypeAuthConfig_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_auth_config(
+        FfiConverterString.lower(serverUrl),
+        FfiConverterString.lower(redirectUri),
+        FfiConverterString.lower(clientName),uniffiCallStatus
+    )
+})
+}
+/**
  * The key of `method` with its one key parameter (a list's `cursor`, a read's `uri`).
  * Throws `CacheError.notCacheable` / `.missingUri`.
  */
@@ -13416,6 +14512,9 @@ private let initializationResult: InitializationResult = {
     if bindings_contract_version != scaffolding_contract_version {
         return InitializationResult.contractVersionMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_func_auth_config() != 2639) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_func_cache_key() != 50831) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -13450,6 +14549,42 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_parse_app_cursor() != 39834) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_authorization_header() != 22940) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_handle_challenge() != 59313) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_handle_fetch_failed() != 42344) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_handle_fetched() != 18186) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_handle_redirect() != 47796) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_handle_success() != 43381) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_is_busy() != 38710) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_poll_action() != 57550) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_refresh_due() != 38099) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_restore() != 53085) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_start_refresh() != 28511) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_tokens() != 35392) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_cache_bytes() != 58430) {
@@ -13738,6 +14873,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_outputready_output_ready() != 47134) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_constructor_authorizer_new() != 35446) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_constructor_cache_new() != 51952) {

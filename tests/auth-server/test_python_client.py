@@ -1,0 +1,107 @@
+"""``mcp_context.aio.Client`` with ``auth=OAuth(...)`` against a server protected by the
+official TypeScript SDK's bearer middleware (protected-ts.mjs), tokens from the tests'
+authorization server (server.py): the caller never handles a token."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+import pytest
+
+from launch import auth_server, protected_ts
+from mcp_context import McpError
+from mcp_context.aio import AuthorizationError, Client, MemoryTokenStore, OAuth
+
+REDIRECT = "http://127.0.0.1:1/callback"
+
+
+async def follow(url: str) -> str:
+    """The test's user agent: the authorization endpoint approves at once; hand back where it
+    redirects."""
+    async with httpx.AsyncClient(follow_redirects=False) as http:
+        r = await http.get(url)
+        assert r.status_code == 302, r.text
+        return r.headers["location"]
+
+
+def stats(issuer: str) -> dict:
+    return httpx.get(f"{issuer}/_test/stats").json()
+
+
+@pytest.fixture(scope="module")
+def servers():
+    with auth_server("--scopes", "mcp:read mcp:write") as issuer, protected_ts(issuer) as url:
+        yield issuer, url
+
+
+def test_reads_a_protected_resource(servers) -> None:
+    issuer, url = servers
+    store = MemoryTokenStore()
+    before = stats(issuer)
+
+    async def run() -> dict:
+        async with Client.http(url, auth=OAuth(REDIRECT, follow, store=store, client_name="py-test")) as c:
+            return await c.read_resource("secret://note")
+
+    result = asyncio.run(run())
+    text = result["contents"][0]["text"]
+    assert text.startswith("secret for client-") and "mcp:read" in text
+    after = stats(issuer)
+    assert after["registrations"] == before["registrations"] + 1
+    assert after["authorizations"] == before["authorizations"] + 1
+    # The authorization request named the server (RFC 8707) and asked the challenge's scope.
+    q = after["last_authorize"]
+    assert q["resource"] == url and q["code_challenge_method"] == "S256"
+    assert q["scope"].split()[0] == "mcp:read"
+    saved = store.load(url)
+    assert saved is not None and saved["resource"] == url and saved["refresh_token"]
+
+    # A second client with the same store reads without authorizing again.
+    async def again() -> dict:
+        async with Client.http(url, auth=OAuth(REDIRECT, follow, store=store)) as c:
+            return await c.read_resource("secret://note")
+
+    assert asyncio.run(again())["contents"][0]["text"] == text
+    assert stats(issuer)["authorizations"] == after["authorizations"]
+
+
+def test_refreshes_a_token_about_to_expire() -> None:
+    # Tokens live 30 s; a 60 s refresh skew makes every later request refresh first.
+    with auth_server("--ttl", "30") as issuer, protected_ts(issuer) as url:
+
+        async def run() -> list[str]:
+            async with Client.http(url, auth=OAuth(REDIRECT, follow)) as c:
+                return [(await c.read_resource("secret://note", refresh=True))["contents"][0]["text"] for _ in range(3)]
+
+        texts = asyncio.run(run())
+        assert len(set(texts)) == 1
+        s = stats(issuer)
+        assert s["authorizations"] == 1 and s["tokens"] == 1 and s["refreshes"] >= 1
+
+
+def test_a_failed_flow_fails_the_call(servers) -> None:
+    _issuer, url = servers
+
+    def refuse(url: str) -> str:
+        raise RuntimeError("the user closed the window")
+
+    async def run() -> None:
+        async with Client.http(url, auth=OAuth(REDIRECT, refuse)) as c:
+            await c.read_resource("secret://note")
+
+    with pytest.raises(McpError) as e:
+        asyncio.run(run())
+    assert isinstance(e.value.__cause__, AuthorizationError)
+    assert "user closed the window" in str(e.value.__cause__)
+
+
+def test_without_auth_the_call_fails(servers) -> None:
+    _issuer, url = servers
+
+    async def run() -> None:
+        async with Client.http(url) as c:
+            await c.read_resource("secret://note")
+
+    with pytest.raises(McpError):
+        asyncio.run(run())
