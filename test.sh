@@ -373,7 +373,7 @@ MCPC_TEST_DEMO_SERVER="$PWD/target/debug/demo-server" MCPC_TEST_TS_DIR="$INTEROP
 # --- Swift binding (bindings-swift/): one step, see scripts/swift-test.sh ---------------
 step "swift binding: regenerated sources, Python FFI, C smoke, the Linux artifact into dist/, swift test and examples against it (chroot without Rust)"
 swift_started=$(date +%s)
-scripts/swift-test.sh
+MCP_AUTH_PYTHON="$PYVENV/bin/python" scripts/swift-test.sh
 echo "swift binding step: $(( $(date +%s) - swift_started )) s"
 # --- end Swift binding -------------------------------------------------------------------
 

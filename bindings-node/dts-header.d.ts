@@ -140,6 +140,24 @@ export interface ServerConfig {
    * own pages (`listResources` events, answered with `respondList`); reads of URIs that
    * match nothing registered become `readResource` events with `target: 'unlisted'`. */
   dynamicResources?: boolean
+  /** The core's limits (`ServerConfig::LIMITS`; docs/server-machine.md §Limits), each
+   * defaulting to the core's value: `maxListensPerStream` (64), `maxListens` (10 000),
+   * `maxPendingPerStream` (1 024), `maxPending` (10 000), `maxSessions` (1 024),
+   * `maxSessionsPerPeer` (256), `sessionHandshakeMs` (10 s), `sessionIdleMs` (30 min). */
+  maxListensPerStream?: number
+  maxListens?: number
+  maxPendingPerStream?: number
+  maxPending?: number
+  maxSessions?: number
+  maxSessionsPerPeer?: number
+  sessionHandshakeMs?: number
+  sessionIdleMs?: number
+  /** The longest stdio line in bytes (4 MiB); a longer one is answered -32600 with its id. */
+  maxLine?: number
+  /** The longest HTTP body in bytes (4 MiB; also `http.maxBody`). */
+  maxBody?: number
+  /** Serve 2025-11-25 clients too (`initialize`, sessions): true. */
+  legacySessions?: boolean
 }
 
 /** Which client capabilities the request declared. */

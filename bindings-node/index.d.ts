@@ -140,6 +140,24 @@ export interface ServerConfig {
    * own pages (`listResources` events, answered with `respondList`); reads of URIs that
    * match nothing registered become `readResource` events with `target: 'unlisted'`. */
   dynamicResources?: boolean
+  /** The core's limits (`ServerConfig::LIMITS`; docs/server-machine.md §Limits), each
+   * defaulting to the core's value: `maxListensPerStream` (64), `maxListens` (10 000),
+   * `maxPendingPerStream` (1 024), `maxPending` (10 000), `maxSessions` (1 024),
+   * `maxSessionsPerPeer` (256), `sessionHandshakeMs` (10 s), `sessionIdleMs` (30 min). */
+  maxListensPerStream?: number
+  maxListens?: number
+  maxPendingPerStream?: number
+  maxPending?: number
+  maxSessions?: number
+  maxSessionsPerPeer?: number
+  sessionHandshakeMs?: number
+  sessionIdleMs?: number
+  /** The longest stdio line in bytes (4 MiB); a longer one is answered -32600 with its id. */
+  maxLine?: number
+  /** The longest HTTP body in bytes (4 MiB; also `http.maxBody`). */
+  maxBody?: number
+  /** Serve 2025-11-25 clients too (`initialize`, sessions): true. */
+  legacySessions?: boolean
 }
 
 /** Which client capabilities the request declared. */
@@ -589,6 +607,11 @@ export declare class ServerMachine {
    * `null` then; the next output calls it again.
    */
   setWaker(callback: () => void): void
+  /**
+   * The value of a limit of the machine's configuration by its option name (`pageSize`,
+   * `maxLine`, `sessionHandshakeMs`, …); `null` for a name that is not a limit.
+   */
+  limit(name: string): number | null
   /** Whether an output is queued (`pollOutput()` would return one). */
   get hasOutput(): boolean
   /**
@@ -800,8 +823,9 @@ export declare class ServerMachine {
   respondInputRequired(handle: number, inputRequests: Record<string, InputRequest>, state?: Buffer | null, outbox?: Outbox | null): void
   /**
    * Fails an event's request: `{kind: 'notFound'}` (-32602, reads carry `data.uri`),
-   * `{kind: 'invalidParams', message}`, `{kind: 'internal'}` (-32603) or
-   * `{kind: 'application', code, message}`.
+   * `{kind: 'invalidParams', message}`, `{kind: 'internal'}` (-32603),
+   * `{kind: 'application', code, message}` or `{kind: 'handler', message}` (a tool error
+   * on a `callTool`, -32603 elsewhere).
    *
    * @throws {TypeError} an unknown `kind`.
    * @throws {McpContextError} `ERR_UNKNOWN_HANDLE`.
@@ -985,9 +1009,11 @@ export interface FailureSpec {
    * `'notFound'` (-32602; reads carry `data.uri`), `'invalidParams'` (-32602 with
    * `message`), `'internal'` (-32603) or `'application'` (`code`, `message`, sorted by
    * the core: -32602 is `'invalidParams'`, -32002 `'notFound'`, other codes in
-   * -32768..=-32000 are sent as -32603).
+   * -32768..=-32000 are sent as -32603) or `'handler'` (the handler threw something
+   * else: a `callTool` gets a result with `isError: true` and `message`, any other event
+   * -32603 without it).
    */
-  kind: 'notFound' | 'invalidParams' | 'internal' | 'application'
+  kind: 'notFound' | 'invalidParams' | 'internal' | 'application' | 'handler'
   /** The message for `'invalidParams'` and `'application'`. */
   message?: string
   /** The code for `'application'`. */

@@ -27,6 +27,26 @@ export interface McpServerOptions {
   pageSize?: number
   /** Keys for sealing `requestState` (≥ 32 bytes each, newest first). */
   stateKeys?: { id: number; secret: Uint8Array }[]
+  /** Notifications queued per subscription before it overflows (256). */
+  streamQueue?: number
+  /** The core's limits (`ServerConfig::LIMITS`; docs/server-machine.md §Limits), each
+   * defaulting to the core's value: `maxListensPerStream` (64), `maxListens` (10 000),
+   * `maxPendingPerStream` (1 024), `maxPending` (10 000), `maxSessions` (1 024),
+   * `maxSessionsPerPeer` (256), `sessionHandshakeMs` (10 s), `sessionIdleMs` (30 min). */
+  maxListensPerStream?: number
+  maxListens?: number
+  maxPendingPerStream?: number
+  maxPending?: number
+  maxSessions?: number
+  maxSessionsPerPeer?: number
+  sessionHandshakeMs?: number
+  sessionIdleMs?: number
+  /** The longest stdio line in bytes (4 MiB); a longer one is answered -32600 with its id. */
+  maxLine?: number
+  /** The longest HTTP body in bytes (4 MiB; also `http.maxBody`). */
+  maxBody?: number
+  /** Serve 2025-11-25 clients too (`initialize`, sessions): true. */
+  legacySessions?: boolean
   /** The HTTP endpoint (the core's `HttpConfig`): `path` (`/mcp`; `null`: any path), the
    * body limit `maxBody` (4 MiB), the `Host` and `Origin` allow-lists (localhost names). */
   http?: { path?: string | null; maxBody?: number; allowedHosts?: string[]; allowedOrigins?: string[] }
@@ -208,6 +228,9 @@ export declare class McpServer {
   sendLoggingMessage(params: { level: LoggingLevel; logger?: string; data: unknown }): number
   /** Graceful close: every listen gets its final result. */
   close(): void
+  /** A core limit of this server by its option name (`pageSize`, `maxLine`,
+   * `sessionHandshakeMs`, …: the values given or the core's defaults); `null` for another name. */
+  limit(name: string): number | null
   /** A fresh machine stream id from the server's one allocator: a custom runner takes its
    * streams here, so it never shares one with `serveStdio`, `fetch` or `toNodeHandler`. */
   openStream(): number

@@ -112,6 +112,8 @@ fi
 mounted=0
 node_pid=
 legacy_pid=
+auth_pid=
+protected_pid=
 if ! mountpoint -q "$CH/proc"; then
   mount -t proc proc "$CH/proc"
   mounted=1
@@ -119,6 +121,8 @@ fi
 cleanup() {
   [ -n "$node_pid" ] && kill "$node_pid" 2>/dev/null
   [ -n "$legacy_pid" ] && kill "$legacy_pid" 2>/dev/null
+  [ -n "$auth_pid" ] && kill "$auth_pid" 2>/dev/null
+  [ -n "$protected_pid" ] && kill "$protected_pid" 2>/dev/null
   [ "$mounted" = 1 ] && umount "$CH/proc"
   return 0
 }
@@ -160,6 +164,29 @@ if [ -f "$LEGACY_TOOLS/.complete" ]; then
 else
   echo "swift-test: no legacy tools in $LEGACY_TOOLS: the 2025-11-25 session test is skipped"
 fi
+# The OAuth test's servers: tests/auth-server's authorization server ($MCP_AUTH_PYTHON: a
+# Python with starlette, uvicorn and PyJWT, e.g. test.sh's venv) and protected-ts.mjs (the
+# TypeScript SDK's bearer middleware; tests/auth-server/node_modules linked by test.sh).
+OAUTH_URL=
+if [ -n "${MCP_AUTH_PYTHON:-}" ] && [ -e tests/auth-server/node_modules ]; then
+  "$MCP_AUTH_PYTHON" tests/auth-server/server.py > "$TARGET/uniffi/auth-server.log" 2>&1 &
+  auth_pid=$!
+  for _ in $(seq 100); do
+    issuer=$(sed -n 's/^READY \(http:[^ ]*\)$/\1/p' "$TARGET/uniffi/auth-server.log")
+    [ -n "$issuer" ] && break
+    sleep 0.1
+  done
+  node tests/auth-server/protected-ts.mjs "$issuer" > "$TARGET/uniffi/protected-ts.log" 2>&1 &
+  protected_pid=$!
+  for _ in $(seq 100); do
+    OAUTH_URL=$(sed -n 's/^READY \(http:[^ ]*\)$/\1/p' "$TARGET/uniffi/protected-ts.log")
+    [ -n "$OAUTH_URL" ] && break
+    sleep 0.1
+  done
+  echo "swift-test: protected server at ${OAUTH_URL:-(did not start)} (authorization server ${issuer:-none})"
+else
+  echo "swift-test: MCP_AUTH_PYTHON not set or tests/auth-server/node_modules missing: the OAuth test is skipped"
+fi
 # No Rust in the chroot. The artifact is installed by README.md's Swift install block, as
 # written (in /build/dist, HOME=/root), and the package found through the PKG_CONFIG_PATH it sets.
 install_block=$(awk '/^<!-- swift-install -->$/ {m=1; next} m==1 && /^```sh$/ {m=2; next}
@@ -183,7 +210,7 @@ LOG="$TARGET/uniffi/swift-test.log"
 set +e
 chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
   PKG_CONFIG_PATH="$PCPATH" \
-  MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" MCP_LEGACY_HTTP_URL="$LEGACY_URL" \
+  MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" MCP_LEGACY_HTTP_URL="$LEGACY_URL" MCP_OAUTH_URL="$OAUTH_URL" \
   /bin/sh -c 'cd /build/bindings-swift/swift && timeout 600 swift test --disable-swift-testing --scratch-path /build/.build 2>&1' \
   | tee "$LOG"
 rc=${PIPESTATUS[0]}

@@ -40,3 +40,33 @@ for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/
     input.end()
   })
 })
+
+// The core's limits are McpServer options (camelCase `ServerConfig::LIMITS`), both engines.
+for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/index.mjs']]) describe(`limits on ${engine}`, () => {
+  it('takes maxLine (a line over it is -32600 with its id) and every other limit', async () => {
+    const pkg = await import(specifier)
+    const server = new pkg.McpServer({ name: 'stdio', version: '1.0.0' }, { maxLine: 200, sessionHandshakeMs: 1234, maxSessionsPerPeer: 3, maxSessions: 9, pageSize: 7 })
+    server.registerResource('note', 'notes://1', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'hi' }] }))
+    assert.equal(server.limit('sessionHandshakeMs'), 1234)
+    assert.equal(server.limit('maxSessionsPerPeer'), 3)
+    assert.equal(server.limit('maxSessions'), 9)
+    assert.equal(server.limit('pageSize'), 7)
+    assert.equal(server.limit('maxPending'), 10_000) // the core's default
+    assert.equal(server.limit('noSuchLimit'), null)
+    const input = new PassThrough()
+    const lines = []
+    let waiting = null
+    const output = { write(chunk) { lines.push(JSON.parse(Buffer.from(chunk).toString().trimEnd())); waiting?.() } }
+    await pkg.serveStdio(server, { input, output })
+    const short = read(1)
+    assert.ok(short.length < 200)
+    input.write(`${read(2, { pad: 'x'.repeat(200) })}\n${short}\n`)
+    await new Promise((resolve) => { waiting = () => { if (lines.length >= 2) resolve() }; waiting() })
+    assert.equal(lines[0].id, 2)
+    assert.equal(lines[0].error.code, -32600)
+    assert.equal(lines[1].id, 1)
+    assert.equal(lines[1].result.contents[0].text, 'hi')
+    input.end()
+    assert.throws(() => new pkg.McpServer({ name: 's', version: '1' }, { maxLine: 0 }), /at least 1/)
+  })
+})

@@ -46,21 +46,22 @@ export class ResourceTemplate {
   }
 }
 
-/** What a thrown value becomes on the wire (the machine turns it into the JSON-RPC error). */
+/** What a thrown value becomes on the wire: the machine's `fail` kinds; the core decides
+ * what each is for the event (`handler` on a tool call: an `isError` result). */
 function failureOf(err, isRead) {
   // Engine errors (they carry `httpStatus`) mean a result broke the schema: internal.
-  const code = typeof err?.code === 'number' && err.httpStatus === undefined ? err.code : undefined
-  const message = typeof err?.message === 'string' && err.message ? err.message : 'Internal error'
-  if (err instanceof ResourceNotFoundError || (isRead && code === -32602 && err?.data?.uri !== undefined)) {
+  if (err?.httpStatus !== undefined) return { kind: 'internal' }
+  const message = typeof err?.message === 'string' && err.message ? err.message : String(err ?? 'Internal error')
+  if (err instanceof ResourceNotFoundError || (isRead && err?.code === -32602 && err?.data?.uri !== undefined)) {
     return { kind: 'notFound' }
   }
   // The core sorts the code into its range (-32602 invalid params, other reserved codes
   // internal, the rest the application's).
-  return { kind: 'application', code: code ?? -32603, message }
+  if (typeof err?.code === 'number') return { kind: 'application', code: err.code, message }
+  return { kind: 'handler', message }
 }
 
 const COMPLETE = Symbol.for('mcp-context.complete')
-const TOOL_ERROR = Symbol('tool error') // a tool's failure, answered with respondToolError
 const METHODS = { readResource: 'resources/read', getPrompt: 'prompts/get', complete: 'completion/complete', listResources: 'resources/list', callTool: 'tools/call' }
 
 /**
@@ -141,16 +142,17 @@ export function bind(engine) {
      */
     constructor(serverInfo, options = {}) {
       this.engine = engine
-      this.machine = new engine.ServerMachine({
-        serverInfo,
-        ...pick(options, ['instructions', 'requestTimeoutMs', 'pageSize', 'stateKeys', 'http']),
-        completionEvents: true,
-      })
+      // Every other option is the machine's configuration as is: `instructions`,
+      // `stateKeys`, `http`, `legacySessions` and the core's limits (`pageSize`,
+      // `requestTimeoutMs`, `maxLine`, `maxSessions`, `maxSessionsPerPeer`,
+      // `sessionHandshakeMs`, `sessionIdleMs`, `maxPending`, …).
+      const { peer, ...config } = options
+      this.machine = new engine.ServerMachine({ ...config, serverInfo, completionEvents: true })
       // The client address of a web-standard request (`fetch`), for the per-peer bound on
       // 2025-11-25 sessions: the caller's, e.g. `(r) => r.headers.get('cf-connecting-ip')`.
-      this.peerOf = options.peer
+      this.peerOf = peer
       this._dynamic = false // the machine asks for our own list pages (templates' `list`)
-      this._pageSize = options.pageSize ?? 50
+      this._pageSize = this.limit('pageSize')
       this._resources = new Map() // uri -> { handler }
       this._templates = new Map() // uriTemplate -> { template, handler }
       this._prompts = new Map() // name -> { schema, handler, completers }
@@ -310,6 +312,9 @@ export function bind(engine) {
       this._pump()
       return n
     }
+
+    /** A core limit by its option name (`maxLine`, …); `null` for another name. */
+    limit(name) { return this.machine.limit(name) }
 
     /** Graceful close: every listen gets its final result. */
     close() { this.machine.shutdown(); this._pump(); clearTimeout(this._timer) }
@@ -481,27 +486,19 @@ export function bind(engine) {
     }
 
     // A tool call the core checked (a registered tool, object arguments, the required
-    // ones): the schema's validation, then the handler. What the tool throws is a tool
-    // error (`isError`, seen by the model); an McpError is a protocol error.
+    // ones): the schema's validation, then the handler. What either throws is failed as
+    // the core decides (`failureOf`: a plain error is a tool error, `isError`, seen by the
+    // model; an McpError a protocol error).
     async _tool(e, ctx) {
       const t = this._tools?.get(e.name)
       if (!t) throw new McpError(-32602, `Unknown tool: ${e.name}`)
-      let args = e.arguments ?? {}
-      if (t.schema) {
-        const v = await t.schema['~standard'].validate(args)
-        if (v.issues) return { [TOOL_ERROR]: issueMessage(v.issues) }
-        args = v.value
-      }
-      try {
-        return await (t.schema ? t.handler(args, ctx) : t.handler(ctx))
-      } catch (err) {
-        if (err instanceof McpError) throw err
-        return { [TOOL_ERROR]: err?.message ?? String(err) }
-      }
+      if (!t.schema) return t.handler(ctx)
+      const v = await t.schema['~standard'].validate(e.arguments ?? {})
+      if (v.issues) throw new Error(issueMessage(v.issues))
+      return t.handler(v.value, ctx)
     }
 
     _toolResult(e, r) {
-      if (r && Object.hasOwn(r, TOOL_ERROR)) return this.machine.respondToolError(e.handle, r[TOOL_ERROR], this._outbox)
       if (r?.resultType === 'input_required') return this._inputRequired(e, r)
       this.machine.respondTool(e.handle, r ?? {}, this._outbox)
     }
@@ -515,9 +512,11 @@ export function bind(engine) {
         } catch (err) {
           // The client did not declare what the input request needs: it got -32021 already.
           if (err?.code === 'ERR_CLIENT_LACKS_CAPABILITY') return this._pump()
-          // A result the machine refused is the application's bug: -32603, and reported.
-          if (err?.httpStatus !== undefined || typeof err?.code !== 'number') this.onerror(err)
-          try { this.machine.fail(e.handle, failureOf(err, isRead), this._outbox) } catch {}
+          // A result the machine refused is the application's bug: -32603 (never a tool
+          // error), and reported; our own McpErrors (a read without contents) are answers.
+          if (!(err instanceof McpError)) this.onerror(err)
+          const failure = err instanceof McpError ? failureOf(err, isRead) : { kind: 'internal' }
+          try { this.machine.fail(e.handle, failure, this._outbox) } catch {}
         }
         this._flush()
       }

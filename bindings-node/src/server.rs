@@ -108,6 +108,14 @@ impl ServerMachine {
         Ok(())
     }
 
+    /// The value of a limit of the machine's configuration by its option name (`pageSize`,
+    /// `maxLine`, `sessionHandshakeMs`, …); `null` for a name that is not a limit.
+    #[napi(catch_unwind)]
+    pub fn limit(&self, name: String) -> Option<f64> {
+        #[allow(clippy::cast_precision_loss)] // limits are far below 2^53
+        self.inner.limit(&name).map(|v| v as f64)
+    }
+
     /// Whether an output is queued (`pollOutput()` would return one).
     #[napi(getter, catch_unwind)]
     pub fn has_output(&self) -> bool {

@@ -5,7 +5,7 @@
 //! it (module order), which keeps the methods' order in `index.d.ts`.
 
 use mcp_context::server::StreamId;
-use mcp_context_node_adapter::server;
+use mcp_context_node_adapter::{self as adapter, server};
 use napi::bindgen_prelude::{Buffer, Object, Unknown};
 use napi::{Env, Result};
 use napi_derive::napi;
@@ -21,8 +21,10 @@ pub struct FailureSpec {
     /// `'notFound'` (-32602; reads carry `data.uri`), `'invalidParams'` (-32602 with
     /// `message`), `'internal'` (-32603) or `'application'` (`code`, `message`, sorted by
     /// the core: -32602 is `'invalidParams'`, -32002 `'notFound'`, other codes in
-    /// -32768..=-32000 are sent as -32603).
-    #[napi(ts_type = "'notFound' | 'invalidParams' | 'internal' | 'application'")]
+    /// -32768..=-32000 are sent as -32603) or `'handler'` (the handler threw something
+    /// else: a `callTool` gets a result with `isError: true` and `message`, any other event
+    /// -32603 without it).
+    #[napi(ts_type = "'notFound' | 'invalidParams' | 'internal' | 'application' | 'handler'")]
     pub kind: String,
     /// The message for `'invalidParams'` and `'application'`.
     pub message: Option<String>,
@@ -48,13 +50,10 @@ impl ServerMachine {
         cache: Option<Unknown<'_>>,
         outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = convert::u64_in(&env, &handle, "handle")?;
         let result = text(&env, result, "result")?;
         let cache = hint(&env, cache)?;
-        self.with_outbox(&env, outbox, |m| {
-            m.inner
-                .respond_result(h, &result, cache)
-                .map_err(thrower(&env))
+        self.answer(&env, &handle, outbox, |m, h| {
+            m.respond_result(h, &result, cache)
         })
     }
 
@@ -76,11 +75,8 @@ impl ServerMachine {
         message: Option<String>,
         outbox: Option<Object<'_>>,
     ) -> Result<bool> {
-        let h = convert::u64_in(&env, &handle, "handle")?;
-        self.with_outbox(&env, outbox, |m| {
-            m.inner
-                .progress(h, progress, total, message.as_deref())
-                .map_err(thrower(&env))
+        self.answer(&env, &handle, outbox, |m, h| {
+            m.progress(h, progress, total, message.as_deref())
         })
     }
 
@@ -188,13 +184,10 @@ impl ServerMachine {
         cache: Option<Unknown<'_>>,
         outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = convert::u64_in(&env, &handle, "handle")?;
         let contents = text(&env, contents, "contents")?;
         let cache = hint(&env, cache)?;
-        self.with_outbox(&env, outbox, |m| {
-            m.inner
-                .respond_read(h, &contents, cache)
-                .map_err(thrower(&env))
+        self.answer(&env, &handle, outbox, |m, h| {
+            m.respond_read(h, &contents, cache)
         })
     }
 
@@ -214,11 +207,8 @@ impl ServerMachine {
         result: Unknown<'_>,
         outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = convert::u64_in(&env, &handle, "handle")?;
         let result = text(&env, result, "result")?;
-        self.with_outbox(&env, outbox, |m| {
-            m.inner.respond_tool(h, &result).map_err(thrower(&env))
-        })
+        self.answer(&env, &handle, outbox, |m, h| m.respond_tool(h, &result))
     }
 
     /// Answers a `callTool` event whose tool failed: a result with `isError: true` and
@@ -237,11 +227,8 @@ impl ServerMachine {
         message: String,
         outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = convert::u64_in(&env, &handle, "handle")?;
-        self.with_outbox(&env, outbox, |m| {
-            m.inner
-                .respond_tool_error(h, &message)
-                .map_err(thrower(&env))
+        self.answer(&env, &handle, outbox, |m, h| {
+            m.respond_tool_error(h, &message)
         })
     }
 
@@ -263,12 +250,9 @@ impl ServerMachine {
         next_cursor: Option<String>,
         outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = convert::u64_in(&env, &handle, "handle")?;
         let resources = text(&env, resources, "resources")?;
-        self.with_outbox(&env, outbox, |m| {
-            m.inner
-                .respond_list(h, &resources, next_cursor)
-                .map_err(thrower(&env))
+        self.answer(&env, &handle, outbox, |m, h| {
+            m.respond_list(h, &resources, next_cursor)
         })
     }
 
@@ -287,11 +271,8 @@ impl ServerMachine {
         result: Unknown<'_>,
         outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = convert::u64_in(&env, &handle, "handle")?;
         let result = text(&env, result, "result")?;
-        self.with_outbox(&env, outbox, |m| {
-            m.inner.respond_prompt(h, &result).map_err(thrower(&env))
-        })
+        self.answer(&env, &handle, outbox, |m, h| m.respond_prompt(h, &result))
     }
 
     /// Answers a `complete` event with candidate values (the first 100 are sent, with
@@ -306,9 +287,8 @@ impl ServerMachine {
         values: Vec<String>,
         #[napi(ts_arg_type = "Outbox | null")] outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = convert::u64_in(&env, &handle, "handle")?;
-        self.with_outbox(&env, outbox, |m| {
-            m.inner.respond_completion(h, values).map_err(thrower(&env))
+        self.answer(&env, &handle, outbox, |m, h| {
+            m.respond_completion(h, values)
         })
     }
 
@@ -332,18 +312,16 @@ impl ServerMachine {
         state: Option<Buffer>,
         outbox: Option<Object<'_>>,
     ) -> Result<()> {
-        let h = convert::u64_in(&env, &handle, "handle")?;
         let requests = text(&env, input_requests, "inputRequests")?;
-        self.with_outbox(&env, outbox, |m| {
-            m.inner
-                .respond_input_required(h, &requests, state.map(|b| b.to_vec()))
-                .map_err(thrower(&env))
+        self.answer(&env, &handle, outbox, |m, h| {
+            m.respond_input_required(h, &requests, state.map(|b| b.to_vec()))
         })
     }
 
     /// Fails an event's request: `{kind: 'notFound'}` (-32602, reads carry `data.uri`),
-    /// `{kind: 'invalidParams', message}`, `{kind: 'internal'}` (-32603) or
-    /// `{kind: 'application', code, message}`.
+    /// `{kind: 'invalidParams', message}`, `{kind: 'internal'}` (-32603),
+    /// `{kind: 'application', code, message}` or `{kind: 'handler', message}` (a tool error
+    /// on a `callTool`, -32603 elsewhere).
     ///
     /// @throws {TypeError} an unknown `kind`.
     /// @throws {McpContextError} `ERR_UNKNOWN_HANDLE`.
@@ -357,8 +335,7 @@ impl ServerMachine {
     ) -> Result<()> {
         let f =
             server::failure(&failure.kind, failure.message, failure.code).map_err(thrower(&env))?;
-        let h = convert::u64_in(&env, &handle, "handle")?;
-        self.with_outbox(&env, outbox, |m| m.inner.fail(h, f).map_err(thrower(&env)))
+        self.answer(&env, &handle, outbox, |m, h| m.fail(h, f))
     }
 
     /// The earliest deadline (ms) at which `handleTimeout` has work, or `null`.
@@ -430,5 +407,22 @@ impl ServerMachine {
     #[napi(getter, catch_unwind)]
     pub fn subscriptions(&self) -> u32 {
         u32::try_from(self.inner.machine_ref().subscriptions()).unwrap_or(u32::MAX)
+    }
+}
+
+impl ServerMachine {
+    /// What every answering call does: reads `handle`, runs `answer` on the adapter (its
+    /// error thrown as the core's), and hands the outputs back in `outbox` when one is given.
+    fn answer<T>(
+        &mut self,
+        env: &Env,
+        handle: &Int,
+        outbox: Option<Object<'_>>,
+        answer: impl FnOnce(&mut server::ServerAdapter, u64) -> adapter::Result<T>,
+    ) -> Result<T> {
+        let h = convert::u64_in(env, handle, "handle")?;
+        self.with_outbox(env, outbox, |m| {
+            answer(&mut m.inner, h).map_err(thrower(env))
+        })
     }
 }

@@ -79,6 +79,7 @@ export class ServerMachine {
    * an empty queue returns (outside the machine). */
   setWaker(callback) { this.waker = callback }
   get hasOutput() { return this.inner.hasOutput }
+  limit(name) { return this.inner.limit(name) ?? null }
   // After every call that may queue output.
   _woke(result) {
     if (this.inner.takeWoken() && this.waker) this.waker()

@@ -122,6 +122,21 @@ impl ClientMachine {
             .0
     }
 
+    /// ``tools/list`` (see ``list_resources``): pages without the tools whose
+    /// ``x-mcp-header`` annotations are invalid (the machine refuses to call them).
+    #[pyo3(signature = (now_ms, *, cursor = None, all_pages = false, refresh = false))]
+    fn list_tools(
+        &mut self,
+        now_ms: u64,
+        cursor: Option<String>,
+        all_pages: bool,
+        refresh: bool,
+    ) -> u64 {
+        self.inner
+            .list_tools(mode(cursor, all_pages), policy(refresh), now_ms)
+            .0
+    }
+
     /// ``prompts/list`` (see ``list_resources``).
     #[pyo3(signature = (now_ms, *, cursor = None, all_pages = false, refresh = false))]
     fn list_prompts(

@@ -270,6 +270,7 @@ pub(crate) fn event<'py>(py: Python<'py>, ev: Event) -> PyResult<Bound<'py, PyAn
         Event::ResourcesListed { call, listing } => listed(py, "resources", call, listing)?,
         Event::TemplatesListed { call, listing } => listed(py, "templates", call, listing)?,
         Event::PromptsListed { call, listing } => listed(py, "prompts", call, listing)?,
+        Event::ToolsListed { call, listing } => listed(py, "tools", call, listing)?,
         Event::InputRequired {
             call,
             round,
@@ -373,6 +374,7 @@ pub(crate) fn call_of(ev: &Event) -> Option<CallId> {
         | Event::ResourcesListed { call, .. }
         | Event::TemplatesListed { call, .. }
         | Event::PromptsListed { call, .. }
+        | Event::ToolsListed { call, .. }
         | Event::ResourceRead { call, .. }
         | Event::PromptFetched { call, .. }
         | Event::Completed { call, .. }

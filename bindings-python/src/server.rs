@@ -45,6 +45,19 @@ pub(crate) struct ServerMachine {
 }
 
 impl ServerMachine {
+    /// What every answering call does: `answer` on the machine (a refusal raised as
+    /// ``RespondError``), then ``None``, or with `drain` ``(None, outputs, deadline)``.
+    fn answer<'py>(
+        &self,
+        py: Python<'py>,
+        drain: bool,
+        answer: impl FnOnce(&mut Server) -> Result<(), mcp_context::server::RespondError>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mut server = self.lock()?;
+        answer(&mut server).map_err(|e| respond_error(py, e))?;
+        done(py, &mut server, py.None().into_bound(py), drain)
+    }
+
     fn lock(&self) -> PyResult<MutexGuard<'_, Server>> {
         self.inner.try_lock().map_err(|_| {
             PyRuntimeError::new_err("ServerMachine is in use (re-entrant or concurrent call)")
@@ -58,84 +71,75 @@ impl ServerMachine {
     /// or ``False`` to send none; default ``mcp-context``), ``instructions``,
     /// ``supported_versions``, ``page_size`` (50), cache hints as ``{"ttlMs", "cacheScope"}``
     /// dicts (``discover_cache``, ``resources_list_cache``, ``templates_list_cache``,
-    /// ``prompts_list_cache``, ``tools_list_cache``, ``read_cache``), ``request_timeout_ms`` (30 s),
-    /// ``stream_queue`` (256), ``state_keys`` (``[(id, secret_bytes)]``, newest first: seal
-    /// ``requestState``), ``state_ttl_ms``, ``forward_unlisted_reads``,
-    /// ``declare_resources``, ``declare_prompts``, ``completion_events``; the HTTP entry
-    /// point: ``http_path`` (``"/mcp"``; ``http_any_path=True``: any path), ``max_body``
-    /// (4 MiB), ``allowed_hosts``/``allowed_origins`` (the localhost names). Every value left
-    /// out is the core's default. Raises ``ConfigError`` or ``InvalidMessage``.
+    /// ``prompts_list_cache``, ``tools_list_cache``, ``read_cache``), ``state_keys``
+    /// (``[(id, secret_bytes)]``, newest first: seal ``requestState``),
+    /// ``forward_unlisted_reads``, ``declare_resources``, ``declare_prompts``,
+    /// ``completion_events``, ``legacy_sessions`` (serve 2025-11-25 clients too: ``True``);
+    /// the HTTP entry point: ``http_path`` (``"/mcp"``; ``http_any_path=True``: any path),
+    /// ``allowed_hosts``/``allowed_origins`` (the localhost names); and the core's limits by
+    /// name (``ServerMachine.limit``, docs/server-machine.md §Limits): ``page_size`` (50),
+    /// ``request_timeout_ms`` (30 s), ``stream_queue`` (256), ``state_ttl_ms``,
+    /// ``max_listens_per_stream``, ``max_listens``, ``max_pending_per_stream``,
+    /// ``max_pending``, ``max_sessions``, ``max_sessions_per_peer``,
+    /// ``session_handshake_ms``, ``session_idle_ms``, ``max_line`` and ``max_body`` (4 MiB
+    /// each). Every value left out is the core's default. Raises ``ConfigError``,
+    /// ``InvalidMessage``, or ``TypeError`` for an unknown keyword.
     #[new]
     #[pyo3(signature = (*, server_info = None, instructions = None, supported_versions = None,
-        page_size = None, discover_cache = None, resources_list_cache = None,
+        discover_cache = None, resources_list_cache = None,
         templates_list_cache = None, prompts_list_cache = None, read_cache = None,
-        request_timeout_ms = None, stream_queue = None, state_keys = None,
-        state_ttl_ms = None, forward_unlisted_reads = None, declare_resources = None,
+        state_keys = None, forward_unlisted_reads = None, declare_resources = None,
         declare_prompts = None, completion_events = None, http_path = None,
-        http_any_path = false, max_body = None, allowed_hosts = None, allowed_origins = None,
-        dynamic_resources = None, max_listens_per_stream = None, max_listens = None,
-        max_pending_per_stream = None, max_pending = None, tools_list_cache = None))]
+        http_any_path = false, allowed_hosts = None, allowed_origins = None,
+        dynamic_resources = None, tools_list_cache = None, legacy_sessions = None,
+        **limits))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
         server_info: Option<&Bound<'_, PyAny>>,
         instructions: Option<String>,
         supported_versions: Option<Vec<String>>,
-        page_size: Option<usize>,
         discover_cache: Option<&Bound<'_, PyAny>>,
         resources_list_cache: Option<&Bound<'_, PyAny>>,
         templates_list_cache: Option<&Bound<'_, PyAny>>,
         prompts_list_cache: Option<&Bound<'_, PyAny>>,
         read_cache: Option<&Bound<'_, PyAny>>,
-        request_timeout_ms: Option<u64>,
-        stream_queue: Option<usize>,
         state_keys: Option<Vec<(u32, Vec<u8>)>>,
-        state_ttl_ms: Option<u64>,
         forward_unlisted_reads: Option<bool>,
         declare_resources: Option<bool>,
         declare_prompts: Option<bool>,
         completion_events: Option<bool>,
         http_path: Option<String>,
         http_any_path: bool,
-        max_body: Option<usize>,
         allowed_hosts: Option<Vec<String>>,
         allowed_origins: Option<Vec<String>>,
         dynamic_resources: Option<bool>,
-        max_listens_per_stream: Option<usize>,
-        max_listens: Option<usize>,
-        max_pending_per_stream: Option<usize>,
-        max_pending: Option<usize>,
         tools_list_cache: Option<&Bound<'_, PyAny>>,
+        legacy_sessions: Option<bool>,
+        limits: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Self> {
         let config = Options {
             server_info,
             instructions,
             supported_versions,
-            page_size,
             discover_cache,
             resources_list_cache,
             templates_list_cache,
             prompts_list_cache,
             read_cache,
-            request_timeout_ms,
-            stream_queue,
             state_keys,
-            state_ttl_ms,
             forward_unlisted_reads,
             declare_resources,
             declare_prompts,
             completion_events,
             http_path,
             http_any_path,
-            max_body,
             allowed_hosts,
             allowed_origins,
             dynamic_resources,
-            max_listens_per_stream,
-            max_listens,
-            max_pending_per_stream,
-            max_pending,
             tools_list_cache,
+            legacy_sessions,
+            limits,
         }
         .into_config()?;
         Server::new(config)
@@ -303,6 +307,12 @@ impl ServerMachine {
         Ok(())
     }
 
+    /// The value of the core limit ``name`` (a keyword of the constructor's limits:
+    /// ``"max_line"``, ``"session_handshake_ms"``, ...); ``None`` for another name.
+    fn limit(&self, name: &str) -> PyResult<Option<u64>> {
+        Ok(self.lock()?.config().limit(name))
+    }
+
     /// The longest stdio line (bytes) a runner accepts (``ServerConfig::max_line``, 4 MiB).
     #[getter]
     fn max_line(&self) -> PyResult<usize> {
@@ -446,13 +456,10 @@ impl ServerMachine {
     ) -> PyResult<Bound<'py, PyAny>> {
         let contents = contents_of(contents)?;
         let hint = hint(cache, "cache")?;
-        let mut server = self.lock()?;
-        match hint {
+        self.answer(py, drain, |server| match hint {
             Some(h) => server.respond_read_cached(handle.inner, contents, h),
             None => server.respond_read(handle.inner, contents),
-        }
-        .map_err(|e| respond_error(py, e))?;
-        done(py, &mut server, py.None().into_bound(py), drain)
+        })
     }
 
     /// Answers a ``GetPrompt`` with a ``GetPromptResult`` dict (``messages``,
@@ -466,11 +473,9 @@ impl ServerMachine {
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let result = pyjson::decode::<OwnedGetPromptResult>(result, "result")?;
-        let mut server = self.lock()?;
-        server
-            .respond_prompt(handle.inner, result)
-            .map_err(|e| respond_error(py, e))?;
-        done(py, &mut server, py.None().into_bound(py), drain)
+        self.answer(py, drain, |server| {
+            server.respond_prompt(handle.inner, result)
+        })
     }
 
     /// Answers a ``Request`` (an ``add_method`` method) with a result object: the machine
@@ -491,11 +496,9 @@ impl ServerMachine {
     ) -> PyResult<Bound<'py, PyAny>> {
         let result = pyjson::owned(result, "result")?;
         let cache = hint(cache, "cache")?;
-        let mut server = self.lock()?;
-        server
-            .respond_result(handle.inner, result, cache)
-            .map_err(|e| respond_error(py, e))?;
-        done(py, &mut server, py.None().into_bound(py), drain)
+        self.answer(py, drain, |server| {
+            server.respond_result(handle.inner, result, cache)
+        })
     }
 
     /// Answers a ``CallTool`` with a ``CallToolResult`` dict (``content`` required,
@@ -511,11 +514,9 @@ impl ServerMachine {
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let result = pyjson::owned(result, "result")?;
-        let mut server = self.lock()?;
-        server
-            .respond_tool(handle.inner, result)
-            .map_err(|e| respond_error(py, e))?;
-        done(py, &mut server, py.None().into_bound(py), drain)
+        self.answer(py, drain, |server| {
+            server.respond_tool(handle.inner, result)
+        })
     }
 
     /// Answers a ``CallTool`` whose tool failed: a result with ``isError: true`` and
@@ -528,11 +529,9 @@ impl ServerMachine {
         message: &str,
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mut server = self.lock()?;
-        server
-            .respond_tool_error(handle.inner, message)
-            .map_err(|e| respond_error(py, e))?;
-        done(py, &mut server, py.None().into_bound(py), drain)
+        self.answer(py, drain, |server| {
+            server.respond_tool_error(handle.inner, message)
+        })
     }
 
     /// Answers a ``ListResources`` with one page of the host's ``Resource`` dicts and its
@@ -549,11 +548,9 @@ impl ServerMachine {
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let resources = pyjson::decode::<Vec<OwnedResource>>(resources, "resources")?;
-        let mut server = self.lock()?;
-        server
-            .respond_list(handle.inner, resources, next_cursor)
-            .map_err(|e| respond_error(py, e))?;
-        done(py, &mut server, py.None().into_bound(py), drain)
+        self.answer(py, drain, |server| {
+            server.respond_list(handle.inner, resources, next_cursor)
+        })
     }
 
     /// Sends ``notifications/progress`` for a request that carried a ``progressToken``:
@@ -572,6 +569,38 @@ impl ServerMachine {
         self.lock()?
             .progress(handle.inner, progress, total, message)
             .map_err(|e| respond_error(py, e))
+    }
+
+    /// ``notifications/message`` for the request behind ``handle``, on its own stream before
+    /// its answer, when the request admits ``level`` (a 2025-11-25 session's
+    /// ``logging/setLevel``, a modern request's ``_meta`` log level): ``True`` when queued,
+    /// ``False`` when the level filters it out. ``level``: ``"debug"`` … ``"emergency"``;
+    /// ``data``: any JSON value. Raises ``RespondError`` (``"unknown_handle"``) once the
+    /// request is answered, cancelled or timed out; ``ValueError`` for an unknown level.
+    #[pyo3(signature = (handle, level, data, logger = None))]
+    fn log_for(
+        &self,
+        py: Python<'_>,
+        handle: Handle,
+        level: &str,
+        data: &Bound<'_, PyAny>,
+        logger: Option<&str>,
+    ) -> PyResult<bool> {
+        let level = log_level(level)?;
+        let data = pyjson::owned(data, "data")?;
+        self.lock()?
+            .log_for(handle.inner, level, logger, &data)
+            .map_err(|e| respond_error(py, e))
+    }
+
+    /// ``notifications/message`` to every 2025-11-25 connection and session event stream
+    /// whose ``logging/setLevel`` admits ``level`` (modern clients get log lines only on
+    /// requests: ``log_for``); how many streams it was queued on.
+    #[pyo3(signature = (level, data, logger = None))]
+    fn log(&self, level: &str, data: &Bound<'_, PyAny>, logger: Option<&str>) -> PyResult<usize> {
+        let level = log_level(level)?;
+        let data = pyjson::owned(data, "data")?;
+        Ok(self.lock()?.log(level, logger, &data))
     }
 
     /// Registers a method the core does not own (``tools/list``, ``tools/call``,
@@ -613,11 +642,9 @@ impl ServerMachine {
         values: Vec<String>,
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let mut server = self.lock()?;
-        server
-            .respond_completion(handle.inner, values)
-            .map_err(|e| respond_error(py, e))?;
-        done(py, &mut server, py.None().into_bound(py), drain)
+        self.answer(py, drain, |server| {
+            server.respond_completion(handle.inner, values)
+        })
     }
 
     /// Answers a read or prompt event with ``resultType: "input_required"`` (docs/rules.md §13):
@@ -635,18 +662,17 @@ impl ServerMachine {
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let requests = pyjson::decode::<Vec<(String, OwnedInputRequest)>>(requests, "requests")?;
-        let mut server = self.lock()?;
-        server
-            .respond_input_required(handle.inner, InputRequired { requests, state })
-            .map_err(|e| respond_error(py, e))?;
-        done(py, &mut server, py.None().into_bound(py), drain)
+        self.answer(py, drain, |server| {
+            server.respond_input_required(handle.inner, InputRequired { requests, state })
+        })
     }
 
     /// Fails an event's request. ``reason``: ``"not_found"`` (-32602, with ``data.uri`` on a
     /// read), ``"invalid_params"`` (-32602 with ``message``), ``"internal"`` (-32603) or
     /// ``"application"`` (``code`` and ``message``; codes in -32768..=-32000 are sent as
     /// -32603; -32602 is ``"invalid_params"``, -32002 ``"not_found"``: the core's
-    /// ``Failure::from_code``).
+    /// ``Failure::from_code``) or ``"handler"`` (the handler's own failure: a ``CallTool``
+    /// result with ``isError: true`` and ``message``; -32603 without it elsewhere).
     #[pyo3(signature = (handle, reason, message = None, *, code = None, drain = false))]
     fn fail<'py>(
         &self,
@@ -658,11 +684,7 @@ impl ServerMachine {
         drain: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let failure = crate::server_config::failure(reason, message, code)?;
-        let mut server = self.lock()?;
-        server
-            .fail(handle.inner, failure)
-            .map_err(|e| respond_error(py, e))?;
-        done(py, &mut server, py.None().into_bound(py), drain)
+        self.answer(py, drain, |server| server.fail(handle.inner, failure))
     }
 
     /// Queues ``notifications/resources/updated`` for ``uri`` on the listens that opted in
@@ -782,4 +804,11 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(app_cursor, m)?)?;
     m.add_function(wrap_pyfunction!(parse_app_cursor, m)?)?;
     crate::server_events::register(m)
+}
+
+/// A ``notifications/message`` level by its name (``"debug"`` … ``"emergency"``).
+fn log_level(level: &str) -> PyResult<mcp_context::messages::LoggingLevel> {
+    mcp_context::messages::LoggingLevel::from_name(level).ok_or_else(|| {
+        pyo3::exceptions::PyValueError::new_err(format!("unknown log level {level:?}"))
+    })
 }

@@ -20,31 +20,25 @@ pub(crate) struct Options<'a, 'py> {
     pub(crate) server_info: Option<&'a Bound<'py, PyAny>>,
     pub(crate) instructions: Option<String>,
     pub(crate) supported_versions: Option<Vec<String>>,
-    pub(crate) page_size: Option<usize>,
     pub(crate) discover_cache: Option<&'a Bound<'py, PyAny>>,
     pub(crate) resources_list_cache: Option<&'a Bound<'py, PyAny>>,
     pub(crate) templates_list_cache: Option<&'a Bound<'py, PyAny>>,
     pub(crate) prompts_list_cache: Option<&'a Bound<'py, PyAny>>,
     pub(crate) read_cache: Option<&'a Bound<'py, PyAny>>,
-    pub(crate) request_timeout_ms: Option<u64>,
-    pub(crate) stream_queue: Option<usize>,
     pub(crate) state_keys: Option<Vec<(u32, Vec<u8>)>>,
-    pub(crate) state_ttl_ms: Option<u64>,
     pub(crate) forward_unlisted_reads: Option<bool>,
     pub(crate) declare_resources: Option<bool>,
     pub(crate) declare_prompts: Option<bool>,
     pub(crate) completion_events: Option<bool>,
     pub(crate) http_path: Option<String>,
     pub(crate) http_any_path: bool,
-    pub(crate) max_body: Option<usize>,
     pub(crate) allowed_hosts: Option<Vec<String>>,
     pub(crate) allowed_origins: Option<Vec<String>>,
     pub(crate) dynamic_resources: Option<bool>,
-    pub(crate) max_listens_per_stream: Option<usize>,
-    pub(crate) max_listens: Option<usize>,
-    pub(crate) max_pending_per_stream: Option<usize>,
-    pub(crate) max_pending: Option<usize>,
     pub(crate) tools_list_cache: Option<&'a Bound<'py, PyAny>>,
+    pub(crate) legacy_sessions: Option<bool>,
+    /// The core's limits by name (`ServerConfig::LIMITS`): ``{name: int}``.
+    pub(crate) limits: Option<&'a Bound<'py, PyDict>>,
 }
 
 impl Options<'_, '_> {
@@ -54,31 +48,24 @@ impl Options<'_, '_> {
             server_info,
             instructions,
             supported_versions,
-            page_size,
             discover_cache,
             resources_list_cache,
             templates_list_cache,
             prompts_list_cache,
             read_cache,
-            request_timeout_ms,
-            stream_queue,
             state_keys,
-            state_ttl_ms,
             forward_unlisted_reads,
             declare_resources,
             declare_prompts,
             completion_events,
             http_path,
             http_any_path,
-            max_body,
             allowed_hosts,
             allowed_origins,
             dynamic_resources,
-            max_listens_per_stream,
-            max_listens,
-            max_pending_per_stream,
-            max_pending,
             tools_list_cache,
+            legacy_sessions,
+            limits,
         } = self;
         let mut config = ServerConfig::default();
         if let Some(info) = server_info {
@@ -101,7 +88,6 @@ impl Options<'_, '_> {
                 *slot = v;
             }
         }
-        set(&mut config.page_size, page_size);
         for (slot, value, what) in [
             (&mut config.discover_cache, discover_cache, "discover_cache"),
             (
@@ -130,15 +116,12 @@ impl Options<'_, '_> {
                 *slot = h;
             }
         }
-        set(&mut config.request_timeout_ms, request_timeout_ms);
-        set(&mut config.stream_queue, stream_queue);
         if let Some(keys) = state_keys {
             config.state_keys = keys
                 .into_iter()
                 .map(|(id, secret)| SealingKey { id, secret })
                 .collect();
         }
-        set(&mut config.state_ttl_ms, state_ttl_ms);
         set(&mut config.forward_unlisted_reads, forward_unlisted_reads);
         set(&mut config.declare_resources, declare_resources);
         set(&mut config.declare_prompts, declare_prompts);
@@ -148,14 +131,26 @@ impl Options<'_, '_> {
         } else if http_path.is_some() {
             config.http.path = http_path;
         }
-        set(&mut config.http.max_body, max_body);
         set(&mut config.http.allowed_hosts, allowed_hosts);
         set(&mut config.http.allowed_origins, allowed_origins);
         set(&mut config.dynamic_resources, dynamic_resources);
-        set(&mut config.max_listens_per_stream, max_listens_per_stream);
-        set(&mut config.max_listens, max_listens);
-        set(&mut config.max_pending_per_stream, max_pending_per_stream);
-        set(&mut config.max_pending, max_pending);
+        set(&mut config.legacy_sessions, legacy_sessions);
+        for (name, value) in limits.iter().flat_map(|d| d.iter()) {
+            let name: String = name.extract()?;
+            if value.is_none() {
+                continue; // the core's default, as for every other keyword
+            }
+            let value: u64 = value
+                .extract()
+                .map_err(|_| PyTypeError::new_err(format!("{name} must be a non-negative int")))?;
+            config.set_limit(&name, value).map_err(|_| {
+                PyTypeError::new_err(format!(
+                    "ServerMachine() got an unexpected keyword argument {name:?} \
+                     (limits: {})",
+                    ServerConfig::LIMITS.join(", ")
+                ))
+            })?;
+        }
         Ok(config)
     }
 }
@@ -217,13 +212,17 @@ pub(crate) fn failure(
         ("internal", None) => Failure::Internal,
         // The core maps the code to its failure (-32602, reserved ranges, the host's own).
         ("application", Some(code)) => Failure::from_code(code, message.unwrap_or_default()),
+        // The handler's own failure: the core makes it a tool error on a tool call.
+        ("handler", None) => Failure::Handler(Cow::Owned(
+            message.unwrap_or_else(|| "Internal error".to_owned()),
+        )),
         ("application", None) => {
             return Err(PyTypeError::new_err("reason \"application\" needs a code"));
         }
         _ => {
             return Err(PyValueError::new_err(
-                "reason must be \"not_found\", \"invalid_params\", \"internal\" or \
-                 \"application\" (code only with \"application\")",
+                "reason must be \"not_found\", \"invalid_params\", \"internal\", \
+                 \"application\" or \"handler\" (code only with \"application\")",
             ));
         }
     })

@@ -92,6 +92,15 @@ async def compter(n: int, ctx: Context) -> str:
 
 
 @app.tool()
+async def journaliser(ctx: Context) -> str:
+    """Logs one line at each of debug, info, warning and error for this call, and one not tied
+    to a request (``app.log``); says which the client's level let through."""
+    sent = [level for level in ("debug", "info", "warning", "error") if await ctx.log(level, {"niveau": level}, "journal")]
+    streams = app.log("notice", "hors requête", "app")
+    return f"{','.join(sent)} ({streams} flux)"
+
+
+@app.tool()
 def casser() -> str:
     """Always fails (a tool error, not a protocol error)."""
     raise RuntimeError("en panne")

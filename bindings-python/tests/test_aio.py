@@ -163,3 +163,29 @@ def test_aio_client_falls_back_to_the_legacy_era():
                 assert c.machine.protocol_version == "2025-11-25"
 
         run(http())
+
+
+PAGED_TOOLS = """
+from mcp_context.server import App
+app = App("paged-tools", page_size=2)
+for i in range(5):
+    app.tool(name=f"outil_{i}")(lambda: "ok")
+app.run_stdio()
+"""
+
+
+def test_list_tools_is_paged_by_the_client_machine():
+    """``tools/list`` in pages of 2: ``list_tools()`` walks them (the core's client machine
+    follows ``nextCursor``), ``all_pages=False`` gives one page, ``cursor`` the next."""
+
+    async def main():
+        async with Client.stdio([sys.executable, "-c", PAGED_TOOLS]) as c:
+            every = await c.list_tools(refresh=True)
+            assert [t["name"] for t in every] == [f"outil_{i}" for i in range(5)]
+            listed = await c._await(lambda m, t: m.list_tools(t, all_pages=False, refresh=True))
+            assert listed.kind == "tools" and len(listed.pages) == 1 and listed.next_cursor is not None
+            assert [t["name"] for t in listed.pages[0]["tools"]] == ["outil_0", "outil_1"]
+            nxt = await c.list_tools(cursor=listed.next_cursor, all_pages=False, refresh=True)
+            assert [t["name"] for t in nxt] == ["outil_2", "outil_3"]
+
+    run(main())

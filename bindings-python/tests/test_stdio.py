@@ -78,3 +78,62 @@ def test_a_20_mib_line_gets_32600_with_its_id_and_the_next_line_is_served():
     assert first["error"]["code"] == -32600
     assert first["error"]["message"].startswith("Message too large")
     check(done.stdout)
+
+
+LIMITED = """
+from mcp_context.server import App
+app = App("limits", max_line=300)
+
+@app.resource("notes://1")
+def one() -> str:
+    return "hi"
+
+app.run_stdio()
+"""
+
+
+def test_limits_are_app_keywords_and_a_line_over_max_line_gets_32600_with_its_id():
+    """``App(max_line=300)`` reaches the core's line policy: a 600-byte line is -32600 with
+    its id, the short line after it is served."""
+    read = {"jsonrpc": "2.0", "method": "resources/read", "params": {"uri": "notes://1", "_meta": META}}
+    long = json.dumps({**read, "id": 2, "params": {**read["params"], "pad": "x" * 400}}).encode()
+    short = json.dumps({**read, "id": 1}).encode()
+    assert len(short) < 300 < len(long)
+    done = subprocess.run([sys.executable, "-c", LIMITED], input=long + b"\n" + short + b"\n", capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr.decode()
+    first, second = map(json.loads, done.stdout.splitlines())
+    assert first["id"] == 2 and first["error"]["code"] == -32600
+    assert second["id"] == 1 and second["result"]["contents"][0]["text"] == "hi"
+
+
+def test_every_core_limit_is_a_keyword_and_reads_back():
+    import pytest
+    from mcp_context import ServerMachine
+
+    m = ServerMachine(session_handshake_ms=1234, max_sessions_per_peer=3, max_sessions=9, max_line=77, legacy_sessions=False)
+    assert (m.limit("session_handshake_ms"), m.limit("max_sessions_per_peer"), m.limit("max_sessions")) == (1234, 3, 9)
+    assert m.max_line == 77 and m.limit("max_pending") == 10_000 and m.limit("nope") is None
+    with pytest.raises(TypeError, match="max_lines"):
+        ServerMachine(max_lines=1)
+
+
+REFUSED = """
+from mcp_context.server import App
+app = App("refused")
+
+@app.method("acme/liste")
+def liste(params):
+    return [1, 2]  # not a result object: the machine refuses it
+
+app.run_stdio()
+"""
+
+
+def test_a_refused_result_is_answered_32603_not_left_pending():
+    """A handler's value the machine refuses (``RespondError`` ``invalid_result``) is the
+    handler's bug: the request gets -32603 at once instead of waiting for its timeout."""
+    line = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "acme/liste", "params": {"_meta": META}}).encode()
+    done = subprocess.run([sys.executable, "-c", REFUSED], input=line + b"\n", capture_output=True, timeout=30)
+    assert done.returncode == 0, done.stderr.decode()
+    (answer,) = map(json.loads, done.stdout.splitlines())
+    assert answer["id"] == 1 and answer["error"]["code"] == -32603

@@ -7,7 +7,8 @@ mod client_harness;
 
 use client_harness::{Pair, full_capabilities};
 use mcp_context::client::{
-    CallError, ClientError, Event, ServerError, ToolHeaderError, header_value, tool_headers,
+    CachePolicy, CallError, ClientError, Event, ListMode, ServerError, ToolHeaderError,
+    header_value, tool_headers,
 };
 use mcp_context::json::RawJson;
 use mcp_context::messages::owned::OwnedJson;
@@ -545,4 +546,69 @@ fn a_new_walk_and_a_closed_transport_forget_the_tools_seen() {
     p.close();
     p.take_events();
     assert!(p.client.request("tools/call", bad(), p.now).is_ok());
+}
+
+#[test]
+fn list_tools_pages_and_screens_every_page() {
+    let mut p = Pair::modern("custom-tools-list");
+    let call = p
+        .client
+        .list_tools(ListMode::All, CachePolicy::Refresh, p.now);
+    p.drain();
+    let first = p.one_sent();
+    assert_eq!(first.method(), "tools/list");
+    assert!(first.params().get("cursor").is_none());
+    p.answer_json(first.id(), tools_list_result());
+    // The machine follows `nextCursor` itself: no event before the last page.
+    p.drain();
+    let second = p.one_sent();
+    assert_eq!(second.params()["cursor"], "n");
+    p.answer_json(
+        second.id(),
+        json!({"resultType": "complete", "tools": [
+            {"name": "last", "inputSchema": {"type": "object"}},
+            {"name": "bad", "inputSchema": {"type": "object", "properties": {"v": {"type": "string", "x-mcp-header": "A B"}}}}
+        ]}),
+    );
+    let Event::ToolsListed { call: c, listing } = p.one_event() else {
+        panic!("expected ToolsListed");
+    };
+    assert_eq!(c, call);
+    assert!(!listing.truncated && listing.next_cursor.is_none());
+    let names: Vec<String> = listing
+        .pages
+        .iter()
+        .flat_map(|page| {
+            let v: Value = serde_json::from_str(page.json()).unwrap();
+            v["tools"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| t["name"].as_str().unwrap().to_owned())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(names, ["ok", "none", "last"]);
+    // Rejected on either page: never called.
+    for bad in ["dup", "bad"] {
+        let params = j(&format!(r#"{{"name":"{bad}","arguments":{{}}}}"#));
+        assert_eq!(
+            p.client.request("tools/call", params, p.now),
+            Err(ClientError::RejectedTool),
+            "{bad}"
+        );
+    }
+    // One page on request: the cursor is the host's.
+    p.client
+        .list_tools(ListMode::Page(None), CachePolicy::Refresh, p.now);
+    p.drain();
+    let only = p.one_sent();
+    p.answer_json(only.id(), tools_list_result());
+    let Event::ToolsListed { listing, .. } = p.one_event() else {
+        panic!("expected ToolsListed");
+    };
+    assert_eq!(
+        (listing.pages.len(), listing.next_cursor.as_deref()),
+        (1, Some("n"))
+    );
 }

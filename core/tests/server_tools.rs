@@ -198,6 +198,42 @@ fn a_failing_tool_is_an_is_error_result_not_a_protocol_error() {
 }
 
 #[test]
+fn a_handler_failure_is_a_tool_error_on_a_tool_and_32603_elsewhere() {
+    let mut server = tools_server(ServerConfig::default());
+    server.add_method("acme/custom").unwrap();
+    let mut h = H::new("tools-handler-failure", server);
+    // A tool's handler raised: a result with isError and the message, for the model.
+    let e = tool_event(&call(&mut h, 2, json!({"name": "a_first"})));
+    h.server
+        .fail(e.handle, Failure::Handler("no such date".into()))
+        .unwrap();
+    let v = only(&h.drain());
+    assert_eq!(v["id"], 2);
+    assert_eq!(v["result"]["isError"], true);
+    assert_eq!(
+        v["result"]["content"],
+        json!([{"type": "text", "text": "no such date"}])
+    );
+    // Any other request's handler raised: -32603, the message kept from the client.
+    let outs = h.call(STDIO, json!(3), "acme/custom", json!({}));
+    let handle = match events(&outs).as_slice() {
+        [Event::Request(r)] => r.handle,
+        other => panic!("expected one request event, got {other:?}"),
+    };
+    h.server
+        .fail(handle, Failure::Handler("secret path /etc/x".into()))
+        .unwrap();
+    let v = only(&h.drain());
+    assert_eq!(error_code(&v), -32603);
+    assert!(!v.to_string().contains("secret"), "{v}");
+    // Answered once: the handle is gone.
+    assert_eq!(
+        h.server.fail(handle, Failure::Internal),
+        Err(RespondError::UnknownHandle)
+    );
+}
+
+#[test]
 fn unknown_tools_and_malformed_calls_are_32602() {
     let mut h = H::new("tools-unknown", tools_server(ServerConfig::default()));
     let cases = [

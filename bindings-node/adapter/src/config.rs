@@ -61,8 +61,9 @@ pub fn string_pairs<S: Source>(value: Option<&S>, what: &str) -> Result<Vec<(Str
 }
 
 /// The server machine's configuration: `serverInfo`, `instructions`, `supportedVersions`,
-/// `pageSize`, `requestTimeoutMs`, `streamQueue`, `maxLine`, `stateTtlMs`, the list and
-/// read cache hints, the flags, `http` (`path`, `maxBody`, `allowedHosts`, `allowedOrigins`) and
+/// the core's limits ([`ServerConfig::LIMITS`] in camelCase: `pageSize`, `requestTimeoutMs`,
+/// `maxLine`, `maxSessions`, `sessionHandshakeMs`, `maxSessionsPerPeer`, …), the list and
+/// read cache hints, the flags (`legacySessions` among them), `http` (`path`, `maxBody`, `allowedHosts`, `allowedOrigins`) and
 /// `stateKeys` (`[{id, secret}]`).
 pub fn server_config<S: Source>(o: Option<&S>) -> Result<ServerConfig> {
     let mut c = ServerConfig::default();
@@ -81,21 +82,13 @@ pub fn server_config<S: Source>(o: Option<&S>) -> Result<ServerConfig> {
     if let Some(v) = o.field("supportedVersions")? {
         c.supported_versions = v.strings("supportedVersions")?;
     }
-    for (key, slot) in [
-        ("pageSize", &mut c.page_size),
-        ("streamQueue", &mut c.stream_queue),
-        ("maxLine", &mut c.max_line),
-    ] {
-        if let Some(v) = o.field(key)? {
-            *slot = usize_of(v.uint(key)?);
-        }
-    }
-    for (key, slot) in [
-        ("requestTimeoutMs", &mut c.request_timeout_ms),
-        ("stateTtlMs", &mut c.state_ttl_ms),
-    ] {
-        if let Some(v) = o.field(key)? {
-            *slot = v.uint(key)?;
+    // The core's named limits, in camelCase (`maxLine`, `sessionHandshakeMs`, …).
+    for name in ServerConfig::LIMITS {
+        let key = crate::spell::camel(name);
+        if let Some(v) = o.field(&key)? {
+            let n = v.uint(&key)?;
+            c.set_limit(name, n)
+                .map_err(|e| Error::Type(format!("{key}: {e}")))?;
         }
     }
     for (key, slot) in [
@@ -116,6 +109,7 @@ pub fn server_config<S: Source>(o: Option<&S>) -> Result<ServerConfig> {
         ("declarePrompts", &mut c.declare_prompts),
         ("completionEvents", &mut c.completion_events),
         ("dynamicResources", &mut c.dynamic_resources),
+        ("legacySessions", &mut c.legacy_sessions),
     ] {
         if let Some(v) = o.field(key)? {
             *slot = v.boolean(key)?;

@@ -298,6 +298,17 @@ impl ServerAdapter {
         out.into_iter().map(|o| self.polled(o)).collect()
     }
 
+    /// The core limit `key` names, in camelCase (`pageSize`, `maxLine`, …: one of
+    /// `ServerConfig::LIMITS`); `None` for another name.
+    #[must_use]
+    pub fn limit(&self, key: &str) -> Option<u64> {
+        let config = self.inner.config();
+        mcp_context::server::ServerConfig::LIMITS
+            .iter()
+            .find(|name| crate::spell::camel(name) == key)
+            .and_then(|name| config.limit(name))
+    }
+
     /// Bytes read from a stdio stream: split into lines by the core's `LineSplitter` (one
     /// per stream, bounded by `max_line`), each line handled as a message, an over-long one
     /// answered -32600 with its id (`handle_line_too_long`) and skipped. `end`: the input

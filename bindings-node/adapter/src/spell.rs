@@ -40,9 +40,11 @@ pub fn failure(kind: &str, message: Option<String>, code: Option<i32>) -> Result
         "internal" => Failure::Internal,
         // The core sorts the code into its range (`Failure::from_code`).
         "application" => Failure::from_code(code.unwrap_or(-32603), message),
+        // The handler's own failure: a tool error (`isError`) on a tool call, else -32603.
+        "handler" => Failure::Handler(message.into()),
         other => {
             return Err(format!(
-                "failure.kind must be notFound, invalidParams, internal or application, not '{other}'"
+                "failure.kind must be notFound, invalidParams, internal, application or handler, not '{other}'"
             ));
         }
     })

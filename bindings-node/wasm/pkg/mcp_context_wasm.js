@@ -1703,6 +1703,25 @@ export class WasmServer {
         }
     }
     /**
+     * The value of a limit by its option name (`pageSize`, `maxLine`, …); `undefined`
+     * for a name that is not a limit.
+     * @param {string} name
+     * @returns {number | undefined}
+     */
+    limit(name) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(name, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_limit(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r2 = getDataViewMemory0().getFloat64(retptr + 8 * 1, true);
+            return r0 === 0 ? undefined : r2;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * `notifications/message` (`data` as JSON text) for an event's request when the request
      * admits `level`; `false` (nothing sent) when it does not.
      * @param {number} handle

@@ -85,6 +85,13 @@ impl WasmServer {
         self.woken.take()
     }
 
+    /// The value of a limit by its option name (`pageSize`, `maxLine`, …); `undefined`
+    /// for a name that is not a limit.
+    pub fn limit(&self, name: &str) -> Option<f64> {
+        #[allow(clippy::cast_precision_loss)] // limits are far below 2^53
+        self.inner.limit(name).map(|v| v as f64)
+    }
+
     /// Whether an output is queued.
     #[wasm_bindgen(getter, js_name = hasOutput)]
     pub fn has_output(&self) -> bool {

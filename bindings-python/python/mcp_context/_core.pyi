@@ -581,7 +581,7 @@ class ClientReply:
 class Listed:
     """The pages of a list call."""
 
-    kind: Literal["resources", "templates", "prompts"]
+    kind: Literal["resources", "templates", "prompts", "tools"]
     """Which list."""
     call: int
     """The call id."""
@@ -701,6 +701,10 @@ class ClientMachine:
 
     def list_prompts(self, now_ms: int, *, cursor: str | None = None, all_pages: bool = False, refresh: bool = False) -> int:
         """``prompts/list``."""
+
+    def list_tools(self, now_ms: int, *, cursor: str | None = None, all_pages: bool = False, refresh: bool = False) -> int:
+        """``tools/list``: pages without the tools whose ``x-mcp-header`` annotations are
+        invalid (the machine refuses to call them)."""
 
     def request(self, method: str, params: Json | None = None, now_ms: int = 0) -> int:
         """A method the machine does not own (``tools/list``, ``tools/call``, vendor
@@ -1021,6 +1025,12 @@ class ServerMachine:
         max_pending_per_stream: int | None = None,
         max_pending: int | None = None,
         tools_list_cache: Json | None = None,
+        legacy_sessions: bool | None = None,
+        max_sessions: int | None = None,
+        max_sessions_per_peer: int | None = None,
+        session_handshake_ms: int | None = None,
+        session_idle_ms: int | None = None,
+        max_line: int | None = None,
     ) -> None:
         """Configures the machine; cache hints are ``{"ttlMs", "cacheScope"}`` dicts. A value
         left out (``None``) is the core's default (``page_size`` 50, ``request_timeout_ms``
@@ -1029,11 +1039,17 @@ class ServerMachine:
         ``allowed_hosts``/``allowed_origins`` (the localhost names). ``dynamic_resources``:
         ``resources/list`` asks the host (``ListResources``) after the registered resources.
         Limits (one more gets a JSON-RPC error): ``max_listens_per_stream``,
-        ``max_listens``, ``max_pending_per_stream``, ``max_pending``.
+        ``max_listens``, ``max_pending_per_stream``, ``max_pending``; 2025-11-25 sessions
+        (``legacy_sessions``, on by default): ``max_sessions`` (1 024),
+        ``max_sessions_per_peer`` (256), ``session_handshake_ms`` (10 s),
+        ``session_idle_ms`` (30 min); ``max_line``: the longest stdio line (4 MiB; a longer
+        one is answered -32600 with its id). Every numeric one is a core limit by name
+        (``limit(name)`` reads it back).
 
         Raises:
             ConfigError: e.g. ``page_size`` 0 or a short state key.
             InvalidMessage: a dict the spec refuses.
+            TypeError: an unknown keyword.
         """
 
     def add_resource(self, resource: Resource | Json, contents: list[ResourceContents] | list[Json] | None = None, cache: CacheHint | None = None) -> None:
@@ -1106,6 +1122,10 @@ class ServerMachine:
     @property
     def max_line(self) -> int:
         """The longest stdio line a runner accepts, in bytes (4 MiB)."""
+
+    def limit(self, name: str) -> int | None:
+        """The value of the core limit ``name`` (a numeric constructor keyword:
+        ``"max_line"``, ``"session_handshake_ms"``, ...); ``None`` for another name."""
 
     def http_head(self, method: str, path: str, headers: Headers) -> int | HttpResponse:
         """The HTTP entry point's head-only checks, before any body byte is read (path,
@@ -1201,6 +1221,19 @@ class ServerMachine:
             RespondError: ``"unknown_handle"`` after the final response; ``"invalid_progress"``.
         """
 
+    def log_for(self, handle: Handle, level: str, data: Json, logger: str | None = None) -> bool:
+        """``notifications/message`` for the request behind ``handle`` (on its stream, before
+        its answer) when the request admits ``level``; ``False``: filtered out, nothing sent.
+
+        Raises:
+            RespondError: ``"unknown_handle"`` after the final response.
+            ValueError: an unknown level.
+        """
+
+    def log(self, level: str, data: Json, logger: str | None = None) -> int:
+        """``notifications/message`` to every 2025-11-25 connection and session whose level
+        admits ``level``; how many streams it was queued on."""
+
     def add_method(self, method: str) -> None:
         """Registers a method the core does not own; its requests become ``Request`` events.
 
@@ -1235,7 +1268,7 @@ class ServerMachine:
     def fail(
         self,
         handle: Handle,
-        reason: Literal["not_found", "invalid_params", "internal", "application"],
+        reason: Literal["not_found", "invalid_params", "internal", "application", "handler"],
         message: str | None = None,
         *,
         code: int | None = None,
@@ -1243,7 +1276,8 @@ class ServerMachine:
     ) -> None | tuple[None, list[ServerOutput], int | None]:
         """Fails the request (-32602 with ``data.uri``, -32602, -32603, or ``code``: the
         core maps -32602 to invalid params, -32002 to not found, other reserved codes to
-        -32603)."""
+        -32603); ``"handler"``: the handler's own failure, a ``CallTool`` result with
+        ``isError: true`` and ``message``, -32603 (message not sent) for any other event."""
 
     def resource_updated(self, uri: str) -> None:
         """Queues ``notifications/resources/updated`` on the listens that opted in."""

@@ -113,6 +113,40 @@ class Context:
         return bool(sent)
 
 
+    async def log(self, level: str, data: Any, logger: str | None = None) -> bool:
+        """Sends ``notifications/message`` about this request (before its answer, on its
+        stream) when the client asked for ``level`` or lower: a 2025-11-25 client with
+        ``logging/setLevel``, a 2026-07-28 one with the request's ``_meta`` log level.
+        ``level``: ``"debug"``, ``"info"``, ``"notice"``, ``"warning"``, ``"error"``,
+        ``"critical"``, ``"alert"``, ``"emergency"``; ``data``: any JSON value.
+
+        Returns ``False`` when nothing was sent (the level filtered out, or the request
+        already answered)."""
+        if self.is_cancelled:
+            return False
+        try:
+            sent = self._host.machine.log_for(self._handle, level, data, logger)
+        except _core.RespondError:
+            return False
+        self._host.host.drain()
+        return bool(sent)
+
+    async def debug(self, data: Any, logger: str | None = None) -> bool:
+        """``log("debug", data)``."""
+        return await self.log("debug", data, logger)
+
+    async def info(self, data: Any, logger: str | None = None) -> bool:
+        """``log("info", data)``."""
+        return await self.log("info", data, logger)
+
+    async def warning(self, data: Any, logger: str | None = None) -> bool:
+        """``log("warning", data)``."""
+        return await self.log("warning", data, logger)
+
+    async def error(self, data: Any, logger: str | None = None) -> bool:
+        """``log("error", data)``."""
+        return await self.log("error", data, logger)
+
 CacheHint = dict[str, Any] | tuple[int, str] | None
 
 

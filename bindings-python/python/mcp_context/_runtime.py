@@ -29,26 +29,6 @@ if TYPE_CHECKING:
     from .server import App
 
 
-class _ToolError:
-    """A tool's exception, answered as a result with ``isError: true`` (the core's
-    ``respond_tool_error``)."""
-
-    def __init__(self, error: BaseException) -> None:
-        self.error = error
-
-
-def _tool_errors(answer: Callable[[Any, Any], None], rt: Runtime) -> Callable[[Any, Any], None]:
-    def wrapped(handle: Any, value: Any) -> None:
-        if isinstance(value, _ToolError):
-            log.info("tool error", exc_info=value.error)
-            rt.host.call(rt.machine.respond_tool_error, handle, str(value.error) or type(value.error).__name__)
-        else:
-            answer(handle, value)
-
-    wrapped.tool_errors = True  # type: ignore[attr-defined]
-    return wrapped
-
-
 class Runtime:
     """The machine, its host and the handler tasks of one running server."""
 
@@ -167,7 +147,7 @@ class Runtime:
             call(m.fail, ev.handle, "not_found")
             return
         sig, args = tool.sig, ev.arguments
-        self._run(ev, lambda ctx: sig.call(ctx, args), lambda h, v: call(m.respond_tool, h, _tool_result(v)), tool_errors=True)
+        self._run(ev, lambda ctx: sig.call(ctx, args), lambda h, v: call(m.respond_tool, h, _tool_result(v)))
 
     def _request(self, ev: Request) -> None:
         call, m, app = self.host.call, self.machine, self.app
@@ -205,17 +185,12 @@ class Runtime:
         self._run(ev, call, answer)
 
     # running a handler: inline when it is a plain function, as a task when it awaits
-    def _run(self, ev: Any, call: Callable[[Context], Any], answer: Callable[[Any, Any], None], tool_errors: bool = False) -> None:
+    def _run(self, ev: Any, call: Callable[[Context], Any], answer: Callable[[Any, Any], None]) -> None:
         ctx = self._ctx(ev)
         handle = ev.handle
-        if tool_errors:
-            answer = _tool_errors(answer, self)
         try:
             value = call(ctx)
         except BaseException as e:  # noqa: BLE001 - every failure is an answer
-            if tool_errors and not isinstance(e, (InvalidParams, _core.McpError, AskInput)):
-                answer(handle, _ToolError(e))
-                return
             self._fail(handle, e)
             return
         if type(value) not in _PLAIN and inspect.isawaitable(value):
@@ -235,10 +210,7 @@ class Runtime:
             return  # the machine already answered (cancelled / timed out / stream closed)
         except BaseException as e:  # noqa: BLE001
             if self.tasks.pop(int(handle), None) is not None:
-                if getattr(answer, "tool_errors", False) and not isinstance(e, (InvalidParams, _core.McpError, AskInput)):
-                    self._answer(handle, _ToolError(e), answer)
-                else:
-                    self._fail(handle, e)
+                self._fail(handle, e)
             return
         if self.tasks.pop(int(handle), None) is not None:
             self._answer(handle, value, answer)
@@ -246,8 +218,15 @@ class Runtime:
     def _answer(self, handle: Any, value: Any, answer: Callable[[Any, Any], None]) -> None:
         try:
             answer(handle, value)
-        except _core.RespondError:
-            pass  # the request is gone (cancelled meanwhile): nothing to send
+        except _core.RespondError as r:
+            # Gone (cancelled or timed out meanwhile) or already answered by the machine
+            # (-32021): nothing to send. Any other refusal is the handler's bug: -32603.
+            if r.kind not in ("unknown_handle", "client_lacks_capability"):
+                log.error("handler result refused: %s", r)
+                try:
+                    self.host.call(self.machine.fail, handle, "internal")
+                except _core.RespondError:
+                    pass
         except Exception as e:  # noqa: BLE001 - a result the spec refuses
             log.exception("handler result refused")
             self._fail(handle, e)
@@ -264,10 +243,13 @@ class Runtime:
             elif isinstance(e, _core.McpError) and isinstance(getattr(e, "code", None), int):
                 # The core maps the code (Failure::from_code): -32602, reserved, the app's own.
                 call(m.fail, handle, "application", getattr(e, "message", None) or str(e), code=e.code)
-            else:
-                if not isinstance(e, asyncio.CancelledError):
-                    log.error("handler failed", exc_info=e)
+            elif isinstance(e, asyncio.CancelledError):
                 call(m.fail, handle, "internal")
+            else:
+                # The core decides: a tool error (isError, the message for the model) on a
+                # tool call, -32603 without the message anywhere else.
+                log.info("handler failed", exc_info=e)
+                call(m.fail, handle, "handler", str(e) or type(e).__name__)
         except _core.RespondError as r:
             # An answer the machine refused (e.g. input_required without state keys) is a
             # bug of the handler: the request still gets -32603. A consumed or dead handle

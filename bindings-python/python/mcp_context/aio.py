@@ -274,16 +274,11 @@ class Client:
         body = _dump(params) if params is not None else {}
         return (await self._await(lambda m, t: m.request(method, body, t))).result
 
-    async def list_tools(self) -> list[dict[str, Any]]:
-        """Every tool (``tools/list``, each page)."""
-        tools: list[dict[str, Any]] = []
-        cursor: str | None = None
-        while True:
-            page = await self.request("tools/list", {"cursor": cursor} if cursor is not None else {})
-            tools += page.get("tools", [])
-            cursor = page.get("nextCursor")
-            if cursor is None:
-                return tools
+    async def list_tools(self, *, cursor: str | None = None, all_pages: bool = True, refresh: bool = False) -> list[dict[str, Any]]:
+        """Every tool (``all_pages``, paged by the machine), or one page from ``cursor``;
+        tools with invalid ``x-mcp-header`` annotations are left out."""
+        listed = await self._await(lambda m, t: m.list_tools(t, cursor=cursor, all_pages=all_pages, refresh=refresh))
+        return [r for p in listed.pages for r in p.get("tools", [])]
 
     async def call_tool(self, name: str, arguments: Mapping[str, Any] | None = None) -> dict[str, Any]:
         """``tools/call``: the ``CallToolResult`` (a tool's own failure is ``isError: true``)."""

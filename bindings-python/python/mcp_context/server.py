@@ -334,6 +334,18 @@ class App:
         """``notifications/tools/list_changed`` to the listens that opted in."""
         self._push(lambda m: m.tools_list_changed())
 
+    def log(self, level: str, data: Any, logger: str | None = None) -> int:
+        """``notifications/message`` (``level``: ``"debug"`` … ``"emergency"``; ``data``: any
+        JSON value) to every 2025-11-25 connection and session whose ``logging/setLevel``
+        admits ``level``; how many it was sent on (0 before the server runs). A log line
+        about one request goes with the request: ``ctx.log``."""
+        rt = self._runtime
+        if rt is None:
+            return 0
+        n = rt.machine.log(level, data, logger)
+        rt.host.drain()
+        return n
+
     def use_broker(self, broker: Any) -> None:
         """Scale-out (docs/scale-out.md): the three pushes above are applied here and
         published through ``broker`` (e.g. ``mcp_context.broker.RedisBroker``), whose

@@ -197,6 +197,14 @@ pub enum Event {
         /// The pages.
         listing: Listing<reply::PromptList>,
     },
+    /// `tools/list` pages ([`Client::list_tools`](super::Client::list_tools)), without the
+    /// tools the machine rejected.
+    ToolsListed {
+        /// The call.
+        call: CallId,
+        /// The pages.
+        listing: Listing<reply::ToolList>,
+    },
     /// `resources/read` result.
     ResourceRead {
         /// The call.

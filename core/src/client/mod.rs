@@ -80,8 +80,10 @@
 //! * Methods the machine does not own (`tools/list`, `tools/call`, vendor methods):
 //!   [`Client::request`] sends the host's params object with the machine's `_meta`, id,
 //!   deadline, version retry and `input_required` loop; the result object arrives as
-//!   [`Event::Responded`]. A `tools/list` result loses the tools whose `x-mcp-header`
-//!   annotations are invalid ([`tool_headers`]; the client MUST reject them), and a
+//!   [`Event::Responded`]. `tools/list` is best asked with [`Client::list_tools`], paged
+//!   like the other lists ([`Event::ToolsListed`]); either way a `tools/list` result loses
+//!   the tools whose `x-mcp-header` annotations are invalid ([`tool_headers`]; the client
+//!   MUST reject them), and a
 //!   `tools/call` of a listed tool carries its `Mcp-Param-*` headers
 //!   ([`Transmit::param_headers`]). [`Transmit::http_headers`] gives every header of the
 //!   POST, values encoded ([`header_value`]; docs/rules.md §15.1).

@@ -15,7 +15,7 @@ use crate::json::RawJson;
 use crate::jsonrpc::{FromJson, ParamsError};
 use crate::messages::{
     CompleteResult, DiscoverResult, GetPromptResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, ReadResourceResult,
 };
 
 /// The result type of one method: what [`Reply::view`] decodes into.
@@ -44,6 +44,8 @@ kinds! {
     TemplateList => ListResourceTemplatesResult,
     /// One `prompts/list` page → [`ListPromptsResult`].
     PromptList => ListPromptsResult,
+    /// One `tools/list` page → [`ListToolsResult`].
+    ToolList => ListToolsResult,
     /// `resources/read` (complete) → [`ReadResourceResult`].
     Read => ReadResourceResult,
     /// `prompts/get` (complete) → [`GetPromptResult`].

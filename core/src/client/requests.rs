@@ -40,6 +40,14 @@ impl Client {
         self.start(list(ListKind::Prompts, mode), policy, now_ms)
     }
 
+    /// `tools/list`, paged like the other lists ([`Event::ToolsListed`](super::Event)). Each
+    /// page is screened first: a tool whose `x-mcp-header` annotations are invalid is left
+    /// out and refused by later calls (docs/rules.md §15.1); a walk from the first page
+    /// forgets the tools seen before.
+    pub fn list_tools(&mut self, mode: ListMode, policy: CachePolicy, now_ms: u64) -> CallId {
+        self.start(list(ListKind::Tools, mode), policy, now_ms)
+    }
+
     /// `resources/read` of `uri` (docs/rules.md §7).
     pub fn read_resource(&mut self, uri: &str, policy: CachePolicy, now_ms: u64) -> CallId {
         let uri = String::from(uri);

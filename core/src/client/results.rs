@@ -162,6 +162,7 @@ impl Client {
         let Some(state) = self.calls.get(&call) else {
             return false;
         };
+        let first_page = matches!(&state.spec, Spec::List { cursor: None, .. });
         match &state.spec {
             Spec::Discover => {
                 let r = Reply::<reply::Discover>::decode(result, from_cache);
@@ -183,8 +184,20 @@ impl Client {
                         Event::PromptsListed { call, listing }
                     })
                 }
-                // Tools are out of scope: no call lists them.
-                ListKind::Tools => false,
+                ListKind::Tools => {
+                    if first_page {
+                        // A walk from the start: the server's tools may have changed since.
+                        self.tools.clear();
+                    }
+                    let screened = self.screen_tools(result);
+                    let result = match screened.as_deref().map(|t| RawJson::parse(t.as_bytes())) {
+                        Some(Ok(kept)) => kept,
+                        _ => result,
+                    };
+                    self.page::<reply::ToolList>(call, result, from_cache, |call, listing| {
+                        Event::ToolsListed { call, listing }
+                    })
+                }
             },
             Spec::Read { .. } => match Outcome::<ReadResourceResult<'_>>::from_json(result) {
                 Ok(Outcome::InputRequired(ir)) => self.on_input_required(call, &ir, now_ms),

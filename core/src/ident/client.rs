@@ -26,6 +26,7 @@ idents!(Event {
     Self::ResourcesListed { .. } => "resources_listed",
     Self::TemplatesListed { .. } => "templates_listed",
     Self::PromptsListed { .. } => "prompts_listed",
+    Self::ToolsListed { .. } => "tools_listed",
     Self::ResourceRead { .. } => "resource_read",
     Self::PromptFetched { .. } => "prompt_fetched",
     Self::Completed { .. } => "completed",

@@ -67,6 +67,7 @@ idents!(Failure {
     Self::InvalidParams(_) => "invalid_params",
     Self::Internal => "internal",
     Self::Application { .. } => "application",
+    Self::Handler(_) => "handler",
 });
 
 idents!(RegisterError {

@@ -82,6 +82,7 @@ fn identifiers_are_stable() {
             "resources_listed",
             "templates_listed",
             "prompts_listed",
+            "tools_listed",
             "resource_read",
             "prompt_fetched",
             "completed",

@@ -233,6 +233,79 @@ impl fmt::Display for ConfigError {
 
 impl core::error::Error for ConfigError {}
 
+/// A name [`ServerConfig::set_limit`] does not know (the caller's typo).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UnknownLimit;
+
+impl fmt::Display for UnknownLimit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("unknown limit (see ServerConfig::LIMITS)")
+    }
+}
+
+impl core::error::Error for UnknownLimit {}
+
+/// The named limits: each name, its field (a path in [`ServerConfig`]) and its kind
+/// (`size`: `usize`, `ms`: `u64`). One list makes [`ServerConfig::LIMITS`], `set_limit` and
+/// `limit`.
+macro_rules! limits {
+    ($($name:literal => $($field:ident).+ : $kind:ident),* $(,)?) => {
+        impl ServerConfig {
+            /// The numeric settings a runner's user sets by name
+            /// ([`ServerConfig::set_limit`]): the fields of the same name, and `max_body`
+            /// ([`HttpConfig::max_body`]). A package layer takes exactly these (Python
+            /// keywords as they are, Node options in camelCase), so every binding offers
+            /// the same set.
+            pub const LIMITS: &'static [&'static str] = &[$($name),*];
+
+            /// Sets the limit `name` (one of [`ServerConfig::LIMITS`]) to `value` (saturated
+            /// to `usize` for sizes). A zero capacity is refused later, by
+            /// [`Server::new`](super::Server::new) ([`ConfigError::ZeroCapacity`]).
+            ///
+            /// # Errors
+            /// [`UnknownLimit`] for a name not in [`ServerConfig::LIMITS`].
+            pub fn set_limit(&mut self, name: &str, value: u64) -> Result<(), UnknownLimit> {
+                match name {
+                    $($name => self.$($field).+ = limits!(@from $kind, value),)*
+                    _ => return Err(UnknownLimit),
+                }
+                Ok(())
+            }
+
+            /// The current value of the limit `name`; `None` for a name not in
+            /// [`ServerConfig::LIMITS`].
+            #[must_use]
+            pub fn limit(&self, name: &str) -> Option<u64> {
+                match name {
+                    $($name => Some(limits!(@to $kind, self.$($field).+)),)*
+                    _ => None,
+                }
+            }
+        }
+    };
+    (@from size, $v:expr) => { usize::try_from($v).unwrap_or(usize::MAX) };
+    (@from ms, $v:expr) => { $v };
+    (@to size, $v:expr) => { u64::try_from($v).unwrap_or(u64::MAX) };
+    (@to ms, $v:expr) => { $v };
+}
+
+limits! {
+    "page_size" => page_size: size,
+    "request_timeout_ms" => request_timeout_ms: ms,
+    "stream_queue" => stream_queue: size,
+    "state_ttl_ms" => state_ttl_ms: ms,
+    "max_listens_per_stream" => max_listens_per_stream: size,
+    "max_listens" => max_listens: size,
+    "max_pending_per_stream" => max_pending_per_stream: size,
+    "max_pending" => max_pending: size,
+    "max_sessions" => max_sessions: size,
+    "max_sessions_per_peer" => max_sessions_per_peer: size,
+    "session_handshake_ms" => session_handshake_ms: ms,
+    "session_idle_ms" => session_idle_ms: ms,
+    "max_line" => max_line: size,
+    "max_body" => http.max_body: size,
+}
+
 impl ServerConfig {
     pub(crate) fn check(&self) -> Result<(), ConfigError> {
         if self.supported_versions.is_empty() {
@@ -259,5 +332,33 @@ impl ServerConfig {
             return Err(ConfigError::StateKeyTooShort);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_named_limit_sets_its_field() {
+        for (i, name) in ServerConfig::LIMITS.iter().enumerate() {
+            let mut c = ServerConfig::default();
+            let value = 7_000 + i as u64;
+            assert_ne!(c.limit(name), Some(value), "{name}");
+            c.set_limit(name, value).unwrap();
+            assert_eq!(c.limit(name), Some(value), "{name}");
+            // Exactly one field changed: every other name reads its default.
+            let d = ServerConfig::default();
+            for other in ServerConfig::LIMITS.iter().filter(|o| *o != name) {
+                assert_eq!(c.limit(other), d.limit(other), "{name} moved {other}");
+            }
+        }
+        let mut c = ServerConfig::default();
+        c.set_limit("max_line", 64).unwrap();
+        assert_eq!(c.max_line, 64);
+        c.set_limit("max_body", 9).unwrap();
+        assert_eq!(c.http.max_body, 9);
+        assert_eq!(c.set_limit("max_lines", 1), Err(UnknownLimit));
+        assert_eq!(c.limit("max_lines"), None);
     }
 }

@@ -133,7 +133,7 @@ mod vecmap;
 #[cfg(feature = "alloc")]
 pub use complete::complete_from;
 #[cfg(feature = "alloc")]
-pub use config::{CacheHint, ConfigError, SealingKey, ServerConfig};
+pub use config::{CacheHint, ConfigError, SealingKey, ServerConfig, UnknownLimit};
 #[cfg(feature = "alloc")]
 pub use event::{
     CancelReason, CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle,

@@ -47,6 +47,11 @@ pub enum Failure {
         /// The message.
         message: Cow<'static, str>,
     },
+    /// The application's handler failed in its own way (a binding: an exception that is
+    /// none of the above). A `tools/call` answers a result with `isError: true` and this
+    /// message as its text, so the model sees it (docs/rules.md §20.4); any other request
+    /// gets -32603 and the message is not sent (it is the host's to log).
+    Handler(Cow<'static, str>),
 }
 
 impl Failure {
@@ -312,6 +317,11 @@ impl Server {
             .pending
             .remove(handle)
             .ok_or(RespondError::UnknownHandle)?;
+        if let (Failure::Handler(message), Owed::Tool) = (&failure, &p.owed) {
+            let encoded = self.tool_error_bytes(p.id.as_ref(), message);
+            self.deliver(p.stream, p.transport, p.id.as_ref(), encoded);
+            return Ok(());
+        }
         let err = match (&failure, &p.owed) {
             (Failure::NotFound, Owed::Read { uri, .. }) => {
                 ErrorObject::resource_not_found(JsonStr::new(uri))

@@ -209,7 +209,11 @@ impl Server {
         }
     }
 
-    fn tool_error_bytes(&self, id: RequestId<'_>, message: &str) -> Result<Vec<u8>, EncodeError> {
+    pub(super) fn tool_error_bytes(
+        &self,
+        id: RequestId<'_>,
+        message: &str,
+    ) -> Result<Vec<u8>, EncodeError> {
         outbox::encode(&TypedResponse {
             id,
             result: ToolError {

@@ -69,6 +69,7 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
     private var failed: (@Sendable (Int64) -> Void)?
     private var responded: (@Sendable (Int64?, UInt16, String?) -> Void)?
     private var streams: [Int: Stream] = [:]
+    private let oauth: OAuthSession?
 
     private final class Stream {
         let requestId: Int64?
@@ -77,13 +78,25 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         var buffer = Data()
         var delivered = false
         var broken = false
+        // With OAuth: the request (to send again after a challenge), its attempt, the
+        // `Authorization` it carried, and the challenge it met (status, `WWW-Authenticate`).
+        var request: URLRequest?
+        var attempt = 0
+        var sentAuth: String?
+        var challenge: (Int, String?)?
         init(requestId: Int64?) { self.requestId = requestId }
     }
 
     /// The server's MCP endpoint; `headers` are added to every request (e.g. `Authorization`).
-    public init(url: URL, headers: [String: String] = [:], configuration: URLSessionConfiguration = .default) {
+    /// With `oauth`, a 401 (or 403 `insufficient_scope`) runs its flow and the message is sent
+    /// again with the new token (OAuth.swift).
+    public init(
+        url: URL, headers: [String: String] = [:], configuration: URLSessionConfiguration = .default,
+        oauth: OAuthSession? = nil
+    ) {
         self.url = url
         self.headers = headers
+        self.oauth = oauth
         super.init()
         // Long-lived SSE responses (listens) must not time out between events.
         let configuration = (configuration.copy() as? URLSessionConfiguration) ?? configuration
@@ -107,9 +120,23 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         request.httpBody = bytes
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         for (k, v) in self.headers { request.setValue(v, forHTTPHeaderField: k) }
+        guard let oauth else { return post(request, id: id, attempt: 0, auth: nil) }
+        let (url, ready) = (self.url, request)
+        Task { self.post(ready, id: id, attempt: 0, auth: await oauth.authorizationHeader(for: url)) }
+    }
+
+    private func post(_ request: URLRequest, id: Int64?, attempt: Int, auth: String?) {
+        var request = request
+        if let auth { request.setValue(auth, forHTTPHeaderField: "Authorization") }
         let task = session.dataTask(with: request)
+        let stream = Stream(requestId: id)
+        if oauth != nil {
+            stream.request = request
+            stream.attempt = attempt
+            stream.sentAuth = auth
+        }
         lock.lock()
-        streams[task.taskIdentifier] = Stream(requestId: id)
+        streams[task.taskIdentifier] = stream
         lock.unlock()
         task.resume()
     }
@@ -158,6 +185,15 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         let status = http?.statusCode ?? 0
         lock.lock()
         let stream = streams[dataTask.taskIdentifier]
+        if let oauth, let stream {
+            if status == 401 || status == 403, stream.attempt < 3 {
+                // Not the machine's: the flow runs when the task ends, then the message goes again.
+                stream.challenge = (status, http?.value(forHTTPHeaderField: "WWW-Authenticate"))
+                lock.unlock()
+                return completionHandler(.cancel)
+            }
+            if (200..<300).contains(status) { Task { await oauth.succeeded() } }
+        }
         if let stream {
             stream.status = status
             if type.lowercased().hasPrefix("text/event-stream") {
@@ -202,6 +238,19 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         let receive = self.receive, failed = self.failed
         lock.unlock()
         guard let stream else { return }
+        if let (status, www) = stream.challenge, let oauth, let request = stream.request {
+            let (url, sent, id, attempt) = (self.url, stream.sentAuth, stream.requestId, stream.attempt)
+            Task {
+                do {
+                    try await oauth.challenge(url: url, status: status, wwwAuthenticate: www, sent: sent)
+                    let auth = await oauth.authorizationHeader(for: url)
+                    self.post(request, id: id, attempt: attempt + 1, auth: auth)
+                } catch {
+                    if let id { failed?(id) }
+                }
+            }
+            return
+        }
         var messages: [Data] = []
         if stream.sse == nil, !stream.buffer.isEmpty, stream.buffer.first(where: { !$0.isWhitespace }) == UInt8(ascii: "{") {
             messages = [stream.buffer]
