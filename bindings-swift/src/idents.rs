@@ -264,6 +264,7 @@ mod tests {
                     code: 0,
                     message: s(),
                 },
+                Failure::Handler { message: s() },
             ]),
         );
         same(

@@ -6506,6 +6506,11 @@ public struct ServerConfig: Equatable, Hashable {
      */
     public var maxPending: UInt32
     /**
+     * The longest HTTP request body (bytes) `handleHttp` accepts; a longer one gets 413.
+     * Default: 4 MiB.
+     */
+    public var maxBody: UInt64
+    /**
      * The longest stdio line (bytes before the `\n`) a runner accepts; a longer one is
      * answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
      */
@@ -6610,6 +6615,10 @@ public struct ServerConfig: Equatable, Hashable {
          * Requests awaiting an answer in total.
          */maxPending: UInt32, 
         /**
+         * The longest HTTP request body (bytes) `handleHttp` accepts; a longer one gets 413.
+         * Default: 4 MiB.
+         */maxBody: UInt64, 
+        /**
          * The longest stdio line (bytes before the `\n`) a runner accepts; a longer one is
          * answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
          */maxLine: UInt64, 
@@ -6656,6 +6665,7 @@ public struct ServerConfig: Equatable, Hashable {
         self.maxListens = maxListens
         self.maxPendingPerStream = maxPendingPerStream
         self.maxPending = maxPending
+        self.maxBody = maxBody
         self.maxLine = maxLine
         self.legacySessions = legacySessions
         self.maxSessions = maxSessions
@@ -6703,6 +6713,7 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
                 maxListens: FfiConverterUInt32.read(from: &buf), 
                 maxPendingPerStream: FfiConverterUInt32.read(from: &buf), 
                 maxPending: FfiConverterUInt32.read(from: &buf), 
+                maxBody: FfiConverterUInt64.read(from: &buf), 
                 maxLine: FfiConverterUInt64.read(from: &buf), 
                 legacySessions: FfiConverterBool.read(from: &buf), 
                 maxSessions: FfiConverterUInt32.read(from: &buf), 
@@ -6736,6 +6747,7 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
         FfiConverterUInt32.write(value.maxListens, into: &buf)
         FfiConverterUInt32.write(value.maxPendingPerStream, into: &buf)
         FfiConverterUInt32.write(value.maxPending, into: &buf)
+        FfiConverterUInt64.write(value.maxBody, into: &buf)
         FfiConverterUInt64.write(value.maxLine, into: &buf)
         FfiConverterBool.write(value.legacySessions, into: &buf)
         FfiConverterUInt32.write(value.maxSessions, into: &buf)
@@ -9801,6 +9813,16 @@ public enum Failure: Equatable, Hashable {
          * The message.
          */message: String
     )
+    /**
+     * The handler failed in its own way (a thrown error that is none of the above): a
+     * `tools/call` is answered with a result, `isError: true` and `message` as its text (the
+     * model sees it); any other request gets -32603 without the message.
+     */
+    case handler(
+        /**
+         * What went wrong, for the model (tools only).
+         */message: String
+    )
 
 
 
@@ -9832,6 +9854,9 @@ public struct FfiConverterTypeFailure: FfiConverterRustBuffer {
         case 4: return .application(code: try FfiConverterInt32.read(from: &buf), message: try FfiConverterString.read(from: &buf)
         )
         
+        case 5: return .handler(message: try FfiConverterString.read(from: &buf)
+        )
+        
         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
@@ -9856,6 +9881,11 @@ public struct FfiConverterTypeFailure: FfiConverterRustBuffer {
         case let .application(code,message):
             writeInt(&buf, Int32(4))
             FfiConverterInt32.write(code, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .handler(message):
+            writeInt(&buf, Int32(5))
             FfiConverterString.write(message, into: &buf)
             
         }

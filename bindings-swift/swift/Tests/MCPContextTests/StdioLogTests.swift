@@ -88,4 +88,31 @@ final class StdioLogTests: XCTestCase {
         feed.finish()
         await server.value
     }
+
+    struct Broken: Error, CustomStringConvertible {
+        var description: String { "the disk is full" }
+    }
+
+    /// A handler's own error (not an `MCPHandlerError`) is the core's `Failure.handler`: a tool
+    /// call's result with `isError: true` and the error's text; -32603 without it elsewhere.
+    func testAHandlersOwnErrorIsAToolResultWithIsErrorOrAnInternalError() async throws {
+        let host = try MCPServerHost(name: "fail", version: "1.0.0")
+        try await host.tool("save") { _ in throw Broken() }
+        try await host.prompt("draft") { _ in throw Broken() }
+        let (input, feed) = AsyncStream<Data>.makeStream()
+        let written = Written()
+        let server = Task { await host.run(lines: input) { written.append($0) } }
+        feed.yield(Data((#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"save","arguments":{},"# + Self.meta + "}}").utf8))
+        let tool = try object(try await written.first(1)[0])
+        let result = try XCTUnwrap(tool["result"] as? [String: Any])
+        XCTAssertEqual(result["isError"] as? Bool, true)
+        XCTAssertEqual((result["content"] as? [[String: Any]])?.first?["text"] as? String, "the disk is full")
+        feed.yield(Data((#"{"jsonrpc":"2.0","id":2,"method":"prompts/get","params":{"name":"draft","# + Self.meta + "}}").utf8))
+        let prompt = try object(try await written.first(2)[1])
+        let error = try XCTUnwrap(prompt["error"] as? [String: Any])
+        XCTAssertEqual(error["code"] as? Int, -32603)
+        XCTAssertFalse(String(describing: error).contains("disk"))
+        feed.finish()
+        await server.value
+    }
 }

@@ -15,7 +15,9 @@
 import Foundation
 
 /// What a handler throws to answer with a JSON-RPC error instead of a result. Any other error
-/// is answered -32603 (internal error) without its text.
+/// is the handler's own failure (the core's `Failure.handler`): a tool call's result with
+/// `isError: true` and the error's description, -32603 (internal error) without its text for
+/// any other request.
 public enum MCPHandlerError: Error, Sendable, Equatable {
     /// Resource or prompt not found (-32602 with `data.uri` for reads).
     case notFound
@@ -371,19 +373,10 @@ public actor MCPServerHost {
             var arguments: [String: Wire.JSON] = [:]
             if case .object(let a)? = try? Wire.JSON(text: argumentsJson) { arguments = a }
             let captured = arguments
+            // Any other error the tool throws is the core's `Failure.handler`: a result the
+            // model sees (`isError`), not a JSON-RPC error.
             spawn(handle, retry) { host in
-                let result: Wire.CallToolResult
-                do {
-                    result = try await handler(captured)
-                } catch let error as MCPHandlerError {
-                    throw error
-                } catch let input as MCPInputRequired {
-                    throw input
-                } catch {
-                    // The tool failed: a result the model sees (`isError`), not a JSON-RPC error.
-                    try await host.answerToolError(handle, String(describing: error))
-                    return
-                }
+                let result = try await handler(captured)
                 try await host.answerTool(handle, try wireJSON(result))
             }
         case .listResources(let handle, let cursor, _):
@@ -416,7 +409,7 @@ public actor MCPServerHost {
             } catch is RespondError {
                 // Already answered, cancelled or timed out: nothing to send.
             } catch {
-                await self.answerFailure(handle, nil)
+                await self.answerHandlerFailure(handle, String(describing: error))
             }
             await self.finished()
         }
@@ -444,8 +437,10 @@ public actor MCPServerHost {
         try machine.respondTool(handle: handle, resultJson: json)
     }
 
-    private func answerToolError(_ handle: UInt64, _ message: String) throws {
-        try machine.respondToolError(handle: handle, message: message)
+    /// The core's rule for a handler's own failure: `isError` on a tool call, -32603 (the
+    /// message not sent) elsewhere.
+    private func answerHandlerFailure(_ handle: UInt64, _ message: String) {
+        try? machine.fail(handle: handle, failure: .handler(message: message))
     }
 
     private func answerResult(_ handle: UInt64, _ json: String) throws {
