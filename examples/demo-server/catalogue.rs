@@ -133,6 +133,21 @@ impl Catalogue {
         })
     }
 
+    /// The URIs and titles of the notes whose title or body contains `query` (any case),
+    /// one per line; `None` when none does.
+    pub(crate) fn search(&self, query: &str) -> Option<String> {
+        let q = query.to_lowercase();
+        let hits: Vec<String> = self
+            .notes
+            .iter()
+            .filter(|(_, n)| {
+                n.title.to_lowercase().contains(&q) || n.body.to_lowercase().contains(&q)
+            })
+            .map(|((p, id), n)| format!("{} {}", Self::uri(p, id), n.title))
+            .collect();
+        (!hits.is_empty()).then(|| hits.join("\n"))
+    }
+
     /// Completion of note ids, which depend on the project already chosen.
     pub(crate) fn complete(&self, c: &CompleteRequest) -> Vec<String> {
         match (c.argument.as_str(), c.context("project")) {

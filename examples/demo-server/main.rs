@@ -20,12 +20,13 @@ use std::time::Duration;
 
 use catalogue::Catalogue;
 use mcp_context::messages::owned::{
-    OwnedImplementation, OwnedPrompt, OwnedPromptArgument, OwnedResource, OwnedResourceContents,
-    OwnedResourceTemplate,
+    FromJsonText, OwnedImplementation, OwnedPrompt, OwnedPromptArgument, OwnedResource,
+    OwnedResourceContents, OwnedResourceTemplate, OwnedTool,
 };
 use mcp_context::server::{CacheHint, PromptEntry, ResourceEntry, ServerConfig, TemplateEntry};
 use mcp_context_host::{
-    App, CompleteRequest, Context, Error, Notifier, PromptRequest, ReadRequest,
+    App, CompleteRequest, Context, Error, Notifier, PromptRequest, ReadRequest, ToolReply,
+    ToolRequest,
 };
 
 pub(crate) const NOTE_TEMPLATE: &str = "notes://{project}/{id}";
@@ -46,7 +47,7 @@ pub(crate) fn app(catalogue: &Shared) -> App {
             env!("CARGO_PKG_VERSION"),
         )),
         instructions: Some(
-            "Notes are resources (notes://{project}/{id}); review_note embeds one in a prompt."
+            "Notes are resources (notes://{project}/{id}); review_note embeds one in a prompt; search_notes finds them."
                 .into(),
         ),
         ..ServerConfig::default()
@@ -141,7 +142,31 @@ pub(crate) fn app(catalogue: &Shared) -> App {
     };
     app.complete_template(NOTE_TEMPLATE, ids(catalogue.clone()));
     app.complete_prompt("review_note", ids(catalogue.clone()));
+    let c = catalogue.clone();
+    app.tool(search_tool(), move |req: ToolRequest, _cx: Context| {
+        let query = req
+            .arg("query")
+            .and_then(|q| q.as_str())
+            .map(|q| q.to_cow().into_owned());
+        let found = query.as_deref().map(|q| with(&c, |c| c.search(q)));
+        async move {
+            match found {
+                // The machine checked that `query` is present; a non-string is the tool's error.
+                None => Err(Error::tool("query must be a string")),
+                Some(None) => Ok(ToolReply::text("No note matches.")),
+                Some(Some(hits)) => Ok(ToolReply::text(&hits)),
+            }
+        }
+    });
     app
+}
+
+/// `search_notes`: full-text search over the catalogue.
+fn search_tool() -> OwnedTool {
+    OwnedTool::from_json_text(
+        r#"{"name":"search_notes","title":"Search notes","description":"Notes whose title or body contains the query (any case), as URI and title lines.","inputSchema":{"type":"object","properties":{"query":{"type":"string"}},"required":["query"]}}"#,
+    )
+    .unwrap_or_else(|e| unreachable!("the search_notes definition is valid: {e}"))
 }
 
 /// The timer's edit: a line appended to notes://acme/1, and listeners told.

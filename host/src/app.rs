@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use mcp_context::messages::owned::{
     OwnedImplementation, OwnedJson, OwnedPrompt, OwnedResource, OwnedResourceContents,
-    OwnedResourceTemplate,
+    OwnedResourceTemplate, OwnedTool,
 };
 use mcp_context::server::{
     CacheHint, ConfigError, PromptEntry, RegisterError, ResourceEntry, Server, ServerConfig,
@@ -18,7 +18,7 @@ use mcp_context::server::{
 use crate::engine::Engine;
 use crate::handler::{
     BoxFuture, CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply,
-    MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest,
+    MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest, ToolReply, ToolRequest,
 };
 use crate::host::Host;
 
@@ -28,6 +28,8 @@ pub(crate) type PromptFn =
     Arc<dyn Fn(PromptRequest, Context) -> BoxFuture<HandlerResult<PromptReply>> + Send + Sync>;
 pub(crate) type MethodFn =
     Arc<dyn Fn(MethodRequest, Context) -> BoxFuture<HandlerResult<MethodReply>> + Send + Sync>;
+pub(crate) type ToolFn =
+    Arc<dyn Fn(ToolRequest, Context) -> BoxFuture<HandlerResult<ToolReply>> + Send + Sync>;
 pub(crate) type ListFn =
     Arc<dyn Fn(ListRequest, Context) -> BoxFuture<HandlerResult<ListPage>> + Send + Sync>;
 pub(crate) type CompleteFn =
@@ -40,6 +42,7 @@ pub(crate) struct Handlers {
     pub(crate) templates: HashMap<TemplateId, (String, ReadFn)>,
     pub(crate) unlisted: Option<ReadFn>,
     pub(crate) prompts: HashMap<String, PromptFn>,
+    pub(crate) tools: HashMap<String, ToolFn>,
     pub(crate) complete_prompt: HashMap<String, CompleteFn>,
     pub(crate) complete_template: HashMap<TemplateId, CompleteFn>,
     pub(crate) methods: HashMap<String, MethodFn>,
@@ -307,6 +310,29 @@ impl App {
             let name = entry.prompt.name.clone();
             s.add_prompt(entry)?;
             b.handlers.prompts.insert(name, handler);
+            Ok(())
+        })
+    }
+
+    /// A tool on the core's registry (`tools/list` and `tools/call` are the machine's; the
+    /// `tools` capability is declared), called through `handler`. The machine has already
+    /// refused unknown or hidden tools, non-object arguments and missing required ones; an
+    /// `Err` from `handler` follows [`ToolReply`]'s rule. Not to be mixed with
+    /// [`App::method`]`("tools/…")` ([`App::build`] refuses it).
+    pub fn tool<F, Fut, R>(&mut self, tool: OwnedTool, handler: F) -> &mut Self
+    where
+        F: Fn(ToolRequest, Context) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = HandlerResult<R>> + Send + 'static,
+        R: Into<ToolReply>,
+    {
+        let handler: ToolFn = Arc::new(move |r, c| {
+            let fut = handler(r, c);
+            Box::pin(async move { fut.await.map(Into::into) })
+        });
+        self.op(move |s, b| {
+            let name = tool.name().to_owned();
+            s.add_tool(tool)?;
+            b.handlers.tools.insert(name, handler);
             Ok(())
         })
     }

@@ -29,7 +29,7 @@ use tokio_util::sync::CancellationToken;
 use crate::app::Handlers;
 use crate::handler::{
     BoxFuture, CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply,
-    MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest,
+    MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest, ToolReply, ToolRequest,
 };
 
 /// Where the transmits of one stream go.
@@ -53,7 +53,13 @@ pub(crate) struct Engine {
     idle: Notify,
     next_stream: AtomicU64,
     stop: CancellationToken,
+    /// Verified callers by `auth` id (the latest of each), for [`Context::principal`].
+    callers: Mutex<HashMap<u64, Arc<mcp_context::auth::resource_server::Caller>>>,
 }
+
+/// Verified callers remembered at most; past it the table starts over (a caller seen again
+/// is remembered again on its next request).
+const MAX_CALLERS: usize = 4096;
 
 impl Engine {
     pub(crate) fn new(server: Server, handlers: Handlers) -> Arc<Self> {
@@ -71,12 +77,35 @@ impl Engine {
             idle: Notify::new(),
             next_stream: AtomicU64::new(1),
             stop: CancellationToken::new(),
+            callers: Mutex::new(HashMap::new()),
         })
     }
 
     /// Milliseconds since the engine was built: the machine's clock.
     pub(crate) fn now(&self) -> u64 {
         u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Remembers the verified caller of `auth`.
+    pub(crate) fn remember_caller(
+        &self,
+        auth: u64,
+        caller: mcp_context::auth::resource_server::Caller,
+    ) {
+        let mut callers = self.callers.lock().unwrap_or_else(PoisonError::into_inner);
+        if callers.len() >= MAX_CALLERS && !callers.contains_key(&auth) {
+            callers.clear();
+        }
+        callers.insert(auth, Arc::new(caller));
+    }
+
+    /// The verified caller of `auth`, if one was seen.
+    pub(crate) fn caller(
+        &self,
+        auth: u64,
+    ) -> Option<Arc<mcp_context::auth::resource_server::Caller>> {
+        let callers = self.callers.lock().unwrap_or_else(PoisonError::into_inner);
+        callers.get(&auth).cloned()
     }
 
     /// A stream id never handed out before.
@@ -261,6 +290,27 @@ impl Engine {
                 );
                 self.run(e.handle, token, fut, answer_prompt);
             }
+            Event::CallTool(e) => {
+                let Some(handler) = self.handlers.tools.get(&e.name) else {
+                    return self.finish::<ToolReply>(
+                        e.handle,
+                        Err(crate::Error::not_found()),
+                        |_, _, _| Ok(()),
+                    );
+                };
+                let mut cx = self.context(e.handle, e.auth, token.clone());
+                cx.capabilities = e.capabilities;
+                let fut = handler(
+                    ToolRequest {
+                        name: e.name,
+                        arguments: e.arguments,
+                        progress: e.progress,
+                        retry: e.retry,
+                    },
+                    cx,
+                );
+                self.run(e.handle, token, fut, answer_tool);
+            }
             Event::Complete(e) => {
                 let handler = match &e.target {
                     CompletionTarget::Prompt(name) => self.handlers.complete_prompt.get(name),
@@ -285,7 +335,7 @@ impl Engine {
                 let Some(handler) = self.handlers.methods.get(&e.method) else {
                     return self.finish::<MethodReply>(
                         e.handle,
-                        Err(crate::Error::internal()),
+                        Err(crate::Error::not_found()),
                         |_, _, _| Ok(()),
                     );
                 };
@@ -391,6 +441,13 @@ fn answer_method(s: &mut Server, h: Handle, r: MethodReply) -> Result<(), Respon
         MethodReply::Result(j) => s.respond_result(h, j, None),
         MethodReply::Cached(j, hint) => s.respond_result(h, j, Some(hint)),
         MethodReply::InputRequired(i) => s.respond_input_required(h, i),
+    }
+}
+
+fn answer_tool(s: &mut Server, h: Handle, r: ToolReply) -> Result<(), RespondError> {
+    match r {
+        ToolReply::Result(j) => s.respond_tool(h, j),
+        ToolReply::InputRequired(i) => s.respond_input_required(h, i),
     }
 }
 

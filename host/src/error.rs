@@ -9,8 +9,9 @@ use std::fmt;
 
 use mcp_context::server::Failure;
 
-/// A handler's failure. `?` on any [`std::error::Error`] gives [`Error::internal`]
-/// (-32603, the detail stays in the server: it is never sent to the client).
+/// A handler's failure. `?` on any [`std::error::Error`] gives [`Error::tool`] with the
+/// error's text: a tool result with `isError: true` on `tools/call`, -32603 elsewhere (the
+/// detail stays in the server: it is never sent to the client).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Error(Failure);
 
@@ -44,6 +45,14 @@ impl Error {
         })
     }
 
+    /// The handler failed in its own way (docs/rules.md §20.4): on `tools/call` a result
+    /// with `isError: true` and `message` as its text, so the model sees it; on any other
+    /// request -32603 without the message.
+    #[must_use]
+    pub fn tool(message: impl Into<Cow<'static, str>>) -> Self {
+        Self(Failure::Handler(message.into()))
+    }
+
     /// The core's failure this error answers with.
     #[must_use]
     pub fn failure(&self) -> &Failure {
@@ -64,8 +73,8 @@ impl Error {
 }
 
 impl<E: std::error::Error> From<E> for Error {
-    fn from(_: E) -> Self {
-        Self::internal()
+    fn from(e: E) -> Self {
+        Self::tool(e.to_string())
     }
 }
 
@@ -75,6 +84,7 @@ impl fmt::Display for Error {
             Failure::NotFound => f.write_str("not found"),
             Failure::InvalidParams(m) => write!(f, "invalid params: {m}"),
             Failure::Application { code, message } => write!(f, "error {code}: {message}"),
+            Failure::Handler(m) => write!(f, "handler failed: {m}"),
             _ => f.write_str("internal error"),
         }
     }

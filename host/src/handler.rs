@@ -1,5 +1,6 @@
-//! What a handler receives ([`ReadRequest`], [`PromptRequest`], [`CompleteRequest`] and a
-//! [`Context`]) and what it may answer ([`ReadReply`]).
+//! What a handler receives ([`ReadRequest`], [`PromptRequest`], [`ToolRequest`],
+//! [`CompleteRequest`] and a [`Context`]) and what it may answer ([`ReadReply`],
+//! [`ToolReply`]…).
 //!
 //! Every request type owns its data, so a handler is an ordinary `async move` block that
 //! can await anything (a database, a file, another server) before it answers.
@@ -8,6 +9,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
+use mcp_context::json::RawJson;
 use mcp_context::messages::owned::{OwnedGetPromptResult, OwnedJson, OwnedResourceContents};
 use mcp_context::server::{CacheHint, DeclaredCapabilities, Handle, InputRequired, Retry};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
@@ -60,6 +62,66 @@ impl PromptRequest {
     #[must_use]
     pub fn arg(&self, name: &str) -> Option<&str> {
         lookup(&self.arguments, name)
+    }
+}
+
+/// A `tools/call` of a registered tool the caller may see: `arguments` is an object holding
+/// every property the `inputSchema` requires (the core checked both; a missing one was
+/// already answered as a tool error).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolRequest {
+    /// The tool's name.
+    pub name: String,
+    /// `arguments`, a JSON object (`{}` when the request sent none).
+    pub arguments: OwnedJson,
+    /// The request carried a `progressToken` (see [`Context::progress`]).
+    pub progress: bool,
+    /// The verified inputs of an `input_required` retry.
+    pub retry: Option<Retry>,
+}
+
+impl ToolRequest {
+    /// Argument `name`, as raw JSON.
+    #[must_use]
+    pub fn arg(&self, name: &str) -> Option<RawJson<'_>> {
+        self.arguments.as_raw().get(name)
+    }
+}
+
+/// The answer to `tools/call`. A handler's `Err` is the core's rule (docs/rules.md §20.4):
+/// [`crate::Error::tool`] (and `?` on any [`std::error::Error`]) is a result with
+/// `isError: true` and the message as text, the other [`crate::Error`]s are protocol errors.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ToolReply {
+    /// A `CallToolResult` object (`content` required; `structuredContent`, `isError`,
+    /// `_meta` optional). The machine adds `resultType` and `_meta.serverInfo`.
+    Result(OwnedJson),
+    /// Ask the client first.
+    InputRequired(InputRequired),
+}
+
+impl ToolReply {
+    /// A result whose one content block is `text`.
+    #[must_use]
+    pub fn text(text: &str) -> Self {
+        let quoted = mcp_context::json::to_string(text).unwrap_or_default();
+        let json = OwnedJson::parse(
+            ["{\"content\":[{\"type\":\"text\",\"text\":", &quoted, "}]}"].concat(),
+        )
+        .unwrap_or_else(|_| OwnedJson::empty_object());
+        Self::Result(json)
+    }
+}
+
+impl From<OwnedJson> for ToolReply {
+    fn from(j: OwnedJson) -> Self {
+        Self::Result(j)
+    }
+}
+
+impl From<InputRequired> for ToolReply {
+    fn from(i: InputRequired) -> Self {
+        Self::InputRequired(i)
     }
 }
 
@@ -224,6 +286,16 @@ impl Context {
     #[must_use]
     pub fn caller(&self) -> u64 {
         self.auth
+    }
+
+    /// The verified caller of a protected endpoint (docs/rules.md §22.3): subject, client,
+    /// scopes, audience, expiry as the verifier resolved them; `None` on an unprotected
+    /// endpoint, for the anonymous caller, and on stdio. The token itself is never kept.
+    #[must_use]
+    pub fn principal(&self) -> Option<Arc<mcp_context::auth::resource_server::Caller>> {
+        (self.auth != 0)
+            .then(|| self.engine.caller(self.auth))
+            .flatten()
     }
 
     /// The client capabilities the request declared (input requests may use only these).

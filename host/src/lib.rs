@@ -30,6 +30,7 @@
 //! | `stdio` | [`serve_stdio`], [`Host::serve`] |
 //! | [`http`] | Streamable HTTP on axum: [`Host::router`], [`Host::serve_http`] |
 //! | `notify` | [`Notifier`]: change notifications from anywhere |
+//! | [`protect`] | token verifiers for a protected endpoint: [`protect::JwtVerifier`], [`protect::IntrospectionVerifier`] |
 //! | [`client`] | [`client::McpClient`]: the async client (stdio child, any pipe, HTTP) |
 
 mod app;
@@ -40,6 +41,7 @@ mod handler;
 mod host;
 pub mod http;
 mod notify;
+pub mod protect;
 mod stdio;
 mod timer;
 
@@ -47,7 +49,7 @@ pub use app::{App, BuildError};
 pub use error::Error;
 pub use handler::{
     CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply, MethodRequest,
-    PromptReply, PromptRequest, ReadReply, ReadRequest,
+    PromptReply, PromptRequest, ReadReply, ReadRequest, ToolReply, ToolRequest,
 };
 pub use host::Host;
 pub use notify::Notifier;

@@ -42,6 +42,11 @@ impl Notifier {
         self.engine.input(|st, _| st.server.prompts_list_changed());
     }
 
+    /// `notifications/tools/list_changed` to the subscriptions that asked for it.
+    pub fn tools_list_changed(&self) {
+        self.engine.input(|st, _| st.server.tools_list_changed());
+    }
+
     /// Runs `f` on the machine (register or remove resources, templates, prompts; store
     /// new contents), then drains it.
     pub fn with_server<R>(&self, f: impl FnOnce(&mut Server) -> R) -> R {

@@ -488,3 +488,129 @@ async fn dynamic_lists_page_after_the_registered_resources() {
         .collect();
     assert!(order.windows(2).all(|w| w[0] < w[1]), "{text}");
 }
+
+fn tool(json: &str) -> mcp_context::messages::owned::OwnedTool {
+    use mcp_context::messages::owned::FromJsonText;
+    mcp_context::messages::owned::OwnedTool::from_json_text(json).unwrap()
+}
+
+fn call_line(id: u32, name: &str, arguments: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{{META},"name":"{name}","arguments":{arguments}}}}}"#
+    )
+}
+
+/// Tools on the core's registry (docs/rules.md §20): the machine lists them and refuses bad
+/// calls; the handler's answer, its tool error and its missing handler take the core's shape.
+#[tokio::test]
+async fn tools_are_served_from_the_core_registry() {
+    use mcp_context_host::{ToolReply, ToolRequest};
+    let mut app = App::named("tools", "1.0.0");
+    app.tool(
+        tool(
+            r#"{"name":"add","inputSchema":{"type":"object","required":["a","b"],"properties":{"a":{"type":"integer"},"b":{"type":"integer"}}}}"#,
+        ),
+        |req: ToolRequest, _cx: Context| async move {
+            let n = |k| {
+                req.arg(k)
+                    .and_then(|v| v.as_number())
+                    .and_then(|n| n.as_i64())
+            };
+            let (a, b) = (n("a"), n("b"));
+            tokio::time::sleep(Duration::from_millis(5)).await;
+            let (Some(a), Some(b)) = (a, b) else {
+                return Err(Error::invalid_params("a and b must be integers"));
+            };
+            Ok(ToolReply::text(&format!("{}", a + b)))
+        },
+    );
+    app.tool(
+        tool(r#"{"name":"fail","inputSchema":{"type":"object"}}"#),
+        |_req: ToolRequest, _cx: Context| async move {
+            let n: u32 = "not \"a\" number".parse()?;
+            Ok(ToolReply::text(&n.to_string()))
+        },
+    );
+    let host = app.build().unwrap();
+    let mut raw = Raw::start(&host);
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{META}}}}}"#
+    ))
+    .await;
+    let v = raw.next().await;
+    assert_eq!(
+        v["result"]["capabilities"]["tools"]["listChanged"], true,
+        "{v}"
+    );
+    raw.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{{META}}}}}"#
+    ))
+    .await;
+    let v = raw.next().await;
+    let names: Vec<_> = v["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(names, ["add", "fail"], "{v}");
+
+    raw.send(&call_line(3, "add", r#"{"a":2,"b":40}"#)).await;
+    let v = raw.next().await;
+    assert_eq!(v["id"], 3, "{v}");
+    assert_eq!(v["result"]["content"][0]["text"], "42", "{v}");
+    assert_eq!(v["result"]["resultType"], "complete", "{v}");
+    assert_eq!(
+        v["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"], "tools",
+        "{v}"
+    );
+    assert!(v["result"].get("isError").is_none(), "{v}");
+
+    // A protocol error the handler chose stays one.
+    raw.send(&call_line(4, "add", r#"{"a":"x","b":1}"#)).await;
+    let v = raw.next().await;
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    assert_eq!(v["error"]["message"], "a and b must be integers", "{v}");
+
+    // `?` on an ordinary error: a tool error the model sees (§20.4), its text escaped.
+    raw.send(&call_line(5, "fail", "{}")).await;
+    let v = raw.next().await;
+    assert_eq!(v["result"]["isError"], true, "{v}");
+    assert_eq!(
+        v["result"]["content"][0]["text"], "invalid digit found in string",
+        "{v}"
+    );
+
+    // The machine refuses before any handler runs.
+    raw.send(&call_line(6, "add", r#"{"a":1}"#)).await;
+    let v = raw.next().await;
+    assert_eq!(v["result"]["isError"], true, "{v}");
+    assert_eq!(
+        v["result"]["content"][0]["text"], "Missing required argument: b",
+        "{v}"
+    );
+    raw.send(&call_line(7, "nope", "{}")).await;
+    let v = raw.next().await;
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+
+    // A tool registered at runtime without a handler: the core's `Failure::NotFound`
+    // ("Unknown tool"), never an answer the host makes up.
+    host.notifier()
+        .with_server(|s| s.add_tool(tool(r#"{"name":"orphan","inputSchema":{"type":"object"}}"#)))
+        .unwrap();
+    raw.send(&call_line(8, "orphan", "{}")).await;
+    let v = raw.next().await;
+    assert_eq!(v["error"]["code"], -32602, "{v}");
+    assert_eq!(v["error"]["message"], "Unknown tool", "{v}");
+}
+
+#[test]
+fn tool_text_escapes_json() {
+    use mcp_context_host::ToolReply;
+    let ToolReply::Result(j) = ToolReply::text("a \"quoted\"\nline") else {
+        panic!("not a result")
+    };
+    let v: Value = serde_json::from_str(j.as_raw().as_text()).unwrap();
+    assert_eq!(v["content"][0]["text"], "a \"quoted\"\nline");
+    assert_eq!(v["content"][0]["type"], "text");
+}

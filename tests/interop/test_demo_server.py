@@ -42,7 +42,7 @@ def test_discover_negotiates_the_modern_protocol():
         caps = c.server_capabilities
         assert caps.resources is not None and caps.resources.subscribe
         assert caps.prompts is not None and caps.completions is not None
-        assert caps.tools is None
+        assert caps.tools is not None and caps.tools.list_changed
         assert "notes://" in (c.instructions or "")
 
     run(body)
@@ -120,11 +120,34 @@ def test_completion_for_prompt_arguments_and_template_variables():
     run(body)
 
 
+def test_search_notes_tool():
+    """A tool on the core's registry of the Rust host (`App::tool`): listed, called, its
+    missing argument and its own error results the model sees, an unknown tool an error."""
+
+    async def body(c: Client):
+        tools = await c.list_tools()
+        assert [t.name for t in tools.tools] == ["search_notes"]
+        assert tools.tools[0].input_schema["required"] == ["query"]
+        hit = await c.call_tool("search_notes", {"query": "CERTIFICATE"})
+        assert not hit.is_error and hit.content[0].text == "notes://acme/2 Incident 42"
+        miss = await c.call_tool("search_notes", {"query": "nothing like this"})
+        assert not miss.is_error and miss.content[0].text == "No note matches."
+        bad = await c.call_tool("search_notes", {"query": 7})
+        assert bad.is_error and bad.content[0].text == "query must be a string"
+        missing = await c.call_tool("search_notes", {})
+        assert missing.is_error and missing.content[0].text == "Missing required argument: query"
+        with pytest.raises(MCPError) as err:
+            await c.call_tool("nope", {})
+        assert err.value.error.code == -32602
+
+    run(body)
+
+
 def test_listen_receives_updates_for_a_sub_resource():
     async def body(c: Client):
         async with c.listen(resource_subscriptions=["notes://acme"], tools_list_changed=True) as sub:
             assert list(sub.honored.resource_subscriptions or []) == ["notes://acme"]
-            assert not sub.honored.tools_list_changed
+            assert sub.honored.tools_list_changed
             async for event in sub:
                 assert isinstance(event, ResourceUpdated)
                 assert event.uri == "notes://acme/1"

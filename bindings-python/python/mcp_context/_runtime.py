@@ -93,8 +93,8 @@ class Runtime:
     def _prompt(self, ev: GetPrompt) -> None:
         p = self.app._prompts.get(ev.name)
         call, m = self.host.call, self.machine
-        if p is None:
-            call(m.fail, ev.handle, "invalid_params", f"unknown prompt {ev.name!r}")
+        if p is None:  # on the machine without a handler here: the core's "Unknown prompt"
+            call(m.fail, ev.handle, "not_found")
             return
         for arg, allowed in p.choices.items():
             v = ev.arguments.get(arg)
@@ -153,7 +153,7 @@ class Runtime:
         call, m, app = self.host.call, self.machine, self.app
         fn = app._methods.get(ev.method)
         if fn is None:
-            call(m.fail, ev.handle, "internal")
+            call(m.fail, ev.handle, "not_found")
             return
         params = ev.params
         two = len(inspect.signature(fn).parameters) >= 2

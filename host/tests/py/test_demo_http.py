@@ -48,6 +48,17 @@ def test_discover_over_http():
     run(body)
 
 
+def test_search_notes_tool_over_http():
+    async def body(c: Client):
+        assert c.server_capabilities.tools is not None
+        hit = await c.call_tool("search_notes", {"query": "stateless"})
+        assert not hit.is_error and hit.content[0].text == "notes://apollo/7 Design notes"
+        missing = await c.call_tool("search_notes", {})
+        assert missing.is_error and missing.content[0].text == "Missing required argument: query"
+
+    run(body)
+
+
 def test_lists_reads_and_errors_over_http():
     async def body(c: Client):
         res = await c.list_resources()

@@ -62,6 +62,16 @@ function suite(name, connect) {
       const ids = await client.complete({ ref, argument: { name: 'id', value: '' }, context: { arguments: { project: 'acme' } } })
       assert.deepEqual(ids.completion.values, ['1', '2'])
     })
+    it('lists and calls the search_notes tool (App::tool on the core registry)', async () => {
+      const { tools } = await client.listTools()
+      assert.deepEqual(tools.map((t) => t.name), ['search_notes'])
+      const hit = await client.callTool({ name: 'search_notes', arguments: { query: 'certificate' } })
+      assert.deepEqual(hit.content, [{ type: 'text', text: 'notes://acme/2 Incident 42' }])
+      assert.ok(!hit.isError)
+      const bad = await client.callTool({ name: 'search_notes', arguments: { query: 7 } })
+      assert.equal(bad.isError, true)
+      assert.equal(bad.content[0].text, 'query must be a string')
+    })
     it('listens and receives the timer\'s resources/updated', async () => {
       const got = new Promise((resolve) => client.setNotificationHandler('notifications/resources/updated', (n) => resolve(n.params.uri)))
       const sub = await client.listen({ resourceSubscriptions: ['notes://acme'] })
