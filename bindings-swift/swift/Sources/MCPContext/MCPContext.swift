@@ -10988,6 +10988,11 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
      */
     case toolsByMethod
     /**
+     * A scope the protected resource does not support (per-item scopes of an authorized
+     * server).
+     */
+    case unknownScope
+    /**
      * The JSON text is not the spec's shape for this item.
      */
     case invalidJson(
@@ -11060,10 +11065,11 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
         case 7: return .coreCapability
         case 8: return .notAnObject
         case 9: return .toolsByMethod
-        case 10: return .invalidJson(
+        case 10: return .unknownScope
+        case 11: return .invalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 11: return .other(
+        case 12: return .other(
             description: try FfiConverterString.read(from: &buf)
             )
 
@@ -11119,13 +11125,17 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(9))
         
         
-        case let .invalidJson(description):
+        case .unknownScope:
             writeInt(&buf, Int32(10))
+        
+        
+        case let .invalidJson(description):
+            writeInt(&buf, Int32(11))
             FfiConverterString.write(description, into: &buf)
             
         
         case let .other(description):
-            writeInt(&buf, Int32(11))
+            writeInt(&buf, Int32(12))
             FfiConverterString.write(description, into: &buf)
             
         }
@@ -11707,6 +11717,10 @@ enum ServerConfigError: Swift.Error, Equatable, Hashable, Foundation.LocalizedEr
      */
     case stateKeyTooShort
     /**
+     * The resource-server protection is not valid (the core's `ServerConfig::protection`).
+     */
+    case invalidProtection
+    /**
      * A kind added to the core after this binding version.
      */
     case other
@@ -11753,7 +11767,8 @@ public struct FfiConverterTypeServerConfigError: FfiConverterRustBuffer {
         case 1: return .noSupportedVersion
         case 2: return .zeroCapacity
         case 3: return .stateKeyTooShort
-        case 4: return .other
+        case 4: return .invalidProtection
+        case 5: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -11778,8 +11793,12 @@ public struct FfiConverterTypeServerConfigError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(3))
         
         
-        case .other:
+        case .invalidProtection:
             writeInt(&buf, Int32(4))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(5))
         
         }
     }
