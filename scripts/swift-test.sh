@@ -10,11 +10,15 @@
 #      demo server (built here on the host) and the Swift stdio server, over pipes
 #   7. the knowledge-base example (MCPServerHost, in the chroot) driven over stdio by the
 #      official Python SDK client (mcp==2.3.0, on the host)
-# Steps 5-7 need root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
+#   8. the kb-script (tests/kb-script/script.py): the same lines to the Rust knowledge base
+#      (examples/kb) and the Swift one, identical answers required; test.sh's kb-script step
+#      compares the Rust one with Python, Node and wasm, so all five answer alike. Here, under
+#      the chroot's lock, so the Swift binary is the one this run built.
+# Steps 5-8 need root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
 # cached under $MCP_CACHE. It has no cargo, rustc or rustup (checked): the package is built
 # against the artifact from dist/, unpacked and installed by README.md's Swift install block
 # (its install.sh), found through PKG_CONFIG_PATH and linked statically (no LD_LIBRARY_PATH),
-# as a Swift user without Rust does. SKIP_SWIFT_CHROOT=1 skips steps 5-7 (and says so).
+# as a Swift user without Rust does. SKIP_SWIFT_CHROOT=1 skips steps 5-8 (and says so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MCP_CACHE="${MCP_CACHE:-$HOME/.cache/mcp-context}"
@@ -64,16 +68,17 @@ ARTIFACT=$(ls dist/mcp-context-primitives-swift-"$(scripts/version.sh)"-linux-"$
 
 echo "--- swift 5/6: swift test (XCTest) in the Debian 13 swiftlang chroot"
 if [ "${SKIP_SWIFT_CHROOT:-0}" = 1 ]; then
-  echo "SKIPPED: SKIP_SWIFT_CHROOT=1 (no Swift compiler ran)"
+  echo "SKIPPED: SKIP_SWIFT_CHROOT=1 (no Swift compiler ran; the Swift kb-script comparison was skipped)"
   exit 0
 fi
 if [ "$(id -u)" != 0 ]; then
   # chroot and mount need root; steps 1-4 above still drove the same FFI symbols.
-  echo "SKIPPED: not root, so no chroot: no Swift compiler ran (steps 1-4 passed)"
+  echo "SKIPPED: not root, so no chroot: no Swift compiler ran (steps 1-4 passed; the Swift kb-script comparison was skipped)"
   exit 0
 fi
-# The Rust demo server for step 6 (a host binary: the chroot's glibc is newer, so it runs there).
-cargo build -q -p mcp-context-examples --bin demo-server
+# The Rust demo server for step 6 and the Rust knowledge base for step 8 (host binaries: the
+# chroot's glibc is newer, so the demo server runs there too).
+cargo build -q -p mcp-context-examples --bin demo-server --bin kb-server
 CH="$(scripts/swift-chroot.sh)"
 # One run at a time per chroot (other clones on this machine share it).
 exec 9>"$CH/.swift-test.lock"
@@ -261,5 +266,8 @@ if [ ! -f "$INTEROP_VENV/.ready" ]; then
 fi
 KB_SERVER="chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 /build/.build/debug/mcp-kb-server" \
   "$INTEROP_VENV/bin/python" -m pytest -q -p no:cacheprovider bindings-swift/tests/interop
+echo "--- swift 8/8: kb-script: the Swift knowledge base answers as the Rust one"
+python3 tests/kb-script/script.py "rust=$TARGET/debug/kb-server" \
+  "swift=chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 /build/.build/debug/mcp-kb-server"
 # The XCTest count is the run's closing line.
 echo "swift-test: $summary"
