@@ -114,6 +114,7 @@ node_pid=
 legacy_pid=
 auth_pid=
 protected_pid=
+ours_pid=
 if ! mountpoint -q "$CH/proc"; then
   mount -t proc proc "$CH/proc"
   mounted=1
@@ -123,6 +124,7 @@ cleanup() {
   [ -n "$legacy_pid" ] && kill "$legacy_pid" 2>/dev/null
   [ -n "$auth_pid" ] && kill "$auth_pid" 2>/dev/null
   [ -n "$protected_pid" ] && kill "$protected_pid" 2>/dev/null
+  [ -n "$ours_pid" ] && kill "$ours_pid" 2>/dev/null
   [ "$mounted" = 1 ] && umount "$CH/proc"
   return 0
 }
@@ -168,6 +170,7 @@ fi
 # Python with starlette, uvicorn and PyJWT, e.g. test.sh's venv) and protected-ts.mjs (the
 # TypeScript SDK's bearer middleware; tests/auth-server/node_modules linked by test.sh).
 OAUTH_URL=
+OAUTH_OURS_URL=
 if [ -n "${MCP_AUTH_PYTHON:-}" ] && [ -e tests/auth-server/node_modules ]; then
   "$MCP_AUTH_PYTHON" tests/auth-server/server.py > "$TARGET/uniffi/auth-server.log" 2>&1 &
   auth_pid=$!
@@ -184,6 +187,19 @@ if [ -n "${MCP_AUTH_PYTHON:-}" ] && [ -e tests/auth-server/node_modules ]; then
     sleep 0.1
   done
   echo "swift-test: protected server at ${OAUTH_URL:-(did not start)} (authorization server ${issuer:-none})"
+  # Our own protected runner (examples/protected-server, axum; built by test.sh's authorization step).
+  if [ -x "$TARGET/debug/protected-server" ]; then
+    "$TARGET/debug/protected-server" "$issuer" > "$TARGET/uniffi/protected-axum.log" 2>&1 &
+    ours_pid=$!
+    for _ in $(seq 100); do
+      OAUTH_OURS_URL=$(sed -n 's/^READY \(http:[^ ]*\)$/\1/p' "$TARGET/uniffi/protected-axum.log")
+      [ -n "$OAUTH_OURS_URL" ] && break
+      sleep 0.1
+    done
+    echo "swift-test: our protected axum runner at ${OAUTH_OURS_URL:-(did not start)}"
+  else
+    echo "swift-test: no target/debug/protected-server: the Swift client's read from our protected runner is skipped"
+  fi
 else
   echo "swift-test: MCP_AUTH_PYTHON not set or tests/auth-server/node_modules missing: the OAuth test is skipped"
 fi
@@ -210,7 +226,7 @@ LOG="$TARGET/uniffi/swift-test.log"
 set +e
 chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
   PKG_CONFIG_PATH="$PCPATH" \
-  MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" MCP_LEGACY_HTTP_URL="$LEGACY_URL" MCP_OAUTH_URL="$OAUTH_URL" \
+  MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" MCP_LEGACY_HTTP_URL="$LEGACY_URL" MCP_OAUTH_URL="$OAUTH_URL" MCP_OAUTH_OURS_URL="$OAUTH_OURS_URL" \
   /bin/sh -c 'cd /build/bindings-swift/swift && timeout 600 swift test --disable-swift-testing --scratch-path /build/.build 2>&1' \
   | tee "$LOG"
 rc=${PIPESTATUS[0]}
