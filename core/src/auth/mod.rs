@@ -65,6 +65,22 @@ pub struct PreRegistered {
     pub client_secret: Option<String>,
 }
 
+/// A client identity obtained by dynamic registration, bound to one authorization server: what
+/// a host keeps beside the tokens so that a later run refreshes (or authorizes) with it
+/// instead of registering again (docs/rules.md §21.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientRegistration {
+    /// The issuer identifier of the authorization server it was registered with.
+    pub issuer: String,
+    /// `client_id`.
+    pub client_id: String,
+    /// `client_secret`, when one was issued.
+    pub client_secret: Option<String>,
+    /// The token endpoint authentication in use: `none`, `client_secret_basic` or
+    /// `client_secret_post`.
+    pub token_endpoint_auth_method: String,
+}
+
 /// How the flow behaves.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AuthConfig {
