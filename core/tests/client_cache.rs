@@ -3,6 +3,7 @@
 mod client_harness;
 
 use client_harness::Pair;
+use mcp_context::auth::{AuthConfig, Authorizer, Tokens};
 use mcp_context::cache::AuthContext;
 use mcp_context::client::{CachePolicy, Event, ListMode};
 use mcp_context::messages::CacheScope;
@@ -123,6 +124,35 @@ fn private_results_stay_with_their_authorization_context() {
     assert_eq!(try_cached(&mut p, "file:///me"), None);
     p.client.set_auth_context(Some(AuthContext(1)));
     assert_eq!(try_cached(&mut p, "file:///me").as_deref(), Some("alice"));
+}
+
+#[test]
+fn private_results_stay_with_the_authorizers_grant() {
+    let tokens = |access: &str| Tokens {
+        issuer: "https://as.example".into(),
+        resource: "https://mcp.example/mcp".into(),
+        access_token: access.into(),
+        refresh_token: None,
+        expires_at_ms: None,
+        scope: None,
+    };
+    let mut a = Authorizer::new(AuthConfig::new(
+        "https://mcp.example/mcp",
+        "http://127.0.0.1:5000/callback",
+        "cache-grant",
+    ))
+    .unwrap();
+    let mut p = Pair::modern("cache-grant");
+    assert!(a.restore(tokens("alice-token")));
+    p.client.set_auth_context(a.auth_context());
+    fetch(&mut p, "file:///me", "alice", 60_000, CacheScope::Private);
+    assert!(a.restore(tokens("bob-token")));
+    p.client.set_auth_context(a.auth_context());
+    assert_eq!(
+        try_cached(&mut p, "file:///me"),
+        None,
+        "bob never sees alice's"
+    );
 }
 
 #[test]

@@ -21,6 +21,7 @@ use super::{
     HttpMethod, Tokens,
 };
 use crate::base64::{self, Alphabet};
+use crate::cache::AuthContext;
 use crate::uri::Uri;
 
 /// A `client_id` (and secret) for one authorization server, and how to authenticate.
@@ -112,6 +113,8 @@ pub struct Authorizer {
     clients: Vec<Client>,
     client: Option<Client>,
     tokens: Option<Tokens>,
+    /// Counts the grants the tokens came from (a restore or an authorization, not a refresh).
+    grant: u64,
     authorizations: u8,
 }
 
@@ -144,6 +147,7 @@ impl Authorizer {
             clients: Vec::new(),
             client: None,
             tokens: None,
+            grant: 0,
             authorizations: 0,
         })
     }
@@ -156,6 +160,7 @@ impl Authorizer {
             .is_some_and(|s| url::resource_covers(&tokens.resource, &s));
         if covers {
             self.tokens = Some(tokens);
+            self.grant += 1;
         }
         covers
     }
@@ -191,6 +196,17 @@ impl Authorizer {
             method,
             registered: true,
         });
+    }
+
+    /// The authorization context of the requests this flow authorizes, for
+    /// [`Client::set_auth_context`](crate::client::Client::set_auth_context):
+    /// `None` without tokens; otherwise one value per grant (restored tokens, or an
+    /// authorization that obtained new ones), kept across refreshes of that grant. Derived from
+    /// no token text; distinct only within this `Authorizer`, so give a client machine's cache
+    /// one `Authorizer` (docs/rules.md §21.7: private results are not served to another grant).
+    #[must_use]
+    pub fn auth_context(&self) -> Option<AuthContext> {
+        self.tokens.as_ref().map(|_| AuthContext(self.grant))
     }
 
     /// The tokens held, if any.

@@ -112,6 +112,9 @@ impl Authorizer {
             scope: t.scope.or(scope),
         };
         let authorization = format!("Bearer {}", tokens.access_token);
+        if !refresh {
+            self.grant += 1;
+        }
         self.tokens = Some(tokens.clone());
         self.actions.push_back(Action::StoreTokens(tokens));
         if !refresh || fallback {

@@ -297,3 +297,30 @@ fn redirects_are_checked_against_the_redirect_uri() {
     assert!(Authorizer::new(AuthConfig::new(MCP, "http://x/cb#f", "c")).is_err());
     assert!(Authorizer::new(AuthConfig::new("mcp.example.com", CB, "c")).is_err());
 }
+
+#[test]
+fn the_authorization_context_follows_the_grant_not_the_token() {
+    let (mut net, mut a) = (Net::new(), authorizer());
+    assert_eq!(a.auth_context(), None, "no tokens, no context");
+    a.handle_challenge(401, None, &E, 0);
+    net.run(&mut a, 0);
+    let first = a.auth_context().expect("a grant");
+    // A refresh keeps the grant's context.
+    net.route(
+        &format!("{AS}/token"),
+        200,
+        r#"{"access_token":"at-2","token_type":"Bearer","expires_in":60}"#,
+    );
+    a.start_refresh(3_550_000);
+    net.run(&mut a, 3_550_000);
+    assert_eq!(
+        a.authorization_header(MCP, 3_550_001).as_deref(),
+        Some("Bearer at-2")
+    );
+    assert_eq!(a.auth_context(), Some(first));
+    // Other tokens (another user's, or the same user's again) are another context.
+    let mut t = a.tokens().unwrap().clone();
+    t.access_token = "at-9".into();
+    assert!(a.restore(t));
+    assert_ne!(a.auth_context(), Some(first));
+}
