@@ -175,6 +175,30 @@ fn results_are_cached_for_the_context_they_were_requested_under() {
 }
 
 #[test]
+fn a_request_answered_under_new_credentials_is_cached_for_them() {
+    let mut p = Pair::modern("cache-auth-answered");
+    p.client.set_auth_context(None);
+    p.client.read_resource("file:///me", CACHE, p.now);
+    p.drain();
+    let req = p.one_sent();
+    // A 401 ran an authorization; the request went again with the new grant's token.
+    p.client
+        .set_request_auth_context(req.id(), Some(AuthContext(7)));
+    p.answer(
+        req.id(),
+        read_result("file:///me", "alice", 60_000, CacheScope::Private),
+    );
+    p.take_events();
+    assert_eq!(
+        try_cached(&mut p, "file:///me"),
+        None,
+        "not for the anonymous"
+    );
+    p.client.set_auth_context(Some(AuthContext(7)));
+    assert_eq!(try_cached(&mut p, "file:///me").as_deref(), Some("alice"));
+}
+
+#[test]
 fn change_notifications_invalidate() {
     let mut p = Pair::modern("cache-invalidate");
     fetch(&mut p, "file:///dir", "listing", 60_000, CacheScope::Public);

@@ -181,6 +181,16 @@ impl Client {
         self.auth = auth;
     }
 
+    /// Request `id` is being answered under `auth`, not the context it was sent under: the
+    /// credentials changed on the way (e.g. a 401 ran an authorization and the request went
+    /// again with the new token). Call it before feeding the answer, so its result is cached
+    /// for the context that obtained it (docs/rules.md §21.7). No-op for an unknown id.
+    pub fn set_request_auth_context(&mut self, id: i64, auth: Option<AuthContext>) {
+        if let Some(inflight) = self.pending.get_mut(id) {
+            inflight.auth = auth;
+        }
+    }
+
     /// Starts the negotiation (`server/discover` first, docs/rules.md §17.2) if not connected.
     /// Calls made before it completes are queued; a call connects by itself.
     pub fn connect(&mut self, now_ms: u64) {

@@ -67,6 +67,10 @@ impl Pending {
         self.inflight.remove(&id)
     }
 
+    pub(crate) fn get_mut(&mut self, id: i64) -> Option<&mut Inflight> {
+        self.inflight.get_mut(&id)
+    }
+
     pub(crate) fn get(&self, id: i64) -> Option<&Inflight> {
         self.inflight.get(&id)
     }
