@@ -3,15 +3,16 @@
 //! authorization server on the same listener; the client runs the core's OAuth flow, with a
 //! user agent that follows the authorization endpoint's redirect itself.
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use axum::Router;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use mcp_context::auth::AuthConfig;
+use mcp_context::auth::{AuthConfig, Tokens};
 use mcp_context::messages::owned::{OwnedResourceContents, OwnedResourceTemplate};
+use mcp_context::server::{CacheHint, TemplateEntry};
 use mcp_context_host::client::{McpClient, OAuth, UserAgent, default_config};
 use mcp_context_host::http::HttpOptions;
 use mcp_context_host::{App, Context, ReadRequest};
@@ -31,6 +32,22 @@ fn app() -> App {
             Ok(OwnedResourceContents::text(&req.uri, None, text))
         },
     );
+    // The same, cached per caller for a minute.
+    app.template_entry(
+        TemplateEntry {
+            template: OwnedResourceTemplate::new("mine://{x}", "mine"),
+            cache: Some(CacheHint::private(60_000)),
+            completions: Vec::new(),
+        },
+        |req: ReadRequest, cx: Context| async move {
+            let text = format!(
+                "{} of caller {}",
+                req.var("x").unwrap_or_default(),
+                cx.caller()
+            );
+            Ok(OwnedResourceContents::text(&req.uri, None, text))
+        },
+    );
     app
 }
 
@@ -41,6 +58,8 @@ struct Seen {
     tokens: AtomicUsize,
     authorizations: AtomicUsize,
     query: Mutex<Vec<(String, String)>>,
+    /// `token-1` no longer admitted; the token endpoint issues `token-2` (another user's).
+    revoked: AtomicBool,
 }
 
 fn user_agent() -> UserAgent {
@@ -67,6 +86,7 @@ async fn protected_server(seen: Arc<Seen>) -> String {
     let base = format!("http://{}", listener.local_addr().unwrap());
     let host = app().build().unwrap();
     let prm = format!("{base}/.well-known/oauth-protected-resource/mcp");
+    let s0 = seen.clone();
     let options = HttpOptions {
         auth: Some(Arc::new(
             move |parts: &axum::http::request::Parts| match parts
@@ -74,7 +94,8 @@ async fn protected_server(seen: Arc<Seen>) -> String {
                 .get(header::AUTHORIZATION)
                 .and_then(|v| v.to_str().ok())
             {
-                Some("Bearer token-1") => Ok(7),
+                Some("Bearer token-1") if !s0.revoked.load(Ordering::SeqCst) => Ok(7),
+                Some("Bearer token-2") => Ok(8),
                 _ => Err((
                     StatusCode::UNAUTHORIZED,
                     [(
@@ -132,7 +153,11 @@ async fn protected_server(seen: Arc<Seen>) -> String {
             "/token",
             post(move || async move {
                 s2.tokens.fetch_add(1, Ordering::SeqCst);
-                r#"{"access_token":"token-1","token_type":"Bearer","expires_in":3600}"#
+                if s2.revoked.load(Ordering::SeqCst) {
+                    r#"{"access_token":"token-2","token_type":"Bearer","expires_in":3600}"#
+                } else {
+                    r#"{"access_token":"token-1","token_type":"Bearer","expires_in":3600}"#
+                }
             }),
         );
     let router = host.router_with(options).merge(routes);
@@ -166,6 +191,56 @@ async fn the_client_authorizes_then_reuses_its_token() {
         (tokens.access_token.as_str(), tokens.issuer.as_str()),
         ("token-1", base.as_str())
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_result_is_not_served_to_another_grant() {
+    let seen = Arc::new(Seen::default());
+    let base = protected_server(seen.clone()).await;
+    let url = format!("{base}/mcp");
+    let oauth = OAuth {
+        config: AuthConfig::new(&url, REDIRECT, "host test"),
+        user_agent: user_agent(),
+    };
+    let client = McpClient::http_with_auth(&url, default_config(), oauth).unwrap();
+    // Sent without a token, answered after the flow: cached for the grant, not for nobody.
+    let read = client.read_resource_cached("mine://a").await.unwrap();
+    assert!(read.json().contains("a of caller 7"), "{}", read.json());
+    let again = client.read_resource_cached("mine://a").await.unwrap();
+    assert!(again.json().contains("a of caller 7"), "{}", again.json());
+    // Another user's tokens: another grant, so the cached result is not theirs.
+    let theirs = Tokens {
+        issuer: base.clone(),
+        resource: url.clone(),
+        access_token: "token-2".into(),
+        refresh_token: None,
+        expires_at_ms: None,
+        scope: None,
+    };
+    assert!(client.restore_tokens(theirs).await);
+    let read = client.read_resource_cached("mine://a").await.unwrap();
+    assert!(read.json().contains("a of caller 8"), "{}", read.json());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_new_authorization_is_a_new_grant_for_the_cache() {
+    let seen = Arc::new(Seen::default());
+    let base = protected_server(seen.clone()).await;
+    let url = format!("{base}/mcp");
+    let oauth = OAuth {
+        config: AuthConfig::new(&url, REDIRECT, "host test"),
+        user_agent: user_agent(),
+    };
+    let client = McpClient::http_with_auth(&url, default_config(), oauth).unwrap();
+    let read = client.read_resource_cached("mine://a").await.unwrap();
+    assert!(read.json().contains("a of caller 7"), "{}", read.json());
+    // The token is revoked; the next call's 401 authorizes again, as another user.
+    seen.revoked.store(true, Ordering::SeqCst);
+    let other = client.read_resource("echo://b").await.unwrap();
+    assert!(other.json().contains("b for caller 8"), "{}", other.json());
+    assert_eq!(seen.authorizations.load(Ordering::SeqCst), 2);
+    let read = client.read_resource_cached("mine://a").await.unwrap();
+    assert!(read.json().contains("a of caller 8"), "{}", read.json());
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

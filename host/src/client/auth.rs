@@ -11,6 +11,7 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use mcp_context::auth::{
     Action, AuthConfig, Authorizer, ClientRegistration, ENTROPY_LEN, HttpMethod, Tokens,
 };
+use mcp_context::cache::AuthContext;
 use tokio::sync::Mutex;
 
 /// What a user agent returns: the URL the authorization server redirected to.
@@ -69,12 +70,22 @@ impl AuthState {
 
     /// The `Authorization` value for a request to `url`, refreshing a token about to expire.
     pub(crate) async fn header(&self, url: &str) -> Option<String> {
+        self.credentials(url).await.0
+    }
+
+    /// [`Self::header`] and the authorization context (the grant) it belongs to, read together.
+    pub(crate) async fn credentials(&self, url: &str) -> (Option<String>, Option<AuthContext>) {
         let mut a = self.authorizer.lock().await;
         if a.refresh_due(self.now()) {
             a.start_refresh(self.now());
             let _ = self.drive(&mut a).await;
         }
-        a.authorization_header(url, self.now())
+        (a.authorization_header(url, self.now()), a.auth_context())
+    }
+
+    /// The authorization context of the tokens held (their grant).
+    pub(crate) async fn context(&self) -> Option<AuthContext> {
+        self.authorizer.lock().await.auth_context()
     }
 
     /// The tokens held (what a persistent store would keep).

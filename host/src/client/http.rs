@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
 use futures_util::StreamExt;
+use mcp_context::cache::AuthContext;
 use mcp_context::client::{ClientConfig, Transmit, Transport};
 use reqwest::header::CONTENT_TYPE;
 use tokio::task::AbortHandle;
@@ -97,7 +98,7 @@ async fn exchange(inner: &Arc<Inner>, req: reqwest::RequestBuilder, id: Option<i
             inner.input(|c, now| c.handle_request_failed(id, now));
         }
     };
-    let resp = match send(inner, req).await {
+    let (resp, context) = match send(inner, req).await {
         Ok(r) => r,
         Err(_) => return failed(inner),
     };
@@ -106,7 +107,17 @@ async fn exchange(inner: &Arc<Inner>, req: reqwest::RequestBuilder, id: Option<i
         .headers()
         .get(mcp_context::client::SESSION_HEADER)
         .and_then(|v| v.to_str().ok());
-    inner.input(|c, now| c.handle_http_response(id, status, session, now));
+    inner.input(|c, now| {
+        // With authorization: the cache follows the grant whose token got the answer
+        // (docs/rules.md §21.7), for this result and the lookups that follow.
+        if let Some(context) = context {
+            c.set_auth_context(context);
+            if let Some(id) = id {
+                c.set_request_auth_context(id, context);
+            }
+        }
+        c.handle_http_response(id, status, session, now);
+    });
     let kind = resp
         .headers()
         .get(CONTENT_TYPE)
@@ -144,21 +155,25 @@ async fn exchange(inner: &Arc<Inner>, req: reqwest::RequestBuilder, id: Option<i
     }
 }
 
+/// The authorization context of the credentials a response was obtained with: `None`
+/// without authorization, `Some(None)` for a request sent without a token.
+type Answered = Option<Option<AuthContext>>;
+
 /// Sends `req`; with authorization, adds the token and answers 401/403 challenges with the
 /// flow, then sends it again (at most 4 flows per request).
 async fn send(
     inner: &Arc<Inner>,
     req: reqwest::RequestBuilder,
-) -> reqwest::Result<reqwest::Response> {
+) -> reqwest::Result<(reqwest::Response, Answered)> {
     let (Wire::Http(h), Some(auth)) = (&inner.wire, inner.http_auth()) else {
-        return req.send().await;
+        return Ok((req.send().await?, None));
     };
     let mut flows = 0;
     loop {
         let Some(mut attempt) = req.try_clone() else {
-            return req.send().await;
+            return Ok((req.send().await?, None));
         };
-        let sent = auth.header(&h.url).await;
+        let (sent, context) = auth.credentials(&h.url).await;
         if let Some(v) = &sent {
             attempt = attempt.header(reqwest::header::AUTHORIZATION, v);
         }
@@ -168,7 +183,7 @@ async fn send(
             if resp.status().is_success() {
                 auth.success().await;
             }
-            return Ok(resp);
+            return Ok((resp, Some(context.filter(|_| sent.is_some()))));
         }
         flows += 1;
         let www = resp
@@ -181,7 +196,7 @@ async fn send(
             .await
             .is_err()
         {
-            return Ok(resp);
+            return Ok((resp, Some(context.filter(|_| sent.is_some()))));
         }
     }
 }
@@ -219,10 +234,14 @@ impl McpClient {
     /// `expires_at_ms` is wall-clock milliseconds); `false` without a flow or when they are
     /// for another resource (docs/rules.md §21.7).
     pub async fn restore_tokens(&self, tokens: mcp_context::auth::Tokens) -> bool {
-        match self.inner().http_auth() {
-            Some(a) => a.restore(tokens).await,
-            None => false,
-        }
+        let Some(a) = self.inner().http_auth() else {
+            return false;
+        };
+        let restored = a.restore(tokens).await;
+        // A new grant: the cache follows it at once (docs/rules.md §21.7).
+        let context = a.context().await;
+        self.inner().input(|c, _| c.set_auth_context(context));
+        restored
     }
 
     /// The client identity the authorization flow obtained by dynamic registration, if any
