@@ -418,10 +418,10 @@ impl Server {
         handle: Handle,
         r: Result<(), RespondError>,
     ) -> Result<(), RespondError> {
-        if let Err(e) = r {
-            if !e.is_late() {
-                let _ = self.fail(handle, Failure::Internal);
-            }
+        if let Err(e) = r
+            && !e.is_late()
+        {
+            let _ = self.fail(handle, Failure::Internal);
         }
         r
     }
