@@ -10,11 +10,15 @@
 #      demo server (built here on the host) and the Swift stdio server, over pipes
 #   7. the knowledge-base example (MCPServerHost, in the chroot) driven over stdio by the
 #      official Python SDK client (mcp==2.3.0, on the host)
-# Steps 5-7 need root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
+#   8. the kb-script (tests/kb-script/script.py): the same lines to the Rust knowledge base
+#      (examples/kb) and the Swift one, identical answers required; test.sh's kb-script step
+#      compares the Rust one with Python, Node and wasm, so all five answer alike. Here, under
+#      the chroot's lock, so the Swift binary is the one this run built.
+# Steps 5-8 need root (chroot, mount); the chroot is built once by scripts/swift-chroot.sh and
 # cached under $MCP_CACHE. It has no cargo, rustc or rustup (checked): the package is built
 # against the artifact from dist/, unpacked and installed by README.md's Swift install block
 # (its install.sh), found through PKG_CONFIG_PATH and linked statically (no LD_LIBRARY_PATH),
-# as a Swift user without Rust does. SKIP_SWIFT_CHROOT=1 skips steps 5-7 (and says so).
+# as a Swift user without Rust does. SKIP_SWIFT_CHROOT=1 skips steps 5-8 (and says so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export MCP_CACHE="${MCP_CACHE:-$HOME/.cache/mcp-context}"
@@ -64,16 +68,17 @@ ARTIFACT=$(ls dist/mcp-context-primitives-swift-"$(scripts/version.sh)"-linux-"$
 
 echo "--- swift 5/6: swift test (XCTest) in the Debian 13 swiftlang chroot"
 if [ "${SKIP_SWIFT_CHROOT:-0}" = 1 ]; then
-  echo "SKIPPED: SKIP_SWIFT_CHROOT=1 (no Swift compiler ran)"
+  echo "SKIPPED: SKIP_SWIFT_CHROOT=1 (no Swift compiler ran; the Swift kb-script comparison was skipped)"
   exit 0
 fi
 if [ "$(id -u)" != 0 ]; then
   # chroot and mount need root; steps 1-4 above still drove the same FFI symbols.
-  echo "SKIPPED: not root, so no chroot: no Swift compiler ran (steps 1-4 passed)"
+  echo "SKIPPED: not root, so no chroot: no Swift compiler ran (steps 1-4 passed; the Swift kb-script comparison was skipped)"
   exit 0
 fi
-# The Rust demo server for step 6 (a host binary: the chroot's glibc is newer, so it runs there).
-cargo build -q -p mcp-context-examples --bin demo-server
+# The Rust demo server for step 6 and the Rust knowledge base for step 8 (host binaries: the
+# chroot's glibc is newer, so the demo server runs there too).
+cargo build -q -p mcp-context-examples --bin demo-server --bin kb-server
 CH="$(scripts/swift-chroot.sh)"
 # One run at a time per chroot (other clones on this machine share it).
 exec 9>"$CH/.swift-test.lock"
@@ -109,6 +114,7 @@ node_pid=
 legacy_pid=
 auth_pid=
 protected_pid=
+ours_pid=
 if ! mountpoint -q "$CH/proc"; then
   mount -t proc proc "$CH/proc"
   mounted=1
@@ -118,6 +124,7 @@ cleanup() {
   [ -n "$legacy_pid" ] && kill "$legacy_pid" 2>/dev/null
   [ -n "$auth_pid" ] && kill "$auth_pid" 2>/dev/null
   [ -n "$protected_pid" ] && kill "$protected_pid" 2>/dev/null
+  [ -n "$ours_pid" ] && kill "$ours_pid" 2>/dev/null
   [ "$mounted" = 1 ] && umount "$CH/proc"
   return 0
 }
@@ -163,6 +170,7 @@ fi
 # Python with starlette, uvicorn and PyJWT, e.g. test.sh's venv) and protected-ts.mjs (the
 # TypeScript SDK's bearer middleware; tests/auth-server/node_modules linked by test.sh).
 OAUTH_URL=
+OAUTH_OURS_URL=
 if [ -n "${MCP_AUTH_PYTHON:-}" ] && [ -e tests/auth-server/node_modules ]; then
   "$MCP_AUTH_PYTHON" tests/auth-server/server.py > "$TARGET/uniffi/auth-server.log" 2>&1 &
   auth_pid=$!
@@ -179,6 +187,19 @@ if [ -n "${MCP_AUTH_PYTHON:-}" ] && [ -e tests/auth-server/node_modules ]; then
     sleep 0.1
   done
   echo "swift-test: protected server at ${OAUTH_URL:-(did not start)} (authorization server ${issuer:-none})"
+  # Our own protected runner (examples/protected-server, axum; built by test.sh's authorization step).
+  if [ -x "$TARGET/debug/protected-server" ]; then
+    "$TARGET/debug/protected-server" "$issuer" > "$TARGET/uniffi/protected-axum.log" 2>&1 &
+    ours_pid=$!
+    for _ in $(seq 100); do
+      OAUTH_OURS_URL=$(sed -n 's/^READY \(http:[^ ]*\)$/\1/p' "$TARGET/uniffi/protected-axum.log")
+      [ -n "$OAUTH_OURS_URL" ] && break
+      sleep 0.1
+    done
+    echo "swift-test: our protected axum runner at ${OAUTH_OURS_URL:-(did not start)}"
+  else
+    echo "swift-test: no target/debug/protected-server: the Swift client's read from our protected runner is skipped"
+  fi
 else
   echo "swift-test: MCP_AUTH_PYTHON not set or tests/auth-server/node_modules missing: the OAuth test is skipped"
 fi
@@ -205,7 +226,7 @@ LOG="$TARGET/uniffi/swift-test.log"
 set +e
 chroot "$CH" /usr/bin/env -i HOME=/root PATH=/usr/bin:/bin LANG=C.UTF-8 \
   PKG_CONFIG_PATH="$PCPATH" \
-  MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" MCP_LEGACY_HTTP_URL="$LEGACY_URL" MCP_OAUTH_URL="$OAUTH_URL" \
+  MCP_DEMO_SERVER=/build/bin/demo-server MCP_NODE_HTTP_URL="$NODE_URL" MCP_LEGACY_HTTP_URL="$LEGACY_URL" MCP_OAUTH_URL="$OAUTH_URL" MCP_OAUTH_OURS_URL="$OAUTH_OURS_URL" \
   /bin/sh -c 'cd /build/bindings-swift/swift && timeout 600 swift test --disable-swift-testing --scratch-path /build/.build 2>&1' \
   | tee "$LOG"
 rc=${PIPESTATUS[0]}
@@ -261,5 +282,8 @@ if [ ! -f "$INTEROP_VENV/.ready" ]; then
 fi
 KB_SERVER="chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 /build/.build/debug/mcp-kb-server" \
   "$INTEROP_VENV/bin/python" -m pytest -q -p no:cacheprovider bindings-swift/tests/interop
+echo "--- swift 8/8: kb-script: the Swift knowledge base answers as the Rust one"
+python3 tests/kb-script/script.py "rust=$TARGET/debug/kb-server" \
+  "swift=chroot $CH /usr/bin/env -i PATH=/usr/bin:/bin LANG=C.UTF-8 /build/.build/debug/mcp-kb-server"
 # The XCTest count is the run's closing line.
 echo "swift-test: $summary"

@@ -47,6 +47,7 @@ mod file_root;
 mod host_kit;
 mod http;
 mod http_entry;
+mod protect;
 mod pyjson;
 mod router;
 mod server;

@@ -281,6 +281,7 @@ impl ServerMachine {
             auth,
             transport: crate::server_config::transport(transport)?,
             peer: None,
+            scopes: None,
         };
         let mut server = self.lock()?;
         let received = server.handle_message(data, now_ms, ctx).ident();
@@ -349,7 +350,7 @@ impl ServerMachine {
     /// ``peer``: the client's IP address (ASGI ``scope["client"][0]``), for the per-peer
     /// bound on 2025-11-25 sessions; ``None`` or text that is not an IP address: no bound.
     /// With ``drain=True`` it returns ``(response, outputs, deadline)`` (see ``drain()``).
-    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, peer = None, drain = false))]
+    #[pyo3(signature = (method, path, headers, body, now_ms, *, stream, auth = 0, peer = None, drain = false, scopes = None))]
     #[allow(clippy::too_many_arguments)]
     fn handle_http<'py>(
         &self,
@@ -363,6 +364,7 @@ impl ServerMachine {
         auth: u64,
         peer: Option<&str>,
         drain: bool,
+        scopes: Option<u64>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let headers = crate::http_entry::Headers::from_py(headers)?;
         let fields = headers.fields();
@@ -371,6 +373,7 @@ impl ServerMachine {
             auth,
             transport: Transport::Http,
             peer: crate::server_config::peer(peer),
+            scopes: scopes.map(mcp_context::auth::resource_server::ScopeSet),
         };
         let mut server = self.lock()?;
         let start = server.handle_http(&fields.head(method, path), body, now_ms, ctx);
@@ -752,6 +755,98 @@ impl ServerMachine {
     #[getter]
     fn subscriptions(&self) -> PyResult<usize> {
         Ok(self.lock()?.subscriptions())
+    }
+
+    /// Makes the HTTP endpoint an OAuth 2.1 protected resource (docs/rules.md §22):
+    /// ``resource`` (the endpoint's canonical URL), ``authorization_servers``,
+    /// ``scopes_supported``, ``required_scopes``, ``token_required``, ``resource_name``,
+    /// ``resource_documentation``. Raises ``ConfigError``.
+    #[pyo3(signature = (resource, authorization_servers, *, scopes_supported = None,
+        required_scopes = None, token_required = true, resource_name = None,
+        resource_documentation = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn set_protection(
+        &self,
+        py: Python<'_>,
+        resource: String,
+        authorization_servers: Vec<String>,
+        scopes_supported: Option<Vec<String>>,
+        required_scopes: Option<Vec<String>>,
+        token_required: bool,
+        resource_name: Option<String>,
+        resource_documentation: Option<String>,
+    ) -> PyResult<()> {
+        let p = mcp_context::auth::resource_server::ResourceServerConfig {
+            resource,
+            authorization_servers,
+            scopes_supported: scopes_supported.unwrap_or_default(),
+            required_scopes: required_scopes.unwrap_or_default(),
+            token_required,
+            resource_name,
+            resource_documentation,
+        };
+        self.lock()?
+            .set_protection(Some(p))
+            .map_err(|e| errors::new_error(py, Exc::Config, e.to_string(), &[]))
+    }
+
+    /// Requires ``scopes`` of every caller of an item: ``kind`` is ``"resource"`` (``key``
+    /// its URI), ``"template"`` (its URI template), ``"prompt"`` or ``"tool"`` (its name).
+    /// Raises ``RegisterError`` (``unknown_scope``).
+    fn require_scopes(
+        &self,
+        py: Python<'_>,
+        kind: &str,
+        key: &str,
+        scopes: Vec<String>,
+    ) -> PyResult<()> {
+        let item = crate::protect::scoped(kind, key)?;
+        let scopes: Vec<&str> = scopes.iter().map(String::as_str).collect();
+        self.lock()?
+            .require_scopes(item, &scopes)
+            .map_err(|e| register_error(py, e))
+    }
+
+    /// The protected endpoint's door, before ``http_head``: ``None`` (go on, anonymous),
+    /// a ``str`` (the bearer token to verify, then ``http_admit``), or the ``HttpResponse``
+    /// to write (the metadata document, a 401).
+    fn http_authenticate<'py>(
+        &self,
+        py: Python<'py>,
+        method: &str,
+        path: &str,
+        headers: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let headers = crate::http_entry::Headers::from_py(headers)?;
+        let fields = headers.fields();
+        let server = self.lock()?;
+        crate::protect::gate(
+            py,
+            server.http_authenticate(&fields.head(method, path), fields.authorization()),
+        )
+    }
+
+    /// The core's checks on a verified caller (a dict: ``subject``, ``client_id``,
+    /// ``scopes``, ``audience``, ``expires_at_ms``) at ``now_ms`` (Unix epoch): the scope
+    /// bits (an ``int`` for ``handle_http(scopes=)``) or the 401/403 ``HttpResponse``.
+    fn http_admit<'py>(
+        &self,
+        py: Python<'py>,
+        caller: &Bound<'py, PyAny>,
+        now_ms: u64,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let caller = crate::protect::caller(caller)?;
+        match self.lock()?.http_admit(&caller, now_ms) {
+            Ok(scopes) => Ok(scopes.0.into_pyobject(py)?.into_any()),
+            Err(r) => crate::http_entry::response(py, r),
+        }
+    }
+
+    /// The 401 ``invalid_token`` ``HttpResponse`` for a token the verifier refused (``why``:
+    /// its ``error_description``).
+    fn http_reject<'py>(&self, py: Python<'py>, why: &str) -> PyResult<Bound<'py, PyAny>> {
+        let r = self.lock()?.http_reject(why);
+        crate::http_entry::response(py, r)
     }
 }
 

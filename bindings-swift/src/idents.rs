@@ -119,6 +119,7 @@ mod tests {
                 ServerConfigError::NoSupportedVersion,
                 ServerConfigError::ZeroCapacity,
                 ServerConfigError::StateKeyTooShort,
+                ServerConfigError::InvalidProtection,
                 ServerConfigError::Other,
             ]),
         );
@@ -149,6 +150,7 @@ mod tests {
                 RegisterError::CoreCapability,
                 RegisterError::NotAnObject,
                 RegisterError::ToolsByMethod,
+                RegisterError::UnknownScope,
             ]),
         );
         same(
@@ -264,6 +266,7 @@ mod tests {
                     code: 0,
                     message: s(),
                 },
+                Failure::Handler { message: s() },
             ]),
         );
         same(

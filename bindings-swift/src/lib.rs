@@ -18,6 +18,8 @@
 //! | `wake.rs` | `OutputReady` (a Swift protocol): `setOutputReady` / `hasOutput` on both machines |
 //! | `extension.rs` | extension methods (`addMethod`, `setCapability`, `respondResult`), `progress`, `respondList` |
 //! | `tools.rs` | the tool registry (`addTool`, `respondTool`, `respondToolError`), `drain`, `appCursor` |
+//! | `stdio.rs` | `StdioLines`, `StdioLine`: the core's stdio line policy; `handleLineTooLong`, `maxLine()` |
+//! | `log.rs` | `LoggingLevel`, `log` / `logFor` (`notifications/message`) |
 //! | `sse.rs` | `SseDecoder`, `SseEvent`, `SseError`, `sseDefaultMaxEvent()`: the core's SSE parser |
 //! | `auth.rs` | `Authorizer` (the client-side OAuth flow), `AuthConfig`, `AuthAction`, `AuthTokens` |
 //! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
@@ -42,11 +44,13 @@ mod error_code;
 mod errors;
 mod extension;
 mod idents;
+mod log;
 mod records;
 mod router;
 mod server;
 mod server_types;
 mod sse;
+mod stdio;
 mod template;
 mod tools;
 mod visibility;
@@ -72,6 +76,7 @@ pub use context::{ContextBudget, ContextCandidate, Role, select_context};
 pub use error_code::{ErrorCode, known_error_codes, protocol_version};
 pub use errors::{TemplateError, TemplateParseErrorKind};
 pub use idents::{core_identifier_tables, core_identifiers};
+pub use log::LoggingLevel;
 pub use records::{
     CacheHint, CacheScope, Implementation, Prompt, PromptArgument, Resource, ResourceContents,
     ResourceTemplate, SubscriptionFilter,
@@ -86,6 +91,7 @@ pub use server_types::{
     RespondError, Retry, ServerConfigError, ServerEvent, ServerOutput,
 };
 pub use sse::{SseDecoder, SseError, SseEvent, sse_default_max_event};
+pub use stdio::{StdioLine, StdioLines};
 pub use template::{TemplateModifier, TemplatePair, TemplateValue, TemplateVariable, UriTemplate};
 pub use visibility::{ListedItem, VisibilityFilter};
 pub use wake::OutputReady;

@@ -51,6 +51,7 @@ impl From<MessageContext> for CoreCtx {
             },
             // No Swift runner passes a peer address yet: no per-peer session bound.
             peer: None,
+            scopes: None,
         }
     }
 }
@@ -96,6 +97,8 @@ pub struct ServerConfig {
     pub templates_list_cache: CacheHint,
     /// Hints on `prompts/list` pages.
     pub prompts_list_cache: CacheHint,
+    /// Hints on `tools/list` pages.
+    pub tools_list_cache: CacheHint,
     /// Default hints on `resources/read` results.
     pub read_cache: CacheHint,
     /// How long the application has to answer an event.
@@ -125,6 +128,27 @@ pub struct ServerConfig {
     pub max_pending_per_stream: u32,
     /// Requests awaiting an answer in total.
     pub max_pending: u32,
+    /// The longest HTTP request body (bytes) `handleHttp` accepts; a longer one gets 413.
+    /// Default: 4 MiB.
+    pub max_body: u64,
+    /// The longest stdio line (bytes before the `\n`) a runner accepts; a longer one is
+    /// answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
+    pub max_line: u64,
+    /// Serve 2025-11-25 clients too (an `initialize` makes a stdio connection legacy, or
+    /// opens an HTTP session). Default: true.
+    pub legacy_sessions: bool,
+    /// 2025-11-25 HTTP sessions open at once; when full, a new `initialize` replaces the
+    /// oldest half-open one, or gets HTTP 503 with `Retry-After`. Default: 1024.
+    pub max_sessions: u32,
+    /// A 2025-11-25 HTTP session without a request for this long ends. Default: 30 min.
+    pub session_idle_ms: u64,
+    /// A 2025-11-25 HTTP session that has seen no request since its `initialize` ends after
+    /// this long (such sessions are also evicted first when the table is full). Default: 10 s.
+    pub session_handshake_ms: u64,
+    /// 2025-11-25 HTTP sessions one peer (`MessageContext`'s peer, as the host passes it) may
+    /// hold; at the bound its oldest half-open session makes room, otherwise HTTP 429.
+    /// Default: 256.
+    pub max_sessions_per_peer: u32,
 }
 
 fn small(n: usize) -> u32 {
@@ -138,42 +162,56 @@ fn big(n: u32) -> usize {
 /// The core's default server configuration.
 #[uniffi::export]
 pub fn server_config() -> ServerConfig {
-    let c = CoreConfig::default();
-    ServerConfig {
-        server_info: c.server_info.map(Into::into),
-        instructions: c.instructions,
-        supported_versions: c.supported_versions,
-        page_size: small(c.page_size),
-        discover_cache: c.discover_cache.into(),
-        resources_list_cache: c.resources_list_cache.into(),
-        templates_list_cache: c.templates_list_cache.into(),
-        prompts_list_cache: c.prompts_list_cache.into(),
-        read_cache: c.read_cache.into(),
-        request_timeout_ms: c.request_timeout_ms,
-        stream_queue: small(c.stream_queue),
-        state_keys: c
-            .state_keys
-            .into_iter()
-            .map(|k| SealingKey {
-                id: k.id,
-                secret: k.secret,
-            })
-            .collect(),
-        state_ttl_ms: c.state_ttl_ms,
-        forward_unlisted_reads: c.forward_unlisted_reads,
-        declare_resources: c.declare_resources,
-        declare_prompts: c.declare_prompts,
-        completion_events: c.completion_events,
-        dynamic_resources: c.dynamic_resources,
-        max_listens_per_stream: small(c.max_listens_per_stream),
-        max_listens: small(c.max_listens),
-        max_pending_per_stream: small(c.max_pending_per_stream),
-        max_pending: small(c.max_pending),
+    CoreConfig::default().into()
+}
+
+impl From<CoreConfig> for ServerConfig {
+    fn from(c: CoreConfig) -> Self {
+        Self {
+            server_info: c.server_info.map(Into::into),
+            instructions: c.instructions,
+            supported_versions: c.supported_versions,
+            page_size: small(c.page_size),
+            discover_cache: c.discover_cache.into(),
+            resources_list_cache: c.resources_list_cache.into(),
+            templates_list_cache: c.templates_list_cache.into(),
+            prompts_list_cache: c.prompts_list_cache.into(),
+            tools_list_cache: c.tools_list_cache.into(),
+            read_cache: c.read_cache.into(),
+            request_timeout_ms: c.request_timeout_ms,
+            stream_queue: small(c.stream_queue),
+            state_keys: c
+                .state_keys
+                .into_iter()
+                .map(|k| SealingKey {
+                    id: k.id,
+                    secret: k.secret,
+                })
+                .collect(),
+            state_ttl_ms: c.state_ttl_ms,
+            forward_unlisted_reads: c.forward_unlisted_reads,
+            declare_resources: c.declare_resources,
+            declare_prompts: c.declare_prompts,
+            completion_events: c.completion_events,
+            dynamic_resources: c.dynamic_resources,
+            max_listens_per_stream: small(c.max_listens_per_stream),
+            max_listens: small(c.max_listens),
+            max_pending_per_stream: small(c.max_pending_per_stream),
+            max_pending: small(c.max_pending),
+            legacy_sessions: c.legacy_sessions,
+            max_sessions: small(c.max_sessions),
+            session_idle_ms: c.session_idle_ms,
+            max_body: u64::try_from(c.http.max_body).unwrap_or(u64::MAX),
+            max_line: u64::try_from(c.max_line).unwrap_or(u64::MAX),
+            session_handshake_ms: c.session_handshake_ms,
+            max_sessions_per_peer: small(c.max_sessions_per_peer),
+        }
     }
 }
 
 impl From<ServerConfig> for CoreConfig {
     fn from(c: ServerConfig) -> Self {
+        let defaults = Self::default();
         Self {
             server_info: c.server_info.map(Into::into),
             instructions: c.instructions,
@@ -183,6 +221,7 @@ impl From<ServerConfig> for CoreConfig {
             resources_list_cache: c.resources_list_cache.into(),
             templates_list_cache: c.templates_list_cache.into(),
             prompts_list_cache: c.prompts_list_cache.into(),
+            tools_list_cache: c.tools_list_cache.into(),
             read_cache: c.read_cache.into(),
             request_timeout_ms: c.request_timeout_ms,
             stream_queue: big(c.stream_queue),
@@ -204,7 +243,17 @@ impl From<ServerConfig> for CoreConfig {
             max_listens: big(c.max_listens),
             max_pending_per_stream: big(c.max_pending_per_stream),
             max_pending: big(c.max_pending),
-            ..Self::default()
+            legacy_sessions: c.legacy_sessions,
+            max_sessions: big(c.max_sessions),
+            session_idle_ms: c.session_idle_ms,
+            max_line: usize::try_from(c.max_line).unwrap_or(usize::MAX),
+            session_handshake_ms: c.session_handshake_ms,
+            max_sessions_per_peer: big(c.max_sessions_per_peer),
+            http: mcp_context::http::HttpConfig {
+                max_body: usize::try_from(c.max_body).unwrap_or(usize::MAX),
+                ..defaults.http
+            },
+            ..defaults
         }
     }
 }
@@ -229,6 +278,13 @@ pub enum Failure {
         /// The message.
         message: String,
     },
+    /// The handler failed in its own way (a thrown error that is none of the above): a
+    /// `tools/call` is answered with a result, `isError: true` and `message` as its text (the
+    /// model sees it); any other request gets -32603 without the message.
+    Handler {
+        /// What went wrong, for the model (tools only).
+        message: String,
+    },
 }
 
 impl From<Failure> for CoreFailure {
@@ -237,6 +293,7 @@ impl From<Failure> for CoreFailure {
             Failure::NotFound => Self::NotFound,
             Failure::InvalidParams { message } => Self::InvalidParams(message.into()),
             Failure::Internal => Self::Internal,
+            Failure::Handler { message } => Self::Handler(message.into()),
             // The core maps the code (-32602, -32002, reserved ranges, the host's own).
             Failure::Application { code, message } => Self::from_code(code, message),
         }
@@ -582,5 +639,43 @@ mod tests {
     fn config_round_trips_to_the_core_defaults() {
         let core: CoreConfig = server_config().into();
         assert_eq!(format!("{core:?}"), format!("{:?}", CoreConfig::default()));
+    }
+
+    /// Every limit the core names (`ServerConfig::LIMITS`, the set every binding offers)
+    /// goes through the Swift record both ways.
+    #[test]
+    fn every_named_limit_round_trips() {
+        let mut core = CoreConfig::default();
+        for (i, name) in (1000..).zip(CoreConfig::LIMITS) {
+            core.set_limit(name, i).unwrap();
+        }
+        let back: CoreConfig = super::ServerConfig::from(core).into();
+        for (i, name) in (1000..).zip(CoreConfig::LIMITS) {
+            assert_eq!(back.limit(name), Some(i), "{name}");
+        }
+    }
+
+    /// The limits set in Swift are the machine's.
+    #[test]
+    fn limits_reach_the_core() {
+        let mut c = server_config();
+        c.max_line = 10;
+        c.session_handshake_ms = 5;
+        c.max_sessions_per_peer = 3;
+        c.max_sessions = 7;
+        c.session_idle_ms = 9;
+        c.legacy_sessions = false;
+        let core: CoreConfig = c.into();
+        assert_eq!(
+            (
+                core.max_line,
+                core.session_handshake_ms,
+                core.max_sessions_per_peer,
+                core.max_sessions,
+                core.session_idle_ms,
+                core.legacy_sessions
+            ),
+            (10, 5, 3, 7, 9, false)
+        );
     }
 }

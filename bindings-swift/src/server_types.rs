@@ -23,6 +23,8 @@ pub enum ServerConfigError {
     ZeroCapacity,
     /// A state key is shorter than 32 bytes.
     StateKeyTooShort,
+    /// The resource-server protection is not valid (the core's `ServerConfig::protection`).
+    InvalidProtection,
     /// A kind added to the core after this binding version.
     Other,
 }
@@ -33,6 +35,7 @@ impl std::fmt::Display for ServerConfigError {
             Self::NoSupportedVersion => ConfigError::NoSupportedVersion.fmt(f),
             Self::ZeroCapacity => ConfigError::ZeroCapacity.fmt(f),
             Self::StateKeyTooShort => ConfigError::StateKeyTooShort.fmt(f),
+            Self::InvalidProtection => ConfigError::InvalidProtection.fmt(f),
             Self::Other => f.write_str("invalid server configuration"),
         }
     }
@@ -46,6 +49,7 @@ impl From<ConfigError> for ServerConfigError {
             ConfigError::NoSupportedVersion => Self::NoSupportedVersion,
             ConfigError::ZeroCapacity => Self::ZeroCapacity,
             ConfigError::StateKeyTooShort => Self::StateKeyTooShort,
+            ConfigError::InvalidProtection => Self::InvalidProtection,
             _ => Self::Other,
         }
     }
@@ -87,6 +91,9 @@ pub enum RegisterError {
     /// `addTool` while the host serves `tools/list` or `tools/call` itself (`addMethod`, or its own `tools`
     /// capability), or those while a tool is registered: never both.
     ToolsByMethod,
+    /// A scope the protected resource does not support (per-item scopes of an authorized
+    /// server).
+    UnknownScope,
     /// The JSON text is not the spec's shape for this item.
     InvalidJson {
         /// The decoder's description.
@@ -108,6 +115,7 @@ impl std::fmt::Display for RegisterError {
             Self::CoreCapability => CoreRegister::CoreCapability.fmt(f),
             Self::NotAnObject => CoreRegister::NotAnObject.fmt(f),
             Self::ToolsByMethod => CoreRegister::ToolsByMethod.fmt(f),
+            Self::UnknownScope => CoreRegister::UnknownScope.fmt(f),
             Self::InvalidUri { description }
             | Self::InvalidTemplate { description, .. }
             | Self::Router { description }
@@ -136,6 +144,7 @@ impl From<CoreRegister> for RegisterError {
             CoreRegister::CoreCapability => Self::CoreCapability,
             CoreRegister::NotAnObject => Self::NotAnObject,
             CoreRegister::ToolsByMethod => Self::ToolsByMethod,
+            CoreRegister::UnknownScope => Self::UnknownScope,
             _ => Self::Other { description },
         }
     }

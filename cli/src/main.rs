@@ -3,7 +3,8 @@
 //!
 //! ```text
 //! mcpc [--json] TARGET COMMAND [ARGS…]
-//!   TARGET   an http(s):// URL (Streamable HTTP), or a command line run over stdio ("node s.mjs")
+//!   TARGET   an http(s):// URL (Streamable HTTP), or a command line run over stdio ("node s.mjs",
+//!            split into words as a POSIX shell does: 'quotes', "quotes", backslashes)
 //!   list | templates | prompts | tools
 //!   read URI
 //!   prompt NAME [KEY=VALUE…]
@@ -67,6 +68,12 @@ fn is_url(target: &str) -> bool {
     target.starts_with("http://") || target.starts_with("https://")
 }
 
+/// A stdio target's program and arguments, split as a POSIX shell splits words (quotes and
+/// backslashes; no expansion).
+fn command_words(target: &str) -> Result<Vec<String>, String> {
+    shlex::split(target).ok_or_else(|| format!("unbalanced quotes in the command {target}"))
+}
+
 /// The client for `target`: HTTP with OAuth (stored tokens restored), or a spawned command.
 async fn client(target: &str) -> Result<McpClient, String> {
     if is_url(target) {
@@ -77,28 +84,38 @@ async fn client(target: &str) -> Result<McpClient, String> {
         };
         let c = McpClient::http_with_auth(target, default_config(), oauth)
             .map_err(|e| e.to_string())?;
-        if let Some(t) = store::load(target) {
+        let kept = store::load(target);
+        if let Some(r) = kept.client {
+            c.restore_registration(r).await;
+        }
+        if let Some(t) = kept.tokens {
             c.restore_tokens(t).await;
         }
         Ok(c)
     } else {
-        let mut words = target.split_whitespace();
-        let program = words.next().ok_or("an empty command")?;
+        let words = command_words(target)?;
+        let (program, args) = words.split_first().ok_or("an empty command")?;
         let mut cmd = tokio::process::Command::new(program);
-        cmd.args(words);
+        cmd.args(args);
         McpClient::spawn(cmd).map_err(|e| e.to_string())
     }
 }
 
-/// Saves renewed tokens after an HTTP command.
+/// Saves renewed tokens, and the registration they came with, after an HTTP command.
 async fn persist(c: &McpClient, target: &str) -> Result<(), String> {
     if !is_url(target) {
         return Ok(());
     }
-    if let Some(t) = c.tokens().await
-        && store::load(target).as_ref() != Some(&t)
-    {
-        store::save(target, &t).map_err(|e| format!("saving tokens: {e}"))?;
+    let kept = store::load(target);
+    let Some(tokens) = c.tokens().await else {
+        return Ok(());
+    };
+    let now = store::Kept {
+        tokens: Some(tokens),
+        client: c.registration().await.or(kept.client.clone()),
+    };
+    if now != kept {
+        store::save(target, &now).map_err(|e| format!("saving tokens: {e}"))?;
     }
     Ok(())
 }
@@ -256,5 +273,21 @@ async fn main() -> ExitCode {
             eprintln!("mcpc: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::command_words;
+
+    #[test]
+    fn stdio_commands_split_as_shell_words() {
+        assert_eq!(
+            command_words(r#"node "/my dir/s.mjs" --name 'a b' c\ d"#).unwrap(),
+            ["node", "/my dir/s.mjs", "--name", "a b", "c d"]
+        );
+        assert_eq!(command_words("  node   s.mjs ").unwrap(), ["node", "s.mjs"]);
+        assert!(command_words(r#"node "s.mjs"#).is_err());
+        assert!(command_words("").unwrap().is_empty());
     }
 }

@@ -1,11 +1,12 @@
 //! The token file: `tokens.json` in the user's config directory (`$MCPC_CONFIG_DIR`, else
-//! `$XDG_CONFIG_HOME/mcp-context`, else `~/.config/mcp-context`), one entry per server URL,
-//! written with mode 0600.
+//! `$XDG_CONFIG_HOME/mcp-context`, else `~/.config/mcp-context`), one entry per server URL
+//! (its tokens, and under `client` the dynamic registration they were obtained with), written
+//! with mode 0600.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use mcp_context::auth::Tokens;
+use mcp_context::auth::{ClientRegistration, Tokens};
 use serde_json::{Map, Value, json};
 
 /// The token file's path.
@@ -54,30 +55,63 @@ fn write_all(all: &BTreeMap<String, Value>) -> std::io::Result<()> {
     std::fs::rename(tmp, p)
 }
 
-/// The tokens kept for `server`.
-pub(crate) fn load(server: &str) -> Option<Tokens> {
-    let v = read_all().remove(server)?;
-    let s = |k: &str| v.get(k).and_then(Value::as_str).map(String::from);
-    Some(Tokens {
-        issuer: s("issuer")?,
-        resource: s("resource")?,
-        access_token: s("access_token")?,
-        refresh_token: s("refresh_token"),
-        expires_at_ms: v.get("expires_at_ms").and_then(Value::as_u64),
-        scope: s("scope"),
-    })
+/// What is kept for one server.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Kept {
+    pub(crate) tokens: Option<Tokens>,
+    pub(crate) client: Option<ClientRegistration>,
 }
 
-/// Keeps `tokens` for `server`.
-pub(crate) fn save(server: &str, t: &Tokens) -> std::io::Result<()> {
+/// What is kept for `server`.
+pub(crate) fn load(server: &str) -> Kept {
+    let Some(v) = read_all().remove(server) else {
+        return Kept::default();
+    };
+    let s = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(String::from);
+    let tokens = (|| {
+        Some(Tokens {
+            issuer: s(&v, "issuer")?,
+            resource: s(&v, "resource")?,
+            access_token: s(&v, "access_token")?,
+            refresh_token: s(&v, "refresh_token"),
+            expires_at_ms: v.get("expires_at_ms").and_then(Value::as_u64),
+            scope: s(&v, "scope"),
+        })
+    })();
+    let client = v.get("client").and_then(|c| {
+        Some(ClientRegistration {
+            issuer: s(c, "issuer")?,
+            client_id: s(c, "client_id")?,
+            client_secret: s(c, "client_secret"),
+            token_endpoint_auth_method: s(c, "token_endpoint_auth_method")?,
+        })
+    });
+    Kept { tokens, client }
+}
+
+/// Keeps `kept` for `server`.
+pub(crate) fn save(server: &str, kept: &Kept) -> std::io::Result<()> {
     let mut all = read_all();
     let mut o = Map::new();
-    o.insert("issuer".into(), json!(t.issuer));
-    o.insert("resource".into(), json!(t.resource));
-    o.insert("access_token".into(), json!(t.access_token));
-    o.insert("refresh_token".into(), json!(t.refresh_token));
-    o.insert("expires_at_ms".into(), json!(t.expires_at_ms));
-    o.insert("scope".into(), json!(t.scope));
+    if let Some(t) = &kept.tokens {
+        o.insert("issuer".into(), json!(t.issuer));
+        o.insert("resource".into(), json!(t.resource));
+        o.insert("access_token".into(), json!(t.access_token));
+        o.insert("refresh_token".into(), json!(t.refresh_token));
+        o.insert("expires_at_ms".into(), json!(t.expires_at_ms));
+        o.insert("scope".into(), json!(t.scope));
+    }
+    if let Some(c) = &kept.client {
+        o.insert(
+            "client".into(),
+            json!({
+                "issuer": c.issuer,
+                "client_id": c.client_id,
+                "client_secret": c.client_secret,
+                "token_endpoint_auth_method": c.token_endpoint_auth_method,
+            }),
+        );
+    }
     all.insert(server.into(), Value::Object(o));
     write_all(&all)
 }

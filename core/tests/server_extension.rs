@@ -7,7 +7,7 @@ mod common;
 mod server_harness;
 
 use mcp_context::jsonrpc::Method;
-use mcp_context::messages::owned::{OwnedInputRequest, OwnedJson, OwnedResourceContents};
+use mcp_context::messages::owned::{OwnedInputRequest, OwnedJson};
 use mcp_context::server::{
     CacheHint, Event, Failure, Handle, InputRequired, Output, RegisterError, RequestEvent,
     RespondError, SealingKey, Server, ServerConfig,

@@ -293,7 +293,7 @@ fn rule_43_input_required_only_on_read_and_prompt() {
 #[test]
 fn malformed_input_required_answers_are_refused_with_32603() {
     let mut h = H::new("mrtr-misuse", catalogue(ServerConfig::default()));
-    let mut read = |h: &mut H, id: u32| {
+    let read = |h: &mut H, id: u32| {
         let outs = h.call(
             STDIO,
             json!(id),

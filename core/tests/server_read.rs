@@ -268,7 +268,7 @@ fn rule_31_internal_and_application_errors() {
 #[test]
 fn a_refused_answer_fails_the_request_with_32603() {
     let mut h = cat("read-wrong");
-    let mut read = |h: &mut H, id: u32| {
+    let read = |h: &mut H, id: u32| {
         let outs = h.call(
             STDIO,
             json!(id),

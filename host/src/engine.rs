@@ -52,7 +52,13 @@ pub(crate) struct Engine {
     idle: Notify,
     next_stream: AtomicU64,
     stop: CancellationToken,
+    /// Verified callers by `auth` id (the latest of each), for [`Context::principal`].
+    callers: Mutex<HashMap<u64, Arc<mcp_context::auth::resource_server::Caller>>>,
 }
+
+/// Verified callers remembered at most; past it the table starts over (a caller seen again
+/// is remembered again on its next request).
+const MAX_CALLERS: usize = 4096;
 
 impl Engine {
     pub(crate) fn new(server: Server, handlers: Handlers) -> Arc<Self> {
@@ -70,12 +76,35 @@ impl Engine {
             idle: Notify::new(),
             next_stream: AtomicU64::new(1),
             stop: CancellationToken::new(),
+            callers: Mutex::new(HashMap::new()),
         })
     }
 
     /// Milliseconds since the engine was built: the machine's clock.
     pub(crate) fn now(&self) -> u64 {
         u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// Remembers the verified caller of `auth`.
+    pub(crate) fn remember_caller(
+        &self,
+        auth: u64,
+        caller: mcp_context::auth::resource_server::Caller,
+    ) {
+        let mut callers = self.callers.lock().unwrap_or_else(PoisonError::into_inner);
+        if callers.len() >= MAX_CALLERS && !callers.contains_key(&auth) {
+            callers.clear();
+        }
+        callers.insert(auth, Arc::new(caller));
+    }
+
+    /// The verified caller of `auth`, if one was seen.
+    pub(crate) fn caller(
+        &self,
+        auth: u64,
+    ) -> Option<Arc<mcp_context::auth::resource_server::Caller>> {
+        let callers = self.callers.lock().unwrap_or_else(PoisonError::into_inner);
+        callers.get(&auth).cloned()
     }
 
     /// A stream id never handed out before.

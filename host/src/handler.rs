@@ -288,6 +288,16 @@ impl Context {
         self.auth
     }
 
+    /// The verified caller of a protected endpoint (docs/rules.md §22.3): subject, client,
+    /// scopes, audience, expiry as the verifier resolved them; `None` on an unprotected
+    /// endpoint, for the anonymous caller, and on stdio. The token itself is never kept.
+    #[must_use]
+    pub fn principal(&self) -> Option<Arc<mcp_context::auth::resource_server::Caller>> {
+        (self.auth != 0)
+            .then(|| self.engine.caller(self.auth))
+            .flatten()
+    }
+
     /// The client capabilities the request declared (input requests may use only these).
     #[must_use]
     pub fn capabilities(&self) -> DeclaredCapabilities {

@@ -37,12 +37,14 @@ use axum::response::Response;
 use axum::routing::any;
 use axum::serve::ListenerExt;
 use futures_util::Stream;
+use mcp_context::auth::resource_server::ScopeSet;
 use mcp_context::http::{HeadCheck, HeadFields, HttpResponse, HttpStart, Refusal, sse};
-use mcp_context::server::{BodyKind, Ctx, StreamId, Transmit};
+use mcp_context::server::{BodyKind, Ctx, Gate, StreamId, Transmit};
 use tokio::sync::mpsc;
 
 use crate::engine::Engine;
 use crate::host::Host;
+use crate::protect::{TokenVerifier, caller_id, epoch_ms};
 
 /// Resolves the caller of a request from its head: `Ok(auth id)` (`0` = anonymous, the
 /// value handlers see as [`crate::Context::caller`]), or `Err(response)` to refuse it
@@ -52,8 +54,14 @@ pub type AuthFn = Arc<dyn Fn(&Parts) -> Result<u64, Response> + Send + Sync>;
 /// Options of the HTTP service.
 #[derive(Clone)]
 pub struct HttpOptions {
-    /// Who is calling (default: everyone is anonymous, `0`).
+    /// Who is calling (default: everyone is anonymous, `0`). With a [`Self::verifier`]
+    /// this is not consulted.
     pub auth: Option<AuthFn>,
+    /// Verifies bearer tokens for a protected endpoint (`ServerConfig::protection`,
+    /// docs/rules.md §22): the core reads the token and decides every 401/403, this
+    /// resolves the token to a caller ([`crate::protect`]). The caller's `auth` id is
+    /// [`crate::protect::caller_id`]. Without one, a presented token is refused.
+    pub verifier: Option<Arc<dyn TokenVerifier>>,
     /// How often an idle event stream gets a `:` comment line (default the core's
     /// [`sse::KEEPALIVE_INTERVAL_MS`], 15 s).
     pub keepalive: Duration,
@@ -63,6 +71,7 @@ impl Default for HttpOptions {
     fn default() -> Self {
         Self {
             auth: None,
+            verifier: None,
             keepalive: Duration::from_millis(sse::KEEPALIVE_INTERVAL_MS),
         }
     }
@@ -72,6 +81,7 @@ impl std::fmt::Debug for HttpOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpOptions")
             .field("auth", &self.auth.is_some())
+            .field("verifier", &self.verifier.is_some())
             .field("keepalive", &self.keepalive)
             .finish()
     }
@@ -99,7 +109,12 @@ impl Host {
             engine: self.engine.clone(),
             options,
         });
-        Router::new().route(&path, any(handle)).with_state(service)
+        let mut router = Router::new().route(&path, any(handle));
+        // A protected endpoint's metadata (RFC 9728 §3.1): the core answers these paths.
+        for p in self.engine.read(metadata_paths) {
+            router = router.route(&p, any(handle));
+        }
+        router.with_state(service)
     }
 
     /// Serves the router on `listener` (with `TCP_NODELAY`) until `shutdown` completes, then
@@ -114,7 +129,22 @@ impl Host {
         listener: tokio::net::TcpListener,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> std::io::Result<()> {
-        let router = self.router();
+        self.serve_http_with(listener, HttpOptions::default(), shutdown)
+            .await
+    }
+
+    /// [`Host::serve_http`] with options (a protected endpoint's
+    /// [`HttpOptions::verifier`], the keepalive).
+    ///
+    /// # Errors
+    /// The listener fails.
+    pub async fn serve_http_with(
+        &self,
+        listener: tokio::net::TcpListener,
+        options: HttpOptions,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> std::io::Result<()> {
+        let router = self.router_with(options);
         let notifier = self.notifier();
         let engine = self.engine.clone();
         // Small answers go out at once (no Nagle delay behind an unacknowledged segment).
@@ -133,6 +163,15 @@ impl Host {
         engine.stop();
         Ok(())
     }
+}
+
+fn metadata_paths(s: &mcp_context::server::Server) -> Vec<String> {
+    let Some(p) = &s.config().protection else {
+        return Vec::new();
+    };
+    let mut paths = vec![mcp_context::auth::resource_server::WELL_KNOWN.to_owned()];
+    paths.extend(p.metadata_path());
+    paths
 }
 
 fn endpoint_path(s: &mcp_context::server::Server) -> String {
@@ -176,16 +215,26 @@ fn internal() -> Response {
 
 async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
     let (parts, body) = req.into_parts();
-    let auth = match &svc.options.auth {
-        Some(resolve) => match resolve(&parts) {
-            Ok(auth) => auth,
-            Err(refusal) => return refusal,
-        },
-        None => 0,
-    };
     let lines = header_lines(&parts);
     let fields = HeadFields::new(lines.iter().map(|(n, v)| (*n, v.as_ref())));
     let head = fields.head(parts.method.as_str(), parts.uri.path());
+    let gate = svc
+        .engine
+        .read(|s| s.http_authenticate(&head, fields.authorization()));
+    let (auth, scopes) = match gate {
+        Gate::Respond(r) => return respond(r),
+        Gate::Verify(token) => match admit(&svc, token).await {
+            Ok(admitted) => admitted,
+            Err(r) => return respond(r),
+        },
+        Gate::Proceed => match &svc.options.auth {
+            Some(resolve) if svc.options.verifier.is_none() => match resolve(&parts) {
+                Ok(auth) => (auth, None),
+                Err(refusal) => return refusal,
+            },
+            _ => (0, None),
+        },
+    };
     let limit = match svc.engine.read(|s| s.http_head(&head)) {
         HeadCheck::ReadBody { limit } => limit,
         HeadCheck::Respond(r) => return respond(r),
@@ -198,6 +247,9 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
     let stream = svc.engine.new_stream();
     let (tx, rx) = mpsc::unbounded_channel();
     let mut ctx = Ctx::http(stream, auth);
+    if let Some(s) = scopes {
+        ctx = ctx.with_scopes(s);
+    }
     if let Some(ConnectInfo(addr)) = parts.extensions.get::<ConnectInfo<SocketAddr>>() {
         ctx = ctx.with_peer(addr.ip());
     }
@@ -238,6 +290,25 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
             builder
                 .body(Body::from_stream(events))
                 .unwrap_or_else(|_| internal())
+        }
+    }
+}
+
+/// The verifier's verdict on `token`, then the core's checks: the caller's `auth` id and
+/// scopes, or the 401/403 to write.
+async fn admit(svc: &Service, token: &str) -> Result<(u64, Option<ScopeSet>), HttpResponse> {
+    let Some(verifier) = &svc.options.verifier else {
+        return Err(svc
+            .engine
+            .read(|s| s.http_reject("no verifier is configured")));
+    };
+    match verifier.verify(token).await {
+        Err(why) => Err(svc.engine.read(|s| s.http_reject(&why))),
+        Ok(caller) => {
+            let scopes = svc.engine.read(|s| s.http_admit(&caller, epoch_ms()))?;
+            let auth = caller_id(&caller);
+            svc.engine.remember_caller(auth, caller);
+            Ok((auth, Some(scopes)))
         }
     }
 }

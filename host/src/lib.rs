@@ -30,6 +30,7 @@
 //! | `stdio` | [`serve_stdio`], [`Host::serve`] |
 //! | [`http`] | Streamable HTTP on axum: [`Host::router`], [`Host::serve_http`] |
 //! | `notify` | [`Notifier`]: change notifications from anywhere |
+//! | [`protect`] | token verifiers for a protected endpoint: [`protect::JwtVerifier`], [`protect::IntrospectionVerifier`] |
 //! | [`client`] | [`client::McpClient`]: the async client (stdio child, any pipe, HTTP) |
 
 mod app;
@@ -40,6 +41,7 @@ mod handler;
 mod host;
 pub mod http;
 mod notify;
+pub mod protect;
 mod stdio;
 mod timer;
 

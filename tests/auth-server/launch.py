@@ -1,4 +1,5 @@
-"""Starts ``server.py`` (the tests' authorization server) on a free loopback port."""
+"""Starts ``server.py`` (the tests' authorization server) on a free loopback port, and the
+protected servers the clients' tests read from."""
 
 from __future__ import annotations
 
@@ -10,36 +11,42 @@ from collections.abc import Iterator
 
 SERVER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "server.py")
 
+PROTECTED_SERVER = os.environ.get("MCP_PROTECTED_SERVER") or os.path.join(
+    os.path.dirname(SERVER), "..", "..", "target", "debug", "protected-server"
+)
+
 
 @contextlib.contextmanager
-def auth_server(*args: str) -> Iterator[str]:
-    """Runs the authorization server with ``args`` and yields its issuer URL."""
-    proc = subprocess.Popen([sys.executable, SERVER, *args], stdout=subprocess.PIPE, text=True)
+def _ready(cmd: list[str], name: str) -> Iterator[str]:
+    """Runs ``cmd``, which prints ``READY <url>``; yields the url, then stops it."""
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         if not line.startswith("READY "):
-            raise RuntimeError(f"the authorization server did not start: {line!r}")
+            raise RuntimeError(f"{name} did not start: {line!r}")
         yield line.split()[1]
     finally:
         proc.terminate()
         proc.wait(10)
 
 
-@contextlib.contextmanager
-def protected_ts(issuer: str) -> Iterator[str]:
+def auth_server(*args: str) -> contextlib.AbstractContextManager[str]:
+    """Runs the authorization server with ``args`` and yields its issuer URL."""
+    return _ready([sys.executable, SERVER, *args], "the authorization server")
+
+
+def protected_ts(issuer: str) -> contextlib.AbstractContextManager[str]:
     """Runs ``protected-ts.mjs`` (the official TypeScript SDK's bearer middleware, tokens from
     ``issuer``) with ``$MCP_NODE`` (default ``node``); yields its MCP endpoint URL. Needs
     ``node_modules`` here (test.sh links the examples' pinned tools)."""
     node = os.environ.get("MCP_NODE", "node")
     script = os.path.join(os.path.dirname(SERVER), "protected-ts.mjs")
-    proc = subprocess.Popen([node, script, issuer], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        if not line.startswith("READY "):
-            raise RuntimeError(f"protected-ts.mjs did not start: {line!r}")
-        yield line.split()[1]
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    return _ready([node, script, issuer], "protected-ts.mjs")
+
+
+def protected_axum(issuer: str) -> contextlib.AbstractContextManager[str]:
+    """Runs our protected axum runner (examples/protected-server, ``$MCP_PROTECTED_SERVER`` or
+    target/debug: ``secret://note`` needs ``mcp:read``, tokens checked against ``issuer``'s
+    JWKS); yields its MCP endpoint URL."""
+    return _ready([PROTECTED_SERVER, issuer], "protected-server")

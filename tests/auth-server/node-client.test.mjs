@@ -2,29 +2,16 @@
 // against a server protected by the official TypeScript SDK's bearer middleware
 // (protected-ts.mjs), tokens from the tests' authorization server (server.py, run with
 // $MCP_PYTHON, default python3): a `ClientMachine` over HTTP reads a protected resource and the
-// caller never handles a token.
+// caller never handles a token; the same against our own protected axum runner.
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { createInterface } from 'node:readline'
 import { after, before, describe, it } from 'node:test'
 
 import * as napi from '../../bindings-node/server.mjs'
 import * as wasm from '../../bindings-node/wasm/index.mjs'
+import { children, start, stats } from './processes.mjs'
 
 const here = new URL('.', import.meta.url).pathname
 const REDIRECT = 'http://127.0.0.1:1/callback'
-const children = []
-
-/** Runs a command that prints `READY <url>` and resolves to the url. */
-function start(cmd, args) {
-  const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'inherit'] })
-  children.push(child)
-  return new Promise((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout })
-    lines.once('line', (line) => (line.startsWith('READY ') ? resolve(line.split(' ')[1]) : reject(new Error(line))))
-    child.once('exit', (code) => reject(new Error(`${cmd} exited ${code}`)))
-  })
-}
 
 /** The test's user agent: the authorization endpoint approves at once; its redirect back. */
 async function follow(url) {
@@ -32,8 +19,6 @@ async function follow(url) {
   assert.equal(r.status, 302)
   return r.headers.get('location')
 }
-
-const stats = async (issuer) => (await fetch(`${issuer}/_test/stats`)).json()
 
 /** One call on `machine` over HTTP with `doFetch`: POSTs each transmit, feeds the answers. */
 async function run(machine, doFetch, url, call) {
@@ -102,6 +87,20 @@ for (const [engine, pkg] of [['napi', napi], ['wasm', wasm]]) describe(`on ${eng
     const machine = new pkg.ClientMachine({ clientInfo: { name: 'node-test', version: '1' }, transport: 'http' })
     await run(machine, second, url, (m, t) => m.readResource('secret://note', t))
     assert.equal((await stats(issuer)).authorizations, mid.authorizations)
+  })
+
+  it('reads from our protected axum runner', async () => {
+    // examples/protected-server ($MCP_PROTECTED_SERVER or target/debug): our resource
+    // server (JwtVerifier, the core's rules) trusting the same authorization server.
+    const axum = await start(process.env.MCP_PROTECTED_SERVER ?? `${here}../../target/debug/protected-server`, [issuer])
+    const before = await stats(issuer)
+    const doFetch = pkg.oauthFetch(axum, { redirectUri: REDIRECT, userAgent: follow, clientName: `node-axum-${engine}` })
+    const machine = new pkg.ClientMachine({ clientInfo: { name: 'node-test', version: '1' }, transport: 'http' })
+    const read = await run(machine, doFetch, axum, (m, t) => m.readResource('secret://note', t))
+    assert.match(read.result.contents[0].text, /^secret for client-\S+ with mcp:read\b/)
+    const end = await stats(issuer)
+    assert.equal(end.authorizations, before.authorizations + 1)
+    assert.equal(end.last_authorize.resource, axum)
   })
 
   it('a failed flow rejects with AuthorizationError', async () => {

@@ -9,7 +9,7 @@ import asyncio
 import httpx
 import pytest
 
-from launch import auth_server, protected_ts
+from launch import auth_server, protected_axum, protected_ts
 from mcp_context import McpError
 from mcp_context.aio import AuthorizationError, Client, MemoryTokenStore, OAuth
 
@@ -105,3 +105,19 @@ def test_without_auth_the_call_fails(servers) -> None:
 
     with pytest.raises(McpError):
         asyncio.run(run())
+
+
+def test_reads_from_our_protected_axum_runner() -> None:
+    # Our own resource server (examples/protected-server: JwtVerifier, the core's rules):
+    # discovered through its challenge and metadata, the token checked against the JWKS.
+    with auth_server("--scopes", "mcp:read mcp:write") as issuer, protected_axum(issuer) as url:
+
+        async def run() -> dict:
+            async with Client.http(url, auth=OAuth(REDIRECT, follow, client_name="py-axum")) as c:
+                return await c.read_resource("secret://note")
+
+        text = asyncio.run(run())["contents"][0]["text"]
+        assert text.startswith("secret for client-") and "mcp:read" in text.split(" with ")[1].split(), text
+        s = stats(issuer)
+        assert s["registrations"] == 1 and s["authorizations"] == 1
+        assert s["last_authorize"]["resource"] == url

@@ -114,6 +114,7 @@ pub fn context(stream: u64, auth: u64, transport: Option<&str>, peer: Option<&st
         auth,
         transport,
         peer: peer.and_then(|p| p.parse().ok()),
+        scopes: None,
     })
 }
 

@@ -14,6 +14,7 @@ subscriptions end, its pending request is cancelled).
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -52,6 +53,7 @@ class AsgiApp:
         *,
         path: str | None = "/mcp",
         authenticate: Callable[[dict[str, str]], int] | None = None,
+        verifier: Any = None,
         allowed_hosts: list[str] | None = None,
         allowed_origins: list[str] | None = None,
         max_body: int | None = None,
@@ -59,12 +61,16 @@ class AsgiApp:
     ) -> None:
         """``path``: the endpoint (``None``: any path, e.g. when a router chose it);
         ``authenticate(headers)`` gives the caller context (``int``, 0 = anonymous; lowercase
-        header names); ``allowed_hosts``/``allowed_origins``: accepted ``Host``/``Origin``
+        header names; not consulted with a ``verifier``); ``verifier``: resolves the bearer
+        token of a protected endpoint (``App.protect``) to a caller (``async verify(token)``,
+        ``JwtVerifier``, ``IntrospectionVerifier``): the core reads the token and answers the
+        metadata and every 401/403; ``allowed_hosts``/``allowed_origins``: accepted ``Host``/``Origin``
         names (default: localhost); ``max_body``: larger bodies get 413 unread (default
         4 MiB). These configure the app's machine (the core's ``HttpConfig``), so give them
         before the server starts."""
         self.app = app
         self.authenticate = authenticate or (lambda headers: 0)
+        self.verifier = verifier
         self.keepalive_s = keepalive_s
         http: dict[str, Any] = {"http_path": path} if path is not None else {"http_any_path": True}
         for key, value in (("allowed_hosts", allowed_hosts), ("allowed_origins", allowed_origins), ("max_body", max_body)):
@@ -120,6 +126,19 @@ class AsgiApp:
         if rt is None or rt.host.loop is not asyncio.get_running_loop():
             rt = self.app._start()
         m = rt.machine
+        gate = m.http_authenticate(method, path, headers)
+        scopes: int | None = None
+        if gate is None:
+            auth = 0 if self.verifier is not None else self.authenticate(_decode_headers(scope))
+        elif isinstance(gate, str):
+            admitted = await self._admit(m, gate)
+            if not isinstance(admitted, tuple):
+                await _send(send, admitted)
+                return
+            auth, scopes = admitted
+        else:
+            await _send(send, gate)  # the metadata document, or a 401
+            return
         check = m.http_head(method, path, headers)
         if type(check) is not int:
             await _send(send, check)  # refused before the body is read
@@ -136,7 +155,7 @@ class AsgiApp:
             client = scope.get("client")  # (host, port), or None (e.g. a Unix socket)
             peer = client[0] if client else None
             answer = rt.host.call(
-                m.handle_http, method, path, headers, body, now_ms(), stream=sid, auth=self.authenticate(_decode_headers(scope)), peer=peer
+                m.handle_http, method, path, headers, body, now_ms(), stream=sid, auth=auth, peer=peer, scopes=scopes
             )
             if answer is not None and answer.event_stream:  # a legacy session's GET stream
                 await send({"type": "http.response.start", "status": answer.status, "headers": _encode(answer.headers)})
@@ -158,6 +177,27 @@ class AsgiApp:
             if not done:
                 m.stream_closed(sid)
                 rt.host.drain()
+
+    async def _admit(self, m: Any, token: str) -> tuple[int, int] | Any:
+        """The verifier's verdict on ``token``, then the core's checks: ``(auth, scopes)`` or
+        the 401/403 ``HttpResponse``."""
+        from ._auth import InvalidToken, caller_id
+
+        if self.verifier is None:
+            return m.http_reject("no verifier is configured")
+        try:
+            caller = await self.verifier.verify(token)
+        except InvalidToken as e:
+            return m.http_reject(str(e))
+        admitted = m.http_admit(caller, int(time.time() * 1000))
+        if not isinstance(admitted, int):
+            return admitted
+        auth = caller_id(caller)
+        principals = self.app._principals
+        if len(principals) >= 4096 and auth not in principals:
+            principals.clear()  # bounded: a caller seen again is remembered again
+        principals[auth] = caller
+        return auth, admitted
 
     async def _answer(self, stream: _Stream, receive: Callable[..., Any], send: Callable[..., Any]) -> bool:
         """Sends the stream's transmits; ``False`` when the client went away first."""

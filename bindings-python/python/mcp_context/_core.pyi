@@ -1149,6 +1149,7 @@ class ServerMachine:
         auth: int = 0,
         peer: str | None = None,
         drain: bool = False,
+        scopes: int | None = None,
     ) -> HttpResponse | None | tuple[HttpResponse | None, list[ServerOutput], int | None]:
         """One HTTP request with its body: the complete ``HttpResponse`` (refusals, errors,
         202, results produced at once), or ``None``: the answer comes as transmits on
@@ -1157,7 +1158,42 @@ class ServerMachine:
         ``GET``, the head of its event stream (``text/event-stream``, no body): keep the
         connection open and write the transmits on ``stream`` as SSE events. ``peer``: the
         client's IP address, for the per-peer bound on 2025-11-25 sessions (``None``, or
-        text that is not an IP address: no bound)."""
+        text that is not an IP address: no bound). ``scopes``: the bits ``http_admit`` gave
+        a verified caller (``None``: no verified token)."""
+
+    def set_protection(
+        self,
+        resource: str,
+        authorization_servers: list[str],
+        *,
+        scopes_supported: list[str] | None = None,
+        required_scopes: list[str] | None = None,
+        token_required: bool = True,
+        resource_name: str | None = None,
+        resource_documentation: str | None = None,
+    ) -> None:
+        """Makes the HTTP endpoint an OAuth 2.1 protected resource (``resource``: its
+        canonical URL): its metadata is served, tokens are required and checked, items may
+        require scopes. Raises ``ConfigError``."""
+
+    def require_scopes(self, kind: Literal["resource", "template", "prompt", "tool"], key: str, scopes: list[str]) -> None:
+        """Requires ``scopes`` (from ``scopes_supported``) of every caller of an item: hidden
+        from lists without them, and named: HTTP 403 ``insufficient_scope``. Raises
+        ``RegisterError``."""
+
+    def http_authenticate(self, method: str, path: str, headers: Headers) -> str | HttpResponse | None:
+        """The protected endpoint's door, before ``http_head``: ``None`` (go on, anonymous),
+        the bearer token to verify (``str``, then ``http_admit``), or the ``HttpResponse``
+        to write (the metadata document, a 401)."""
+
+    def http_admit(self, caller: dict[str, Any], now_ms: int) -> int | HttpResponse:
+        """The core's checks on a verified caller (``subject``, ``client_id``, ``scopes``,
+        ``audience``, ``expires_at_ms``) at ``now_ms`` (Unix epoch): the scope bits for
+        ``handle_http(scopes=)``, or the 401/403 ``HttpResponse`` (expired, another
+        audience, a required scope missing)."""
+
+    def http_reject(self, why: str) -> HttpResponse:
+        """The 401 ``invalid_token`` answer to a token the verifier refused."""
 
     def set_waker(self, callback: Callable[[], object]) -> None:
         """Installs the output-ready signal: ``callback()`` runs each time an output is queued

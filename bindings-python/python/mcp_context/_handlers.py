@@ -75,6 +75,10 @@ class Context:
         """Client capabilities declared on this request (``"elicitation.form"``, ...)."""
         self.retry = retry
         """The verified inputs of an input-required retry, or ``None``."""
+        principals = getattr(getattr(host, "app", None), "_principals", None) or {}
+        self.principal: dict[str, Any] | None = principals.get(auth) if auth else None
+        """The verified caller of a protected endpoint (``subject``, ``client_id``,
+        ``scopes``, ``audience``, ``expires_at_ms``), ``None`` otherwise; never the token."""
         self._cancelled: asyncio.Event | None = None
         self._was_cancelled = False
 

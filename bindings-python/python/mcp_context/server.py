@@ -69,8 +69,20 @@ from ._handlers import (
     log,
 )
 from ._runtime import Runtime
+from ._auth import IntrospectionVerifier, InvalidToken, JwtVerifier
 
-__all__ = ["App", "AskInput", "Context", "NotFound", "InvalidParams", "McpError", "Runtime"]
+__all__ = [
+    "App",
+    "AskInput",
+    "Context",
+    "NotFound",
+    "InvalidParams",
+    "McpError",
+    "Runtime",
+    "InvalidToken",
+    "JwtVerifier",
+    "IntrospectionVerifier",
+]
 
 # The public classes keep the module they were always documented in.
 for _cls in (AskInput, Context, InvalidParams, McpError, NotFound, Runtime):
@@ -103,6 +115,7 @@ class App:
         self._templates: dict[str, _Resource] = {}
         self._prompts: dict[str, _Prompt] = {}
         self._registrations: list[Callable[[ServerMachine], None]] = []
+        self._principals: dict[int, dict[str, Any]] = {}  # verified callers by auth id (Context.principal)
         self._completion: Callable[..., Any] | None = None
         self._startup: list[Callable[[], Any]] = []
         self._tools: dict[str, _Tool] = {}
@@ -282,6 +295,39 @@ class App:
 
         return decorator
 
+    def protect(
+        self,
+        resource: str,
+        authorization_servers: list[str],
+        *,
+        scopes_supported: list[str] | None = None,
+        required_scopes: list[str] | None = None,
+        token_required: bool = True,
+        resource_name: str | None = None,
+        resource_documentation: str | None = None,
+    ) -> None:
+        """Makes the HTTP endpoint an OAuth 2.1 protected resource (docs/authorization.md):
+        ``resource`` is its canonical URL (tokens must name it in ``aud``); the core serves
+        the metadata and answers every 401/403; ``asgi(verifier=...)`` verifies tokens."""
+
+        def register(m: ServerMachine) -> None:
+            m.set_protection(
+                resource,
+                authorization_servers,
+                scopes_supported=scopes_supported,
+                required_scopes=required_scopes,
+                token_required=token_required,
+                resource_name=resource_name,
+                resource_documentation=resource_documentation,
+            )
+
+        self._registrations.insert(0, register)  # before any require_scopes
+
+    def require_scopes(self, kind: Literal["resource", "template", "prompt", "tool"], key: str, *scopes: str) -> None:
+        """Only callers whose token carries ``scopes`` see the item (``key``: its URI, URI
+        template or name); naming it without them is HTTP 403 ``insufficient_scope``."""
+        self._registrations.append(lambda m: m.require_scopes(kind, key, list(scopes)))
+
     def method(self, method: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
         """Registers a handler ``fn(params)`` (or ``fn(params, ctx)``) for a method the core
         does not own (a vendor method, ``logging/setLevel``...); it returns the result object."""
@@ -376,8 +422,9 @@ class App:
 
     def asgi(self, **options: Any) -> Any:
         """An ASGI 3 application serving Streamable HTTP (see ``mcp_context._asgi.AsgiApp``):
-        ``path="/mcp"``, ``authenticate=fn(headers) -> int``, ``allowed_hosts``,
-        ``max_body``, ``keepalive_s``."""
+        ``path="/mcp"``, ``authenticate=fn(headers) -> int``, ``verifier`` (a protected
+        endpoint's token verifier, see ``protect``), ``allowed_hosts``, ``max_body``,
+        ``keepalive_s``."""
         from ._asgi import AsgiApp
 
         return AsgiApp(self, **options)

@@ -73,11 +73,51 @@ pub struct BearerChallenge {
     pub error_description: Option<String>,
 }
 
+impl BearerChallenge {
+    /// The challenge as a `WWW-Authenticate` value, the inverse of [`Challenges::bearer`]:
+    /// `Bearer` and the present parameters in the order `error`, `error_description`,
+    /// `scope`, `resource_metadata`, each a quoted-string (`"` and `\` escaped; control
+    /// characters other than tab are dropped, which the grammar does not allow).
+    #[must_use]
+    pub fn header_value(&self) -> String {
+        let mut out = String::from("Bearer");
+        let params = [
+            ("error", &self.error),
+            ("error_description", &self.error_description),
+            ("scope", &self.scope),
+            ("resource_metadata", &self.resource_metadata),
+        ];
+        let mut first = true;
+        for (name, value) in params {
+            let Some(v) = value else { continue };
+            out.push_str(if first { " " } else { ", " });
+            first = false;
+            out.push_str(name);
+            out.push_str("=\"");
+            for c in v.chars() {
+                match c {
+                    '"' | '\\' => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                    '\t' => out.push(c),
+                    c if c.is_control() => {}
+                    c => out.push(c),
+                }
+            }
+            out.push('"');
+        }
+        out
+    }
+}
+
 fn is_tchar(c: u8) -> bool {
     c.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&c)
 }
 
-fn is_token68(c: u8) -> bool {
+/// A `token68` character (RFC 9110 §11.2), the `b64token` of RFC 6750 §2.1 without its
+/// trailing `=` padding.
+pub(crate) fn is_token68(c: u8) -> bool {
     c.is_ascii_alphanumeric() || b"-._~+/".contains(&c)
 }
 

@@ -17,7 +17,8 @@ use super::metadata::{
 };
 use super::url::{self, HttpUrl};
 use super::{
-    Action, AuthConfig, AuthError, ENTROPY_LEN, FetchId, FetchRequest, HttpMethod, Tokens,
+    Action, AuthConfig, AuthError, ClientRegistration, ENTROPY_LEN, FetchId, FetchRequest,
+    HttpMethod, Tokens,
 };
 use crate::base64::{self, Alphabet};
 use crate::uri::Uri;
@@ -38,6 +39,17 @@ enum AuthMethod {
     None,
     Basic,
     Post,
+}
+
+impl AuthMethod {
+    /// The registry name (RFC 7591 `token_endpoint_auth_method`).
+    fn name(self) -> &'static str {
+        match self {
+            Self::None => "none",
+            Self::Basic => "client_secret_basic",
+            Self::Post => "client_secret_post",
+        }
+    }
 }
 
 /// What the authorization response is checked against.
@@ -146,6 +158,39 @@ impl Authorizer {
             self.tokens = Some(tokens);
         }
         covers
+    }
+
+    /// The client identity from dynamic registration with the current authorization server,
+    /// if the flow registered one (or one was restored): keep it beside the tokens.
+    #[must_use]
+    pub fn registration(&self) -> Option<ClientRegistration> {
+        let c = self.client.as_ref().filter(|c| c.registered)?;
+        Some(ClientRegistration {
+            issuer: c.issuer.clone(),
+            client_id: c.client_id.clone(),
+            client_secret: c.secret.clone(),
+            token_endpoint_auth_method: c.method.name().into(),
+        })
+    }
+
+    /// Loads a client identity kept from an earlier run: used for its issuer like one
+    /// registered in this run (to refresh restored tokens, or to authorize without
+    /// registering again), and forgotten when the resource names another authorization
+    /// server (docs/rules.md §21.4). An unknown method is read from whether there is a secret.
+    pub fn restore_registration(&mut self, r: ClientRegistration) {
+        let method = match (r.token_endpoint_auth_method.as_str(), &r.client_secret) {
+            ("client_secret_post", Some(_)) => AuthMethod::Post,
+            ("none", _) | (_, None) => AuthMethod::None,
+            _ => AuthMethod::Basic,
+        };
+        self.clients.retain(|c| c.issuer != r.issuer);
+        self.clients.push(Client {
+            issuer: r.issuer,
+            client_id: r.client_id,
+            secret: r.client_secret,
+            method,
+            registered: true,
+        });
     }
 
     /// The tokens held, if any.
@@ -424,6 +469,11 @@ impl Authorizer {
         self.clients
             .retain(|c| !c.registered || c.issuer == m.issuer);
         self.client = self.client.take().filter(|c| c.issuer == m.issuer);
+        // After a restart the tokens come back without a client: refresh with the identity
+        // known for this issuer (pre-registered or restored), never a new registration.
+        if self.try_refresh && self.client.is_none() {
+            self.client = self.known_client(&m);
+        }
         self.server = Some(m);
         if self.try_refresh && self.client.is_some() {
             self.try_refresh = false;

@@ -1,4 +1,4 @@
-//! Authorization, client side (feature `alloc`): a sans-IO OAuth 2.1 authorization-code flow
+//! Authorization (feature `alloc`), client side: a sans-IO OAuth 2.1 authorization-code flow
 //! with PKCE that takes an MCP client to a protected server (docs/rules.md §21).
 //!
 //! [`Authorizer`] owns every rule of the flow: discovery of the protected resource metadata
@@ -30,11 +30,14 @@
 //! Before each MCP request, [`Authorizer::authorization_header`] gives the `Authorization`
 //! value for that URL (none for another origin); [`Authorizer::refresh_due`] and
 //! [`Authorizer::start_refresh`] renew a token that is about to expire.
+//!
+//! The server side, a protected resource (docs/rules.md §22), is [`resource_server`].
 
 mod challenge;
 mod flow;
 pub mod form;
 mod metadata;
+pub mod resource_server;
 pub mod url;
 
 pub use challenge::{BearerChallenge, Challenge, ChallengeError, Challenges, MAX_HEADER_LEN};
@@ -60,6 +63,22 @@ pub struct PreRegistered {
     pub client_id: String,
     /// `client_secret`, for a confidential client.
     pub client_secret: Option<String>,
+}
+
+/// A client identity obtained by dynamic registration, bound to one authorization server: what
+/// a host keeps beside the tokens so that a later run refreshes (or authorizes) with it
+/// instead of registering again (docs/rules.md §21.4).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ClientRegistration {
+    /// The issuer identifier of the authorization server it was registered with.
+    pub issuer: String,
+    /// `client_id`.
+    pub client_id: String,
+    /// `client_secret`, when one was issued.
+    pub client_secret: Option<String>,
+    /// The token endpoint authentication in use: `none`, `client_secret_basic` or
+    /// `client_secret_post`.
+    pub token_endpoint_auth_method: String,
 }
 
 /// How the flow behaves.

@@ -150,6 +150,19 @@ fn body_param(f: &FetchRequest, key: &str) -> Option<String> {
         .map(|(_, v)| v)
 }
 
+/// A flow whose registration returns `client_id`, a secret and `client_secret_post`.
+fn post_registration(client_id: &str) -> (Net, Authorizer) {
+    let mut net = Net::new();
+    net.route(
+        &format!("{AS}/register"),
+        201,
+        &format!(
+            r#"{{"client_id":"{client_id}","client_secret":"sec","token_endpoint_auth_method":"client_secret_post"}}"#
+        ),
+    );
+    (net, authorizer())
+}
+
 fn authorizer() -> Authorizer {
     Authorizer::new(AuthConfig::new(MCP, CB, "test client")).unwrap()
 }
@@ -509,12 +522,7 @@ fn client_identity_order_and_token_endpoint_authentication() {
     );
     assert!(!net.urls().iter().any(|u| u.ends_with("/register")));
     // Registration's token_endpoint_auth_method decides: post puts the secret in the body.
-    let (mut net, mut a) = (Net::new(), authorizer());
-    net.route(
-        &format!("{AS}/register"),
-        201,
-        r#"{"client_id":"id","client_secret":"sec","token_endpoint_auth_method":"client_secret_post"}"#,
-    );
+    let (mut net, mut a) = post_registration("id");
     a.handle_challenge(401, None, &E, 0);
     assert!(retried(&net.run(&mut a, 0)).is_some());
     let t = net.last_to("/token");

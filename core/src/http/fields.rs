@@ -45,6 +45,7 @@ pub struct HeadFields<'a> {
     mcp_name: Option<Cow<'a, str>>,
     accept: Option<Cow<'a, str>>,
     session_id: Option<Cow<'a, str>>,
+    authorization: Option<Cow<'a, str>>,
 }
 
 impl<'a> HeadFields<'a> {
@@ -81,6 +82,8 @@ impl<'a> HeadFields<'a> {
             &mut self.accept
         } else if is("mcp-session-id") {
             &mut self.session_id
+        } else if is("authorization") {
+            &mut self.authorization
         } else {
             return None;
         })
@@ -104,6 +107,15 @@ impl<'a> HeadFields<'a> {
             accept: s(&self.accept),
             session_id: s(&self.session_id),
         }
+    }
+}
+
+impl HeadFields<'_> {
+    /// `Authorization`, for [`Server::http_authenticate`](crate::server::Server::http_authenticate)
+    /// (several lines are joined with `,`, which no bearer credential contains: malformed).
+    #[must_use]
+    pub fn authorization(&self) -> Option<&str> {
+        self.authorization.as_deref()
     }
 }
 

@@ -80,6 +80,7 @@ idents!(RegisterError {
     Self::CoreCapability => "core_capability",
     Self::NotAnObject => "not_an_object",
     Self::ToolsByMethod => "tools_by_method",
+    Self::UnknownScope => "unknown_scope",
 });
 
 idents!(RespondError {
@@ -96,4 +97,5 @@ idents!(ConfigError {
     Self::NoSupportedVersion => "no_supported_version",
     Self::ZeroCapacity => "zero_capacity",
     Self::StateKeyTooShort => "state_key_too_short",
+    Self::InvalidProtection => "invalid_protection",
 });

@@ -6,6 +6,7 @@ use alloc::vec;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::auth::resource_server::ResourceServerConfig;
 use crate::error_code::version;
 use crate::http::HttpConfig;
 use crate::json::Limits;
@@ -166,6 +167,11 @@ pub struct ServerConfig {
     /// to `max_sessions`): every connection otherwise comes from the proxy. Default: 256
     /// (a quarter of `max_sessions`).
     pub max_sessions_per_peer: usize,
+    /// The HTTP endpoint as an OAuth 2.1 protected resource (docs/rules.md §22): its
+    /// metadata is served, requests carry a bearer token the host verifies
+    /// ([`Server::http_authenticate`](super::Server::http_authenticate)), items may require
+    /// scopes. Stdio stays credential-free. Default: none (every caller is trusted).
+    pub protection: Option<ResourceServerConfig>,
 }
 
 impl Default for ServerConfig {
@@ -205,6 +211,7 @@ impl Default for ServerConfig {
             max_line: crate::http::DEFAULT_MAX_BODY,
             session_handshake_ms: 10_000,
             max_sessions_per_peer: 256,
+            protection: None,
         }
     }
 }
@@ -219,6 +226,9 @@ pub enum ConfigError {
     ZeroCapacity,
     /// A state key is shorter than [`crate::state::MIN_KEY_LEN`] bytes.
     StateKeyTooShort,
+    /// [`ServerConfig::protection`] is not
+    /// [valid](crate::auth::resource_server::ResourceServerConfig::is_valid).
+    InvalidProtection,
 }
 
 impl fmt::Display for ConfigError {
@@ -227,6 +237,9 @@ impl fmt::Display for ConfigError {
             Self::NoSupportedVersion => "no supported protocol version configured",
             Self::ZeroCapacity => "page_size, stream_queue and the max_* limits must be at least 1",
             Self::StateKeyTooShort => "a requestState key is too short",
+            Self::InvalidProtection => {
+                "protection: resource must be an http(s) URL, with an authorization server and at most 64 valid scopes"
+            }
         })
     }
 }
@@ -330,6 +343,9 @@ impl ServerConfig {
             .any(|k| k.secret.len() < crate::state::MIN_KEY_LEN)
         {
             return Err(ConfigError::StateKeyTooShort);
+        }
+        if self.protection.as_ref().is_some_and(|p| !p.is_valid()) {
+            return Err(ConfigError::InvalidProtection);
         }
         Ok(())
     }

@@ -66,7 +66,7 @@ impl Server {
         };
         let size = self.config.page_size;
         let (items, next) = page(&self.registry.resources, after.as_deref(), size, |e| {
-            self.visible(ctx.auth, Listed::Resource(&e.resource))
+            self.listed(&ctx, Listed::Resource(&e.resource))
         });
         let next = match next {
             Some(k) => encode_cursor(ListId::Resources, k),
@@ -183,7 +183,7 @@ impl Server {
         let size = self.config.page_size;
         let (registered, more) = match tail {
             Some(after) => page(&self.registry.resources, after, size, |e| {
-                self.visible(p.auth, Listed::Resource(&e.resource))
+                self.listed(&p.ctx(), Listed::Resource(&e.resource))
             }),
             None => (Vec::new(), None),
         };
@@ -200,7 +200,7 @@ impl Server {
                     .iter()
                     .filter(|r| {
                         !self.registry.resources.contains_key(&r.uri)
-                            && self.visible(p.auth, Listed::Resource(r))
+                            && self.listed(&p.ctx(), Listed::Resource(r))
                     })
                     .map(AsView::view),
             );

@@ -145,7 +145,7 @@ impl Server {
         let after = after.as_deref();
         let size = self.config.page_size;
         let reg = &self.registry;
-        let vis = |item: Listed<'_>| self.visible(ctx.auth, item);
+        let vis = |item: Listed<'_>| self.listed(&ctx, item);
         let encoded = match list {
             ListId::Resources => {
                 let (items, next) = page(&reg.resources, after, size, |e| {
@@ -282,6 +282,7 @@ impl Server {
             owed,
             deadline: self.now.saturating_add(self.config.request_timeout_ms),
             auth: ctx.auth,
+            scopes: ctx.scopes,
             caps,
             binding,
             progress,
@@ -332,6 +333,10 @@ impl Server {
             .get(&uri)
             .filter(|e| self.visible(ctx.auth, Listed::Resource(&e.resource)));
         let (target, hint) = if let Some(entry) = found {
+            let missing = self.scopes_missing(&ctx, Listed::Resource(&entry.resource).scoped());
+            if !missing.is_empty() {
+                return self.insufficient_scope(ctx, id, missing);
+            }
             // The resource's own hint wins (it is more specific than a template); without
             // one, the hint of the template its URI matches; then the default.
             let own = entry.cache.or_else(|| self.template_hint(&uri));
@@ -349,10 +354,13 @@ impl Server {
                 .template_by_id(*tid)
                 .is_some_and(|t| self.visible(ctx.auth, Listed::Template(&t.entry.template)))
         }) {
-            let cache = self
-                .registry
-                .template_by_id(tid)
-                .and_then(|t| t.entry.cache);
+            let template = self.registry.template_by_id(tid);
+            let needed = template.map(|t| Listed::Template(&t.entry.template).scoped());
+            let missing = needed.map(|n| self.scopes_missing(&ctx, n));
+            if let Some(m) = missing.filter(|m| !m.is_empty()) {
+                return self.insufficient_scope(ctx, id, m);
+            }
+            let cache = template.and_then(|t| t.entry.cache);
             (
                 ReadTarget::Template { id: tid, variables },
                 self.scoped(cache.unwrap_or(default)),
@@ -413,6 +421,10 @@ impl Server {
         else {
             return self.invalid_params(ctx, id, &["Unknown prompt: ", name.as_str()].concat());
         };
+        let missing = self.scopes_missing(&ctx, Listed::Prompt(&entry.prompt).scoped());
+        if !missing.is_empty() {
+            return self.insufficient_scope(ctx, id, missing);
+        }
         let arguments = pairs(p.arguments);
         let missing = entry
             .prompt
@@ -478,6 +490,10 @@ impl Server {
                         &["Unknown prompt: ", name.as_str()].concat(),
                     );
                 };
+                let missing = self.scopes_missing(&ctx, Listed::Prompt(&e.prompt).scoped());
+                if !missing.is_empty() {
+                    return self.insufficient_scope(ctx, id, missing);
+                }
                 if !e.prompt.arguments.iter().any(|a| a.name == argument) {
                     return self.invalid_params(
                         ctx,
@@ -497,6 +513,11 @@ impl Server {
                 else {
                     return self.invalid_params(ctx, id, "Unknown resource template");
                 };
+                let missing =
+                    self.scopes_missing(&ctx, Listed::Template(&t.entry.template).scoped());
+                if !missing.is_empty() {
+                    return self.insufficient_scope(ctx, id, missing);
+                }
                 if !t.variables.contains(&argument) {
                     return self.invalid_params(
                         ctx,
@@ -552,13 +573,14 @@ impl Server {
         if self.subs.len() >= self.config.max_listens {
             return self.over_limit(ctx, id, "Too many subscriptions");
         }
-        let honoured = Honoured::of(
+        let mut honoured = Honoured::of(
             &p.notifications,
             self.serves_resources(),
             self.serves_prompts(),
             self.announces_tools_list_changed(),
-            |u| check_uri(u).is_ok(),
+            |u| check_uri(u).is_ok() && self.may_read(&ctx, u),
         );
+        honoured.caller = Some(ctx);
         let ack = OwnedAcknowledged {
             subscription_id: id.to_owned_id(),
             notifications: honoured.to_filter(),

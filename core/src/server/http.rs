@@ -69,7 +69,9 @@ impl Server {
     /// (-32020, HTTP 400), in the order of docs/server-machine.md §"Per-request validation".
     ///
     /// `ctx.stream` must be a stream id not in use (one per request); `ctx.auth` is the
-    /// caller's authorization context; `ctx.transport` is taken as HTTP. Notifications and
+    /// caller's authorization context, `ctx.scopes` its admitted scopes (with
+    /// [`ServerConfig::protection`](super::ServerConfig::protection) and a token required,
+    /// a context without them is answered 401 before anything else, docs/rules.md §22.2); `ctx.transport` is taken as HTTP. Notifications and
     /// client responses are answered `202` with no body. A complete answer the machine
     /// produced at once comes back as [`HttpStart::Respond`] (it is not also polled);
     /// otherwise [`HttpStart::Stream`]: drain [`Server::poll_output`] as usual and write the
@@ -83,6 +85,9 @@ impl Server {
         now_ms: u64,
         ctx: Ctx,
     ) -> HttpStart {
+        if let Some(r) = self.unadmitted(&ctx) {
+            return HttpStart::Respond(r);
+        }
         let limit = match self.http_head(head) {
             HeadCheck::ReadBody { limit } => limit,
             HeadCheck::Respond(r) => return HttpStart::Respond(r),
@@ -204,6 +209,7 @@ impl Server {
 
     /// What the machine did with a POST body, as the HTTP answer.
     fn http_answer(&mut self, received: Received, ctx: Ctx) -> HttpStart {
+        let step_up = self.step_up_challenge.take();
         match received {
             Received::Notification | Received::Response => {
                 self.legacy.forget_post(ctx.stream);
@@ -212,7 +218,14 @@ impl Server {
             Received::Request | Received::Invalid => match self.out.take_answer(ctx.stream) {
                 Some(t) => {
                     let t = self.legacy_shape_transmit(t);
-                    HttpStart::Respond(HttpResponse::json(t.http_status, t.bytes))
+                    let mut r = HttpResponse::json(t.http_status, t.bytes);
+                    // The step-up answer is 403 in either era (a 2025-11-25 client's errors
+                    // are otherwise 200): its client re-authorizes from the challenge.
+                    if let Some(c) = step_up {
+                        r.status = 403;
+                        r.headers.push(("WWW-Authenticate", c));
+                    }
+                    HttpStart::Respond(r)
                 }
                 None => HttpStart::Stream(ctx.stream),
             },

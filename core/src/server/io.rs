@@ -6,6 +6,7 @@ use alloc::vec::Vec;
 use core::net::IpAddr;
 
 use super::event::Event;
+use crate::auth::resource_server::ScopeSet;
 
 /// The host's identifier of one output channel: one per HTTP POST (its response body), one
 /// for a whole stdio connection. The machine never interprets it beyond equality.
@@ -46,6 +47,12 @@ pub struct Ctx {
     /// sessions one peer may hold ([`ServerConfig::max_sessions_per_peer`](super::ServerConfig));
     /// no peer, no per-peer bound.
     pub peer: Option<IpAddr>,
+    /// The scopes of the caller's verified token ([`Server::http_admit`](super::Server::http_admit)),
+    /// `None` when no token was verified. Items that require scopes are visible only to a
+    /// caller holding them (docs/rules.md §22.4). Read on HTTP only: stdio is
+    /// credential-free and its caller holds every scope (the spec: credentials come from
+    /// the environment).
+    pub scopes: Option<ScopeSet>,
 }
 
 impl Ctx {
@@ -57,6 +64,7 @@ impl Ctx {
             auth: 0,
             transport: Transport::Stdio,
             peer: None,
+            scopes: None,
         }
     }
 
@@ -68,6 +76,27 @@ impl Ctx {
             auth,
             transport: Transport::Http,
             peer: None,
+            scopes: None,
+        }
+    }
+
+    /// The same context for a caller whose verified token grants `scopes`.
+    #[must_use]
+    pub const fn with_scopes(self, scopes: ScopeSet) -> Self {
+        Self {
+            scopes: Some(scopes),
+            ..self
+        }
+    }
+
+    /// The scopes this context's caller holds: every scope on stdio, the verified ones on
+    /// HTTP (none without a verified token).
+    #[must_use]
+    pub const fn granted(&self) -> ScopeSet {
+        match (self.transport, self.scopes) {
+            (Transport::Stdio, _) => ScopeSet::ALL,
+            (Transport::Http, Some(s)) => s,
+            (Transport::Http, None) => ScopeSet::NONE,
         }
     }
 

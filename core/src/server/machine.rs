@@ -51,6 +51,10 @@ pub struct Server {
     pub(crate) ext: Extensions,
     /// 2025-11-25 streams and HTTP sessions (`server/legacy`).
     pub(crate) legacy: Legacy,
+    /// Scopes items require (docs/rules.md §22.4).
+    pub(crate) scopes: super::protect::ScopeTable,
+    /// The step-up challenge of the request being handled, for its HTTP 403 answer.
+    pub(crate) step_up_challenge: Option<String>,
 }
 
 impl core::fmt::Debug for Server {
@@ -86,6 +90,8 @@ impl Server {
             discover: None,
             ext: Extensions::default(),
             legacy: Legacy::default(),
+            scopes: super::protect::ScopeTable::default(),
+            step_up_challenge: None,
         })
     }
 
@@ -388,11 +394,19 @@ impl Server {
         self.filter.as_ref().is_none_or(|f| f(auth, item))
     }
 
-    /// `hint`, made private when results depend on `auth` (docs/rules.md §4).
+    /// Whether `item` is listed to `ctx`'s caller: visible, and its required scopes held
+    /// (docs/rules.md §22.4).
+    pub(crate) fn listed(&self, ctx: &Ctx, item: Listed<'_>) -> bool {
+        self.visible(ctx.auth, item) && self.scopes_missing(ctx, item.scoped()).is_empty()
+    }
+
+    /// `hint`, made private when results depend on the caller: a visibility filter, or a
+    /// protected endpoint (docs/rules.md §4, §22.5).
     pub(crate) fn scoped(&self, hint: CacheHint) -> CacheHint {
-        match self.filter {
-            Some(_) => CacheHint::private(hint.ttl_ms),
-            None => hint,
+        if self.filter.is_some() || self.config.protection.is_some() {
+            CacheHint::private(hint.ttl_ms)
+        } else {
+            hint
         }
     }
 

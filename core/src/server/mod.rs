@@ -59,6 +59,7 @@
 //! | `machine` | the state, registration, validation pipeline |
 //! | `legacy` | the 2025-11-25 era: `initialize`, `ping`, `resources/subscribe`, sessions, result shapes |
 //! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
+//! | `protect` | the protected endpoint's door ([`Server::http_authenticate`]) and item scopes |
 //! | `handlers` | one handler per method |
 //! | `extension` | methods and capabilities the host adds |
 //! | `tools` | the tool registry: `tools/list`, `tools/call`, tool results and errors |
@@ -113,6 +114,8 @@ mod pending;
 #[cfg(feature = "alloc")]
 mod progress;
 #[cfg(feature = "alloc")]
+mod protect;
+#[cfg(feature = "alloc")]
 mod raw_ids;
 #[cfg(feature = "alloc")]
 mod register;
@@ -149,6 +152,8 @@ pub use machine::Server;
 pub use mrtr::InputRequired;
 #[cfg(feature = "alloc")]
 pub use page::AppCursor;
+#[cfg(feature = "alloc")]
+pub use protect::{Gate, Scoped};
 #[cfg(feature = "alloc")]
 pub use registry::{
     Listed, PromptEntry, RegisterError, ResourceEntry, TemplateEntry, TemplateId, ValueSet,

@@ -20,7 +20,10 @@ impl Server {
     /// `resourceSubscriptions` holds `uri` or a URI it is a sub-resource of (docs/rules.md §12).
     pub fn resource_updated(&mut self, uri: &str) {
         self.legacy_updated(uri);
-        for k in self.subs.wanting(|h| h.wants_update(uri)) {
+        let keys = self
+            .subs
+            .wanting(|h| h.wants_update(uri) && h.caller.is_none_or(|c| self.may_read(&c, uri)));
+        for k in keys {
             let Some(s) = self.subs.get(k) else { continue };
             let tag = Tag::Updated(String::from(uri));
             if s.is_queued(&tag) {

@@ -67,6 +67,8 @@ pub(crate) struct Pending {
     pub(crate) owed: Owed,
     pub(crate) deadline: u64,
     pub(crate) auth: u64,
+    /// The caller's verified scopes (`Ctx::scopes`).
+    pub(crate) scopes: Option<crate::auth::resource_server::ScopeSet>,
     pub(crate) caps: DeclaredCapabilities,
     pub(crate) binding: Option<Bound>,
     /// `_meta.progressToken` of the request, when it sent one.
@@ -79,6 +81,17 @@ pub(crate) struct Pending {
 }
 
 impl Pending {
+    /// The context the request came with.
+    pub(crate) fn ctx(&self) -> super::io::Ctx {
+        super::io::Ctx {
+            stream: self.stream,
+            auth: self.auth,
+            transport: self.transport,
+            peer: None,
+            scopes: self.scopes,
+        }
+    }
+
     /// The `requestState` binding of this request (computes the digest).
     pub(crate) fn binding_data(&self) -> Option<BindingData<'_>> {
         Some(match (self.binding.as_ref()?, &self.owed) {

@@ -77,6 +77,20 @@ pub enum Listed<'a> {
     Tool(&'a OwnedTool),
 }
 
+impl<'a> Listed<'a> {
+    /// The item's key, as [`Server::require_scopes`](super::Server::require_scopes) names it.
+    #[must_use]
+    pub fn scoped(self) -> super::protect::Scoped<'a> {
+        use super::protect::Scoped;
+        match self {
+            Self::Resource(r) => Scoped::Resource(&r.uri),
+            Self::Template(t) => Scoped::Template(&t.uri_template),
+            Self::Prompt(p) => Scoped::Prompt(&p.name),
+            Self::Tool(t) => Scoped::Tool(t.name()),
+        }
+    }
+}
+
 /// Decides which items a caller context sees (docs/rules.md §1.5: lists "MAY vary by the
 /// authorization presented on the request", never by connection). The same predicate
 /// guards reads of static resources, `prompts/get` and completion references, so a hidden
@@ -110,6 +124,10 @@ pub enum RegisterError {
     /// ([`Server::add_method`](super::Server::add_method)) with its own `tools` capability,
     /// never both: the one not in use is refused.
     ToolsByMethod,
+    /// [`Server::require_scopes`](super::Server::require_scopes): a scope not in
+    /// [`ResourceServerConfig::scopes_supported`](crate::auth::resource_server::ResourceServerConfig),
+    /// or no [`ServerConfig::protection`](super::ServerConfig::protection).
+    UnknownScope,
 }
 
 impl fmt::Display for RegisterError {
@@ -123,6 +141,7 @@ impl fmt::Display for RegisterError {
             Self::CoreMethod => f.write_str("the core owns this method"),
             Self::CoreCapability => f.write_str("the machine derives this capability"),
             Self::NotAnObject => f.write_str("a capability must be a JSON object"),
+            Self::UnknownScope => f.write_str("a scope the protected resource does not support"),
             Self::ToolsByMethod => {
                 f.write_str("tools come from the core's registry or the host's methods, not both")
             }

@@ -236,6 +236,14 @@ impl Server {
             .pending
             .remove(handle)
             .ok_or(RespondError::UnknownHandle)?;
+        if self.embeds_forbidden(&p.ctx(), &result.messages) {
+            let err = crate::jsonrpc::ErrorObject::new(
+                crate::error_code::ErrorCode::INVALID_REQUEST,
+                "Insufficient scope: the prompt embeds a resource the caller may not read",
+            );
+            self.send_error(p.stream, p.transport, Some(p.id.as_ref()), &err, 403);
+            return Ok(());
+        }
         let mut view = result.view();
         if view.meta.is_none() {
             view.meta = self.result_meta();

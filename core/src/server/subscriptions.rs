@@ -25,6 +25,9 @@ pub(crate) struct Honoured {
     pub(crate) tools_list: bool,
     /// `None` = not subscribed to updates at all.
     pub(crate) uris: Option<Vec<String>>,
+    /// The listen request's context: updates go only to a caller that may read the URI
+    /// (docs/rules.md §22.4).
+    pub(crate) caller: Option<super::io::Ctx>,
 }
 
 impl Honoured {
@@ -55,6 +58,7 @@ impl Honoured {
             prompts_list: prompts && requested.prompts_list_changed == Some(true),
             tools_list: tools && requested.tools_list_changed == Some(true),
             uris,
+            caller: None,
         }
     }
 

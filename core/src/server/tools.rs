@@ -117,6 +117,10 @@ impl Server {
         else {
             return self.invalid_params(ctx, r.id, &["Unknown tool: ", name.as_str()].concat());
         };
+        let missing = self.scopes_missing(&ctx, Listed::Tool(tool).scoped());
+        if !missing.is_empty() {
+            return self.insufficient_scope(ctx, r.id, missing);
+        }
         let missing = missing_required(tool, arguments);
         let Some(retry) = self.raw_retry(ctx, r.id, TOOLS_CALL, params) else {
             return;

@@ -8,7 +8,9 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use mcp_context::auth::{Action, AuthConfig, Authorizer, ENTROPY_LEN, HttpMethod, Tokens};
+use mcp_context::auth::{
+    Action, AuthConfig, Authorizer, ClientRegistration, ENTROPY_LEN, HttpMethod, Tokens,
+};
 use tokio::sync::Mutex;
 
 /// What a user agent returns: the URL the authorization server redirected to.
@@ -83,6 +85,17 @@ impl AuthState {
     /// Loads tokens kept from an earlier run; `false` when they are for another resource.
     pub(crate) async fn restore(&self, tokens: Tokens) -> bool {
         self.authorizer.lock().await.restore(tokens)
+    }
+
+    /// The client identity from dynamic registration (what a persistent store keeps beside
+    /// the tokens).
+    pub(crate) async fn registration(&self) -> Option<ClientRegistration> {
+        self.authorizer.lock().await.registration()
+    }
+
+    /// Loads a registration kept from an earlier run.
+    pub(crate) async fn restore_registration(&self, r: ClientRegistration) {
+        self.authorizer.lock().await.restore_registration(r);
     }
 
     /// A request carrying `sent` (its `Authorization` value, if any) was answered `status`

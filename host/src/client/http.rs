@@ -225,6 +225,31 @@ impl McpClient {
         }
     }
 
+    /// The client identity the authorization flow obtained by dynamic registration, if any
+    /// (to persist it beside the tokens, so that a later run need not register again).
+    pub async fn registration(&self) -> Option<mcp_context::auth::ClientRegistration> {
+        match self.inner().http_auth() {
+            Some(a) => a.registration().await,
+            None => None,
+        }
+    }
+
+    /// Loads a registration persisted from an earlier run: restored tokens are refreshed with
+    /// it, and a new authorization uses it instead of registering again (docs/rules.md
+    /// §21.4); `false` without a flow.
+    pub async fn restore_registration(
+        &self,
+        registration: mcp_context::auth::ClientRegistration,
+    ) -> bool {
+        match self.inner().http_auth() {
+            Some(a) => {
+                a.restore_registration(registration).await;
+                true
+            }
+            None => false,
+        }
+    }
+
     /// A client for the Streamable HTTP endpoint `url` (e.g. `http://127.0.0.1:3001/mcp`).
     ///
     /// # Errors

@@ -4,6 +4,9 @@
 //   kb://acme/fiches/{slug}     procedure sheets: each existing sheet is listed; `slug` is
 //                               completed by prefix; a missing sheet is a read error
 //   repondre_ticket             prompt: ticketId (required), ton (formel | chaleureux)
+// Registered as the Rust, Python and Node knowledge bases do (the sheets are the host's own
+// listing, after the charter, in their order), so tests/kb-script/script.py gets the same
+// answers from all of them.
 import Foundation
 import MCPContext
 
@@ -45,7 +48,8 @@ let sheets: [(slug: String, title: String, body: String)] = [
 
 let host = try MCPServerHost(
     name: "acme-kb", version: "1.0.0", title: "Base de connaissances support — Acme Assurances",
-    instructions: "Lisez la charte (kb://acme/charte-reponse) avant de répondre ; les procédures sont sous kb://acme/fiches/{slug}.")
+    instructions: "Lisez la charte (kb://acme/charte-reponse) avant de répondre ; les procédures sont sous kb://acme/fiches/{slug}.",
+    configure: { $0.dynamicResources = true })
 
 try await host.resource(
     charterURI, name: "charte-reponse", title: "Charte de réponse",
@@ -56,16 +60,19 @@ try await host.resource(
 try await host.resource(
     "kb://acme/fiches/{slug}", name: "fiche", title: "Fiche procédure",
     description: "Une fiche procédure par slug", mimeType: "text/markdown",
-    cache: CacheHint(ttlMs: 60_000, scope: .public), completions: ["slug": sheets.map(\.slug)],
-    listed: sheets.map {
-        Resource(uri: "kb://acme/fiches/\($0.slug)", name: $0.slug, title: $0.title,
-                 description: "Fiche procédure : \($0.title)", mimeType: "text/markdown")
-    }
+    cache: CacheHint(ttlMs: 60_000, scope: .public), completions: ["slug": sheets.map(\.slug)]
 ) { uri, variables in
     // A missing sheet is an error the user sees (-32602 with data.uri), never empty contents.
     guard let sheet = sheets.first(where: { $0.slug == variables["slug"] }) else { throw MCPHandlerError.notFound }
     return [.text(uri: uri, mimeType: "text/markdown", text: "# \(sheet.title)\n\n\(sheet.body)\n")]
 }
+
+// The sheets, listed after the charter in their own order (one page).
+let sheetListing = sheets.map {
+    Resource(uri: "kb://acme/fiches/\($0.slug)", name: $0.slug, title: $0.title,
+             description: "Fiche procédure : \($0.title)", mimeType: "text/markdown")
+}
+await host.listResources { _ in (sheetListing, nil) }
 
 try await host.prompt(
     "repondre_ticket", title: "Répondre à un ticket",

@@ -2429,6 +2429,22 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func setCapability(key: String, valueJson: String) throws 
     
     /**
+     * Logs `data_json` at `level` from `logger` to every 2025-11-25 connection and session
+     * event stream whose level admits it (modern clients get log lines only on requests);
+     * how many streams it was queued on. Throws `RespondError.invalidJson`.
+     */
+    func log(level: LoggingLevel, logger: String?, dataJson: String) throws  -> UInt64
+    
+    /**
+     * Logs `data_json` (any JSON value) at `level` from `logger` for the request of
+     * `handle`: `notifications/message` on the request's own stream, before its answer, when
+     * the request admits `level` (a modern request's `_meta` log level, a 2025-11-25
+     * session's `logging/setLevel`); `false` when it does not (nothing sent). Throws
+     * `RespondError.unknownHandle` once the request is answered, `.invalidJson`.
+     */
+    func logFor(handle: UInt64, level: LoggingLevel, logger: String?, dataJson: String) throws  -> Bool
+    
+    /**
      * Registers a prompt; `completions`: argument → candidate values.
      */
     func addPrompt(prompt: Prompt, completions: [String: [String]]) throws 
@@ -2584,6 +2600,18 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
      * Open listen subscriptions.
      */
     func subscriptions()  -> UInt64
+    
+    /**
+     * A stdio line over `maxLine()` was read (`StdioLine.tooLong`): queues -32600 "Message
+     * too large" on `context.stream`, with the request's `id` when `head` shows it (`null`
+     * otherwise). The next line is served as usual.
+     */
+    func handleLineTooLong(head: Data, nowMs: UInt64, context: MessageContext) 
+    
+    /**
+     * The longest stdio line (bytes) a runner accepts (`ServerConfig.maxLine`, 4 MiB).
+     */
+    func maxLine()  -> UInt64
     
     /**
      * Registers a tool: its `Tool` object as JSON text (`name`, `inputSchema` with
@@ -2803,6 +2831,43 @@ open func setCapability(key: String, valueJson: String)throws   {try rustCallWit
         FfiConverterString.lower(valueJson),uniffiCallStatus
     )
 }
+}
+    
+    /**
+     * Logs `data_json` at `level` from `logger` to every 2025-11-25 connection and session
+     * event stream whose level admits it (modern clients get log lines only on requests);
+     * how many streams it was queued on. Throws `RespondError.invalidJson`.
+     */
+open func log(level: LoggingLevel, logger: String?, dataJson: String)throws  -> UInt64  {
+    return try  FfiConverterUInt64.lift(try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_log(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeLoggingLevel_lower(level),
+        FfiConverterOptionString.lower(logger),
+        FfiConverterString.lower(dataJson),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Logs `data_json` (any JSON value) at `level` from `logger` for the request of
+     * `handle`: `notifications/message` on the request's own stream, before its answer, when
+     * the request admits `level` (a modern request's `_meta` log level, a 2025-11-25
+     * session's `logging/setLevel`); `false` when it does not (nothing sent). Throws
+     * `RespondError.unknownHandle` once the request is answered, `.invalidJson`.
+     */
+open func logFor(handle: UInt64, level: LoggingLevel, logger: String?, dataJson: String)throws  -> Bool  {
+    return try  FfiConverterBool.lift(try rustCallWithError(FfiConverterTypeRespondError_lift) {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_log_for(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterTypeLoggingLevel_lower(level),
+        FfiConverterOptionString.lower(logger),
+        FfiConverterString.lower(dataJson),uniffiCallStatus
+    )
+})
 }
     
     /**
@@ -3192,6 +3257,34 @@ open func subscriptions() -> UInt64  {
 }
     
     /**
+     * A stdio line over `maxLine()` was read (`StdioLine.tooLong`): queues -32600 "Message
+     * too large" on `context.stream`, with the request's `id` when `head` shows it (`null`
+     * otherwise). The next line is served as usual.
+     */
+open func handleLineTooLong(head: Data, nowMs: UInt64, context: MessageContext)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_handle_line_too_long(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(head),
+        FfiConverterUInt64.lower(nowMs),
+        FfiConverterTypeMessageContext_lower(context),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The longest stdio line (bytes) a runner accepts (`ServerConfig.maxLine`, 4 MiB).
+     */
+open func maxLine() -> UInt64  {
+    return try!  FfiConverterUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_max_line(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
      * Registers a tool: its `Tool` object as JSON text (`name`, `inputSchema` with
      * `type: "object"`, `title`, `description`, `outputSchema`, `annotations`, `icons`),
      * checked by the core. `tools` is then declared and `tools/list`/`tools/call` are the
@@ -3489,6 +3582,167 @@ public func FfiConverterTypeSseDecoder_lift(_ handle: UInt64) throws -> SseDecod
 #endif
 public func FfiConverterTypeSseDecoder_lower(_ value: SseDecoder) -> UInt64 {
     return FfiConverterTypeSseDecoder.lower(value)
+}
+
+
+
+
+
+
+/**
+ * Splits a byte stream at `\n` into lines of at most `maxLine` bytes (blank lines
+ * skipped), one per stdio connection. Thread-safe (one lock).
+ */
+public protocol StdioLinesProtocol: AnyObject, Sendable {
+    
+    /**
+     * The lines `chunk` completes, in order.
+     */
+    func feed(chunk: Data)  -> [StdioLine]
+    
+    /**
+     * End of input: a last line without its newline (if it fits and is not blank).
+     */
+    func finish()  -> [StdioLine]
+    
+}
+/**
+ * Splits a byte stream at `\n` into lines of at most `maxLine` bytes (blank lines
+ * skipped), one per stdio connection. Thread-safe (one lock).
+ */
+open class StdioLines: StdioLinesProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_stdiolines(self.handle, $0) }
+    }
+    /**
+     * A splitter refusing lines over `max_line` bytes (`ServerMachine.maxLine()`).
+     */
+public convenience init(maxLine: UInt64) {
+    let handle =
+        try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_constructor_stdiolines_new(
+        FfiConverterUInt64.lower(maxLine),uniffiCallStatus
+    )
+}
+    self.init(unsafeFromHandle: handle)
+}
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_stdiolines(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * The lines `chunk` completes, in order.
+     */
+open func feed(chunk: Data) -> [StdioLine]  {
+    return try!  FfiConverterSequenceTypeStdioLine.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_stdiolines_feed(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(chunk),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * End of input: a last line without its newline (if it fits and is not blank).
+     */
+open func finish() -> [StdioLine]  {
+    return try!  FfiConverterSequenceTypeStdioLine.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_stdiolines_finish(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeStdioLines: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = StdioLines
+
+    public static func lift(_ handle: UInt64) throws -> StdioLines {
+        return StdioLines(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: StdioLines) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> StdioLines {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: StdioLines, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStdioLines_lift(_ handle: UInt64) throws -> StdioLines {
+    return try FfiConverterTypeStdioLines.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStdioLines_lower(_ value: StdioLines) -> UInt64 {
+    return FfiConverterTypeStdioLines.lower(value)
 }
 
 
@@ -6191,6 +6445,10 @@ public struct ServerConfig: Equatable, Hashable {
      */
     public var promptsListCache: CacheHint
     /**
+     * Hints on `tools/list` pages.
+     */
+    public var toolsListCache: CacheHint
+    /**
      * Default hints on `resources/read` results.
      */
     public var readCache: CacheHint
@@ -6247,6 +6505,41 @@ public struct ServerConfig: Equatable, Hashable {
      * Requests awaiting an answer in total.
      */
     public var maxPending: UInt32
+    /**
+     * The longest HTTP request body (bytes) `handleHttp` accepts; a longer one gets 413.
+     * Default: 4 MiB.
+     */
+    public var maxBody: UInt64
+    /**
+     * The longest stdio line (bytes before the `\n`) a runner accepts; a longer one is
+     * answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
+     */
+    public var maxLine: UInt64
+    /**
+     * Serve 2025-11-25 clients too (an `initialize` makes a stdio connection legacy, or
+     * opens an HTTP session). Default: true.
+     */
+    public var legacySessions: Bool
+    /**
+     * 2025-11-25 HTTP sessions open at once; when full, a new `initialize` replaces the
+     * oldest half-open one, or gets HTTP 503 with `Retry-After`. Default: 1024.
+     */
+    public var maxSessions: UInt32
+    /**
+     * A 2025-11-25 HTTP session without a request for this long ends. Default: 30 min.
+     */
+    public var sessionIdleMs: UInt64
+    /**
+     * A 2025-11-25 HTTP session that has seen no request since its `initialize` ends after
+     * this long (such sessions are also evicted first when the table is full). Default: 10 s.
+     */
+    public var sessionHandshakeMs: UInt64
+    /**
+     * 2025-11-25 HTTP sessions one peer (`MessageContext`'s peer, as the host passes it) may
+     * hold; at the bound its oldest half-open session makes room, otherwise HTTP 429.
+     * Default: 256.
+     */
+    public var maxSessionsPerPeer: UInt32
 
     // Default memberwise initializers are never public by default, so we
     // declare one manually.
@@ -6275,6 +6568,9 @@ public struct ServerConfig: Equatable, Hashable {
         /**
          * Hints on `prompts/list` pages.
          */promptsListCache: CacheHint, 
+        /**
+         * Hints on `tools/list` pages.
+         */toolsListCache: CacheHint, 
         /**
          * Default hints on `resources/read` results.
          */readCache: CacheHint, 
@@ -6317,7 +6613,35 @@ public struct ServerConfig: Equatable, Hashable {
          */maxPendingPerStream: UInt32, 
         /**
          * Requests awaiting an answer in total.
-         */maxPending: UInt32) {
+         */maxPending: UInt32, 
+        /**
+         * The longest HTTP request body (bytes) `handleHttp` accepts; a longer one gets 413.
+         * Default: 4 MiB.
+         */maxBody: UInt64, 
+        /**
+         * The longest stdio line (bytes before the `\n`) a runner accepts; a longer one is
+         * answered -32600 (`StdioLines`, `handleLineTooLong`) and never buffered. Default: 4 MiB.
+         */maxLine: UInt64, 
+        /**
+         * Serve 2025-11-25 clients too (an `initialize` makes a stdio connection legacy, or
+         * opens an HTTP session). Default: true.
+         */legacySessions: Bool, 
+        /**
+         * 2025-11-25 HTTP sessions open at once; when full, a new `initialize` replaces the
+         * oldest half-open one, or gets HTTP 503 with `Retry-After`. Default: 1024.
+         */maxSessions: UInt32, 
+        /**
+         * A 2025-11-25 HTTP session without a request for this long ends. Default: 30 min.
+         */sessionIdleMs: UInt64, 
+        /**
+         * A 2025-11-25 HTTP session that has seen no request since its `initialize` ends after
+         * this long (such sessions are also evicted first when the table is full). Default: 10 s.
+         */sessionHandshakeMs: UInt64, 
+        /**
+         * 2025-11-25 HTTP sessions one peer (`MessageContext`'s peer, as the host passes it) may
+         * hold; at the bound its oldest half-open session makes room, otherwise HTTP 429.
+         * Default: 256.
+         */maxSessionsPerPeer: UInt32) {
         self.serverInfo = serverInfo
         self.instructions = instructions
         self.supportedVersions = supportedVersions
@@ -6326,6 +6650,7 @@ public struct ServerConfig: Equatable, Hashable {
         self.resourcesListCache = resourcesListCache
         self.templatesListCache = templatesListCache
         self.promptsListCache = promptsListCache
+        self.toolsListCache = toolsListCache
         self.readCache = readCache
         self.requestTimeoutMs = requestTimeoutMs
         self.streamQueue = streamQueue
@@ -6340,6 +6665,13 @@ public struct ServerConfig: Equatable, Hashable {
         self.maxListens = maxListens
         self.maxPendingPerStream = maxPendingPerStream
         self.maxPending = maxPending
+        self.maxBody = maxBody
+        self.maxLine = maxLine
+        self.legacySessions = legacySessions
+        self.maxSessions = maxSessions
+        self.sessionIdleMs = sessionIdleMs
+        self.sessionHandshakeMs = sessionHandshakeMs
+        self.maxSessionsPerPeer = maxSessionsPerPeer
     }
 
     
@@ -6366,6 +6698,7 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
                 resourcesListCache: FfiConverterTypeCacheHint.read(from: &buf), 
                 templatesListCache: FfiConverterTypeCacheHint.read(from: &buf), 
                 promptsListCache: FfiConverterTypeCacheHint.read(from: &buf), 
+                toolsListCache: FfiConverterTypeCacheHint.read(from: &buf), 
                 readCache: FfiConverterTypeCacheHint.read(from: &buf), 
                 requestTimeoutMs: FfiConverterUInt64.read(from: &buf), 
                 streamQueue: FfiConverterUInt32.read(from: &buf), 
@@ -6379,7 +6712,14 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
                 maxListensPerStream: FfiConverterUInt32.read(from: &buf), 
                 maxListens: FfiConverterUInt32.read(from: &buf), 
                 maxPendingPerStream: FfiConverterUInt32.read(from: &buf), 
-                maxPending: FfiConverterUInt32.read(from: &buf)
+                maxPending: FfiConverterUInt32.read(from: &buf), 
+                maxBody: FfiConverterUInt64.read(from: &buf), 
+                maxLine: FfiConverterUInt64.read(from: &buf), 
+                legacySessions: FfiConverterBool.read(from: &buf), 
+                maxSessions: FfiConverterUInt32.read(from: &buf), 
+                sessionIdleMs: FfiConverterUInt64.read(from: &buf), 
+                sessionHandshakeMs: FfiConverterUInt64.read(from: &buf), 
+                maxSessionsPerPeer: FfiConverterUInt32.read(from: &buf)
         )
     }
 
@@ -6392,6 +6732,7 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
         FfiConverterTypeCacheHint.write(value.resourcesListCache, into: &buf)
         FfiConverterTypeCacheHint.write(value.templatesListCache, into: &buf)
         FfiConverterTypeCacheHint.write(value.promptsListCache, into: &buf)
+        FfiConverterTypeCacheHint.write(value.toolsListCache, into: &buf)
         FfiConverterTypeCacheHint.write(value.readCache, into: &buf)
         FfiConverterUInt64.write(value.requestTimeoutMs, into: &buf)
         FfiConverterUInt32.write(value.streamQueue, into: &buf)
@@ -6406,6 +6747,13 @@ public struct FfiConverterTypeServerConfig: FfiConverterRustBuffer {
         FfiConverterUInt32.write(value.maxListens, into: &buf)
         FfiConverterUInt32.write(value.maxPendingPerStream, into: &buf)
         FfiConverterUInt32.write(value.maxPending, into: &buf)
+        FfiConverterUInt64.write(value.maxBody, into: &buf)
+        FfiConverterUInt64.write(value.maxLine, into: &buf)
+        FfiConverterBool.write(value.legacySessions, into: &buf)
+        FfiConverterUInt32.write(value.maxSessions, into: &buf)
+        FfiConverterUInt64.write(value.sessionIdleMs, into: &buf)
+        FfiConverterUInt64.write(value.sessionHandshakeMs, into: &buf)
+        FfiConverterUInt32.write(value.maxSessionsPerPeer, into: &buf)
     }
 }
 
@@ -9465,6 +9813,16 @@ public enum Failure: Equatable, Hashable {
          * The message.
          */message: String
     )
+    /**
+     * The handler failed in its own way (a thrown error that is none of the above): a
+     * `tools/call` is answered with a result, `isError: true` and `message` as its text (the
+     * model sees it); any other request gets -32603 without the message.
+     */
+    case handler(
+        /**
+         * What went wrong, for the model (tools only).
+         */message: String
+    )
 
 
 
@@ -9496,6 +9854,9 @@ public struct FfiConverterTypeFailure: FfiConverterRustBuffer {
         case 4: return .application(code: try FfiConverterInt32.read(from: &buf), message: try FfiConverterString.read(from: &buf)
         )
         
+        case 5: return .handler(message: try FfiConverterString.read(from: &buf)
+        )
+        
         default: throw UniffiInternalError.unexpectedEnumCase
         }
     }
@@ -9520,6 +9881,11 @@ public struct FfiConverterTypeFailure: FfiConverterRustBuffer {
         case let .application(code,message):
             writeInt(&buf, Int32(4))
             FfiConverterInt32.write(code, into: &buf)
+            FfiConverterString.write(message, into: &buf)
+            
+        
+        case let .handler(message):
+            writeInt(&buf, Int32(5))
             FfiConverterString.write(message, into: &buf)
             
         }
@@ -9959,6 +10325,141 @@ public func FfiConverterTypeListedItem_lift(_ buf: RustBuffer) throws -> ListedI
 #endif
 public func FfiConverterTypeListedItem_lower(_ value: ListedItem) -> RustBuffer {
     return FfiConverterTypeListedItem.lower(value)
+}
+
+
+
+/**
+ * A log line's severity (RFC 5424 order, `debug` the least severe).
+ */
+
+public enum LoggingLevel: Equatable, Hashable {
+    
+    /**
+     * Debug.
+     */
+    case debug
+    /**
+     * Info.
+     */
+    case info
+    /**
+     * Notice.
+     */
+    case notice
+    /**
+     * Warning.
+     */
+    case warning
+    /**
+     * Error.
+     */
+    case error
+    /**
+     * Critical.
+     */
+    case critical
+    /**
+     * Alert.
+     */
+    case alert
+    /**
+     * Emergency.
+     */
+    case emergency
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension LoggingLevel: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLoggingLevel: FfiConverterRustBuffer {
+    typealias SwiftType = LoggingLevel
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LoggingLevel {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .debug
+        
+        case 2: return .info
+        
+        case 3: return .notice
+        
+        case 4: return .warning
+        
+        case 5: return .error
+        
+        case 6: return .critical
+        
+        case 7: return .alert
+        
+        case 8: return .emergency
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: LoggingLevel, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .debug:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .info:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .notice:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .warning:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .error:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .critical:
+            writeInt(&buf, Int32(6))
+        
+        
+        case .alert:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .emergency:
+            writeInt(&buf, Int32(8))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLoggingLevel_lift(_ buf: RustBuffer) throws -> LoggingLevel {
+    return try FfiConverterTypeLoggingLevel.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLoggingLevel_lower(_ value: LoggingLevel) -> RustBuffer {
+    return FfiConverterTypeLoggingLevel.lower(value)
 }
 
 
@@ -10487,6 +10988,11 @@ enum RegisterError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
      */
     case toolsByMethod
     /**
+     * A scope the protected resource does not support (per-item scopes of an authorized
+     * server).
+     */
+    case unknownScope
+    /**
      * The JSON text is not the spec's shape for this item.
      */
     case invalidJson(
@@ -10559,10 +11065,11 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
         case 7: return .coreCapability
         case 8: return .notAnObject
         case 9: return .toolsByMethod
-        case 10: return .invalidJson(
+        case 10: return .unknownScope
+        case 11: return .invalidJson(
             description: try FfiConverterString.read(from: &buf)
             )
-        case 11: return .other(
+        case 12: return .other(
             description: try FfiConverterString.read(from: &buf)
             )
 
@@ -10618,13 +11125,17 @@ public struct FfiConverterTypeRegisterError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(9))
         
         
-        case let .invalidJson(description):
+        case .unknownScope:
             writeInt(&buf, Int32(10))
+        
+        
+        case let .invalidJson(description):
+            writeInt(&buf, Int32(11))
             FfiConverterString.write(description, into: &buf)
             
         
         case let .other(description):
-            writeInt(&buf, Int32(11))
+            writeInt(&buf, Int32(12))
             FfiConverterString.write(description, into: &buf)
             
         }
@@ -11206,6 +11717,10 @@ enum ServerConfigError: Swift.Error, Equatable, Hashable, Foundation.LocalizedEr
      */
     case stateKeyTooShort
     /**
+     * The resource-server protection is not valid (the core's `ServerConfig::protection`).
+     */
+    case invalidProtection
+    /**
      * A kind added to the core after this binding version.
      */
     case other
@@ -11252,7 +11767,8 @@ public struct FfiConverterTypeServerConfigError: FfiConverterRustBuffer {
         case 1: return .noSupportedVersion
         case 2: return .zeroCapacity
         case 3: return .stateKeyTooShort
-        case 4: return .other
+        case 4: return .invalidProtection
+        case 5: return .other
 
          default: throw UniffiInternalError.unexpectedEnumCase
         }
@@ -11277,8 +11793,12 @@ public struct FfiConverterTypeServerConfigError: FfiConverterRustBuffer {
             writeInt(&buf, Int32(3))
         
         
-        case .other:
+        case .invalidProtection:
             writeInt(&buf, Int32(4))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(5))
         
         }
     }
@@ -12074,6 +12594,95 @@ public func FfiConverterTypeSseError_lift(_ buf: RustBuffer) throws -> SseError 
 public func FfiConverterTypeSseError_lower(_ value: SseError) -> RustBuffer {
     return FfiConverterTypeSseError.lower(value)
 }
+
+
+/**
+ * One line out of `StdioLines`.
+ */
+
+public enum StdioLine: Equatable, Hashable {
+    
+    /**
+     * A line without its newline (nor a `\r` before it), not blank: give it to
+     * `handleMessage`.
+     */
+    case message(
+        /**
+         * The message's bytes.
+         */bytes: Data
+    )
+    /**
+     * A line over the bound: its first bytes (at most 1 KiB); the rest is skipped. Give
+     * them to `handleLineTooLong`.
+     */
+    case tooLong(
+        /**
+         * The line's first bytes.
+         */head: Data
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension StdioLine: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeStdioLine: FfiConverterRustBuffer {
+    typealias SwiftType = StdioLine
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> StdioLine {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .message(bytes: try FfiConverterData.read(from: &buf)
+        )
+        
+        case 2: return .tooLong(head: try FfiConverterData.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: StdioLine, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .message(bytes):
+            writeInt(&buf, Int32(1))
+            FfiConverterData.write(bytes, into: &buf)
+            
+        
+        case let .tooLong(head):
+            writeInt(&buf, Int32(2))
+            FfiConverterData.write(head, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStdioLine_lift(_ buf: RustBuffer) throws -> StdioLine {
+    return try FfiConverterTypeStdioLine.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStdioLine_lower(_ value: StdioLine) -> RustBuffer {
+    return FfiConverterTypeStdioLine.lower(value)
+}
+
 
 
 /**
@@ -13662,6 +14271,31 @@ fileprivate struct FfiConverterSequenceTypeServerOutput: FfiConverterRustBuffer 
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeStdioLine: FfiConverterRustBuffer {
+    typealias SwiftType = [StdioLine]
+
+    public static func write(_ value: [StdioLine], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeStdioLine.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [StdioLine] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [StdioLine]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeStdioLine.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterDictionaryStringString: FfiConverterRustBuffer {
     public static func write(_ value: [String: String], into buf: inout [UInt8]) {
         let len = Int32(value.count)
@@ -14143,6 +14777,12 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_capability() != 61790) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_log() != 6393) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_log_for() != 9861) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt() != 41767) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -14230,6 +14870,12 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_subscriptions() != 2213) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_handle_line_too_long() != 14872) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_max_line() != 17170) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_tool() != 52672) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -14255,6 +14901,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_ssedecoder_feed() != 43522) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_stdiolines_feed() != 51292) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_stdiolines_finish() != 30395) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_uritemplate_expand() != 54769) {
@@ -14288,6 +14940,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_constructor_ssedecoder_new() != 41076) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_constructor_stdiolines_new() != 31549) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_constructor_uritemplate_new() != 533) {

@@ -646,6 +646,16 @@ void uniffi_mcp_context_ffi_fn_method_servermachine_respond_result(uint64_t ptr,
 void uniffi_mcp_context_ffi_fn_method_servermachine_set_capability(uint64_t ptr, RustBuffer key, RustBuffer value_json, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_LOG
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_LOG
+uint64_t uniffi_mcp_context_ffi_fn_method_servermachine_log(uint64_t ptr, RustBuffer level, RustBuffer logger, RustBuffer data_json, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_LOG_FOR
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_LOG_FOR
+int8_t uniffi_mcp_context_ffi_fn_method_servermachine_log_for(uint64_t ptr, uint64_t handle, RustBuffer level, RustBuffer logger, RustBuffer data_json, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_ADD_PROMPT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_ADD_PROMPT
 void uniffi_mcp_context_ffi_fn_method_servermachine_add_prompt(uint64_t ptr, RustBuffer prompt, RustBuffer completions, RustCallStatus *_Nonnull out_status
@@ -791,6 +801,16 @@ void uniffi_mcp_context_ffi_fn_method_servermachine_stream_closed(uint64_t ptr, 
 uint64_t uniffi_mcp_context_ffi_fn_method_servermachine_subscriptions(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_HANDLE_LINE_TOO_LONG
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_HANDLE_LINE_TOO_LONG
+void uniffi_mcp_context_ffi_fn_method_servermachine_handle_line_too_long(uint64_t ptr, RustBuffer head, uint64_t now_ms, RustBuffer context, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_MAX_LINE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_MAX_LINE
+uint64_t uniffi_mcp_context_ffi_fn_method_servermachine_max_line(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_ADD_TOOL
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_ADD_TOOL
 void uniffi_mcp_context_ffi_fn_method_servermachine_add_tool(uint64_t ptr, RustBuffer tool_json, RustCallStatus *_Nonnull out_status
@@ -849,6 +869,31 @@ uint64_t uniffi_mcp_context_ffi_fn_constructor_ssedecoder_new(uint64_t max_event
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SSEDECODER_FEED
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SSEDECODER_FEED
 RustBuffer uniffi_mcp_context_ffi_fn_method_ssedecoder_feed(uint64_t ptr, RustBuffer chunk, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_STDIOLINES
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_STDIOLINES
+uint64_t uniffi_mcp_context_ffi_fn_clone_stdiolines(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_STDIOLINES
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_STDIOLINES
+void uniffi_mcp_context_ffi_fn_free_stdiolines(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CONSTRUCTOR_STDIOLINES_NEW
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CONSTRUCTOR_STDIOLINES_NEW
+uint64_t uniffi_mcp_context_ffi_fn_constructor_stdiolines_new(uint64_t max_line, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_STDIOLINES_FEED
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_STDIOLINES_FEED
+RustBuffer uniffi_mcp_context_ffi_fn_method_stdiolines_feed(uint64_t ptr, RustBuffer chunk, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_STDIOLINES_FINISH
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_STDIOLINES_FINISH
+RustBuffer uniffi_mcp_context_ffi_fn_method_stdiolines_finish(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_URITEMPLATE
@@ -1768,6 +1813,18 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_set_capability(voi
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_LOG
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_LOG
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_log(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_LOG_FOR
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_LOG_FOR
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_log_for(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_ADD_PROMPT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_ADD_PROMPT
 uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt(void
@@ -1942,6 +1999,18 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_subscriptions(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_HANDLE_LINE_TOO_LONG
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_HANDLE_LINE_TOO_LONG
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_handle_line_too_long(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_MAX_LINE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_MAX_LINE
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_max_line(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_ADD_TOOL
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_ADD_TOOL
 uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_add_tool(void
@@ -1993,6 +2062,18 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_set_output_ready(v
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SSEDECODER_FEED
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SSEDECODER_FEED
 uint16_t uniffi_mcp_context_ffi_checksum_method_ssedecoder_feed(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_STDIOLINES_FEED
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_STDIOLINES_FEED
+uint16_t uniffi_mcp_context_ffi_checksum_method_stdiolines_feed(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_STDIOLINES_FINISH
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_STDIOLINES_FINISH
+uint16_t uniffi_mcp_context_ffi_checksum_method_stdiolines_finish(void
     
 );
 #endif
@@ -2059,6 +2140,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_constructor_servermachine_new(void
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_CONSTRUCTOR_SSEDECODER_NEW
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_CONSTRUCTOR_SSEDECODER_NEW
 uint16_t uniffi_mcp_context_ffi_checksum_constructor_ssedecoder_new(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_CONSTRUCTOR_STDIOLINES_NEW
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_CONSTRUCTOR_STDIOLINES_NEW
+uint16_t uniffi_mcp_context_ffi_checksum_constructor_stdiolines_new(void
     
 );
 #endif

@@ -53,6 +53,7 @@ final class IdentifierTests: XCTestCase {
         // Swift case is listed with the name it is spelled with.
         let config: [ServerConfigError: String] = [
             .noSupportedVersion: "noSupportedVersion", .zeroCapacity: "zeroCapacity", .stateKeyTooShort: "stateKeyTooShort",
+            .invalidProtection: "invalidProtection",
         ]
         XCTAssertEqual(Set(config.values), Set(coreIdentifiers(table: "server::ConfigError").map(Self.lowerCamel)))
         assertSame("client::CachePolicy", [CachePolicy.preferCache, .refresh])

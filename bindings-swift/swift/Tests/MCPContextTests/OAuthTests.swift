@@ -47,6 +47,24 @@ final class OAuthTests: XCTestCase {
         await second.close()
     }
 
+    /// The same client against our own protected runner (examples/protected-server: the axum
+    /// host's `JwtVerifier`, started by scripts/swift-test.sh, which sets MCP_OAUTH_OURS_URL).
+    func testClientReadsFromOurProtectedAxumRunner() async throws {
+        guard let text = ProcessInfo.processInfo.environment["MCP_OAUTH_OURS_URL"], !text.isEmpty,
+              let url = URL(string: text) else {
+            throw XCTSkip("MCP_OAUTH_OURS_URL not set (our protected runner not started)")
+        }
+        let oauth = try OAuthSession(serverURL: url, redirectURI: redirect, clientName: "swift-test") {
+            try await follow($0)
+        }
+        let client = try MCPClient(transport: HTTPTransport(url: url, oauth: oauth))
+        let read = try await client.readResource("secret://note", policy: .refresh)
+        let note = try firstText(read) ?? ""
+        XCTAssertTrue(note.hasPrefix("secret for "), note)
+        XCTAssertTrue(note.contains("mcp:read"), note)
+        await client.close()
+    }
+
     func testAFailedPresenterFailsTheCall() async throws {
         let url = try serverURL()
         let oauth = try OAuthSession(serverURL: url, redirectURI: redirect) { _ in

@@ -9,27 +9,11 @@ impl Authorizer {
         let Some(m) = &self.server else {
             return self.fail(AuthError::NoServerMetadata);
         };
+        if let Some(c) = self.known_client(m) {
+            self.client = Some(c);
+            return self.authorize();
+        }
         let issuer = m.issuer.clone();
-        if let Some(p) = self
-            .config
-            .pre_registered
-            .iter()
-            .find(|p| p.issuer == issuer)
-        {
-            let method = choose_method(m, p.client_secret.is_some(), None);
-            self.client = Some(Client {
-                issuer,
-                client_id: p.client_id.clone(),
-                secret: p.client_secret.clone(),
-                method,
-                registered: false,
-            });
-            return self.authorize();
-        }
-        if let Some(c) = self.clients.iter().find(|c| c.issuer == issuer) {
-            self.client = Some(c.clone());
-            return self.authorize();
-        }
         if let Some(doc) = self
             .config
             .client_id_metadata_document
@@ -48,11 +32,7 @@ impl Authorizer {
         let Some(endpoint) = m.registration_endpoint.clone() else {
             return self.fail(AuthError::NoClientIdentity);
         };
-        let method = match choose_method(m, false, None) {
-            AuthMethod::None => "none",
-            AuthMethod::Basic => "client_secret_basic",
-            AuthMethod::Post => "client_secret_post",
-        };
+        let method = choose_method(m, false, None).name();
         let j = |s: &str| crate::json::to_string(s).unwrap_or_else(|_| "\"\"".into());
         let body = format!(
             concat!(
@@ -75,6 +55,26 @@ impl Authorizer {
             ],
             body.into_bytes(),
         );
+    }
+
+    /// A client identity already at hand for `m`'s issuer: pre-registered credentials, else
+    /// one registered earlier (in this run or restored).
+    pub(super) fn known_client(&self, m: &ServerMetadata) -> Option<Client> {
+        if let Some(p) = self
+            .config
+            .pre_registered
+            .iter()
+            .find(|p| p.issuer == m.issuer)
+        {
+            return Some(Client {
+                issuer: m.issuer.clone(),
+                client_id: p.client_id.clone(),
+                secret: p.client_secret.clone(),
+                method: choose_method(m, p.client_secret.is_some(), None),
+                registered: false,
+            });
+        }
+        self.clients.iter().find(|c| c.issuer == m.issuer).cloned()
     }
 
     pub(super) fn on_registered(&mut self, r: RegistrationResponse) {

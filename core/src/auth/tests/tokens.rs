@@ -86,6 +86,81 @@ fn refresh_before_expiry_and_on_401_and_only_to_the_server() {
 }
 
 #[test]
+fn a_restored_registration_refreshes_without_registering_again() {
+    // A first run registers, with client_secret_post, and keeps tokens and registration.
+    let (mut net, mut a) = post_registration("dyn");
+    a.handle_challenge(401, None, &E, 0);
+    net.run(&mut a, 0);
+    let kept = a.registration().unwrap();
+    assert_eq!(
+        kept,
+        ClientRegistration {
+            issuer: AS.into(),
+            client_id: "dyn".into(),
+            client_secret: Some("sec".into()),
+            token_endpoint_auth_method: "client_secret_post".into(),
+        }
+    );
+    let tokens = a.tokens().unwrap().clone();
+    // A later run, after the access token expired: a 401 refreshes with the kept client.
+    let mut b = authorizer();
+    assert!(b.restore(tokens.clone()));
+    b.restore_registration(kept.clone());
+    let mut net = Net::new();
+    net.route(
+        &format!("{AS}/token"),
+        200,
+        r#"{"access_token":"at-2","token_type":"Bearer","expires_in":3600,"refresh_token":"rt-2"}"#,
+    );
+    b.handle_challenge(401, None, &E, 4_000_000);
+    let out = net.run(&mut b, 4_000_000);
+    assert_eq!(retried(&out), Some("Bearer at-2"));
+    assert!(!net.urls().iter().any(|u| u.ends_with("/register")));
+    assert!(net.authorize_urls.is_empty());
+    let t = net.last_to("/token");
+    assert_eq!(
+        body_param(t, "grant_type").as_deref(),
+        Some("refresh_token")
+    );
+    assert_eq!(body_param(t, "client_id").as_deref(), Some("dyn"));
+    assert_eq!(body_param(t, "client_secret").as_deref(), Some("sec"));
+    assert_eq!(b.registration(), Some(kept.clone()));
+    // Without the registration the same run registers again and asks the user.
+    let mut c = authorizer();
+    assert!(c.restore(tokens.clone()));
+    let mut net = Net::new();
+    c.handle_challenge(401, None, &E, 4_000_000);
+    net.run(&mut c, 4_000_000);
+    assert!(net.urls().iter().any(|u| u.ends_with("/register")));
+    assert_eq!(net.authorize_urls.len(), 1);
+    // A refused refresh authorizes again with the kept client, still without registering.
+    let mut d = authorizer();
+    assert!(d.restore(tokens));
+    d.restore_registration(kept);
+    let mut net = Net::new();
+    net.route(&format!("{AS}/token"), 400, r#"{"error":"invalid_grant"}"#);
+    d.handle_challenge(401, None, &E, 4_000_000);
+    net.run(&mut d, 4_000_000);
+    assert!(!net.urls().iter().any(|u| u.ends_with("/register")));
+    assert_eq!(
+        query(&net.authorize_urls[0], "client_id").as_deref(),
+        Some("dyn")
+    );
+    // A registration for another authorization server is not used.
+    let mut e = authorizer();
+    e.restore_registration(ClientRegistration {
+        issuer: "http://localhost:4001".into(),
+        client_id: "other".into(),
+        client_secret: None,
+        token_endpoint_auth_method: "none".into(),
+    });
+    let mut net = Net::new();
+    e.handle_challenge(401, None, &E, 0);
+    net.run(&mut e, 0);
+    assert!(net.urls().iter().any(|u| u.ends_with("/register")));
+}
+
+#[test]
 fn insecure_or_unusable_servers_are_refused() {
     // Endpoints over plain http on a non-loopback host.
     let (mut net, mut a) = (Net::new(), authorizer());

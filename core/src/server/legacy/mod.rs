@@ -422,6 +422,16 @@ impl Server {
             return self.reply_error(ctx, r.id, &err, 200);
         };
         let subscribe = r.method == Method::ResourcesSubscribe;
+        // Only to what the caller may read (docs/rules.md §22.4): the step-up answer for a
+        // missing scope, "not found" for an item hidden from it.
+        if subscribe && !self.may_read(&ctx, &uri) {
+            let missing = self.uri_scopes_missing(&ctx, &uri);
+            if !missing.is_empty() {
+                return self.insufficient_scope(ctx, r.id, missing);
+            }
+            let err = ErrorObject::resource_not_found(crate::json::JsonStr::new(&uri));
+            return self.reply_error(ctx, r.id, &err, 200);
+        }
         let subs = match ctx.transport {
             Transport::Stdio => match self.legacy.streams.get_mut(&ctx.stream) {
                 Some(Era::Stdio { subs }) => Some(subs),

@@ -30,6 +30,27 @@ public func lines(of handle: FileHandle) -> AsyncStream<Data> {
     }
 }
 
+/// The lines a server reads from `handle`, through the core's stdio line policy
+/// (`StdioLines`): each line of at most `maxLine` bytes (`ServerMachine.maxLine()`) as
+/// `.message`, a longer one once as `.tooLong` with its first bytes, the rest of it skipped
+/// as it arrives (never buffered); blank lines skipped. Read on a dedicated thread; the
+/// stream ends at end of file.
+public func stdioLines(of handle: FileHandle, maxLine: UInt64) -> AsyncStream<StdioLine> {
+    AsyncStream { continuation in
+        let splitter = StdioLines(maxLine: maxLine)
+        let thread = Thread {
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                for line in splitter.feed(chunk: chunk) { continuation.yield(line) }
+            }
+            for line in splitter.finish() { continuation.yield(line) }
+            continuation.finish()
+        }
+        thread.start()
+    }
+}
+
 /// An `OutputReady` that yields to an `AsyncStream`: the machine's output-ready signal as a
 /// wake-up for a run loop (it never calls back into the machine).
 final class StreamWaker<Element: Sendable>: OutputReady, @unchecked Sendable {

@@ -15,7 +15,9 @@
 import Foundation
 
 /// What a handler throws to answer with a JSON-RPC error instead of a result. Any other error
-/// is answered -32603 (internal error) without its text.
+/// is the handler's own failure (the core's `Failure.handler`): a tool call's result with
+/// `isError: true` and the error's description, -32603 (internal error) without its text for
+/// any other request.
 public enum MCPHandlerError: Error, Sendable, Equatable {
     /// Resource or prompt not found (-32602 with `data.uri` for reads).
     case notFound
@@ -79,6 +81,25 @@ public actor MCPServerHost {
         return try await request.host.sendProgress(request.handle, progress, total, message)
     }
 
+    /// From a handler: `notifications/message` (`data` at `level`, from `logger`) on its
+    /// request's stream, before the answer, when the request admits `level` (a modern
+    /// request's `_meta` log level, a 2025-11-25 session's `logging/setLevel`); `false`,
+    /// nothing sent, when it does not or outside a handler.
+    @discardableResult
+    public static func log(_ level: LoggingLevel, _ data: Wire.JSON, logger: String? = nil) async throws -> Bool {
+        guard let request else { return false }
+        return try request.host.machine.logFor(
+            handle: request.handle, level: level, logger: logger, dataJson: try wireJSON(data))
+    }
+
+    /// `notifications/message` (`data` at `level`, from `logger`) to every 2025-11-25
+    /// connection and session whose `logging/setLevel` admits it (modern clients get log
+    /// lines only on their requests, `MCPServerHost.log`); how many streams it was sent to.
+    @discardableResult
+    public nonisolated func log(_ level: LoggingLevel, _ data: Wire.JSON, logger: String? = nil) throws -> Int {
+        Int(try machine.log(level: level, logger: logger, dataJson: try wireJSON(data)))
+    }
+
     /// The machine (for what this actor does not wrap: visibility, `resourceUpdated`, …).
     public nonisolated let machine: ServerMachine
     private var templateHandlers: [UInt32: ResourceHandler] = [:]
@@ -119,7 +140,9 @@ public actor MCPServerHost {
 
     /// A resource template (`{` in `templateOrURI`) or a listed resource (a plain URI) whose
     /// reads run `handler`. A template's `completions` complete its variables by prefix; its
-    /// `listed` URIs are listed by `resources/list` and read through the same handler.
+    /// `listed` URIs are listed by `resources/list` and read through the same handler. They
+    /// are registered resources, listed in URI order with the others; to list items in an
+    /// order of your own, after the registered ones, use `listResources` instead.
     public func resource(
         _ templateOrURI: String, name: String, title: String? = nil, description: String? = nil,
         mimeType: String? = nil, cache: CacheHint? = nil, completions: [String: [String]] = [:],
@@ -196,23 +219,42 @@ public actor MCPServerHost {
     // ---- run loop ----
 
     private enum Signal: Sendable {
-        case line(Data)
+        case line(StdioLine)
         case wake
         case end
     }
 
     /// Serves MCP over stdio: one JSON-RPC message per line on `input`, answers on `output`.
-    /// Returns when `input` ends.
+    /// Lines go through the core's line policy (`stdioLines(of:maxLine:)`, the configuration's
+    /// `maxLine`): a longer line is answered -32600 with its id and never buffered. Returns
+    /// when `input` ends.
     public func runStdio(input: FileHandle = .standardInput, output: FileHandle = .standardOutput) async {
-        await run(lines: lines(of: input)) { bytes in
+        await run(stdioLines: stdioLines(of: input, maxLine: machine.maxLine())) { bytes in
             output.write(bytes + Data("\n".utf8))
         }
     }
 
-    /// Serves one stream of messages (`lines`) and writes every answer with `send`, at once:
-    /// after each input, each answer a handler gives, and each deadline of the machine.
+    /// Serves one stream of messages (`lines`, each one message) and writes every answer with
+    /// `send`, at once: after each input, each answer a handler gives, and each deadline of
+    /// the machine.
     public func run(
         lines: AsyncStream<Data>, context: MessageContext = MessageContext(stream: 0, auth: 0, transport: .stdio),
+        send: @escaping @Sendable (Data) -> Void
+    ) async {
+        let (messages, continuation) = AsyncStream<StdioLine>.makeStream()
+        let forward = Task {
+            for await line in lines { continuation.yield(.message(bytes: line)) }
+            continuation.finish()
+        }
+        await run(stdioLines: messages, context: context, send: send)
+        forward.cancel()
+    }
+
+    /// `run(lines:context:send:)` over lines split by the core (`StdioLines`): a `.tooLong`
+    /// line is answered by the machine (`handleLineTooLong`).
+    public func run(
+        stdioLines lines: AsyncStream<StdioLine>,
+        context: MessageContext = MessageContext(stream: 0, auth: 0, transport: .stdio),
         send: @escaping @Sendable (Data) -> Void
     ) async {
         let (signals, continuation) = AsyncStream<Signal>.makeStream()
@@ -228,8 +270,10 @@ public actor MCPServerHost {
         }
         for await signal in signals {
             switch signal {
-            case .line(let bytes):
+            case .line(.message(let bytes)):
                 _ = machine.handleMessage(bytes: bytes, nowMs: monotonicMs(), context: context)
+            case .line(.tooLong(let head)):
+                machine.handleLineTooLong(head: head, nowMs: monotonicMs(), context: context)
             case .wake:
                 break
             case .end:
@@ -329,19 +373,10 @@ public actor MCPServerHost {
             var arguments: [String: Wire.JSON] = [:]
             if case .object(let a)? = try? Wire.JSON(text: argumentsJson) { arguments = a }
             let captured = arguments
+            // Any other error the tool throws is the core's `Failure.handler`: a result the
+            // model sees (`isError`), not a JSON-RPC error.
             spawn(handle, retry) { host in
-                let result: Wire.CallToolResult
-                do {
-                    result = try await handler(captured)
-                } catch let error as MCPHandlerError {
-                    throw error
-                } catch let input as MCPInputRequired {
-                    throw input
-                } catch {
-                    // The tool failed: a result the model sees (`isError`), not a JSON-RPC error.
-                    try await host.answerToolError(handle, String(describing: error))
-                    return
-                }
+                let result = try await handler(captured)
                 try await host.answerTool(handle, try wireJSON(result))
             }
         case .listResources(let handle, let cursor, _):
@@ -374,7 +409,7 @@ public actor MCPServerHost {
             } catch is RespondError {
                 // Already answered, cancelled or timed out: nothing to send.
             } catch {
-                await self.answerFailure(handle, nil)
+                await self.answerHandlerFailure(handle, String(describing: error))
             }
             await self.finished()
         }
@@ -402,8 +437,10 @@ public actor MCPServerHost {
         try machine.respondTool(handle: handle, resultJson: json)
     }
 
-    private func answerToolError(_ handle: UInt64, _ message: String) throws {
-        try machine.respondToolError(handle: handle, message: message)
+    /// The core's rule for a handler's own failure: `isError` on a tool call, -32603 (the
+    /// message not sent) elsewhere.
+    private func answerHandlerFailure(_ handle: UInt64, _ message: String) {
+        try? machine.fail(handle: handle, failure: .handler(message: message))
     }
 
     private func answerResult(_ handle: UInt64, _ json: String) throws {

@@ -1,0 +1,37 @@
+"""Our ASGI runner as a protected resource (docs/rules.md §22) for the official clients' tests:
+
+    python tests/auth-server/protected-asgi.py ISSUER
+
+serves ``secret://note`` (scope ``mcp:read``) on a free loopback port, tokens checked by
+``JwtVerifier`` against ISSUER's JWKS, and prints ``READY <endpoint URL>``."""
+
+from __future__ import annotations
+
+import socket
+import sys
+
+from mcp_context.server import App, Context, JwtVerifier
+
+
+def main() -> None:
+    issuer = sys.argv[1]
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}/mcp"
+    app = App("protected-asgi")
+    app.protect(url, [issuer], scopes_supported=["mcp:read", "mcp:write"], required_scopes=["mcp:read"])
+
+    @app.resource("secret://note")
+    def note(ctx: Context) -> str:
+        p = ctx.principal or {}
+        return f"secret for {p.get('client_id')} with {' '.join(p.get('scopes', []))}"
+
+    def ready(_port: int) -> None:
+        print(f"READY {url}", flush=True)
+
+    app.run_http(port=port, ready=ready, verifier=JwtVerifier(f"{issuer}/jwks", issuer, url))
+
+
+if __name__ == "__main__":
+    main()
