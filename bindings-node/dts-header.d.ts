@@ -162,6 +162,32 @@ export interface ServerConfig {
   maxBody?: number
   /** Serve 2025-11-25 clients too (`initialize`, sessions): true. */
   legacySessions?: boolean
+  /** Make the HTTP endpoint an OAuth 2.1 protected resource (docs/authorization.md). */
+  protection?: ResourceProtection
+}
+
+/** A protected HTTP endpoint (docs/rules.md §22): its canonical URL and who issues its tokens. */
+export interface ResourceProtection {
+  /** The endpoint's canonical URL; tokens must name it in `aud`. */
+  resource: string
+  authorizationServers: string[]
+  scopesSupported?: string[]
+  /** Scopes every caller needs (403 `insufficient_scope` without them). */
+  requiredScopes?: string[]
+  /** A request without a token is 401 (default `true`); `false` lets it through anonymous. */
+  tokenRequired?: boolean
+  resourceName?: string
+  resourceDocumentation?: string
+}
+
+/** What a verifier resolved a bearer token to (`httpAdmit`); every field optional. */
+export interface VerifiedCaller {
+  subject?: string
+  clientId?: string
+  scopes?: string[]
+  audience?: string[]
+  /** `exp` in milliseconds since the Unix epoch. */
+  expiresAtMs?: number
 }
 
 /** Which client capabilities the request declared. */

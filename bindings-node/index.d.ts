@@ -162,6 +162,32 @@ export interface ServerConfig {
   maxBody?: number
   /** Serve 2025-11-25 clients too (`initialize`, sessions): true. */
   legacySessions?: boolean
+  /** Make the HTTP endpoint an OAuth 2.1 protected resource (docs/authorization.md). */
+  protection?: ResourceProtection
+}
+
+/** A protected HTTP endpoint (docs/rules.md §22): its canonical URL and who issues its tokens. */
+export interface ResourceProtection {
+  /** The endpoint's canonical URL; tokens must name it in `aud`. */
+  resource: string
+  authorizationServers: string[]
+  scopesSupported?: string[]
+  /** Scopes every caller needs (403 `insufficient_scope` without them). */
+  requiredScopes?: string[]
+  /** A request without a token is 401 (default `true`); `false` lets it through anonymous. */
+  tokenRequired?: boolean
+  resourceName?: string
+  resourceDocumentation?: string
+}
+
+/** What a verifier resolved a bearer token to (`httpAdmit`); every field optional. */
+export interface VerifiedCaller {
+  subject?: string
+  clientId?: string
+  scopes?: string[]
+  audience?: string[]
+  /** `exp` in milliseconds since the Unix epoch. */
+  expiresAtMs?: number
 }
 
 /** Which client capabilities the request declared. */
@@ -859,6 +885,39 @@ export declare class ServerMachine {
   get pendingRequests(): number
   /** Open `subscriptions/listen` streams. */
   get subscriptions(): number
+  /**
+   * Makes the HTTP endpoint an OAuth 2.1 protected resource (or with `null` an open one):
+   * `{resource, authorizationServers, scopesSupported?, requiredScopes?, tokenRequired?,
+   * resourceName?, resourceDocumentation?}`. Scope requirements are cleared.
+   *
+   * @throws {TypeError} a missing or mistyped key; {McpContextError} `ERR_CONFIG`.
+   */
+  setProtection(protection: ResourceProtection | null): void
+  /**
+   * Requires `scopes` (from `scopesSupported`) of every caller of an item: `kind`
+   * `'resource'` (`key` its URI), `'template'` (its URI template), `'prompt'` or `'tool'`
+   * (its name).
+   *
+   * @throws {McpContextError} `ERR_UNKNOWN_SCOPE`; {TypeError} another kind.
+   */
+  requireScopes(kind: 'resource' | 'template' | 'prompt' | 'tool', key: string, scopes: string[]): void
+  /**
+   * The protected endpoint's door, before `httpHead`: `{proceed: true}` (anonymous),
+   * `{token}` (verify the bearer token, then `httpAdmit`), or the whole response to write
+   * (the protected resource metadata, a 401 challenge).
+   */
+  httpAuthenticate(head: HttpRequestHead): { proceed: true } | { token: string } | HttpResponse
+  /**
+   * The core's checks on a caller the verifier resolved the token to (`{subject?,
+   * clientId?, scopes?, audience?, expiresAtMs?}`) at `nowMs`: `{scopes}` (the bits for
+   * `handleHttp`'s `context.scopes`) or the 401/403 response.
+   */
+  httpAdmit(caller: VerifiedCaller, nowMs: number | bigint): { scopes: number | bigint } | HttpResponse
+  /**
+   * The 401 `invalid_token` response for a token the verifier refused (`why`: its
+   * `error_description`).
+   */
+  httpReject(why: string): HttpResponse
 }
 
 /**
@@ -1103,6 +1162,11 @@ export interface MessageContext {
    * absent, or text that is not an IP address: no bound.
    */
   peer?: string
+  /**
+   * The verified caller's scope bits (`httpAdmit`'s `scopes`) on a protected endpoint;
+   * absent: no per-caller scopes.
+   */
+  scopes?: number | bigint
 }
 
 /**

@@ -2,7 +2,7 @@
 // same package layer on either engine. Written by hand (the layer is JavaScript); checked
 // with `tsc --strict --noEmit` by the tests.
 
-import type { AuthConfig, AuthTokens, Authorizer as AddonAuthorizer, ClientConfig, ClientMachine as AddonClientMachine, ClientOutput as AddonClientOutput } from './index'
+import type { AuthConfig, AuthTokens, Authorizer as AddonAuthorizer, ClientConfig, ClientMachine as AddonClientMachine, ClientOutput as AddonClientOutput, ResourceProtection, VerifiedCaller } from './index'
 
 /** `{ ttlMs, cacheScope }`: how long and for whom a result may be cached. */
 export interface CacheHint {
@@ -55,7 +55,17 @@ export interface McpServerOptions {
    * it, `fetch` passes no peer (no per-peer bound); the node:http handler passes the
    * socket's remote address. */
   peer?: (request: Request) => string | null | undefined
+  /** Make the HTTP endpoint an OAuth 2.1 protected resource (as `protect`); needs `verifier`. */
+  protection?: ResourceProtection
+  /** The protected endpoint's token check (as `protect`'s). */
+  verifier?: TokenVerifier
 }
+
+export type { ResourceProtection, VerifiedCaller }
+
+/** Resolves a bearer token to its caller; throws (the message is the 401's
+ * `error_description`) or returns null to refuse it. */
+export type TokenVerifier = (token: string) => MaybePromise<VerifiedCaller | null | undefined>
 
 export interface TextResourceContents { uri: string; mimeType?: string; text: string; _meta?: Record<string, unknown> }
 export interface BlobResourceContents { uri: string; mimeType?: string; blob: string; _meta?: Record<string, unknown> }
@@ -126,6 +136,8 @@ export interface ServerContext {
   capabilities: { elicitationForm: boolean; elicitationUrl: boolean; sampling: boolean; roots: boolean }
   /** The caller context the host resolved (0 = anonymous). */
   auth: number | bigint
+  /** The verified caller of a protected HTTP endpoint (`protect`); undefined otherwise. */
+  principal?: VerifiedCaller
 }
 
 export interface ResourceMetadata {
@@ -217,6 +229,14 @@ export declare class McpServer {
   registerTool<S extends StandardSchemaV1>(name: string, config: ToolConfig & { inputSchema: S }, cb: (args: InferOutput<S>, ctx: ServerContext) => MaybePromise<CallToolResult | InputRequiredResult>): RegisteredTool
   /** Serves another method (`handler` returns the result object). */
   setRequestHandler(method: string, handler: (params: Record<string, unknown>, ctx: ServerContext) => MaybePromise<Record<string, unknown>>): void
+  /** Makes the HTTP endpoint (`fetch`, the node:http runners) an OAuth 2.1 protected
+   * resource: the core answers the metadata document and the 401/403 challenges and checks
+   * audience, expiry and scopes of what `verifier` resolves a token to. Scope requirements
+   * are cleared. */
+  protect(protection: ResourceProtection, verifier: TokenVerifier): this
+  /** Requires `scopes` of every caller of an item (by URI, URI template or name): unlisted
+   * to callers without them, a call refused with 403 `insufficient_scope`. */
+  requireScopes(kind: 'resource' | 'template' | 'prompt' | 'tool', key: string, scopes: string[]): this
   /** Streamable HTTP: one web-standard request in, its response out (SSE for listen). */
   fetch(request: Request): Promise<Response>
   /** `notifications/resources/updated` for the listens subscribed to `uri`. */

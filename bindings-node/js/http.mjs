@@ -7,7 +7,9 @@
 // (read up to the limit) for the rest and the machine. One machine stream per POST; the
 // answer is the core's complete response, or its transmits: JSON, or SSE through a
 // `ReadableStream` for `subscriptions/listen` and any response the machine streams.
-// Nothing here parses JSON-RPC.
+// Nothing here parses JSON-RPC. A protected endpoint's door (`protect.mjs`) comes first.
+
+import { authenticate } from './protect.mjs'
 
 
 /** Reads `request`'s body, stopping after `limit + 1` bytes (the core answers 413). */
@@ -68,6 +70,9 @@ export function fetchHandler(server) {
   const machine = server.machine
   return async function fetch(request) {
     const head = headOf(request)
+    let door = authenticate(server, head)
+    if (door.then) door = await door // a verifier at work (protected endpoints only)
+    if (door.response) return toResponse(door.response)
     const check = machine.httpHead(head)
     if (!check.readBody) return toResponse(check)
     const body = await readBody(request, Number(check.limit))
@@ -100,7 +105,7 @@ export function fetchHandler(server) {
         if (t.endOfStream) end()
       })
       request.signal?.addEventListener?.('abort', () => { clearInterval(idle); server.detach(stream, true) })
-      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0, peer: server.peerOf?.(request) ?? undefined }, server._outbox)
+      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: server.peerOf?.(request) ?? undefined }, server._outbox)
       if (start.eventStream) {
         // A 2025-11-25 session's GET stream: the head now, events as they come.
         answered = true

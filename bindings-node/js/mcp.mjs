@@ -152,7 +152,9 @@ export function bind(engine) {
       // `stateKeys`, `http`, `legacySessions` and the core's limits (`pageSize`,
       // `requestTimeoutMs`, `maxLine`, `maxSessions`, `maxSessionsPerPeer`,
       // `sessionHandshakeMs`, `sessionIdleMs`, `maxPending`, …).
-      const { peer, ...config } = options
+      // `verifier`: the protected endpoint's token check (`protect`); `protection` is the
+      // machine's.
+      const { peer, verifier, ...config } = options
       this.machine = new engine.ServerMachine({ ...config, serverInfo, completionEvents: true })
       // The client address of a web-standard request (`fetch`), for the per-peer bound on
       // 2025-11-25 sessions: the caller's, e.g. `(r) => r.headers.get('cf-connecting-ip')`.
@@ -179,6 +181,34 @@ export function bind(engine) {
       // deadline) drains at once, not on the next input.
       this.machine.setWaker(() => this._pump())
       this.fetch = fetchHandler(this)
+      this._verifier = verifier
+      this._principals = new Map() // caller id (the machine's `auth`) -> verified caller
+      if (config.protection && typeof verifier !== 'function') throw new TypeError('protection needs a verifier function')
+    }
+
+    /**
+     * Makes the HTTP endpoint an OAuth 2.1 protected resource (docs/authorization.md):
+     * `protection` `{resource, authorizationServers, scopesSupported?, requiredScopes?,
+     * tokenRequired?, resourceName?, resourceDocumentation?}`; `verifier(token)` resolves a
+     * bearer token to `{subject?, clientId?, scopes?, audience?, expiresAtMs?}`, or throws
+     * (or returns null) to refuse it (e.g. `jwtVerifier` of `mcp-context-primitives/jwt`).
+     * The core checks the audience, expiry and scopes. Scope requirements are cleared.
+     */
+    protect(protection, verifier) {
+      if (typeof verifier !== 'function') throw new TypeError('protect: verifier must be a function')
+      this.machine.setProtection(protection)
+      this._verifier = verifier
+      return this
+    }
+
+    /**
+     * Requires `scopes` of every caller of an item: `kind` `'resource'` (`key` its URI),
+     * `'template'` (its URI template), `'prompt'` or `'tool'` (its name). Unlisted to callers
+     * without them; a call is refused with 403 `insufficient_scope`.
+     */
+    requireScopes(kind, key, scopes) {
+      this.machine.requireScopes(kind, key, scopes)
+      return this
     }
 
     /** `registerResource(name, uri | ResourceTemplate, metadata, handler)`. */
@@ -475,6 +505,8 @@ export function bind(engine) {
         /** The client capabilities the request declared (`elicitationForm`, `sampling`, …). */
         capabilities: e.capabilities,
         auth: e.auth,
+        /** The verified caller of a protected HTTP endpoint (`protect`); undefined otherwise. */
+        principal: e.auth ? this._principals.get(e.auth) : undefined,
       }
     }
 

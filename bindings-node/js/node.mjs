@@ -4,6 +4,8 @@
 // `Request`/`Response` objects in between). Node built-ins are imported when a
 // runner starts, so the package also loads where they do not exist (Workers, browsers).
 
+import { authenticate } from './protect.mjs'
+
 /** Serves `server` over stdio (one JSON-RPC message per line; the core splits the lines and
  * answers one over its bound with -32600). Resolves to the input stream. */
 export async function serveStdio(server, { input = process.stdin, output = process.stdout } = {}) {
@@ -99,7 +101,7 @@ function nodeHandler(server) {
   const machine = server.machine
 
   /** Feeds the body to the machine and answers: JSON at once or as transmits, or SSE. */
-  function handle(req, res, head, body) {
+  function handle(req, res, head, body, door) {
     const stream = server.openStream()
     const { event, keepalive, intervalMs } = server.sse
     let sse = false
@@ -131,7 +133,7 @@ function nodeHandler(server) {
     res.on('close', () => { clearInterval(idle); if (open) { open = false; server.detach(stream, true) } })
     let start
     try {
-      start = machine.handleHttp(head, body, Date.now(), { stream, auth: 0, peer: req.socket.remoteAddress }, server._outbox)
+      start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: req.socket.remoteAddress }, server._outbox)
     } catch (err) {
       server.detach(stream, false)
       throw err
@@ -152,6 +154,21 @@ function nodeHandler(server) {
   return (req, res) => {
     try {
       const head = headOf(req)
+      const door = authenticate(server, head)
+      if (door.then) door.then((d) => admitted(req, res, head, d), (err) => fail(res, err))
+      else admitted(req, res, head, door)
+    } catch (err) {
+      fail(res, err)
+    }
+  }
+
+  /** After the door: its answer, or the head checks, the body and the machine. */
+  function admitted(req, res, head, door) {
+    try {
+      if (door.response) {
+        complete(res, door.response, req.complete)
+        return
+      }
       const check = machine.httpHead(head)
       if (!check.readBody) {
         complete(res, check, req.complete)
@@ -166,7 +183,7 @@ function nodeHandler(server) {
         const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)
         try {
           if (size > limit) res.shouldKeepAlive = false // the rest stays unread
-          handle(req, res, head, body)
+          handle(req, res, head, body, door)
         } catch (err) {
           fail(res, err)
         }

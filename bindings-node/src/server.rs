@@ -18,6 +18,7 @@
 //! `index.d.ts`'s methods in the order the compiler expands the blocks (module order: this
 //! file first), so moving a method between the blocks reorders the declarations.
 
+use mcp_context::auth::resource_server::ScopeSet;
 use mcp_context::server::{CacheHint, Ctx, StreamId};
 use mcp_context_node_adapter::config::{cache_hint, server_config, value_sets};
 use mcp_context_node_adapter::server::{ServerAdapter, context};
@@ -52,7 +53,11 @@ pub(crate) fn ctx_of(env: &Env, c: Option<&MessageContext>, http: bool) -> Resul
     } else {
         c.transport.as_deref()
     };
-    context(stream, auth, transport, c.peer.as_deref()).map_err(thrower(env))
+    let mut ctx = context(stream, auth, transport, c.peer.as_deref()).map_err(thrower(env))?;
+    if let Some(s) = &c.scopes {
+        ctx.scopes = Some(ScopeSet(convert::u64_in(env, s, "context.scopes")?));
+    }
+    Ok(ctx)
 }
 
 /// The MCP server machine (docs/rules.md §1–§13): feed it messages, drain its outputs, answer its

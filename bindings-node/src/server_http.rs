@@ -24,6 +24,10 @@ pub struct MessageContext {
     /// The client's IP address (HTTP), for the per-peer bound on 2025-11-25 sessions;
     /// absent, or text that is not an IP address: no bound.
     pub peer: Option<String>,
+    /// The verified caller's scope bits (`httpAdmit`'s `scopes`) on a protected endpoint;
+    /// absent: no per-caller scopes.
+    #[napi(ts_type = "number | bigint")]
+    pub scopes: Option<Int>,
 }
 
 /// A Streamable HTTP request head as the runner has it (`httpHead`, `handleHttp`): the

@@ -174,9 +174,24 @@ export class ServerMachine {
     delete o.ptr
     return o
   }
+  setProtection(protection) { call(() => this.inner.setProtection(protection == null ? undefined : JSON.stringify(protection))) }
+  requireScopes(kind, key, scopes) { call(() => this.inner.requireScopes(kind, key, scopes.map(String))) }
+  httpAuthenticate(head) { return this._response(call(() => this.inner.httpAuthenticate(JSON.stringify(head)))) }
+  httpAdmit(caller, nowMs) {
+    const o = this._response(call(() => this.inner.httpAdmit(JSON.stringify(caller), int(nowMs, 'nowMs'))))
+    if (typeof o.scopes === 'string') o.scopes = BigInt(o.scopes)
+    return o
+  }
+  httpReject(why) { return this._response(this.inner.httpReject(String(why))) }
+  _response(text) {
+    const o = JSON.parse(text)
+    if (o.ptr !== undefined) take(o, o.ptr, 'body')
+    delete o.ptr
+    return o
+  }
   handleHttp(head, body, nowMs, ctx, outbox) {
     ctx ??= {}
-    const h = JSON.stringify({ ...head, peer: ctx.peer ?? undefined })
+    const h = JSON.stringify({ ...head, peer: ctx.peer ?? undefined, scopes: ctx.scopes == null ? undefined : String(ctx.scopes) })
     const now = int(nowMs, 'nowMs')
     const stream = int(ctx.stream ?? 0, 'stream')
     const auth = int(ctx.auth ?? 0, 'auth')

@@ -39,15 +39,9 @@ pub(crate) fn caller(v: &Bound<'_, PyAny>) -> PyResult<Caller> {
 
 /// `kind` and `key` as the core's item key.
 pub(crate) fn scoped<'k>(kind: &str, key: &'k str) -> PyResult<Scoped<'k>> {
-    Ok(match kind {
-        "resource" => Scoped::Resource(key),
-        "template" => Scoped::Template(key),
-        "prompt" => Scoped::Prompt(key),
-        "tool" => Scoped::Tool(key),
-        other => {
-            return Err(PyValueError::new_err(format!(
-                "kind must be 'resource', 'template', 'prompt' or 'tool', not '{other}'"
-            )));
-        }
+    Scoped::of_kind(kind, key).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "kind must be 'resource', 'template', 'prompt' or 'tool', not '{kind}'"
+        ))
     })
 }

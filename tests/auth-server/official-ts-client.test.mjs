@@ -1,6 +1,7 @@
 // The official TypeScript client (@modelcontextprotocol/client) against our protected runners
-// (docs/rules.md §22), ASGI (protected-asgi.py) and axum (examples/protected-server,
-// $MCP_PROTECTED_SERVER or target/debug/protected-server): it gets 401, discovers the tests'
+// (docs/rules.md §22), ASGI (protected-asgi.py), axum (examples/protected-server,
+// $MCP_PROTECTED_SERVER or target/debug/protected-server) and the Node package's node:http
+// runner (protected-node.mjs): it gets 401, discovers the tests'
 // authorization server (server.py) through our `WWW-Authenticate` and protected resource
 // metadata, registers, authorizes with PKCE, and reads a protected resource. Python: $MCP_PYTHON
 // (default python3), with mcp_context and PyJWT installed.
@@ -57,6 +58,7 @@ const axum = process.env.MCP_PROTECTED_SERVER ?? `${here}../../target/debug/prot
 const runners = {
   asgi: (issuer) => start([`${here}protected-asgi.py`, issuer]),
   axum: (issuer) => start([issuer], axum),
+  node: (issuer) => start([`${here}protected-node.mjs`, issuer], process.execPath),
 }
 
 for (const [name, runner] of Object.entries(runners)) it(`${name}: discovers the authorization server through our 401 and reads a protected resource`, async () => {

@@ -12,7 +12,7 @@ use crate::error::{Error, Result};
 use crate::source::Source;
 use crate::value::{Js, Obj};
 
-fn opt_string(s: &impl Source, key: &str) -> Result<Option<String>> {
+pub(crate) fn opt_string(s: &impl Source, key: &str) -> Result<Option<String>> {
     s.field(key)?.map(|v| v.string(key)).transpose()
 }
 

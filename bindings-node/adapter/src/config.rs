@@ -63,7 +63,7 @@ pub fn string_pairs<S: Source>(value: Option<&S>, what: &str) -> Result<Vec<(Str
 /// The server machine's configuration: `serverInfo`, `instructions`, `supportedVersions`,
 /// the core's limits ([`ServerConfig::LIMITS`] in camelCase: `pageSize`, `requestTimeoutMs`,
 /// `maxLine`, `maxSessions`, `sessionHandshakeMs`, `maxSessionsPerPeer`, …), the list and
-/// read cache hints, the flags (`legacySessions` among them), `http` (`path`, `maxBody`, `allowedHosts`, `allowedOrigins`) and
+/// read cache hints, the flags (`legacySessions` among them), `http` (`path`, `maxBody`, `allowedHosts`, `allowedOrigins`), `protection` (`protect::protection`) and
 /// `stateKeys` (`[{id, secret}]`).
 pub fn server_config<S: Source>(o: Option<&S>) -> Result<ServerConfig> {
     let mut c = ServerConfig::default();
@@ -132,6 +132,9 @@ pub fn server_config<S: Source>(o: Option<&S>) -> Result<ServerConfig> {
                 *slot = v.strings(key)?;
             }
         }
+    }
+    if let Some(p) = o.field("protection")? {
+        c.protection = Some(crate::protect::protection(&p)?);
     }
     if let Some(keys) = o.field("stateKeys")? {
         for k in keys.items("stateKeys")? {

@@ -10,6 +10,7 @@
 //! * [`server`]: the server machine with its handles, events and HTTP answers.
 //! * [`client`]: the client machine's outputs.
 //! * [`auth`]: the client-side OAuth flow's configuration, tokens and actions.
+//! * [`protect`]: the resource-server side: protection, verified callers, item kinds.
 //! * [`spell`], [`records`]: identifier spellings; the template fast paths' buffer formats.
 #![forbid(unsafe_code)]
 
@@ -17,6 +18,7 @@ pub mod auth;
 pub mod client;
 pub mod config;
 pub mod error;
+pub mod protect;
 pub mod records;
 pub mod server;
 pub mod source;

@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use mcp_context::auth::resource_server::{Caller, ResourceServerConfig};
 use mcp_context::http::{HeadCheck, HeadFields, HttpResponse, HttpStart, RequestHead};
 use mcp_context::messages::owned::{
     OwnedGetPromptResult, OwnedInputRequest, OwnedJson, OwnedPrompt, OwnedResource,
@@ -12,8 +13,8 @@ use mcp_context::messages::owned::{
 };
 use mcp_context::server::{
     BodyKind, CacheHint, CancelReason, CompletionTarget, Ctx, DeclaredCapabilities, Event, Failure,
-    Handle, InputRequired, Output, PromptEntry, ReadTarget, Received, RegisterError, ResourceEntry,
-    RespondError, Retry, Server, ServerConfig, StreamId, TemplateEntry, Transport,
+    Gate, Handle, InputRequired, Output, PromptEntry, ReadTarget, Received, RegisterError,
+    ResourceEntry, RespondError, Retry, Server, ServerConfig, StreamId, TemplateEntry, Transport,
 };
 
 use mcp_context::messages::LoggingLevel;
@@ -598,6 +599,65 @@ impl ServerAdapter {
             }
             HeadCheck::Respond(r) => response(r),
         }
+    }
+
+    /// Sets (or with `None` removes) the endpoint's protection (docs/rules.md §22); scope
+    /// requirements are cleared.
+    pub fn set_protection(&mut self, p: Option<ResourceServerConfig>) -> Result<()> {
+        self.inner
+            .set_protection(p)
+            .map_err(|e| Error::context("ERR_CONFIG", e.to_string()))
+    }
+
+    /// Requires `scopes` of every caller of the item `kind`/`key` (`protect::scoped`).
+    pub fn require_scopes(&mut self, kind: &str, key: &str, scopes: &[String]) -> Result<()> {
+        let item = crate::protect::scoped(kind, key)?;
+        let scopes: Vec<&str> = scopes.iter().map(String::as_str).collect();
+        self.inner
+            .require_scopes(item, &scopes)
+            .map_err(|e| register_error("requireScopes", &e))
+    }
+
+    /// The protected endpoint's door, before `http_head`: `{proceed: true}`, `{token}` (verify
+    /// it, then `http_admit`), or a whole response (the metadata document, a 401).
+    pub fn http_authenticate(&self, head: &Head) -> Polled {
+        let fields = HeadFields::new(head.lines.iter().map(|(k, v)| (k.as_str(), v.as_str())));
+        let gate = self.inner.http_authenticate(
+            &fields.head(&head.method, &head.path),
+            fields.authorization(),
+        );
+        let mut o = Obj::default();
+        match gate {
+            Gate::Respond(r) => return response(r),
+            Gate::Verify(t) => o.set("token", t.to_owned()),
+            Gate::Proceed => o.set("proceed", true),
+        };
+        Polled {
+            shape: o,
+            bytes: None,
+        }
+    }
+
+    /// The core's checks on a verified caller at `now` (Unix epoch milliseconds): `{scopes}`
+    /// (the bits for the request's context) or the 401/403 response.
+    pub fn http_admit(&self, caller: &Caller, now: u64) -> Polled {
+        match self.inner.http_admit(caller, now) {
+            Ok(s) => {
+                let mut o = Obj::default();
+                o.set("scopes", Js::U64(s.0));
+                Polled {
+                    shape: o,
+                    bytes: None,
+                }
+            }
+            Err(r) => response(r),
+        }
+    }
+
+    /// The 401 `invalid_token` response for a token the verifier refused (`why`: its
+    /// `error_description`).
+    pub fn http_reject(&self, why: &str) -> Polled {
+        response(self.inner.http_reject(why))
     }
 
     /// One HTTP request with its body: a whole response, `{stream}`, or for an event stream

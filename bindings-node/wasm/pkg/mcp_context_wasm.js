@@ -950,6 +950,39 @@ export class WasmServer {
         return ret !== 0;
     }
     /**
+     * The core's checks on a verified caller (JSON text, the addon's `VerifiedCaller`):
+     * `{"scopes"}` or a 401/403 response whose body lies at `ptr` + `at`.
+     * @param {string} caller
+     * @param {number} now_ms
+     * @returns {string}
+     */
+    httpAdmit(caller, now_ms) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(caller, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_httpAdmit(retptr, this.__wbg_ptr, ptr0, len0, now_ms);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
+        }
+    }
+    /**
      * Whether an output was queued on an empty queue since the last call (and clears it).
      * @returns {boolean}
      */
@@ -961,7 +994,8 @@ export class WasmServer {
      * One HTTP request with its body: `{value}` is `{"stream": n}` (the answer comes as
      * transmits), or a complete response `{"status","headers"}` whose body lies at `ptr` +
      * `at`. The head's `peer`: the client's IP address, for the per-peer bound on
-     * 2025-11-25 sessions (text that is not an IP address: no bound).
+     * 2025-11-25 sessions (text that is not an IP address: no bound); its `scopes`: the
+     * verified caller's scope bits as decimal text (`httpAdmit`).
      * @param {string} head_text
      * @param {Uint8Array} body
      * @param {number} now_ms
@@ -996,6 +1030,29 @@ export class WasmServer {
         } finally {
             wasm.__wbindgen_add_to_stack_pointer(16);
             wasm.__wbindgen_export3(deferred4_0, deferred4_1, 1);
+        }
+    }
+    /**
+     * The 401 `invalid_token` response for a refused token, its body at `ptr` + `at`.
+     * @param {string} why
+     * @returns {string}
+     */
+    httpReject(why) {
+        let deferred2_0;
+        let deferred2_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(why, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_httpReject(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            deferred2_0 = r0;
+            deferred2_1 = r1;
+            return getStringFromWasm0(r0, r1);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred2_0, deferred2_1, 1);
         }
     }
     /**
@@ -1320,6 +1377,31 @@ export class WasmServer {
         wasm.wasmserver_handleTimeout(this.__wbg_ptr, now_ms);
     }
     /**
+     * Requires `scopes` of every caller of the item `kind`/`key`.
+     * @param {string} kind
+     * @param {string} key
+     * @param {string[]} scopes
+     */
+    requireScopes(kind, key, scopes) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(kind, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            const ptr1 = passStringToWasm0(key, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len1 = WASM_VECTOR_LEN;
+            const ptr2 = passArrayJsValueToWasm0(scopes, wasm.__wbindgen_export);
+            const len2 = WASM_VECTOR_LEN;
+            wasm.wasmserver_requireScopes(retptr, this.__wbg_ptr, ptr0, len0, ptr1, len1, ptr2, len2);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Answers a prompt with a `GetPromptResult` (JSON text).
      * @param {number} handle
      * @param {string} result
@@ -1411,6 +1493,26 @@ export class WasmServer {
         }
     }
     /**
+     * Sets (JSON text, the addon's `ResourceProtection`) or with `None` removes the
+     * endpoint's protection.
+     * @param {string | null} [protection]
+     */
+    setProtection(protection) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            var ptr0 = isLikeNone(protection) ? 0 : passStringToWasm0(protection, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            var len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_setProtection(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            if (r1) {
+                throw takeObject(r0);
+            }
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Removes a resource; whether it was registered.
      * @param {string} uri
      * @returns {boolean}
@@ -1448,6 +1550,38 @@ export class WasmServer {
         const ptr0 = passStringToWasm0(uri, wasm.__wbindgen_export, wasm.__wbindgen_export2);
         const len0 = WASM_VECTOR_LEN;
         wasm.wasmserver_resourceUpdated(this.__wbg_ptr, ptr0, len0);
+    }
+    /**
+     * The protected endpoint's door (`head` as JSON text): `{"proceed":true}`,
+     * `{"token"}`, or a response whose body lies at `ptr` + `at`.
+     * @param {string} head_text
+     * @returns {string}
+     */
+    httpAuthenticate(head_text) {
+        let deferred3_0;
+        let deferred3_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            const ptr0 = passStringToWasm0(head_text, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+            const len0 = WASM_VECTOR_LEN;
+            wasm.wasmserver_httpAuthenticate(retptr, this.__wbg_ptr, ptr0, len0);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            var r2 = getDataViewMemory0().getInt32(retptr + 4 * 2, true);
+            var r3 = getDataViewMemory0().getInt32(retptr + 4 * 3, true);
+            var ptr2 = r0;
+            var len2 = r1;
+            if (r3) {
+                ptr2 = 0; len2 = 0;
+                throw takeObject(r2);
+            }
+            deferred3_0 = ptr2;
+            deferred3_1 = len2;
+            return getStringFromWasm0(ptr2, len2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
+        }
     }
     /**
      * Withdraws a capability; whether one was set.

@@ -344,7 +344,8 @@ impl WasmServer {
     /// One HTTP request with its body: `{value}` is `{"stream": n}` (the answer comes as
     /// transmits), or a complete response `{"status","headers"}` whose body lies at `ptr` +
     /// `at`. The head's `peer`: the client's IP address, for the per-peer bound on
-    /// 2025-11-25 sessions (text that is not an IP address: no bound).
+    /// 2025-11-25 sessions (text that is not an IP address: no bound); its `scopes`: the
+    /// verified caller's scope bits as decimal text (`httpAdmit`).
     #[wasm_bindgen(js_name = handleHttp)]
     pub fn handle_http(
         &mut self,
@@ -358,9 +359,64 @@ impl WasmServer {
         let v = value(head_text, "head")?;
         let h = Head::read(&v).map_err(thrown)?;
         let peer = v.get("peer").and_then(serde_json::Value::as_str);
-        let ctx = context(int(stream), int(auth), Some("http"), peer).map_err(thrown)?;
+        let mut ctx = context(int(stream), int(auth), Some("http"), peer).map_err(thrown)?;
+        ctx.scopes = v
+            .get("scopes")
+            .and_then(serde_json::Value::as_str)
+            .and_then(|t| t.parse().ok())
+            .map(mcp_context::auth::resource_server::ScopeSet);
         let p = self.inner.handle_http(&h, body, int(now_ms), ctx);
         Ok(self.done_polled(p, drain))
+    }
+
+    /// Sets (JSON text, the addon's `ResourceProtection`) or with `None` removes the
+    /// endpoint's protection.
+    #[wasm_bindgen(js_name = setProtection)]
+    pub fn set_protection(&mut self, protection: Option<String>) -> Result<(), JsValue> {
+        let p = match opt_value(protection.as_deref(), "protection")? {
+            Some(v) => Some(mcp_context_node_adapter::protect::protection(&v).map_err(thrown)?),
+            None => None,
+        };
+        self.inner.set_protection(p).map_err(thrown)
+    }
+
+    /// Requires `scopes` of every caller of the item `kind`/`key`.
+    #[wasm_bindgen(js_name = requireScopes)]
+    pub fn require_scopes(
+        &mut self,
+        kind: &str,
+        key: &str,
+        scopes: Vec<String>,
+    ) -> Result<(), JsValue> {
+        self.inner
+            .require_scopes(kind, key, &scopes)
+            .map_err(thrown)
+    }
+
+    /// The protected endpoint's door (`head` as JSON text): `{"proceed":true}`,
+    /// `{"token"}`, or a response whose body lies at `ptr` + `at`.
+    #[wasm_bindgen(js_name = httpAuthenticate)]
+    pub fn http_authenticate(&mut self, head_text: &str) -> Result<String, JsValue> {
+        let h = head(head_text)?;
+        let p = self.inner.http_authenticate(&h);
+        Ok(output(p, &mut self.bytes))
+    }
+
+    /// The core's checks on a verified caller (JSON text, the addon's `VerifiedCaller`):
+    /// `{"scopes"}` or a 401/403 response whose body lies at `ptr` + `at`.
+    #[wasm_bindgen(js_name = httpAdmit)]
+    pub fn http_admit(&mut self, caller: &str, now_ms: f64) -> Result<String, JsValue> {
+        let c =
+            mcp_context_node_adapter::protect::caller(&value(caller, "caller")?).map_err(thrown)?;
+        let p = self.inner.http_admit(&c, int(now_ms));
+        Ok(output(p, &mut self.bytes))
+    }
+
+    /// The 401 `invalid_token` response for a refused token, its body at `ptr` + `at`.
+    #[wasm_bindgen(js_name = httpReject)]
+    pub fn http_reject(&mut self, why: &str) -> String {
+        let p = self.inner.http_reject(why);
+        output(p, &mut self.bytes)
     }
 
     /// Answers a read with contents (JSON text) and optional cache hints.

@@ -126,7 +126,8 @@ class AsgiApp:
         if rt is None or rt.host.loop is not asyncio.get_running_loop():
             rt = self.app._start()
         m = rt.machine
-        gate = m.http_authenticate(method, path, headers)
+        # An unprotected endpoint has no door: no crossing is spent on it.
+        gate = m.http_authenticate(method, path, headers) if self.app._protected else None
         scopes: int | None = None
         if gate is None:
             auth = 0 if self.verifier is not None else self.authenticate(_decode_headers(scope))

@@ -115,6 +115,7 @@ class App:
         self._templates: dict[str, _Resource] = {}
         self._prompts: dict[str, _Prompt] = {}
         self._registrations: list[Callable[[ServerMachine], None]] = []
+        self._protected = False  # App.protect: the ASGI runner asks the core's door first
         self._principals: dict[int, dict[str, Any]] = {}  # verified callers by auth id (Context.principal)
         self._completion: Callable[..., Any] | None = None
         self._startup: list[Callable[[], Any]] = []
@@ -322,6 +323,7 @@ class App:
             )
 
         self._registrations.insert(0, register)  # before any require_scopes
+        self._protected = True
 
     def require_scopes(self, kind: Literal["resource", "template", "prompt", "tool"], key: str, *scopes: str) -> None:
         """Only callers whose token carries ``scopes`` see the item (``key``: its URI, URI

@@ -60,6 +60,21 @@ pub enum Scoped<'a> {
     Tool(&'a str),
 }
 
+impl<'a> Scoped<'a> {
+    /// The item of kind `kind` (`"resource"`, `"template"`, `"prompt"`, `"tool"`: the names
+    /// every binding takes) keyed `key`; `None` for another kind.
+    #[must_use]
+    pub fn of_kind(kind: &str, key: &'a str) -> Option<Self> {
+        Some(match kind {
+            "resource" => Self::Resource(key),
+            "template" => Self::Template(key),
+            "prompt" => Self::Prompt(key),
+            "tool" => Self::Tool(key),
+            _ => return None,
+        })
+    }
+}
+
 /// Scopes items require: (kind, key) → scope bits.
 #[derive(Debug, Default)]
 pub(crate) struct ScopeTable(Vec<(u8, String, ScopeSet)>);
