@@ -5,6 +5,10 @@
 export interface McpContextError extends Error {
   /** Stable identifier, e.g. `ERR_TEMPLATE_UNCLOSED_EXPRESSION`; a number (the JSON-RPC code) on `McpError`. */
   readonly code: string | number
+  /** On an answer the server machine refused (a `RespondError` code): `true` when the
+   * request was no longer waiting (nothing to do); `false` when the answer is the
+   * handler's bug and the machine already failed the request with -32603. */
+  readonly late?: boolean
 }
 /** The `McpContextError` class. */
 export interface McpContextErrorConstructor {

@@ -59,6 +59,11 @@ for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/
     for (let i = 0; i < 20 && answers.size < 1; i++) await tick()
     assert.equal(answers.get(1).error.code, -32603)
     assert.equal(reported.length, 1)
+    // The core's RespondError::is_late decides what is reported: a refusal is not late, an
+    // answer to a request that is gone is.
+    assert.equal(reported[0].code, 'ERR_INVALID_RESULT')
+    assert.equal(reported[0].late, false)
+    assert.throws(() => server.machine.fail(999, { kind: 'internal' }), (e) => e.code === 'ERR_UNKNOWN_HANDLE' && e.late === true)
   })
 })
 

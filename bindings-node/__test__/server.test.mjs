@@ -172,12 +172,15 @@ describe('ServerMachine', () => {
     assert.throws(() => s.addResource(undefined), TypeError)
     const [, [e]] = exchange(s, req(1, 'resources/read', { uri: 'mem://items/q' }))
     assert.throws(() => s.respondRead(e.handle, [{ uri: 'mem://items/q', text: 'x', blob: 'AA==' }]), McpError)
-    assert.throws(() => s.respondPrompt(e.handle, { messages: [] }), (err) => err.code === 'ERR_WRONG_KIND')
-    assert.throws(() => s.respondRead(123456, []), (err) => err.code === 'ERR_UNKNOWN_HANDLE')
+    assert.throws(() => s.respondRead(123456, []), (err) => err.code === 'ERR_UNKNOWN_HANDLE' && err.late === true)
     assert.throws(() => s.respondRead(-1, []), TypeError)
     assert.throws(() => s.respondRead(1.5, []), TypeError)
-    s.respondRead(e.handle, [{ uri: 'mem://items/q', text: 'ok' }]) // still answerable after refusals
+    s.respondRead(e.handle, [{ uri: 'mem://items/q', text: 'ok' }]) // still answerable: nothing reached the machine
     assert.equal(drain(s)[0][0].msg.result.contents[0].text, 'ok')
+    // An answer the machine refuses: not late, and the request already got -32603.
+    const [, [w]] = exchange(s, req(2, 'resources/read', { uri: 'mem://items/q' }))
+    assert.throws(() => s.respondPrompt(w.handle, { messages: [] }), (err) => err.code === 'ERR_WRONG_KIND' && err.late === false)
+    assert.equal(drain(s)[0][0].msg.error.code, -32603)
     assert.throws(() => new ServerMachine({ pageSize: 0 }), (err) => err.code === 'ERR_CONFIG')
     assert.throws(() => new ServerMachine({ serverInfo: { name: 'x' } }), McpError)
   })

@@ -548,10 +548,14 @@ export function bind(engine) {
         try {
           f()
         } catch (err) {
-          // The client did not declare what the input request needs: it got -32021 already.
-          if (err?.code === 'ERR_CLIENT_LACKS_CAPABILITY') return this._pump()
-          // A result the machine refused is the application's bug: -32603 (never a tool
-          // error), and reported; our own McpErrors (a read without contents) are answers.
+          // An answer the machine refused: it answered the request itself (-32603, or
+          // -32021); reported unless late (the core's RespondError::is_late).
+          if (typeof err?.late === 'boolean') {
+            if (!err.late) this.onerror(err)
+            return this._pump()
+          }
+          // Our own McpErrors (a read without contents) are answers; a value the engine
+          // cannot convert is the application's bug: -32603 (never a tool error), reported.
           if (!(err instanceof McpError)) this.onerror(err)
           const failure = err instanceof McpError ? failureOf(err, isRead) : { kind: 'internal' }
           try { this.machine.fail(e.handle, failure, this._outbox) } catch {}

@@ -19,6 +19,11 @@ pub(crate) fn throw(env: &Env, e: Error) -> napi::Error {
     match e {
         Error::Type(m) => errors::type_error(env, m),
         Error::Context { code, message } => errors::context_error(env, message, code),
+        Error::Refused {
+            code,
+            message,
+            late,
+        } => errors::refused_error(env, message, code, late),
         Error::Mcp {
             code,
             message,

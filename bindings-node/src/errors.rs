@@ -189,6 +189,18 @@ pub(crate) fn context_error(env: &Env, message: String, code: String) -> Error {
     build().unwrap_or_else(|failed| failed)
 }
 
+/// An `McpContextError` for an answer the machine refused, with `late` (the core's
+/// `RespondError::is_late`).
+pub(crate) fn refused_error(env: &Env, message: String, code: String, late: bool) -> Error {
+    let build = || -> Result<Error> {
+        let class = classes(env)?.mcp_context_error.borrow_back(env)?;
+        let err = class.new_instance((message, code).into())?;
+        err.coerce_to_object()?.set_named_property("late", late)?;
+        Ok(Error::from(err))
+    };
+    build().unwrap_or_else(|failed| failed)
+}
+
 /// An `McpError`: JSON-RPC `code`, optional `data` as JSON text (parsed on the JS side by
 /// the constructor's caller: here it is set as a parsed value), and the HTTP status.
 pub(crate) fn mcp_error(

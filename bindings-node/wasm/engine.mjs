@@ -36,7 +36,9 @@ function rethrow(err) {
   if (e.name === 'McpError') throw new McpError(e.message, e.code, e.data, e.httpStatus)
   if (e.name === 'OriginError') throw new OriginError(e.message, e.code, e.httpStatus)
   if (e.name === 'TypeError') throw new TypeError(e.message)
-  throw new McpContextError(e.message, e.code)
+  const c = new McpContextError(e.message, e.code)
+  if (e.late !== undefined) c.late = e.late // a refused answer: RespondError::is_late
+  throw c
 }
 // An error object an event carries (the same classes as thrown ones).
 function errorOf(e) {

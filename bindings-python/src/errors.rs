@@ -131,12 +131,15 @@ Attributes:
     (
         "RespondError",
         false,
-        "An answer the server machine refused; nothing changed, except for
-``kind == \"client_lacks_capability\"`` (the client got -32021, the handle is consumed).
+        "An answer the server machine refused. Unless ``late``, the machine has already
+failed the request with -32603 (the answer is the handler's bug, to log).
 
 Attributes:
     kind: ``\"unknown_handle\"``, ``\"wrong_kind\"``, ``\"invalid_input_requests\"``,
-        ``\"no_state_key\"`` or ``\"client_lacks_capability\"``.",
+        ``\"no_state_key\"``, ``\"client_lacks_capability\"``, ``\"invalid_result\"`` or
+        ``\"invalid_progress\"``.
+    late: the request was no longer waiting (answered, cancelled, timed out, or answered
+        -32021 by the machine): nothing to do (the core's ``RespondError::is_late``).",
     ),
     (
         "ClientError",

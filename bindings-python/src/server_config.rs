@@ -159,8 +159,14 @@ pub(crate) fn register_error(py: Python<'_>, e: RegisterError) -> PyErr {
     errors::kinded(py, Exc::Register, e.to_string(), e.ident())
 }
 
+/// A `RespondError` with `kind` and `late` (the core's `RespondError::is_late`).
 pub(crate) fn respond_error(py: Python<'_>, e: RespondError) -> PyErr {
-    errors::kinded(py, Exc::Respond, e.to_string(), e.ident())
+    use pyo3::types::{PyBool, PyString};
+    let attrs = [
+        ("kind", PyString::new(py, e.ident()).into_any()),
+        ("late", PyBool::new(py, e.is_late()).to_owned().into_any()),
+    ];
+    errors::new_error(py, Exc::Respond, e.to_string(), &attrs)
 }
 
 pub(crate) fn hint(value: Option<&Bound<'_, PyAny>>, what: &str) -> PyResult<Option<CacheHint>> {

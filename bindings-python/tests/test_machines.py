@@ -228,9 +228,6 @@ def test_respond_errors_and_timeouts():
     p = Pair(s)
     p.call(lambda c, now: c.read_resource("notes://dynamic", now))
     (ev,) = p.server_events
-    with pytest.raises(RespondError) as info:
-        s.respond_prompt(ev.handle, {"messages": []})
-    assert info.value.kind == "wrong_kind"
     with pytest.raises(InvalidMessage) as info:
         s.respond_read(ev.handle, [{"uri": "notes://dynamic"}])  # neither text nor blob
     assert info.value.code == ErrorCode.INVALID_PARAMS
@@ -247,7 +244,20 @@ def test_respond_errors_and_timeouts():
     assert err["error"]["code"] == ErrorCode.INTERNAL_ERROR
     with pytest.raises(RespondError) as info:
         s.respond_read(ev.handle, [])
-    assert info.value.kind == "unknown_handle"
+    assert (info.value.kind, info.value.late) == ("unknown_handle", True)
+    # The wrong kind of answer is refused and the core fails the request with -32603 itself.
+    p.server_events.clear()
+    p.call(lambda c, now: c.read_resource("notes://dynamic", now))
+    (ev,) = p.server_events
+    with pytest.raises(RespondError) as info:
+        s.respond_prompt(ev.handle, {"messages": []})
+    assert (info.value.kind, info.value.late) == ("wrong_kind", False)
+    assert s.pending_requests == 0
+    out = []
+    while (o := s.poll_output()) is not None:
+        out.append(o)
+    (err,) = [json.loads(o.bytes) for o in out if isinstance(o, Transmit)]
+    assert err["error"]["code"] == ErrorCode.INTERNAL_ERROR
 
 
 def test_client_cancel_reaches_the_server():

@@ -222,12 +222,17 @@ fn cursors_are_checked_and_answers_must_fit() {
         .server
         .respond_list(e.handle, vec![res("no scheme")], None);
     assert_eq!(r, Err(RespondError::InvalidResult));
+    // A refused answer ends the request with -32603 (docs/rules.md §20.4 rule 5).
+    assert_eq!(error_code(&only(&h.drain())), -32603);
+    let e = list_event(&list(&mut h, Some(&host_start)));
     let text = OwnedResourceContents::text("a://1", None, "x");
     assert_eq!(
         h.server.respond_read(e.handle, vec![text]),
         Err(RespondError::WrongKind)
     );
+    assert_eq!(error_code(&only(&h.drain())), -32603);
     // The host's cursor expired: -32602 "Invalid cursor".
+    let e = list_event(&list(&mut h, Some(&host_start)));
     h.server.fail(e.handle, Failure::NotFound).unwrap();
     let v = only(&h.drain());
     assert_eq!(

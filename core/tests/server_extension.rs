@@ -7,7 +7,7 @@ mod common;
 mod server_harness;
 
 use mcp_context::jsonrpc::Method;
-use mcp_context::messages::owned::{OwnedInputRequest, OwnedJson, OwnedResourceContents};
+use mcp_context::messages::owned::{OwnedInputRequest, OwnedJson};
 use mcp_context::server::{
     CacheHint, Event, Failure, Handle, InputRequired, Output, RegisterError, RequestEvent,
     RespondError, SealingKey, Server, ServerConfig,
@@ -398,30 +398,34 @@ fn discover_follows_capability_changes() {
 }
 
 #[test]
-fn answers_that_do_not_fit_are_refused_and_change_nothing() {
+fn answers_that_do_not_fit_are_refused_and_answered_32603() {
     let mut s = tools_server(ServerConfig::default());
     s.add_method("acme/x").unwrap();
     let mut h = H::new("ext-refused", s);
-    let outs = h.call(STDIO, json!(1), "acme/x", json!({}));
-    let e = request_event(&outs);
-    for bad in [
+    // Each refused answer ends its request with -32603 at once (docs/rules.md §20.4 rule 5).
+    for (n, bad) in [
         json!([1]),
         json!("x"),
         json!({"resultType": "input_required"}),
         json!({"_meta": 1}),
-    ] {
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let e = request_event(&h.call(STDIO, json!(n), "acme/x", json!({})));
+        let r = h.server.respond_result(e.handle, j(bad.clone()), None);
+        assert_eq!(r, Err(RespondError::InvalidResult), "{bad}");
+        assert!(!r.unwrap_err().is_late());
+        let v = only(&h.drain());
+        assert_eq!((error_code(&v), &v["id"]), (-32603, &json!(n)), "{bad}");
         assert_eq!(
-            h.server.respond_result(e.handle, j(bad.clone()), None),
-            Err(RespondError::InvalidResult),
-            "{bad}"
+            h.server
+                .respond_result(e.handle, OwnedJson::empty_object(), None),
+            Err(RespondError::UnknownHandle)
         );
     }
-    let text = OwnedResourceContents::text("a:b", None, "x");
-    assert_eq!(
-        h.server.respond_read(e.handle, vec![text]),
-        Err(RespondError::WrongKind)
-    );
-    assert!(h.drain().is_empty());
+    let outs = h.call(STDIO, json!(1), "acme/x", json!({}));
+    let e = request_event(&outs);
     // A read event cannot be answered with a result object.
     let outs = h.call(
         STDIO,
@@ -438,7 +442,8 @@ fn answers_that_do_not_fit_are_refused_and_change_nothing() {
             .respond_result(read, OwnedJson::empty_object(), None),
         Err(RespondError::WrongKind)
     );
-    // The method handle is still answerable, with an error this time.
+    assert_eq!(error_code(&only(&h.drain())), -32603);
+    // The method handle is answerable with an error.
     h.server
         .fail(
             e.handle,
@@ -453,7 +458,10 @@ fn answers_that_do_not_fit_are_refused_and_change_nothing() {
         (error_code(&v), v["error"]["message"].as_str()),
         (7, Some("no"))
     );
-    h.server.fail(read, Failure::NotFound).unwrap();
+    assert_eq!(
+        h.server.fail(read, Failure::NotFound),
+        Err(RespondError::UnknownHandle)
+    );
     // NotFound and InvalidParams on a registered method: -32602.
     let outs = h.call(STDIO, json!(3), "tools/call", json!({"name": "nope"}));
     let e = request_event(&outs);

@@ -291,19 +291,21 @@ fn rule_43_input_required_only_on_read_and_prompt() {
 }
 
 #[test]
-fn malformed_input_required_answers_change_nothing() {
+fn malformed_input_required_answers_are_refused_with_32603() {
     let mut h = H::new("mrtr-misuse", catalogue(ServerConfig::default()));
-    let outs = h.call(
-        STDIO,
-        json!(1),
-        "resources/read",
-        read_with(
-            "notes://acme/1",
-            json!({"elicitation": {}, "roots": {}}),
-            json!({}),
-        ),
-    );
-    let handle = handle_of(&outs);
+    let read = |h: &mut H, id: u32| {
+        let outs = h.call(
+            STDIO,
+            json!(id),
+            "resources/read",
+            read_with(
+                "notes://acme/1",
+                json!({"elicitation": {}, "roots": {}}),
+                json!({}),
+            ),
+        );
+        handle_of(&outs)
+    };
     let bad_method = OwnedInputRequest {
         method: Method::ToolsCall,
         params: None,
@@ -349,10 +351,14 @@ fn malformed_input_required_answers_change_nothing() {
             RespondError::NoStateKey,
         ),
     ];
-    for (input, err) in cases {
+    // Each refusal ends its request with -32603 at once (docs/rules.md §20.4 rule 5).
+    for (n, (input, err)) in (1..).zip(cases) {
+        let handle = read(&mut h, n);
         assert_eq!(h.server.respond_input_required(handle, input), Err(err));
+        let v = only(&h.drain());
+        assert_eq!((error_code(&v), &v["id"]), (-32603, &json!(n)));
     }
-    assert!(h.drain().is_empty());
+    let handle = read(&mut h, 9);
     // Without keys, requests alone go out with no requestState.
     h.server
         .respond_input_required(

@@ -150,6 +150,8 @@ fn respond_prompt_only_answers_prompt_events() {
         h.server.respond_read(e.handle, vec![]),
         Err(RespondError::WrongKind)
     );
+    assert_eq!(error_code(&only(&h.drain())), -32603);
+    let e = prompt_event(&h.call(STDIO, json!(2), "prompts/get", get("acme")));
     h.server
         .respond_prompt(e.handle, OwnedGetPromptResult::default())
         .unwrap();

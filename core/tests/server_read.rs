@@ -266,25 +266,40 @@ fn rule_31_internal_and_application_errors() {
 }
 
 #[test]
-fn a_wrong_answer_leaves_the_handle_answerable() {
+fn a_refused_answer_fails_the_request_with_32603() {
     let mut h = cat("read-wrong");
-    let e = read_event(&h.call(
-        STDIO,
-        json!(1),
-        "resources/read",
-        json!({"uri": "notes://acme/1"}),
-    ));
-    assert_eq!(
-        h.server
-            .respond_prompt(e.handle, OwnedGetPromptResult::default()),
-        Err(RespondError::WrongKind)
-    );
-    assert_eq!(
-        h.server.respond_completion(e.handle, vec![]),
-        Err(RespondError::WrongKind)
-    );
+    let read = |h: &mut H, id: u32| {
+        let outs = h.call(
+            STDIO,
+            json!(id),
+            "resources/read",
+            json!({"uri": "notes://acme/1"}),
+        );
+        read_event(&outs).handle
+    };
+    // The wrong kind of answer: refused, and the request ends with -32603 at once rather
+    // than waiting for the timeout (docs/rules.md §20.4 rule 5).
+    let e = read(&mut h, 1);
+    let r = h.server.respond_prompt(e, OwnedGetPromptResult::default());
+    assert_eq!(r, Err(RespondError::WrongKind));
+    assert!(!r.unwrap_err().is_late());
+    assert_eq!(h.server.pending_requests(), 0);
+    let v = only(&h.drain());
+    assert_eq!((error_code(&v), &v["id"]), (-32603, &json!(1)));
+    // Once answered, every answer is late: nothing more is sent (§20.4 rule 6).
+    let again = h.server.respond_read(e, vec![]).unwrap_err();
+    assert_eq!(again, RespondError::UnknownHandle);
+    assert!(again.is_late());
     assert!(h.drain().is_empty());
-    h.server.respond_read(e.handle, vec![]).unwrap();
+    let e = read(&mut h, 2);
+    assert_eq!(
+        h.server.respond_completion(e, vec![]),
+        Err(RespondError::WrongKind)
+    );
+    assert_eq!(error_code(&only(&h.drain())), -32603);
+    // A fitting answer goes out as given.
+    let e = read(&mut h, 3);
+    h.server.respond_read(e, vec![]).unwrap();
     assert_eq!(only(&h.drain())["result"]["resultType"], "complete");
 }
 

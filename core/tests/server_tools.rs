@@ -353,7 +353,7 @@ fn input_required_then_a_retry_bound_to_the_tool_and_arguments() {
 #[test]
 fn answers_must_fit_a_tool_call() {
     let mut h = H::new("tools-answers", tools_server(ServerConfig::default()));
-    let e = tool_event(&call(&mut h, 2, json!({"name": "a_first"})));
+    // Each refused answer ends its call with -32603 (docs/rules.md §20.4 rule 5).
     for bad in [
         json!([]),
         json!({}),
@@ -363,17 +363,21 @@ fn answers_must_fit_a_tool_call() {
         json!({"content": [], "resultType": "input_required"}),
         json!({"content": [], "_meta": 1}),
     ] {
+        let e = tool_event(&call(&mut h, 2, json!({"name": "a_first"})));
         assert_eq!(
             h.server.respond_tool(e.handle, j(bad.clone())),
             Err(RespondError::InvalidResult),
             "{bad}"
         );
+        assert_eq!(error_code(&only(&h.drain())), -32603, "{bad}");
     }
+    let e = tool_event(&call(&mut h, 2, json!({"name": "a_first"})));
     assert_eq!(
         h.server
             .respond_result(e.handle, j(json!({"content": []})), None),
         Err(RespondError::WrongKind)
     );
+    assert_eq!(error_code(&only(&h.drain())), -32603);
     let outs = h.call(
         STDIO,
         json!(3),
@@ -387,7 +391,9 @@ fn answers_must_fit_a_tool_call() {
         h.server.respond_tool_error(read.handle, "x"),
         Err(RespondError::WrongKind)
     );
-    // Nothing changed: the call is still answerable.
+    assert_eq!(error_code(&only(&h.drain())), -32603);
+    let e = tool_event(&call(&mut h, 4, json!({"name": "a_first"})));
+    // A fitting answer goes out.
     h.server
         .respond_tool(
             e.handle,

@@ -20,8 +20,7 @@ use std::time::Instant;
 
 use futures_util::FutureExt;
 use mcp_context::server::{
-    CompletionTarget, Event, Failure, Handle, Output, ReadTarget, RespondError, Server, StreamId,
-    Transmit,
+    CompletionTarget, Event, Handle, Output, ReadTarget, RespondError, Server, StreamId, Transmit,
 };
 use tokio::sync::{Notify, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -402,19 +401,12 @@ impl Engine {
     fn finish<T>(self: &Arc<Self>, handle: Handle, r: HandlerResult<T>, answer: Answer<T>) {
         self.input(|st, _| {
             st.tokens.remove(&handle);
-            let done = match r {
+            // An error is late (nothing left to answer) or a refused answer the machine
+            // already failed with -32603 (docs/rules.md §20.4 rules 5-6): nothing to send.
+            let _ = match r {
                 Ok(v) => answer(&mut st.server, handle, v),
                 Err(e) => st.server.fail(handle, e.into_failure()),
             };
-            match done {
-                Ok(()) | Err(RespondError::UnknownHandle | RespondError::ClientLacksCapability) => {
-                }
-                // An answer the machine refused (wrong shape, no sealing key): the client
-                // gets -32603 now rather than a timeout later.
-                Err(_) => {
-                    let _ = st.server.fail(handle, Failure::Internal);
-                }
-            }
         });
     }
 }

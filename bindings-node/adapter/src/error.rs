@@ -30,6 +30,17 @@ pub enum Error {
         /// The HTTP status.
         status: u16,
     },
+    /// An `McpContextError` for an answer the server machine refused (`RespondError`), with
+    /// `late`: the core's `RespondError::is_late` (nothing left to answer; otherwise the
+    /// machine already failed the request with -32603 and the error is the handler's bug).
+    Refused {
+        /// `ERR_…`.
+        code: String,
+        /// The message.
+        message: String,
+        /// `RespondError::is_late`.
+        late: bool,
+    },
     /// An `OriginError` (Host/Origin check) with its code and HTTP status.
     Origin {
         /// `ERR_…`.
@@ -64,9 +75,13 @@ impl Error {
     /// into an `Error`; `code` is `null` for a `TypeError`).
     #[must_use]
     pub fn spec(&self) -> Js {
+        let late = match self {
+            Error::Refused { late, .. } => Some(*late),
+            _ => None,
+        };
         let (name, code, message, status, data) = match self {
             Error::Type(m) => ("TypeError", Js::Null, m, None, None),
-            Error::Context { code, message } => (
+            Error::Context { code, message } | Error::Refused { code, message, .. } => (
                 "McpContextError",
                 Js::from(code.clone()),
                 message,
@@ -107,6 +122,9 @@ impl Error {
         if let Some(d) = data {
             o.set("data", d.clone());
         }
+        if let Some(l) = late {
+            o.set("late", l);
+        }
         Js::Obj(o)
     }
 }
@@ -116,6 +134,7 @@ impl core::fmt::Display for Error {
         match self {
             Error::Type(m)
             | Error::Context { message: m, .. }
+            | Error::Refused { message: m, .. }
             | Error::Mcp { message: m, .. }
             | Error::Origin { message: m, .. } => f.write_str(m),
         }

@@ -29,7 +29,11 @@ fn register_error(what: &str, e: &RegisterError) -> Error {
 }
 
 fn respond_error(e: &RespondError) -> Error {
-    Error::ident(e.ident(), e.to_string())
+    Error::Refused {
+        code: crate::spell::err_code(e.ident()),
+        message: e.to_string(),
+        late: e.is_late(),
+    }
 }
 
 /// An output or HTTP answer: its JS shape, and the bytes that go with it (a transmit's
@@ -462,8 +466,9 @@ impl ServerAdapter {
             .ok_or_else(|| respond_error(&RespondError::UnknownHandle))
     }
 
-    /// Runs an answer on `handle`'s request; the handle is consumed when the answer went out
-    /// (or the client lacked the capability: it got -32021).
+    /// Runs an answer on `handle`'s request; the handle is consumed either way: the answer
+    /// went out, or the machine refused it and answered itself (-32603, or -32021 when the
+    /// client lacked a capability), or the request was gone (docs/rules.md §20.4).
     fn answer(
         &mut self,
         handle: u64,
@@ -471,9 +476,7 @@ impl ServerAdapter {
     ) -> Result<()> {
         let h = self.handle(handle)?;
         let r = f(&mut self.inner, h);
-        if matches!(r, Ok(()) | Err(RespondError::ClientLacksCapability)) {
-            self.handles.remove(&handle);
-        }
+        self.handles.remove(&handle);
         r.map_err(|e| respond_error(&e))
     }
 

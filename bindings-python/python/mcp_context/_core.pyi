@@ -272,12 +272,16 @@ class ConfigError(McpContextError, ValueError):
     """A machine configuration the core refuses."""
 
 class RespondError(McpContextError):
-    """An answer the server machine refused; nothing changed, except for
-    ``kind == "client_lacks_capability"`` (the client got -32021, the handle is consumed)."""
+    """An answer the server machine refused. Unless ``late``, the machine has already failed
+    the request with -32603 (the answer is the handler's bug, to log)."""
 
     kind: str
     """``"unknown_handle"``, ``"wrong_kind"``, ``"invalid_input_requests"``,
-    ``"no_state_key"`` or ``"client_lacks_capability"``."""
+    ``"no_state_key"``, ``"client_lacks_capability"``, ``"invalid_result"`` or
+    ``"invalid_progress"``."""
+    late: bool
+    """The request was no longer waiting (answered, cancelled, timed out, or answered -32021
+    by the machine): nothing to do."""
 
 class ClientError(McpContextError):
     """A client machine call refused (host mistake); nothing was sent."""

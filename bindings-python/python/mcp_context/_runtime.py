@@ -219,14 +219,10 @@ class Runtime:
         try:
             answer(handle, value)
         except _core.RespondError as r:
-            # Gone (cancelled or timed out meanwhile) or already answered by the machine
-            # (-32021): nothing to send. Any other refusal is the handler's bug: -32603.
-            if r.kind not in ("unknown_handle", "client_lacks_capability"):
+            # Late: nothing to send. Any other refusal is the handler's bug, which the
+            # machine already answered -32603.
+            if not r.late:
                 log.error("handler result refused: %s", r)
-                try:
-                    self.host.call(self.machine.fail, handle, "internal")
-                except _core.RespondError:
-                    pass
         except Exception as e:  # noqa: BLE001 - a result the spec refuses
             log.exception("handler result refused")
             self._fail(handle, e)
@@ -251,15 +247,10 @@ class Runtime:
                 log.info("handler failed", exc_info=e)
                 call(m.fail, handle, "handler", str(e) or type(e).__name__)
         except _core.RespondError as r:
-            # An answer the machine refused (e.g. input_required without state keys) is a
-            # bug of the handler: the request still gets -32603. A consumed or dead handle
-            # has nothing left to answer.
-            if r.kind not in ("unknown_handle", "client_lacks_capability"):
+            # Late: nothing to send. Any other refusal (e.g. input_required without state
+            # keys) is the handler's bug, which the machine already answered -32603.
+            if not r.late:
                 log.error("answer refused: %s", r)
-                try:
-                    call(m.fail, handle, "internal")
-                except _core.RespondError:
-                    pass
 
     async def drain_tasks(self) -> None:
         """Waits for every running handler (end of input on stdio)."""

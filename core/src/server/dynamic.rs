@@ -144,8 +144,18 @@ impl Server {
     ///
     /// # Errors
     /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`],
-    /// [`RespondError::InvalidResult`] (an item's URI is not a valid URI); nothing changes.
+    /// [`RespondError::InvalidResult`] (an item's URI is not a valid URI); the request gets -32603 unless the error [is late](RespondError::is_late).
     pub fn respond_list(
+        &mut self,
+        handle: Handle,
+        resources: Vec<OwnedResource>,
+        next_cursor: Option<String>,
+    ) -> Result<(), RespondError> {
+        let r = self.answer_list(handle, resources, next_cursor);
+        self.settle(handle, r)
+    }
+
+    fn answer_list(
         &mut self,
         handle: Handle,
         resources: Vec<OwnedResource>,

@@ -246,8 +246,18 @@ impl Server {
     /// # Errors
     /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`] (not a registered-method
     /// event), [`RespondError::InvalidResult`] (not an object, a `resultType` other than
-    /// `"complete"`, or a `_meta` that is not an object); nothing changes.
+    /// `"complete"`, or a `_meta` that is not an object); the request gets -32603 unless the error [is late](RespondError::is_late).
     pub fn respond_result(
+        &mut self,
+        handle: Handle,
+        result: OwnedJson,
+        cache: Option<CacheHint>,
+    ) -> Result<(), RespondError> {
+        let r = self.answer_result(handle, result, cache);
+        self.settle(handle, r)
+    }
+
+    fn answer_result(
         &mut self,
         handle: Handle,
         result: OwnedJson,

@@ -1,9 +1,10 @@
 //! The application's answers to events: `respond_*` and [`Server::fail`].
 //!
-//! A caller error (unknown handle, wrong kind of answer, malformed input requests) returns a
-//! [`RespondError`] and changes nothing (the handle stays answerable), except
-//! [`RespondError::ClientLacksCapability`], which is the client's problem: the machine
-//! answered -32021 and the handle is consumed.
+//! An answer the machine refuses returns a [`RespondError`]. Either the request is no longer
+//! waiting ([`RespondError::is_late`]: nothing to do), or the answer is the application's bug
+//! (wrong kind, malformed result or input requests): the machine fails the request with
+//! -32603 at once, so the client never waits for the timeout, and returns the error for the
+//! host to log (docs/rules.md §20.4).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -123,6 +124,18 @@ impl fmt::Display for RespondError {
 
 impl core::error::Error for RespondError {}
 
+impl RespondError {
+    /// The request was no longer waiting for this answer: answered, cancelled or timed out
+    /// ([`RespondError::UnknownHandle`]), or answered by the machine itself with -32021
+    /// ([`RespondError::ClientLacksCapability`]). A host ignores it; any other refusal of a
+    /// `respond_*` is the application's bug, to log (the request already got -32603), and
+    /// [`RespondError::InvalidProgress`] leaves the request running (docs/rules.md §20.4).
+    #[must_use]
+    pub const fn is_late(self) -> bool {
+        matches!(self, Self::UnknownHandle | Self::ClientLacksCapability)
+    }
+}
+
 impl Server {
     fn owed(&self, h: Handle) -> Result<&Owed, RespondError> {
         self.pending
@@ -141,11 +154,20 @@ impl Server {
         handle: Handle,
         contents: Vec<OwnedResourceContents>,
     ) -> Result<(), RespondError> {
+        let r = self.answer_read(handle, contents);
+        self.settle(handle, r)
+    }
+
+    fn answer_read(
+        &mut self,
+        handle: Handle,
+        contents: Vec<OwnedResourceContents>,
+    ) -> Result<(), RespondError> {
         let Owed::Read { cache, .. } = self.owed(handle)? else {
             return Err(RespondError::WrongKind);
         };
         let hint = *cache;
-        self.respond_read_cached(handle, contents, hint)
+        self.answer_read_cached(handle, contents, hint)
     }
 
     /// Answers a [`ReadEvent`](super::ReadEvent) with contents and explicit cache hints
@@ -154,6 +176,16 @@ impl Server {
     /// # Errors
     /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`].
     pub fn respond_read_cached(
+        &mut self,
+        handle: Handle,
+        contents: Vec<OwnedResourceContents>,
+        cache: CacheHint,
+    ) -> Result<(), RespondError> {
+        let r = self.answer_read_cached(handle, contents, cache);
+        self.settle(handle, r)
+    }
+
+    fn answer_read_cached(
         &mut self,
         handle: Handle,
         contents: Vec<OwnedResourceContents>,
@@ -184,6 +216,15 @@ impl Server {
     /// # Errors
     /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`].
     pub fn respond_prompt(
+        &mut self,
+        handle: Handle,
+        result: OwnedGetPromptResult,
+    ) -> Result<(), RespondError> {
+        let r = self.answer_prompt(handle, result);
+        self.settle(handle, r)
+    }
+
+    fn answer_prompt(
         &mut self,
         handle: Handle,
         result: OwnedGetPromptResult,
@@ -225,6 +266,15 @@ impl Server {
         handle: Handle,
         values: Vec<String>,
     ) -> Result<(), RespondError> {
+        let r = self.answer_completion(handle, values);
+        self.settle(handle, r)
+    }
+
+    fn answer_completion(
+        &mut self,
+        handle: Handle,
+        values: Vec<String>,
+    ) -> Result<(), RespondError> {
         if !matches!(self.owed(handle)?, Owed::Complete) {
             return Err(RespondError::WrongKind);
         }
@@ -252,6 +302,15 @@ impl Server {
     /// # Errors
     /// See [`RespondError`].
     pub fn respond_input_required(
+        &mut self,
+        handle: Handle,
+        input: InputRequired,
+    ) -> Result<(), RespondError> {
+        let r = self.answer_input_required(handle, input);
+        self.settle(handle, r)
+    }
+
+    fn answer_input_required(
         &mut self,
         handle: Handle,
         input: InputRequired,
@@ -358,6 +417,21 @@ impl Server {
         let status = status_for(err.code);
         self.send_error(p.stream, p.transport, Some(p.id.as_ref()), &err, status);
         Ok(())
+    }
+
+    /// Every `respond_*` ends here: an answer refused for any reason but
+    /// [`RespondError::is_late`] fails the request with -32603 now (docs/rules.md §20.4).
+    pub(super) fn settle(
+        &mut self,
+        handle: Handle,
+        r: Result<(), RespondError>,
+    ) -> Result<(), RespondError> {
+        if let Err(e) = r
+            && !e.is_late()
+        {
+            let _ = self.fail(handle, Failure::Internal);
+        }
+        r
     }
 
     pub(crate) fn deliver(

@@ -164,8 +164,13 @@ impl Server {
     ///
     /// # Errors
     /// [`RespondError::UnknownHandle`], [`RespondError::WrongKind`] (not a tool call),
-    /// [`RespondError::InvalidResult`] (not a `CallToolResult`); nothing changes.
+    /// [`RespondError::InvalidResult`] (not a `CallToolResult`); the request gets -32603 unless the error [is late](RespondError::is_late).
     pub fn respond_tool(&mut self, handle: Handle, result: OwnedJson) -> Result<(), RespondError> {
+        let r = self.answer_tool(handle, result);
+        self.settle(handle, r)
+    }
+
+    fn answer_tool(&mut self, handle: Handle, result: OwnedJson) -> Result<(), RespondError> {
         self.owed_tool(handle)?;
         check_result(result.as_raw()).ok_or(RespondError::InvalidResult)?;
         let p = self
@@ -195,6 +200,11 @@ impl Server {
         handle: Handle,
         message: &str,
     ) -> Result<(), RespondError> {
+        let r = self.answer_tool_error(handle, message);
+        self.settle(handle, r)
+    }
+
+    fn answer_tool_error(&mut self, handle: Handle, message: &str) -> Result<(), RespondError> {
         self.owed_tool(handle)?;
         let p = self
             .pending

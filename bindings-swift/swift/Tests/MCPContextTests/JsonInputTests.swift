@@ -47,6 +47,27 @@ final class JsonInputTests: XCTestCase {
         }
     }
 
+    /// An answer of the wrong kind is refused and the machine fails the request with -32603
+    /// itself (docs/rules.md §20.4): an answer after that is late.
+    func testAWrongKindAnswerFailsTheRequest() throws {
+        let h = try harness()
+        h.onServerEvent = { event in
+            guard case .getPrompt(let handle, _, _, _, _, _) = event else { return XCTFail("\(event)") }
+            XCTAssertThrowsError(try h.server.respondRead(handle: handle, contents: [])) { error in
+                XCTAssertEqual(error as? RespondError, .wrongKind)
+            }
+            XCTAssertThrowsError(try h.server.respondPrompt(handle: handle, resultJson: #"{"messages":[]}"#)) { error in
+                XCTAssertEqual(error as? RespondError, .unknownHandle)
+            }
+        }
+        let call = h.client.getPrompt(name: "review", arguments: ["id": "7"], nowMs: h.nowMs)
+        try h.pump()
+        XCTAssertTrue(h.take().contains { e in
+            if case .failed(let c, .server(.internal)) = e { return c == call }
+            return false
+        })
+    }
+
     func testPromptAnsweredWithCodable() throws {
         let h = try harness()
         h.onServerEvent = { event in
@@ -55,10 +76,7 @@ final class JsonInputTests: XCTestCase {
             XCTAssertThrowsError(try h.server.respondPrompt(handle: handle, resultJson: #"{"messages":[{"role":"robot"}]}"#)) { error in
                 guard case .invalidJson? = error as? RespondError else { return XCTFail("\(error)") }
             }
-            XCTAssertThrowsError(try h.server.respondRead(handle: handle, contents: [])) { error in
-                XCTAssertEqual(error as? RespondError, .wrongKind)
-            }
-            let id = arguments["id"] ?? "?"
+            let id = arguments["id"] ?? "?""
             try h.server.respondPrompt(handle: handle, result: Wire.GetPromptResult(
                 description: "Review of note \(id)",
                 messages: [
