@@ -76,7 +76,7 @@ final class JsonInputTests: XCTestCase {
             XCTAssertThrowsError(try h.server.respondPrompt(handle: handle, resultJson: #"{"messages":[{"role":"robot"}]}"#)) { error in
                 guard case .invalidJson? = error as? RespondError else { return XCTFail("\(error)") }
             }
-            let id = arguments["id"] ?? "?""
+            let id = arguments["id"] ?? "?"
             try h.server.respondPrompt(handle: handle, result: Wire.GetPromptResult(
                 description: "Review of note \(id)",
                 messages: [
