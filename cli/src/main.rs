@@ -168,11 +168,8 @@ async fn run(a: Args) -> Result<(), String> {
                 out.pages(l.pages.iter().map(|p| p.json()), "prompts")?;
             }
             ("tools", []) => {
-                let r = c
-                    .request("tools/list", OwnedJson::empty_object())
-                    .await
-                    .map_err(e)?;
-                out.pages(std::iter::once(r.as_raw().as_text()), "tools")?;
+                let l = c.list_tools().await.map_err(e)?;
+                out.pages(l.pages.iter().map(|p| p.json()), "tools")?;
             }
             ("read", [uri]) => {
                 let r = c.read_resource(uri).await.map_err(e)?;

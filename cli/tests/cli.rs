@@ -84,6 +84,10 @@ fn stdio_against_our_demo_server() {
     assert!(read.contains("notes://{project}/{id}"), "{read}");
     let prompts = ok(&mcpc(&config, &["--json", &demo, "prompts"]));
     assert!(prompts.contains("\"review_note\""), "{prompts}");
+    // Tools come paged and screened by the core's client machine (`McpClient::list_tools`).
+    let tools = ok(&mcpc(&config, &["--json", &demo, "tools"]));
+    let tools: serde_json::Value = serde_json::from_str(&tools).unwrap();
+    assert_eq!(tools[0]["name"], "search_notes", "{tools}");
     let done = ok(&mcpc(
         &config,
         &[

@@ -243,6 +243,7 @@ impl State {
             | Event::ResourcesListed { call, .. }
             | Event::TemplatesListed { call, .. }
             | Event::PromptsListed { call, .. }
+            | Event::ToolsListed { call, .. }
             | Event::ResourceRead { call, .. }
             | Event::PromptFetched { call, .. }
             | Event::Completed { call, .. }
@@ -416,6 +417,18 @@ impl McpClient {
             .call(|c, now| c.list_prompts(ListMode::All, CachePolicy::Refresh, now))
             .await?;
         expect_event!(e, PromptsListed, listing)
+    }
+
+    /// Every page of `tools/list`, paged and screened by the core's client machine (tools it
+    /// rejects, e.g. a malformed `x-mcp-header`, are left out).
+    ///
+    /// # Errors
+    /// The call failed.
+    pub async fn list_tools(&self) -> Result<Listing<reply::ToolList>, Error> {
+        let e = self
+            .call(|c, now| c.list_tools(ListMode::All, CachePolicy::Refresh, now))
+            .await?;
+        expect_event!(e, ToolsListed, listing)
     }
 
     /// `resources/read` of `uri` (always asks the server; see
