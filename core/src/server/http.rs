@@ -108,6 +108,7 @@ impl Server {
             return HttpStart::Respond(self.refuse(Refusal::MethodNotAllowed));
         }
         if body.len() > limit {
+            self.observe_refusal(crate::observe::Limit::Body, &ctx);
             return HttpStart::Respond(self.refuse(Refusal::PayloadTooLarge));
         }
         let headers = RequestHeaders {
@@ -124,6 +125,9 @@ impl Server {
         let received = self.receive(body, self.now, ctx, Some(&headers));
         self.legacy.modern_header = false;
         let created = self.legacy.created.take();
+        if let (Some(o), Some(id)) = (self.observer.as_deref_mut(), &created) {
+            o.session(ctx.stream, id);
+        }
         let retry_after = self.legacy.retry_after_s.take();
         let mut start = self.http_answer(received, ctx);
         if let HttpStart::Respond(r) = &mut start {
@@ -189,6 +193,7 @@ impl Server {
             }
             _ => {
                 if body.len() > limit {
+                    self.observe_refusal(crate::observe::Limit::Body, &ctx);
                     return HttpStart::Respond(self.refuse(Refusal::PayloadTooLarge));
                 }
                 self.legacy.mark_post(ctx.stream);
@@ -217,6 +222,9 @@ impl Server {
             }
             Received::Request | Received::Invalid => match self.out.take_answer(ctx.stream) {
                 Some(t) => {
+                    if let Some(o) = self.observer.as_deref_mut() {
+                        o.transmitted(t.stream, &t.bytes);
+                    }
                     let t = self.legacy_shape_transmit(t);
                     let mut r = HttpResponse::json(t.http_status, t.bytes);
                     // The step-up answer is 403 in either era (a 2025-11-25 client's errors

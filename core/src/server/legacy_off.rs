@@ -23,6 +23,13 @@ pub(crate) struct Legacy {
     pub(crate) retry_after_s: Option<u64>,
 }
 
+impl Legacy {
+    /// No stream is legacy without the feature.
+    pub(crate) fn is_legacy(&self, _stream: StreamId) -> bool {
+        false
+    }
+}
+
 /// The session bounds (unused without the feature).
 pub(crate) struct Bounds;
 

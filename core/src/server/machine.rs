@@ -55,6 +55,8 @@ pub struct Server {
     pub(crate) scopes: super::protect::ScopeTable,
     /// The step-up challenge of the request being handled, for its HTTP 403 answer.
     pub(crate) step_up_challenge: Option<String>,
+    /// Observations, when the host asked for them ([`Server::observe`]).
+    pub(crate) observer: Option<Box<crate::observe::track::Observer>>,
 }
 
 impl core::fmt::Debug for Server {
@@ -92,6 +94,7 @@ impl Server {
             legacy: Legacy::default(),
             scopes: super::protect::ScopeTable::default(),
             step_up_challenge: None,
+            observer: None,
         })
     }
 
@@ -107,6 +110,9 @@ impl Server {
     #[must_use]
     pub fn poll_output(&mut self) -> Option<Output> {
         let q = self.out.pop()?;
+        if let (Some(o), Output::Transmit(t)) = (self.observer.as_deref_mut(), &q.output) {
+            o.transmitted(t.stream, &t.bytes);
+        }
         if let Some((k, tag)) = &q.sub {
             self.subs.dequeued(*k, tag);
         }
@@ -172,6 +178,9 @@ impl Server {
     /// Its subscriptions end silently, its unanswered events are reported
     /// [`Event::Cancelled`], and nothing more is sent on it.
     pub fn stream_closed(&mut self, stream: StreamId) {
+        if let Some(o) = self.observer.as_deref_mut() {
+            o.closed(stream);
+        }
         for k in self.subs.on_stream(stream) {
             self.subs.remove(k);
         }
@@ -203,6 +212,9 @@ impl Server {
         self.tick(now_ms);
         match Message::decode_with(bytes, self.config.limits) {
             Ok(Message::Request(r)) => {
+                if self.observer.is_some() {
+                    self.observe_request(&r, ctx);
+                }
                 if !self.legacy_request(&r, ctx) {
                     self.on_request(r, ctx, headers);
                 }
@@ -357,6 +369,9 @@ impl Server {
     /// A client cancelled request `id` on `stream`: a listen subscription ends, an
     /// unanswered event is reported; nothing more is sent for it (docs/rules.md §16.9 rule 56).
     pub(crate) fn cancel(&mut self, stream: StreamId, id: &RequestId<'_>) {
+        if let Some(o) = self.observer.as_deref_mut() {
+            o.cancelled(stream, id);
+        }
         if let Some(k) = self.subs.find(stream, id) {
             self.subs.remove(k);
             self.out.purge_subscription(k);

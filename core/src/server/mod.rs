@@ -106,6 +106,8 @@ mod mrtr;
 #[cfg(feature = "alloc")]
 mod notify;
 #[cfg(feature = "alloc")]
+mod observe;
+#[cfg(feature = "alloc")]
 mod outbox;
 #[cfg(feature = "alloc")]
 mod page;

@@ -97,7 +97,7 @@ impl Legacy {
         }
     }
 
-    fn is_legacy(&self, stream: StreamId) -> bool {
+    pub(crate) fn is_legacy(&self, stream: StreamId) -> bool {
         self.streams.contains_key(&stream)
     }
 }
@@ -260,6 +260,11 @@ impl Server {
                 {
                     Ok(id) => id,
                     Err(full) => {
+                        let limit = match full {
+                            session::Full::Peer { .. } => crate::observe::Limit::SessionsPerPeer,
+                            session::Full::Table { .. } => crate::observe::Limit::Sessions,
+                        };
+                        self.observe_refusal(limit, &ctx);
                         let (status, retry) = full.status_and_retry();
                         self.legacy.retry_after_s = Some(retry);
                         let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, "Too many sessions");
