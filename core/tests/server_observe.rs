@@ -311,3 +311,51 @@ fn traceparent_is_parsed_strictly_and_meta_wins_over_the_header() {
     let future = "01-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01-more";
     assert_eq!(TraceParent::parse(future).unwrap().as_str().len(), 55);
 }
+
+/// rules §26.6: an answer over `limit_responses` becomes `RESPONSE_TOO_LARGE` with the same
+/// id and a `response` refusal; annotations on a pending request reach its observation.
+#[test]
+fn oversized_answers_are_replaced_and_annotations_reach_the_record() {
+    let mut h = observed(ServerConfig::default());
+    h.server.limit_responses(Some(200));
+    let outs = h.call(
+        STDIO,
+        json!(8),
+        "tools/call",
+        json!({"name": "echo", "arguments": {}}),
+    );
+    let evs = events(&outs);
+    let [Event::CallTool(e)] = evs.as_slice() else {
+        panic!("{outs:?}")
+    };
+    h.server.annotate(e.handle, "tenant", "acme");
+    let big = "x".repeat(500);
+    let result = mcp_context::messages::owned::OwnedJson::parse(
+        json!({"content": [{"type": "text", "text": big}]}).to_string(),
+    )
+    .unwrap();
+    h.server.respond_tool(e.handle, result).unwrap();
+    let mut answer = None;
+    while let Some(o) = h.server.poll_output() {
+        if let mcp_context::server::Output::Transmit(t) = o {
+            answer = Some(serde_json::from_slice::<Value>(&t.bytes).unwrap());
+        }
+    }
+    let answer = answer.unwrap();
+    assert_eq!(answer["id"], 8);
+    assert_eq!(
+        answer["error"]["code"],
+        mcp_context::observe::RESPONSE_TOO_LARGE
+    );
+    let obs = all(&mut h, 1_000);
+    assert!(
+        matches!(&obs[..], [Observation::Refused(r), Observation::Request(q)]
+            if r.limit == Limit::Response
+                && q.outcome == Outcome::Error(mcp_context::observe::RESPONSE_TOO_LARGE)
+                && q.annotations == [("tenant".to_string(), "acme".to_string())]),
+        "{obs:?}"
+    );
+    // A small answer passes untouched.
+    let v = h.ask("no/such", json!({}));
+    assert_eq!(v["error"]["code"], -32601, "{v}");
+}

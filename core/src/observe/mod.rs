@@ -39,6 +39,15 @@ pub(crate) mod track;
 pub use record::{Era, Limit, Observation, Outcome, Refusal, RequestObservation, ResultKind};
 pub use trace::TraceParent;
 
+/// The JSON-RPC error code of an answer replaced because it was over
+/// [`Server::limit_responses`](crate::server::Server::limit_responses) (outside the
+/// reserved range, docs/rules.md §26.6).
+pub const RESPONSE_TOO_LARGE: i32 = -31_413;
+
+/// The JSON-RPC error code every runner's rate limit refuses with, message
+/// `Rate limit exceeded: retry after N ms` (outside the reserved range, docs/rules.md §26.6).
+pub const RATE_LIMITED: i32 = -31_429;
+
 /// Attribute and metric names, from the OpenTelemetry semantic conventions for MCP and
 /// GenAI (status: development). Every runner uses these constants (or their values, listed
 /// in docs/operations.md) so traces read the same whatever served them.

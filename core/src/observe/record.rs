@@ -1,6 +1,7 @@
 //! The observation records: one per finished request, one per refusal by a limit.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use super::TraceParent;
 use crate::server::{StreamId, Transport};
@@ -143,6 +144,8 @@ pub struct RequestObservation {
     pub tracestate: Option<String>,
     /// How it ended.
     pub outcome: Outcome,
+    /// What middleware added ([`Server::annotate`](crate::server::Server::annotate)), in order.
+    pub annotations: Vec<(String, String)>,
     /// The host's clock (ms) when the request was received.
     pub start_ms: u64,
     /// The host's clock (ms) passed to the `poll_observation` that returned it.
@@ -213,6 +216,12 @@ pub enum Limit {
     Body,
     /// `ServerConfig::max_line` (a stdio line over the bound).
     Line,
+    /// [`Server::limit_responses`](crate::server::Server::limit_responses): an answer over
+    /// the cap, replaced by [`RESPONSE_TOO_LARGE`](super::RESPONSE_TOO_LARGE).
+    Response,
+    /// A runner's rate limit ([`RATE_LIMITED`](super::RATE_LIMITED)); the core never
+    /// refuses with it, runners report their own.
+    Rate,
 }
 
 impl Limit {
@@ -228,6 +237,8 @@ impl Limit {
             Self::SessionsPerPeer => "sessions_per_peer",
             Self::Body => "body",
             Self::Line => "line",
+            Self::Response => "response",
+            Self::Rate => "rate",
         }
     }
 }

@@ -98,6 +98,28 @@ impl Observer {
         }
     }
 
+    /// Adds an annotation to request `id` in flight on `stream`.
+    pub(crate) fn annotate(
+        &mut self,
+        stream: StreamId,
+        id: &RequestId<'_>,
+        key: &str,
+        value: &str,
+    ) {
+        if let Some(i) = self.find(stream, id)
+            && let Some(f) = self.inflight.get_mut(i)
+        {
+            f.rec.annotations.push((key.into(), value.into()));
+        }
+    }
+
+    /// The caller of request `id` in flight on `stream` (`0` when unknown).
+    pub(crate) fn caller_on(&self, stream: StreamId, id: &RequestId<'_>) -> u64 {
+        self.find(stream, id)
+            .and_then(|i| self.inflight.get(i))
+            .map_or(0, |f| f.rec.caller)
+    }
+
     pub(crate) fn refused(&mut self, r: Refusal) {
         self.push(Observation::Refused(r));
     }

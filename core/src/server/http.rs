@@ -221,9 +221,9 @@ impl Server {
                 HttpStart::Respond(HttpResponse::accepted())
             }
             Received::Request | Received::Invalid => match self.out.take_answer(ctx.stream) {
-                Some(t) => {
-                    if let Some(o) = self.observer.as_deref_mut() {
-                        o.transmitted(t.stream, &t.bytes);
+                Some(mut t) => {
+                    if self.observer.is_some() || self.response_cap.is_some() {
+                        self.leaving(&mut t);
                     }
                     let t = self.legacy_shape_transmit(t);
                     let mut r = HttpResponse::json(t.http_status, t.bytes);

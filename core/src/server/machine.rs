@@ -57,6 +57,8 @@ pub struct Server {
     pub(crate) step_up_challenge: Option<String>,
     /// Observations, when the host asked for them ([`Server::observe`]).
     pub(crate) observer: Option<Box<crate::observe::track::Observer>>,
+    /// The largest answer sent as is ([`Server::limit_responses`]).
+    pub(crate) response_cap: Option<usize>,
 }
 
 impl core::fmt::Debug for Server {
@@ -95,6 +97,7 @@ impl Server {
             scopes: super::protect::ScopeTable::default(),
             step_up_challenge: None,
             observer: None,
+            response_cap: None,
         })
     }
 
@@ -109,9 +112,11 @@ impl Server {
     /// The next output, in the order produced; `None` when drained.
     #[must_use]
     pub fn poll_output(&mut self) -> Option<Output> {
-        let q = self.out.pop()?;
-        if let (Some(o), Output::Transmit(t)) = (self.observer.as_deref_mut(), &q.output) {
-            o.transmitted(t.stream, &t.bytes);
+        let mut q = self.out.pop()?;
+        if let Output::Transmit(t) = &mut q.output
+            && (self.observer.is_some() || self.response_cap.is_some())
+        {
+            self.leaving(t);
         }
         if let Some((k, tag)) = &q.sub {
             self.subs.dequeued(*k, tag);

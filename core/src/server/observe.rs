@@ -50,6 +50,70 @@ impl Server {
         self.observer.as_deref().map_or(0, Observer::in_flight)
     }
 
+    /// Caps the size of an answer (`None`, the default: no cap). A response whose bytes
+    /// exceed `max` is replaced by the error [`RESPONSE_TOO_LARGE`](crate::observe::RESPONSE_TOO_LARGE)
+    /// with the same id, and the refusal is observed as [`Limit::Response`]
+    /// (docs/rules.md §26.6). Notifications on a listen stream are not capped (the stream's
+    /// queue bounds them).
+    pub fn limit_responses(&mut self, max: Option<usize>) {
+        self.response_cap = max;
+    }
+
+    /// Adds `key = value` to the observation of the request behind `handle` (an event
+    /// the application is answering): a middleware's annotation reaches the span and the
+    /// log line. Ignored when observations are off or the request is no longer pending.
+    pub fn annotate(&mut self, handle: super::Handle, key: &str, value: &str) {
+        let (Some(obs), Some(p)) = (self.observer.as_deref_mut(), self.pending.get(handle)) else {
+            return;
+        };
+        obs.annotate(p.stream, &p.id.as_ref(), key, value);
+    }
+
+    /// An output is leaving the machine (observations on, or a response cap): the cap
+    /// first, then the observation of the answer.
+    pub(crate) fn leaving(&mut self, t: &mut super::Transmit) {
+        if let Some(max) = self.response_cap
+            && t.bytes.len() > max
+            && t.kind == super::BodyKind::Json
+        {
+            self.cap(t, max);
+        }
+        if let Some(obs) = self.observer.as_deref_mut() {
+            obs.transmitted(t.stream, &t.bytes);
+        }
+    }
+
+    fn cap(&mut self, t: &mut super::Transmit, max: usize) {
+        use crate::jsonrpc::{ErrorObject, ErrorResponse, Message};
+        let Ok(Message::Response(r)) = Message::decode(&t.bytes) else {
+            return;
+        };
+        let msg = alloc::format!("Response too large: over the limit of {max} bytes");
+        let error = ErrorObject::new(
+            crate::error_code::ErrorCode(crate::observe::RESPONSE_TOO_LARGE),
+            &msg,
+        );
+        let Ok(bytes) = super::outbox::encode(&ErrorResponse {
+            id: Some(r.id),
+            error,
+        }) else {
+            return;
+        };
+        let caller = self
+            .observer
+            .as_deref()
+            .map_or(0, |o| o.caller_on(t.stream, &r.id));
+        t.bytes = bytes;
+        if let Some(obs) = self.observer.as_deref_mut() {
+            obs.refused(Refusal {
+                limit: Limit::Response,
+                caller,
+                stream: t.stream,
+                at_ms: self.now,
+            });
+        }
+    }
+
     /// Records request `r` from `ctx` (observations on).
     pub(crate) fn observe_request(&mut self, r: &Request<'_>, ctx: Ctx) {
         let Some(obs) = self.observer.as_deref_mut() else {
@@ -84,6 +148,7 @@ impl Server {
             session_id: self.legacy.current.clone(),
             traceparent: text(meta.and_then(|m| m.get("traceparent"))),
             tracestate: text(meta.and_then(|m| m.get("tracestate"))),
+            annotations: alloc::vec::Vec::new(),
             outcome: Outcome::Result(ResultKind::Complete),
             start_ms: self.now,
             end_ms: self.now,
