@@ -115,8 +115,13 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--page-size", type=int, default=3)
     parser.add_argument("--health-s", type=float, default=5.0, help="broker silence before a PING, and the PING's deadline")
+    parser.add_argument("--share-sessions", action="store_true", help="2025-11-25 sessions and their streams' events in Redis too")
     args = parser.parse_args()
     app, _ = make_app(parse_keys(args.keys), args.redis, args.fleet, args.db, args.page_size, args.health_s)
+    if args.share_sessions and args.redis:
+        from mcp_context._session_store import RedisSessionStore
+
+        app.use_session_store(RedisSessionStore(args.redis, fleet=args.fleet))
 
     def authenticate(headers: dict[str, str]) -> int:
         return TOKENS.get(headers.get("authorization", "").removeprefix("Bearer ").strip(), ANONYMOUS)
