@@ -193,7 +193,9 @@ PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_
   . "$PYVENV/bin/activate"
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
-  # The SDK 1.x server of test_legacy_ts_session.py comes from the legacy clients' tools.
+  # The SDK 1.x server of test_legacy_ts_session.py comes from the legacy clients' tools, and
+  # the MCP Inspector CLI of test_sessions_inspector.py (through a round-robin front over three
+  # instances sharing their 2025-11-25 sessions in Redis) too.
   MCP_INTEROP_LEGACY_TOOLS="$LEGACY_TOOLS" python -m pytest -q -p no:cacheprovider bindings-python/tests
   WHEELS=$(mktemp -d)
   maturin build -q --profile dev -m bindings-python/Cargo.toml -o "$WHEELS"
