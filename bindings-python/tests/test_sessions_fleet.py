@@ -10,7 +10,9 @@ instance of each request, as a round-robin front would.
   ``Last-Event-ID``: the events it had stored and the client had not processed are replayed,
   then live ones follow, numbered after them: none lost, none twice;
 * Redis stops: sessions an instance holds keep being served from its copy; Redis restarts
-  empty (no persistence): a session is 404 on its next request, a new one works fleet-wide.
+  empty (no persistence): a session is 404 on its next request, a new one works fleet-wide;
+* the session bound (``max_sessions``) is the fleet's: sessions established on A fill it for B,
+  and one ended on B (DELETE) makes room on A.
 """
 
 from __future__ import annotations
@@ -308,3 +310,37 @@ def test_redis_stops_and_restarts(fleet):
                 assert (await u.result(url, "ping")) == {}, url
 
     run(main())
+
+
+def test_the_session_bound_is_the_fleets():
+    small = Fleet(0)
+    try:
+        for _ in range(2):
+            i = Instance(small.keys, small.redis.url, small.db)
+            i.args += ["--share-sessions", "--max-sessions", "2"]
+            small.instances.append(i.start())
+        small.wait(2)
+        a, b = (i.url for i in small.instances)
+
+        async def main():
+            async with httpx.AsyncClient(timeout=10) as http:
+                for _ in range(2):  # two established sessions, made on A
+                    s = Session(http)
+                    _, note = await s.initialize(a)
+                    assert await s.notify(a, note) == 202
+                await asyncio.sleep(0.5)  # B's table, from the channel
+                body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                        "params": {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+                r = await http.post(b, json=body, headers=HEADERS)
+                assert r.status_code == 503, r.text
+                assert int(r.headers["retry-after"]) >= 1
+                # Ending one (DELETE on B) makes room on A.
+                r = await http.delete(b, headers=s.headers())
+                assert r.status_code == 200
+                await asyncio.sleep(0.5)  # A's table, from the channel
+                t = Session(http)
+                await t.initialize(a)
+
+        run(main())
+    finally:
+        small.stop()

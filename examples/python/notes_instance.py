@@ -116,8 +116,11 @@ def main() -> None:
     parser.add_argument("--page-size", type=int, default=3)
     parser.add_argument("--health-s", type=float, default=5.0, help="broker silence before a PING, and the PING's deadline")
     parser.add_argument("--share-sessions", action="store_true", help="2025-11-25 sessions and their streams' events in Redis too")
+    parser.add_argument("--max-sessions", type=int, help="the 2025-11-25 session table's bound (with --share-sessions: the fleet's)")
     args = parser.parse_args()
     app, _ = make_app(parse_keys(args.keys), args.redis, args.fleet, args.db, args.page_size, args.health_s)
+    if args.max_sessions is not None:
+        app._config["max_sessions"] = args.max_sessions
     if args.share_sessions and args.redis:
         from mcp_context._session_store import RedisSessionStore
 
