@@ -169,6 +169,24 @@ async def write(url: str, uri: str, text: str) -> None:
         assert r["content"][0]["text"] == "written", r
 
 
+async def stats(url: str) -> dict:
+    """An instance's session store counters (its ``session_store_stats`` tool)."""
+    from mcp_context.aio import Client
+
+    async with Client.http(url) as c:
+        r = await c.call_tool("session_store_stats", {})
+        return json.loads(r["content"][0]["text"])
+
+
+async def applied(url: str, counter: str, at_least: int) -> None:
+    """Waits until the instance at ``url`` has applied ``at_least`` channel messages of that
+    kind (``imported``, ``forgotten``): the fleet's table reaches each instance eventually."""
+    deadline = time.monotonic() + 15
+    while (await stats(url))[counter] < at_least:
+        assert time.monotonic() < deadline, f"{url} did not apply the fleet's change"
+        await asyncio.sleep(0.05)
+
+
 def test_a_session_continues_on_b_and_c_and_a_delete_on_c_ends_it_everywhere(fleet):
     a, b, c = (i.url for i in fleet.instances)
 
@@ -194,14 +212,16 @@ def test_a_session_continues_on_b_and_c_and_a_delete_on_c_ends_it_everywhere(fle
                 # A subscription made on A while C holds the stream: C's table learns it
                 # from the fleet's channel (eventually: the change is published before A
                 # answers, and applied by C when it arrives).
+                before = (await stats(c))["imported"]
                 assert (await s.result(a, "resources/subscribe", {"uri": "notes://note-3"})) == {}
-                await asyncio.sleep(0.5)
+                await applied(c, "imported", before + 1)
                 await write(b, "notes://note-3", "- bread")
                 eid, msg = await ev.next()
                 assert (eid, msg["params"]["uri"]) == ("2", "notes://note-3")
                 # An unsubscribe on B: C sends nothing for note-2 any more.
+                before = (await stats(c))["imported"]
                 assert (await s.result(b, "resources/unsubscribe", {"uri": "notes://note-2"})) == {}
-                await asyncio.sleep(0.5)
+                await applied(c, "imported", before + 1)
                 await write(a, "notes://note-2", "- nothing")
                 await write(a, "notes://note-3", "- jam")
                 eid, msg = await ev.next()
@@ -283,9 +303,10 @@ def test_redis_stops_and_restarts(fleet):
     async def main():
         async with httpx.AsyncClient(timeout=10) as http:
             s = Session(http)
+            before = (await stats(c))["imported"]
             _, note = await s.initialize(a)
             assert await s.notify(b, note) == 202
-            await asyncio.sleep(0.3)  # C's copy of the table, from the channel
+            await applied(c, "imported", before + 2)  # C's copy of the table, from the channel
             fleet.redis.stop()
             # Redis down: every instance serves the session from its own copy.
             for url in (a, b, c):
@@ -328,7 +349,7 @@ def test_the_session_bound_is_the_fleets():
                     s = Session(http)
                     _, note = await s.initialize(a)
                     assert await s.notify(a, note) == 202
-                await asyncio.sleep(0.5)  # B's table, from the channel
+                await applied(b, "imported", 4)  # B's table, from the channel
                 body = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
                         "params": {"protocolVersion": LEGACY, "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
                 r = await http.post(b, json=body, headers=HEADERS)
@@ -337,7 +358,7 @@ def test_the_session_bound_is_the_fleets():
                 # Ending one (DELETE on B) makes room on A.
                 r = await http.delete(b, headers=s.headers())
                 assert r.status_code == 200
-                await asyncio.sleep(0.5)  # A's table, from the channel
+                await applied(a, "forgotten", 1)  # A's table, from the channel
                 t = Session(http)
                 await t.initialize(a)
 

@@ -23,6 +23,7 @@ state; the retry may come to any instance).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sqlite3
 
@@ -124,7 +125,13 @@ def main() -> None:
     if args.share_sessions and args.redis:
         from mcp_context._session_store import RedisSessionStore
 
-        app.use_session_store(RedisSessionStore(args.redis, fleet=args.fleet))
+        store = RedisSessionStore(args.redis, fleet=args.fleet)
+        app.use_session_store(store)
+
+        @app.tool(description="The session store's counters (what the fleet tests wait on)")
+        def session_store_stats() -> str:
+            names = ("connected", "stored", "ended", "imported", "forgotten", "events", "replayed", "dropped")
+            return json.dumps({n: getattr(store, n) for n in names})
 
     def authenticate(headers: dict[str, str]) -> int:
         return TOKENS.get(headers.get("authorization", "").removeprefix("Bearer ").strip(), ANONYMOUS)
