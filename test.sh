@@ -343,6 +343,8 @@ MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context-primitives --test cli
 # (tests/interop/ts). Node packages pinned by host/tests/ts/package-lock.json, cached.
 step "host crate: tests, serde feature, official clients against it, our client against TS servers"
 cargo test -p mcp-context-primitives-host
+# 2025-11-25 sessions shared by Rust hosts on a real redis-server (feature redis; installed above).
+cargo test -p mcp-context-primitives-host --features redis --test sessions_redis
 cargo test -p mcp-context-primitives --features serde --test serde_examples
 cargo test -p mcp-context-primitives --features serde --doc wire_serde
 if rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then
