@@ -78,12 +78,13 @@ impl RedisSessionStore {
     ///
     /// # Errors
     /// `url` is not a Redis URL, or `fleet` is empty or holds `:`, spaces or glob characters.
-    pub fn new(url: &str, fleet: &str) -> Result<Self, redis::RedisError> {
+    pub fn new(url: &str, fleet: &str) -> redis::RedisResult<Self> {
         if fleet.is_empty() || fleet.contains([':', '*', '?', '[', ']', ' ']) {
-            return Err(redis::RedisError::from((
+            return Err((
                 redis::ErrorKind::InvalidClientConfig,
                 "fleet: a non-empty name without ':', spaces or glob characters",
-            )));
+            )
+                .into());
         }
         let mut instance = [0u8; 16];
         for (i, chunk) in instance.chunks_mut(8).enumerate() {
@@ -312,9 +313,8 @@ impl RedisSessionStore {
     /// reconnects every `retry` after a loss.
     async fn keep_table(self) {
         loop {
-            if let Err(e) = self.subscribed().await {
-                tracing_free_log(&e);
-            }
+            // A lost channel is retried; `connected()` says whether it is subscribed.
+            let _ = self.subscribed().await;
             self.inner.connected.store(false, Ordering::Relaxed);
             tokio::time::sleep(self.inner.retry).await;
         }
@@ -332,16 +332,16 @@ impl RedisSessionStore {
         };
         let mut pubsub = timeout(DEADLINE, self.inner.client.get_async_pubsub())
             .await
-            .map_err(|_| timed_out())??;
+            .unwrap_or_else(|_| timed_out())?;
         timeout(DEADLINE, pubsub.subscribe(&self.inner.key))
             .await
-            .map_err(|_| timed_out())??;
+            .unwrap_or_else(|_| timed_out())?;
         let mut c = timeout(
             DEADLINE,
             self.inner.client.get_multiplexed_async_connection(),
         )
         .await
-        .map_err(|_| timed_out())??;
+        .unwrap_or_else(|_| timed_out())?;
         let table = timeout(
             DEADLINE,
             redis::cmd("HGETALL")
@@ -349,7 +349,7 @@ impl RedisSessionStore {
                 .query_async::<HashMap<Vec<u8>, Vec<u8>>>(&mut c),
         )
         .await
-        .map_err(|_| timed_out())??;
+        .unwrap_or_else(|_| timed_out())?;
         for (id, state) in &table {
             apply(&engine, &String::from_utf8_lossy(id), Some(state));
         }
@@ -373,19 +373,17 @@ impl RedisSessionStore {
                 Err(_) => {
                     timeout(Duration::from_secs(5), sink.ping::<redis::Value>())
                         .await
-                        .map_err(|_| timed_out())??;
+                        .unwrap_or_else(|_| timed_out())?;
                 }
             }
         }
     }
 }
 
-fn timed_out() -> redis::RedisError {
-    redis::RedisError::from((redis::ErrorKind::Io, "timed out"))
+/// A Redis operation past [`DEADLINE`] (a silent Redis), as the client's own errors.
+fn timed_out<T>() -> redis::RedisResult<T> {
+    Err((redis::ErrorKind::Io, "timed out").into())
 }
-
-/// A lost channel is retried; nothing to report beyond `connected()`.
-fn tracing_free_log(_e: &redis::RedisError) {}
 
 /// Takes `state` for `session`, or forgets the session (`None`) and ends its GET stream here.
 fn apply(engine: &Arc<Engine>, session: &str, state: Option<&[u8]>) {
@@ -404,6 +402,7 @@ fn apply(engine: &Arc<Engine>, session: &str, state: Option<&[u8]>) {
 /// A session's GET stream with its events stored: the replayed events, then the machine's,
 /// each framed by the core with its id and stored before it is written; keepalive comments
 /// while idle. The stream ends when the machine drops its sink (the session ended).
+#[allow(clippy::too_many_arguments)] // the GET's parts, handed over whole
 pub(crate) async fn event_stream(
     store: RedisSessionStore,
     engine: Arc<Engine>,

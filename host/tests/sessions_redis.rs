@@ -24,7 +24,7 @@ impl Redis {
             .local_addr()
             .unwrap()
             .port();
-        let child = Command::new("redis-server")
+        let mut child = Command::new("redis-server")
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no", "--loglevel", "warning"])
             .stdout(Stdio::null())
@@ -36,6 +36,8 @@ impl Redis {
             }
             std::thread::sleep(Duration::from_millis(25));
         }
+        let _ = child.kill();
+        let _ = child.wait();
         panic!("redis-server did not start");
     }
 

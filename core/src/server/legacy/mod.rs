@@ -33,6 +33,7 @@ use super::vecmap::{VecMap, VecSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use session::negotiated;
 pub(crate) use session::{Bounds, Sessions};
 pub use shared::{SessionChange, SessionEvent, SessionImportError, session_event_seq};
 
@@ -570,17 +571,6 @@ impl Server {
             self.out.transmit(t, None);
         }
     }
-}
-
-/// The version `initialize` negotiates for a requested one: the requested one when served,
-/// else the newest (spec 2025-11-25, basic/lifecycle "Version Negotiation").
-fn negotiated(requested: &str) -> &'static str {
-    LEGACY_VERSIONS
-        .iter()
-        .find(|v| **v == requested)
-        .or(LEGACY_VERSIONS.first())
-        .copied()
-        .unwrap_or("2025-11-25")
 }
 
 /// Whether `r` carries the modern envelope claim: `params._meta` with a protocol version.

@@ -203,6 +203,17 @@ impl Sessions {
     }
 }
 
+/// The version `initialize` negotiates for a requested one: the requested one when served,
+/// else the newest (spec 2025-11-25, basic/lifecycle "Version Negotiation").
+pub(super) fn negotiated(requested: &str) -> &'static str {
+    super::LEGACY_VERSIONS
+        .iter()
+        .find(|v| **v == requested)
+        .or(super::LEGACY_VERSIONS.first())
+        .copied()
+        .unwrap_or("2025-11-25")
+}
+
 /// The longest `Retry-After` the machine sends, in seconds.
 pub(crate) const MAX_RETRY_AFTER_S: u64 = 60;
 
