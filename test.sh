@@ -193,7 +193,9 @@ PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_
   . "$PYVENV/bin/activate"
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
-  # The SDK 1.x server of test_legacy_ts_session.py comes from the legacy clients' tools.
+  # The SDK 1.x server of test_legacy_ts_session.py comes from the legacy clients' tools, and
+  # the MCP Inspector CLI of test_sessions_inspector.py (through a round-robin front over three
+  # instances sharing their 2025-11-25 sessions in Redis) too.
   MCP_INTEROP_LEGACY_TOOLS="$LEGACY_TOOLS" python -m pytest -q -p no:cacheprovider bindings-python/tests
   WHEELS=$(mktemp -d)
   maturin build -q --profile dev -m bindings-python/Cargo.toml -o "$WHEELS"
@@ -341,6 +343,8 @@ MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context-primitives --test cli
 # (tests/interop/ts). Node packages pinned by host/tests/ts/package-lock.json, cached.
 step "host crate: tests, serde feature, official clients against it, our client against TS servers"
 cargo test -p mcp-context-primitives-host
+# 2025-11-25 sessions shared by Rust hosts on a real redis-server (feature redis; installed above).
+cargo test -p mcp-context-primitives-host --features redis --test sessions_redis
 cargo test -p mcp-context-primitives --features serde --test serde_examples
 cargo test -p mcp-context-primitives --features serde --doc wire_serde
 if rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then
