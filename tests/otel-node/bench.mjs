@@ -6,13 +6,15 @@
 // no-op writer, and `otel` on the real SDK (spans to an exporter that drops them, metrics
 // aggregated). Interleaved bursts, the best kept (the machine is shared).
 //
-//   node tests/otel-node/bench.mjs [--seconds 1] [--concurrency 8] [--rounds 5]
+//   node tests/otel-node/bench.mjs [--seconds 1] [--concurrency 8] [--rounds 5] [--engine napi|wasm]
 import * as api from '@opentelemetry/api'
 import { MeterProvider } from '@opentelemetry/sdk-metrics'
 import { BasicTracerProvider, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base'
 
-const napi = await import('../../bindings-node/server.mjs')
-const wasm = await import('../../bindings-node/wasm/index.mjs')
+const only = process.argv.includes('--engine') ? process.argv[process.argv.indexOf('--engine') + 1] : null
+const engines = []
+if (only !== 'wasm') engines.push(['napi', await import('../../bindings-node/server.mjs')])
+if (only !== 'napi') engines.push(['wasm', await import('../../bindings-node/wasm/index.mjs')])
 const arg = (name, dflt) => {
   const at = process.argv.indexOf(name)
   return at === -1 ? dflt : Number(process.argv[at + 1])
@@ -68,7 +70,7 @@ async function burst(one) {
 }
 
 const runs = []
-for (const [engine, pkg] of [['napi', napi], ['wasm', wasm]]) {
+for (const [engine, pkg] of engines) {
   for (const mode of Object.keys(modes)) {
     const one = await app(pkg, mode)
     for (let i = 0; i < 200; i++) await one() // warm
@@ -76,7 +78,7 @@ for (const [engine, pkg] of [['napi', napi], ['wasm', wasm]]) {
   }
 }
 for (let r = 0; r < rounds; r++) for (const run of runs) run.best = Math.max(run.best, await burst(run.one))
-for (const [engine] of [['napi'], ['wasm']]) {
+for (const [engine] of engines) {
   const base = runs.find((r) => r.engine === engine && r.mode === 'off').best
   for (const r of runs.filter((x) => x.engine === engine)) {
     console.log(`${engine} stdio ${r.mode.padEnd(16)} ${Math.round(r.best).toString().padStart(7)} reads/s  ${(r.best / base).toFixed(2)}x`)
