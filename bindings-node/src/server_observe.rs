@@ -19,12 +19,16 @@ impl ServerMachine {
         self.inner.machine().observe(on);
     }
 
-    /// The next observation, or `null`: `{type: 'request', method, requestId, target,
-    /// targetAttribute, spanName, caller, stream, transport, era, protocolVersion, sessionId,
+    /// The next observation, or `null`: `{type: 'request', spanName, attributes, parent,
+    /// method, requestId, target, caller, stream, transport, era, protocolVersion, sessionId,
     /// traceparent, tracestate, outcome, errorType, errorCode, annotations, startMs, endMs}`
     /// (a finished request; `endMs` is `nowMs`) or `{type: 'refused', limit, caller, stream,
     /// atMs}`. Drain it after `pollOutput()`.
-    #[napi(catch_unwind, ts_return_type = "Observation | null")]
+    #[napi(
+        catch_unwind,
+        ts_args_type = "nowMs: number | bigint",
+        ts_return_type = "Observation | null"
+    )]
     pub fn poll_observation<'e>(
         &mut self,
         env: &'e Env,

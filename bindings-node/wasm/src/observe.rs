@@ -42,6 +42,7 @@ impl WasmServer {
 
 /// The attribute and metric names (`observe::attr`) and the two error codes, as JSON text.
 #[wasm_bindgen(js_name = observeNames)]
+#[allow(unreachable_pub)]
 #[must_use]
 pub fn observe_names() -> String {
     mcp_context_node_adapter::observe::names().to_json()
@@ -49,6 +50,7 @@ pub fn observe_names() -> String {
 
 /// The core's parse of a `traceparent` header, as JSON text (`null` when invalid).
 #[wasm_bindgen(js_name = parseTraceParent)]
+#[allow(unreachable_pub)]
 #[must_use]
 pub fn parse_trace_parent(text: &str) -> String {
     mcp_context_node_adapter::observe::trace_parent(text).to_json()
