@@ -908,13 +908,13 @@ export declare class ServerMachine {
   /** Turns the core's observations on (`true`) or off (the default: nothing recorded). */
   observe(on: boolean): void
   /**
-   * The next observation, or `null`: `{type: 'request', method, requestId, target,
-   * targetAttribute, spanName, caller, stream, transport, era, protocolVersion, sessionId,
+   * The next observation, or `null`: `{type: 'request', spanName, attributes, parent,
+   * method, requestId, target, caller, stream, transport, era, protocolVersion, sessionId,
    * traceparent, tracestate, outcome, errorType, errorCode, annotations, startMs, endMs}`
    * (a finished request; `endMs` is `nowMs`) or `{type: 'refused', limit, caller, stream,
    * atMs}`. Drain it after `pollOutput()`.
    */
-  pollObservation(nowMs: Int): Observation | null
+  pollObservation(nowMs: number | bigint): Observation | null
   /** `{listens, sessions}`: open listen subscriptions and 2025-11-25 HTTP sessions. */
   openCounts(): { listens: number, sessions: number }
   /**
