@@ -112,13 +112,14 @@ final class TokenBuckets: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let now = monotonicMs()
-        let (tokens, at) = buckets[caller] ?? (burst, now)
+        let bucket = buckets[caller] ?? (tokens: burst, at: now)
+        let (tokens, at) = (bucket.tokens, bucket.at)
         let refilled = min(burst, tokens + Double(now - min(at, now)) / 1000 * rate)
         if refilled >= 1 {
-            buckets[caller] = (refilled - 1, now)
+            buckets[caller] = (tokens: refilled - 1, at: now)
             return nil
         }
-        buckets[caller] = (refilled, now)
+        buckets[caller] = (tokens: refilled, at: now)
         return UInt64(((1 - refilled) / rate * 1000).rounded(.up))
     }
 }
