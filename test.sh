@@ -240,6 +240,19 @@ fi
   fi
   npm test --silent
 )
+# The package's telemetry and middleware against the OpenTelemetry JS SDK (in-memory span and
+# metric exporters), both engines, stdio and HTTP: pinned by tests/otel-node/package-lock.json,
+# installed once under $MCP_CACHE and linked in (docs/operations.md).
+OTEL_NODE="$MCP_CACHE/node-otel-$(cat tests/otel-node/package.json tests/otel-node/package-lock.json | sha256sum | cut -c1-12)"
+if [ ! -f "$OTEL_NODE/.complete" ]; then
+  rm -rf "$OTEL_NODE"
+  mkdir -p "$OTEL_NODE"
+  cp tests/otel-node/package.json tests/otel-node/package-lock.json "$OTEL_NODE/"
+  (cd "$OTEL_NODE" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  touch "$OTEL_NODE/.complete"
+fi
+ln -sfn "$OTEL_NODE/node_modules" tests/otel-node/node_modules
+node --test tests/otel-node/
 # The pinned tools of examples/node (the official TypeScript client, Node 22 and the
 # conformance suite, workerd, Deno, TypeScript, the benchmark's peers), installed once under
 # $MCP_CACHE and linked in.
