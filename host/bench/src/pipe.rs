@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
-/// The pipe's floor: reads lines, answers each with the result our bench server gives for
+/// The pipe's floor: reads lines, answers each with the bytes our bench server gives for
 /// `bench://item/1`, the request's id copied in. No JSON parsing, no MCP.
 pub(crate) fn floor() {
     let mut r = BufReader::with_capacity(64 * 1024, std::io::stdin().lock());
@@ -29,7 +29,7 @@ pub(crate) fn floor() {
         let id = &id[..id.iter().position(|&b| b == b',' || b == b'}').unwrap_or(0)];
         let _ = w.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":");
         let _ = w.write_all(id);
-        let _ = w.write_all(br#","result":{"resultType":"complete","contents":[{"uri":"bench://item/1","mimeType":"text/plain","text":"item 1"}],"ttlMs":0,"cacheScope":"private"}}"#);
+        let _ = w.write_all(br#","result":{"resultType":"complete","contents":[{"uri":"bench://item/1","mimeType":"text/plain","text":"item 1"}],"ttlMs":0,"cacheScope":"private","_meta":{"io.modelcontextprotocol/serverInfo":{"name":"bench-ours","version":"1.0.0"}}}}"#);
         let _ = w.write_all(b"\n");
         if r.buffer().is_empty() && w.flush().is_err() {
             break;
