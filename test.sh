@@ -109,6 +109,7 @@ fi
 
 step "benches compile"
 cargo check -p mcp-context-benches --benches
+bash -n bench.sh   # the benchmark command (not run here: ./bench.sh)
 
 step "examples build and run; the reference router's tests"
 cargo run -q -p mcp-context-examples --bin templates
