@@ -22,7 +22,11 @@ fn app(on: bool) -> App {
     app.template(
         OwnedResourceTemplate::new("note://{id}", "note"),
         |req: ReadRequest, _cx: Context| async move {
-            Ok(OwnedResourceContents::text(&req.uri, Some("text/plain"), "hello"))
+            Ok(OwnedResourceContents::text(
+                &req.uri,
+                Some("text/plain"),
+                "hello",
+            ))
         },
     );
     if on {
@@ -30,7 +34,12 @@ fn app(on: bool) -> App {
             .with_simple_exporter(opentelemetry_sdk::trace::InMemorySpanExporter::default())
             .build();
         let meter = opentelemetry_sdk::metrics::SdkMeterProvider::builder()
-            .with_reader(opentelemetry_sdk::metrics::ManualReader::builder().build())
+            .with_reader(
+                opentelemetry_sdk::metrics::PeriodicReader::builder(
+                    opentelemetry_sdk::metrics::InMemoryMetricExporter::default(),
+                )
+                .build(),
+            )
             .build();
         app.sink(Otel::new(tracer.tracer("cost"), &meter.meter("cost")))
             .sink(JsonLog::new(std::io::sink()));
@@ -83,5 +92,8 @@ async fn main() {
         off = off.max(a);
         on = on.max(b);
     }
-    println!("best off {off:.0}/s, on {on:.0}/s, on/off = {:.2}", on / off);
+    println!(
+        "best off {off:.0}/s, on {on:.0}/s, on/off = {:.2}",
+        on / off
+    );
 }
