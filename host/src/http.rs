@@ -202,6 +202,10 @@ fn header_lines(parts: &Parts) -> Vec<(&str, Cow<'_, str>)> {
     lines
 }
 
+fn header_str<'p>(parts: &'p Parts, name: &str) -> Option<&'p str> {
+    parts.headers.get(name).and_then(|v| v.to_str().ok())
+}
+
 fn respond(r: HttpResponse) -> Response {
     let mut builder = Response::builder().status(r.status);
     for (name, value) in &r.headers {
@@ -270,6 +274,7 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
     // The answer is held in place: a handler ready at once has answered when `input` returns.
     let start = svc.engine.input(|st, now| {
         st.open(stream, Sink::Held(Vec::new()));
+        st.trace_header(stream, header_str(&parts, "traceparent"));
         st.server.handle_http(&head, &bytes, now, ctx)
     });
     #[cfg(feature = "redis")]
@@ -283,7 +288,7 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
                 String::from(id),
                 last,
                 stream,
-                rx,
+                svc.engine.claim(stream),
                 response.clone(),
                 svc.options.keepalive,
             )

@@ -33,7 +33,6 @@ use futures_util::StreamExt;
 use mcp_context::http::{HttpResponse, sse};
 use mcp_context::server::{SessionChange, StreamId, Transmit, session_event_seq};
 use redis::aio::MultiplexedConnection;
-use tokio::sync::mpsc;
 use tokio::time::timeout;
 
 use crate::engine::Engine;
@@ -409,7 +408,7 @@ pub(crate) async fn event_stream(
     session: String,
     last_event_id: Option<String>,
     stream: StreamId,
-    rx: mpsc::UnboundedReceiver<Transmit>,
+    (held, rx): crate::engine::Claimed,
     response: HttpResponse,
     keepalive: Duration,
 ) -> Response {
@@ -422,25 +421,33 @@ pub(crate) async fn event_stream(
         stream,
     };
     let tick = tokio::time::interval_at(tokio::time::Instant::now() + keepalive, keepalive);
-    let state = (store, engine, rx, replay, tick, guard);
+    let held: VecDeque<Transmit> = held.into();
+    let state = (store, engine, rx, replay, held, tick, guard);
     let body = futures_util::stream::unfold(state, |mut s| async move {
-        let (store, engine, rx, replay, tick, _) = &mut s;
+        let (store, engine, rx, replay, held, tick, _) = &mut s;
         if let Some(e) = replay.pop_front() {
             return Some((Ok::<Bytes, std::convert::Infallible>(Bytes::from(e)), s));
         }
-        let chunk = tokio::select! {
-            t = rx.recv() => {
-                let t = t?;
-                let framed = engine.input(|st, _| st.server.session_event(t.stream, &t.bytes));
-                match framed {
-                    Some(ev) => {
-                        store.record(&ev.session, ev.seq, &ev.bytes).await;
-                        Bytes::from(ev.bytes)
+        // What the stream got before it was claimed, then the channel (none: it ended).
+        let next = match held.pop_front() {
+            Some(t) => t,
+            None => {
+                let rx = rx.as_mut()?;
+                tokio::select! {
+                    t = rx.recv() => t?,
+                    _ = tick.tick() => {
+                        return Some((Ok(Bytes::from_static(sse::KEEPALIVE)), s));
                     }
-                    None => Bytes::from(sse::data_event(&t.bytes)),
                 }
             }
-            _ = tick.tick() => Bytes::from_static(sse::KEEPALIVE),
+        };
+        let framed = engine.input(|st, _| st.server.session_event(next.stream, &next.bytes));
+        let chunk = match framed {
+            Some(ev) => {
+                store.record(&ev.session, ev.seq, &ev.bytes).await;
+                Bytes::from(ev.bytes)
+            }
+            None => Bytes::from(sse::data_event(&next.bytes)),
         };
         Some((Ok(chunk), s))
     });
