@@ -2,7 +2,8 @@
 
     python tests/auth-server/protected-asgi.py ISSUER
 
-serves ``secret://note`` (scope ``mcp:read``) on a free loopback port, tokens checked by
+serves ``secret://note`` (scope ``mcp:read``), ``mine://note`` (cached a minute) and
+``admin://note`` (scope ``mcp:write``) on a free loopback port, tokens checked by
 ``JwtVerifier`` against ISSUER's JWKS, and prints ``READY <endpoint URL>``."""
 
 from __future__ import annotations
@@ -26,6 +27,20 @@ def main() -> None:
     def note(ctx: Context) -> str:
         p = ctx.principal or {}
         return f"secret for {p.get('client_id')} with {' '.join(p.get('scopes', []))}"
+
+    # For the clients' cache tests (docs/rules.md §21.7): cached for a minute (private: the
+    # core makes every result of a protected server private), and an item needing mcp:write
+    # (a 403 step-up: a new authorization, so a new grant).
+    @app.resource("mine://note", cache=(60_000, "private"))
+    def mine(ctx: Context) -> str:
+        p = ctx.principal or {}
+        return f"mine for {p.get('client_id')} with {' '.join(p.get('scopes', []))}"
+
+    @app.resource("admin://note")
+    def admin(ctx: Context) -> str:
+        return "admin"
+
+    app.require_scopes("resource", "admin://note", "mcp:write")
 
     def ready(_port: int) -> None:
         print(f"READY {url}", flush=True)
