@@ -1,17 +1,18 @@
 """Our ASGI runner as a protected resource (docs/rules.md §22) for the official clients' tests:
 
-    python tests/auth-server/protected-asgi.py ISSUER
+    python tests/auth-server/protected-asgi.py ISSUER [introspection]
 
 serves ``secret://note`` (scope ``mcp:read``), ``mine://note`` (cached a minute) and
 ``admin://note`` (scope ``mcp:write``) on a free loopback port, tokens checked by
-``JwtVerifier`` against ISSUER's JWKS, and prints ``READY <endpoint URL>``."""
+``JwtVerifier`` against ISSUER's JWKS (with ``introspection``: ``IntrospectionVerifier`` at
+ISSUER's RFC 7662 endpoint), and prints ``READY <endpoint URL>``."""
 
 from __future__ import annotations
 
 import socket
 import sys
 
-from mcp_context.server import App, Context, JwtVerifier
+from mcp_context.server import App, Context, IntrospectionVerifier, JwtVerifier
 
 
 def main() -> None:
@@ -45,7 +46,11 @@ def main() -> None:
     def ready(_port: int) -> None:
         print(f"READY {url}", flush=True)
 
-    app.run_http(port=port, ready=ready, verifier=JwtVerifier(f"{issuer}/jwks", issuer, url))
+    if sys.argv[2:] == ["introspection"]:
+        verifier = IntrospectionVerifier(f"{issuer}/introspect", issuer=issuer)
+    else:
+        verifier = JwtVerifier(f"{issuer}/jwks", issuer, url)
+    app.run_http(port=port, ready=ready, verifier=verifier)
 
 
 if __name__ == "__main__":

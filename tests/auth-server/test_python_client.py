@@ -148,3 +148,25 @@ def test_a_private_result_stays_with_its_grant() -> None:
         assert "mcp:write" in text(after).split(), text(after)
         assert cached.from_cache and text(cached) == text(after)
         assert stats(issuer)["authorizations"] == 2
+
+
+def test_introspection_refuses_a_revoked_token() -> None:
+    # Our ASGI runner with IntrospectionVerifier at the authorization server's RFC 7662
+    # endpoint: the token the client obtained is admitted, then revoked there: 401 invalid_token.
+    with auth_server("--scopes", "mcp:read mcp:write") as issuer, protected_asgi(issuer, "introspection") as url:
+        store = MemoryTokenStore()
+
+        async def run() -> str:
+            async with Client.http(url, auth=OAuth(REDIRECT, follow, store=store, client_name="py-introspection")) as c:
+                return (await c.read_resource("secret://note"))["contents"][0]["text"]
+
+        assert "mcp:read" in asyncio.run(run())
+        token = store.load(url)["access_token"]
+        meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+        body = {"jsonrpc": "2.0", "id": 1, "method": "resources/list", "params": {"_meta": meta}}
+        headers = {"authorization": f"Bearer {token}", "accept": "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "resources/list"}
+        assert httpx.post(url, json=body, headers=headers).status_code == 200
+        assert httpx.post(f"{issuer}/revoke", data={"token": token}).status_code == 200
+        r = httpx.post(url, json=body, headers=headers)
+        assert r.status_code == 401
+        assert 'error="invalid_token"' in r.headers["www-authenticate"]
