@@ -76,6 +76,7 @@ pub mod ident;
 pub mod json;
 pub mod jsonrpc;
 pub mod messages;
+pub mod observe;
 pub mod pct;
 pub mod server;
 pub mod state;

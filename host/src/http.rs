@@ -65,6 +65,9 @@ pub struct HttpOptions {
     /// How often an idle event stream gets a `:` comment line (default the core's
     /// [`sse::KEEPALIVE_INTERVAL_MS`], 15 s).
     pub keepalive: Duration,
+    /// 2025-11-25 sessions shared with a fleet (feature `redis`; docs/scale-out.md).
+    #[cfg(feature = "redis")]
+    pub sessions: Option<crate::sessions_redis::RedisSessionStore>,
 }
 
 impl Default for HttpOptions {
@@ -73,6 +76,8 @@ impl Default for HttpOptions {
             auth: None,
             verifier: None,
             keepalive: Duration::from_millis(sse::KEEPALIVE_INTERVAL_MS),
+            #[cfg(feature = "redis")]
+            sessions: None,
         }
     }
 }
@@ -235,6 +240,16 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
             _ => (0, None),
         },
     };
+    #[cfg(feature = "redis")]
+    let shared = svc.options.sessions.clone();
+    #[cfg(feature = "redis")]
+    if let Some(store) = &shared {
+        // A fleet's sessions: this instance takes the stored state first.
+        store.start(&svc.engine);
+        if let Some(id) = head.session_id {
+            store.refresh(&svc.engine, id).await;
+        }
+    }
     let limit = match svc.engine.read(|s| s.http_head(&head)) {
         HeadCheck::ReadBody { limit } => limit,
         HeadCheck::Respond(r) => return respond(r),
@@ -257,6 +272,24 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
         st.open(stream, tx);
         st.server.handle_http(&head, &bytes, now, ctx)
     });
+    #[cfg(feature = "redis")]
+    if let Some(store) = &shared {
+        store.flush(&svc.engine).await; // stored before the answer goes
+        if let (HttpStart::EventStream { response, .. }, Some(id)) = (&start, head.session_id) {
+            let last = fields.last_event_id().map(String::from);
+            return crate::sessions_redis::event_stream(
+                store.clone(),
+                svc.engine.clone(),
+                String::from(id),
+                last,
+                stream,
+                rx,
+                response.clone(),
+                svc.options.keepalive,
+            )
+            .await;
+        }
+    }
     match start {
         HttpStart::Respond(r) => {
             svc.engine.forget_stream(stream);

@@ -32,6 +32,7 @@ use crate::messages::{
     ListChangedCapability, ListResult, ListenParams, ReadResourceParams, ReadResourceResult,
     Reference, RequestMeta, ResourcesCapability, Seq, Tool,
 };
+use crate::observe::Limit;
 
 fn pairs(args: Option<Arguments<'_>>) -> Vec<(String, String)> {
     args.map(|m| {
@@ -266,10 +267,15 @@ impl Server {
         event: impl FnOnce(Handle, bool) -> Event,
     ) {
         if self.pending.on_stream_count(ctx.stream) >= self.config.max_pending_per_stream {
-            return self.over_limit(ctx, id, "Too many pending requests on this stream");
+            return self.over_limit(
+                ctx,
+                id,
+                "Too many pending requests on this stream",
+                Limit::PendingPerStream,
+            );
         }
         if self.pending.len() >= self.config.max_pending {
-            return self.over_limit(ctx, id, "Too many pending requests");
+            return self.over_limit(ctx, id, "Too many pending requests", Limit::Pending);
         }
         let caps = meta.map_or_else(DeclaredCapabilities::default, |m| {
             DeclaredCapabilities::of(&m.client_capabilities)
@@ -296,7 +302,8 @@ impl Server {
     /// A configured limit refuses one more (docs/server-machine.md §Limits): -32603 (the
     /// spec defines no code for it; -32020…-32099 are reserved), HTTP 200 like every
     /// -32603; nothing already accepted changes.
-    fn over_limit(&mut self, ctx: Ctx, id: RequestId<'_>, message: &str) {
+    fn over_limit(&mut self, ctx: Ctx, id: RequestId<'_>, message: &str, limit: Limit) {
+        self.observe_refusal(limit, &ctx);
         let err = ErrorObject::new(ErrorCode::INTERNAL_ERROR, message);
         self.reply_error(ctx, id, &err, 200);
     }
@@ -568,10 +575,15 @@ impl Server {
             return self.reply_error(ctx, id, &err, 400);
         }
         if self.subs.on_stream_count(ctx.stream) >= self.config.max_listens_per_stream {
-            return self.over_limit(ctx, id, "Too many subscriptions on this stream");
+            return self.over_limit(
+                ctx,
+                id,
+                "Too many subscriptions on this stream",
+                Limit::ListensPerStream,
+            );
         }
         if self.subs.len() >= self.config.max_listens {
-            return self.over_limit(ctx, id, "Too many subscriptions");
+            return self.over_limit(ctx, id, "Too many subscriptions", Limit::Listens);
         }
         let mut honoured = Honoured::of(
             &p.notifications,

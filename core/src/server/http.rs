@@ -108,6 +108,7 @@ impl Server {
             return HttpStart::Respond(self.refuse(Refusal::MethodNotAllowed));
         }
         if body.len() > limit {
+            self.observe_refusal(crate::observe::Limit::Body, &ctx);
             return HttpStart::Respond(self.refuse(Refusal::PayloadTooLarge));
         }
         let headers = RequestHeaders {
@@ -124,6 +125,9 @@ impl Server {
         let received = self.receive(body, self.now, ctx, Some(&headers));
         self.legacy.modern_header = false;
         let created = self.legacy.created.take();
+        if let (Some(o), Some(id)) = (self.observer.as_deref_mut(), &created) {
+            o.session(ctx.stream, id);
+        }
         let retry_after = self.legacy.retry_after_s.take();
         let mut start = self.http_answer(received, ctx);
         if let HttpStart::Respond(r) = &mut start {
@@ -148,6 +152,11 @@ impl Server {
         ctx: Ctx,
     ) -> HttpStart {
         let now = self.now;
+        // Shared with a fleet: its state (use, subscriptions, level) goes back to the store
+        // (an id that names no session here is skipped when the changes are taken).
+        if head.method != "DELETE" {
+            self.legacy.sessions.changed(id, true);
+        }
         let Some(session) = self.legacy.sessions.get_mut(id, ctx.auth) else {
             return HttpStart::Respond(self.refuse(Refusal::SessionNotFound));
         };
@@ -189,6 +198,7 @@ impl Server {
             }
             _ => {
                 if body.len() > limit {
+                    self.observe_refusal(crate::observe::Limit::Body, &ctx);
                     return HttpStart::Respond(self.refuse(Refusal::PayloadTooLarge));
                 }
                 self.legacy.mark_post(ctx.stream);
@@ -216,7 +226,10 @@ impl Server {
                 HttpStart::Respond(HttpResponse::accepted())
             }
             Received::Request | Received::Invalid => match self.out.take_answer(ctx.stream) {
-                Some(t) => {
+                Some(mut t) => {
+                    if self.observer.is_some() || self.response_cap.is_some() {
+                        self.leaving(&mut t);
+                    }
                     let t = self.legacy_shape_transmit(t);
                     let mut r = HttpResponse::json(t.http_status, t.bytes);
                     // The step-up answer is 403 in either era (a 2025-11-25 client's errors

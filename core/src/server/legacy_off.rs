@@ -23,6 +23,13 @@ pub(crate) struct Legacy {
     pub(crate) retry_after_s: Option<u64>,
 }
 
+impl Legacy {
+    /// No stream is legacy without the feature.
+    pub(crate) fn is_legacy(&self, _stream: StreamId) -> bool {
+        false
+    }
+}
+
 /// The session bounds (unused without the feature).
 pub(crate) struct Bounds;
 
@@ -43,6 +50,8 @@ pub(crate) struct Session {
 }
 
 impl Sessions {
+    pub(crate) fn changed(&mut self, _id: &str, _open: bool) {}
+
     pub(crate) fn contains(&self, _id: &str) -> bool {
         false
     }

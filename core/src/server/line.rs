@@ -15,6 +15,7 @@ impl Server {
     /// can fail that one request and go on. Nothing else changes: the next line is served.
     pub fn handle_line_too_long(&mut self, head: &[u8], now_ms: u64, ctx: Ctx) {
         self.now = self.now.max(now_ms);
+        self.observe_refusal(crate::observe::Limit::Line, &ctx);
         let id = crate::stdio::leading_id(head);
         let msg = format!(
             "Message too large: a line over {} bytes",

@@ -55,6 +55,10 @@ pub struct Server {
     pub(crate) scopes: super::protect::ScopeTable,
     /// The step-up challenge of the request being handled, for its HTTP 403 answer.
     pub(crate) step_up_challenge: Option<String>,
+    /// Observations, when the host asked for them ([`Server::observe`]).
+    pub(crate) observer: Option<Box<crate::observe::track::Observer>>,
+    /// The largest answer sent as is ([`Server::limit_responses`]).
+    pub(crate) response_cap: Option<usize>,
 }
 
 impl core::fmt::Debug for Server {
@@ -92,6 +96,8 @@ impl Server {
             legacy: Legacy::default(),
             scopes: super::protect::ScopeTable::default(),
             step_up_challenge: None,
+            observer: None,
+            response_cap: None,
         })
     }
 
@@ -106,7 +112,12 @@ impl Server {
     /// The next output, in the order produced; `None` when drained.
     #[must_use]
     pub fn poll_output(&mut self) -> Option<Output> {
-        let q = self.out.pop()?;
+        let mut q = self.out.pop()?;
+        if let Output::Transmit(t) = &mut q.output
+            && (self.observer.is_some() || self.response_cap.is_some())
+        {
+            self.leaving(t);
+        }
         if let Some((k, tag)) = &q.sub {
             self.subs.dequeued(*k, tag);
         }
@@ -172,6 +183,9 @@ impl Server {
     /// Its subscriptions end silently, its unanswered events are reported
     /// [`Event::Cancelled`], and nothing more is sent on it.
     pub fn stream_closed(&mut self, stream: StreamId) {
+        if let Some(o) = self.observer.as_deref_mut() {
+            o.closed(stream);
+        }
         for k in self.subs.on_stream(stream) {
             self.subs.remove(k);
         }
@@ -203,6 +217,9 @@ impl Server {
         self.tick(now_ms);
         match Message::decode_with(bytes, self.config.limits) {
             Ok(Message::Request(r)) => {
+                if self.observer.is_some() {
+                    self.observe_request(&r, ctx);
+                }
                 if !self.legacy_request(&r, ctx) {
                     self.on_request(r, ctx, headers);
                 }
@@ -357,6 +374,9 @@ impl Server {
     /// A client cancelled request `id` on `stream`: a listen subscription ends, an
     /// unanswered event is reported; nothing more is sent for it (docs/rules.md §16.9 rule 56).
     pub(crate) fn cancel(&mut self, stream: StreamId, id: &RequestId<'_>) {
+        if let Some(o) = self.observer.as_deref_mut() {
+            o.cancelled(stream, id);
+        }
         if let Some(k) = self.subs.find(stream, id) {
             self.subs.remove(k);
             self.out.purge_subscription(k);

@@ -106,6 +106,8 @@ mod mrtr;
 #[cfg(feature = "alloc")]
 mod notify;
 #[cfg(feature = "alloc")]
+mod observe;
+#[cfg(feature = "alloc")]
 mod outbox;
 #[cfg(feature = "alloc")]
 mod page;
@@ -146,6 +148,8 @@ pub use event::{
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};
 #[cfg(all(feature = "alloc", feature = "legacy"))]
 pub use legacy::LEGACY_VERSIONS;
+#[cfg(all(feature = "alloc", feature = "legacy"))]
+pub use legacy::{SessionChange, SessionEvent, SessionImportError, session_event_seq};
 #[cfg(feature = "alloc")]
 pub use machine::Server;
 #[cfg(feature = "alloc")]
