@@ -389,6 +389,12 @@ export declare class Authorizer {
   restore(tokens: AuthTokens): boolean
   /** The tokens held, or `null`. */
   tokens(): AuthTokens | null
+  /**
+   * The authorization context of the tokens held: one number per grant (restored tokens or
+   * a new authorization; a refresh keeps it), or `null`. Give it to
+   * `ClientMachine.setAuthContext` so private results stay with their grant.
+   */
+  authContext(): number | null
   /** The next action, or `null` (see `AuthAction`). */
   pollAction(): AuthAction | null
   /** Whether a flow is running. */
@@ -571,6 +577,12 @@ export declare class ClientMachine {
   handleClose(nowMs: number | bigint): void
   /** Results cached as `private` from now on belong to `auth` (`null`: anonymous). */
   setAuthContext(auth?: number | bigint | null): void
+  /**
+   * Request `id` was answered under the authorization context `auth` (a 401 ran an
+   * authorization and it went again with the new token): call before feeding its answer,
+   * so its private result is cached for that context. No-op for an unknown id.
+   */
+  setRequestAuthContext(id: number, auth?: number | bigint | null): void
   /** The earliest deadline (ms) at which `handleTimeout` has work, or `null`. */
   pollTimeout(): number | bigint | null
   /** Requests sent and not yet answered. */

@@ -1,4 +1,5 @@
-// `mcp-context-primitives/jwt`: a JWT verifier for `McpServer.protect` on the `jose` package.
+// `mcp-context-primitives/jwt`: the ready verifiers for `McpServer.protect`: JWT on the `jose`
+// package, RFC 7662 introspection on `fetch`.
 import type { TokenVerifier, VerifiedCaller } from './server'
 
 export interface JwtVerifierOptions {
@@ -22,3 +23,18 @@ export interface JwtVerifierOptions {
 export declare function jwtVerifier(options: JwtVerifierOptions): TokenVerifier
 /** A JWT's (or an RFC 7662 introspection answer's) claims as the caller the core admits. */
 export declare function claims(payload: Record<string, unknown>): VerifiedCaller
+
+export interface IntrospectionVerifierOptions {
+  /** The authorization server's RFC 7662 introspection endpoint. */
+  endpoint: string
+  /** This resource server's credentials at the endpoint (HTTP Basic), if it requires them. */
+  clientId?: string
+  clientSecret?: string
+  /** The `iss` to require of an active token (optional). */
+  issuer?: string
+  /** Default: `globalThis.fetch`. */
+  fetch?: typeof globalThis.fetch
+}
+
+/** A verifier that asks the introspection endpoint: only an `active` token is accepted. */
+export declare function introspectionVerifier(options: IntrospectionVerifierOptions): TokenVerifier

@@ -402,4 +402,15 @@ export interface OAuthOptions extends Omit<AuthConfig, 'serverUrl'> {
  * request sent again, refresh before expiry. Rejects with `AuthorizationError` when the
  * flow fails.
  */
-export declare function oauthFetch(serverUrl: string | URL, options: OAuthOptions): typeof globalThis.fetch
+export declare function oauthFetch(serverUrl: string | URL, options: OAuthOptions): OAuthFetch
+
+/** `oauthFetch`'s `fetch`, and the grant each of its responses was obtained under. */
+export interface OAuthFetch {
+  (input: string | URL | Request, init?: RequestInit): Promise<Response>
+  /**
+   * The authorization context (one per grant) whose token obtained `response`, or `null`:
+   * give it to `ClientMachine.setAuthContext` and `setRequestAuthContext(id, ...)` before
+   * feeding the answer, so a private result is never served to another grant.
+   */
+  authContext(response: Response): number | null
+}

@@ -46,3 +46,33 @@ export function claims(payload) {
     expiresAtMs: typeof payload.exp === 'number' ? Math.min(Math.max(Math.floor(payload.exp * 1000), 0), Number.MAX_SAFE_INTEGER) : undefined,
   }
 }
+
+/** `application/x-www-form-urlencoded` of one value (RFC 6749 §2.3.1 for client credentials). */
+const form = (s) => encodeURIComponent(s).replace(/%20/g, '+')
+
+/**
+ * An RFC 7662 verifier for `protect(protection, verifier)` (opaque tokens, or any token the
+ * issuer can revoke): each token is POSTed to the authorization server's introspection
+ * `endpoint` (with `clientId`/`clientSecret` by HTTP Basic when given); only an `active`
+ * answer is accepted, so a revoked token is refused at once; `issuer` (optional) must match
+ * its `iss`. The core then checks `aud` against this resource and `exp`. `fetch`: default
+ * `globalThis.fetch` (web APIs only: Node, Deno, Workers). Resolves a token to the caller;
+ * rejects with the reason.
+ */
+export function introspectionVerifier({ endpoint, clientId, clientSecret, issuer, fetch: doFetch = globalThis.fetch }) {
+  if (!endpoint) throw new TypeError('introspectionVerifier: endpoint is required')
+  const headers = { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }
+  if (clientId !== undefined) headers.authorization = `Basic ${btoa(`${form(clientId)}:${form(clientSecret ?? '')}`)}`
+  return async function verify(token) {
+    let doc
+    try {
+      const r = await doFetch(endpoint, { method: 'POST', headers, body: new URLSearchParams({ token, token_type_hint: 'access_token' }).toString() })
+      doc = r.status === 200 ? await r.json() : null
+    } catch {
+      throw new Error('the introspection endpoint failed')
+    }
+    if (doc === null || typeof doc !== 'object' || doc.active !== true) throw new Error('the token is not active')
+    if (issuer !== undefined && doc.iss !== issuer) throw new Error('the token is from another issuer')
+    return claims(doc)
+  }
+}

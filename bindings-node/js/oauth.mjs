@@ -99,7 +99,8 @@ export function bindOAuth(Authorizer) {
         authorizer.startRefresh(Date.now())
         await drive().catch(() => {}) // a failed refresh drops the token: the next 401 authorizes
       }
-      return authorizer.authorizationHeader(url, Date.now())
+      // Read together: the grant (authorization context) this header belongs to.
+      return [authorizer.authorizationHeader(url, Date.now()), authorizer.authContext()]
     })
 
     const challenge = (url, sent, status, www) => lock(async () => {
@@ -110,18 +111,22 @@ export function bindOAuth(Authorizer) {
       await drive()
     })
 
-    return async function fetch(input, init = {}) {
+    // The grant each response was obtained under (null: sent without a token).
+    const grants = new WeakMap()
+
+    async function fetch(input, init = {}) {
       const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url
       // The body is sent again after a challenge: read a stream once.
       let body = init.body
       if (body && typeof body.getReader === 'function') body = new Uint8Array(await new Response(body).arrayBuffer())
       for (let attempt = 0; ; attempt++) {
-        const sent = await header(url)
+        const [sent, grant] = await header(url)
         const headers = new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined))
         if (sent !== null) headers.set('authorization', sent)
         const r = await inner(input instanceof Request ? input.url : url, { ...init, body, headers })
         if ((r.status !== 401 && r.status !== 403) || attempt >= 3) {
           if (r.ok) authorizer.handleSuccess()
+          grants.set(r, sent !== null ? grant : null)
           return r
         }
         const www = r.headers.get('www-authenticate')
@@ -129,5 +134,13 @@ export function bindOAuth(Authorizer) {
         await challenge(url, sent, r.status, www)
       }
     }
+    /**
+     * The authorization context (the grant) whose token obtained `response` (`null`: none):
+     * before feeding the answer of request `id`, `machine.setAuthContext(ctx)` and
+     * `machine.setRequestAuthContext(id, ctx)`, so a private result is cached for that grant
+     * only and never served to another (docs/rules.md §21.7).
+     */
+    fetch.authContext = (response) => grants.get(response) ?? null
+    return fetch
   }
 }

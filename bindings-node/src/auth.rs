@@ -49,6 +49,16 @@ impl Authorizer {
         render(env, self.inner.tokens().map_or(Js::Null, tokens))
     }
 
+    /// The authorization context of the tokens held: one number per grant (restored tokens or
+    /// a new authorization; a refresh keeps it), or `null`. Give it to
+    /// `ClientMachine.setAuthContext` so private results stay with their grant.
+    #[napi(catch_unwind)]
+    pub fn auth_context(&self) -> Option<i64> {
+        self.inner
+            .auth_context()
+            .map(|a| i64::try_from(a.0).unwrap_or(i64::MAX))
+    }
+
     /// The next action, or `null` (see `AuthAction`).
     #[napi(catch_unwind, ts_return_type = "AuthAction | null")]
     pub fn poll_action<'e>(&mut self, env: &'e Env) -> Result<Unknown<'e>> {

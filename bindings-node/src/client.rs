@@ -412,6 +412,24 @@ impl ClientMachine {
         Ok(())
     }
 
+    /// Request `id` was answered under the authorization context `auth` (a 401 ran an
+    /// authorization and it went again with the new token): call before feeding its answer,
+    /// so its private result is cached for that context. No-op for an unknown id.
+    #[napi(catch_unwind)]
+    pub fn set_request_auth_context(
+        &mut self,
+        env: Env,
+        id: i64,
+        #[napi(ts_arg_type = "number | bigint | null")] auth: Option<Int>,
+    ) -> Result<()> {
+        let a = match auth {
+            Some(a) => Some(AuthContext(convert::u64_in(&env, &a, "auth")?)),
+            None => None,
+        };
+        self.inner.set_request_auth_context(id, a);
+        Ok(())
+    }
+
     /// The earliest deadline (ms) at which `handleTimeout` has work, or `null`.
     #[napi(catch_unwind, ts_return_type = "number | bigint | null")]
     pub fn poll_timeout(&self) -> Option<Int> {

@@ -353,6 +353,9 @@ export class ClientMachine {
   }
   handleClose(nowMs) { this._woke(this.inner.handleClose(time(nowMs))) }
   setAuthContext(auth) { this.inner.setAuthContext(auth === null || auth === undefined ? undefined : u64(auth, 'auth')) }
+  setRequestAuthContext(id, auth) {
+    this.inner.setRequestAuthContext(BigInt(Math.trunc(Number(id)) || 0), auth === null || auth === undefined ? undefined : u64(auth, 'auth'))
+  }
   pollTimeout() {
     const t = this.inner.pollTimeout()
     return t === undefined ? null : out64(t)
@@ -413,6 +416,7 @@ export class Authorizer {
     return a
   }
   get isBusy() { return this.inner.isBusy }
+  authContext() { const a = this.inner.authContext(); return a === undefined ? null : Number(a) }
   authorizationHeader(url, nowMs) { return this.inner.authorizationHeader(String(url), time(nowMs)) ?? null }
   refreshDue(nowMs) { return this.inner.refreshDue(time(nowMs)) }
   startRefresh(nowMs) { this.inner.startRefresh(time(nowMs)) }

@@ -153,6 +153,13 @@ impl Authorizer {
         self.0.tokens().map(|t| tokens_dict(py, t)).transpose()
     }
 
+    /// The authorization context of the tokens held (one ``int`` per grant: restored tokens
+    /// or a new authorization; a refresh keeps it), or ``None``: pass it to
+    /// ``ClientMachine.set_auth_context`` so private results stay with their grant.
+    fn auth_context(&self) -> Option<u64> {
+        self.0.auth_context().map(|a| a.0)
+    }
+
     /// The next action (``AuthFetch``, ``AuthAuthorize``, ``AuthStore``, ``AuthRetry``,
     /// ``AuthFailed``), or ``None``; drain after every input.
     fn poll_action(&mut self, py: Python<'_>) -> PyResult<Option<Py<PyAny>>> {

@@ -389,6 +389,14 @@ impl ClientMachine {
             .set_auth_context(auth.map(mcp_context::cache::AuthContext));
     }
 
+    /// Re-keys request ``id`` to the authorization context ``auth`` it was answered under
+    /// (a 401 ran an authorization and it went again with the new token), before its answer
+    /// is fed, so its private result is cached for that context. No-op for an unknown id.
+    fn set_request_auth_context(&mut self, id: i64, auth: Option<u64>) {
+        self.inner
+            .set_request_auth_context(id, auth.map(mcp_context::cache::AuthContext));
+    }
+
     /// The negotiated protocol version, or ``None`` before ``Connected``.
     #[getter]
     fn protocol_version(&self) -> Option<String> {

@@ -13,10 +13,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
+import asyncio
+
 import httpx
 import jwt
 import pytest
 
+from mcp_context.aio import Client
 from mcp_context.server import App, Context, IntrospectionVerifier, JwtVerifier
 
 AUTH = Path(__file__).resolve().parents[2] / "tests" / "auth"
@@ -83,7 +86,17 @@ def protected_app(url: str, issuer: str) -> App:
     def whoami(ctx: Context) -> str:
         return f"{ctx.principal['subject']} via {ctx.principal['client_id']}"
 
+    @app.resource("vault://{name}", complete={"name": ["alpha", "beta"]})
+    def vault(name: str) -> str:
+        return f"vault {name}"
+
+    @app.tool()
+    def touch(uri: str) -> str:
+        app.resource_updated(uri)
+        return "touched"
+
     app.require_scopes("resource", "secret://a", "notes:secret")
+    app.require_scopes("template", "vault://{name}", "notes:secret")
     return app
 
 
@@ -230,3 +243,42 @@ def test_nothing_protected_reaches_a_caller_without_the_scope(issuer, endpoints)
     assert (c.error, c.scope) == ("insufficient_scope", "notes:secret")
     r = post(url, high, "resources/read", {"uri": "secret://a"}, "secret://a")
     assert r.status_code == 200 and "the secret" in r.text
+
+
+def test_a_completion_of_what_needs_another_scope_is_a_step_up(issuer, endpoints):
+    url, _ = endpoints
+    low = "Bearer " + token(CASES["tokens"]["low"], issuer, url)
+    high = "Bearer " + token(CASES["tokens"]["valid"], issuer, url)
+    params = {"ref": {"type": "ref/resource", "uri": "vault://{name}"}, "argument": {"name": "name", "value": "a"}}
+    r = post(url, low, "completion/complete", params)
+    assert r.status_code == 403 and "alpha" not in r.text, r.text
+    assert (bearer(r).error, bearer(r).scope) == ("insufficient_scope", "notes:secret")
+    r = post(url, high, "completion/complete", params)
+    assert r.status_code == 200 and r.json()["result"]["completion"]["values"] == ["alpha"], r.text
+
+
+def test_a_listen_stream_delivers_only_what_its_caller_may_read(issuer, endpoints):
+    # Two callers listen over the runner's SSE streams; the secret is updated, then the public
+    # item: the caller without the scope was never told of the secret, the other once of each.
+    url, _ = endpoints
+    low = {"Authorization": "Bearer " + token(CASES["tokens"]["low"], issuer, url)}
+    high = {"Authorization": "Bearer " + token(CASES["tokens"]["valid"], issuer, url)}
+    uris = ["secret://a", "public://a"]
+
+    async def next_event(sub, timeout: float = 5.0):
+        return await asyncio.wait_for(sub.__anext__(), timeout)
+
+    async def run() -> None:
+        async with Client.http(url, headers=low) as lo, Client.http(url, headers=high) as hi:
+            async with lo.listen(resource_subscriptions=uris) as sl, hi.listen(resource_subscriptions=uris) as sh:
+                assert sl.honoured["resourceSubscriptions"] == ["public://a"], sl.honoured
+                assert sh.honoured["resourceSubscriptions"] == uris, sh.honoured
+                for uri in uris:
+                    await hi.call_tool("touch", {"uri": uri})
+                assert [(await next_event(sh)).uri, (await next_event(sh)).uri] == uris
+                assert (await next_event(sl)).uri == "public://a"
+                for sub in (sl, sh):
+                    with pytest.raises(TimeoutError):
+                        await next_event(sub, 0.5)
+
+    asyncio.run(asyncio.wait_for(run(), 30))

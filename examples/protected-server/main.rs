@@ -7,13 +7,16 @@
 //! ```
 //!
 //! `secret://note` needs the scope `mcp:read` (required of every token); it answers with the
-//! verified caller's client and scopes. The official clients' tests run it
+//! verified caller's client and scopes. `mine://note` answers the same, cached a minute
+//! (private, as every result of a protected server), and `admin://note` needs `mcp:write` (a
+//! 403 step-up): the clients' cache tests read them. The official clients' tests run it
 //! (`tests/auth-server/test_official_client.py`).
 
 use std::sync::Arc;
 
 use mcp_context::auth::resource_server::ResourceServerConfig;
 use mcp_context::messages::owned::{OwnedResource, OwnedResourceContents};
+use mcp_context::server::{CacheHint, ResourceEntry, Scoped};
 use mcp_context_host::http::HttpOptions;
 use mcp_context_host::protect::JwtVerifier;
 use mcp_context_host::{App, Context, ReadRequest};
@@ -45,6 +48,31 @@ async fn main() -> std::io::Result<()> {
             ))
         },
     );
+    app.resource_entry(
+        ResourceEntry {
+            resource: OwnedResource::new("mine://note", "my note"),
+            contents: None,
+            cache: Some(CacheHint::private(60_000)),
+        },
+        |req: ReadRequest, cx: Context| async move {
+            let (client, scopes) = cx
+                .principal()
+                .map(|c| (c.client_id.clone().unwrap_or_default(), c.scopes.join(" ")))
+                .unwrap_or_default();
+            Ok(OwnedResourceContents::text(
+                &req.uri,
+                None,
+                format!("mine for {client} with {scopes}"),
+            ))
+        },
+    );
+    app.resource(
+        OwnedResource::new("admin://note", "admin note"),
+        |req: ReadRequest, _cx: Context| async move {
+            Ok(OwnedResourceContents::text(&req.uri, None, "admin"))
+        },
+    );
+    app.with_server(|s| s.require_scopes(Scoped::Resource("admin://note"), &["mcp:write"]));
     let host = app
         .build()
         .map_err(|e| std::io::Error::other(e.to_string()))?;

@@ -50,3 +50,10 @@ def protected_axum(issuer: str) -> contextlib.AbstractContextManager[str]:
     target/debug: ``secret://note`` needs ``mcp:read``, tokens checked against ``issuer``'s
     JWKS); yields its MCP endpoint URL."""
     return _ready([PROTECTED_SERVER, issuer], "protected-server")
+
+
+def protected_asgi(issuer: str, *args: str) -> contextlib.AbstractContextManager[str]:
+    """Runs our protected ASGI runner (protected-asgi.py, this interpreter's ``mcp_context``:
+    ``secret://note`` and ``mine://note`` need ``mcp:read``, ``admin://note`` ``mcp:write``);
+    yields its MCP endpoint URL; ``args``: ``introspection`` checks tokens by RFC 7662)."""
+    return _ready([sys.executable, os.path.join(os.path.dirname(SERVER), "protected-asgi.py"), issuer, *args], "protected-asgi.py")

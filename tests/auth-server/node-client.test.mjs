@@ -33,6 +33,10 @@ async function run(machine, doFetch, url, call) {
       if (o.method) headers['mcp-method'] = o.method
       if (o.name) headers['mcp-name'] = o.name
       const r = await doFetch(url, { method: 'POST', headers, body: o.bytes })
+      // The cache follows the grant whose token got this answer (docs/rules.md §21.7).
+      const grant = doFetch.authContext?.(r) ?? null
+      machine.setAuthContext(grant)
+      if (o.id !== null) machine.setRequestAuthContext(o.id, grant)
       const text = await r.text()
       if (o.id === null) continue
       const type = r.headers.get('content-type') ?? ''
@@ -103,8 +107,53 @@ for (const [engine, pkg] of [['napi', napi], ['wasm', wasm]]) describe(`on ${eng
     assert.equal(end.last_authorize.resource, axum)
   })
 
+  it('never serves a private result to another grant', async () => {
+    // protected-node.mjs: mine://note is cached a minute, private. The first grant has
+    // mcp:read; admin://note answers 403 step-up, a new authorization with mcp:write: another
+    // grant, so mine://note is fetched again, not served from the first grant's entry.
+    const node = await start(process.execPath, [`${here}protected-node.mjs`, issuer])
+    const doFetch = pkg.oauthFetch(node, { redirectUri: REDIRECT, userAgent: follow, clientName: `node-grants-${engine}` })
+    const machine = new pkg.ClientMachine({ clientInfo: { name: 'node-test', version: '1' }, transport: 'http' })
+    const read = () => run(machine, doFetch, node, (m, t) => m.readResource('mine://note', t))
+    const text = (r) => r.result.contents[0].text
+    const first = await read()
+    const again = await read()
+    assert.ok(!first.fromCache && again.fromCache && text(again) === text(first), text(first))
+    assert.ok(!text(first).split(' ').includes('mcp:write'), text(first))
+    const admin = await run(machine, doFetch, node, (m, t) => m.readResource('admin://note', t))
+    assert.equal(text(admin), 'admin')
+    const after = await read()
+    assert.ok(!after.fromCache, "the first grant's private result was served to the second")
+    assert.ok(text(after).split(' ').includes('mcp:write'), text(after))
+    const cached = await read()
+    assert.ok(cached.fromCache && text(cached) === text(after))
+  })
+
   it('a failed flow rejects with AuthorizationError', async () => {
     const doFetch = pkg.oauthFetch(url, { redirectUri: REDIRECT, userAgent: () => { throw new Error('the user closed the window') } })
     await assert.rejects(doFetch(url, { method: 'POST', body: '{}' }), (e) => e instanceof pkg.AuthorizationError && /closed the window/.test(e.message))
+  })
+})
+
+describe('introspectionVerifier (mcp-context-primitives/jwt) against the authorization server', () => {
+  it('admits an active token and refuses it once revoked: 401 invalid_token', async () => {
+    const node = await start(process.execPath, [`${here}protected-node.mjs`, issuer, 'introspection'])
+    const store = new napi.MemoryTokenStore()
+    const doFetch = napi.oauthFetch(node, { redirectUri: REDIRECT, userAgent: follow, store, clientName: 'node-introspection', refreshSkewMs: 0 })
+    const machine = new napi.ClientMachine({ clientInfo: { name: 'node-test', version: '1' }, transport: 'http' })
+    const read = await run(machine, doFetch, node, (m, t) => m.readResource('secret://note', t))
+    assert.match(read.result.contents[0].text, /^secret for client-\S+ with mcp:read\b/)
+    const { accessToken } = store.load(node)
+    const list = () => fetch(node, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'resources/list' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/list', params: { _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+    })
+    assert.equal((await list()).status, 200)
+    const revoked = await fetch(`${issuer}/revoke`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: accessToken }) })
+    assert.equal(revoked.status, 200)
+    const r = await list()
+    assert.equal(r.status, 401)
+    assert.match(r.headers.get('www-authenticate'), /^Bearer .*error="invalid_token"/)
   })
 })

@@ -125,6 +125,41 @@ function post(url, authorization, method, params, name) {
   })
 }
 
+/**
+ * A `subscriptions/listen` over the runner's event stream: `next(ms)` resolves to its next
+ * message (the acknowledgement first) or `null` after `ms`; `close()` ends it.
+ */
+async function listen(url, authorization, uris) {
+  const ac = new AbortController()
+  const r = await fetch(url, {
+    method: 'POST',
+    signal: ac.signal,
+    headers: { authorization, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'subscriptions/listen' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'subscriptions/listen', params: { _meta: META, notifications: { resourceSubscriptions: uris } } }),
+  })
+  assert.equal(r.status, 200)
+  assert.match(r.headers.get('content-type'), /^text\/event-stream/)
+  const queue = []
+  let buf = ''
+  ;(async () => {
+    try {
+      for await (const chunk of r.body.pipeThrough(new TextDecoderStream())) {
+        buf += chunk
+        for (let m; (m = /\r?\n\r?\n/.exec(buf));) {
+          const data = buf.slice(0, m.index).split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(5).trim()).join('\n')
+          buf = buf.slice(m.index + m[0].length)
+          if (data) queue.push(JSON.parse(data))
+        }
+      }
+    } catch {} // aborted
+  })()
+  const next = async (ms = 5000) => {
+    for (const end = Date.now() + ms; queue.length === 0; await new Promise((res) => setTimeout(res, 20))) if (Date.now() > end) return null
+    return queue.shift()
+  }
+  return { next, close: () => ac.abort() }
+}
+
 /** The `Bearer` challenge's parameters. */
 function bearer(r) {
   const h = r.headers['www-authenticate']
@@ -191,6 +226,40 @@ const suite = (name, endpoints) => describe(name, () => {
     assert.equal(JSON.parse(read.text).result.contents[0].text, 'the secret')
     const me = await post(url, low, 'resources/read', { uri: 'whoami://me' }, 'whoami://me')
     assert.equal(JSON.parse(me.text).result.contents[0].text, 'alice via c1')
+  })
+
+  it('answers a completion of a scoped template with the 403 step-up', async () => {
+    const low = `Bearer ${await token(CASES.tokens.low, issuer.url, url)}`
+    const high = `Bearer ${await token(CASES.tokens.valid, issuer.url, url)}`
+    const params = { ref: { type: 'ref/resource', uri: 'vault://{name}' }, argument: { name: 'name', value: 'a' } }
+    const refused = await post(url, low, 'completion/complete', params)
+    assert.equal(refused.status, 403)
+    assert.deepEqual([bearer(refused).error, bearer(refused).scope], ['insufficient_scope', 'notes:secret'])
+    assert.ok(!refused.text.includes('alpha'))
+    const done = await post(url, high, 'completion/complete', params)
+    assert.equal(done.status, 200)
+    assert.ok(JSON.parse(done.text).result.completion.values.includes('alpha'), done.text)
+  })
+
+  it('delivers on a listen stream only the updates its caller may read', async () => {
+    const low = `Bearer ${await token(CASES.tokens.low, issuer.url, url)}`
+    const high = `Bearer ${await token(CASES.tokens.valid, issuer.url, url)}`
+    const uris = ['secret://a', 'public://a']
+    const [sl, sh] = [await listen(url, low, uris), await listen(url, high, uris)]
+    try {
+      assert.deepEqual((await sl.next()).params.notifications.resourceSubscriptions, ['public://a'])
+      assert.deepEqual((await sh.next()).params.notifications.resourceSubscriptions, uris)
+      // The secret first, then the public item: the caller without the scope is told only of
+      // the second, the other once of each.
+      for (const t of ['touch_secret', 'touch_public']) assert.equal((await post(url, high, 'tools/call', { name: t, arguments: {} }, t)).status, 200)
+      assert.deepEqual([(await sh.next()).params.uri, (await sh.next()).params.uri], uris)
+      assert.equal((await sl.next()).params.uri, 'public://a')
+      assert.equal(await sl.next(500), null)
+      assert.equal(await sh.next(500), null)
+    } finally {
+      sl.close()
+      sh.close()
+    }
   })
 })
 

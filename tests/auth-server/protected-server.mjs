@@ -1,19 +1,15 @@
 // The protected server of the Node authorization tests (node-server.test.mjs), shared by every
 // runner: Node (napi and wasm; fetch and node:http) and workerd (protected-worker.mjs). Web APIs
 // only, so it loads in a Worker.
-import { claims } from '../../bindings-node/js/jwt.mjs'
+import { introspectionVerifier } from '../../bindings-node/js/jwt.mjs'
 
-/** An RFC 7662 verifier for the cases (the package ships the JWT one). */
-export const introspection = (url) => async (tok) => {
-  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: tok }) })
-  const doc = await r.json()
-  if (!doc.active) throw new Error('the token is not active')
-  return claims(doc)
-}
+/** The package's RFC 7662 verifier at `url`. */
+export const introspection = (url) => introspectionVerifier({ endpoint: url, clientId: 'rs', clientSecret: 'secret' })
 
 /**
  * The package's McpServer protected as tests/auth/cases.json says (`table`: its
- * `scopes_supported` and `required_scopes`), with a public, a scoped and a who-am-I item.
+ * `scopes_supported` and `required_scopes`), with a public, a scoped and a who-am-I item, a
+ * scoped template with completions, and a tool `touch(uri)` that reports `uri` updated.
  */
 export function protectedServer(pkg, url, issuer, verifier, table) {
   const server = new pkg.McpServer({ name: 'protected', version: '1.0.0' })
@@ -21,6 +17,13 @@ export function protectedServer(pkg, url, issuer, verifier, table) {
   server.registerResource('public', 'public://a', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'public a' }] }))
   server.registerResource('secret', 'secret://a', {}, async (uri) => ({ contents: [{ uri: uri.href, text: 'the secret' }] }))
   server.registerResource('whoami', 'whoami://me', {}, async (uri, ctx) => ({ contents: [{ uri: uri.href, text: `${ctx.principal?.subject} via ${ctx.principal?.clientId}` }] }))
+  server.registerResource('vault', new pkg.ResourceTemplate('vault://{name}', { list: undefined, complete: { name: () => ['alpha', 'beta'] } }), {},
+    async (uri) => ({ contents: [{ uri: uri.href, text: 'vault' }] }))
+  for (const uri of ['secret://a', 'public://a']) {
+    server.registerTool(`touch_${uri.split(':')[0]}`, { description: `Reports ${uri} updated` },
+      async () => { server.sendResourceUpdated({ uri }); return { content: [{ type: 'text', text: 'touched' }] } })
+  }
   server.requireScopes('resource', 'secret://a', ['notes:secret'])
+  server.requireScopes('template', 'vault://{name}', ['notes:secret'])
   return server
 }

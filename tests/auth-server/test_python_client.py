@@ -9,7 +9,7 @@ import asyncio
 import httpx
 import pytest
 
-from launch import auth_server, protected_axum, protected_ts
+from launch import auth_server, protected_asgi, protected_axum, protected_ts
 from mcp_context import McpError
 from mcp_context.aio import AuthorizationError, Client, MemoryTokenStore, OAuth
 
@@ -121,3 +121,52 @@ def test_reads_from_our_protected_axum_runner() -> None:
         s = stats(issuer)
         assert s["registrations"] == 1 and s["authorizations"] == 1
         assert s["last_authorize"]["resource"] == url
+
+
+def test_a_private_result_stays_with_its_grant() -> None:
+    # Our ASGI runner: mine://note is cached a minute, private (per caller). The first grant
+    # has mcp:read; reading admin://note is a 403 step-up, a new authorization with mcp:write:
+    # another grant, so mine://note is fetched again, never served from the first grant's
+    # cache entry (docs/rules.md §21.7).
+    with auth_server("--scopes", "mcp:read mcp:write") as issuer, protected_asgi(issuer) as url:
+
+        async def run() -> list:
+            async with Client.http(url, auth=OAuth(REDIRECT, follow, client_name="py-grants")) as c:
+                first = await c.read_resource_reply("mine://note")
+                again = await c.read_resource_reply("mine://note")
+                admin = await c.read_resource("admin://note")
+                after = await c.read_resource_reply("mine://note")
+                cached = await c.read_resource_reply("mine://note")
+                return [first, again, admin, after, cached]
+
+        first, again, admin, after, cached = asyncio.run(run())
+        text = lambda r: r.result["contents"][0]["text"]  # noqa: E731
+        assert not first.from_cache and "mcp:write" not in text(first).split(), text(first)
+        assert again.from_cache and text(again) == text(first)
+        assert admin["contents"][0]["text"] == "admin"
+        assert not after.from_cache, "the first grant's private result was served to the second"
+        assert "mcp:write" in text(after).split(), text(after)
+        assert cached.from_cache and text(cached) == text(after)
+        assert stats(issuer)["authorizations"] == 2
+
+
+def test_introspection_refuses_a_revoked_token() -> None:
+    # Our ASGI runner with IntrospectionVerifier at the authorization server's RFC 7662
+    # endpoint: the token the client obtained is admitted, then revoked there: 401 invalid_token.
+    with auth_server("--scopes", "mcp:read mcp:write") as issuer, protected_asgi(issuer, "introspection") as url:
+        store = MemoryTokenStore()
+
+        async def run() -> str:
+            async with Client.http(url, auth=OAuth(REDIRECT, follow, store=store, client_name="py-introspection")) as c:
+                return (await c.read_resource("secret://note"))["contents"][0]["text"]
+
+        assert "mcp:read" in asyncio.run(run())
+        token = store.load(url)["access_token"]
+        meta = {"io.modelcontextprotocol/protocolVersion": "2026-07-28", "io.modelcontextprotocol/clientCapabilities": {}}
+        body = {"jsonrpc": "2.0", "id": 1, "method": "resources/list", "params": {"_meta": meta}}
+        headers = {"authorization": f"Bearer {token}", "accept": "application/json, text/event-stream", "mcp-protocol-version": "2026-07-28", "mcp-method": "resources/list"}
+        assert httpx.post(url, json=body, headers=headers).status_code == 200
+        assert httpx.post(f"{issuer}/revoke", data={"token": token}).status_code == 200
+        r = httpx.post(url, json=body, headers=headers)
+        assert r.status_code == 401
+        assert 'error="invalid_token"' in r.headers["www-authenticate"]

@@ -215,6 +215,21 @@ export class WasmAuthorizer {
         return ret !== 0;
     }
     /**
+     * The authorization context of the tokens held (one per grant), or `undefined`.
+     * @returns {bigint | undefined}
+     */
+    authContext() {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmauthorizer_authContext(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r2 = getDataViewMemory0().getBigInt64(retptr + 8 * 1, true);
+            return r0 === 0 ? undefined : BigInt.asUintN(64, r2);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
      * Starts a refresh when one is due.
      * @param {bigint} now_ms
      */
@@ -622,6 +637,14 @@ export class WasmClient {
         var len0 = WASM_VECTOR_LEN;
         const ret = wasm.wasmclient_listResourceTemplates(this.__wbg_ptr, now_ms, page, ptr0, len0, refresh);
         return BigInt.asUintN(64, ret);
+    }
+    /**
+     * Request `id` was answered under the authorization context `auth` (`undefined`: none).
+     * @param {bigint} id
+     * @param {bigint | null} [auth]
+     */
+    setRequestAuthContext(id, auth) {
+        wasm.wasmclient_setRequestAuthContext(this.__wbg_ptr, id, !isLikeNone(auth), isLikeNone(auth) ? BigInt(0) : auth);
     }
     /**
      * A machine from a JSON configuration (the addon's `ClientConfig` keys).

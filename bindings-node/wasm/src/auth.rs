@@ -37,6 +37,12 @@ impl WasmAuthorizer {
         self.inner.tokens().map_or(Js::Null, tokens).to_json()
     }
 
+    /// The authorization context of the tokens held (one per grant), or `undefined`.
+    #[wasm_bindgen(js_name = authContext)]
+    pub fn auth_context(&self) -> Option<u64> {
+        self.inner.auth_context().map(|a| a.0)
+    }
+
     /// The next action as JSON text (`null`).
     #[wasm_bindgen(js_name = pollAction)]
     pub fn poll_action(&mut self) -> String {

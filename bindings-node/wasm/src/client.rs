@@ -233,6 +233,13 @@ impl WasmClient {
         self.inner.set_auth_context(auth.map(AuthContext));
     }
 
+    /// Request `id` was answered under the authorization context `auth` (`undefined`: none).
+    #[wasm_bindgen(js_name = setRequestAuthContext)]
+    pub fn set_request_auth_context(&mut self, id: i64, auth: Option<u64>) {
+        self.inner
+            .set_request_auth_context(id, auth.map(AuthContext));
+    }
+
     /// The earliest deadline (ms), or `undefined`.
     #[wasm_bindgen(js_name = pollTimeout)]
     pub fn poll_timeout(&self) -> Option<u64> {

@@ -801,6 +801,10 @@ class ClientMachine:
     def set_auth_context(self, auth: int | None) -> None:
         """The authorization context for the cache (private entries are per context)."""
 
+    def set_request_auth_context(self, id: int, auth: int | None) -> None:  # noqa: A002
+        """Re-keys request ``id`` to the authorization context it was answered under (before
+        its answer is fed)."""
+
     @property
     def protocol_version(self) -> str | None:
         """The negotiated version, or ``None`` before ``Connected``."""
@@ -1438,6 +1442,9 @@ class Authorizer:
 
     def tokens(self) -> dict[str, Any] | None:
         """The tokens held."""
+
+    def auth_context(self) -> int | None:
+        """One ``int`` per grant of the tokens held (kept across refreshes), or ``None``."""
 
     def poll_action(self) -> AuthFetch | AuthAuthorize | AuthStore | AuthRetry | AuthFailed | None:
         """The next action; drain after every input."""

@@ -140,6 +140,11 @@ class AuthFlow:
     async def header(self, url: str) -> str | None:
         """The ``Authorization`` value for a request to ``url``, refreshing a token about to
         expire (a failed refresh only drops the token: the next 401 authorizes again)."""
+        return (await self.credentials(url))[0]
+
+    async def credentials(self, url: str) -> tuple[str | None, int | None]:
+        """``header`` and the authorization context (the grant) it belongs to, read together:
+        the client's cache keeps a private result for the grant whose token obtained it."""
         async with self.lock:
             await self._ready()
             a = self.authorizer
@@ -149,7 +154,7 @@ class AuthFlow:
                     await self._drive()
                 except AuthorizationError:
                     pass
-            return a.authorization_header(url, now_ms())
+            return a.authorization_header(url, now_ms()), a.auth_context()
 
     async def challenge(self, url: str, sent: str | None, status: int, www_authenticate: str | None) -> None:
         """A request carrying ``sent`` was answered ``status``: runs the flow unless another

@@ -493,15 +493,19 @@ class _Http(_Transport):
             # With OAuth: a challenge runs the flow, then the same message goes again (at most
             # a few times; the flow counts its own attempts).
             for _attempt in range(4):
-                sent = await self.auth.header(self.url) if self.auth is not None else None
+                sent, grant = await self.auth.credentials(self.url) if self.auth is not None else (None, None)
                 sending = {**headers, "Authorization": sent} if sent is not None else headers
                 async with self.http.stream("POST", self.url, content=body, headers=sending) as r:
                     if self.auth is not None and r.status_code in (401, 403):
                         challenge = (r.status_code, r.headers.get("www-authenticate"))
                         await r.aread()
                     else:
-                        if self.auth is not None and 200 <= r.status_code < 300:
-                            self.auth.success()
+                        if self.auth is not None:
+                            if 200 <= r.status_code < 300:
+                                self.auth.success()
+                            # The cache follows the grant whose token got this answer
+                            # (docs/rules.md §21.7): this result and the lookups after it.
+                            self._grant(client, id, grant if sent is not None else None)
                         answered, broken = await self._answer(client, r, id)
                         break
                 try:
@@ -523,6 +527,13 @@ class _Http(_Transport):
                 client._drain()
             finally:
                 client._auth_failure = None
+
+    @staticmethod
+    def _grant(client: Client, id: int | None, grant: int | None) -> None:  # noqa: A002
+        if not client._closed:
+            client.machine.set_auth_context(grant)
+            if id is not None:
+                client.machine.set_request_auth_context(id, grant)
 
     async def _answer(self, client: Client, r: Any, id: int | None) -> tuple[bool, bool]:  # noqa: A002
         """Feeds one response to the machine: ``(answered, broken)``."""
