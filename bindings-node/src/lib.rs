@@ -43,6 +43,7 @@ mod server;
 mod server_answer;
 mod server_http;
 mod server_protect;
+mod shapes;
 mod template;
 mod waker;
 

@@ -46,6 +46,9 @@ pub struct Polled {
     pub bytes: Option<Vec<u8>>,
 }
 
+mod raw;
+pub use raw::{Raw, ReadParts};
+
 /// A Streamable HTTP request head as the runner has it: the method, the request target
 /// and the header lines, mapped to the core's `RequestHead` by the core (`HeadFields`:
 /// names case-insensitive, values trimmed, repeats joined).
