@@ -118,6 +118,8 @@ mod protect;
 #[cfg(feature = "alloc")]
 mod raw_ids;
 #[cfg(feature = "alloc")]
+mod read_json;
+#[cfg(feature = "alloc")]
 mod register;
 #[cfg(feature = "alloc")]
 mod registry;
@@ -154,6 +156,8 @@ pub use mrtr::InputRequired;
 pub use page::AppCursor;
 #[cfg(feature = "alloc")]
 pub use protect::{Gate, Scoped};
+#[cfg(feature = "alloc")]
+pub use read_json::ReadContents;
 #[cfg(feature = "alloc")]
 pub use registry::{
     Listed, PromptEntry, RegisterError, ResourceEntry, TemplateEntry, TemplateId, ValueSet,
