@@ -542,11 +542,10 @@ impl ServerAdapter {
         contents: &str,
         cache: Option<CacheHint>,
     ) -> Result<()> {
-        let contents = decode::<Vec<OwnedResourceContents>>(contents, "contents")?;
-        self.answer(handle, |s, h| match cache {
-            Some(hint) => s.respond_read_cached(h, contents, hint),
-            None => s.respond_read(h, contents),
-        })
+        // Checked by the core, then written from the text: no owned items (docs/rules.md §14.2).
+        let contents = mcp_context::server::ReadContents::parse(contents)
+            .map_err(|e| crate::error::decode_error(&e, "contents"))?;
+        self.answer(handle, |s, h| s.respond_read_json(h, contents, cache))
     }
 
     /// Answers a `listResources` event with a page (JSON text) and the next cursor.
