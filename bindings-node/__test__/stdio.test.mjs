@@ -7,6 +7,12 @@ import { describe, it } from 'node:test'
 
 const PV = '2026-07-28'
 const META = { 'io.modelcontextprotocol/protocolVersion': PV, 'io.modelcontextprotocol/clientCapabilities': {} }
+// The answers of one write (the runner writes the lines of a turn at once), each a whole line.
+function linesOf(chunk) {
+  const text = Buffer.from(chunk).toString()
+  assert.ok(text.endsWith('\n'), 'a write ends with a whole line')
+  return text.slice(0, -1).split('\n').map((line) => JSON.parse(line))
+}
 const read = (id, extra = {}) => JSON.stringify({ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: 'notes://1', _meta: META, ...extra } })
 
 for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/index.mjs']]) describe(`on ${engine}`, () => {
@@ -17,7 +23,7 @@ for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/
     const input = new PassThrough()
     const lines = []
     let waiting = null
-    const output = { write(chunk) { lines.push(JSON.parse(Buffer.from(chunk).toString().trimEnd())); waiting?.() } }
+    const output = { write(chunk) { lines.push(...linesOf(chunk)); waiting?.() } }
     await pkg.serveStdio(server, { input, output })
     const until = (n) => new Promise((resolve) => {
       waiting = () => { if (lines.length >= n) resolve() }
@@ -56,7 +62,7 @@ for (const [engine, specifier] of [['napi', '../server.mjs'], ['wasm', '../wasm/
     const input = new PassThrough()
     const lines = []
     let waiting = null
-    const output = { write(chunk) { lines.push(JSON.parse(Buffer.from(chunk).toString().trimEnd())); waiting?.() } }
+    const output = { write(chunk) { lines.push(...linesOf(chunk)); waiting?.() } }
     await pkg.serveStdio(server, { input, output })
     const short = read(1)
     assert.ok(short.length < 200)

@@ -9,6 +9,7 @@
 // node:http POSTs on keep-alive sockets with TCP_NODELAY (each request one write),
 // `--concurrency` requests in flight (8), `--seconds` per server (2) in interleaved bursts,
 // the best burst kept (the machine is shared). `--only KEY` runs one server (profiling).
+// The last line is JSON (`{"bench":"node-http",…}`: reads/s and the ratio to the SDK of each).
 //
 //   node bindings-node/bench/http.mjs [--seconds 2] [--concurrency 8] [--only napi]
 import { Agent, createServer, request } from 'node:http'
@@ -121,3 +122,9 @@ console.log(`node ${process.version}, ${seconds}s per server in ${ROUNDS} interl
 console.log('| server | reads/s | vs SDK |')
 console.log('| --- | ---: | ---: |')
 for (const [name, r] of rates) console.log(`| ${name} | ${r.toFixed(0)} | ${(r / sdk).toFixed(1)}× |`)
+// The last line is JSON, for scripts such as the top-level bench.sh.
+const keyOf = Object.fromEntries(servers.map(([name, key]) => [name, key]))
+console.log(JSON.stringify({
+  bench: 'node-http', node: process.version, seconds, concurrency,
+  http: Object.fromEntries(rates.map(([name, r]) => [keyOf[name], { readsPerSec: Math.round(r), vsSdk: Number.isFinite(sdk) ? +(r / sdk).toFixed(2) : null }])),
+}))

@@ -1,13 +1,26 @@
 #!/usr/bin/env node
-// Benchmark (a script, not a timed test): `resources/read` round trips per second through
-// `McpServer` on each engine (napi addon, WebAssembly), over stdio (in process: the stdio
-// runner's calls, `receive` and a sink, `--concurrency` reads in flight) and over Streamable
-// HTTP (node:http through `toNodeHandler`, a keep-alive node:http client), with how many
-// times the server calls into its engine per read. No peers needed (bench/http.mjs compares
-// with the SDK). Interleaved bursts, the best kept (the machine is shared).
+// Benchmark (a script, not a timed test): `resources/read` round trips per second.
 //
-//   node bindings-node/bench/reads.mjs [--seconds 2] [--concurrency 8]
+// 1. Over stdio against the official SDK: the knowledge base (examples/node/kb.mjs) on each
+//    engine (napi addon, WebAssembly) and the same knowledge base on
+//    @modelcontextprotocol/server 2.4.0 with its `StdioServerTransport`
+//    (bench/sdk-kb-stdio.mjs), each its own process driven through pipes by one client
+//    (bench/pipe.mjs: `--window` reads in flight, 32; answers counted, not parsed), in
+//    interleaved bursts, the best kept, with each server's CPU time per read. The SDK run
+//    needs the examples' pinned tools (examples/node/node_modules, linked by test.sh);
+//    without them it is skipped.
+// 2. In process, through `McpServer` on each engine: over stdio (the runner's calls,
+//    `receive` and a sink, `--concurrency` reads in flight) and over Streamable HTTP
+//    (node:http through `toNodeHandler`, a keep-alive node:http client), with how many times
+//    the server calls into its engine per read.
+//
+// The last line is JSON (`{"bench":"node-reads",…}`: reads/s and CPU µs per read of every
+// run, the ratios to the SDK) for scripts such as the top-level bench.sh.
+//
+//   node bindings-node/bench/reads.mjs [--seconds 2] [--concurrency 8] [--window 32] [--only stdio]
 import { Agent, createServer, request } from 'node:http'
+import { createRequire } from 'node:module'
+import { pipeServer } from './pipe.mjs'
 
 const napi = await import('../server.mjs')
 const wasm = await import('../wasm/index.mjs')
@@ -20,6 +33,9 @@ const arg = (name, dflt) => {
 }
 const seconds = arg('--seconds', 2)
 const concurrency = arg('--concurrency', 8)
+const window = arg('--window', 32)
+const onlyAt = process.argv.indexOf('--only') // stdio | in-process: one half
+const only = onlyAt === -1 ? null : process.argv[onlyAt + 1]
 const rounds = 3
 
 const PV = '2026-07-28'
@@ -107,8 +123,49 @@ async function burst(one) {
   return { rate: done / seconds, cpu: (used.user + used.system) / done }
 }
 
+// --- 1. stdio, one process per server, against the SDK -----------------------------------
+const report = { bench: 'node-reads', node: process.version, seconds, window, concurrency, stdio: {}, inProcess: {} }
+if (only !== 'in-process') {
+  const kb = new URL('../../examples/node/kb.mjs', import.meta.url).pathname
+  const sdkKb = new URL('./sdk-kb-stdio.mjs', import.meta.url).pathname
+  const KB_URI = 'kb://acme/fiches/resiliation-contrat'
+  const check = (line) => { if (!line.includes('Résilier un contrat')) throw new Error(`bad answer: ${line.slice(0, 200)}`) }
+  let sdk = true
+  try {
+    createRequire(new URL('../../examples/node/package.json', import.meta.url)).resolve('@modelcontextprotocol/server')
+  } catch {
+    sdk = false
+    console.log('stdio: @modelcontextprotocol/server not found under examples/node (run test.sh\'s Node step): the SDK run is skipped')
+  }
+  const servers = [['napi', [kb]], ['wasm', [kb, '--wasm']], ...(sdk ? [['sdk', [sdkKb]]] : [])]
+  const live = []
+  for (const [key, args] of servers) live.push({ key, server: await pipeServer(args, { uri: KB_URI, window, check }), rate: 0, cpu: Infinity })
+  for (let r = 0; r < rounds; r++) {
+    for (const s of live) {
+      const b = await s.server.burst(seconds * 1000)
+      s.rate = Math.max(s.rate, b.rate)
+      if (b.cpu !== null) s.cpu = Math.min(s.cpu, b.cpu)
+    }
+  }
+  const sdkRate = live.find((s) => s.key === 'sdk')?.rate
+  const sdkCpu = live.find((s) => s.key === 'sdk')?.cpu
+  console.log(`stdio, resources/read of ${KB_URI}: one process per server, ${window} reads in flight, best of ${rounds} bursts of ${seconds} s`)
+  console.log('| server | reads/s | vs SDK | server CPU µs/read |')
+  console.log('| --- | ---: | ---: | ---: |')
+  const names = { napi: 'mcp-context (napi) McpServer, serveStdio', wasm: 'mcp-context (wasm) McpServer, serveStdio', sdk: 'SDK 2.4.0 McpServer, StdioServerTransport' }
+  for (const s of live) {
+    await s.server.close()
+    const cpu = Number.isFinite(s.cpu) ? s.cpu : null
+    const vs = sdkRate ? s.rate / sdkRate : null
+    report.stdio[s.key] = { readsPerSec: Math.round(s.rate), cpuUsPerRead: cpu && +cpu.toFixed(1), vsSdk: vs && +vs.toFixed(2), cpuVsSdk: cpu && sdkCpu ? +(sdkCpu / cpu).toFixed(2) : null }
+    console.log(`| ${names[s.key]} | ${Math.round(s.rate).toLocaleString('en')} | ${vs ? `${vs.toFixed(1)}×` : '–'} | ${cpu ? cpu.toFixed(1) : '–'} |`)
+  }
+  console.log()
+}
+
+// --- 2. in process, through McpServer ---------------------------------------------------
 const runs = []
-for (const [name, pkg] of [['napi', napi], ['wasm', wasm]]) {
+for (const [name, pkg] of only === 'stdio' ? [] : [['napi', napi], ['wasm', wasm]]) {
   const stdio = stdioOf(app(pkg))
   const http = await httpOf(app(pkg))
   const perRead = async (one) => {
@@ -127,8 +184,10 @@ for (let r = 0; r < rounds; r++) {
     run.cpu = Math.min(run.cpu, b.cpu)
   }
 }
-console.log(`resources/read: round trips per second and CPU µs per read (best of ${rounds} bursts of ${seconds} s, ${concurrency} in flight), engine calls per read`)
+if (runs.length) console.log(`in process, resources/read: round trips per second and CPU µs per read (best of ${rounds} bursts of ${seconds} s, ${concurrency} in flight), engine calls per read`)
 for (const run of runs) {
   console.log(`${run.key.padEnd(12)} ${Math.round(run.best).toLocaleString('en').padStart(9)} reads/s  ${run.cpu.toFixed(1).padStart(7)} µs CPU/read  ${run.crossings.toFixed(2)} calls/read`)
+  report.inProcess[run.key.replace(' ', '-')] = { readsPerSec: Math.round(run.best), cpuUsPerRead: +run.cpu.toFixed(1), callsPerRead: run.crossings }
   run.close?.()
 }
+console.log(JSON.stringify(report))

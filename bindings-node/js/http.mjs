@@ -53,13 +53,32 @@ function pathOf(url) {
   return url.slice(start, end)
 }
 
+/**
+ * The host (and port) of `url`, a serialized absolute URL (`Request.url`): what
+ * `new URL(url).host` gives (serialization already lowered the host and dropped a default
+ * port), without parsing it again; the userinfo, if any, is not part of it.
+ */
+function authorityOf(url) {
+  const scheme = url.indexOf('://')
+  if (scheme === -1) return new URL(url).host
+  const start = scheme + 3
+  let end = url.length
+  for (const c of ['/', '?', '#']) {
+    const i = url.indexOf(c, start)
+    if (i !== -1 && i < end) end = i
+  }
+  const at = url.lastIndexOf('@', end)
+  return url.slice(at >= start ? at + 1 : start, end)
+}
+
 /** The request head as the core reads it: method, path and the header lines (the core maps
  * them); the URL's authority stands for a missing `Host` (`:authority`). */
 function headOf(request) {
   const headers = []
   for (const [name, value] of request.headers) headers.push(name, value)
-  headers.push(':authority', new URL(request.url).host)
-  return { method: request.method, path: pathOf(request.url), headers }
+  const url = request.url
+  headers.push(':authority', authorityOf(url))
+  return { method: request.method, path: pathOf(url), headers }
 }
 
 /**

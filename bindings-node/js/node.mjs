@@ -11,11 +11,22 @@ import { authenticate } from './protect.mjs'
 export async function serveStdio(server, { input = process.stdin, output = process.stdout } = {}) {
   output.on?.('error', () => {}) // a closed pipe: the reader is gone
   const stream = server.openStream()
+  // The lines of one turn (every answer to a chunk of input, sync or async handlers alike)
+  // go out in one write, on the next tick: a write per line was a fifth of a read's time.
+  let lines = []
+  let size = 0
+  const write = () => {
+    const out = new Uint8Array(size)
+    let at = 0
+    for (const b of lines) { out.set(b, at); at += b.length; out[at++] = 10 }
+    lines = []
+    size = 0
+    output.write(out)
+  }
   server.attach(stream, (t) => {
-    const line = new Uint8Array(t.bytes.length + 1)
-    line.set(t.bytes)
-    line[t.bytes.length] = 10
-    output.write(line)
+    if (size === 0) process.nextTick(write)
+    lines.push(t.bytes)
+    size += t.bytes.length + 1
   })
   input.on('data', (chunk) => server.receiveStdio(chunk, stream))
   input.on('end', () => { server.receiveStdio(Buffer.alloc(0), stream, true); server.close() })

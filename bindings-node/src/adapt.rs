@@ -6,7 +6,8 @@ use mcp_context_node_adapter::server::Polled;
 use mcp_context_node_adapter::source::{Source, uint_of};
 use mcp_context_node_adapter::{Error, Js, Obj};
 use napi::bindgen_prelude::{
-    Array, BigInt, Buffer, Either, JsObjectValue, JsValue, Null, Object, ToNapiValue, Unknown,
+    Array, BigInt, Buffer, BufferSlice, Either, JsObjectValue, JsValue, Null, Object, ToNapiValue,
+    Unknown,
 };
 use napi::{Env, ValueType};
 
@@ -52,7 +53,7 @@ pub(crate) fn render<'e>(env: &'e Env, v: Js) -> napi::Result<Unknown<'e>> {
         Js::Num(n) => n.into_unknown(env)?,
         Js::Str(s) => env.create_string(&s)?.to_unknown(),
         Js::Json(text) => errors::json_parse(env, text)?,
-        Js::Bytes(b) => Buffer::from(b).into_unknown(env)?,
+        Js::Bytes(b) => BufferSlice::copy_from(env, &b)?.to_unknown(),
         Js::Id(id) => convert::request_id(env, &id)?,
         Js::Arr(items) => {
             let mut a = env.create_array(u32::try_from(items.len()).unwrap_or(u32::MAX))?;
@@ -80,7 +81,8 @@ pub(crate) fn object(env: &Env, o: Obj) -> napi::Result<Object<'_>> {
 pub(crate) fn polled<'e>(env: &'e Env, p: Polled, bytes_key: &str) -> napi::Result<Object<'e>> {
     let mut o = object(env, p.shape)?;
     if let Some(b) = p.bytes {
-        o.set_named_property(bytes_key, Buffer::from(b))?;
+        // Copied into a buffer V8 owns: an external buffer costs a finalizer per output.
+        o.set_named_property(bytes_key, BufferSlice::copy_from(env, &b)?)?;
     }
     Ok(o)
 }

@@ -75,6 +75,8 @@ struct Classes {
     /// `JSON.parse` as the module loaded: results built as JSON text become objects in one
     /// call instead of one call per property.
     json_parse: FunctionRef<String, Unknown<'static>>,
+    /// The object makers of a request's round trip (`shapes.rs`).
+    shapes: crate::shapes::Shapes,
 }
 
 fn missing(what: &str) -> Error {
@@ -106,6 +108,7 @@ pub(crate) fn register_error_classes(mut exports: Object<'_>, env: Env) -> Resul
         template_error: template.create_ref()?,
         mcp_error: mcp.create_ref()?,
         origin_error: origin.create_ref()?,
+        shapes: crate::shapes::load(&env)?,
     };
     exports.set_named_property("McpContextError", base)?;
     exports.set_named_property("TemplateError", template)?;
@@ -115,6 +118,11 @@ pub(crate) fn register_error_classes(mut exports: Object<'_>, env: Env) -> Resul
     crate::fast::register_fast_classes(&mut exports, &env)?;
     // The finaliser drops the references when the environment goes away.
     env.set_instance_data(stored, (), |_| {})
+}
+
+/// The object makers of this environment (`shapes.rs`).
+pub(crate) fn shapes(env: &Env) -> Result<&'static crate::shapes::Shapes> {
+    Ok(&classes(env)?.shapes)
 }
 
 fn classes(env: &Env) -> Result<&'static mut Classes> {

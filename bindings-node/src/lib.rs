@@ -17,6 +17,8 @@
 //!   engine) on this engine: its values rendered as JS, its errors thrown, JS values read by
 //!   its readers. Configuration, events, identifier spellings and the fast paths' buffer
 //!   formats are the adapter's.
+//! * `shapes.rs` (+ `shapes.js`): the outbox's `readResource` events and transmits made by
+//!   JS object literals (one call each instead of a property set per key).
 //!
 //! Panic policy: a panic is a bug, and input never causes one (the core is panic-free), but
 //! every exported method still carries `catch_unwind`, so a bug surfaces as a JS `Error`
@@ -44,6 +46,7 @@ mod server_answer;
 mod server_http;
 mod server_observe;
 mod server_protect;
+mod shapes;
 mod template;
 mod waker;
 

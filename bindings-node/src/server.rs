@@ -403,8 +403,9 @@ impl ServerMachine {
     }
 
     fn drain_into(&mut self, env: &Env, outbox: &mut Object<'_>) -> Result<()> {
-        for (n, p) in (outbox.get_array_length()?..).zip(self.inner.drain()) {
-            outbox.set_element(n, polled(env, p, "bytes")?)?;
+        let make = crate::shapes::Maker::new(env)?;
+        for (n, p) in (outbox.get_array_length()?..).zip(self.inner.drain_raw()) {
+            outbox.set_element(n, make.make(p)?)?;
         }
         let deadline = self
             .inner

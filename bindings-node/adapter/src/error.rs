@@ -144,10 +144,15 @@ impl core::fmt::Display for Error {
 /// Decodes wire-shaped JSON text through the core (`FromJsonText`); a bad value is an
 /// `McpError` with the core's code (-32602 or -32700), status 400.
 pub fn decode<T: mcp_context::messages::owned::FromJsonText>(text: &str, what: &str) -> Result<T> {
-    T::from_json_text(text).map_err(|e| Error::Mcp {
+    T::from_json_text(text).map_err(|e| decode_error(&e, what))
+}
+
+/// The `McpError` for a value the core's decoder refused (see [`decode`]).
+pub fn decode_error(e: &mcp_context::jsonrpc::DecodeError, what: &str) -> Error {
+    Error::Mcp {
         code: e.error_code().0,
         message: format!("{what}: {e}"),
         data: None,
         status: 400,
-    })
+    }
 }

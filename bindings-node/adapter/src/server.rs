@@ -46,6 +46,9 @@ pub struct Polled {
     pub bytes: Option<Vec<u8>>,
 }
 
+mod raw;
+pub use raw::{Raw, ReadParts};
+
 /// A Streamable HTTP request head as the runner has it: the method, the request target
 /// and the header lines, mapped to the core's `RequestHead` by the core (`HeadFields`:
 /// names case-insensitive, values trimmed, repeats joined).
@@ -539,11 +542,10 @@ impl ServerAdapter {
         contents: &str,
         cache: Option<CacheHint>,
     ) -> Result<()> {
-        let contents = decode::<Vec<OwnedResourceContents>>(contents, "contents")?;
-        self.answer(handle, |s, h| match cache {
-            Some(hint) => s.respond_read_cached(h, contents, hint),
-            None => s.respond_read(h, contents),
-        })
+        // Checked by the core, then written from the text: no owned items (docs/rules.md §14.2).
+        let contents = mcp_context::server::ReadContents::parse(contents)
+            .map_err(|e| crate::error::decode_error(&e, "contents"))?;
+        self.answer(handle, |s, h| s.respond_read_json(h, contents, cache))
     }
 
     /// Answers a `listResources` event with a page (JSON text) and the next cursor.

@@ -120,6 +120,8 @@ mod protect;
 #[cfg(feature = "alloc")]
 mod raw_ids;
 #[cfg(feature = "alloc")]
+mod read_json;
+#[cfg(feature = "alloc")]
 mod register;
 #[cfg(feature = "alloc")]
 mod registry;
@@ -158,6 +160,8 @@ pub use mrtr::InputRequired;
 pub use page::AppCursor;
 #[cfg(feature = "alloc")]
 pub use protect::{Gate, Scoped};
+#[cfg(feature = "alloc")]
+pub use read_json::ReadContents;
 #[cfg(feature = "alloc")]
 pub use registry::{
     Listed, PromptEntry, RegisterError, ResourceEntry, TemplateEntry, TemplateId, ValueSet,

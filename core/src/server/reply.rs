@@ -17,14 +17,16 @@ use super::mrtr::{self, InputRequired};
 use super::pending::Owed;
 use crate::error_code::ErrorCode;
 use crate::http::status_for;
-use crate::json::JsonStr;
+use crate::json::{Encode, EncodeError, JsonSink, JsonStr, Writer};
 use alloc::borrow::Cow;
 
 use crate::jsonrpc::ErrorObject;
 use crate::messages::owned::{
     AsView, OwnedCompleteResult, OwnedGetPromptResult, OwnedResourceContents,
 };
-use crate::messages::{ClientCapabilities, InputRequiredResult, Map, ReadResourceResult, Seq};
+use crate::messages::{
+    ClientCapabilities, InputRequiredResult, Map, ReadResourceResult, ResourceContents, Seq,
+};
 
 /// Why the application could not answer (see [`Server::fail`]).
 ///
@@ -136,6 +138,18 @@ impl RespondError {
     }
 }
 
+/// A read's result with its `contents` from elsewhere (see `answer_read_cached`).
+struct ReadWith<'r, 'a, 'c>(
+    &'r ReadResourceResult<'a>,
+    &'r Seq<'c, ResourceContents<'c>>,
+);
+
+impl Encode for ReadWith<'_, '_, '_> {
+    fn encode<S: JsonSink + ?Sized>(&self, w: &mut Writer<'_, S>) -> Result<(), EncodeError> {
+        self.0.encode_with(w, self.1)
+    }
+}
+
 impl Server {
     fn owed(&self, h: Handle) -> Result<&Owed, RespondError> {
         self.pending
@@ -154,14 +168,14 @@ impl Server {
         handle: Handle,
         contents: Vec<OwnedResourceContents>,
     ) -> Result<(), RespondError> {
-        let r = self.answer_read(handle, contents);
+        let r = self.answer_read(handle, Seq::from_source(&contents));
         self.settle(handle, r)
     }
 
-    fn answer_read(
+    pub(super) fn answer_read<'c>(
         &mut self,
         handle: Handle,
-        contents: Vec<OwnedResourceContents>,
+        contents: Seq<'c, ResourceContents<'c>>,
     ) -> Result<(), RespondError> {
         let Owed::Read { cache, .. } = self.owed(handle)? else {
             return Err(RespondError::WrongKind);
@@ -181,14 +195,14 @@ impl Server {
         contents: Vec<OwnedResourceContents>,
         cache: CacheHint,
     ) -> Result<(), RespondError> {
-        let r = self.answer_read_cached(handle, contents, cache);
+        let r = self.answer_read_cached(handle, Seq::from_source(&contents), cache);
         self.settle(handle, r)
     }
 
-    fn answer_read_cached(
+    pub(super) fn answer_read_cached<'c>(
         &mut self,
         handle: Handle,
-        contents: Vec<OwnedResourceContents>,
+        contents: Seq<'c, ResourceContents<'c>>,
         cache: CacheHint,
     ) -> Result<(), RespondError> {
         if !matches!(self.owed(handle)?, Owed::Read { .. }) {
@@ -199,12 +213,14 @@ impl Server {
             .remove(handle)
             .ok_or(RespondError::UnknownHandle)?;
         let hint = self.scoped(cache);
-        let mut result =
-            ReadResourceResult::new(Seq::from_source(&contents), hint.ttl_ms, hint.scope);
-        result.meta = self.result_meta();
+        // The result's own `contents` is a placeholder: the items are written from
+        // `contents` (owned items or checked JSON text, `read_json`), whose lifetime is not
+        // the machine's.
+        let mut shell = ReadResourceResult::new(Seq::from_slice(&[]), hint.ttl_ms, hint.scope);
+        shell.meta = self.result_meta();
         let encoded = super::outbox::encode(&crate::jsonrpc::TypedResponse {
             id: p.id.as_ref(),
-            result,
+            result: ReadWith(&shell, &contents),
         });
         self.deliver(p.stream, p.transport, p.id.as_ref(), encoded);
         Ok(())
