@@ -44,6 +44,7 @@ mod context;
 mod error_code;
 mod errors;
 mod file_root;
+mod fleet;
 mod host_kit;
 mod http;
 mod http_entry;
@@ -86,6 +87,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     client::register(m)?;
     server::register(m)?;
     auth::register(m)?;
+    fleet::register(m)?;
     // `mcp_context/__init__.py` re-exports exactly these.
     m.add(
         "__all__",
