@@ -132,6 +132,8 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "SubscriptionEnded",
             "ClientNotice",
             "ServerMachine",
+            "Fleet",
+            "decode_fleet_event",
             "Handle",
             "Transmit",
             "Retry",
