@@ -64,7 +64,11 @@ impl Fleet {
 
     /// One event from the channel: ``"applied"``, ``"echo"`` (own, skipped), or
     /// ``"malformed"`` / ``"version"`` / ``"kind"`` (not applied).
-    fn receive(&mut self, machine: PyRef<'_, ServerMachine>, data: &[u8]) -> PyResult<&'static str> {
+    fn receive(
+        &mut self,
+        machine: PyRef<'_, ServerMachine>,
+        data: &[u8],
+    ) -> PyResult<&'static str> {
         let mut server = machine.lock()?;
         Ok(match self.inner.receive(&mut server, data) {
             Receipt::Applied => "applied",

@@ -19,9 +19,15 @@ from typing import Any
 from ._core import ServerMachine, Transmit
 
 
+# The wall clock when this module loaded, as an offset of the monotonic clock.
+_WALL_OFFSET_MS = time.time_ns() // 1_000_000 - time.monotonic_ns() // 1_000_000
+
+
 def now_ms() -> int:
-    """Milliseconds of a monotonic clock (the binding's time convention)."""
-    return time.monotonic_ns() // 1_000_000
+    """The machine's clock (the binding's time convention): wall-clock milliseconds at start,
+    advanced by the monotonic clock; so a ``requestState`` sealed by one instance of a fleet,
+    in any runner, expires on another's clock as on its own (docs/scale-out.md)."""
+    return time.monotonic_ns() // 1_000_000 + _WALL_OFFSET_MS
 
 
 class MachineHost:
