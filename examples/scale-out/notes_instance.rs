@@ -152,7 +152,7 @@ fn app(a: &Args, store: &Store, broker: Option<RedisBroker>) -> App {
         app.resource(r, move |req: ReadRequest, cx: Context| {
             let text = read(&s, cx.caller(), &req.uri);
             async move {
-                let text = text.ok_or_else(|| Error::not_found())?;
+                let text = text.ok_or_else(Error::not_found)?;
                 Ok(vec![OwnedResourceContents::text(
                     &req.uri,
                     Some("text/markdown"),
