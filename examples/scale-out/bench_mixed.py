@@ -130,6 +130,7 @@ def main() -> None:
     parser.add_argument("--single", choices=["rust", "node", "py"], default="rust")
     parser.add_argument("--json", action="store_true", help="JSON only (one line)")
     args = parser.parse_args()
+    args.rust = str(Path(args.rust).resolve())
     keys = fleet_keys()
     work = tempfile.mkdtemp(prefix="mixed-bench-")
     db = os.path.join(work, "notes.sqlite")
@@ -144,7 +145,8 @@ def main() -> None:
     redis = Redis().start()
     instances: list[Instance] = []
     try:
-        instances = [make(k, redis.url) for k in ("py", "node", "rust")]
+        for k in ("py", "node", "rust"):
+            instances.append(make(k, redis.url))
         redis.wait_subscribers(3)
         results["fleet"] = asyncio.run(run([i.url for i in instances], instances[0].url, args.updates, args.listens, args.concurrency))
     finally:
