@@ -13,14 +13,15 @@ Runs two configurations, one after the other, on 127.0.0.1:
 * ``single``: one instance (``--single``, the Rust one by default) without a broker, all
   listens on it, the writer on it.
 
-Each listen is a raw SSE stream (one ``httpx`` client in this process) subscribed to
+Each listen is a raw HTTP stream on its own socket (this process counts the update events in the
+bytes, no SSE or JSON parsing) subscribed to
 ``notes://note-4``. Reported per configuration: updates/s (tool calls completed per second,
 the clock stopped when every notification arrived or the wait ended), notifications/s, the
 delay from each tool call's send to the last of its notifications (p50, p99; the k-th
 notification of each stream is the k-th update: one writer instance's events are applied in
 order), and losses (notifications expected but not received within 30 s of the last call).
-This process parses every SSE event: on a small machine it is the bottleneck, so the numbers
-are a floor.
+The load client is one Python process: on a small machine it shares the CPU with the
+instances, so the numbers are a floor.
 """
 
 from __future__ import annotations
@@ -60,16 +61,36 @@ class Proc(Instance):
         return self
 
 
-async def listen(http: httpx.AsyncClient, url: str, i: int, acked: asyncio.Event, arrivals: list[float]) -> None:
-    body = {"jsonrpc": "2.0", "id": f"l{i}", "method": "subscriptions/listen", "params": {"_meta": META, "notifications": {"resourceSubscriptions": [URI]}}}
-    async with http.stream("POST", url, content=json.dumps(body), headers=headers("subscriptions/listen")) as r:
-        async for line in r.aiter_lines():
-            if not line.startswith("data: "):
-                continue
-            if b"acknowledged" in line.encode():
+UPDATED = b"notifications/resources/updated"
+ACKED = b"notifications/subscriptions/acknowledged"
+
+
+async def listen_raw(url: str, i: int, acked: asyncio.Event, arrivals: list[float]) -> None:
+    """The same listen on a bare socket: counts the update events in the raw stream (no SSE or
+    JSON parsing in this process, which would be the bottleneck at 1,000 listens)."""
+    from urllib.parse import urlsplit
+
+    u = urlsplit(url)
+    body = json.dumps({"jsonrpc": "2.0", "id": f"l{i}", "method": "subscriptions/listen", "params": {"_meta": META, "notifications": {"resourceSubscriptions": [URI]}}}).encode()
+    reader, writer = await asyncio.open_connection(u.hostname, u.port)
+    head = "".join(f"{k}: {v}\r\n" for k, v in headers("subscriptions/listen").items())
+    writer.write(f"POST {u.path} HTTP/1.1\r\nhost: {u.netloc}\r\n{head}content-length: {len(body)}\r\n\r\n".encode() + body)
+    await writer.drain()
+    tail = b""
+    keep = len(ACKED)
+    try:
+        while chunk := await reader.read(65536):
+            now = time.perf_counter()
+            buf = tail + chunk
+            if not acked.is_set() and ACKED in buf:
                 acked.set()
-            elif b"resources/updated" in line.encode():
-                arrivals.append(time.perf_counter())
+            arrivals.extend([now] * buf.count(UPDATED))
+            tail = buf[-keep:]
+            # an event split across reads is counted once: the tail cannot hold a whole one
+            if UPDATED in tail:
+                arrivals.pop()
+    finally:
+        writer.close()
 
 
 async def run(urls: list[str], writer_url: str, updates: int, listens: int, concurrency: int) -> dict[str, float]:
@@ -77,7 +98,7 @@ async def run(urls: list[str], writer_url: str, updates: int, listens: int, conc
     async with httpx.AsyncClient(timeout=httpx.Timeout(None, connect=30), limits=limits) as http:
         per_stream: list[list[float]] = [[] for _ in range(listens)]
         acks = [asyncio.Event() for _ in range(listens)]
-        tasks = [asyncio.create_task(listen(http, urls[i % len(urls)], i, acks[i], per_stream[i])) for i in range(listens)]
+        tasks = [asyncio.create_task(listen_raw(urls[i % len(urls)], i, acks[i], per_stream[i])) for i in range(listens)]
         await asyncio.wait_for(asyncio.gather(*(a.wait() for a in acks)), 120)
         sent: list[float] = []
         next_id = iter(range(1, 1 << 30))
