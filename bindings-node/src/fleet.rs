@@ -86,8 +86,8 @@ impl Fleet {
     /// One event from the channel: `applied`, `echo` (own, skipped), or `malformed` /
     /// `version` / `kind` (not applied).
     #[napi(catch_unwind)]
-    pub fn receive(&mut self, machine: &mut ServerMachine, data: Buffer) -> &'static str {
-        match self.inner.receive(machine.inner.machine(), &data) {
+    pub fn receive(&mut self, machine: &mut ServerMachine, event: Buffer) -> &'static str {
+        match self.inner.receive(machine.inner.machine(), &event) {
             Receipt::Applied => "applied",
             Receipt::Echo => "echo",
             Receipt::Rejected(Reject::Version) => "version",

@@ -67,10 +67,10 @@ impl Fleet {
     fn receive(
         &mut self,
         machine: PyRef<'_, ServerMachine>,
-        data: &[u8],
+        event: &[u8],
     ) -> PyResult<&'static str> {
         let mut server = machine.lock()?;
-        Ok(match self.inner.receive(&mut server, data) {
+        Ok(match self.inner.receive(&mut server, event) {
             Receipt::Applied => "applied",
             Receipt::Echo => "echo",
             Receipt::Rejected(Reject::Version) => "version",
@@ -119,8 +119,8 @@ impl Fleet {
 /// ``(version, instance_id, kind, uri)``, or ``None`` when it cannot be applied. For tools
 /// and benchmarks that watch the channel.
 #[pyfunction]
-fn decode_fleet_event(data: &[u8]) -> Option<(u64, String, &'static str, Option<String>)> {
-    let m = mcp_context::fleet::decode(data).ok()?;
+fn decode_fleet_event(event: &[u8]) -> Option<(u64, String, &'static str, Option<String>)> {
+    let m = mcp_context::fleet::decode(event).ok()?;
     let uri = m.change.uri().map(str::to_owned);
     Some((m.version, m.origin.into_owned(), m.change.kind(), uri))
 }

@@ -1459,7 +1459,7 @@ class Fleet:
     def local(self, machine: ServerMachine, kind: str, uri: str | None = None) -> bytes | None:
         """A change made here: applied to ``machine``, then the event to publish (``None``
         while the link is down)."""
-    def receive(self, machine: ServerMachine, data: bytes) -> str:
+    def receive(self, machine: ServerMachine, event: bytes) -> str:
         """One event from the channel: ``"applied"``, ``"echo"``, ``"malformed"``,
         ``"version"`` or ``"kind"``."""
     def link_up(self, machine: ServerMachine) -> bool:
@@ -1474,5 +1474,5 @@ class Fleet:
         """The counters (``connected``, ``published``, ``applied``, ``echoes``, ``dropped``,
         ``rejected``, ``signals``)."""
 
-def decode_fleet_event(data: bytes) -> tuple[int, str, str, str | None] | None:
+def decode_fleet_event(event: bytes) -> tuple[int, str, str, str | None] | None:
     """A fleet event decoded: ``(version, instance_id, kind, uri)``, or ``None``."""

@@ -225,12 +225,12 @@ class RedisBroker:
             await pipe.execute()
             self._fleet.published(len(batch))
 
-    def _apply(self, data: Any) -> None:
+    def _apply(self, event: Any) -> None:
         """One event from the channel to the core (own echoes and unreadable events are
         skipped there)."""
-        if not isinstance(data, bytes | bytearray | str):
+        if not isinstance(event, bytes | bytearray | str):
             return
-        raw = data.encode() if isinstance(data, str) else bytes(data)
+        raw = event.encode() if isinstance(event, str) else bytes(event)
         if self._machine(lambda m: self._fleet.receive(m, raw)) in ("malformed", "version", "kind"):
             log.warning("broker event not applied (malformed, or from a newer instance)")
 
