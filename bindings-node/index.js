@@ -838,6 +838,7 @@ module.exports = nativeBinding
 module.exports.Authorizer = nativeBinding.Authorizer
 module.exports.Cache = nativeBinding.Cache
 module.exports.ClientMachine = nativeBinding.ClientMachine
+module.exports.Fleet = nativeBinding.Fleet
 module.exports.Router = nativeBinding.Router
 module.exports.ServerMachine = nativeBinding.ServerMachine
 module.exports.UriTemplate = nativeBinding.UriTemplate

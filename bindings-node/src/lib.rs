@@ -38,6 +38,7 @@ mod convert;
 mod error_code;
 mod errors;
 mod fast;
+mod fleet;
 mod http;
 mod ident;
 mod router;

@@ -44,6 +44,7 @@ mod context;
 mod error_code;
 mod errors;
 mod file_root;
+mod fleet;
 mod host_kit;
 mod http;
 mod http_entry;
@@ -89,6 +90,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     server::register(m)?;
     observe::register(m)?;
     auth::register(m)?;
+    fleet::register(m)?;
     // `mcp_context/__init__.py` re-exports exactly these.
     m.add(
         "__all__",
@@ -133,6 +135,8 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
             "SubscriptionEnded",
             "ClientNotice",
             "ServerMachine",
+            "Fleet",
+            "decode_fleet_event",
             "Handle",
             "Transmit",
             "Retry",

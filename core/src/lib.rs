@@ -71,6 +71,8 @@ pub mod cache;
 pub mod client;
 pub mod context;
 pub mod error_code;
+#[cfg(feature = "alloc")]
+pub mod fleet;
 pub mod http;
 pub mod ident;
 pub mod json;

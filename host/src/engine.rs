@@ -90,8 +90,10 @@ pub(crate) struct Engine {
     state: Mutex<State>,
     handlers: Handlers,
     start: Instant,
-    /// The wall clock at `start`, for the sinks' timestamps.
-    epoch: std::time::SystemTime,
+    /// Wall-clock milliseconds (UNIX epoch) at `start`: the machine's clock reads the wall
+    /// clock, advanced monotonically, so that `requestState` sealed by one instance of a fleet
+    /// expires on another's clock as on its own (docs/scale-out.md).
+    epoch: u64,
     timer: Notify,
     timer_started: AtomicBool,
     idle: Notify,
@@ -117,7 +119,9 @@ impl Engine {
             }),
             handlers,
             start: Instant::now(),
-            epoch: std::time::SystemTime::now(),
+            epoch: std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(0)),
             timer: Notify::new(),
             timer_started: AtomicBool::new(false),
             idle: Notify::new(),
@@ -127,9 +131,11 @@ impl Engine {
         })
     }
 
-    /// Milliseconds since the engine was built: the machine's clock.
+    /// The machine's clock: wall-clock milliseconds when the engine was built, plus the
+    /// monotonic time since.
     pub(crate) fn now(&self) -> u64 {
-        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
+        let elapsed = u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX);
+        self.epoch.saturating_add(elapsed)
     }
 
     /// Remembers the verified caller of `auth`.
@@ -238,7 +244,7 @@ impl Engine {
             (r, wake, st.server.pending_requests() == 0, gauges)
         };
         if !observed.is_empty() {
-            layers.deliver(&observed, self.epoch, gauges);
+            layers.deliver(&observed, std::time::UNIX_EPOCH, gauges); // the clock is wall ms
         }
         if wake_timer {
             self.timer.notify_one();
@@ -285,6 +291,7 @@ impl Engine {
                 st.armed = st.server.poll_timeout();
                 st.armed
             };
+            let deadline = deadline.map(|d| d.saturating_sub(self.epoch));
             let sleep = crate::timer::sleep_until_deadline(self.start, deadline);
             tokio::select! {
                 () = self.stop.cancelled() => return,

@@ -38,6 +38,8 @@ mod app;
 pub mod client;
 mod engine;
 mod error;
+#[cfg(feature = "redis")]
+pub mod fleet;
 mod handler;
 mod host;
 pub mod http;

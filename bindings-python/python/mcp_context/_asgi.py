@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ._core import SSE_KEEPALIVE, SSE_KEEPALIVE_INTERVAL_MS, sse_event
-from ._host import now_ms
+from ._host import server_now_ms as now_ms
 
 if TYPE_CHECKING:
     from .server import App

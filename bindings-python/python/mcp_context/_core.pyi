@@ -77,6 +77,8 @@ __all__ = [
     "SubscriptionEnded",
     "ClientNotice",
     "ServerMachine",
+    "Fleet",
+    "decode_fleet_event",
     "Handle",
     "Transmit",
     "Retry",
@@ -1495,3 +1497,37 @@ def poll_observations(machine: ServerMachine, now_ms: int) -> list[dict[str, Any
 
 def trace_parent(meta: str | None, header: str | None = None) -> tuple[str, str, int] | None:
     """``(trace_id, span_id, flags)`` of the ``_meta`` traceparent, else the header's."""
+class Fleet:
+    """The core's fleet protocol (docs/rules.md §23); used by ``mcp_context.broker``."""
+
+    def __init__(self, fleet: str, instance_id: str) -> None:
+        """``fleet``: the fleet's name; ``instance_id``: this instance (unique in the fleet)."""
+    @property
+    def channel(self) -> str:
+        """``mcp-context:<fleet>:events``."""
+    @property
+    def instance_id(self) -> str:
+        """This instance's id."""
+    @property
+    def connected(self) -> bool:
+        """Whether the link is up."""
+    def local(self, machine: ServerMachine, kind: str, uri: str | None = None) -> bytes | None:
+        """A change made here: applied to ``machine``, then the event to publish (``None``
+        while the link is down)."""
+    def receive(self, machine: ServerMachine, event: bytes) -> str:
+        """One event from the channel: ``"applied"``, ``"echo"``, ``"malformed"``,
+        ``"version"`` or ``"kind"``."""
+    def link_up(self, machine: ServerMachine) -> bool:
+        """The subscriber is subscribed; ``True`` when every listen was ended."""
+    def link_down(self, machine: ServerMachine) -> bool:
+        """The link is lost or an attempt failed; ``True`` when every listen was ended."""
+    def published(self, n: int) -> None:
+        """``n`` events were handed to the broker."""
+    def dropped(self, n: int) -> None:
+        """``n`` events from ``local`` were dropped by the runner."""
+    def stats(self) -> dict[str, Any]:
+        """The counters (``connected``, ``published``, ``applied``, ``echoes``, ``dropped``,
+        ``rejected``, ``signals``)."""
+
+def decode_fleet_event(event: bytes) -> tuple[int, str, str, str | None] | None:
+    """A fleet event decoded: ``(version, instance_id, kind, uri)``, or ``None``."""

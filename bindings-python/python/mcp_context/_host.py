@@ -20,8 +20,19 @@ from ._core import ServerMachine, Transmit
 
 
 def now_ms() -> int:
-    """Milliseconds of a monotonic clock (the binding's time convention)."""
+    """Milliseconds of a monotonic clock (the client machines' time convention)."""
     return time.monotonic_ns() // 1_000_000
+
+
+# The wall clock when this module loaded, as an offset of the monotonic clock.
+_WALL_OFFSET_MS = time.time_ns() // 1_000_000 - time.monotonic_ns() // 1_000_000
+
+
+def server_now_ms() -> int:
+    """The server machine's clock: wall-clock milliseconds at start, advanced by the monotonic
+    clock; so a ``requestState`` sealed by one instance of a fleet, in any runner, expires on
+    another's clock as on its own (docs/scale-out.md)."""
+    return time.monotonic_ns() // 1_000_000 + _WALL_OFFSET_MS
 
 
 class MachineHost:
@@ -125,7 +136,7 @@ class MachineHost:
         finally:
             self._routing = False
         if self.observed is not None:
-            self.observed(self.machine, now_ms())
+            self.observed(self.machine, server_now_ms())
         if self.after is not None:
             self.after()
         self._arm(self._deadline)
@@ -138,12 +149,12 @@ class MachineHost:
             self._timer = None
         self._timer_at = at
         if at is not None and self.loop is not None:
-            self._timer = self.loop.call_later(max(0, at - now_ms()) / 1000, self._fire)
+            self._timer = self.loop.call_later(max(0, at - server_now_ms()) / 1000, self._fire)
 
     def _fire(self) -> None:
         self._timer = None
         self._timer_at = None
-        self.call(self._timeout, now_ms())
+        self.call(self._timeout, server_now_ms())
 
     def _timeout(self, now: int, *, drain: bool) -> tuple[None, list[Any], int | None]:
         self.machine.handle_timeout(now)

@@ -241,6 +241,6 @@ class RedisSessionStore:
 
 
 def _now() -> int:
-    from ._host import now_ms
+    from ._host import server_now_ms as now_ms
 
     return now_ms()

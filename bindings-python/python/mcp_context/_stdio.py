@@ -18,7 +18,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from ._core import StdioLines
-from ._host import now_ms
+from ._host import server_now_ms as now_ms
 
 if TYPE_CHECKING:
     from .server import App

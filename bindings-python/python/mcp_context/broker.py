@@ -26,17 +26,21 @@ Contract:
 * **Reconnect.** The subscriber retries every ``retry_s`` seconds; a silent broker (partition)
   is detected by a ``PING`` after ``health_s`` seconds without traffic.
 
-Requires the ``redis`` package (redis-py, asyncio client).
+The protocol itself (wire format, echo suppression, applying an event, the edges' signal) is
+the core's (``mcp_context._core.Fleet``, docs/rules.md §23), shared with the Node and Rust
+runners; this module only moves its bytes. Requires the ``redis`` package (redis-py, asyncio
+client).
 """
 
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
+
+from ._core import Fleet
 
 if TYPE_CHECKING:
     from .server import App
@@ -45,7 +49,7 @@ __all__ = ["RedisBroker"]
 
 log = logging.getLogger("mcp_context.broker")
 
-_KINDS = ("resource_updated", "resources_list_changed", "prompts_list_changed")
+_KINDS = ("resource_updated", "resources_list_changed", "prompts_list_changed", "tools_list_changed")
 
 
 class RedisBroker:
@@ -67,43 +71,73 @@ class RedisBroker:
         ``instance_id``: this instance (default: random); ``queue_max``: events kept while
         the publisher is behind (beyond, dropped and counted); ``on_state(connected)``: called
         at each edge, after the listens were ended."""
-        if not fleet or any(c in fleet for c in ":*?[] "):
-            raise ValueError("fleet: a non-empty name without ':', spaces or glob characters")
+        try:
+            self._fleet = Fleet(fleet, instance_id or uuid.uuid4().hex[:16])
+        except ValueError as e:
+            raise ValueError(f"fleet: {e}") from None
         self.url = url
         self.fleet = fleet
-        self.channel = f"mcp-context:{fleet}:events"
-        self.instance_id = instance_id or uuid.uuid4().hex[:16]
+        self.channel = self._fleet.channel
+        self.instance_id = self._fleet.instance_id
         self.retry_s = retry_s
         self.health_s = health_s
         self.on_state = on_state
-        self.connected = False
-        """Whether the subscriber is subscribed now."""
-        self.published = 0
-        self.applied = 0
-        """Remote events applied to the local machine."""
-        self.dropped = 0
-        """Events not published (broker down, queue full)."""
-        self.signals = 0
-        """Edges (down or back) at which the listens were ended."""
         self._queue: asyncio.Queue[bytes] = asyncio.Queue(queue_max)
         self._app: App | None = None
 
+    @property
+    def connected(self) -> bool:
+        """Whether the subscriber is subscribed now."""
+        return self._fleet.connected
+
+    @property
+    def published(self) -> int:
+        return self._fleet.stats()["published"]
+
+    @property
+    def applied(self) -> int:
+        """Remote events applied to the local machine."""
+        return self._fleet.stats()["applied"]
+
+    @property
+    def dropped(self) -> int:
+        """Events not published (broker down, queue full)."""
+        return self._fleet.stats()["dropped"]
+
+    @property
+    def signals(self) -> int:
+        """Edges (down or back) at which the listens were ended."""
+        return self._fleet.stats()["signals"]
+
+    def stats(self) -> dict[str, Any]:
+        """Every counter of the core's fleet end (``echoes`` and ``rejected`` too)."""
+        return self._fleet.stats()
+
+    def _machine(self, fn: Callable[[Any], Any]) -> Any:
+        """``fn(machine)`` on the running server's machine, then a drain (``None`` when the
+        server does not run)."""
+        rt = self._app._runtime if self._app is not None else None
+        if rt is None:
+            return None
+        out = fn(rt.machine)
+        rt.host.drain()
+        return out
+
     # --- publishing (called by App's pushes, on the loop's thread) -------------------------
 
-    def publish(self, kind: str, uri: str | None = None) -> None:
-        """Queues one event for the fleet; never blocks, never raises."""
+    def local(self, kind: str, uri: str | None = None) -> None:
+        """A change made here (``App``'s pushes call it): applied to the machine at once,
+        then queued for the fleet; never blocks, never raises (dropped and counted while
+        the broker is down or the queue is full)."""
         if kind not in _KINDS:
             raise ValueError(f"unknown event kind {kind!r}")
-        if not self.connected:
-            self.dropped += 1
+        data = self._machine(lambda m: self._fleet.local(m, kind, uri))
+        if data is None:
             return
-        event = {"o": self.instance_id, "k": kind}
-        if uri is not None:
-            event["u"] = uri
         try:
-            self._queue.put_nowait(json.dumps(event, separators=(",", ":")).encode())
+            self._queue.put_nowait(data)
         except asyncio.QueueFull:
-            self.dropped += 1
+            self._fleet.dropped(1)
 
     # --- the task (started by App.use_broker with the server) -------------------------------
 
@@ -114,7 +148,6 @@ class RedisBroker:
         from redis.backoff import NoBackoff
 
         self._app = app
-        first = True
         while True:
             client = aioredis.Redis.from_url(self.url, retry=Retry(NoBackoff(), 0), socket_connect_timeout=2)
             pubsub = client.pubsub()
@@ -123,11 +156,9 @@ class RedisBroker:
                 # connected = the broker confirmed the subscription (a stalled broker that
                 # accepts TCP connections and answers nothing is not connected)
                 await asyncio.wait_for(self._subscribe(pubsub), 2 * self.health_s)
-                self.connected = True
                 publisher = asyncio.get_running_loop().create_task(self._publish(client))
-                if not first:
-                    self._signal(True)  # back: what happened meanwhile was not seen here
-                first = False
+                # back (not the first attempt): what happened meanwhile was not seen here
+                self._edge(True, self._machine(self._fleet.link_up))
                 await self._receive(pubsub, publisher)
             except asyncio.CancelledError:
                 raise
@@ -135,21 +166,20 @@ class RedisBroker:
                 if self.connected:
                     log.warning("broker %s lost: %s", self.url, e)
             finally:
-                was = self.connected
-                self.connected = False
+                signalled = self._machine(self._fleet.link_down)
                 if publisher is not None:
                     publisher.cancel()
+                flushed = 0
                 while not self._queue.empty():
                     self._queue.get_nowait()
-                    self.dropped += 1
+                    flushed += 1
+                self._fleet.dropped(flushed)
                 try:
                     await asyncio.wait_for(pubsub.aclose(), 2)
                     await asyncio.wait_for(client.aclose(), 2)
                 except Exception:  # noqa: BLE001 - the connection is gone anyway
                     pass
-                if was:
-                    self._signal(False)
-            first = False
+                self._edge(False, signalled)
             await asyncio.sleep(self.retry_s)
 
     async def _subscribe(self, pubsub: Any) -> None:
@@ -193,35 +223,22 @@ class RedisBroker:
             for data in batch:
                 pipe.publish(self.channel, data)
             await pipe.execute()
-            self.published += len(batch)
+            self._fleet.published(len(batch))
 
-    def _apply(self, data: Any) -> None:
-        """One remote event to the local machine (own echoes and malformed events dropped)."""
-        try:
-            event = json.loads(data)
-            origin, kind = event["o"], event["k"]
-        except (ValueError, TypeError, KeyError, RecursionError):
-            log.warning("malformed broker event dropped")
+    def _apply(self, event: Any) -> None:
+        """One event from the channel to the core (own echoes and unreadable events are
+        skipped there)."""
+        if not isinstance(event, bytes | bytearray | str):
             return
-        if origin == self.instance_id or self._app is None:
-            return
-        uri = event.get("u")
-        if kind == "resource_updated" and isinstance(uri, str):
-            self._app._push(lambda m: m.resource_updated(uri))
-        elif kind == "resources_list_changed":
-            self._app._push(lambda m: m.resources_list_changed())
-        elif kind == "prompts_list_changed":
-            self._app._push(lambda m: m.prompts_list_changed())
-        else:
-            return
-        self.applied += 1
+        raw = event.encode() if isinstance(event, str) else bytes(event)
+        if self._machine(lambda m: self._fleet.receive(m, raw)) in ("malformed", "version", "kind"):
+            log.warning("broker event not applied (malformed, or from a newer instance)")
 
-    def _signal(self, connected: bool) -> None:
-        """Ends every listen stream of this instance (graceful listen result): the clients
-        re-listen and refetch, since events of the fleet may have been missed."""
-        self.signals += 1
-        if self._app is not None:
-            self._app._push(lambda m: m.shutdown())
+    def _edge(self, connected: bool, signalled: bool | None) -> None:
+        """After the core ended every listen stream at an edge (``signalled``; the clients
+        re-listen and refetch), tells ``on_state``."""
+        if not signalled:
+            return
         if self.on_state is not None:
             try:
                 self.on_state(connected)

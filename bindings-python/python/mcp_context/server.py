@@ -380,25 +380,31 @@ class App:
     def resource_updated(self, uri: str) -> None:
         """Tells the listens that opted in that ``uri`` changed (from the loop's thread);
         with a broker (``use_broker``), the fleet's other instances too."""
-        self._push(lambda m: m.resource_updated(uri))
         if self._broker is not None:
-            self._broker.publish("resource_updated", uri)
+            self._broker.local("resource_updated", uri)  # applied here, then published
+        else:
+            self._push(lambda m: m.resource_updated(uri))
 
     def resources_list_changed(self) -> None:
         """``notifications/resources/list_changed`` to the listens that opted in."""
-        self._push(lambda m: m.resources_list_changed())
         if self._broker is not None:
-            self._broker.publish("resources_list_changed")
+            self._broker.local("resources_list_changed")  # applied here, then published
+        else:
+            self._push(lambda m: m.resources_list_changed())
 
     def prompts_list_changed(self) -> None:
         """``notifications/prompts/list_changed`` to the listens that opted in."""
-        self._push(lambda m: m.prompts_list_changed())
         if self._broker is not None:
-            self._broker.publish("prompts_list_changed")
+            self._broker.local("prompts_list_changed")  # applied here, then published
+        else:
+            self._push(lambda m: m.prompts_list_changed())
 
     def tools_list_changed(self) -> None:
         """``notifications/tools/list_changed`` to the listens that opted in."""
-        self._push(lambda m: m.tools_list_changed())
+        if self._broker is not None:
+            self._broker.local("tools_list_changed")
+        else:
+            self._push(lambda m: m.tools_list_changed())
 
     def log(self, level: str, data: Any, logger: str | None = None) -> int:
         """``notifications/message`` (``level``: ``"debug"`` … ``"emergency"``; ``data``: any
@@ -418,6 +424,7 @@ class App:
         ``run(app)`` task, started with the server, applies the other instances' events
         through ``_push``. Call before the server starts."""
         self._broker = broker
+        broker._app = self
         self._startup.append(lambda: broker.run(self))
 
     def use_session_store(self, store: Any) -> None:

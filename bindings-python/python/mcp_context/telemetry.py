@@ -207,11 +207,10 @@ class Otel(Sink):
         self.refusals = meter.create_counter(REFUSALS, description="Requests refused by a limit")
         self.listens = meter.create_gauge(OPEN_LISTENS, description="Open listen subscriptions")
         self.sessions = meter.create_gauge(OPEN_SESSIONS, description="Open 2025-11-25 HTTP sessions")
-        # the host's monotonic ms -> wall-clock ns
-        self._offset_ns = time.time_ns() - time.monotonic_ns()
-
-    def _ns(self, ms: int) -> int:
-        return ms * 1_000_000 + self._offset_ns
+    @staticmethod
+    def _ns(ms: int) -> int:
+        # The server machine's clock is wall-clock ms (_host.server_now_ms).
+        return ms * 1_000_000
 
     def request(self, obs: dict[str, Any], parent: tuple[str, str, int] | None) -> None:
         trace = self._trace

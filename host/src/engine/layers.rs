@@ -38,7 +38,7 @@ impl Engine {
             Err(e) => {
                 self.handlers
                     .layers
-                    .refused_by(&e, auth, self.epoch, self.now());
+                    .refused_by(&e, auth, std::time::UNIX_EPOCH, self.now());
                 self.answered::<T>(handle, Err(e), |_, _, _| Ok(()), Some(&call));
                 Err(())
             }

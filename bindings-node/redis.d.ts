@@ -1,0 +1,46 @@
+// `mcp-context-primitives/redis`: scale-out on Redis (docs/scale-out.md).
+
+/** The counters of a fleet end. */
+export interface FleetStats {
+  connected: boolean
+  published: number
+  applied: number
+  echoes: number
+  dropped: number
+  rejected: number
+  signals: number
+}
+
+export interface RedisBrokerOptions {
+  /** The fleet's name (channel `mcp-context:<fleet>:events`). */
+  fleet?: string
+  /** This instance's id (default: random). */
+  instanceId?: string
+  /** Between two connection attempts (500). */
+  retryMs?: number
+  /** Silence before a PING, and the PING's deadline (5000). */
+  healthMs?: number
+  /** Events waiting for the publisher (10 000). */
+  queueMax?: number
+  /** The `redis` package's `createClient` (default: imported). */
+  createClient?: (options: object) => unknown
+  /** Called at each edge, after the listens were ended. */
+  onState?: (connected: boolean) => void
+}
+
+/** The fleet's event bus on one Redis: publish this instance's changes, apply the others'. */
+export declare class RedisBroker {
+  constructor(url?: string, options?: RedisBrokerOptions)
+  readonly url: string
+  readonly channel: string
+  readonly instanceId: string
+  readonly connected: boolean
+  stats(): FleetStats
+  /** Runs the broker for `server` (an `McpServer` on the native engine); its `send*` pushes go to the fleet. */
+  start(server: object): this
+  close(): Promise<void>
+  resourceUpdated(uri: string): void
+  resourcesListChanged(): void
+  promptsListChanged(): void
+  toolsListChanged(): void
+}

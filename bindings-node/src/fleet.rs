@@ -1,0 +1,138 @@
+//! `Fleet`: the core's fleet protocol (`mcp_context::fleet`, docs/rules.md §23) for the
+//! package's Redis broker (`mcp-context-primitives/redis`), which only moves its bytes.
+
+use mcp_context::fleet::{Change, Fleet as CoreFleet, Receipt, Reject};
+use napi::bindgen_prelude::Buffer;
+use napi_derive::napi;
+
+use crate::server::ServerMachine;
+
+/// One instance's end of the fleet protocol: `new Fleet(fleet, instanceId)`. Each method that
+/// takes `machine` runs on that `ServerMachine` (drain it afterwards).
+#[napi]
+pub struct Fleet {
+    inner: CoreFleet,
+}
+
+/// The counters of a fleet end.
+#[napi(object)]
+pub struct FleetStats {
+    /// The link is up.
+    pub connected: bool,
+    /// Events handed to the broker.
+    pub published: f64,
+    /// Other instances' events applied here.
+    pub applied: f64,
+    /// Own events seen back and skipped.
+    pub echoes: f64,
+    /// Local events not published (broker down, queue full or flushed).
+    pub dropped: f64,
+    /// Received events not applied (malformed, newer version or kind).
+    pub rejected: f64,
+    /// Edges at which every listen stream was ended.
+    pub signals: f64,
+}
+
+fn err(msg: String) -> napi::Error {
+    napi::Error::new(napi::Status::InvalidArg, msg)
+}
+
+#[napi]
+impl Fleet {
+    /// `fleet`: the fleet's name; `instanceId`: this instance (unique in the fleet).
+    #[napi(constructor, catch_unwind)]
+    pub fn new(fleet: String, instance_id: String) -> napi::Result<Self> {
+        CoreFleet::new(&fleet, &instance_id)
+            .map(|inner| Self { inner })
+            .map_err(|e| err(e.to_string()))
+    }
+
+    /// `mcp-context:<fleet>:events`.
+    #[napi(getter, catch_unwind)]
+    pub fn channel(&self) -> String {
+        self.inner.channel().to_owned()
+    }
+
+    /// This instance's id.
+    #[napi(getter, catch_unwind)]
+    pub fn instance_id(&self) -> String {
+        self.inner.origin().to_owned()
+    }
+
+    /// Whether the link is up.
+    #[napi(getter, catch_unwind)]
+    pub fn connected(&self) -> bool {
+        self.inner.is_connected()
+    }
+
+    /// A change made here (`kind`: `resource_updated` with `uri`, `resources_list_changed`,
+    /// `prompts_list_changed`, `tools_list_changed`): applied to `machine`, then the event to
+    /// publish, or `null` while the link is down.
+    #[napi(catch_unwind)]
+    pub fn local(
+        &mut self,
+        machine: &mut ServerMachine,
+        kind: String,
+        uri: Option<String>,
+    ) -> napi::Result<Option<Buffer>> {
+        let change = Change::from_kind(&kind, uri.as_deref())
+            .ok_or_else(|| err(format!("unknown event kind {kind:?}")))?;
+        Ok(self
+            .inner
+            .local(machine.inner.machine(), &change)
+            .map(|b| Buffer::from(b.to_vec())))
+    }
+
+    /// One event from the channel: `applied`, `echo` (own, skipped), or `malformed` /
+    /// `version` / `kind` (not applied).
+    #[napi(catch_unwind)]
+    pub fn receive(&mut self, machine: &mut ServerMachine, event: Buffer) -> &'static str {
+        match self.inner.receive(machine.inner.machine(), &event) {
+            Receipt::Applied => "applied",
+            Receipt::Echo => "echo",
+            Receipt::Rejected(Reject::Version) => "version",
+            Receipt::Rejected(Reject::Kind) => "kind",
+            Receipt::Rejected(_) => "malformed",
+        }
+    }
+
+    /// The subscriber is subscribed; `true` when every listen was ended (not the first link).
+    #[napi(catch_unwind)]
+    pub fn link_up(&mut self, machine: &mut ServerMachine) -> bool {
+        self.inner.link_up(machine.inner.machine())
+    }
+
+    /// The link is lost or an attempt failed; `true` when every listen was ended.
+    #[napi(catch_unwind)]
+    pub fn link_down(&mut self, machine: &mut ServerMachine) -> bool {
+        self.inner.link_down(machine.inner.machine())
+    }
+
+    /// `n` events were handed to the broker.
+    #[napi(catch_unwind)]
+    pub fn published(&mut self, n: u32) {
+        self.inner.published(u64::from(n));
+    }
+
+    /// `n` events from `local` were dropped by the runner (queue full or flushed).
+    #[napi(catch_unwind)]
+    pub fn dropped(&mut self, n: u32) {
+        self.inner.dropped(u64::from(n));
+    }
+
+    /// The counters.
+    #[napi(catch_unwind)]
+    #[allow(clippy::cast_precision_loss)] // counters far below 2^53
+    pub fn stats(&self) -> FleetStats {
+        let s = self.inner.stats();
+        FleetStats {
+            connected: s.connected,
+            published: s.published as f64,
+            applied: s.applied as f64,
+            echoes: s.echoes as f64,
+            dropped: s.dropped as f64,
+            rejected: s.rejected as f64,
+            signals: s.signals as f64,
+        }
+    }
+}
