@@ -20,9 +20,9 @@ use std::time::Instant;
 
 use futures_util::FutureExt;
 use mcp_context::server::{
-    CompletionTarget, Event, Handle, Output, ReadTarget, RespondError, Server, StreamId, Transmit,
+    CompletionTarget, Event, Handle, Output, ReadTarget, RespondError, Server, StreamId,
 };
-use tokio::sync::{Notify, mpsc};
+use tokio::sync::Notify;
 use tokio_util::sync::CancellationToken;
 
 use crate::app::Handlers;
@@ -32,7 +32,7 @@ use crate::handler::{
 };
 
 /// Where the transmits of one stream go.
-pub(crate) type Sink = mpsc::UnboundedSender<Transmit>;
+pub(crate) type Sink = crate::queue::Sender;
 
 /// What the mutex guards.
 pub(crate) struct State {
@@ -215,6 +215,34 @@ impl Engine {
                 }
             }
         }
+    }
+
+    /// Starts a task that nudges every open stream each `every` (the event streams write a
+    /// keepalive comment when nudged, `crate::http`): one ticker for all the streams, not a
+    /// timer per listen. It ends with the engine ([`Engine::stop`], or the last `Arc`).
+    pub(crate) fn start_keepalive(self: &Arc<Self>, every: std::time::Duration) {
+        if every.is_zero() {
+            return;
+        }
+        let engine = Arc::downgrade(self);
+        let stop = self.stop.clone();
+        tokio::spawn(async move {
+            let start = tokio::time::Instant::now() + every;
+            let mut tick = tokio::time::interval_at(start, every);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tokio::select! {
+                    () = stop.cancelled() => return,
+                    _ = tick.tick() => {}
+                }
+                let Some(engine) = engine.upgrade() else {
+                    return;
+                };
+                for sink in engine.lock().sinks.values() {
+                    sink.nudge();
+                }
+            }
+        });
     }
 
     /// Stops the timer task.

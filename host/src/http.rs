@@ -11,7 +11,8 @@
 //! Answers produced at once come back whole. Otherwise the POST's stream stays open: the
 //! first transmit gives the status and kind (`application/json` body, or
 //! `text/event-stream` for a listen or a request with progress), SSE streams get a comment
-//! line every [`HttpOptions::keepalive`], and the response ends with the machine's
+//! line every [`HttpOptions::keepalive`] (from one ticker per router, not a timer per
+//! stream: an open listen costs no timer), and the response ends with the machine's
 //! `end_of_stream`. A client that goes away is reported to the machine
 //! (`Server::stream_closed`): its subscriptions end and its handlers are cancelled.
 //!
@@ -40,11 +41,11 @@ use futures_util::Stream;
 use mcp_context::auth::resource_server::ScopeSet;
 use mcp_context::http::{HeadCheck, HeadFields, HttpResponse, HttpStart, Refusal, sse};
 use mcp_context::server::{BodyKind, Ctx, Gate, StreamId, Transmit};
-use tokio::sync::mpsc;
 
 use crate::engine::Engine;
 use crate::host::Host;
 use crate::protect::{TokenVerifier, caller_id, epoch_ms};
+use crate::queue::{Receiver, channel};
 
 /// Resolves the caller of a request from its head: `Ok(auth id)` (`0` = anonymous, the
 /// value handlers see as [`crate::Context::caller`]), or `Err(response)` to refuse it
@@ -104,6 +105,7 @@ impl Host {
     /// [`Host::router`] with options.
     pub fn router_with(&self, options: HttpOptions) -> Router {
         self.engine.start_timer();
+        self.engine.start_keepalive(options.keepalive);
         let path = self.engine.read(endpoint_path);
         let service = Arc::new(Service {
             engine: self.engine.clone(),
@@ -245,7 +247,7 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
         Err(_) => return respond(Refusal::PayloadTooLarge.response("POST")),
     };
     let stream = svc.engine.new_stream();
-    let (tx, rx) = mpsc::unbounded_channel();
+    let (tx, rx) = channel();
     let mut ctx = Ctx::http(stream, auth);
     if let Some(s) = scopes {
         ctx = ctx.with_scopes(s);
@@ -268,7 +270,7 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
                 stream,
                 ended: false,
             };
-            answer(guard, rx, svc.options.keepalive).await
+            answer(guard, rx).await
         }
         // A 2025-11-25 session's GET stream: the head now, then the session's events.
         HttpStart::EventStream { response, .. } => {
@@ -285,7 +287,6 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
                 first: None,
                 rx,
                 guard,
-                keepalive: keepalive(svc.options.keepalive),
             };
             builder
                 .body(Body::from_stream(events))
@@ -329,11 +330,7 @@ impl Drop for Guard {
     }
 }
 
-async fn answer(
-    mut guard: Guard,
-    mut rx: mpsc::UnboundedReceiver<Transmit>,
-    keepalive: Duration,
-) -> Response {
+async fn answer(mut guard: Guard, mut rx: Receiver) -> Response {
     let Some(first) = rx.recv().await else {
         guard.ended = true;
         return internal();
@@ -353,23 +350,17 @@ async fn answer(
         first: Some(first),
         rx,
         guard,
-        keepalive: self::keepalive(keepalive),
     };
     builder
         .body(Body::from_stream(events))
         .unwrap_or_else(|_| internal())
 }
 
-fn keepalive(every: Duration) -> tokio::time::Interval {
-    tokio::time::interval_at(tokio::time::Instant::now() + every, every)
-}
-
 /// The event stream of one POST (or legacy session GET): `data:` events from the machine, `:` comments while idle.
 struct Events {
     first: Option<Transmit>,
-    rx: mpsc::UnboundedReceiver<Transmit>,
+    rx: Receiver,
     guard: Guard,
-    keepalive: tokio::time::Interval,
 }
 
 fn event(t: &Transmit) -> Bytes {
@@ -400,9 +391,10 @@ impl Stream for Events {
             }
             Poll::Pending => {}
         }
-        match self.keepalive.poll_tick(cx) {
-            Poll::Ready(_) => Poll::Ready(Some(Ok(Bytes::from_static(sse::KEEPALIVE)))),
-            Poll::Pending => Poll::Pending,
+        // The engine's ticker nudged every stream (`Engine::start_keepalive`).
+        if self.rx.take_nudge() {
+            return Poll::Ready(Some(Ok(Bytes::from_static(sse::KEEPALIVE))));
         }
+        Poll::Pending
     }
 }

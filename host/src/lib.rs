@@ -42,6 +42,7 @@ mod host;
 pub mod http;
 mod notify;
 pub mod protect;
+mod queue;
 mod stdio;
 mod timer;
 

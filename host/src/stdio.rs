@@ -11,10 +11,9 @@
 use std::io;
 use std::sync::Arc;
 
-use mcp_context::server::{Ctx, Transmit};
+use mcp_context::server::Ctx;
 use mcp_context::stdio::{Line, LineSplitter};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::mpsc;
 
 use crate::app::App;
 use crate::engine::Engine;
@@ -54,7 +53,7 @@ impl Host {
         let engine = &self.engine;
         engine.start_timer();
         let stream = engine.new_stream();
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = crate::queue::channel();
         engine.open_stream(stream, tx);
         let ctx = Ctx::stdio(stream);
         let mut writer = tokio::spawn(write_loop(writer, rx));
@@ -101,7 +100,7 @@ fn handle(engine: &Arc<Engine>, line: Line<'_>, ctx: Ctx) {
 
 async fn write_loop<W: AsyncWrite + Unpin>(
     writer: W,
-    mut rx: mpsc::UnboundedReceiver<Transmit>,
+    mut rx: crate::queue::Receiver,
 ) -> io::Result<()> {
     let mut w = BufWriter::with_capacity(64 * 1024, writer);
     while let Some(t) = rx.recv().await {
