@@ -6,7 +6,7 @@ bound."""
 import sys
 
 import uvicorn
-from mcp_context import App
+from mcp_context.server import App
 
 
 def opt(name: str, default: str) -> str:
