@@ -167,9 +167,11 @@ async fn listen(a: Arc<Args>, sh: Arc<Shared>, i: usize, gate: Arc<Semaphore>) {
         if ups > 0 {
             let prev = sh.arrived[i].load(Ordering::Relaxed);
             if prev == 0 {
-                sh.arrived[i].store(u64::try_from(at).unwrap_or(u64::MAX).max(1), Ordering::Relaxed);
-                sh.duplicates
-                    .fetch_add(ups as u64 - 1, Ordering::Relaxed);
+                sh.arrived[i].store(
+                    u64::try_from(at).unwrap_or(u64::MAX).max(1),
+                    Ordering::Relaxed,
+                );
+                sh.duplicates.fetch_add(ups as u64 - 1, Ordering::Relaxed);
             } else {
                 sh.duplicates.fetch_add(ups as u64, Ordering::Relaxed);
             }
@@ -259,7 +261,10 @@ async fn main() {
         if r + f >= total {
             break;
         }
-        if tokio::time::timeout(Duration::from_secs(60), note).await.is_err() {
+        if tokio::time::timeout(Duration::from_secs(60), note)
+            .await
+            .is_err()
+        {
             break;
         }
     }
@@ -272,7 +277,9 @@ async fn main() {
     let t0 = sh.base.elapsed().as_nanos() as u64;
     let done = sh.done_note.notified();
     let _ = touch(&a).await;
-    let all = tokio::time::timeout(Duration::from_secs(30), done).await.is_ok();
+    let all = tokio::time::timeout(Duration::from_secs(30), done)
+        .await
+        .is_ok();
     if !all {
         // Stragglers: whatever arrived in the window counts.
         tokio::time::sleep(Duration::from_millis(10)).await;

@@ -69,7 +69,11 @@ async fn main() -> std::io::Result<()> {
     app.resource(
         OwnedResource::new("bench://hot", "hot"),
         |req: ReadRequest, _cx: Context| async move {
-            Ok(OwnedResourceContents::text(&req.uri, None, "hot".to_owned()))
+            Ok(OwnedResourceContents::text(
+                &req.uri,
+                None,
+                "hot".to_owned(),
+            ))
         },
     );
     let host = app.build().expect("a valid app");
