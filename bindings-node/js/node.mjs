@@ -110,21 +110,31 @@ const EMPTY = new Uint8Array(0)
 /** The direct node:http listener of an `McpServer` (see `toNodeHandler`). */
 function nodeHandler(server) {
   const machine = server.machine
+  // The open event streams, and one keepalive ticker for all of them (a timer per listen
+  // would cost memory by the hundred thousand listens); it runs only while one is open.
+  const streams = new Set()
+  let ticker = null
+  const tick = () => { const { keepalive } = server.sse; for (const r of streams) r.write(keepalive) }
+  const watch = (res) => {
+    streams.add(res)
+    if (ticker === null) { ticker = setInterval(tick, server.sse.intervalMs); ticker.unref?.() }
+  }
+  const unwatch = (res) => {
+    if (streams.delete(res) && streams.size === 0) { clearInterval(ticker); ticker = null }
+  }
 
   /** Feeds the body to the machine and answers: JSON at once or as transmits, or SSE. */
   function handle(req, res, head, body, door) {
     const stream = server.openStream()
     if (server._obs !== null) server._obs.header(stream, req.headers.traceparent)
-    const { event, keepalive, intervalMs } = server.sse
+    const { event } = server.sse
     let sse = false
     let open = true
-    let idle = null // the keepalive timer of an event stream
     const startSse = () => {
       sse = true
-      idle = setInterval(() => res.write(keepalive), intervalMs)
-      idle.unref?.()
+      watch(res)
     }
-    const end = () => { clearInterval(idle); server.detach(stream, false); open = false; res.end() }
+    const end = () => { unwatch(res); server.detach(stream, false); open = false; res.end() }
     server.attach(stream, (t) => {
       if (!open) return
       if (!sse) {
@@ -142,7 +152,7 @@ function nodeHandler(server) {
       res.write(event(t.bytes))
       if (t.endOfStream) end()
     })
-    res.on('close', () => { clearInterval(idle); if (open) { open = false; server.detach(stream, true) } })
+    res.on('close', () => { unwatch(res); if (open) { open = false; server.detach(stream, true) } })
     let start
     try {
       start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: req.socket.remoteAddress }, server._outbox)

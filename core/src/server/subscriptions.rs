@@ -5,7 +5,7 @@
 //! closes, its queue overflows, or the server shuts down. Its state is scoped to the listen
 //! request (docs/rules.md §1.5), keyed by (stream, listen id).
 
-use super::vecmap::VecMap;
+use alloc::collections::BTreeMap;
 use alloc::string::String;
 use alloc::vec::Vec;
 
@@ -122,13 +122,16 @@ impl Subscription {
 /// Serial number of a subscription (never reused).
 pub(crate) type SubKey = u64;
 
+/// B-trees, not the server's sorted-`Vec` map: a process holds listens by the hundred
+/// thousand, and removing one from a sorted `Vec` moves every entry after it (closing 100,000
+/// listens oldest first would move terabytes); here every insert and removal is O(log n).
 #[derive(Default)]
 pub(crate) struct Subscriptions {
-    map: VecMap<SubKey, Subscription>,
+    map: BTreeMap<SubKey, Subscription>,
     /// (stream, listen id) → subscription: lookups and per-stream walks in O(log n).
-    index: VecMap<(StreamId, OwnedRequestId), SubKey>,
+    index: BTreeMap<(StreamId, OwnedRequestId), SubKey>,
     /// Live subscriptions per stream (for the per-stream limit).
-    per_stream: VecMap<StreamId, usize>,
+    per_stream: BTreeMap<StreamId, usize>,
     next: SubKey,
 }
 
@@ -152,9 +155,7 @@ impl Subscriptions {
         let k = self.next;
         self.next = self.next.wrapping_add(1);
         self.index.insert((stream, id.clone()), k);
-        if let Some(n) = self.per_stream.get_or_insert_with(stream, || 0) {
-            *n += 1;
-        }
+        *self.per_stream.entry(stream).or_insert(0) += 1;
         self.map.insert(
             k,
             Subscription {
@@ -192,7 +193,7 @@ impl Subscriptions {
         // `Str("")` is the least id (derived order: Str < Int < BigInt).
         let from = (stream, OwnedRequestId::Str(String::new()));
         self.index
-            .range_from(&from, false)
+            .range(from..)
             .take_while(|((s, _), _)| *s == stream)
             .map(|(_, k)| *k)
             .collect()
@@ -219,6 +220,11 @@ impl Subscriptions {
             && let Some(i) = s.queued.iter().position(|t| t == tag)
         {
             s.queued.remove(i);
+            if s.queued.is_empty() {
+                // An idle listen holds no queue buffer (it is allocated again on the next
+                // notification): memory per open listen is what the server scales by.
+                s.queued = Vec::new();
+            }
         }
     }
 
