@@ -47,12 +47,13 @@ pub(crate) struct Handlers {
     pub(crate) complete_template: HashMap<TemplateId, CompleteFn>,
     pub(crate) methods: HashMap<String, MethodFn>,
     pub(crate) list: Option<ListFn>,
+    pub(crate) layers: crate::telemetry::Layers,
 }
 
 /// Everything registered while building: the handlers, and template texts → ids.
 #[derive(Default)]
-struct Built {
-    handlers: Handlers,
+pub(crate) struct Built {
+    pub(crate) handlers: Handlers,
     template_ids: HashMap<String, TemplateId>,
     /// The first completion handler registered for a template that was not (yet).
     unknown: Option<String>,
@@ -153,7 +154,7 @@ impl App {
         &mut self.config
     }
 
-    fn op(
+    pub(crate) fn op(
         &mut self,
         op: impl FnOnce(&mut Server, &mut Built) -> Result<(), RegisterError> + Send + 'static,
     ) -> &mut Self {

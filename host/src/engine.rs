@@ -30,6 +30,9 @@ use crate::handler::{
     BoxFuture, CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply,
     MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest, ToolReply, ToolRequest,
 };
+use crate::telemetry::Call;
+
+mod layers;
 
 /// Where the transmits of one stream go.
 pub(crate) type Sink = mpsc::UnboundedSender<Transmit>;
@@ -41,12 +44,16 @@ pub(crate) struct State {
     tokens: HashMap<Handle, CancellationToken>,
     /// The deadline the timer task sleeps until.
     armed: Option<u64>,
+    /// HTTP `traceparent` headers by stream, kept while a sink wants them.
+    trace_headers: HashMap<StreamId, String>,
 }
 
 pub(crate) struct Engine {
     state: Mutex<State>,
     handlers: Handlers,
     start: Instant,
+    /// The wall clock at `start`, for the sinks' timestamps.
+    epoch: std::time::SystemTime,
     timer: Notify,
     timer_started: AtomicBool,
     idle: Notify,
@@ -68,9 +75,11 @@ impl Engine {
                 sinks: HashMap::new(),
                 tokens: HashMap::new(),
                 armed: None,
+                trace_headers: HashMap::new(),
             }),
             handlers,
             start: Instant::now(),
+            epoch: std::time::SystemTime::now(),
             timer: Notify::new(),
             timer_started: AtomicBool::new(false),
             idle: Notify::new(),
@@ -129,7 +138,9 @@ impl Engine {
 
     /// Stops routing `stream`'s transmits (its sink is dropped) without telling the machine.
     pub(crate) fn forget_stream(&self, stream: StreamId) {
-        self.lock().sinks.remove(&stream);
+        let mut st = self.lock();
+        st.sinks.remove(&stream);
+        st.trace_headers.remove(&stream);
     }
 
     /// The transport closed `stream`: the machine ends its subscriptions and cancels its
@@ -139,6 +150,7 @@ impl Engine {
             if st.sinks.remove(&stream).is_some() {
                 st.server.stream_closed(stream);
             }
+            st.trace_headers.remove(&stream);
         });
     }
 
@@ -146,10 +158,17 @@ impl Engine {
     /// produced to their handlers (outside the lock).
     pub(crate) fn input<R>(self: &Arc<Self>, f: impl FnOnce(&mut State, u64) -> R) -> R {
         let mut events = Vec::new();
-        let (r, wake_timer, idle) = {
+        let mut observed = Vec::new();
+        let layers = &self.handlers.layers;
+        let (r, wake_timer, idle, gauges) = {
             let mut st = self.lock();
-            let r = f(&mut st, self.now());
+            let now = self.now();
+            let r = f(&mut st, now);
             st.drain(&mut events);
+            if !layers.sinks.is_empty() {
+                st.observations(now, &mut observed);
+            }
+            let gauges = (st.server.subscriptions(), st.server.open_sessions());
             let deadline = st.server.poll_timeout();
             let wake = match (deadline, st.armed) {
                 (Some(d), Some(a)) => d < a,
@@ -159,8 +178,11 @@ impl Engine {
             if wake {
                 st.armed = deadline;
             }
-            (r, wake, st.server.pending_requests() == 0)
+            (r, wake, st.server.pending_requests() == 0, gauges)
         };
+        if !observed.is_empty() {
+            layers.deliver(&observed, self.epoch, gauges);
+        }
         if wake_timer {
             self.timer.notify_one();
         }
@@ -256,6 +278,11 @@ impl Engine {
                     ),
                     _ => (None, Vec::new()),
                 };
+                let Ok(call) =
+                    self.admit::<ReadReply>(e.handle, e.auth, "resources/read", Some(&e.uri))
+                else {
+                    return;
+                };
                 let mut cx = self.context(e.handle, e.auth, token.clone());
                 cx.capabilities = e.capabilities;
                 let fut = handler(
@@ -267,7 +294,7 @@ impl Engine {
                     },
                     cx,
                 );
-                self.run(e.handle, token, fut, answer_read);
+                self.run(e.handle, token, fut, answer_read, call);
             }
             Event::GetPrompt(e) => {
                 let Some(handler) = self.handlers.prompts.get(&e.name) else {
@@ -276,6 +303,11 @@ impl Engine {
                         Err(crate::Error::not_found()),
                         |_, _, _| Ok(()),
                     );
+                };
+                let Ok(call) =
+                    self.admit::<PromptReply>(e.handle, e.auth, "prompts/get", Some(&e.name))
+                else {
+                    return;
                 };
                 let mut cx = self.context(e.handle, e.auth, token.clone());
                 cx.capabilities = e.capabilities;
@@ -287,7 +319,7 @@ impl Engine {
                     },
                     cx,
                 );
-                self.run(e.handle, token, fut, answer_prompt);
+                self.run(e.handle, token, fut, answer_prompt, call);
             }
             Event::CallTool(e) => {
                 let Some(handler) = self.handlers.tools.get(&e.name) else {
@@ -296,6 +328,11 @@ impl Engine {
                         Err(crate::Error::not_found()),
                         |_, _, _| Ok(()),
                     );
+                };
+                let Ok(call) =
+                    self.admit::<ToolReply>(e.handle, e.auth, "tools/call", Some(&e.name))
+                else {
+                    return;
                 };
                 let mut cx = self.context(e.handle, e.auth, token.clone());
                 cx.capabilities = e.capabilities;
@@ -308,7 +345,7 @@ impl Engine {
                     },
                     cx,
                 );
-                self.run(e.handle, token, fut, answer_tool);
+                self.run(e.handle, token, fut, answer_tool, call);
             }
             Event::Complete(e) => {
                 let handler = match &e.target {
@@ -319,6 +356,11 @@ impl Engine {
                     // No handler: no candidates, as the machine answers without events.
                     return self.finish(e.handle, Ok(Vec::new()), answer_complete);
                 };
+                let Ok(call) =
+                    self.admit::<Vec<String>>(e.handle, e.auth, "completion/complete", None)
+                else {
+                    return;
+                };
                 let cx = self.context(e.handle, e.auth, token.clone());
                 let fut = handler(
                     CompleteRequest {
@@ -328,7 +370,7 @@ impl Engine {
                     },
                     cx,
                 );
-                self.run(e.handle, token, fut, answer_complete);
+                self.run(e.handle, token, fut, answer_complete, call);
             }
             Event::Request(e) => {
                 let Some(handler) = self.handlers.methods.get(&e.method) else {
@@ -337,6 +379,9 @@ impl Engine {
                         Err(crate::Error::not_found()),
                         |_, _, _| Ok(()),
                     );
+                };
+                let Ok(call) = self.admit::<MethodReply>(e.handle, e.auth, &e.method, None) else {
+                    return;
                 };
                 let mut cx = self.context(e.handle, e.auth, token.clone());
                 cx.capabilities = e.capabilities;
@@ -349,16 +394,20 @@ impl Engine {
                     },
                     cx,
                 );
-                self.run(e.handle, token, fut, answer_method);
+                self.run(e.handle, token, fut, answer_method, call);
             }
             Event::ListResources(e) => {
                 let Some(handler) = &self.handlers.list else {
                     // Dynamic lists turned on without a handler: no more pages.
                     return self.finish(e.handle, Ok(ListPage::default()), answer_list);
                 };
+                let Ok(call) = self.admit::<ListPage>(e.handle, e.auth, "resources/list", None)
+                else {
+                    return;
+                };
                 let cx = self.context(e.handle, e.auth, token.clone());
                 let fut = handler(ListRequest { cursor: e.cursor }, cx);
-                self.run(e.handle, token, fut, answer_list);
+                self.run(e.handle, token, fut, answer_list, call);
             }
             // Cancellations are handled in `drain`; overflows need nothing from the host
             // (the machine already told the client).
@@ -373,11 +422,12 @@ impl Engine {
         token: CancellationToken,
         mut fut: BoxFuture<HandlerResult<T>>,
         answer: Answer<T>,
+        call: Option<Call>,
     ) {
         let mut cx = std::task::Context::from_waker(Waker::noop());
         match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
-            Ok(Poll::Ready(r)) => self.finish(handle, r, answer),
-            Err(_) => self.finish(handle, Err(crate::Error::internal()), answer),
+            Ok(Poll::Ready(r)) => self.answered(handle, r, answer, call.as_ref()),
+            Err(_) => self.answered(handle, Err(crate::Error::internal()), answer, call.as_ref()),
             Ok(Poll::Pending) => {
                 // A cancellation the machine reported before this point found no token;
                 // then the answer is refused as late, which is harmless.
@@ -389,7 +439,7 @@ impl Engine {
                         () = token.cancelled() => {}
                         r = AssertUnwindSafe(fut).catch_unwind() => {
                             let r = r.unwrap_or_else(|_| Err(crate::Error::internal()));
-                            engine.finish(handle, r, answer);
+                            engine.answered(handle, r, answer, call.as_ref());
                         }
                     }
                 });

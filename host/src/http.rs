@@ -197,6 +197,10 @@ fn header_lines(parts: &Parts) -> Vec<(&str, Cow<'_, str>)> {
     lines
 }
 
+fn header_str<'p>(parts: &'p Parts, name: &str) -> Option<&'p str> {
+    parts.headers.get(name).and_then(|v| v.to_str().ok())
+}
+
 fn respond(r: HttpResponse) -> Response {
     let mut builder = Response::builder().status(r.status);
     for (name, value) in &r.headers {
@@ -255,6 +259,7 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
     }
     let start = svc.engine.input(|st, now| {
         st.open(stream, tx);
+        st.trace_header(stream, header_str(&parts, "traceparent"));
         st.server.handle_http(&head, &bytes, now, ctx)
     });
     match start {

@@ -31,6 +31,7 @@
 //! | [`http`] | Streamable HTTP on axum: [`Host::router`], [`Host::serve_http`] |
 //! | `notify` | [`Notifier`]: change notifications from anywhere |
 //! | [`protect`] | token verifiers for a protected endpoint: [`protect::JwtVerifier`], [`protect::IntrospectionVerifier`] |
+//! | [`telemetry`] | spans, metrics, JSON request log, [`telemetry::Middleware`], rate limit |
 //! | [`client`] | [`client::McpClient`]: the async client (stdio child, any pipe, HTTP) |
 
 mod app;
@@ -43,6 +44,7 @@ pub mod http;
 mod notify;
 pub mod protect;
 mod stdio;
+pub mod telemetry;
 mod timer;
 
 pub use app::{App, BuildError};
