@@ -178,8 +178,10 @@ t0=$(date +%s)
 # mcp==2.3.0: the official SDK (client and server) the interop tests drive; uvicorn, httpx and
 # starlette: the ASGI runner, aio.Client over HTTP, the mounting test; redis: the scale-out
 # broker (mcp_context.broker, test_scale_out.py); pyjwt and cryptography: JwtVerifier and the
-# tokens of test_auth.py (the versions mcp 2.3.0 resolves).
-PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0 pyjwt==2.15.1 cryptography==50.0.2"
+# tokens of test_auth.py (the versions mcp 2.3.0 resolves); opentelemetry-sdk: the in-memory
+# span exporter and metric reader of test_telemetry.py (the version of the opentelemetry-api
+# mcp 2.3.0 resolves).
+PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0 pyjwt==2.15.1 cryptography==50.0.2 opentelemetry-sdk==1.45.2"
 PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
 (
   flock 9

@@ -47,6 +47,7 @@ mod file_root;
 mod host_kit;
 mod http;
 mod http_entry;
+mod observe;
 mod protect;
 mod pyjson;
 mod router;
@@ -85,6 +86,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     host_kit::register(m)?;
     client::register(m)?;
     server::register(m)?;
+    observe::register(m)?;
     auth::register(m)?;
     // `mcp_context/__init__.py` re-exports exactly these.
     m.add(

@@ -58,7 +58,7 @@ impl ServerMachine {
         done(py, &mut server, py.None().into_bound(py), drain)
     }
 
-    fn lock(&self) -> PyResult<MutexGuard<'_, Server>> {
+    pub(crate) fn lock(&self) -> PyResult<MutexGuard<'_, Server>> {
         self.inner.try_lock().map_err(|_| {
             PyRuntimeError::new_err("ServerMachine is in use (re-entrant or concurrent call)")
         })

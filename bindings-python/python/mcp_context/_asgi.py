@@ -155,6 +155,10 @@ class AsgiApp:
         try:
             client = scope.get("client")  # (host, port), or None (e.g. a Unix socket)
             peer = client[0] if client else None
+            if rt.layers is not None and rt.layers.sinks:
+                tp = next((v.decode("latin-1") for k, v in headers if k.lower() == b"traceparent"), None)
+                if tp is not None:
+                    rt.layers.trace_headers[sid] = tp
             answer = rt.host.call(
                 m.handle_http, method, path, headers, body, now_ms(), stream=sid, auth=auth, peer=peer, scopes=scopes
             )

@@ -1439,3 +1439,23 @@ class Authorizer:
 
     def handle_redirect(self, redirect_url: str, now_ms: int) -> None:
         """The URL the user agent came back to."""
+
+# --- observations (mcp_context.telemetry; docs/rules.md §26) ---------------------------
+
+RATE_LIMITED: int
+RESPONSE_TOO_LARGE: int
+
+def observe(machine: ServerMachine, on: bool) -> None:
+    """Turns the machine's observations on or off (off by default, then free)."""
+
+def limit_responses(machine: ServerMachine, max: int | None) -> None:  # noqa: A002
+    """Answers over ``max`` bytes become the error ``RESPONSE_TOO_LARGE``."""
+
+def annotate(machine: ServerMachine, handle: Handle, key: str, value: str) -> None:
+    """Adds ``key = value`` to the observation of the pending request ``handle``."""
+
+def poll_observations(machine: ServerMachine, now_ms: int) -> list[dict[str, Any]]:
+    """Every waiting observation (``kind`` ``"request"`` or ``"refused"``)."""
+
+def trace_parent(meta: str | None, header: str | None = None) -> tuple[str, str, int] | None:
+    """``(trace_id, span_id, flags)`` of the ``_meta`` traceparent, else the header's."""

@@ -37,6 +37,7 @@ class MachineHost:
         self.dispatch = dispatch
         self.sinks: dict[int, Callable[[Transmit], None]] = {}
         self.after: Callable[[], None] | None = None
+        self.observed: Callable[[ServerMachine, int], None] | None = None  # telemetry sinks
         """Called after every routing pass (stdio flushes its writes)."""
         self._queue: deque[Any] = deque()
         self._routing = False
@@ -123,6 +124,8 @@ class MachineHost:
                     self.dispatch(o)
         finally:
             self._routing = False
+        if self.observed is not None:
+            self.observed(self.machine, now_ms())
         if self.after is not None:
             self.after()
         self._arm(self._deadline)

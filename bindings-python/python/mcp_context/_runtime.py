@@ -45,6 +45,15 @@ class Runtime:
         for method in app._methods:
             self.machine.add_method(method)
         self.host = MachineHost(self.machine, self.dispatch)
+        self.layers = None
+        if app._sinks or app._middleware or app._response_cap is not None:
+            from .telemetry import Layers
+
+            self.layers = Layers(list(app._middleware), list(app._sinks))
+            _core.observe(self.machine, bool(app._sinks))
+            _core.limit_responses(self.machine, app._response_cap)
+            if app._sinks:
+                self.host.observed = self.layers.deliver
         self.tasks: dict[int, tuple[asyncio.Task[Any], Context]] = {}
         self.background: list[asyncio.Task[Any]] = []
         app._runtime = self
@@ -188,6 +197,10 @@ class Runtime:
     def _run(self, ev: Any, call: Callable[[Context], Any], answer: Callable[[Any, Any], None]) -> None:
         ctx = self._ctx(ev)
         handle = ev.handle
+        if self.layers is not None and self.layers.middleware:
+            call, answer = self._wrap(ev, call, answer)
+            if call is None:
+                return
         try:
             value = call(ctx)
         except BaseException as e:  # noqa: BLE001 - every failure is an answer
@@ -202,6 +215,55 @@ class Runtime:
             self.tasks[int(handle)] = (task, ctx)
             return
         self._answer(handle, value, answer)
+
+    def _wrap(self, ev: Any, call: Any, answer: Any) -> tuple[Any, Any]:
+        """The middleware around one handler: ``before`` now (a ``Refuse`` answers at once:
+        ``(None, None)``), ``after`` when the handler answered or failed."""
+        from .telemetry import Refuse, call_of
+
+        chain = self.layers.middleware
+        c = call_of(ev, self.app._principals.get(int(getattr(ev, "auth", 0))))
+        try:
+            for m in chain:
+                m.before(c)
+        except Refuse as r:
+            for k, v in c.annotations:
+                _core.annotate(self.machine, ev.handle, k, v)
+            if r.code == _core.RATE_LIMITED:
+                self.layers.refused_rate(c.caller)
+            for m in reversed(chain):
+                m.after(c, r)
+            self.host.call(self.machine.fail, ev.handle, "application", r.message, code=r.code)
+            return None, None
+        for k, v in c.annotations:
+            _core.annotate(self.machine, ev.handle, k, v)
+
+        def called(ctx: Context) -> Any:
+            try:
+                value = call(ctx)
+            except BaseException as e:
+                for m in reversed(chain):
+                    m.after(c, e)
+                raise
+            if type(value) not in _PLAIN and inspect.isawaitable(value):
+                return self._after_awaited(c, value)
+            for m in reversed(chain):
+                m.after(c, None)
+            return value
+
+        return called, answer
+
+    async def _after_awaited(self, c: Any, awaitable: Any) -> Any:
+        chain = self.layers.middleware
+        try:
+            value = await awaitable
+        except BaseException as e:
+            for m in reversed(chain):
+                m.after(c, e)
+            raise
+        for m in reversed(chain):
+            m.after(c, None)
+        return value
 
     async def _finish(self, handle: Any, awaitable: Any, answer: Callable[[Any, Any], None]) -> None:
         try:

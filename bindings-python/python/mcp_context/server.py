@@ -124,6 +124,9 @@ class App:
         self._methods: dict[str, Callable[..., Any]] = {}
         self._runtime: Runtime | None = None
         self._broker: Any = None
+        self._middleware: list[Any] = []  # App.middleware (mcp_context.telemetry)
+        self._sinks: list[Any] = []  # App.sink
+        self._response_cap: int | None = None  # App.limit_responses
 
     # --- decorators -------------------------------------------------------------------
 
@@ -350,6 +353,20 @@ class App:
             return fn
 
         return decorator
+
+    def middleware(self, m: Any) -> None:
+        """Runs ``m`` (a ``telemetry.Middleware``) around every handler, after those added
+        before it."""
+        self._middleware.append(m)
+
+    def sink(self, s: Any) -> None:
+        """Sends the core's observations to ``s`` (``telemetry.Otel``, ``telemetry.JsonLog``
+        or any ``telemetry.Sink``); turns them on."""
+        self._sinks.append(s)
+
+    def limit_responses(self, max_bytes: int) -> None:
+        """Answers over ``max_bytes`` become the error ``telemetry.RESPONSE_TOO_LARGE``."""
+        self._response_cap = max_bytes
 
     def on_startup(self, fn: Callable[[], Any]) -> Callable[[], Any]:
         """Decorator: ``fn()`` runs when a runner starts (an ``async def`` runs as a task for
