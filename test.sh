@@ -109,6 +109,7 @@ fi
 
 step "benches compile"
 cargo check -p mcp-context-benches --benches
+bash -n bench.sh   # the benchmark command (not run here: ./bench.sh)
 
 step "examples build and run; the reference router's tests"
 cargo run -q -p mcp-context-examples --bin templates
@@ -195,7 +196,9 @@ PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_
   . "$PYVENV/bin/activate"
   MATURIN_PEP517_ARGS="--profile dev" pip install -q --disable-pip-version-check \
     --no-build-isolation --force-reinstall --no-deps ./bindings-python
-  # The SDK 1.x server of test_legacy_ts_session.py comes from the legacy clients' tools.
+  # The SDK 1.x server of test_legacy_ts_session.py comes from the legacy clients' tools, and
+  # the MCP Inspector CLI of test_sessions_inspector.py (through a round-robin front over three
+  # instances sharing their 2025-11-25 sessions in Redis) too.
   MCP_INTEROP_LEGACY_TOOLS="$LEGACY_TOOLS" python -m pytest -q -p no:cacheprovider bindings-python/tests
   WHEELS=$(mktemp -d)
   maturin build -q --profile dev -m bindings-python/Cargo.toml -o "$WHEELS"
@@ -240,6 +243,19 @@ fi
   fi
   npm test --silent
 )
+# The package's telemetry and middleware against the OpenTelemetry JS SDK (in-memory span and
+# metric exporters), both engines, stdio and HTTP: pinned by tests/otel-node/package-lock.json,
+# installed once under $MCP_CACHE and linked in (docs/operations.md).
+OTEL_NODE="$MCP_CACHE/node-otel-$(cat tests/otel-node/package.json tests/otel-node/package-lock.json | sha256sum | cut -c1-12)"
+if [ ! -f "$OTEL_NODE/.complete" ]; then
+  rm -rf "$OTEL_NODE"
+  mkdir -p "$OTEL_NODE"
+  cp tests/otel-node/package.json tests/otel-node/package-lock.json "$OTEL_NODE/"
+  (cd "$OTEL_NODE" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
+  touch "$OTEL_NODE/.complete"
+fi
+ln -sfn "$OTEL_NODE/node_modules" tests/otel-node/node_modules
+node --test tests/otel-node/
 # The pinned tools of examples/node (the official TypeScript client, Node 22 and the
 # conformance suite, workerd, Deno, TypeScript, the benchmark's peers), installed once under
 # $MCP_CACHE and linked in.
@@ -343,6 +359,8 @@ MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context-primitives --test cli
 # (tests/interop/ts). Node packages pinned by host/tests/ts/package-lock.json, cached.
 step "host crate: tests, serde feature, official clients against it, our client against TS servers"
 cargo test -p mcp-context-primitives-host
+# 2025-11-25 sessions shared by Rust hosts on a real redis-server (feature redis; installed above).
+cargo test -p mcp-context-primitives-host --features redis --test sessions_redis
 cargo test -p mcp-context-primitives --features serde --test serde_examples
 cargo test -p mcp-context-primitives --features serde --doc wire_serde
 if rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then

@@ -342,3 +342,23 @@ export type AuthAction =
   | { type: 'store'; tokens: AuthTokens }
   | { type: 'retry'; authorization: string }
   | { type: 'failed'; error: string }
+/** A finished request, as `ServerMachine.pollObservation()` returns it (docs/operations.md). */
+export interface RequestObservation {
+  type: 'request'; spanName: string
+  /** The span's attributes under the core's names (`mcp.method.name`, …), annotations last. */
+  attributes: Record<string, string | number>
+  /** The span's parent: the request's `_meta.traceparent` when valid (the runner falls back
+   * to the HTTP header's). */
+  parent: { traceId: string; spanId: string; traceFlags: number; traceparent: string } | null
+  method: string; requestId: string; target: string | null
+  caller: number | bigint; stream: number | bigint; transport: 'stdio' | 'http'
+  era: '2026-07-28' | '2025-11-25'; protocolVersion: string | null; sessionId: string | null
+  traceparent: string | null; tracestate: string | null
+  outcome: 'ok' | 'input_required' | 'tool_error' | 'cancelled' | 'error'
+  errorType: string | null; errorCode: number | null; annotations: Record<string, string>
+  startMs: number; endMs: number
+}
+/** A request refused by a limit (`pending`, `listens`, `sessions`, `body`, `line`, `response`, `rate`, …). */
+export interface RefusalObservation { type: 'refused'; limit: string; caller: number | bigint; stream: number | bigint; atMs: number }
+/** What `ServerMachine.pollObservation()` returns. */
+export type Observation = RequestObservation | RefusalObservation

@@ -342,6 +342,26 @@ export type AuthAction =
   | { type: 'store'; tokens: AuthTokens }
   | { type: 'retry'; authorization: string }
   | { type: 'failed'; error: string }
+/** A finished request, as `ServerMachine.pollObservation()` returns it (docs/operations.md). */
+export interface RequestObservation {
+  type: 'request'; spanName: string
+  /** The span's attributes under the core's names (`mcp.method.name`, …), annotations last. */
+  attributes: Record<string, string | number>
+  /** The span's parent: the request's `_meta.traceparent` when valid (the runner falls back
+   * to the HTTP header's). */
+  parent: { traceId: string; spanId: string; traceFlags: number; traceparent: string } | null
+  method: string; requestId: string; target: string | null
+  caller: number | bigint; stream: number | bigint; transport: 'stdio' | 'http'
+  era: '2026-07-28' | '2025-11-25'; protocolVersion: string | null; sessionId: string | null
+  traceparent: string | null; tracestate: string | null
+  outcome: 'ok' | 'input_required' | 'tool_error' | 'cancelled' | 'error'
+  errorType: string | null; errorCode: number | null; annotations: Record<string, string>
+  startMs: number; endMs: number
+}
+/** A request refused by a limit (`pending`, `listens`, `sessions`, `body`, `line`, `response`, `rate`, …). */
+export interface RefusalObservation { type: 'refused'; limit: string; caller: number | bigint; stream: number | bigint; atMs: number }
+/** What `ServerMachine.pollObservation()` returns. */
+export type Observation = RequestObservation | RefusalObservation
 
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
@@ -885,6 +905,28 @@ export declare class ServerMachine {
   get pendingRequests(): number
   /** Open `subscriptions/listen` streams. */
   get subscriptions(): number
+  /** Turns the core's observations on (`true`) or off (the default: nothing recorded). */
+  observe(on: boolean): void
+  /**
+   * The next observation, or `null`: `{type: 'request', spanName, attributes, parent,
+   * method, requestId, target, caller, stream, transport, era, protocolVersion, sessionId,
+   * traceparent, tracestate, outcome, errorType, errorCode, annotations, startMs, endMs}`
+   * (a finished request; `endMs` is `nowMs`) or `{type: 'refused', limit, caller, stream,
+   * atMs}`. Drain it after `pollOutput()`.
+   */
+  pollObservation(nowMs: number | bigint): Observation | null
+  /** `{listens, sessions}`: open listen subscriptions and 2025-11-25 HTTP sessions. */
+  openCounts(): { listens: number, sessions: number }
+  /**
+   * Adds `key = value` to the observation of the request behind `handle` (its span
+   * attributes and log line); ignored when observations are off or it was answered.
+   */
+  annotate(handle: number, key: string, value: string): void
+  /**
+   * Caps answers at `max` bytes (`null`: no cap): a bigger one becomes the error
+   * `RESPONSE_TOO_LARGE` (-31413), observed as a `response` refusal.
+   */
+  limitResponses(max: number | null): void
   /**
    * Makes the HTTP endpoint an OAuth 2.1 protected resource (or with `null` an open one):
    * `{resource, authorizationServers, scopesSupported?, requiredScopes?, tokenRequired?,
@@ -1170,10 +1212,23 @@ export interface MessageContext {
 }
 
 /**
+ * The attribute and metric names every runner uses (`observe::attr`: `methodName` →
+ * `mcp.method.name`, …, `requests`, `serverOperationDuration`, …) and the error codes
+ * `rateLimited` (-31429) and `responseTooLarge` (-31413).
+ */
+export declare function observeNames(): Record<string, string | number>
+
+/**
  * A request whose `Host` or `Origin` failed `checkOrigin`: `code`
  * (`ERR_HOST_NOT_ALLOWED`, …) and `httpStatus` (400 or 403).
  */
 export declare const OriginError: OriginErrorConstructor
+
+/**
+ * The core's parse of a `traceparent` (an HTTP header's): `{traceId, spanId, traceFlags,
+ * traceparent}`, or `null` when it is not a valid one.
+ */
+export declare function parseTraceParent(text: string): { traceId: string, spanId: string, traceFlags: number, traceparent: string } | null
 
 /** The MCP revision this package implements: `"2026-07-28"`. */
 export declare const PROTOCOL_VERSION: string

@@ -256,7 +256,49 @@ export declare class McpServer {
   openStream(): number
   /** Called with errors no client sees (a handler's result the machine refused, …). */
   onerror: (error: unknown) => void
+  /** Sends the core's observations to `sink` (turns them on); `null` adds nothing. */
+  sink(sink: ObservationSink | null): this
+  /** Runs `middleware` around every handler (the first added sees a request first). */
+  use(middleware: Middleware): this
+  /** Answers over `max` bytes become the error RESPONSE_TOO_LARGE (-31413); `null`: no cap. */
+  limitResponses(max: number | null): this
 }
+
+/** A finished request or a refusal, as the core observed it (docs/operations.md). */
+export type Observation = import('./index').Observation
+/** Where observations go (`otel()`, `jsonLog()`, or your own). */
+export interface ObservationSink {
+  attach?(server: McpServer): void
+  request?(observation: import('./index').RequestObservation): void
+  refused?(observation: import('./index').RefusalObservation): void
+}
+/** A request on its way to its handler, as middleware sees it. */
+export interface MiddlewareRequest {
+  method: string
+  /** The tool or prompt name, or the resource URI. */
+  target?: string
+  /** The caller-context id (0: anonymous). */
+  caller: number | bigint
+  principal?: unknown
+  params?: unknown
+  arguments?: unknown
+  signal: AbortSignal
+  ctx: unknown
+  startMs: number
+  /** The core's RATE_LIMITED code (-31429). */
+  rateLimited: number
+  annotations: Record<string, string>
+  /** Adds `key = value` to the request's span attributes and log line. */
+  annotate(key: string, value: unknown): void
+}
+/** Sees each request before its handler and its result after (`await next()`); throws to refuse. */
+export type Middleware = (req: MiddlewareRequest, next: () => Promise<unknown>) => unknown
+/** OpenTelemetry spans and metrics on `@opentelemetry/api`; `null` when it is not installed. */
+export declare function otel(options?: { api?: unknown; tracerProvider?: unknown; meterProvider?: unknown; name?: string }): Promise<ObservationSink | null>
+/** One JSON line per finished request and per refusal (standard error by default). */
+export declare function jsonLog(options?: { write?: (line: string) => void }): ObservationSink
+/** A per-caller token bucket: `rate` per second, bursts of `burst`; refuses with RATE_LIMITED. */
+export declare function rateLimit(options: { rate: number; burst?: number; key?: (req: MiddlewareRequest) => unknown }): Middleware
 
 /** A JSON-RPC error for a handler to throw. */
 export declare class McpError extends Error {

@@ -24,3 +24,4 @@ export const oauthFetch = bindOAuth(Authorizer)
 export { AuthorizationError, MemoryTokenStore } from './js/oauth.mjs'
 export { completable, McpError, ResourceNotFoundError, ResourceTemplate } from './js/mcp.mjs'
 export { serveHttp, serveStdio, toNodeHandler } from './js/node.mjs'
+export { jsonLog, otel, rateLimit } from './js/telemetry.mjs'

@@ -77,6 +77,7 @@ export function fetchHandler(server) {
     if (!check.readBody) return toResponse(check)
     const body = await readBody(request, Number(check.limit))
     const stream = server.openStream()
+    if (server._obs !== null) server._obs.header(stream, request.headers.get('traceparent'))
     const { event, keepalive, intervalMs } = server.sse
     return new Promise((resolve) => {
       let controller = null

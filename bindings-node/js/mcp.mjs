@@ -8,6 +8,7 @@
 // addon's API) and the HTTP checks (`http.mjs`).
 
 import { fetchHandler } from './http.mjs'
+import { addSink, runChain } from './telemetry.mjs'
 
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k)
 
@@ -184,7 +185,30 @@ export function bind(engine) {
       this._verifier = verifier
       this._principals = new Map() // caller id (the machine's `auth`) -> verified caller
       if (config.protection && typeof verifier !== 'function') throw new TypeError('protection needs a verifier function')
+      this._obs = null // telemetry (`sink`): the observation drain, once a sink is added
+      this._mw = null // middleware (`use`), once one is added
     }
+
+    // --- telemetry and middleware (js/telemetry.mjs, docs/operations.md) ------------------
+
+    /** Sends the core's observations to `sink` (`otel()`, `jsonLog()`, or your own
+     * `{request(obs), refused(obs)}`), turning them on; several sinks get the same. */
+    sink(sink) { return addSink(this, sink) }
+
+    /** Runs `middleware(req, next)` around every handler, after those added before it:
+     * `req` is `{method, target, caller, principal, params, arguments, signal, ctx,
+     * startMs, annotate(key, value)}`; `await next()` runs the rest and the handler and
+     * gives its result; throwing (an `McpError`) refuses the request. */
+    use(middleware) {
+      if (typeof middleware !== 'function') throw new TypeError('use: middleware must be a function (req, next) => …')
+      this._rateLimited ??= this.engine.observeNames().rateLimited
+      ;(this._mw ??= []).push(middleware)
+      return this
+    }
+
+    /** Answers over `max` bytes become the error RESPONSE_TOO_LARGE (-31413), counted as a
+     * `response` refusal (`null`: no cap). */
+    limitResponses(max) { this.machine.limitResponses(max ?? null); return this }
 
     /**
      * Makes the HTTP endpoint an OAuth 2.1 protected resource (docs/authorization.md):
@@ -404,6 +428,7 @@ export function bind(engine) {
       }
       if (this._again) this._pump()
       else this._arm(this._outbox.deadline)
+      if (this._obs !== null) this._obs.drain()
     }
 
     _deliverBox() {
@@ -440,6 +465,7 @@ export function bind(engine) {
         this._draining = false
       }
       this._arm(this.machine.pollTimeout())
+      if (this._obs !== null) this._obs.drain()
     }
 
     // Runs `handleTimeout` at the machine's next deadline (`null`: none).
@@ -565,7 +591,7 @@ export function bind(engine) {
       const ctx = this._context(e)
       let result
       try {
-        result = run(ctx)
+        result = this._mw === null ? run(ctx) : runChain(this, this._mw, e, ctx, run)
       } catch (err) {
         return done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox))
       }

@@ -103,6 +103,7 @@ function nodeHandler(server) {
   /** Feeds the body to the machine and answers: JSON at once or as transmits, or SSE. */
   function handle(req, res, head, body, door) {
     const stream = server.openStream()
+    if (server._obs !== null) server._obs.header(stream, req.headers.traceparent)
     const { event, keepalive, intervalMs } = server.sse
     let sse = false
     let open = true

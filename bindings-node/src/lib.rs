@@ -42,6 +42,7 @@ mod router;
 mod server;
 mod server_answer;
 mod server_http;
+mod server_observe;
 mod server_protect;
 mod template;
 mod waker;

@@ -82,6 +82,15 @@ export class ServerMachine {
   setWaker(callback) { this.waker = callback }
   get hasOutput() { return this.inner.hasOutput }
   limit(name) { return this.inner.limit(name) ?? null }
+  // Observations (docs/operations.md): the addon's shapes.
+  observe(on) { this.inner.observe(Boolean(on)) }
+  pollObservation(nowMs) {
+    const t = this.inner.pollObservation(int(nowMs, 'nowMs'))
+    return t === undefined ? null : JSON.parse(t)
+  }
+  openCounts() { return JSON.parse(this.inner.openCounts()) }
+  annotate(h, key, value) { this.inner.annotate(int(h, 'handle'), String(key), String(value)) }
+  limitResponses(max) { this.inner.limitResponses(max === null || max === undefined ? undefined : int(max, 'max')) }
   // After every call that may queue output.
   _woke(result) {
     if (this.inner.takeWoken() && this.waker) this.waker()
@@ -376,6 +385,8 @@ export function decodeAppCursor(text) {
 
 /** One server-sent event carrying `message` (the core's framing). */
 export const sseEvent = (message) => glue.sseEvent(message)
+export const observeNames = () => JSON.parse(glue.observeNames())
+export const parseTraceParent = (text) => JSON.parse(glue.parseTraceParent(String(text)))
 /** The keepalive comment an idle event stream gets, and how often (ms). */
 export function sseKeepalive() { return glue.sseKeepalive() }
 export function sseKeepaliveIntervalMs() { return glue.sseKeepaliveIntervalMs() }

@@ -15,6 +15,7 @@ engine.load(wasm)
 export const { McpServer } = bind(engine)
 export { completable, McpError, ResourceNotFoundError, ResourceTemplate } from '../js/mcp.mjs'
 export { serveHttp, serveStdio, toNodeHandler } from '../js/node.mjs'
+export { jsonLog, otel, rateLimit } from '../js/telemetry.mjs'
 export { Authorizer, ClientMachine, Router, UriTemplate } from './engine.mjs'
 /** A `fetch` that authorizes by itself (OAuth 2.1 on the core's `Authorizer`). */
 export const oauthFetch = bindOAuth(engine.Authorizer)

@@ -9,3 +9,4 @@ engine.load(wasm)
 export const { McpServer } = bind(engine)
 export { completable, McpError, ResourceNotFoundError, ResourceTemplate } from '../js/mcp.mjs'
 export { ClientMachine, Router, UriTemplate } from './engine.mjs'
+export { jsonLog, otel, rateLimit } from '../js/telemetry.mjs'

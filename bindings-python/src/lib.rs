@@ -54,6 +54,7 @@ mod router;
 mod server;
 mod server_config;
 mod server_events;
+mod sessions;
 mod template;
 mod waker;
 

@@ -848,6 +848,61 @@ impl ServerMachine {
         let r = self.lock()?.http_reject(why);
         crate::http_entry::response(py, r)
     }
+
+    /// Shares the 2025-11-25 sessions with a fleet (docs/scale-out.md): ``instance`` (bytes
+    /// unique to this instance) is mixed into the ids; ``None`` stops sharing.
+    #[pyo3(signature = (instance))]
+    fn share_sessions(&self, instance: Option<Vec<u8>>) -> PyResult<()> {
+        self.lock()?.share_sessions(instance.as_deref());
+        Ok(())
+    }
+
+    /// The sessions created, used or ended since the last call: ``[(id, state | None)]``,
+    /// ``None`` for an ended one. Store them before sending the answer.
+    fn take_session_changes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+        crate::sessions::changes(py, &mut *self.lock()?)
+    }
+
+    /// Takes session ``id``'s ``state`` (from the fleet's store) at ``now_ms``; raises
+    /// ``ValueError`` for a state this core does not encode.
+    fn import_session(&self, id: &str, state: &[u8], now_ms: u64) -> PyResult<()> {
+        crate::sessions::import(&mut *self.lock()?, id, state, now_ms)
+    }
+
+    /// Whether this machine holds 2025-11-25 session ``id``.
+    fn has_session(&self, id: &str) -> PyResult<bool> {
+        Ok(self.lock()?.has_session(id))
+    }
+
+    /// Forgets session ``id`` here (it ended elsewhere); its GET stream, if open here.
+    fn forget_session(&self, id: &str) -> PyResult<Option<u64>> {
+        Ok(self.lock()?.forget_session(id).map(|s| s.0))
+    }
+
+    /// ``(session_id, replay_after)`` of a request's headers: the session it names, and
+    /// for a resumed GET stream the event number after which stored events are replayed.
+    fn session_head(&self, headers: &Bound<'_, PyAny>) -> PyResult<(Option<String>, Option<u64>)> {
+        crate::sessions::head(headers)
+    }
+
+    /// ``(session, seq, sse_bytes)`` for a transmit's ``data`` on a session's GET stream
+    /// ``stream`` (write and store ``sse_bytes``), or ``None`` for another stream.
+    fn session_event<'py>(
+        &self,
+        py: Python<'py>,
+        stream: u64,
+        data: &[u8],
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        crate::sessions::event(py, &mut *self.lock()?, stream, data)
+    }
+
+    /// The store holds events of ``stream``'s session up to ``stored_max``: number the
+    /// next ones after them.
+    fn session_stream_floor(&self, stream: u64, stored_max: u64) -> PyResult<()> {
+        self.lock()?
+            .session_stream_floor(StreamId(stream), stored_max);
+        Ok(())
+    }
 }
 
 /// Every queued output, converted.

@@ -22,6 +22,7 @@
 //! | `log.rs` | `LoggingLevel`, `log` / `logFor` (`notifications/message`) |
 //! | `sse.rs` | `SseDecoder`, `SseEvent`, `SseError`, `sseDefaultMaxEvent()`: the core's SSE parser |
 //! | `auth.rs` | `Authorizer` (the client-side OAuth flow), `AuthConfig`, `AuthAction`, `AuthTokens` |
+//! | `observe.rs` | `observe`, `pollObservation` (`Observation`, `RequestObservation`), `annotate`, `limitResponses`, `openCounts`, `parseTraceParent` |
 //! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
 //!
 //! The async layer (`MCPClient`, `MCPServerHost`, `StdioTransport`, `HTTPTransport`, `Wire`)
@@ -45,6 +46,7 @@ mod errors;
 mod extension;
 mod idents;
 mod log;
+mod observe;
 mod records;
 mod router;
 mod server;

@@ -23,6 +23,7 @@ state; the retry may come to any instance).
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sqlite3
 
@@ -115,8 +116,22 @@ def main() -> None:
     parser.add_argument("--db", required=True)
     parser.add_argument("--page-size", type=int, default=3)
     parser.add_argument("--health-s", type=float, default=5.0, help="broker silence before a PING, and the PING's deadline")
+    parser.add_argument("--share-sessions", action="store_true", help="2025-11-25 sessions and their streams' events in Redis too")
+    parser.add_argument("--max-sessions", type=int, help="the 2025-11-25 session table's bound (with --share-sessions: the fleet's)")
     args = parser.parse_args()
     app, _ = make_app(parse_keys(args.keys), args.redis, args.fleet, args.db, args.page_size, args.health_s)
+    if args.max_sessions is not None:
+        app._config["max_sessions"] = args.max_sessions
+    if args.share_sessions and args.redis:
+        from mcp_context._session_store import RedisSessionStore
+
+        store = RedisSessionStore(args.redis, fleet=args.fleet)
+        app.use_session_store(store)
+
+        @app.tool(description="The session store's counters (what the fleet tests wait on)")
+        def session_store_stats() -> str:
+            names = ("connected", "stored", "ended", "imported", "forgotten", "events", "replayed", "dropped")
+            return json.dumps({n: getattr(store, n) for n in names})
 
     def authenticate(headers: dict[str, str]) -> int:
         return TOKENS.get(headers.get("authorization", "").removeprefix("Bearer ").strip(), ANONYMOUS)

@@ -35,7 +35,45 @@ use crate::telemetry::Call;
 mod layers;
 
 /// Where the transmits of one stream go.
-pub(crate) type Sink = mpsc::UnboundedSender<Transmit>;
+pub(crate) enum Sink {
+    /// One channel per stream (HTTP).
+    Channel(mpsc::UnboundedSender<Transmit>),
+    /// Lines appended to one buffer that the writer takes whole (stdio).
+    Lines(Arc<crate::stdio::LineOut>),
+    /// Kept in place until the transport claims them ([`Engine::claim`]): an HTTP POST,
+    /// whose answer is usually ready before its response is built (no channel then).
+    Held(Vec<Transmit>),
+}
+
+impl From<mpsc::UnboundedSender<Transmit>> for Sink {
+    fn from(tx: mpsc::UnboundedSender<Transmit>) -> Self {
+        Self::Channel(tx)
+    }
+}
+
+impl Sink {
+    /// Routes `t`; `true` if the sink keeps it in place (the stream stays until claimed).
+    fn send(&mut self, t: Transmit) -> bool {
+        match self {
+            // A receiver that is gone closes the stream through its own guard.
+            Self::Channel(tx) => {
+                let _ = tx.send(t);
+                false
+            }
+            Self::Lines(out) => {
+                out.push(&t.bytes);
+                false
+            }
+            Self::Held(held) => {
+                held.push(t);
+                true
+            }
+        }
+    }
+}
+
+/// A held stream's transmits so far, and the channel of the rest unless they ended it.
+pub(crate) type Claimed = (Vec<Transmit>, Option<mpsc::UnboundedReceiver<Transmit>>);
 
 /// What the mutex guards.
 pub(crate) struct State {
@@ -132,8 +170,27 @@ impl Engine {
 
     /// Transmits for `stream` go to `sink` until the machine ends the stream or
     /// [`Engine::close_stream`] is called.
-    pub(crate) fn open_stream(&self, stream: StreamId, sink: Sink) {
-        self.lock().sinks.insert(stream, sink);
+    pub(crate) fn open_stream(&self, stream: StreamId, sink: impl Into<Sink>) {
+        self.lock().sinks.insert(stream, sink.into());
+    }
+
+    /// Takes what a [`Sink::Held`] stream got so far: its transmits, and unless they end
+    /// the stream, a channel that gets the rest (the stream's sink from now on).
+    pub(crate) fn claim(&self, stream: StreamId) -> Claimed {
+        let mut st = self.lock();
+        match st.sinks.remove(&stream) {
+            Some(Sink::Held(held)) if held.last().is_some_and(|t| t.end_of_stream) => (held, None),
+            Some(Sink::Held(held)) => {
+                let (tx, rx) = mpsc::unbounded_channel();
+                st.sinks.insert(stream, Sink::Channel(tx));
+                (held, Some(rx))
+            }
+            Some(other) => {
+                st.sinks.insert(stream, other);
+                (Vec::new(), None)
+            }
+            None => (Vec::new(), None),
+        }
     }
 
     /// Stops routing `stream`'s transmits (its sink is dropped) without telling the machine.
@@ -503,8 +560,8 @@ fn answer_complete(s: &mut Server, h: Handle, v: Vec<String>) -> Result<(), Resp
 
 impl State {
     /// Transmits for `stream` go to `sink` (see [`Engine::open_stream`]).
-    pub(crate) fn open(&mut self, stream: StreamId, sink: Sink) {
-        self.sinks.insert(stream, sink);
+    pub(crate) fn open(&mut self, stream: StreamId, sink: impl Into<Sink>) {
+        self.sinks.insert(stream, sink.into());
     }
 
     /// Polls every output: transmits to their stream's sink, cancellations to the handler's
@@ -514,11 +571,8 @@ impl State {
             match out {
                 Output::Transmit(t) => {
                     let (stream, end) = (t.stream, t.end_of_stream);
-                    if let Some(sink) = self.sinks.get(&stream) {
-                        // A receiver that is gone closes the stream through its own guard.
-                        let _ = sink.send(t);
-                    }
-                    if end {
+                    let held = self.sinks.get_mut(&stream).is_some_and(|sink| sink.send(t));
+                    if end && !held {
                         self.sinks.remove(&stream);
                     }
                 }

@@ -42,7 +42,7 @@ use mcp_context::http::{HeadCheck, HeadFields, HttpResponse, HttpStart, Refusal,
 use mcp_context::server::{BodyKind, Ctx, Gate, StreamId, Transmit};
 use tokio::sync::mpsc;
 
-use crate::engine::Engine;
+use crate::engine::{Claimed, Engine, Sink};
 use crate::host::Host;
 use crate::protect::{TokenVerifier, caller_id, epoch_ms};
 
@@ -65,6 +65,9 @@ pub struct HttpOptions {
     /// How often an idle event stream gets a `:` comment line (default the core's
     /// [`sse::KEEPALIVE_INTERVAL_MS`], 15 s).
     pub keepalive: Duration,
+    /// 2025-11-25 sessions shared with a fleet (feature `redis`; docs/scale-out.md).
+    #[cfg(feature = "redis")]
+    pub sessions: Option<crate::sessions_redis::RedisSessionStore>,
 }
 
 impl Default for HttpOptions {
@@ -73,6 +76,8 @@ impl Default for HttpOptions {
             auth: None,
             verifier: None,
             keepalive: Duration::from_millis(sse::KEEPALIVE_INTERVAL_MS),
+            #[cfg(feature = "redis")]
+            sessions: None,
         }
     }
 }
@@ -239,6 +244,16 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
             _ => (0, None),
         },
     };
+    #[cfg(feature = "redis")]
+    let shared = svc.options.sessions.clone();
+    #[cfg(feature = "redis")]
+    if let Some(store) = &shared {
+        // A fleet's sessions: this instance takes the stored state first.
+        store.start(&svc.engine);
+        if let Some(id) = head.session_id {
+            store.refresh(&svc.engine, id).await;
+        }
+    }
     let limit = match svc.engine.read(|s| s.http_head(&head)) {
         HeadCheck::ReadBody { limit } => limit,
         HeadCheck::Respond(r) => return respond(r),
@@ -249,7 +264,6 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
         Err(_) => return respond(Refusal::PayloadTooLarge.response("POST")),
     };
     let stream = svc.engine.new_stream();
-    let (tx, rx) = mpsc::unbounded_channel();
     let mut ctx = Ctx::http(stream, auth);
     if let Some(s) = scopes {
         ctx = ctx.with_scopes(s);
@@ -257,11 +271,30 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
     if let Some(ConnectInfo(addr)) = parts.extensions.get::<ConnectInfo<SocketAddr>>() {
         ctx = ctx.with_peer(addr.ip());
     }
+    // The answer is held in place: a handler ready at once has answered when `input` returns.
     let start = svc.engine.input(|st, now| {
-        st.open(stream, tx);
+        st.open(stream, Sink::Held(Vec::new()));
         st.trace_header(stream, header_str(&parts, "traceparent"));
         st.server.handle_http(&head, &bytes, now, ctx)
     });
+    #[cfg(feature = "redis")]
+    if let Some(store) = &shared {
+        store.flush(&svc.engine).await; // stored before the answer goes
+        if let (HttpStart::EventStream { response, .. }, Some(id)) = (&start, head.session_id) {
+            let last = fields.last_event_id().map(String::from);
+            return crate::sessions_redis::event_stream(
+                store.clone(),
+                svc.engine.clone(),
+                String::from(id),
+                last,
+                stream,
+                rx,
+                response.clone(),
+                svc.options.keepalive,
+            )
+            .await;
+        }
+    }
     match start {
         HttpStart::Respond(r) => {
             svc.engine.forget_stream(stream);
@@ -273,10 +306,11 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
                 stream,
                 ended: false,
             };
-            answer(guard, rx, svc.options.keepalive).await
+            answer(guard, svc.engine.claim(stream), svc.options.keepalive).await
         }
         // A 2025-11-25 session's GET stream: the head now, then the session's events.
         HttpStart::EventStream { response, .. } => {
+            let (held, rx) = svc.engine.claim(stream);
             let guard = Guard {
                 engine: svc.engine.clone(),
                 stream,
@@ -288,6 +322,7 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
             }
             let events = Events {
                 first: None,
+                held: held.into_iter(),
                 rx,
                 guard,
                 keepalive: keepalive(svc.options.keepalive),
@@ -334,18 +369,26 @@ impl Drop for Guard {
     }
 }
 
-async fn answer(
-    mut guard: Guard,
-    mut rx: mpsc::UnboundedReceiver<Transmit>,
-    keepalive: Duration,
-) -> Response {
-    let Some(first) = rx.recv().await else {
+async fn answer(mut guard: Guard, (held, mut rx): Claimed, keepalive: Duration) -> Response {
+    let mut held = held.into_iter();
+    let first = match held.next() {
+        Some(t) => Some(t),
+        None => match rx.as_mut() {
+            Some(rx) => rx.recv().await,
+            None => None,
+        },
+    };
+    let Some(first) = first else {
         guard.ended = true;
         return internal();
     };
     let mut builder = Response::builder().status(first.http_status);
-    for (name, value) in first.http_headers() {
-        builder = builder.header(*name, *value);
+    if let Some(headers) = builder.headers_mut() {
+        for (name, value) in first.http_headers() {
+            if let Ok(name) = axum::http::HeaderName::from_bytes(name.as_bytes()) {
+                headers.insert(name, axum::http::HeaderValue::from_static(value));
+            }
+        }
     }
     if first.kind == BodyKind::Json {
         guard.ended = first.end_of_stream;
@@ -356,6 +399,7 @@ async fn answer(
     guard.ended = first.end_of_stream;
     let events = Events {
         first: Some(first),
+        held,
         rx,
         guard,
         keepalive: self::keepalive(keepalive),
@@ -372,7 +416,10 @@ fn keepalive(every: Duration) -> tokio::time::Interval {
 /// The event stream of one POST (or legacy session GET): `data:` events from the machine, `:` comments while idle.
 struct Events {
     first: Option<Transmit>,
-    rx: mpsc::UnboundedReceiver<Transmit>,
+    /// Transmits the machine produced before the response was built.
+    held: std::vec::IntoIter<Transmit>,
+    /// The rest, unless the held ones ended the stream.
+    rx: Option<mpsc::UnboundedReceiver<Transmit>>,
     guard: Guard,
     keepalive: tokio::time::Interval,
 }
@@ -391,7 +438,14 @@ impl Stream for Events {
         if self.guard.ended {
             return Poll::Ready(None);
         }
-        match self.rx.poll_recv(cx) {
+        let next = match self.held.next() {
+            Some(t) => Poll::Ready(Some(t)),
+            None => match self.rx.as_mut() {
+                Some(rx) => rx.poll_recv(cx),
+                None => Poll::Ready(None),
+            },
+        };
+        match next {
             Poll::Ready(Some(t)) => {
                 if t.end_of_stream {
                     self.guard.ended = true;

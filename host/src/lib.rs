@@ -43,6 +43,8 @@ mod host;
 pub mod http;
 mod notify;
 pub mod protect;
+#[cfg(feature = "redis")]
+pub mod sessions_redis;
 mod stdio;
 pub mod telemetry;
 mod timer;

@@ -1,20 +1,25 @@
 //! stdio: newline-delimited JSON-RPC on a reader and a writer (the MCP stdio transport).
 //!
-//! One task reads bytes, splits them into lines with the core's `stdio::LineSplitter`
-//! (bounded by `ServerConfig::max_line`; a longer line gets the machine's -32600 answer,
-//! `Server::handle_line_too_long`) and hands each to the machine; one task writes transmits, each
-//! followed by `\n`, flushing when nothing more is queued. At the end of input the host
-//! waits for the requests in flight (bounded by the machine's request deadline), then
-//! closes every subscription gracefully (`Server::shutdown`: each listen gets its result)
-//! and returns once everything is written.
+//! The reader splits bytes into lines with the core's `stdio::LineSplitter` (bounded by
+//! `ServerConfig::max_line`; a longer line gets the machine's -32600 answer,
+//! `Server::handle_line_too_long`) and hands each to the machine in place: a handler that is
+//! ready at once is answered without a task or a channel. Every transmit is appended, with
+//! its `\n`, to one output buffer ([`LineOut`]); the writer takes the whole buffer at once,
+//! so a chunk of pipelined requests costs one write, not one per answer. On this process's
+//! stdin and stdout ([`Host::serve_stdio`]) the reader and the writer are two threads doing
+//! blocking reads and writes (no hop through tokio's blocking pool per read or write);
+//! handlers that wait still run on the tokio runtime. At the end of input the host waits for
+//! the requests in flight (bounded by the machine's request deadline), then closes every
+//! subscription gracefully (`Server::shutdown`: each listen gets its result) and returns
+//! once everything is written.
 
-use std::io;
-use std::sync::Arc;
+use std::io::{self, Read, Write};
+use std::sync::{Arc, Mutex, PoisonError};
 
-use mcp_context::server::{Ctx, Transmit};
+use mcp_context::server::{Ctx, StreamId};
 use mcp_context::stdio::{Line, LineSplitter};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufWriter};
-use tokio::sync::mpsc;
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::{Notify, oneshot};
 
 use crate::app::App;
 use crate::engine::Engine;
@@ -31,13 +36,120 @@ pub async fn serve_stdio(app: App) -> io::Result<()> {
     host.serve_stdio().await
 }
 
+/// The bytes waiting to be written on a stdio connection: every transmit and its `\n`,
+/// appended under a lock; the writer swaps the whole buffer out at once.
+pub(crate) struct LineOut {
+    pending: Mutex<Pending>,
+    ready: Notify,
+}
+
+#[derive(Default)]
+struct Pending {
+    bytes: Vec<u8>,
+    closed: bool,
+}
+
+/// A spare buffer that grew past this is given back to the allocator after a write.
+const KEEP: usize = 1 << 20;
+
+impl LineOut {
+    fn new() -> Arc<Self> {
+        Arc::new(Self {
+            pending: Mutex::new(Pending::default()),
+            ready: Notify::new(),
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {
+        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Queues one message and its line end; wakes the writer if the buffer was empty.
+    pub(crate) fn push(&self, message: &[u8]) {
+        let was_empty = {
+            let mut p = self.lock();
+            let was_empty = p.bytes.is_empty();
+            p.bytes.reserve(message.len() + 1);
+            p.bytes.extend_from_slice(message);
+            p.bytes.push(b'\n');
+            was_empty
+        };
+        if was_empty {
+            self.ready.notify_one();
+        }
+    }
+
+    /// No more messages: the writer ends once what is queued is written.
+    fn close(&self) {
+        self.lock().closed = true;
+        self.ready.notify_one();
+    }
+
+    /// Waits for queued bytes and swaps them into `buf` (whose old contents are dropped);
+    /// `false` once closed and everything was taken.
+    async fn take(&self, buf: &mut Vec<u8>) -> bool {
+        if buf.capacity() > KEEP {
+            *buf = Vec::new();
+        }
+        buf.clear();
+        loop {
+            // `notify_one` leaves a permit when nobody waits: no wake-up is lost.
+            let notified = self.ready.notified();
+            {
+                let mut p = self.lock();
+                if !p.bytes.is_empty() {
+                    std::mem::swap(&mut p.bytes, buf);
+                    return true;
+                }
+                if p.closed {
+                    return false;
+                }
+            }
+            notified.await;
+        }
+    }
+}
+
 impl Host {
-    /// Serves this process's stdin and stdout until stdin closes (see [`Host::serve`]).
+    /// Serves this process's stdin and stdout until stdin closes (see [`Host::serve`]):
+    /// blocking reads and writes on two threads of their own.
     ///
     /// # Errors
     /// stdin or stdout fail.
     pub async fn serve_stdio(&self) -> io::Result<()> {
-        self.serve(tokio::io::stdin(), tokio::io::stdout()).await
+        let (engine, stream, ctx, out, max_line) = self.open_stdio();
+        let rt = tokio::runtime::Handle::current();
+        let (read_done, read_rx) = oneshot::channel();
+        let (write_done, write_rx) = oneshot::channel();
+        {
+            let (engine, rt) = (engine.clone(), rt.clone());
+            std::thread::Builder::new()
+                .name("mcp-stdin".to_owned())
+                .spawn(move || {
+                    let _rt = rt.enter();
+                    let r = read_blocking(&engine, ctx, max_line);
+                    let _ = read_done.send(r);
+                })?;
+        }
+        {
+            let out = out.clone();
+            std::thread::Builder::new()
+                .name("mcp-stdout".to_owned())
+                .spawn(move || {
+                    let _ = write_done.send(write_blocking(&out, &rt));
+                })?;
+        }
+        let mut write_rx = write_rx;
+        let read = tokio::select! {
+            r = read_rx => r.unwrap_or(Ok(())),
+            w = &mut write_rx => {
+                engine.forget_stream(stream);
+                return w.unwrap_or(Ok(()));
+            }
+        };
+        let written = async { write_rx.await.unwrap_or(Ok(())) };
+        self.close_stdio(stream, &out, written).await?;
+        read
     }
 
     /// Serves one newline-delimited JSON-RPC connection on `reader`/`writer` until the
@@ -51,14 +163,8 @@ impl Host {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        let engine = &self.engine;
-        engine.start_timer();
-        let stream = engine.new_stream();
-        let (tx, rx) = mpsc::unbounded_channel();
-        engine.open_stream(stream, tx);
-        let ctx = Ctx::stdio(stream);
-        let mut writer = tokio::spawn(write_loop(writer, rx));
-        let max_line = engine.read(|s| s.config().max_line);
+        let (engine, stream, ctx, out, max_line) = self.open_stdio();
+        let mut writer = tokio::spawn(write_loop(writer, out.clone()));
         let mut lines = LineSplitter::new(max_line);
         let mut reader = reader;
         let mut buf = vec![0u8; 64 * 1024];
@@ -66,10 +172,10 @@ impl Host {
             tokio::select! {
                 n = reader.read(&mut buf) => match n {
                     Ok(0) => {
-                        lines.finish(|line| handle(engine, line, ctx));
+                        lines.finish(|line| handle(&engine, line, ctx));
                         break Ok(());
                     }
-                    Ok(n) => lines.feed(&buf[..n], |line| handle(engine, line, ctx)),
+                    Ok(n) => lines.feed(&buf[..n], |line| handle(&engine, line, ctx)),
                     Err(e) => break Err(e),
                 },
                 w = &mut writer => {
@@ -78,13 +184,67 @@ impl Host {
                 }
             }
         };
+        let written = async { writer.await.map_err(io::Error::other)? };
+        self.close_stdio(stream, &out, written).await?;
+        read
+    }
+
+    /// The connection's stream, routed to a fresh [`LineOut`], and the machine's timer.
+    fn open_stdio(&self) -> (Arc<Engine>, StreamId, Ctx, Arc<LineOut>, usize) {
+        let engine = self.engine.clone();
+        engine.start_timer();
+        let stream = engine.new_stream();
+        let out = LineOut::new();
+        engine.open_stream(stream, crate::engine::Sink::Lines(out.clone()));
+        let max_line = engine.read(|s| s.config().max_line);
+        (engine, stream, Ctx::stdio(stream), out, max_line)
+    }
+
+    /// End of input: waits for the requests in flight, closes every subscription, then lets
+    /// the writer finish what is queued.
+    async fn close_stdio(
+        &self,
+        stream: StreamId,
+        out: &LineOut,
+        written: impl std::future::Future<Output = io::Result<()>>,
+    ) -> io::Result<()> {
+        let engine = &self.engine;
         engine.idle().await;
         engine.input(|st, _| st.server.shutdown());
         engine.forget_stream(stream);
         engine.stop();
-        writer.await.map_err(io::Error::other)??;
-        read
+        out.close();
+        written.await
     }
+}
+
+/// The reader thread: blocking reads of stdin, every line to the machine in place.
+fn read_blocking(engine: &Arc<Engine>, ctx: Ctx, max_line: usize) -> io::Result<()> {
+    let mut stdin = io::stdin().lock();
+    let mut lines = LineSplitter::new(max_line);
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        match stdin.read(&mut buf) {
+            Ok(0) => {
+                lines.finish(|line| handle(engine, line, ctx));
+                return Ok(());
+            }
+            Ok(n) => lines.feed(&buf[..n], |line| handle(engine, line, ctx)),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+/// The writer thread: each batch of queued lines in one write to stdout.
+fn write_blocking(out: &LineOut, rt: &tokio::runtime::Handle) -> io::Result<()> {
+    let mut stdout = io::stdout().lock();
+    let mut buf = Vec::new();
+    while rt.block_on(out.take(&mut buf)) {
+        stdout.write_all(&buf)?;
+        stdout.flush()?;
+    }
+    stdout.flush()
 }
 
 /// One line to the machine: a message, or the core's answer to a line over the bound.
@@ -99,20 +259,12 @@ fn handle(engine: &Arc<Engine>, line: Line<'_>, ctx: Ctx) {
     }
 }
 
-async fn write_loop<W: AsyncWrite + Unpin>(
-    writer: W,
-    mut rx: mpsc::UnboundedReceiver<Transmit>,
-) -> io::Result<()> {
-    let mut w = BufWriter::with_capacity(64 * 1024, writer);
-    while let Some(t) = rx.recv().await {
-        w.write_all(&t.bytes).await?;
-        w.write_all(b"\n").await?;
-        while let Ok(t) = rx.try_recv() {
-            w.write_all(&t.bytes).await?;
-            w.write_all(b"\n").await?;
-        }
-        w.flush().await?;
+async fn write_loop<W: AsyncWrite + Unpin>(mut writer: W, out: Arc<LineOut>) -> io::Result<()> {
+    let mut buf = Vec::new();
+    while out.take(&mut buf).await {
+        writer.write_all(&buf).await?;
+        writer.flush().await?;
     }
-    w.flush().await?;
-    w.into_inner().shutdown().await
+    writer.flush().await?;
+    writer.shutdown().await
 }

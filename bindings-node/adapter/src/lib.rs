@@ -11,6 +11,7 @@
 //! * [`client`]: the client machine's outputs.
 //! * [`auth`]: the client-side OAuth flow's configuration, tokens and actions.
 //! * [`protect`]: the resource-server side: protection, verified callers, item kinds.
+//! * [`observe`]: the core's observations (telemetry) as JS-shaped objects.
 //! * [`spell`], [`records`]: identifier spellings; the template fast paths' buffer formats.
 #![forbid(unsafe_code)]
 
@@ -18,6 +19,7 @@ pub mod auth;
 pub mod client;
 pub mod config;
 pub mod error;
+pub mod observe;
 pub mod protect;
 pub mod records;
 pub mod server;

@@ -459,7 +459,7 @@ impl ServerAdapter {
         }
     }
 
-    fn handle(&self, handle: u64) -> Result<Handle> {
+    pub(crate) fn handle(&self, handle: u64) -> Result<Handle> {
         self.handles
             .get(&handle)
             .copied()

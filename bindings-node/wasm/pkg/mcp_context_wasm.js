@@ -1977,6 +1977,74 @@ export class WasmServer {
             wasm.__wbindgen_export3(deferred3_0, deferred3_1, 1);
         }
     }
+    /**
+     * `{listens, sessions}` as JSON text.
+     * @returns {string}
+     */
+    openCounts() {
+        let deferred1_0;
+        let deferred1_1;
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmserver_openCounts(retptr, this.__wbg_ptr);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            deferred1_0 = r0;
+            deferred1_1 = r1;
+            return getStringFromWasm0(r0, r1);
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+            wasm.__wbindgen_export3(deferred1_0, deferred1_1, 1);
+        }
+    }
+    /**
+     * Caps answers at `max` bytes (`undefined`: no cap).
+     * @param {number | null} [max]
+     */
+    limitResponses(max) {
+        wasm.wasmserver_limitResponses(this.__wbg_ptr, !isLikeNone(max), isLikeNone(max) ? 0 : max);
+    }
+    /**
+     * The next observation as JSON text, or `undefined`.
+     * @param {number} now_ms
+     * @returns {string | undefined}
+     */
+    pollObservation(now_ms) {
+        try {
+            const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+            wasm.wasmserver_pollObservation(retptr, this.__wbg_ptr, now_ms);
+            var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+            var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+            let v1;
+            if (r0 !== 0) {
+                v1 = getStringFromWasm0(r0, r1).slice();
+                wasm.__wbindgen_export3(r0, r1 * 1, 1);
+            }
+            return v1;
+        } finally {
+            wasm.__wbindgen_add_to_stack_pointer(16);
+        }
+    }
+    /**
+     * Turns the core's observations on or off.
+     * @param {boolean} on
+     */
+    observe(on) {
+        wasm.wasmserver_observe(this.__wbg_ptr, on);
+    }
+    /**
+     * Adds `key = value` to the observation of `handle`'s request.
+     * @param {number} handle
+     * @param {string} key
+     * @param {string} value
+     */
+    annotate(handle, key, value) {
+        const ptr0 = passStringToWasm0(key, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        const ptr1 = passStringToWasm0(value, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len1 = WASM_VECTOR_LEN;
+        wasm.wasmserver_annotate(this.__wbg_ptr, handle, ptr0, len0, ptr1, len1);
+    }
 }
 if (Symbol.dispose) WasmServer.prototype[Symbol.dispose] = WasmServer.prototype.free;
 
@@ -2174,6 +2242,51 @@ export function encodeAppCursor(source, offset) {
         const ptr0 = passStringToWasm0(source, wasm.__wbindgen_export, wasm.__wbindgen_export2);
         const len0 = WASM_VECTOR_LEN;
         wasm.encodeAppCursor(retptr, ptr0, len0, offset);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        deferred2_0 = r0;
+        deferred2_1 = r1;
+        return getStringFromWasm0(r0, r1);
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+        wasm.__wbindgen_export3(deferred2_0, deferred2_1, 1);
+    }
+}
+
+/**
+ * The attribute and metric names (`observe::attr`) and the two error codes, as JSON text.
+ * @returns {string}
+ */
+export function observeNames() {
+    let deferred1_0;
+    let deferred1_1;
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        wasm.observeNames(retptr);
+        var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
+        var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
+        deferred1_0 = r0;
+        deferred1_1 = r1;
+        return getStringFromWasm0(r0, r1);
+    } finally {
+        wasm.__wbindgen_add_to_stack_pointer(16);
+        wasm.__wbindgen_export3(deferred1_0, deferred1_1, 1);
+    }
+}
+
+/**
+ * The core's parse of a `traceparent` header, as JSON text (`null` when invalid).
+ * @param {string} text
+ * @returns {string}
+ */
+export function parseTraceParent(text) {
+    let deferred2_0;
+    let deferred2_1;
+    try {
+        const retptr = wasm.__wbindgen_add_to_stack_pointer(-16);
+        const ptr0 = passStringToWasm0(text, wasm.__wbindgen_export, wasm.__wbindgen_export2);
+        const len0 = WASM_VECTOR_LEN;
+        wasm.parseTraceParent(retptr, ptr0, len0);
         var r0 = getDataViewMemory0().getInt32(retptr + 4 * 0, true);
         var r1 = getDataViewMemory0().getInt32(retptr + 4 * 1, true);
         deferred2_0 = r0;

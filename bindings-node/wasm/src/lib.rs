@@ -14,6 +14,7 @@ mod auth;
 mod client;
 mod flag;
 mod json;
+mod observe;
 mod server;
 mod template;
 

@@ -36,6 +36,14 @@ fn head(text: &str) -> Result<Head, JsValue> {
 }
 
 impl WasmServer {
+    pub(crate) fn inner_mut(&mut self) -> &mut ServerAdapter {
+        &mut self.inner
+    }
+
+    pub(crate) const fn inner_ref(&self) -> &ServerAdapter {
+        &self.inner
+    }
+
     /// An input call's answer (`json::batch`): with `drain`, every output it queued and the
     /// next deadline ride along, and the output-ready flag is lowered (nothing to signal).
     fn done(&mut self, value: Js, bytes: Option<Vec<u8>>, drain: bool) -> String {

@@ -26,6 +26,10 @@ if TYPE_CHECKING:
     from .server import App
 
 
+ENDED = object()
+"""Put on a GET stream's sink: the stream ends cleanly (its session ended elsewhere)."""
+
+
 def _decode_headers(scope: dict[str, Any]) -> dict[str, str]:
     """The request headers by name for ``authenticate`` (ASGI gives names in lower case);
     repeated ones joined. The machine gets the raw lines (the core maps them)."""
@@ -140,6 +144,12 @@ class AsgiApp:
         else:
             await _send(send, gate)  # the metadata document, or a 401
             return
+        store = self.app._sessions
+        session = replay_after = None
+        if store is not None:  # a fleet's sessions: this instance takes the stored state first
+            session, replay_after = m.session_head(headers)
+            if session is not None:
+                await store.refresh(session)
         check = m.http_head(method, path, headers)
         if type(check) is not int:
             await _send(send, check)  # refused before the body is read
@@ -162,9 +172,14 @@ class AsgiApp:
             answer = rt.host.call(
                 m.handle_http, method, path, headers, body, now_ms(), stream=sid, auth=auth, peer=peer, scopes=scopes
             )
+            if store is not None:
+                await store.flush()  # stored before the answer goes
             if answer is not None and answer.event_stream:  # a legacy session's GET stream
+                replay = await store.opened(session, replay_after, sid) if store is not None and session else []
                 await send({"type": "http.response.start", "status": answer.status, "headers": _encode(answer.headers)})
-                done = await self._events(stream, receive, send)
+                for event in replay:
+                    await send({"type": "http.response.body", "body": event, "more_body": True})
+                done = await self._events(stream, receive, send, sid if store is not None else None)
                 return
             if answer is not None:  # complete now: a refusal, an error, 202, a stored result
                 done = True
@@ -231,16 +246,28 @@ class AsgiApp:
             disconnected.cancel()
 
 
-    async def _events(self, stream: _Stream, receive: Callable[..., Any], send: Callable[..., Any]) -> bool:
+    async def _events(self, stream: _Stream, receive: Callable[..., Any], send: Callable[..., Any], shared: int | None = None) -> bool:
         """A 2025-11-25 session's GET stream: the transmits as SSE events until the client
-        goes away (``False``: the machine is told the stream closed)."""
+        goes away (``False``: the machine is told the stream closed). ``shared``: the stream's
+        id when the fleet stores its events (``use_session_store``): each event carries the id
+        the core mints and is stored before it is written."""
         disconnected = asyncio.ensure_future(_disconnect(receive))
+        m = self.app._runtime.machine if shared is not None and self.app._runtime else None
         try:
             while True:
                 t = await stream.next(disconnected, self.keepalive_s)
                 if t is None:
                     return False
-                body = SSE_KEEPALIVE if t is False else sse_event(t.bytes)
+                if t is ENDED:  # the session ended on another instance of the fleet
+                    await send({"type": "http.response.body", "body": b""})
+                    return False
+                if t is False:
+                    body = SSE_KEEPALIVE
+                elif m is not None and (ev := m.session_event(shared, t.bytes)) is not None:
+                    await self.app._sessions.record(*ev)
+                    body = ev[2]
+                else:
+                    body = sse_event(t.bytes)
                 await send({"type": "http.response.body", "body": body, "more_body": True})
         finally:
             disconnected.cancel()

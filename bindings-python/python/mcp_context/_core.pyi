@@ -1195,6 +1195,35 @@ class ServerMachine:
     def http_reject(self, why: str) -> HttpResponse:
         """The 401 ``invalid_token`` answer to a token the verifier refused."""
 
+    def share_sessions(self, instance: builtins.bytes | None) -> None:
+        """Shares the 2025-11-25 sessions with a fleet (``instance``: bytes unique to this
+        instance, mixed into the ids); ``None`` stops sharing (docs/scale-out.md)."""
+
+    def take_session_changes(self) -> list[tuple[str, builtins.bytes | None]]:
+        """Sessions created, used (state bytes) or ended (``None``) since the last call."""
+
+    def import_session(self, id: str, state: builtins.bytes, now_ms: int) -> None:
+        """Takes session ``id``'s state from the fleet's store.
+
+        Raises:
+            ValueError: a state this core does not encode.
+        """
+
+    def has_session(self, id: str) -> bool:
+        """Whether this machine holds 2025-11-25 session ``id``."""
+
+    def forget_session(self, id: str) -> int | None:
+        """Forgets session ``id`` here (ended elsewhere); its GET stream, if open here."""
+
+    def session_head(self, headers: Mapping[str, str] | Sequence[tuple[str | builtins.bytes, str | builtins.bytes]]) -> tuple[str | None, int | None]:
+        """The session a request names, and the event number a resumed GET replays after."""
+
+    def session_event(self, stream: int, data: builtins.bytes) -> tuple[str, int, builtins.bytes] | None:
+        """``(session, seq, sse_bytes)`` for a transmit on a session's GET stream."""
+
+    def session_stream_floor(self, stream: int, stored_max: int) -> None:
+        """Numbers the GET stream's next events after the ``stored_max`` already stored."""
+
     def set_waker(self, callback: Callable[[], object]) -> None:
         """Installs the output-ready signal: ``callback()`` runs each time an output is queued
         while the queue was empty (any call: ``respond_*``, ``fail``, pushes, timeouts), and at

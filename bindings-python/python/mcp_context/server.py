@@ -127,6 +127,7 @@ class App:
         self._middleware: list[Any] = []  # App.middleware (mcp_context.telemetry)
         self._sinks: list[Any] = []  # App.sink
         self._response_cap: int | None = None  # App.limit_responses
+        self._sessions: Any = None  # use_session_store
 
     # --- decorators -------------------------------------------------------------------
 
@@ -418,6 +419,15 @@ class App:
         through ``_push``. Call before the server starts."""
         self._broker = broker
         self._startup.append(lambda: broker.run(self))
+
+    def use_session_store(self, store: Any) -> None:
+        """Scale-out of 2025-11-25 sessions (docs/scale-out.md): the machine's sessions and
+        their GET streams' events are kept in ``store`` (e.g.
+        ``mcp_context._session_store.RedisSessionStore``), so any instance serves any session
+        and a stream resumes on any instance with ``Last-Event-ID``. Call before the server
+        starts."""
+        self._sessions = store
+        store.attach(self)
 
     def _push(self, fn: Callable[[ServerMachine], None]) -> None:
         rt = self._runtime

@@ -46,6 +46,7 @@ pub struct HeadFields<'a> {
     accept: Option<Cow<'a, str>>,
     session_id: Option<Cow<'a, str>>,
     authorization: Option<Cow<'a, str>>,
+    last_event_id: Option<Cow<'a, str>>,
 }
 
 impl<'a> HeadFields<'a> {
@@ -84,6 +85,8 @@ impl<'a> HeadFields<'a> {
             &mut self.session_id
         } else if is("authorization") {
             &mut self.authorization
+        } else if is("last-event-id") {
+            &mut self.last_event_id
         } else {
             return None;
         })
@@ -116,6 +119,14 @@ impl HeadFields<'_> {
     #[must_use]
     pub fn authorization(&self) -> Option<&str> {
         self.authorization.as_deref()
+    }
+
+    /// `Last-Event-ID`: the last event a client got on a GET stream it resumes (spec
+    /// 2025-11-25, basic/transports "Resumability and Redelivery"); its meaning is
+    /// [`session_event_seq`](crate::server::session_event_seq)'s.
+    #[must_use]
+    pub fn last_event_id(&self) -> Option<&str> {
+        self.last_event_id.as_deref()
     }
 }
 

@@ -152,6 +152,11 @@ impl Server {
         ctx: Ctx,
     ) -> HttpStart {
         let now = self.now;
+        // Shared with a fleet: its state (use, subscriptions, level) goes back to the store
+        // (an id that names no session here is skipped when the changes are taken).
+        if head.method != "DELETE" {
+            self.legacy.sessions.changed(id, true);
+        }
         let Some(session) = self.legacy.sessions.get_mut(id, ctx.auth) else {
             return HttpStart::Respond(self.refuse(Refusal::SessionNotFound));
         };

@@ -50,6 +50,8 @@ pub(crate) struct Session {
 }
 
 impl Sessions {
+    pub(crate) fn changed(&mut self, _id: &str, _open: bool) {}
+
     pub(crate) fn contains(&self, _id: &str) -> bool {
         false
     }

@@ -24,6 +24,8 @@ use mcp_context_host::{App, Context, Error, ReadRequest};
 use tokio::io::AsyncBufReadExt;
 use tokio::process::Command;
 
+mod pipe;
+
 const TEMPLATE: &str = "bench://item/{id}";
 
 fn ours() -> App {
@@ -80,6 +82,7 @@ mod theirs {
 
 async fn serve(kind: &str, port: Option<u16>) {
     match kind {
+        "floor-stdio" => pipe::floor(),
         "ours-stdio" => {
             mcp_context_host::serve_stdio(ours()).await.expect("serve");
         }
@@ -370,6 +373,9 @@ async fn main() {
         let port = args.get(2).and_then(|p| p.parse().ok());
         return serve(&args[1], port).await;
     }
+    if args.first().map(String::as_str) == Some("stdio") {
+        return stdio(&args[1..]);
+    }
     let mut seconds = 5;
     let mut inflight = 64;
     let mut only: Option<String> = None;
@@ -435,6 +441,86 @@ async fn main() {
                     "1x".to_owned()
                 }
             );
+        }
+    }
+}
+
+/// `stdio [--seconds S] [--window W] [--rounds R] [--line L] [--expect E] [--pre L]... [--note L]... [NAME=CMD]...`:
+/// pipelined reads per second of each stdio server (default: the floor, ours, rmcp), the same
+/// client, interleaved rounds, the best round of each; ratios to the first server.
+fn stdio(args: &[String]) {
+    let exe = std::env::current_exe().expect("exe");
+    let exe = exe.to_string_lossy();
+    let mut o = pipe::Options {
+        seconds: 3.0,
+        window: 64,
+        line: r#"{"jsonrpc":"2.0","id":{id},"method":"resources/read","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"uri":"bench://item/1"}}"#.to_owned(),
+        expect: Vec::new(),
+        pre: Vec::new(),
+        notes: Vec::new(),
+    };
+    let mut rounds = 3;
+    let mut tsv = None;
+    let mut targets = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut val = || {
+            it.next()
+                .cloned()
+                .unwrap_or_else(|| panic!("{a} needs a value"))
+        };
+        match a.as_str() {
+            "--seconds" => o.seconds = val().parse().expect("--seconds S"),
+            "--window" => o.window = val().parse().expect("--window W"),
+            "--rounds" => rounds = val().parse().expect("--rounds R"),
+            "--line" => o.line = val(),
+            "--expect" => o.expect.push(val()),
+            "--tsv" => tsv = Some(val()),
+            "--pre" => o.pre.push(val()),
+            "--note" => o.notes.push(val()),
+            t => {
+                let (name, cmd) = t.split_once('=').expect("NAME=CMD");
+                targets.push(pipe::Target {
+                    name: name.to_owned(),
+                    cmd: cmd.split_whitespace().map(str::to_owned).collect(),
+                });
+            }
+        }
+    }
+    if o.expect.is_empty() {
+        o.expect.push("item 1".to_owned());
+    }
+    if targets.is_empty() {
+        for (name, kind) in [
+            ("floor (30-line Rust, canned answer)", "floor-stdio"),
+            ("mcp-context-host serve_stdio", "ours-stdio"),
+            ("rmcp 3.11.0", "rmcp-stdio"),
+        ] {
+            targets.push(pipe::Target {
+                name: name.to_owned(),
+                cmd: vec![exe.to_string(), "serve".to_owned(), kind.to_owned()],
+            });
+        }
+    }
+    let best = pipe::compare(&targets, &o, rounds);
+    println!(
+        "stdio, pipelined resources/read, {} in flight, {} s per run after 1 s warm-up, best of {rounds} interleaved rounds",
+        o.window, o.seconds
+    );
+    println!("| server | reads/s | × {} |", targets[0].name);
+    println!("| --- | ---: | ---: |");
+    for (t, r) in targets.iter().zip(&best) {
+        println!("| {} | {:.0} | {:.2} |", t.name, r, r / best[0]);
+    }
+    if let Some(path) = tsv {
+        use std::io::Write;
+        let mut f = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .expect("--tsv file");
+        for (t, r) in targets.iter().zip(&best) {
+            writeln!(f, "{}\t{r}", t.name).expect("write --tsv");
         }
     }
 }

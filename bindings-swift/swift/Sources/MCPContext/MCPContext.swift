@@ -2445,6 +2445,33 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func logFor(handle: UInt64, level: LoggingLevel, logger: String?, dataJson: String) throws  -> Bool
     
     /**
+     * Adds `key = value` to the observation of `handle`'s request (span attributes, log
+     * line); ignored when off or answered.
+     */
+    func annotate(handle: UInt64, key: String, value: String) 
+    
+    /**
+     * Caps answers at `max` bytes (`nil`: no cap): a bigger one becomes the error
+     * `responseTooLarge()` (-31413), observed as a `response` refusal.
+     */
+    func limitResponses(max: UInt64?) 
+    
+    /**
+     * Turns the core's observations on (`true`) or off (the default: nothing recorded).
+     */
+    func observe(on: Bool) 
+    
+    /**
+     * The open listens and sessions (the gauges).
+     */
+    func openCounts()  -> OpenCounts
+    
+    /**
+     * The next observation (drain after the outputs); `nil` when none or off.
+     */
+    func pollObservation(nowMs: UInt64)  -> ServerObservation?
+    
+    /**
      * Registers a prompt; `completions`: argument → candidate values.
      */
     func addPrompt(prompt: Prompt, completions: [String: [String]]) throws 
@@ -2866,6 +2893,71 @@ open func logFor(handle: UInt64, level: LoggingLevel, logger: String?, dataJson:
         FfiConverterTypeLoggingLevel_lower(level),
         FfiConverterOptionString.lower(logger),
         FfiConverterString.lower(dataJson),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Adds `key = value` to the observation of `handle`'s request (span attributes, log
+     * line); ignored when off or answered.
+     */
+open func annotate(handle: UInt64, key: String, value: String)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_annotate(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(handle),
+        FfiConverterString.lower(key),
+        FfiConverterString.lower(value),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Caps answers at `max` bytes (`nil`: no cap): a bigger one becomes the error
+     * `responseTooLarge()` (-31413), observed as a `response` refusal.
+     */
+open func limitResponses(max: UInt64?)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_limit_responses(
+            self.uniffiCloneHandle(),
+        FfiConverterOptionUInt64.lower(max),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Turns the core's observations on (`true`) or off (the default: nothing recorded).
+     */
+open func observe(on: Bool)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_observe(
+            self.uniffiCloneHandle(),
+        FfiConverterBool.lower(on),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * The open listens and sessions (the gauges).
+     */
+open func openCounts() -> OpenCounts  {
+    return try!  FfiConverterTypeOpenCounts_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_open_counts(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The next observation (drain after the outputs); `nil` when none or off.
+     */
+open func pollObservation(nowMs: UInt64) -> ServerObservation?  {
+    return try!  FfiConverterOptionTypeServerObservation.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_poll_observation(
+            self.uniffiCloneHandle(),
+        FfiConverterUInt64.lower(nowMs),uniffiCallStatus
     )
 })
 }
@@ -5568,6 +5660,144 @@ public func FfiConverterTypeMessageContext_lower(_ value: MessageContext) -> Rus
 
 
 /**
+ * A middleware's annotation.
+ */
+public struct ObservationAnnotation: Equatable, Hashable {
+    /**
+     * Attribute key.
+     */
+    public var key: String
+    /**
+     * Value.
+     */
+    public var value: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Attribute key.
+         */key: String, 
+        /**
+         * Value.
+         */value: String) {
+        self.key = key
+        self.value = value
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ObservationAnnotation: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeObservationAnnotation: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ObservationAnnotation {
+        return
+            try ObservationAnnotation(
+                key: FfiConverterString.read(from: &buf), 
+                value: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ObservationAnnotation, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.key, into: &buf)
+        FfiConverterString.write(value.value, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeObservationAnnotation_lift(_ buf: RustBuffer) throws -> ObservationAnnotation {
+    return try FfiConverterTypeObservationAnnotation.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeObservationAnnotation_lower(_ value: ObservationAnnotation) -> RustBuffer {
+    return FfiConverterTypeObservationAnnotation.lower(value)
+}
+
+
+/**
+ * The open listen subscriptions and 2025-11-25 HTTP sessions (the gauges).
+ */
+public struct OpenCounts: Equatable, Hashable {
+    /**
+     * Open listens.
+     */
+    public var listens: UInt64
+    /**
+     * Open sessions.
+     */
+    public var sessions: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Open listens.
+         */listens: UInt64, 
+        /**
+         * Open sessions.
+         */sessions: UInt64) {
+        self.listens = listens
+        self.sessions = sessions
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension OpenCounts: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeOpenCounts: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> OpenCounts {
+        return
+            try OpenCounts(
+                listens: FfiConverterUInt64.read(from: &buf), 
+                sessions: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: OpenCounts, into buf: inout [UInt8]) {
+        FfiConverterUInt64.write(value.listens, into: &buf)
+        FfiConverterUInt64.write(value.sessions, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeOpenCounts_lift(_ buf: RustBuffer) throws -> OpenCounts {
+    return try FfiConverterTypeOpenCounts.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeOpenCounts_lower(_ value: OpenCounts) -> RustBuffer {
+    return FfiConverterTypeOpenCounts.lower(value)
+}
+
+
+/**
  * Client credentials registered out of band, bound to one authorization server.
  */
 public struct PreRegisteredClient: Equatable, Hashable {
@@ -5890,6 +6120,239 @@ public func FfiConverterTypeReply_lift(_ buf: RustBuffer) throws -> Reply {
 #endif
 public func FfiConverterTypeReply_lower(_ value: Reply) -> RustBuffer {
     return FfiConverterTypeReply.lower(value)
+}
+
+
+/**
+ * One finished request, as the core observed it.
+ */
+public struct RequestObservation: Equatable, Hashable {
+    /**
+     * The span name: `tools/call echo`, `prompts/get p`, or the method.
+     */
+    public var spanName: String
+    /**
+     * The span's attributes under the core's names (`mcp.method.name`, …), annotations
+     * included (values as text).
+     */
+    public var attributes: [String: String]
+    /**
+     * The request's own `_meta.traceparent`, when valid (the HTTP header's comes second:
+     * `parseTraceParent`).
+     */
+    public var parent: TraceParentInfo?
+    /**
+     * `mcp.method.name`.
+     */
+    public var method: String
+    /**
+     * `jsonrpc.request.id`, as text.
+     */
+    public var requestId: String
+    /**
+     * The tool or prompt name, or the URI.
+     */
+    public var target: String?
+    /**
+     * The caller-context id (`0` = anonymous).
+     */
+    public var caller: UInt64
+    /**
+     * The stream it came on.
+     */
+    public var stream: UInt64
+    /**
+     * `true` over HTTP, `false` over stdio.
+     */
+    public var http: Bool
+    /**
+     * `2026-07-28` or `2025-11-25`.
+     */
+    public var era: String
+    /**
+     * The 2025-11-25 HTTP session.
+     */
+    public var sessionId: String?
+    /**
+     * `params._meta.tracestate` as received.
+     */
+    public var tracestate: String?
+    /**
+     * The counters' label: `ok`, `input_required`, `tool_error`, `cancelled` or `error`.
+     */
+    public var outcome: String
+    /**
+     * `error.type`: the error code as text, `tool_error` or `cancelled`; `nil` on success.
+     */
+    public var errorType: String?
+    /**
+     * The JSON-RPC error code of an error answer.
+     */
+    public var errorCode: Int32?
+    /**
+     * What middleware added (`annotate`), in order.
+     */
+    public var annotations: [ObservationAnnotation]
+    /**
+     * The host's clock (ms) at receipt.
+     */
+    public var startMs: UInt64
+    /**
+     * The host's clock (ms) when it was drained (its answer had left).
+     */
+    public var endMs: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The span name: `tools/call echo`, `prompts/get p`, or the method.
+         */spanName: String, 
+        /**
+         * The span's attributes under the core's names (`mcp.method.name`, …), annotations
+         * included (values as text).
+         */attributes: [String: String], 
+        /**
+         * The request's own `_meta.traceparent`, when valid (the HTTP header's comes second:
+         * `parseTraceParent`).
+         */parent: TraceParentInfo?, 
+        /**
+         * `mcp.method.name`.
+         */method: String, 
+        /**
+         * `jsonrpc.request.id`, as text.
+         */requestId: String, 
+        /**
+         * The tool or prompt name, or the URI.
+         */target: String?, 
+        /**
+         * The caller-context id (`0` = anonymous).
+         */caller: UInt64, 
+        /**
+         * The stream it came on.
+         */stream: UInt64, 
+        /**
+         * `true` over HTTP, `false` over stdio.
+         */http: Bool, 
+        /**
+         * `2026-07-28` or `2025-11-25`.
+         */era: String, 
+        /**
+         * The 2025-11-25 HTTP session.
+         */sessionId: String?, 
+        /**
+         * `params._meta.tracestate` as received.
+         */tracestate: String?, 
+        /**
+         * The counters' label: `ok`, `input_required`, `tool_error`, `cancelled` or `error`.
+         */outcome: String, 
+        /**
+         * `error.type`: the error code as text, `tool_error` or `cancelled`; `nil` on success.
+         */errorType: String?, 
+        /**
+         * The JSON-RPC error code of an error answer.
+         */errorCode: Int32?, 
+        /**
+         * What middleware added (`annotate`), in order.
+         */annotations: [ObservationAnnotation], 
+        /**
+         * The host's clock (ms) at receipt.
+         */startMs: UInt64, 
+        /**
+         * The host's clock (ms) when it was drained (its answer had left).
+         */endMs: UInt64) {
+        self.spanName = spanName
+        self.attributes = attributes
+        self.parent = parent
+        self.method = method
+        self.requestId = requestId
+        self.target = target
+        self.caller = caller
+        self.stream = stream
+        self.http = http
+        self.era = era
+        self.sessionId = sessionId
+        self.tracestate = tracestate
+        self.outcome = outcome
+        self.errorType = errorType
+        self.errorCode = errorCode
+        self.annotations = annotations
+        self.startMs = startMs
+        self.endMs = endMs
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RequestObservation: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRequestObservation: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RequestObservation {
+        return
+            try RequestObservation(
+                spanName: FfiConverterString.read(from: &buf), 
+                attributes: FfiConverterDictionaryStringString.read(from: &buf), 
+                parent: FfiConverterOptionTypeTraceParentInfo.read(from: &buf), 
+                method: FfiConverterString.read(from: &buf), 
+                requestId: FfiConverterString.read(from: &buf), 
+                target: FfiConverterOptionString.read(from: &buf), 
+                caller: FfiConverterUInt64.read(from: &buf), 
+                stream: FfiConverterUInt64.read(from: &buf), 
+                http: FfiConverterBool.read(from: &buf), 
+                era: FfiConverterString.read(from: &buf), 
+                sessionId: FfiConverterOptionString.read(from: &buf), 
+                tracestate: FfiConverterOptionString.read(from: &buf), 
+                outcome: FfiConverterString.read(from: &buf), 
+                errorType: FfiConverterOptionString.read(from: &buf), 
+                errorCode: FfiConverterOptionInt32.read(from: &buf), 
+                annotations: FfiConverterSequenceTypeObservationAnnotation.read(from: &buf), 
+                startMs: FfiConverterUInt64.read(from: &buf), 
+                endMs: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RequestObservation, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.spanName, into: &buf)
+        FfiConverterDictionaryStringString.write(value.attributes, into: &buf)
+        FfiConverterOptionTypeTraceParentInfo.write(value.parent, into: &buf)
+        FfiConverterString.write(value.method, into: &buf)
+        FfiConverterString.write(value.requestId, into: &buf)
+        FfiConverterOptionString.write(value.target, into: &buf)
+        FfiConverterUInt64.write(value.caller, into: &buf)
+        FfiConverterUInt64.write(value.stream, into: &buf)
+        FfiConverterBool.write(value.http, into: &buf)
+        FfiConverterString.write(value.era, into: &buf)
+        FfiConverterOptionString.write(value.sessionId, into: &buf)
+        FfiConverterOptionString.write(value.tracestate, into: &buf)
+        FfiConverterString.write(value.outcome, into: &buf)
+        FfiConverterOptionString.write(value.errorType, into: &buf)
+        FfiConverterOptionInt32.write(value.errorCode, into: &buf)
+        FfiConverterSequenceTypeObservationAnnotation.write(value.annotations, into: &buf)
+        FfiConverterUInt64.write(value.startMs, into: &buf)
+        FfiConverterUInt64.write(value.endMs, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRequestObservation_lift(_ buf: RustBuffer) throws -> RequestObservation {
+    return try FfiConverterTypeRequestObservation.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRequestObservation_lower(_ value: RequestObservation) -> RustBuffer {
+    return FfiConverterTypeRequestObservation.lower(value)
 }
 
 
@@ -7294,6 +7757,95 @@ public func FfiConverterTypeTemplateVariable_lift(_ buf: RustBuffer) throws -> T
 #endif
 public func FfiConverterTypeTemplateVariable_lower(_ value: TemplateVariable) -> RustBuffer {
     return FfiConverterTypeTemplateVariable.lower(value)
+}
+
+
+/**
+ * A valid W3C `traceparent`: the parent of a request's span.
+ */
+public struct TraceParentInfo: Equatable, Hashable {
+    /**
+     * 32 lowercase hex digits.
+     */
+    public var traceId: String
+    /**
+     * The parent span id, 16 lowercase hex digits.
+     */
+    public var spanId: String
+    /**
+     * The trace flags (`1`: sampled).
+     */
+    public var traceFlags: UInt8
+    /**
+     * The whole value.
+     */
+    public var traceparent: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * 32 lowercase hex digits.
+         */traceId: String, 
+        /**
+         * The parent span id, 16 lowercase hex digits.
+         */spanId: String, 
+        /**
+         * The trace flags (`1`: sampled).
+         */traceFlags: UInt8, 
+        /**
+         * The whole value.
+         */traceparent: String) {
+        self.traceId = traceId
+        self.spanId = spanId
+        self.traceFlags = traceFlags
+        self.traceparent = traceparent
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension TraceParentInfo: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTraceParentInfo: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TraceParentInfo {
+        return
+            try TraceParentInfo(
+                traceId: FfiConverterString.read(from: &buf), 
+                spanId: FfiConverterString.read(from: &buf), 
+                traceFlags: FfiConverterUInt8.read(from: &buf), 
+                traceparent: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: TraceParentInfo, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.traceId, into: &buf)
+        FfiConverterString.write(value.spanId, into: &buf)
+        FfiConverterUInt8.write(value.traceFlags, into: &buf)
+        FfiConverterString.write(value.traceparent, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTraceParentInfo_lift(_ buf: RustBuffer) throws -> TraceParentInfo {
+    return try FfiConverterTypeTraceParentInfo.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTraceParentInfo_lower(_ value: TraceParentInfo) -> RustBuffer {
+    return FfiConverterTypeTraceParentInfo.lower(value)
 }
 
 
@@ -12331,6 +12883,106 @@ public func FfiConverterTypeServerEvent_lower(_ value: ServerEvent) -> RustBuffe
 
 
 /**
+ * What `pollObservation` gives.
+ */
+
+public enum ServerObservation: Equatable, Hashable {
+    
+    /**
+     * A request finished.
+     */
+    case request(
+        /**
+         * The record.
+         */request: RequestObservation
+    )
+    /**
+     * A limit refused a request: `limit` is `pending`, `listens`, `sessions`, `body`,
+     * `line`, `response`, `rate`, ….
+     */
+    case refused(
+        /**
+         * The limit's label (`mcp_context.limit`).
+         */limit: String, 
+        /**
+         * The caller-context id.
+         */caller: UInt64, 
+        /**
+         * The stream of the refused request.
+         */stream: UInt64, 
+        /**
+         * The host's clock (ms) at the refusal.
+         */atMs: UInt64
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ServerObservation: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeServerObservation: FfiConverterRustBuffer {
+    typealias SwiftType = ServerObservation
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ServerObservation {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .request(request: try FfiConverterTypeRequestObservation.read(from: &buf)
+        )
+        
+        case 2: return .refused(limit: try FfiConverterString.read(from: &buf), caller: try FfiConverterUInt64.read(from: &buf), stream: try FfiConverterUInt64.read(from: &buf), atMs: try FfiConverterUInt64.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ServerObservation, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .request(request):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeRequestObservation.write(request, into: &buf)
+            
+        
+        case let .refused(limit,caller,stream,atMs):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(limit, into: &buf)
+            FfiConverterUInt64.write(caller, into: &buf)
+            FfiConverterUInt64.write(stream, into: &buf)
+            FfiConverterUInt64.write(atMs, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerObservation_lift(_ buf: RustBuffer) throws -> ServerObservation {
+    return try FfiConverterTypeServerObservation.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeServerObservation_lower(_ value: ServerObservation) -> RustBuffer {
+    return FfiConverterTypeServerObservation.lower(value)
+}
+
+
+
+/**
  * One output of `ServerMachine.pollOutput()`.
  */
 
@@ -13197,6 +13849,30 @@ fileprivate struct FfiConverterOptionUInt16: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionInt32: FfiConverterRustBuffer {
+    typealias SwiftType = Int32?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterInt32.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterInt32.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
     typealias SwiftType = UInt64?
 
@@ -13533,6 +14209,30 @@ fileprivate struct FfiConverterOptionTypeSession: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeTraceParentInfo: FfiConverterRustBuffer {
+    typealias SwiftType = TraceParentInfo?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeTraceParentInfo.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeTraceParentInfo.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeAuthAction: FfiConverterRustBuffer {
     typealias SwiftType = AuthAction?
 
@@ -13645,6 +14345,30 @@ fileprivate struct FfiConverterOptionTypeRole: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeRole.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeServerObservation: FfiConverterRustBuffer {
+    typealias SwiftType = ServerObservation?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeServerObservation.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeServerObservation.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -13963,6 +14687,31 @@ fileprivate struct FfiConverterSequenceTypeHttpHeader: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeHttpHeader.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeObservationAnnotation: FfiConverterRustBuffer {
+    typealias SwiftType = [ObservationAnnotation]
+
+    public static func write(_ value: [ObservationAnnotation], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeObservationAnnotation.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [ObservationAnnotation] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [ObservationAnnotation]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeObservationAnnotation.read(from: &buf))
         }
         return seq
     }
@@ -14504,6 +15253,37 @@ public func coreIdentifiers(table: String) -> [String]  {
 })
 }
 /**
+ * The core's parse of a `traceparent` (an HTTP header's); `nil` when not valid.
+ */
+public func parseTraceParent(text: String) -> TraceParentInfo?  {
+    return try!  FfiConverterOptionTypeTraceParentInfo.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_parse_trace_parent(
+        FfiConverterString.lower(text),uniffiCallStatus
+    )
+})
+}
+/**
+ * The JSON-RPC error code a rate limit refuses with (-31429).
+ */
+public func rateLimitedCode() -> Int32  {
+    return try!  FfiConverterInt32.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_rate_limited_code(uniffiCallStatus
+    )
+})
+}
+/**
+ * The JSON-RPC error code of an answer over `limitResponses` (-31413).
+ */
+public func responseTooLargeCode() -> Int32  {
+    return try!  FfiConverterInt32.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_response_too_large_code(uniffiCallStatus
+    )
+})
+}
+/**
  * The core's default server configuration.
  */
 public func serverConfig() -> ServerConfig  {
@@ -14586,6 +15366,15 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_core_identifiers() != 18060) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_parse_trace_parent() != 1434) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_rate_limited_code() != 57548) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_response_too_large_code() != 49381) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_server_config() != 3293) {
@@ -14781,6 +15570,21 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_log_for() != 9861) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_annotate() != 54838) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_limit_responses() != 3493) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_observe() != 17661) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_open_counts() != 36441) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_poll_observation() != 24360) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_add_prompt() != 41767) {

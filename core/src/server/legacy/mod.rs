@@ -27,12 +27,15 @@ mod logging;
 mod peer;
 mod session;
 mod shape;
+mod shared;
 
 use super::vecmap::{VecMap, VecSet};
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use session::negotiated;
 pub(crate) use session::{Bounds, Sessions};
+pub use shared::{SessionChange, SessionEvent, SessionImportError, session_event_seq};
 
 use super::io::{Ctx, Output, StreamId, Transmit, Transport};
 use super::machine::Server;
@@ -226,12 +229,7 @@ impl Server {
             );
             return self.reply_error(ctx, r.id, &err, 400);
         }
-        let version = LEGACY_VERSIONS
-            .iter()
-            .find(|v| requested.eq_str(v))
-            .or(LEGACY_VERSIONS.first())
-            .copied()
-            .unwrap_or("2025-11-25");
+        let version = negotiated(requested.to_cow().as_ref());
         let capabilities = r.params.and_then(|p| p.get("capabilities"));
         match ctx.transport {
             Transport::Stdio => {
@@ -271,6 +269,12 @@ impl Server {
                         return self.reply_error(ctx, r.id, &err, status);
                     }
                 };
+                if let Some(s) = self.legacy.sessions.get_mut(&id, ctx.auth) {
+                    s.version = negotiated(requested.to_cow().as_ref());
+                    if let Some(info) = r.params.and_then(|p| p.get("clientInfo")) {
+                        s.client = String::from(info.as_text());
+                    }
+                }
                 let sessions = &self.legacy.sessions;
                 self.legacy.peers.retain_sessions(|s| sessions.contains(s));
                 self.legacy

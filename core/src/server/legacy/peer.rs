@@ -61,6 +61,26 @@ impl Peers {
         );
     }
 
+    /// Records `peer` with a state taken from a fleet's store (`shared.rs`).
+    pub(crate) fn restore(
+        &mut self,
+        peer: Peer,
+        ctx: Ctx,
+        caps: String,
+        level: Option<LoggingLevel>,
+        outstanding: usize,
+    ) {
+        self.map.insert(
+            peer,
+            PeerState {
+                ctx,
+                caps,
+                level,
+                outstanding,
+            },
+        );
+    }
+
     pub(crate) fn get(&self, peer: &Peer) -> Option<&PeerState> {
         self.map.get(peer)
     }

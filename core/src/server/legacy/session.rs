@@ -19,26 +19,46 @@ pub(crate) struct Session {
     /// Last request, for the idle bound.
     pub(crate) last_used: u64,
     /// When the `initialize` created it, for the handshake bound and eviction order.
-    created: u64,
+    pub(crate) created: u64,
     /// A request (any POST, a GET) named it after its `initialize`: never evicted to make
     /// room, only ended by `DELETE` or the idle bound.
     pub(crate) established: bool,
     /// The peer that created it ([`peer_key`]), for the per-peer bound.
-    peer: Option<IpAddr>,
+    pub(crate) peer: Option<IpAddr>,
     /// The open GET stream, where notifications go.
     pub(crate) get_stream: Option<StreamId>,
     /// URIs from `resources/subscribe`.
     pub(crate) subs: VecSet<String>,
+    /// The negotiated protocol version.
+    pub(crate) version: &'static str,
+    /// The `clientInfo` of the `initialize`, as compact JSON text (empty: none).
+    pub(crate) client: String,
+    /// The sequence number of the next event on the session's GET stream (`shared.rs`).
+    pub(crate) next_event: u64,
 }
 
 /// The session table.
 #[derive(Debug, Default)]
 pub(crate) struct Sessions {
-    map: VecMap<String, Session>,
+    pub(super) map: VecMap<String, Session>,
     counter: u64,
+    /// Sessions shared with a fleet (`shared.rs`): record what changed.
+    pub(super) track: bool,
+    /// Ids whose state changed since the host last took them (`true`: still open).
+    pub(super) changes: VecMap<String, bool>,
+    /// The instance's own bytes, mixed into every id: two instances of a fleet (same keys,
+    /// same clock millisecond, same counter) never mint the same id.
+    pub(super) instance: alloc::vec::Vec<u8>,
 }
 
 impl Sessions {
+    /// Records that session `id` changed (`open`) or ended, when sessions are shared.
+    pub(crate) fn changed(&mut self, id: &str, open: bool) {
+        if self.track {
+            self.changes.insert(String::from(id), open);
+        }
+    }
+
     pub(crate) fn len(&self) -> usize {
         self.map.len()
     }
@@ -53,6 +73,7 @@ impl Sessions {
     }
 
     pub(crate) fn remove(&mut self, id: &str) -> Option<Session> {
+        self.changed(id, false);
         self.map.remove(id)
     }
 
@@ -67,9 +88,14 @@ impl Sessions {
     /// Ends sessions idle for `bounds.idle_ms` or more, except those holding a GET stream
     /// open, and half-open ones older than `bounds.handshake_ms`.
     pub(crate) fn prune(&mut self, now: u64, bounds: &Bounds) {
-        self.map.retain(|_, s| {
-            (s.established || now.saturating_sub(s.created) < bounds.handshake_ms)
-                && (s.get_stream.is_some() || now.saturating_sub(s.last_used) < bounds.idle_ms)
+        let (track, changes) = (self.track, &mut self.changes);
+        self.map.retain(|id, s| {
+            let keep = (s.established || now.saturating_sub(s.created) < bounds.handshake_ms)
+                && (s.get_stream.is_some() || now.saturating_sub(s.last_used) < bounds.idle_ms);
+            if !keep && track {
+                changes.insert(id.clone(), false);
+            }
+            keep
         });
     }
 
@@ -101,7 +127,7 @@ impl Sessions {
             .filter(|(_, s)| !s.established && of(s))
             .min_by_key(|(_, s)| s.created)
             .map(|(id, _)| id.clone());
-        oldest.is_some_and(|id| self.map.remove(&id).is_some())
+        oldest.is_some_and(|id| self.remove(&id).is_some())
     }
 
     /// Seconds until the first of the sessions `of` selects can end by the idle bound
@@ -144,6 +170,7 @@ impl Sessions {
                 &now.to_le_bytes(),
                 &auth.to_le_bytes(),
                 secret,
+                &self.instance,
             ]);
             let mut buf = [0u8; 24];
             let id = digest
@@ -165,11 +192,26 @@ impl Sessions {
                     peer,
                     get_stream: None,
                     subs: VecSet::new(),
+                    version: "2025-11-25",
+                    client: String::new(),
+                    next_event: 1,
                 },
             );
+            self.changed(&id, true);
             return Ok(id);
         }
     }
+}
+
+/// The version `initialize` negotiates for a requested one: the requested one when served,
+/// else the newest (spec 2025-11-25, basic/lifecycle "Version Negotiation").
+pub(super) fn negotiated(requested: &str) -> &'static str {
+    super::LEGACY_VERSIONS
+        .iter()
+        .find(|v| **v == requested)
+        .or(super::LEGACY_VERSIONS.first())
+        .copied()
+        .unwrap_or("2025-11-25")
 }
 
 /// The longest `Retry-After` the machine sends, in seconds.

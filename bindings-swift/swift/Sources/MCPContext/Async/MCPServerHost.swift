@@ -112,6 +112,9 @@ public actor MCPServerHost {
     private let router = Router()
     private var routed: [UInt32: UInt32] = [:]
     private var inFlight = 0
+    /// Telemetry and middleware (Telemetry.swift): observation callbacks, the chain.
+    var observers: [@Sendable (ServerObservation) -> Void] = []
+    var middlewares: [Middleware] = []
 
     /// A server named `name` at `version`; every other setting is the core's default
     /// (`serverConfig()`), changed through `configure`.
@@ -303,7 +306,10 @@ public actor MCPServerHost {
     private func drain(_ send: @Sendable (Data) -> Void) {
         while true {
             let drained = machine.drain()
-            if drained.outputs.isEmpty { return }
+            if drained.outputs.isEmpty {
+                if !observers.isEmpty { deliverObservations() }
+                return
+            }
             for output in drained.outputs {
                 route(output, send)
             }
@@ -321,7 +327,7 @@ public actor MCPServerHost {
 
     private func dispatch(_ event: ServerEvent) {
         switch event {
-        case .readResource(let handle, let uri, let target, _, _, let retry):
+        case .readResource(let handle, let uri, let target, let auth, _, let retry):
             var handler: ResourceHandler?
             var variables: [String: String] = [:]
             switch target {
@@ -341,30 +347,30 @@ public actor MCPServerHost {
                 return
             }
             let captured = variables
-            spawn(handle, retry) { host in
+            spawn(handle, retry, MCPCall(host: self, handle: handle, method: "resources/read", target: uri, caller: auth)) { host in
                 let contents = try await handler(uri, captured)
                 try await host.answerRead(handle, contents)
             }
-        case .getPrompt(let handle, let name, let arguments, _, _, let retry):
+        case .getPrompt(let handle, let name, let arguments, let auth, _, let retry):
             guard let handler = promptHandlers[name] else {
                 try? machine.fail(handle: handle, failure: .notFound)
                 return
             }
-            spawn(handle, retry) { host in
+            spawn(handle, retry, MCPCall(host: self, handle: handle, method: "prompts/get", target: name, caller: auth)) { host in
                 let result = try await handler(arguments)
                 try await host.answerPrompt(handle, result)
             }
-        case .request(let handle, let method, let paramsJson, _, _, _, let retry):
+        case .request(let handle, let method, let paramsJson, _, let auth, _, let retry):
             let params = (try? Wire.JSON(text: paramsJson)) ?? [:]
             guard let handler = methodHandlers[method] else {
                 try? machine.fail(handle: handle, failure: .notFound)
                 return
             }
-            spawn(handle, retry) { host in
+            spawn(handle, retry, MCPCall(host: self, handle: handle, method: method, target: nil, caller: auth)) { host in
                 let result = try await handler(params)
                 try await host.answerResult(handle, try wireJSON(result))
             }
-        case .callTool(let handle, let name, let argumentsJson, _, _, _, let retry):
+        case .callTool(let handle, let name, let argumentsJson, _, let auth, _, let retry):
             // The core checked the name, the arguments object and its required properties.
             guard let handler = toolHandlers[name] else {
                 try? machine.fail(handle: handle, failure: .notFound)
@@ -375,7 +381,7 @@ public actor MCPServerHost {
             let captured = arguments
             // Any other error the tool throws is the core's `Failure.handler`: a result the
             // model sees (`isError`), not a JSON-RPC error.
-            spawn(handle, retry) { host in
+            spawn(handle, retry, MCPCall(host: self, handle: handle, method: "tools/call", target: name, caller: auth)) { host in
                 let result = try await handler(captured)
                 try await host.answerTool(handle, try wireJSON(result))
             }
@@ -396,12 +402,22 @@ public actor MCPServerHost {
     }
 
     /// Runs `body` as its own task; a thrown error becomes the handle's JSON-RPC error.
-    private func spawn(_ handle: UInt64, _ retry: Retry?, _ body: @escaping @Sendable (MCPServerHost) async throws -> Void) {
+    private func spawn(
+        _ handle: UInt64, _ retry: Retry?, _ call: MCPCall? = nil,
+        _ body: @escaping @Sendable (MCPServerHost) async throws -> Void
+    ) {
         inFlight += 1
+        let chain = call == nil ? [] : middlewares
         Task {
             do {
                 let context = RequestContext(host: self, handle: handle, retry: retry)
-                try await Self.$request.withValue(context) { try await body(self) }
+                try await Self.$request.withValue(context) {
+                    if let call, !chain.isEmpty {
+                        try await self.through(chain, call) { try await body(self) }
+                    } else {
+                        try await body(self)
+                    }
+                }
             } catch let input as MCPInputRequired {
                 await self.answerInputRequired(handle, input)
             } catch let error as MCPHandlerError {
