@@ -124,6 +124,9 @@ class App:
         self._methods: dict[str, Callable[..., Any]] = {}
         self._runtime: Runtime | None = None
         self._broker: Any = None
+        self._middleware: list[Any] = []  # App.middleware (mcp_context.telemetry)
+        self._sinks: list[Any] = []  # App.sink
+        self._response_cap: int | None = None  # App.limit_responses
         self._sessions: Any = None  # use_session_store
         self._middleware: list[Any] = []  # App.middleware (mcp_context.telemetry)
         self._sinks: list[Any] = []  # App.sink
