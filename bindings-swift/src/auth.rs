@@ -250,6 +250,13 @@ impl Authorizer {
         self.lock().tokens().cloned().map(Into::into)
     }
 
+    /// The authorization context of the tokens held: one value per grant (restored tokens or
+    /// a new authorization; a refresh keeps it), `nil` without tokens. `HTTPTransport` gives it
+    /// to the client machine with each answer, so private results stay with their grant.
+    pub fn auth_context(&self) -> Option<u64> {
+        self.lock().auth_context().map(|a| a.0)
+    }
+
     /// The next action, if any.
     pub fn poll_action(&self) -> Option<AuthAction> {
         self.lock().poll_action().map(Into::into)

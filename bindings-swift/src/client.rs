@@ -402,6 +402,14 @@ impl ClientMachine {
     pub fn set_auth_context(&self, auth_context: Option<u64>) {
         self.lock().set_auth_context(auth_context.map(AuthContext));
     }
+
+    /// Request `id` was answered under the authorization context `auth_context` (a 401 ran
+    /// an authorization and it went again with the new token): call before handing its answer
+    /// over, so its private result is cached for that context. No-op for an unknown id.
+    pub fn set_request_auth_context(&self, id: i64, auth_context: Option<u64>) {
+        self.lock()
+            .set_request_auth_context(id, auth_context.map(AuthContext));
+    }
 }
 
 #[cfg(test)]

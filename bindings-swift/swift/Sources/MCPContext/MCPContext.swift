@@ -679,6 +679,13 @@ fileprivate struct FfiConverterData: FfiConverterRustBuffer {
 public protocol AuthorizerProtocol: AnyObject, Sendable {
     
     /**
+     * The authorization context of the tokens held: one value per grant (restored tokens or
+     * a new authorization; a refresh keeps it), `nil` without tokens. `HTTPTransport` gives it
+     * to the client machine with each answer, so private results stay with their grant.
+     */
+    func authContext()  -> UInt64?
+    
+    /**
      * The `Authorization` value for a request to `url` (the server's origin only, an
      * unexpired token).
      */
@@ -813,6 +820,20 @@ public convenience init(config: AuthConfig)throws  {
 
     
 
+    
+    /**
+     * The authorization context of the tokens held: one value per grant (restored tokens or
+     * a new authorization; a refresh keeps it), `nil` without tokens. `HTTPTransport` gives it
+     * to the client machine with each answer, so private results stay with their grant.
+     */
+open func authContext() -> UInt64?  {
+    return try!  FfiConverterOptionUInt64.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_authorizer_auth_context(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
     
     /**
      * The `Authorization` value for a request to `url` (the server's origin only, an
@@ -1463,6 +1484,13 @@ public protocol ClientMachineProtocol: AnyObject, Sendable {
     func setAuthContext(authContext: UInt64?) 
     
     /**
+     * Request `id` was answered under the authorization context `auth_context` (a 401 ran
+     * an authorization and it went again with the new token): call before handing its answer
+     * over, so its private result is cached for that context. No-op for an unknown id.
+     */
+    func setRequestAuthContext(id: Int64, authContext: UInt64?) 
+    
+    /**
      * Whether `pollOutput()` would return something.
      */
     func hasOutput()  -> Bool
@@ -1888,6 +1916,21 @@ open func setAuthContext(authContext: UInt64?)  {try! rustCall() {
         uniffiCallStatus in
     uniffi_mcp_context_ffi_fn_method_clientmachine_set_auth_context(
             self.uniffiCloneHandle(),
+        FfiConverterOptionUInt64.lower(authContext),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Request `id` was answered under the authorization context `auth_context` (a 401 ran
+     * an authorization and it went again with the new token): call before handing its answer
+     * over, so its private result is cached for that context. No-op for an unknown id.
+     */
+open func setRequestAuthContext(id: Int64, authContext: UInt64?)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_clientmachine_set_request_auth_context(
+            self.uniffiCloneHandle(),
+        FfiConverterInt64.lower(id),
         FfiConverterOptionUInt64.lower(authContext),uniffiCallStatus
     )
 }
@@ -15389,6 +15432,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_func_parse_app_cursor() != 39834) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_authorizer_auth_context() != 24727) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_authorizer_authorization_header() != 22940) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -15525,6 +15571,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_set_auth_context() != 51612) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_clientmachine_set_request_auth_context() != 42899) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_has_output() != 38129) {

@@ -65,6 +65,35 @@ final class OAuthTests: XCTestCase {
         await client.close()
     }
 
+    func testAPrivateResultStaysWithItsGrant() async throws {
+        // Our axum runner: mine://note is cached a minute, private. The first grant has
+        // mcp:read; admin://note answers 403 step-up, a new authorization with mcp:write:
+        // another grant, so mine://note is fetched again, never served from the first
+        // grant's cache entry (docs/rules.md §21.7).
+        guard let text = ProcessInfo.processInfo.environment["MCP_OAUTH_OURS_URL"], !text.isEmpty,
+              let url = URL(string: text) else {
+            throw XCTSkip("MCP_OAUTH_OURS_URL not set (our protected runner not started)")
+        }
+        let oauth = try OAuthSession(serverURL: url, redirectURI: redirect, clientName: "swift-grants") {
+            try await follow($0)
+        }
+        let client = try MCPClient(transport: HTTPTransport(url: url, oauth: oauth))
+        let first = try await client.readResource("mine://note")
+        let again = try await client.readResource("mine://note")
+        XCTAssertFalse(first.fromCache)
+        XCTAssertTrue(again.fromCache)
+        XCTAssertEqual(try firstText(again), try firstText(first))
+        XCTAssertFalse((try firstText(first) ?? "").contains("mcp:write"))
+        let admin = try await client.readResource("admin://note", policy: .refresh)
+        XCTAssertEqual(try firstText(admin), "admin")
+        let after = try await client.readResource("mine://note")
+        XCTAssertFalse(after.fromCache, "the first grant's private result was served to the second")
+        XCTAssertTrue((try firstText(after) ?? "").contains("mcp:write"))
+        let cached = try await client.readResource("mine://note")
+        XCTAssertTrue(cached.fromCache)
+        await client.close()
+    }
+
     func testAFailedPresenterFailsTheCall() async throws {
         let url = try serverURL()
         let oauth = try OAuthSession(serverURL: url, redirectURI: redirect) { _ in

@@ -31,6 +31,10 @@ public protocol MCPTransport: Sendable {
     func observeResponses(_ responded: @escaping @Sendable (Int64?, UInt16, String?) -> Void)
     /// HTTP: ends a 2025-11-25 session with a `DELETE` carrying `headers` (from the machine).
     func endSession(headers: [HttpHeader])
+    /// HTTP with authorization: the authorization context (the grant) whose token obtained
+    /// each response (the request's id; `nil`: sent without a token), called just before that
+    /// response's head goes to `observeResponses`' closure, on the same thread.
+    func observeGrants(_ granted: @escaping @Sendable (Int64?, UInt64?) -> Void)
 }
 
 extension MCPTransport {
@@ -38,6 +42,27 @@ extension MCPTransport {
     public func observeResponses(_ responded: @escaping @Sendable (Int64?, UInt16, String?) -> Void) {}
     /// stdio and other transports without sessions: nothing to end.
     public func endSession(headers: [HttpHeader]) {}
+    /// Transports without authorization: no grants.
+    public func observeGrants(_ granted: @escaping @Sendable (Int64?, UInt64?) -> Void) {}
+}
+
+/// The grant each response was obtained under, from `observeGrants` to the response head's
+/// closure (the transport calls both on its thread, in that order).
+private final class Grants: @unchecked Sendable {
+    private let lock = NSLock()
+    private var seen: [Int64?: UInt64?] = [:]
+
+    func put(_ id: Int64?, _ grant: UInt64?) {
+        lock.lock()
+        defer { lock.unlock() }
+        seen[id] = .some(grant)
+    }
+
+    func take(_ id: Int64?) -> UInt64?? {
+        lock.lock()
+        defer { lock.unlock() }
+        return seen.removeValue(forKey: id)
+    }
 }
 
 /// Errors of `MCPClient` itself (the server's are `CallError`).
@@ -214,8 +239,11 @@ public actor MCPClient {
         })
         // Response heads, messages and failures go through the actor, one hop each (a
         // transport may call these from inside the actor's own `send`, e.g. an in-process one).
+        let grants = Grants()
+        transport.observeGrants { id, grant in grants.put(id, grant) }
         transport.observeResponses { [weak self] id, status, sessionId in
-            Task { await self?.responded(id, status, sessionId) }
+            let grant = grants.take(id)
+            Task { await self?.responded(id, status, sessionId, grant: grant) }
         }
         try transport.start(
             receive: { [weak self] bytes in Task { await self?.received(bytes) } },
@@ -255,7 +283,13 @@ public actor MCPClient {
         }
     }
 
-    private func responded(_ id: Int64?, _ status: UInt16, _ sessionId: String?) {
+    private func responded(_ id: Int64?, _ status: UInt16, _ sessionId: String?, grant: UInt64?? = nil) {
+        // With authorization: the cache follows the grant whose token got the answer
+        // (docs/rules.md §21.7), for this result and the lookups that follow.
+        if let grant {
+            machine.setAuthContext(authContext: grant)
+            if let id { machine.setRequestAuthContext(id: id, authContext: grant) }
+        }
         machine.handleHttpResponse(id: id, status: status, sessionId: sessionId, nowMs: monotonicMs())
         pump()
     }

@@ -84,6 +84,13 @@ public actor OAuthSession {
     /// The `Authorization` value for a request to `url`, refreshing a token about to expire
     /// (a failed refresh drops it: the next 401 authorizes again).
     public func authorizationHeader(for url: URL) async -> String? {
+        await credentials(for: url).header
+    }
+
+    /// `authorizationHeader(for:)` and the authorization context (the grant) it belongs to,
+    /// read together: the client's cache keeps a private result for the grant whose token
+    /// obtained it (docs/rules.md §21.7).
+    public func credentials(for url: URL) async -> (header: String?, grant: UInt64?) {
         await gate()
         await ready()
         if authorizer.refreshDue(nowMs: Self.now()) {
@@ -92,7 +99,7 @@ public actor OAuthSession {
             try? await drive()
             running = false
         }
-        return authorizer.authorizationHeader(url: url.absoluteString, nowMs: Self.now())
+        return (authorizer.authorizationHeader(url: url.absoluteString, nowMs: Self.now()), authorizer.authContext())
     }
 
     /// A request carrying `sent` was answered `status` with `wwwAuthenticate`: runs the flow

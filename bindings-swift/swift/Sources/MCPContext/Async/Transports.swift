@@ -68,6 +68,7 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
     private var receive: (@Sendable (Data) -> Void)?
     private var failed: (@Sendable (Int64) -> Void)?
     private var responded: (@Sendable (Int64?, UInt16, String?) -> Void)?
+    private var granted: (@Sendable (Int64?, UInt64?) -> Void)?
     private var streams: [Int: Stream] = [:]
     private let oauth: OAuthSession?
 
@@ -83,6 +84,7 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         var request: URLRequest?
         var attempt = 0
         var sentAuth: String?
+        var grant: UInt64?
         var challenge: (Int, String?)?
         init(requestId: Int64?) { self.requestId = requestId }
     }
@@ -120,12 +122,15 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         request.httpBody = bytes
         for header in headers { request.setValue(header.value, forHTTPHeaderField: header.name) }
         for (k, v) in self.headers { request.setValue(v, forHTTPHeaderField: k) }
-        guard let oauth else { return post(request, id: id, attempt: 0, auth: nil) }
+        guard let oauth else { return post(request, id: id, attempt: 0, auth: nil, grant: nil) }
         let (url, ready) = (self.url, request)
-        Task { self.post(ready, id: id, attempt: 0, auth: await oauth.authorizationHeader(for: url)) }
+        Task {
+            let (auth, grant) = await oauth.credentials(for: url)
+            self.post(ready, id: id, attempt: 0, auth: auth, grant: grant)
+        }
     }
 
-    private func post(_ request: URLRequest, id: Int64?, attempt: Int, auth: String?) {
+    private func post(_ request: URLRequest, id: Int64?, attempt: Int, auth: String?, grant: UInt64?) {
         var request = request
         if let auth { request.setValue(auth, forHTTPHeaderField: "Authorization") }
         let task = session.dataTask(with: request)
@@ -134,6 +139,7 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
             stream.request = request
             stream.attempt = attempt
             stream.sentAuth = auth
+            stream.grant = auth == nil ? nil : grant
         }
         lock.lock()
         streams[task.taskIdentifier] = stream
@@ -145,6 +151,12 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
         lock.lock()
         defer { lock.unlock() }
         self.responded = responded
+    }
+
+    public func observeGrants(_ granted: @escaping @Sendable (Int64?, UInt64?) -> Void) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.granted = granted
     }
 
     public func endSession(headers: [HttpHeader]) {
@@ -201,8 +213,11 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
             }
         }
         let responded = self.responded
+        let granted = oauth == nil ? nil : self.granted
         lock.unlock()
         if let stream {
+            // With OAuth: the grant whose token got this answer first (docs/rules.md §21.7).
+            granted?(stream.requestId, stream.grant)
             responded?(stream.requestId, UInt16(clamping: status), sessionId)
         }
         completionHandler(.allow)
@@ -243,8 +258,8 @@ public final class HTTPTransport: NSObject, MCPTransport, URLSessionDataDelegate
             Task {
                 do {
                     try await oauth.challenge(url: url, status: status, wwwAuthenticate: www, sent: sent)
-                    let auth = await oauth.authorizationHeader(for: url)
-                    self.post(request, id: id, attempt: attempt + 1, auth: auth)
+                    let (auth, grant) = await oauth.credentials(for: url)
+                    self.post(request, id: id, attempt: attempt + 1, auth: auth, grant: grant)
                 } catch {
                     if let id { failed?(id) }
                 }
