@@ -27,7 +27,7 @@
 //! let mut fleet_b = Fleet::new("notes", "b1").unwrap();
 //! assert_eq!(fleet_a.channel(), "mcp-context:notes:events");
 //! fleet_a.link_up(&mut a);
-//! let bytes = fleet_a.local(&mut a, &Change::ResourceUpdated("notes://1".into())).unwrap();
+//! let bytes = fleet_a.local(&mut a, &Change::ResourceUpdated("notes://1".into())).unwrap().to_vec();
 //! assert_eq!(fleet_a.receive(&mut a, &bytes), Receipt::Echo);       // own echo: skipped
 //! let mut b = Server::new(ServerConfig::default()).unwrap();
 //! assert_eq!(fleet_b.receive(&mut b, &bytes), Receipt::Applied);   // another instance
