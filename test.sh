@@ -259,15 +259,7 @@ node --test tests/otel-node/
 # The pinned tools of examples/node (the official TypeScript client, Node 22 and the
 # conformance suite, workerd, Deno, TypeScript, the benchmark's peers), installed once under
 # $MCP_CACHE and linked in.
-NODE_TOOLS="$MCP_CACHE/node-tools-$(cat examples/node/package.json examples/node/package-lock.json | sha256sum | cut -c1-12)"
-if [ ! -f "$NODE_TOOLS/.complete" ]; then
-  rm -rf "$NODE_TOOLS"
-  mkdir -p "$NODE_TOOLS"
-  cp examples/node/package.json examples/node/package-lock.json "$NODE_TOOLS/"
-  (cd "$NODE_TOOLS" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-  touch "$NODE_TOOLS/.complete"
-fi
-ln -sfn "$NODE_TOOLS/node_modules" examples/node/node_modules
+. scripts/node-tools.sh
 # The published types pass the strict compiler.
 "$NODE_TOOLS/node_modules/.bin/tsc" --strict --noEmit --typeRoots "$NODE_TOOLS/node_modules/@types" \
   --types node bindings-node/index.d.ts bindings-node/server.d.ts

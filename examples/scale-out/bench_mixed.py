@@ -32,7 +32,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -43,24 +42,6 @@ from bench import META, URI, headers
 from fleet import Instance, Redis, fleet_keys
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-class Proc(Instance):
-    def __init__(self, cmd: list[str], keys: str, redis_url: str | None) -> None:
-        super().__init__(keys, redis_url, "unused")
-        self.cmd = cmd
-
-    def start(self) -> Proc:
-        self.proc = subprocess.Popen([*self.cmd, "--port", "0", *self.args], stdout=subprocess.PIPE, text=True, cwd=ROOT)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line.startswith("listening on"):
-            self.stop()
-            raise RuntimeError(f"{self.cmd} did not start: {line!r}")
-        self.url = line.split()[-1]
-        return self
-
-
 UPDATED = b"notifications/resources/updated"
 ACKED = b"notifications/subscriptions/acknowledged"
 
@@ -160,7 +141,7 @@ def main() -> None:
         if kind == "py":
             return Instance(keys, redis_url, db).start()
         cmd = [args.node, "examples/node/notes-instance.mjs"] if kind == "node" else [args.rust]
-        return Proc(cmd, keys, redis_url).start()
+        return Instance(keys, redis_url, "unused", cmd=cmd).start()
 
     results = {}
     redis = Redis().start()

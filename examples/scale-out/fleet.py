@@ -98,9 +98,22 @@ class Redis:
 
 
 class Instance:
-    """One ``notes_instance.py`` process; ``url`` once started."""
+    """One ``notes_instance.py`` process, or with ``cmd`` another runtime's instance taking the
+    same flags (examples/node/notes-instance.mjs, the Rust ``notes-instance``); ``url`` once
+    started."""
 
-    def __init__(self, keys: str, redis_url: str | None, db: str, *, fleet: str = "notes", page_size: int = 3, health_s: float = 5.0) -> None:
+    def __init__(
+        self,
+        keys: str,
+        redis_url: str | None,
+        db: str,
+        *,
+        fleet: str = "notes",
+        page_size: int = 3,
+        health_s: float = 5.0,
+        cmd: list[str] | None = None,
+    ) -> None:
+        self.cmd = cmd or [sys.executable, str(HERE.parent / "python" / "notes_instance.py")]
         self.args = ["--keys", keys, "--db", db, "--fleet", fleet, "--page-size", str(page_size), "--health-s", str(health_s)]
         if redis_url is not None:
             self.args += ["--redis", redis_url]
@@ -109,16 +122,17 @@ class Instance:
 
     def start(self) -> Instance:
         self.proc = subprocess.Popen(
-            [sys.executable, str(HERE.parent / "python" / "notes_instance.py"), "--port", "0", *self.args],
+            [*self.cmd, "--port", "0", *self.args],
             stdout=subprocess.PIPE,
             text=True,
+            cwd=HERE.parents[1],
             env={**os.environ, "PYTHONUNBUFFERED": "1"},
         )
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line.startswith("listening on "):
             self.stop()
-            raise RuntimeError(f"instance did not start: {line!r}")
+            raise RuntimeError(f"{Path(self.cmd[-1]).name} did not start: {line!r}")
         self.url = line.split()[-1]
         return self
 

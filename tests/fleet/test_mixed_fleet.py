@@ -44,24 +44,6 @@ RUST = os.environ.get("MCP_FLEET_RUST")
 pytestmark = pytest.mark.skipif(not (NODE and RUST), reason="MCP_FLEET_NODE and MCP_FLEET_RUST (test.sh's mixed fleet step)")
 
 
-class Proc(Instance):
-    """An instance run by another runtime, with the Python instance's flags."""
-
-    def __init__(self, cmd: list[str], keys: str, redis_url: str, **kw) -> None:
-        super().__init__(keys, redis_url, "unused", **kw)
-        self.cmd = cmd
-
-    def start(self) -> Proc:
-        self.proc = subprocess.Popen([*self.cmd, "--port", "0", *self.args], stdout=subprocess.PIPE, text=True, cwd=ROOT)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line.startswith("listening on"):
-            self.stop()
-            raise RuntimeError(f"{self.cmd[0]} did not start: {line!r}")
-        self.url = line.split()[-1]
-        return self
-
-
 class Mixed:
     def __init__(self, redis: Redis | None = None) -> None:
         self.dir = tempfile.mkdtemp(prefix="mixed-fleet-")
@@ -69,8 +51,8 @@ class Mixed:
         self.redis = redis or Redis().start()
         kw = {"health_s": 2.0}
         self.py = Instance(self.keys, self.redis.url, os.path.join(self.dir, "notes.sqlite"), **kw).start()
-        self.node = Proc([NODE, "examples/node/notes-instance.mjs"], self.keys, self.redis.url, **kw).start()
-        self.rust = Proc([RUST], self.keys, self.redis.url, **kw).start()
+        self.node = Instance(self.keys, self.redis.url, "unused", cmd=[NODE, "examples/node/notes-instance.mjs"], **kw).start()
+        self.rust = Instance(self.keys, self.redis.url, "unused", cmd=[RUST], **kw).start()
         self.redis.wait_subscribers(3)
         self.front_port = free_port()
         self.front = subprocess.Popen(
