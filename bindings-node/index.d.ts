@@ -620,7 +620,7 @@ export declare class Fleet {
    * One event from the channel: `applied`, `echo` (own, skipped), or `malformed` /
    * `version` / `kind` (not applied).
    */
-  receive(machine: ServerMachine, data: Buffer): string
+  receive(machine: ServerMachine, event: Buffer): string
   /** The subscriber is subscribed; `true` when every listen was ended (not the first link). */
   linkUp(machine: ServerMachine): boolean
   /** The link is lost or an attempt failed; `true` when every listen was ended. */
