@@ -79,6 +79,8 @@ mod complete;
 #[cfg(feature = "alloc")]
 mod config;
 #[cfg(feature = "alloc")]
+mod discover;
+#[cfg(feature = "alloc")]
 mod dynamic;
 #[cfg(feature = "alloc")]
 mod event;

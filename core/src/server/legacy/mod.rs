@@ -37,7 +37,7 @@ use session::negotiated;
 pub(crate) use session::{Bounds, Sessions};
 pub use shared::{SessionChange, SessionEvent, SessionImportError, session_event_seq};
 
-use super::io::{Ctx, Output, StreamId, Transmit, Transport};
+use super::io::{Ctx, StreamId, Transport};
 use super::machine::Server;
 use super::outbox;
 use crate::error_code::ErrorCode;
@@ -469,40 +469,6 @@ impl Server {
             subs.take(uri.as_ref());
         }
         self.legacy_empty_result(ctx, r);
-    }
-
-    /// An output on its way to the host: answers on a legacy stream are reshaped for
-    /// 2025-11-25 (and an HTTP POST stream is forgotten once its answer is out).
-    pub(crate) fn legacy_shape(&mut self, out: Output) -> Output {
-        match out {
-            Output::Transmit(t) if self.legacy.is_legacy(t.stream) => {
-                Output::Transmit(self.legacy_shape_transmit(t))
-            }
-            other => other,
-        }
-    }
-
-    pub(crate) fn legacy_shape_transmit(&mut self, mut t: Transmit) -> Transmit {
-        if !self.legacy.is_legacy(t.stream) {
-            return t;
-        }
-        if !self.legacy.modern_ids.is_empty()
-            && let Some(id) = shape::response_id(&t.bytes)
-            && self.legacy.modern_ids.take(&(t.stream, id))
-        {
-            return t;
-        }
-        if let Some(bytes) = shape::legacy_response(&t.bytes) {
-            t.bytes = bytes;
-        }
-        if matches!(self.legacy.streams.get(&t.stream), Some(Era::Post)) {
-            // 2025-11-25 clients read JSON-RPC errors from a 200 response.
-            t.http_status = 200;
-            if t.end_of_stream {
-                self.legacy.forget_post(t.stream);
-            }
-        }
-        t
     }
 
     /// The transport closed `stream`: a legacy stdio connection ends, a session's GET

@@ -14,6 +14,9 @@
 
 use alloc::vec::Vec;
 
+use super::Era;
+use crate::server::{Output, Server, Transmit};
+
 use crate::error_code::ErrorCode;
 use crate::json::{Encode, JsonKind, JsonSink, RawJson, Writer};
 use crate::jsonrpc::Request;
@@ -248,6 +251,42 @@ pub(crate) fn modern_request(
         w.end_object()?;
         w.end_object()
     })
+}
+
+impl Server {
+    /// An output on its way to the host: answers on a legacy stream are reshaped for
+    /// 2025-11-25 (and an HTTP POST stream is forgotten once its answer is out).
+    pub(crate) fn legacy_shape(&mut self, out: Output) -> Output {
+        match out {
+            Output::Transmit(t) if self.legacy.is_legacy(t.stream) => {
+                Output::Transmit(self.legacy_shape_transmit(t))
+            }
+            other => other,
+        }
+    }
+
+    pub(crate) fn legacy_shape_transmit(&mut self, mut t: Transmit) -> Transmit {
+        if !self.legacy.is_legacy(t.stream) {
+            return t;
+        }
+        if !self.legacy.modern_ids.is_empty()
+            && let Some(id) = response_id(&t.bytes)
+            && self.legacy.modern_ids.take(&(t.stream, id))
+        {
+            return t;
+        }
+        if let Some(bytes) = legacy_response(&t.bytes) {
+            t.bytes = bytes;
+        }
+        if matches!(self.legacy.streams.get(&t.stream), Some(Era::Post)) {
+            // 2025-11-25 clients read JSON-RPC errors from a 200 response.
+            t.http_status = 200;
+            if t.end_of_stream {
+                self.legacy.forget_post(t.stream);
+            }
+        }
+        t
+    }
 }
 
 #[cfg(test)]
