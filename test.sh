@@ -181,8 +181,10 @@ t0=$(date +%s)
 # broker (mcp_context.broker, test_scale_out.py); pyjwt and cryptography: JwtVerifier and the
 # tokens of test_auth.py (the versions mcp 2.3.0 resolves); opentelemetry-sdk: the in-memory
 # span exporter and metric reader of test_telemetry.py (the version of the opentelemetry-api
-# mcp 2.3.0 resolves).
-PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0 pyjwt==2.15.1 cryptography==50.0.2 opentelemetry-sdk==1.45.2"
+# mcp 2.3.0 resolves); opentelemetry-exporter-otlp-proto-http and opentelemetry-proto (same
+# release): the OTLP exporters of test_otlp_export.py and the decoding of tests/otlp/receiver.py,
+# the loopback receiver the Node and Rust OTLP tests export to as well (docs/operations.md).
+PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0 pyjwt==2.15.1 cryptography==50.0.2 opentelemetry-sdk==1.45.2 opentelemetry-exporter-otlp-proto-http==1.45.2 opentelemetry-proto==1.45.2"
 PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
 (
   flock 9

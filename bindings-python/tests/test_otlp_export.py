@@ -1,0 +1,181 @@
+"""Telemetry exported over OTLP/HTTP to a receiver on loopback (docs/operations.md, "Tests
+with a collector"): the real ``opentelemetry-exporter-otlp-proto-http`` exporters (a batch span
+processor, a periodic metric reader) under :class:`mcp_context.telemetry.Otel`, a scripted
+session over the ASGI runner (a list, a read, a prompt, a tool error, an unknown resource, a
+response over the cap, a request over the caller's rate), one request traced by its
+``_meta.traceparent`` and one by the HTTP ``traceparent`` header; then what reached
+tests/otlp/receiver.py (decoded with ``opentelemetry-proto``): span names, kinds, attributes,
+the client's trace and parent span ids, statuses, and the metric points."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from mcp_context.server import App, NotFound
+from mcp_context.telemetry import RATE_LIMITED, RESPONSE_TOO_LARGE, Otel, RateLimit
+
+pytest.importorskip("opentelemetry.exporter.otlp.proto.http")
+pytest.importorskip("opentelemetry.proto")
+from opentelemetry.exporter.otlp.proto.http.metric_exporter import OTLPMetricExporter  # noqa: E402
+from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter  # noqa: E402
+from opentelemetry.sdk.metrics import MeterProvider  # noqa: E402
+from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader  # noqa: E402
+from opentelemetry.sdk.resources import Resource  # noqa: E402
+from opentelemetry.sdk.trace import TracerProvider  # noqa: E402
+from opentelemetry.sdk.trace.export import BatchSpanProcessor  # noqa: E402
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "otlp"))
+from receiver import Receiver  # noqa: E402
+
+V = "2026-07-28"
+META_TRACE, META_PARENT = "4bf92f3577b34da6a3ce929d0e0e4736", "00f067aa0ba902b7"
+HEADER_TRACE, HEADER_PARENT = "0af7651916cd43dd8448eb211c80319c", "b7ad6b7169203331"
+
+
+def message(id: int, method: str, params: dict[str, Any], traceparent: str | None = None) -> bytes:  # noqa: A002
+    meta: dict[str, Any] = {"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {}}
+    if traceparent:
+        meta["traceparent"] = traceparent
+    return json.dumps({"jsonrpc": "2.0", "id": id, "method": method, "params": {**params, "_meta": meta}}).encode()
+
+
+def headers(method: str, name: str | None = None, **extra: str) -> dict[str, str]:
+    h = {"content-type": "application/json", "accept": "application/json, text/event-stream",
+         "mcp-protocol-version": V, "mcp-method": method, **extra}
+    if name is not None:
+        h["mcp-name"] = name
+    return h
+
+
+def demo() -> App:
+    app = App("otlp")
+
+    @app.resource("notes://{id}", list=lambda: ["notes://1"])
+    def note(id: str) -> str:  # noqa: A002
+        if id != "1":
+            raise NotFound(f"notes://{id}")
+        return "hi"
+
+    @app.prompt()
+    def greet(who: str) -> str:
+        return f"hello {who}"
+
+    @app.tool()
+    def boom() -> str:
+        raise RuntimeError("boom")
+
+    @app.tool()
+    def big() -> str:
+        return "x" * 4096
+
+    @app.tool()
+    def echo() -> str:
+        return "hi"
+
+    return app
+
+
+def get(url: str) -> dict[str, Any]:
+    with urllib.request.urlopen(url, timeout=30) as r:
+        return json.loads(r.read())
+
+
+def test_a_scripted_session_reaches_the_otlp_receiver():
+    receiver = Receiver().start()
+    resource = Resource.create({"service.name": "otlp-python-test"})
+    tracer = TracerProvider(resource=resource)
+    tracer.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{receiver.endpoint}/v1/traces")))
+    reader = PeriodicExportingMetricReader(OTLPMetricExporter(endpoint=f"{receiver.endpoint}/v1/metrics"),
+                                           export_interval_millis=3_600_000)
+    meter = MeterProvider(resource=resource, metric_readers=[reader])
+    try:
+        app = demo()
+        app.sink(Otel(tracer, meter))
+        # Five handler calls pass (both reads, the prompt, boom, big: cut after its handler
+        # ran), the sixth is over the rate.
+        app.middleware(RateLimit(rate=0.001, burst=5))
+        app.limit_responses(1024)
+
+        async def session() -> list[dict[str, Any]]:
+            transport = httpx.ASGITransport(app=app.asgi())
+            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+                script = [
+                    (message(1, "resources/list", {}, f"00-{META_TRACE}-{META_PARENT}-01"), headers("resources/list")),
+                    (message(2, "resources/read", {"uri": "notes://1"}),
+                     headers("resources/read", "notes://1", traceparent=f"00-{HEADER_TRACE}-{HEADER_PARENT}-01")),
+                    (message(3, "prompts/get", {"name": "greet", "arguments": {"who": "ada"}}), headers("prompts/get", "greet")),
+                    (message(4, "tools/call", {"name": "boom", "arguments": {}}), headers("tools/call", "boom")),
+                    (message(5, "resources/read", {"uri": "notes://2"}), headers("resources/read", "notes://2")),
+                    (message(6, "tools/call", {"name": "big", "arguments": {}}), headers("tools/call", "big")),
+                    (message(7, "tools/call", {"name": "echo", "arguments": {}}), headers("tools/call", "echo")),
+                ]
+                return [(await http.post("/mcp", content=body, headers=h)).json() for body, h in script]
+
+        answers = asyncio.run(session())
+        assert "result" in answers[0] and "result" in answers[1] and "result" in answers[2], answers[:3]
+        assert answers[3]["result"]["isError"] is True, answers[3]
+        not_found = answers[4]["error"]["code"]
+        assert answers[5]["error"]["code"] == RESPONSE_TOO_LARGE, answers[5]
+        assert answers[6]["error"]["code"] == RATE_LIMITED, answers[6]
+
+        assert tracer.force_flush() and meter.force_flush()
+        got = get(f"{receiver.endpoint}/received?spans=7&metric=mcp_context.server.refusals&timeout=20")
+    finally:
+        tracer.shutdown()  # before the receiver goes: nothing left to retry
+        meter.shutdown()
+        receiver.stop()
+
+    spans = {s["attributes"]["jsonrpc.request.id"]: s for s in got["spans"]}
+    assert sorted(spans) == ["1", "2", "3", "4", "5", "6", "7"], [s["name"] for s in got["spans"]]
+    assert [spans[str(i)]["name"] for i in range(1, 8)] == [
+        "resources/list", "resources/read", "prompts/get greet", "tools/call boom", "resources/read",
+        "tools/call big", "tools/call echo",
+    ]
+    for s in spans.values():
+        assert s["kind"] == "SERVER" and s["scope"] == "mcp-context", s
+        assert s["resource"]["service.name"] == "otlp-python-test"
+        assert s["attributes"]["network.transport"] == "tcp" and s["attributes"]["mcp.protocol.version"] == V
+        assert s["end_ns"] >= s["start_ns"] > 0
+
+    listed, read = spans["1"], spans["2"]
+    assert listed["trace_id"] == META_TRACE and listed["parent_span_id"] == META_PARENT, listed
+    assert read["trace_id"] == HEADER_TRACE and read["parent_span_id"] == HEADER_PARENT, read
+    assert listed["attributes"]["mcp.method.name"] == "resources/list" and listed["status"]["code"] == "UNSET"
+    assert read["attributes"]["mcp.resource.uri"] == "notes://1" and "error.type" not in read["attributes"]
+    assert spans["3"]["attributes"]["gen_ai.prompt.name"] == "greet"
+    assert spans["3"]["parent_span_id"] is None, "no traceparent: a new trace"
+    boom = spans["4"]["attributes"]
+    assert boom["gen_ai.tool.name"] == "boom" and boom["gen_ai.operation.name"] == "execute_tool"
+    assert boom["error.type"] == "tool_error" and spans["4"]["status"] == {"code": "ERROR", "message": "tool_error"}
+    assert spans["5"]["attributes"]["mcp.resource.uri"] == "notes://2"
+    assert spans["5"]["attributes"]["error.type"] == str(not_found)
+    assert spans["5"]["attributes"]["rpc.response.status_code"] == str(not_found)
+    assert spans["6"]["attributes"]["error.type"] == str(RESPONSE_TOO_LARGE)
+    assert spans["7"]["attributes"]["error.type"] == str(RATE_LIMITED)
+
+    latest = got["latest"]
+    requests = {(p["attributes"]["mcp.method.name"], p["attributes"]["outcome"], p["attributes"].get("error.type")): p["value"]
+                for p in latest["mcp_context.server.requests"]}
+    assert requests == {
+        ("resources/list", "ok", None): 1,
+        ("resources/read", "ok", None): 1,
+        ("prompts/get", "ok", None): 1,
+        ("tools/call", "tool_error", "tool_error"): 1,
+        ("resources/read", "error", str(not_found)): 1,
+        ("tools/call", "error", str(RESPONSE_TOO_LARGE)): 1,
+        ("tools/call", "error", str(RATE_LIMITED)): 1,
+    }, requests
+    assert all(p["type"] == "sum" and p["monotonic"] for p in latest["mcp_context.server.requests"])
+    duration = latest["mcp.server.operation.duration"]
+    assert all(p["type"] == "histogram" and p["unit"] == "s" for p in duration)
+    assert sum(p["count"] for p in duration) == 7
+    refusals = {p["attributes"]["mcp_context.limit"]: p["value"] for p in latest["mcp_context.server.refusals"]}
+    assert refusals == {"rate": 1, "response": 1}
