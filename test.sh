@@ -363,7 +363,8 @@ MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context-primitives --test cli
 # and Streamable HTTP, and our async client against the TypeScript SDK servers of both eras
 # (tests/interop/ts). Node packages pinned by host/tests/ts/package-lock.json, cached.
 step "host crate: tests, serde feature, official clients against it, our client against TS servers"
-cargo test -p mcp-context-primitives-host
+# tests/otlp.rs exports to tests/otlp/receiver.py on the Python venv's opentelemetry-proto.
+MCP_OTLP_PYTHON="$PYVENV/bin/python" cargo test -p mcp-context-primitives-host
 # 2025-11-25 sessions shared by Rust hosts on a real redis-server (feature redis; installed above).
 cargo test -p mcp-context-primitives-host --features redis --test sessions_redis
 cargo test -p mcp-context-primitives --features serde --test serde_examples

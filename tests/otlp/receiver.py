@@ -2,9 +2,9 @@
 
 No OpenTelemetry Collector binary is installable where the tests run, so this stands in for
 one: it listens on loopback, accepts ``POST /v1/traces``, ``/v1/metrics`` and ``/v1/logs`` in
-OTLP/HTTP protobuf (``application/x-protobuf``, optionally gzip) or OTLP/JSON, decodes them
-with the ``opentelemetry-proto`` package and keeps what it received, so a test in any
-language can assert on it over plain HTTP:
+OTLP/HTTP protobuf (``application/x-protobuf``; gzip, chunked) or OTLP/JSON, decodes them with
+the ``opentelemetry-proto`` package and keeps what it received, so a test in any language can
+assert on it over plain HTTP:
 
 - ``GET /received`` -> ``{"spans": [...], "metrics": [...], "latest": {...}, "logs": [...],
   "exports": {"traces": n, "metrics": n, "logs": n}}``. ``?spans=N&timeout=S`` waits (up to S
@@ -219,6 +219,20 @@ class Handler(BaseHTTPRequestHandler):
     def reply_json(self, status: int, v: Any) -> None:
         self.reply(status, json.dumps(v).encode(), "application/json")
 
+    def body(self) -> bytes:
+        """The request body: ``content-length`` bytes, or chunks (Node's exporters stream)."""
+        if "chunked" not in (self.headers.get("transfer-encoding") or "").lower():
+            return self.rfile.read(int(self.headers.get("content-length") or 0))
+        chunks = []
+        while True:
+            size = int(self.rfile.readline().split(b";")[0].strip(), 16)
+            if size == 0:
+                while self.rfile.readline() not in (b"\r\n", b"\n", b""):
+                    pass  # trailers
+                return b"".join(chunks)
+            chunks.append(self.rfile.read(size))
+            self.rfile.readline()
+
     def do_GET(self) -> None:  # noqa: N802
         url = urlsplit(self.path)
         if url.path != "/received":
@@ -231,7 +245,7 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self) -> None:  # noqa: N802
         path = urlsplit(self.path).path
-        raw = self.rfile.read(int(self.headers.get("content-length") or 0))
+        raw = self.body()
         if path == "/reset":
             self.store.reset()
             return self.reply_json(200, {})
