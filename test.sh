@@ -246,7 +246,7 @@ fi
   npm test --silent
 )
 # The package's telemetry and middleware against the OpenTelemetry JS SDK (in-memory span and
-# metric exporters), both engines, stdio and HTTP: pinned by tests/otel-node/package-lock.json,
+# metric exporters; OTLP/HTTP exporters), both engines, stdio and HTTP: pinned by tests/otel-node/package-lock.json,
 # installed once under $MCP_CACHE and linked in (docs/operations.md).
 OTEL_NODE="$MCP_CACHE/node-otel-$(cat tests/otel-node/package.json tests/otel-node/package-lock.json | sha256sum | cut -c1-12)"
 if [ ! -f "$OTEL_NODE/.complete" ]; then
@@ -257,7 +257,8 @@ if [ ! -f "$OTEL_NODE/.complete" ]; then
   touch "$OTEL_NODE/.complete"
 fi
 ln -sfn "$OTEL_NODE/node_modules" tests/otel-node/node_modules
-node --test tests/otel-node/
+# otlp.test.mjs: the OTLP/HTTP exporters to tests/otlp/receiver.py on the Python venv.
+MCP_OTLP_PYTHON="$PYVENV/bin/python" node --test tests/otel-node/
 # The pinned tools of examples/node (the official TypeScript client, Node 22 and the
 # conformance suite, workerd, Deno, TypeScript, the benchmark's peers), installed once under
 # $MCP_CACHE and linked in.
