@@ -179,3 +179,64 @@ def test_a_scripted_session_reaches_the_otlp_receiver():
     assert sum(p["count"] for p in duration) == 7
     refusals = {p["attributes"]["mcp_context.limit"]: p["value"] for p in latest["mcp_context.server.refusals"]}
     assert refusals == {"rate": 1, "response": 1}
+
+
+def test_the_receiver_reads_otlp_json_gzip_and_chunks_and_refuses_garbage():
+    """What the other languages' exporters may send: OTLP/JSON (hex ids), gzip, a chunked
+    body; a body that is not OTLP is answered 400 and kept out; delta points are summed."""
+    import gzip
+    import http.client
+
+    from opentelemetry.proto.collector.metrics.v1 import metrics_service_pb2
+    from opentelemetry.proto.collector.trace.v1 import trace_service_pb2
+
+    receiver = Receiver().start()
+    try:
+        def send(path: str, body: bytes, **hdrs: str) -> int:
+            conn = http.client.HTTPConnection("127.0.0.1", receiver.port, timeout=10)
+            try:
+                if hdrs.pop("chunked", None):
+                    conn.putrequest("POST", path)
+                    for k, v in {**hdrs, "transfer-encoding": "chunked"}.items():
+                        conn.putheader(k, v)
+                    conn.endheaders()
+                    for part in (body[:3], body[3:]):
+                        conn.send(b"%x\r\n%s\r\n" % (len(part), part))
+                    conn.send(b"0\r\n\r\n")
+                else:
+                    conn.request("POST", path, body=body, headers=hdrs)
+                r = conn.getresponse()
+                r.read()
+                return r.status
+            finally:
+                conn.close()
+
+        as_json = {"resourceSpans": [{"scopeSpans": [{"spans": [
+            {"traceId": META_TRACE, "spanId": META_PARENT, "name": "json", "kind": 2}]}]}]}
+        assert send("/v1/traces", json.dumps(as_json).encode(), **{"content-type": "application/json"}) == 200
+        req = trace_service_pb2.ExportTraceServiceRequest()
+        req.resource_spans.add().scope_spans.add().spans.add(name="gzip", trace_id=bytes.fromhex(HEADER_TRACE), span_id=bytes(8))
+        assert send("/v1/traces", gzip.compress(req.SerializeToString()),
+                    **{"content-type": "application/x-protobuf", "content-encoding": "gzip"}) == 200
+        req.resource_spans[0].scope_spans[0].spans[0].name = "chunked"
+        assert send("/v1/traces", req.SerializeToString(), chunked="1", **{"content-type": "application/x-protobuf"}) == 200
+        assert send("/v1/traces", b"\xff\xff\xff", **{"content-type": "application/x-protobuf"}) == 400
+
+        metrics = metrics_service_pb2.ExportMetricsServiceRequest()
+        m = metrics.resource_metrics.add().scope_metrics.add().metrics.add(name="n")
+        m.sum.aggregation_temporality = 1  # delta
+        m.sum.data_points.add(as_int=2)
+        for _ in range(2):
+            assert send("/v1/metrics", metrics.SerializeToString(), **{"content-type": "application/x-protobuf"}) == 200
+
+        got = get(f"{receiver.endpoint}/received")
+        assert [(s["name"], s["trace_id"], s["kind"]) for s in got["spans"]] == [
+            ("json", META_TRACE, "SERVER"), ("gzip", HEADER_TRACE, "UNSPECIFIED"), ("chunked", HEADER_TRACE, "UNSPECIFIED")]
+        assert got["spans"][0]["span_id"] == META_PARENT
+        assert got["exports"] == {"traces": 3, "metrics": 2, "logs": 0}
+        assert [p["value"] for p in got["metrics"]] == [2, 2] and got["latest"]["n"][0]["value"] == 4
+        with urllib.request.urlopen(urllib.request.Request(f"{receiver.endpoint}/reset", method="POST")) as r:
+            assert r.status == 200
+        assert get(f"{receiver.endpoint}/received")["spans"] == []
+    finally:
+        receiver.stop()

@@ -22,6 +22,7 @@ test that dies does not leave it behind. In-process: ``Receiver().start()`` / ``
 from __future__ import annotations
 
 import argparse
+import base64
 import gzip
 import json
 import sys
@@ -46,6 +47,22 @@ SIGNALS = {
     "/v1/metrics": (metrics_service_pb2.ExportMetricsServiceRequest, metrics_service_pb2.ExportMetricsServiceResponse),
     "/v1/logs": (logs_service_pb2.ExportLogsServiceRequest, logs_service_pb2.ExportLogsServiceResponse),
 }
+
+
+ID_FIELDS = ("traceId", "spanId", "parentSpanId")
+
+
+def ids_as_base64(v: Any) -> Any:
+    """OTLP/JSON writes trace and span ids in hex, protobuf's JSON mapping reads bytes as base64."""
+    if isinstance(v, list):
+        return [ids_as_base64(x) for x in v]
+    if not isinstance(v, dict):
+        return v
+    out = {k: ids_as_base64(x) for k, x in v.items()}
+    for k in ID_FIELDS:
+        if isinstance(out.get(k), str):
+            out[k] = base64.b64encode(bytes.fromhex(out[k])).decode()
+    return out
 
 
 def value(v: Any) -> Any:
@@ -258,7 +275,7 @@ class Handler(BaseHTTPRequestHandler):
         req = request_type()
         try:
             if is_json:
-                json_format.Parse(raw, req)
+                json_format.ParseDict(ids_as_base64(json.loads(raw)), req)
             else:
                 req.ParseFromString(raw)
         except Exception as e:  # noqa: BLE001 - a malformed export is answered 400, as a collector does
