@@ -757,6 +757,12 @@ impl ServerMachine {
         Ok(self.lock()?.subscriptions())
     }
 
+    /// Open 2025-11-25 HTTP sessions (the `open_sessions` gauge).
+    #[getter]
+    fn open_sessions(&self) -> PyResult<usize> {
+        Ok(self.lock()?.open_sessions())
+    }
+
     /// Makes the HTTP endpoint an OAuth 2.1 protected resource (docs/rules.md §22):
     /// ``resource`` (the endpoint's canonical URL), ``authorization_servers``,
     /// ``scopes_supported``, ``required_scopes``, ``token_required``, ``resource_name``,

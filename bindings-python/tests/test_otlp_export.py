@@ -240,3 +240,50 @@ def test_the_receiver_reads_otlp_json_gzip_and_chunks_and_refuses_garbage():
         assert get(f"{receiver.endpoint}/received")["spans"] == []
     finally:
         receiver.stop()
+
+
+def test_a_2025_session_carries_its_session_id_to_the_receiver():
+    """A 2025-11-25 HTTP session (initialize, a call traced by the header): its spans carry
+    ``mcp.session.id``, the open-sessions gauge counts it."""
+    receiver = Receiver().start()
+    tracer = TracerProvider()
+    tracer.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{receiver.endpoint}/v1/traces")))
+    reader = PeriodicExportingMetricReader(OTLPMetricExporter(endpoint=f"{receiver.endpoint}/v1/metrics"),
+                                           export_interval_millis=3_600_000)
+    meter = MeterProvider(metric_readers=[reader])
+    try:
+        app = demo()
+        app.sink(Otel(tracer, meter))
+
+        async def session() -> tuple[str, dict[str, Any]]:
+            transport = httpx.ASGITransport(app=app.asgi())
+            accept = {"accept": "application/json, text/event-stream"}
+            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1", headers=accept) as http:
+                init = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+                r = await http.post("/mcp", json=init)
+                sid = r.headers["mcp-session-id"]
+                h = {"mcp-session-id": sid, "mcp-protocol-version": "2025-11-25"}
+                r = await http.post("/mcp", json={"jsonrpc": "2.0", "method": "notifications/initialized"}, headers=h)
+                assert r.status_code == 202, r.text
+                call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}
+                r = await http.post("/mcp", json=call, headers={**h, "traceparent": f"00-{HEADER_TRACE}-{HEADER_PARENT}-01"})
+                return sid, r.json()
+
+        sid, answer = asyncio.run(session())
+        assert answer["result"]["content"][0]["text"] == "hi", answer
+        assert tracer.force_flush() and meter.force_flush()
+        got = get(f"{receiver.endpoint}/received?spans=2&metric=mcp_context.server.open_sessions&timeout=20")
+    finally:
+        tracer.shutdown()
+        meter.shutdown()
+        receiver.stop()
+
+    spans = {s["attributes"]["mcp.method.name"]: s for s in got["spans"]}
+    assert sorted(spans) == ["initialize", "tools/call"], got["spans"]
+    echo = spans["tools/call"]
+    assert echo["name"] == "tools/call echo"
+    assert echo["attributes"]["mcp.session.id"] == sid
+    assert (echo["trace_id"], echo["parent_span_id"]) == (HEADER_TRACE, HEADER_PARENT)
+    assert [p["value"] for p in got["latest"]["mcp_context.server.open_sessions"]] == [1]
+    assert got["latest"]["mcp_context.server.open_sessions"][0]["type"] == "gauge"
