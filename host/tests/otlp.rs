@@ -222,20 +222,17 @@ async fn session(host: Host) -> Vec<Value> {
     answers
 }
 
-/// The scripted HTTP session's spans and metrics at the OTLP receiver.
-#[test]
-fn a_scripted_session_reaches_the_otlp_receiver() {
-    let Some(receiver) = Receiver::start() else {
-        return;
-    };
-    // The blocking HTTP client of the exporters is built and dropped outside the runtime.
+/// The OTLP/HTTP protobuf exporters to `endpoint`: spans through a batch processor, metrics
+/// through a periodic reader (flushed by the test). Built, and shut down, outside a tokio
+/// runtime: the blocking HTTP client runs on the SDK's own threads.
+fn providers(endpoint: &str) -> (SdkTracerProvider, SdkMeterProvider) {
     let resource = Resource::builder()
         .with_service_name("otlp-rust-test")
         .build();
     let spans = SpanExporter::builder()
         .with_http()
         .with_protocol(Protocol::HttpBinary)
-        .with_endpoint(format!("{}/v1/traces", receiver.endpoint))
+        .with_endpoint(format!("{endpoint}/v1/traces"))
         .build()
         .unwrap();
     let tracer = SdkTracerProvider::builder()
@@ -245,7 +242,7 @@ fn a_scripted_session_reaches_the_otlp_receiver() {
     let metrics = MetricExporter::builder()
         .with_http()
         .with_protocol(Protocol::HttpBinary)
-        .with_endpoint(format!("{}/v1/metrics", receiver.endpoint))
+        .with_endpoint(format!("{endpoint}/v1/metrics"))
         .build()
         .unwrap();
     let meter = SdkMeterProvider::builder()
@@ -256,6 +253,16 @@ fn a_scripted_session_reaches_the_otlp_receiver() {
         )
         .with_resource(resource)
         .build();
+    (tracer, meter)
+}
+
+/// The scripted HTTP session's spans and metrics at the OTLP receiver.
+#[test]
+fn a_scripted_session_reaches_the_otlp_receiver() {
+    let Some(receiver) = Receiver::start() else {
+        return;
+    };
+    let (tracer, meter) = providers(&receiver.endpoint);
     let host = app(&tracer, &meter);
     let rt = tokio::runtime::Runtime::new().unwrap();
     let answers = rt.block_on(session(host));
@@ -285,6 +292,96 @@ fn a_scripted_session_reaches_the_otlp_receiver() {
 
     check_spans(&got, not_found);
     check_metrics(&got, not_found);
+}
+
+/// A 2025-11-25 HTTP session (initialize, a call traced by the header): its spans carry
+/// `mcp.session.id`, the open-sessions gauge counts it.
+#[test]
+fn a_2025_session_carries_its_session_id_to_the_receiver() {
+    let Some(receiver) = Receiver::start() else {
+        return;
+    };
+    let (tracer, meter) = providers(&receiver.endpoint);
+    let host = app(&tracer, &meter);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (sid, answer) = rt.block_on(async {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            host.serve_http(listener, async move {
+                let _ = stopped.await;
+            })
+            .await
+        });
+        let http = reqwest::Client::new();
+        let post = |body: Value| {
+            http.post(&url)
+                .header("accept", "application/json, text/event-stream")
+                .json(&body)
+        };
+        let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"}}});
+        let r = post(init).send().await.unwrap();
+        let sid = r.headers()["mcp-session-id"].to_str().unwrap().to_owned();
+        let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let r = post(initialized)
+            .header("mcp-session-id", &sid)
+            .header("mcp-protocol-version", "2025-11-25")
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 202);
+        let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                          "params": {"name": "echo", "arguments": {}}});
+        let answer: Value = post(call)
+            .header("mcp-session-id", &sid)
+            .header("mcp-protocol-version", "2025-11-25")
+            .header(
+                "traceparent",
+                format!("00-{HEADER_TRACE}-{HEADER_PARENT}-01"),
+            )
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let _ = stop.send(());
+        task.await.unwrap().unwrap();
+        (sid, answer)
+    });
+    assert_eq!(answer["result"]["content"][0]["text"], "hi", "{answer}");
+    tracer.force_flush().unwrap();
+    meter.force_flush().unwrap();
+    let url = format!(
+        "{}/received?spans=2&metric=mcp_context.server.open_sessions&timeout=20",
+        receiver.endpoint
+    );
+    let got: Value = rt.block_on(async { reqwest::get(url).await.unwrap().json().await.unwrap() });
+    drop(rt);
+    tracer.shutdown().unwrap();
+    meter.shutdown().unwrap();
+    drop(receiver);
+
+    let spans = got["spans"].as_array().unwrap();
+    let mut methods: Vec<&str> = spans
+        .iter()
+        .map(|s| s["attributes"]["mcp.method.name"].as_str().unwrap())
+        .collect();
+    methods.sort_unstable();
+    assert_eq!(methods, ["initialize", "tools/call"], "{spans:#?}");
+    let echo = spans
+        .iter()
+        .find(|s| s["name"] == "tools/call echo")
+        .unwrap();
+    assert_eq!(echo["attributes"]["mcp.session.id"], sid.as_str());
+    assert_eq!(echo["trace_id"], HEADER_TRACE);
+    assert_eq!(echo["parent_span_id"], HEADER_PARENT);
+    let gauge = &got["latest"]["mcp_context.server.open_sessions"];
+    assert_eq!(gauge[0]["type"], "gauge", "{gauge}");
+    assert_eq!(gauge[0]["value"], 1, "{gauge}");
 }
 
 fn check_spans(got: &Value, not_found: i64) {

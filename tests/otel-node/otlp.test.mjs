@@ -72,6 +72,15 @@ const post = (msg, extra = {}) => ({
   body: JSON.stringify(msg),
 })
 
+/** The OTLP/HTTP protobuf exporters: spans through a batch processor, metrics through a
+ * periodic reader (flushed by the test). */
+function providers(endpoint, service) {
+  const resource = resourceFromAttributes({ 'service.name': service })
+  const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces` }))] })
+  const reader = new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter({ url: `${endpoint}/v1/metrics` }), exportIntervalMillis: 3_600_000 })
+  return { tracerProvider, meterProvider: new MeterProvider({ resource, readers: [reader] }) }
+}
+
 const SCRIPT = [
   [message(1, 'resources/list', {}, `00-${META_TRACE}-${META_PARENT}-01`)],
   [message(2, 'resources/read', { uri: 'notes://1' }), { traceparent: `00-${HEADER_TRACE}-${HEADER_PARENT}-01` }],
@@ -90,10 +99,7 @@ for (const [engine, specifier] of [['napi', '../../bindings-node/server.mjs'], [
   it('a scripted HTTP session: spans, parents, attributes and metrics at the receiver', async () => {
     const pkg = await import(specifier)
     const service = `otlp-node-${engine}`
-    const resource = resourceFromAttributes({ 'service.name': service })
-    const tracerProvider = new BasicTracerProvider({ resource, spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: `${rx.endpoint}/v1/traces` }))] })
-    const reader = new PeriodicExportingMetricReader({ exporter: new OTLPMetricExporter({ url: `${rx.endpoint}/v1/metrics` }), exportIntervalMillis: 3_600_000 })
-    const meterProvider = new MeterProvider({ resource, readers: [reader] })
+    const { tracerProvider, meterProvider } = providers(rx.endpoint, service)
     const server = demo(pkg)
     server.sink(await pkg.otel({ api, tracerProvider, meterProvider }))
     // Handler calls: read, prompt, boom, the unknown read, big (cut after it ran): the sixth is over the rate.
@@ -172,5 +178,44 @@ for (const [engine, specifier] of [['napi', '../../bindings-node/server.mjs'], [
     assert.equal(duration.reduce((n, p) => n + p.count, 0), 7)
     const refusals = Object.fromEntries(got.latest['mcp_context.server.refusals'].map((p) => [p.attributes['mcp_context.limit'], p.value]))
     assert.deepEqual(refusals, { rate: 1, response: 1 })
+  })
+
+  it('a 2025-11-25 session: mcp.session.id on its spans, the open-sessions gauge', async () => {
+    const pkg = await import(specifier)
+    const { tracerProvider, meterProvider } = providers(rx.endpoint, `otlp-node-${engine}`)
+    const server = demo(pkg)
+    server.sink(await pkg.otel({ api, tracerProvider, meterProvider }))
+    const srv = await pkg.serveHttp(server)
+    const url = `http://127.0.0.1:${srv.address().port}/mcp`
+    const send = (body, headers = {}) => fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(body) })
+    let sid, answer
+    try {
+      const init = await send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } })
+      sid = init.headers.get('mcp-session-id')
+      await init.text()
+      const h = { 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }
+      const initialized = await send({ jsonrpc: '2.0', method: 'notifications/initialized' }, h)
+      assert.equal(initialized.status, 202)
+      await initialized.text()
+      const call = { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'echo', arguments: {} } }
+      answer = await (await send(call, { ...h, traceparent: `00-${HEADER_TRACE}-${HEADER_PARENT}-01` })).json()
+    } finally {
+      srv.close()
+    }
+    assert.equal(answer.result?.content[0].text, 'hi', JSON.stringify(answer))
+    await tracerProvider.forceFlush()
+    await meterProvider.forceFlush()
+    const got = await rx.received('spans=2&metric=mcp_context.server.open_sessions&timeout=20')
+    await tracerProvider.shutdown()
+    await meterProvider.shutdown()
+    await rx.reset()
+
+    assert.deepEqual(got.spans.map((x) => x.attributes['mcp.method.name']).sort(), ['initialize', 'tools/call'])
+    const echo = got.spans.find((x) => x.name === 'tools/call echo')
+    assert.equal(echo.attributes['mcp.session.id'], sid)
+    assert.equal(echo.trace_id, HEADER_TRACE)
+    assert.equal(echo.parent_span_id, HEADER_PARENT)
+    const gauge = got.latest['mcp_context.server.open_sessions']
+    assert.deepEqual(gauge.map((p) => [p.type, p.value]), [['gauge', 1]])
   })
 })
