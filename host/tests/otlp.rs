@@ -9,7 +9,7 @@
 //! The receiver runs on the Python of `MCP_OTLP_PYTHON` (one with `opentelemetry-proto`;
 //! ./test.sh passes its venv's). Without it the test says so and passes.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader as StdBufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
@@ -28,6 +28,7 @@ use opentelemetry_sdk::Resource;
 use opentelemetry_sdk::metrics::{PeriodicReader, SdkMeterProvider};
 use opentelemetry_sdk::trace::SdkTracerProvider;
 use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 const V: &str = "2026-07-28";
 const META_TRACE: &str = "4bf92f3577b34da6a3ce929d0e0e4736";
@@ -58,7 +59,7 @@ impl Receiver {
             .spawn()
             .expect("start tests/otlp/receiver.py");
         let mut line = String::new();
-        BufReader::new(child.stdout.take().unwrap())
+        StdBufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
             .unwrap();
         let port: u16 = line.trim().parse().expect("the receiver prints its port");
@@ -382,6 +383,82 @@ fn a_2025_session_carries_its_session_id_to_the_receiver() {
     let gauge = &got["latest"]["mcp_context.server.open_sessions"];
     assert_eq!(gauge[0]["type"], "gauge", "{gauge}");
     assert_eq!(gauge[0]["value"], 1, "{gauge}");
+}
+
+/// Over stdio (`network.transport` `pipe`), `_meta.traceparent` is the only parent.
+#[test]
+fn a_stdio_session_reaches_the_otlp_receiver() {
+    let Some(receiver) = Receiver::start() else {
+        return;
+    };
+    let (tracer, meter) = providers(&receiver.endpoint);
+    let host = app(&tracer, &meter);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let answers = rt.block_on(async {
+        let (ours, theirs) = tokio::io::duplex(1 << 16);
+        let (r, w) = tokio::io::split(theirs);
+        tokio::spawn(async move { host.serve(r, w).await });
+        let (r, mut w) = tokio::io::split(ours);
+        let mut lines = BufReader::new(r).lines();
+        let tp = format!("00-{HEADER_TRACE}-{HEADER_PARENT}-01");
+        let mut answers = Vec::new();
+        for line in [
+            message(1, "resources/read", json!({"uri": "notes://1"}), Some(&tp)),
+            message(
+                2,
+                "tools/call",
+                json!({"name": "boom", "arguments": {}}),
+                None,
+            ),
+        ] {
+            w.write_all(format!("{line}\n").as_bytes()).await.unwrap();
+            let got = lines.next_line().await.unwrap().unwrap();
+            answers.push(serde_json::from_str::<Value>(&got).unwrap());
+        }
+        answers
+    });
+    assert_eq!(
+        answers[0]["result"]["contents"][0]["text"], "hi",
+        "{}",
+        answers[0]
+    );
+    assert_eq!(answers[1]["result"]["isError"], true, "{}", answers[1]);
+    tracer.force_flush().unwrap();
+    meter.force_flush().unwrap();
+    let url = format!(
+        "{}/received?spans=2&metric=mcp_context.server.requests&timeout=20",
+        receiver.endpoint
+    );
+    let got: Value = rt.block_on(async { reqwest::get(url).await.unwrap().json().await.unwrap() });
+    drop(rt);
+    tracer.shutdown().unwrap();
+    meter.shutdown().unwrap();
+    drop(receiver);
+
+    let spans = got["spans"].as_array().unwrap();
+    let names: Vec<&str> = spans.iter().map(|s| s["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["resources/read", "tools/call boom"]);
+    assert!(
+        spans
+            .iter()
+            .all(|s| s["attributes"]["network.transport"] == "pipe")
+    );
+    assert_eq!(spans[0]["trace_id"], HEADER_TRACE);
+    assert_eq!(spans[0]["parent_span_id"], HEADER_PARENT);
+    assert!(spans[1]["parent_span_id"].is_null());
+    let outcomes: Vec<(&str, i64)> = got["latest"]["mcp_context.server.requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["attributes"]["outcome"].as_str().unwrap(),
+                p["value"].as_i64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(outcomes.len(), 2, "{outcomes:?}");
+    assert!(outcomes.contains(&("ok", 1)) && outcomes.contains(&("tool_error", 1)));
 }
 
 fn check_spans(got: &Value, not_found: i64) {
