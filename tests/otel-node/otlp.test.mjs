@@ -6,11 +6,13 @@
 // over the response cap, a call over the caller's rate), one request traced by
 // `_meta.traceparent` and one by the `traceparent` header; then what reached
 // tests/otlp/receiver.py: span names, kinds, attributes, the client's trace and parent ids,
-// statuses and the metric points. The receiver runs on the Python of `MCP_OTLP_PYTHON` (one
+// statuses and the metric points. Then a 2025-11-25 session (`mcp.session.id`, the
+// open-sessions gauge) and stdio plus the fetch handler (the `pipe` and `tcp` transports). The receiver runs on the Python of `MCP_OTLP_PYTHON` (one
 // with `opentelemetry-proto`; ./test.sh passes its venv's); without it the tests are skipped.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { PassThrough } from 'node:stream'
 import { createInterface } from 'node:readline'
 import { describe, it, before, after } from 'node:test'
 
@@ -217,5 +219,44 @@ for (const [engine, specifier] of [['napi', '../../bindings-node/server.mjs'], [
     assert.equal(echo.parent_span_id, HEADER_PARENT)
     const gauge = got.latest['mcp_context.server.open_sessions']
     assert.deepEqual(gauge.map((p) => [p.type, p.value]), [['gauge', 1]])
+  })
+
+  it('stdio and the fetch handler: the pipe and tcp transports, the _meta and header parents', async () => {
+    const pkg = await import(specifier)
+    const { tracerProvider, meterProvider } = providers(rx.endpoint, `otlp-node-${engine}`)
+    const server = demo(pkg)
+    server.sink(await pkg.otel({ api, tracerProvider, meterProvider }))
+    const input = new PassThrough()
+    const lines = []
+    let waiting = null
+    await pkg.serveStdio(server, { input, output: { write(chunk) { lines.push(JSON.parse(Buffer.from(chunk).toString().trimEnd())); waiting?.() } } })
+    const ask = (msg) => new Promise((resolve) => {
+      waiting = () => { const a = lines.find((l) => l.id === msg.id); if (a) resolve(a) }
+      input.write(`${JSON.stringify(msg)}\n`)
+    })
+    const read = await ask(message(1, 'resources/read', { uri: 'notes://1' }, `00-${META_TRACE}-${META_PARENT}-01`))
+    assert.equal(read.result.contents[0].text, 'hi')
+    assert.equal((await ask(message(2, 'tools/call', { name: 'boom', arguments: {} }))).result.isError, true)
+    input.end()
+    const url = 'http://127.0.0.1/mcp'
+    const msg = message(3, 'prompts/get', { name: 'greet' })
+    const fetched = await (await server.fetch(new Request(url, post(msg, { traceparent: `00-${HEADER_TRACE}-${HEADER_PARENT}-01` })))).json()
+    assert.ok(fetched.result, JSON.stringify(fetched))
+    await tracerProvider.forceFlush()
+    await meterProvider.forceFlush()
+    const got = await rx.received('spans=3&metric=mcp_context.server.requests&timeout=20')
+    await tracerProvider.shutdown()
+    await meterProvider.shutdown()
+    await rx.reset()
+
+    const by = Object.fromEntries(got.spans.map((x) => [x.attributes['jsonrpc.request.id'], x]))
+    assert.deepEqual(['1', '2', '3'].map((i) => [by[i].name, by[i].attributes['network.transport']]), [
+      ['resources/read', 'pipe'], ['tools/call boom', 'pipe'], ['prompts/get greet', 'tcp'],
+    ])
+    assert.deepEqual([by['1'].trace_id, by['1'].parent_span_id], [META_TRACE, META_PARENT])
+    assert.equal(by['2'].parent_span_id, null)
+    assert.deepEqual([by['3'].trace_id, by['3'].parent_span_id], [HEADER_TRACE, HEADER_PARENT])
+    const outcomes = got.latest['mcp_context.server.requests'].map((p) => `${p.attributes['mcp.method.name']} ${p.attributes.outcome} ${p.value}`).sort()
+    assert.deepEqual(outcomes, ['prompts/get ok 1', 'resources/read ok 1', 'tools/call tool_error 1'])
   })
 })
