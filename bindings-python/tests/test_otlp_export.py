@@ -5,7 +5,9 @@ session over the ASGI runner (a list, a read, a prompt, a tool error, an unknown
 response over the cap, a request over the caller's rate), one request traced by its
 ``_meta.traceparent`` and one by the HTTP ``traceparent`` header; then what reached
 tests/otlp/receiver.py (decoded with ``opentelemetry-proto``): span names, kinds, attributes,
-the client's trace and parent span ids, statuses, and the metric points."""
+the client's trace and parent span ids, statuses, and the metric points. Then a 2025-11-25
+session (``mcp.session.id``, the open-sessions gauge), the stdio runner (``pipe``), and the
+receiver itself (OTLP/JSON, gzip, chunked bodies, garbage refused)."""
 
 from __future__ import annotations
 
@@ -88,14 +90,20 @@ def get(url: str) -> dict[str, Any]:
         return json.loads(r.read())
 
 
-def test_a_scripted_session_reaches_the_otlp_receiver():
-    receiver = Receiver().start()
+def providers(endpoint: str) -> tuple[TracerProvider, MeterProvider]:
+    """The OTLP/HTTP protobuf exporters to ``endpoint``: spans through a batch processor,
+    metrics through a periodic reader (flushed by the test)."""
     resource = Resource.create({"service.name": "otlp-python-test"})
     tracer = TracerProvider(resource=resource)
-    tracer.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{receiver.endpoint}/v1/traces")))
-    reader = PeriodicExportingMetricReader(OTLPMetricExporter(endpoint=f"{receiver.endpoint}/v1/metrics"),
+    tracer.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{endpoint}/v1/traces")))
+    reader = PeriodicExportingMetricReader(OTLPMetricExporter(endpoint=f"{endpoint}/v1/metrics"),
                                            export_interval_millis=3_600_000)
-    meter = MeterProvider(resource=resource, metric_readers=[reader])
+    return tracer, MeterProvider(resource=resource, metric_readers=[reader])
+
+
+def test_a_scripted_session_reaches_the_otlp_receiver():
+    receiver = Receiver().start()
+    tracer, meter = providers(receiver.endpoint)
     try:
         app = demo()
         app.sink(Otel(tracer, meter))
@@ -246,11 +254,7 @@ def test_a_2025_session_carries_its_session_id_to_the_receiver():
     """A 2025-11-25 HTTP session (initialize, a call traced by the header): its spans carry
     ``mcp.session.id``, the open-sessions gauge counts it."""
     receiver = Receiver().start()
-    tracer = TracerProvider()
-    tracer.add_span_processor(BatchSpanProcessor(OTLPSpanExporter(endpoint=f"{receiver.endpoint}/v1/traces")))
-    reader = PeriodicExportingMetricReader(OTLPMetricExporter(endpoint=f"{receiver.endpoint}/v1/metrics"),
-                                           export_interval_millis=3_600_000)
-    meter = MeterProvider(metric_readers=[reader])
+    tracer, meter = providers(receiver.endpoint)
     try:
         app = demo()
         app.sink(Otel(tracer, meter))
@@ -287,3 +291,38 @@ def test_a_2025_session_carries_its_session_id_to_the_receiver():
     assert (echo["trace_id"], echo["parent_span_id"]) == (HEADER_TRACE, HEADER_PARENT)
     assert [p["value"] for p in got["latest"]["mcp_context.server.open_sessions"]] == [1]
     assert got["latest"]["mcp_context.server.open_sessions"][0]["type"] == "gauge"
+
+
+def test_a_stdio_session_reaches_the_receiver():
+    """The stdio runner (``network.transport`` ``pipe``): ``_meta.traceparent`` is the parent."""
+    import io
+
+    receiver = Receiver().start()
+    tracer, meter = providers(receiver.endpoint)
+    try:
+        app = demo()
+        app.sink(Otel(tracer, meter))
+        script = b"\n".join([
+            message(1, "resources/read", {"uri": "notes://1"}, f"00-{META_TRACE}-{META_PARENT}-01"),
+            message(2, "tools/call", {"name": "boom", "arguments": {}}),
+        ]) + b"\n"
+        out = io.BytesIO()
+        asyncio.run(app.serve_stdio(stdin=io.BytesIO(script), stdout=out))
+        answers = {a["id"]: a for a in map(json.loads, out.getvalue().splitlines())}
+        assert answers[1]["result"]["contents"][0]["text"] == "hi", answers
+        assert answers[2]["result"]["isError"] is True, answers
+        assert tracer.force_flush() and meter.force_flush()
+        got = get(f"{receiver.endpoint}/received?spans=2&metric=mcp_context.server.requests&timeout=20")
+    finally:
+        tracer.shutdown()
+        meter.shutdown()
+        receiver.stop()
+
+    spans = {s["attributes"]["jsonrpc.request.id"]: s for s in got["spans"]}
+    assert [(spans[i]["name"], spans[i]["attributes"]["network.transport"]) for i in ("1", "2")] == [
+        ("resources/read", "pipe"), ("tools/call boom", "pipe")]
+    assert (spans["1"]["trace_id"], spans["1"]["parent_span_id"]) == (META_TRACE, META_PARENT)
+    assert spans["2"]["parent_span_id"] is None
+    outcomes = sorted((p["attributes"]["mcp.method.name"], p["attributes"]["outcome"], p["value"])
+                      for p in got["latest"]["mcp_context.server.requests"])
+    assert outcomes == [("resources/read", "ok", 1), ("tools/call", "tool_error", 1)]

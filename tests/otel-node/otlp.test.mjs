@@ -7,8 +7,9 @@
 // `_meta.traceparent` and one by the `traceparent` header; then what reached
 // tests/otlp/receiver.py: span names, kinds, attributes, the client's trace and parent ids,
 // statuses and the metric points. Then a 2025-11-25 session (`mcp.session.id`, the
-// open-sessions gauge) and stdio plus the fetch handler (the `pipe` and `tcp` transports). The receiver runs on the Python of `MCP_OTLP_PYTHON` (one
-// with `opentelemetry-proto`; ./test.sh passes its venv's); without it the tests are skipped.
+// open-sessions gauge) and stdio plus the fetch handler (the `pipe` and `tcp` transports).
+// The receiver runs on the Python of `MCP_OTLP_PYTHON` (one with `opentelemetry-proto`;
+// ./test.sh passes its venv's); without it the tests are skipped.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { once } from 'node:events'
