@@ -185,7 +185,8 @@ t0=$(date +%s)
 # release): the OTLP exporters of test_otlp_export.py and the decoding of tests/otlp/receiver.py,
 # the loopback receiver the Node and Rust OTLP tests export to as well (docs/operations.md).
 PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0 pyjwt==2.15.1 cryptography==50.0.2 opentelemetry-sdk==1.45.2 opentelemetry-exporter-otlp-proto-http==1.45.2 opentelemetry-proto==1.45.2"
-PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
+# Keyed on a hash of the pins: their names spelled out reached 249 characters (NAME_MAX is 255).
+PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | sha256sum | cut -c1-12)"
 (
   flock 9
   if [ ! -f "$PYVENV/.ready" ]; then
