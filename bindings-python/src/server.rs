@@ -745,6 +745,12 @@ impl ServerMachine {
         Ok(self.lock()?.config().page_size)
     }
 
+    /// Open 2025-11-25 HTTP sessions (the `open_sessions` gauge).
+    #[getter]
+    fn open_sessions(&self) -> PyResult<usize> {
+        Ok(self.lock()?.open_sessions())
+    }
+
     /// Requests waiting for the application.
     #[getter]
     fn pending_requests(&self) -> PyResult<usize> {
@@ -755,12 +761,6 @@ impl ServerMachine {
     #[getter]
     fn subscriptions(&self) -> PyResult<usize> {
         Ok(self.lock()?.subscriptions())
-    }
-
-    /// Open 2025-11-25 HTTP sessions (the `open_sessions` gauge).
-    #[getter]
-    fn open_sessions(&self) -> PyResult<usize> {
-        Ok(self.lock()?.open_sessions())
     }
 
     /// Makes the HTTP endpoint an OAuth 2.1 protected resource (docs/rules.md §22):
