@@ -107,16 +107,18 @@ def test_a_scripted_session_reaches_the_otlp_receiver():
     try:
         app = demo()
         app.sink(Otel(tracer, meter))
-        # Five handler calls pass (both reads, the prompt, boom, big: cut after its handler
-        # ran), the sixth is over the rate.
+        # Caller 0 has five requests (both reads, the prompt, boom, big: cut after its
+        # handler ran), the sixth is over its rate; the list is caller 1's, whether or not
+        # the middleware sees the requests the core answers itself.
         app.middleware(RateLimit(rate=0.001, burst=5))
         app.limit_responses(1024)
 
         async def session() -> list[dict[str, Any]]:
-            transport = httpx.ASGITransport(app=app.asgi())
+            transport = httpx.ASGITransport(app=app.asgi(authenticate=lambda h: int(h.get("x-caller", "0"))))
             async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
                 script = [
-                    (message(1, "resources/list", {}, f"00-{META_TRACE}-{META_PARENT}-01"), headers("resources/list")),
+                    (message(1, "resources/list", {}, f"00-{META_TRACE}-{META_PARENT}-01"),
+                     headers("resources/list", **{"x-caller": "1"})),
                     (message(2, "resources/read", {"uri": "notes://1"}),
                      headers("resources/read", "notes://1", traceparent=f"00-{HEADER_TRACE}-{HEADER_PARENT}-01")),
                     (message(3, "prompts/get", {"name": "greet", "arguments": {"who": "ada"}}), headers("prompts/get", "greet")),
@@ -157,6 +159,7 @@ def test_a_scripted_session_reaches_the_otlp_receiver():
     assert listed["trace_id"] == META_TRACE and listed["parent_span_id"] == META_PARENT, listed
     assert read["trace_id"] == HEADER_TRACE and read["parent_span_id"] == HEADER_PARENT, read
     assert listed["attributes"]["mcp.method.name"] == "resources/list" and listed["status"]["code"] == "UNSET"
+    assert listed["attributes"]["mcp_context.caller"] == 1 and read["attributes"]["mcp_context.caller"] == 0
     assert read["attributes"]["mcp.resource.uri"] == "notes://1" and "error.type" not in read["attributes"]
     assert spans["3"]["attributes"]["gen_ai.prompt.name"] == "greet"
     assert spans["3"]["parent_span_id"] is None, "no traceparent: a new trace"
