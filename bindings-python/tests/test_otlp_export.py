@@ -232,6 +232,7 @@ def test_the_receiver_reads_otlp_json_gzip_and_chunks_and_refuses_garbage():
         req.resource_spans[0].scope_spans[0].spans[0].name = "chunked"
         assert send("/v1/traces", req.SerializeToString(), chunked="1", **{"content-type": "application/x-protobuf"}) == 200
         assert send("/v1/traces", b"\xff\xff\xff", **{"content-type": "application/x-protobuf"}) == 400
+        assert send("/v1/traces", b"not gzip", **{"content-type": "application/x-protobuf", "content-encoding": "gzip"}) == 400
 
         metrics = metrics_service_pb2.ExportMetricsServiceRequest()
         m = metrics.resource_metrics.add().scope_metrics.add().metrics.add(name="n")

@@ -269,11 +269,11 @@ class Handler(BaseHTTPRequestHandler):
         if path not in SIGNALS:
             return self.reply_json(404, {"error": "not found"})
         request_type, response_type = SIGNALS[path]
-        if (self.headers.get("content-encoding") or "").lower() == "gzip":
-            raw = gzip.decompress(raw)
         is_json = (self.headers.get("content-type") or "").startswith("application/json")
         req = request_type()
         try:
+            if (self.headers.get("content-encoding") or "").lower() == "gzip":
+                raw = gzip.decompress(raw)
             if is_json:
                 json_format.ParseDict(ids_as_base64(json.loads(raw)), req)
             else:
