@@ -1382,6 +1382,10 @@ class ServerMachine:
     def subscriptions(self) -> int:
         """Open listen subscriptions."""
 
+    @property
+    def open_sessions(self) -> int:
+        """Open 2025-11-25 HTTP sessions (the ``open_sessions`` gauge)."""
+
 # --- authorization, client side (the core's OAuth 2.1 flow) ----------------------------------
 
 AUTH_ENTROPY_LEN: int
