@@ -1008,6 +1008,49 @@ export declare class ServerMachine {
    * `error_description`).
    */
   httpReject(why: string): HttpResponse
+  /**
+   * Shares this machine's 2025-11-25 sessions with a fleet: `instance` (bytes unique to
+   * this instance, e.g. 16 random ones) is mixed into every id it mints, and every session
+   * created, used or ended is recorded for `takeSessionChanges`. `null` stops sharing.
+   */
+  shareSessions(instance?: Buffer | undefined | null): void
+  /**
+   * The session changes since the last call (after `handleHttp`): store each before the
+   * answer is sent, so the client's next request finds the session on any instance.
+   */
+  takeSessionChanges(): Array<SessionChange>
+  /** Whether this machine holds session `id` now. */
+  hasSession(id: string): boolean
+  /**
+   * The state of session `id` (versioned JSON bytes), or `null` when this machine does not
+   * hold it.
+   */
+  exportSession(id: string): Buffer | null
+  /**
+   * Takes session `id` from the fleet's store (`state` from `exportSession` or
+   * `takeSessionChanges` on any instance) at `nowMs`; not recorded as a change.
+   *
+   * @throws {McpContextError} `ERR_SESSION_STATE`: not a state this core reads (nothing changed).
+   */
+  importSession(id: string, state: Buffer, nowMs: number | bigint): void
+  /**
+   * Forgets session `id` here only (the fleet's store no longer has it), without recording
+   * a change. Returns the stream id of its GET stream if one is open here: end that
+   * response (nothing more is sent on it).
+   */
+  forgetSession(id: string): number | null
+  /** The session `head` names and the replay point of a resumed GET stream. */
+  sessionHead(head: HttpRequestHead): SessionHead
+  /**
+   * Frames `data` (one transmit's bytes for `stream`) as the next event of the session
+   * whose GET stream `stream` is; `null` when it is no session's GET stream.
+   */
+  sessionEvent(stream: number | bigint, data: Buffer): SessionEvent | null
+  /**
+   * The GET stream `stream` was opened (or resumed) while the fleet's store holds events
+   * of its session up to `storedMax`: its next event is numbered after them.
+   */
+  sessionStreamFloor(stream: number | bigint, storedMax: number | bigint): void
 }
 
 /**
@@ -1311,6 +1354,38 @@ export declare const PROTOCOL_VERSION: string
  * @throws {TypeError} a malformed candidate or budget.
  */
 export declare function selectContext(candidates: Array<{ uri: string; size?: number; tokens?: number; annotations?: Annotations }>, budget: { bytes: number } | { tokens: number }, target?: 'user' | 'assistant' | null): ContextSelection
+
+/**
+ * A change of the session table (`takeSessionChanges`): store `state` under `id`, or
+ * (`state` null) the session ended: remove it and its events.
+ */
+export interface SessionChange {
+  /** The `Mcp-Session-Id`. */
+  id: string
+  /** The session's state (`exportSession`'s bytes), or `null`: the session ended. */
+  state?: Buffer
+}
+
+/** One event of a session's GET stream, framed by the core (`sessionEvent`). */
+export interface SessionEvent {
+  /** The session the stream belongs to. */
+  session: string
+  /** The event's sequence number (its SSE `id`). */
+  seq: number
+  /** The SSE event (`id: <seq>`, `data: …`, blank line): store it, then write it. */
+  bytes: Buffer
+}
+
+/** The session a request names (`sessionHead`). */
+export interface SessionHead {
+  /** The `Mcp-Session-Id`, if any. */
+  session?: string
+  /**
+   * A resumed GET stream (`Last-Event-ID` the core minted): replay the stored events with
+   * a greater sequence number. Absent: replay nothing.
+   */
+  after?: number
+}
 
 /** How often an idle event stream gets `sseKeepalive()`, in milliseconds. */
 export declare const SSE_KEEPALIVE_INTERVAL_MS: number

@@ -1,0 +1,66 @@
+"""2025-11-25 sessions across Node instances (docs/scale-out.md, "2025-11-25 sessions across
+instances"): three Node notes instances (examples/node/notes-instance.mjs ``--share-sessions``,
+the package's ``RedisSessionStore`` on node-redis) on one real Redis, driven by the very tests
+the Python fleet passes (bindings-python/tests/test_sessions_fleet.py), raw HTTP, the test
+choosing the instance of each request:
+
+* initialize on A, continue on B and C; a subscription made on one instance reaches the GET
+  stream held by another; DELETE on C is 404 on A, B and C and ends A's GET stream;
+* SIGKILL the instance holding a GET stream; resume on another with ``Last-Event-ID``: the
+  stored events the client had not processed, then live ones, none lost, none twice;
+* Redis stops (sessions served from each instance's copy) and restarts empty (404, then a new
+  session works fleet-wide).
+
+Needs ``MCP_FLEET_NODE`` (test.sh's mixed fleet step sets it).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "bindings-python" / "tests"))
+sys.path.insert(0, str(ROOT / "examples" / "scale-out"))
+
+import test_sessions_fleet as shared  # noqa: E402
+from fleet import Instance  # noqa: E402
+
+NODE = os.environ.get("MCP_FLEET_NODE")
+RUST = os.environ.get("MCP_FLEET_RUST")
+pytestmark = pytest.mark.skipif(not NODE, reason="MCP_FLEET_NODE (test.sh's mixed fleet step)")
+
+
+def node_instance(fleet: shared.Fleet, *extra: str) -> Instance:
+    i = Instance(fleet.keys, fleet.redis.url, fleet.db, cmd=[NODE, "examples/node/notes-instance.mjs"])
+    i.args += ["--share-sessions", *extra]
+    return i.start()
+
+
+class NodeFleet(shared.Fleet):
+    """Three (or ``n``) Node instances sharing sessions; ``instance()`` starts one more."""
+
+    def instance(self) -> Instance:
+        return node_instance(self)
+
+
+@pytest.fixture(scope="module")
+def fleet():
+    f = NodeFleet(3)
+    yield f
+    f.stop()
+
+
+def test_a_session_continues_on_b_and_c_and_a_delete_on_c_ends_it_everywhere(fleet):
+    shared.test_a_session_continues_on_b_and_c_and_a_delete_on_c_ends_it_everywhere(fleet)
+
+
+def test_a_stream_of_a_killed_instance_resumes_on_another_with_last_event_id(fleet):
+    shared.test_a_stream_of_a_killed_instance_resumes_on_another_with_last_event_id(fleet)
+
+
+def test_redis_stops_and_restarts(fleet):
+    shared.test_redis_stops_and_restarts(fleet)
