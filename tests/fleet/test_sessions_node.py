@@ -1,6 +1,7 @@
 """2025-11-25 sessions across Node instances (docs/scale-out.md, "2025-11-25 sessions across
 instances"): three Node notes instances (examples/node/notes-instance.mjs ``--share-sessions``,
-the package's ``RedisSessionStore`` on node-redis) on one real Redis, driven by the very tests
+the package's ``RedisSessionStore`` on node-redis; served straight on node:http and through
+``server.fetch``, each run with the runners in the other roles) on one real Redis, driven by the very tests
 the Python fleet passes (bindings-python/tests/test_sessions_fleet.py), raw HTTP, the test
 choosing the instance of each request:
 
@@ -41,15 +42,23 @@ def node_instance(fleet: shared.Fleet, *extra: str) -> Instance:
 
 
 class NodeFleet(shared.Fleet):
-    """Three (or ``n``) Node instances sharing sessions; ``instance()`` starts one more."""
+    """Node instances sharing sessions, every other one served through ``server.fetch`` (web
+    ``Request``/``Response``) rather than straight on node:http (``first``: the runner of A and
+    C; B and the killed fourth have the other); ``instance()`` starts one more."""
+
+    def __init__(self, first: str) -> None:
+        self.runners = [first, "fetch" if first == "node" else "node"]
+        self.started = 0
+        super().__init__(3)
 
     def instance(self) -> Instance:
-        return node_instance(self)
+        self.started += 1
+        return node_instance(self, "--runner", self.runners[(self.started - 1) % 2])
 
 
-@pytest.fixture(scope="module")
-def fleet():
-    f = NodeFleet(3)
+@pytest.fixture(scope="module", params=["node", "fetch"])
+def fleet(request):
+    f = NodeFleet(request.param)
     yield f
     f.stop()
 
