@@ -57,9 +57,13 @@ function entries(reply) {
   return Object.entries(reply)
 }
 
-/** 16 random bytes, the instance's id in the ids it mints and on the channel. */
+/** 16 random bytes, the instance's id in the ids it mints and on the channel. None is a
+ * newline: a reader that splits a message at its first newline (rather than taking the id
+ * by its length, as `_receive` does) still reads this instance's messages right. */
 function instanceId() {
-  return randomBytes(16)
+  const id = randomBytes(16)
+  for (let i = 0; i < id.length; i++) if (id[i] === NL) id[i] = NL + 1
+  return id
 }
 
 export class RedisSessionStore {
