@@ -159,7 +159,7 @@ function nodeHandler(server) {
       res.write(event(t.bytes))
       if (t.endOfStream) end()
     }
-    server.attach(stream, (t) => { if (held !== null) held.push(t); else deliver(t) })
+    server.attach(stream, s === null ? deliver : (t) => { if (held !== null) held.push(t); else deliver(t) })
     res.on('close', () => { unwatch(res); s?.store.released(stream); if (open) { open = false; server.detach(stream, true) } })
     let start
     try {
