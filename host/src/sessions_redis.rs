@@ -358,10 +358,14 @@ impl RedisSessionStore {
             match timeout(Duration::from_secs(5), stream.next()).await {
                 Ok(Some(msg)) => {
                     let data = msg.get_payload_bytes();
-                    let mut parts = data.splitn(3, |b| *b == b'\n');
-                    let (Some(origin), Some(id)) = (parts.next(), parts.next()) else {
+                    // The origin is 16 bytes, which may hold a newline: taken by its length.
+                    let (Some(origin), Some(b'\n'), Some(rest)) =
+                        (data.get(..16), data.get(16), data.get(17..))
+                    else {
                         continue;
                     };
+                    let mut parts = rest.splitn(2, |b| *b == b'\n');
+                    let Some(id) = parts.next() else { continue };
                     if origin == self.inner.instance {
                         continue;
                     }

@@ -218,8 +218,9 @@ class RedisSessionStore:
                     idle = 0.0
                     if msg.get("type") != "message":
                         continue
-                    origin, _, rest = msg["data"].partition(b"\n")
-                    if origin == self.instance:
+                    data = msg["data"]  # the origin is 16 bytes, possibly holding a newline
+                    origin, sep, rest = data[:16], data[16:17], data[17:]
+                    if sep != b"\n" or origin == self.instance:
                         continue
                     sid, nl, state = rest.partition(b"\n")
                     self._apply(sid.decode(), state if nl else None)
