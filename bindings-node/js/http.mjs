@@ -136,7 +136,8 @@ export function fetchHandler(server, { sessions } = {}) {
         controller.enqueue(event(t.bytes))
         if (t.endOfStream) end()
       })
-      request.signal?.addEventListener?.('abort', () => { clearInterval(idle); server.detach(stream, true) })
+      const aborted = () => { clearInterval(idle); s?.store.released(stream); server.detach(stream, true) }
+      request.signal?.addEventListener?.('abort', aborted)
       const start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: server.peerOf?.(request) ?? undefined }, server._outbox)
       if (s !== null) ready = s.store.flush()
       if (start.eventStream) {
@@ -152,6 +153,7 @@ export function fetchHandler(server, { sessions } = {}) {
         resolve(toResponse(start))
       }
       server._flush()
+      if (s !== null && request.signal?.aborted) aborted() // gone while the store was read
     })
   }
 }

@@ -160,7 +160,8 @@ function nodeHandler(server) {
       if (t.endOfStream) end()
     }
     server.attach(stream, s === null ? deliver : (t) => { if (held !== null) held.push(t); else deliver(t) })
-    res.on('close', () => { unwatch(res); s?.store.released(stream); if (open) { open = false; server.detach(stream, true) } })
+    const closed = () => { unwatch(res); s?.store.released(stream); if (open) { open = false; server.detach(stream, true) } }
+    res.on('close', closed)
     let start
     try {
       start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: req.socket.remoteAddress }, server._outbox)
@@ -196,6 +197,7 @@ function nodeHandler(server) {
       const waiting = held
       held = null
       for (const t of waiting) deliver(t)
+      if (req.socket?.destroyed) closed() // the client left while the store was read: no 'close' to come
     }).catch((err) => fail(res, err))
   }
 
