@@ -10,7 +10,8 @@ choosing the instance of each request:
 * SIGKILL the instance holding a GET stream; resume on another with ``Last-Event-ID``: the
   stored events the client had not processed, then live ones, none lost, none twice;
 * Redis stops (sessions served from each instance's copy) and restarts empty (404, then a new
-  session works fleet-wide).
+  session works fleet-wide);
+* the session bound (``max_sessions``) is the fleet's.
 
 Needs ``MCP_FLEET_NODE`` (test.sh's mixed fleet step sets it).
 """
@@ -73,3 +74,10 @@ def test_a_stream_of_a_killed_instance_resumes_on_another_with_last_event_id(fle
 
 def test_redis_stops_and_restarts(fleet):
     shared.test_redis_stops_and_restarts(fleet)
+
+
+def test_the_session_bound_is_the_fleets(monkeypatch):
+    """Two Node instances with ``--max-sessions 2``: sessions established on A fill the bound
+    for B (503), and one ended on B (DELETE) makes room on A."""
+    monkeypatch.setattr(shared, "Instance", lambda *a, **kw: Instance(*a, cmd=[NODE, "examples/node/notes-instance.mjs"], **kw))
+    shared.test_the_session_bound_is_the_fleets()
