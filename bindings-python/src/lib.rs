@@ -91,6 +91,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     observe::register(m)?;
     auth::register(m)?;
     fleet::register(m)?;
+    sessions::register(m)?;
     // `mcp_context/__init__.py` re-exports exactly these.
     m.add(
         "__all__",

@@ -745,6 +745,12 @@ impl ServerMachine {
         Ok(self.lock()?.config().page_size)
     }
 
+    /// Open 2025-11-25 HTTP sessions (the `open_sessions` gauge).
+    #[getter]
+    fn open_sessions(&self) -> PyResult<usize> {
+        Ok(self.lock()?.open_sessions())
+    }
+
     /// Requests waiting for the application.
     #[getter]
     fn pending_requests(&self) -> PyResult<usize> {
@@ -877,6 +883,19 @@ impl ServerMachine {
     /// Forgets session ``id`` here (it ended elsewhere); its GET stream, if open here.
     fn forget_session(&self, id: &str) -> PyResult<Option<u64>> {
         Ok(self.lock()?.forget_session(id).map(|s| s.0))
+    }
+
+    /// The fleet's table was loaded again: forgets every session not in ``stored`` (except
+    /// those with a change not yet taken): ``(forgotten, GET streams to close)``.
+    fn retain_sessions(
+        &self,
+        stored: std::collections::HashSet<String>,
+    ) -> PyResult<(usize, Vec<u64>)> {
+        let mut closed = Vec::new();
+        let n = self
+            .lock()?
+            .retain_sessions(|id| stored.contains(id), &mut closed);
+        Ok((n, closed.into_iter().map(|s| s.0).collect()))
     }
 
     /// ``(session_id, replay_after)`` of a request's headers: the session it names, and
