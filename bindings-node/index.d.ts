@@ -1039,6 +1039,13 @@ export declare class ServerMachine {
    * response (nothing more is sent on it).
    */
   forgetSession(id: string): number | null
+  /**
+   * The fleet's table was loaded (again): forgets here every session `stored` lacks
+   * (ended elsewhere while this instance was not listening), except those with a change
+   * not yet taken. `stored`: the table's ids, and those whose change this instance took and
+   * has not stored yet or took during the load.
+   */
+  retainSessions(stored: Array<string>): RetainedSessions
   /** The session `head` names and the replay point of a resumed GET stream. */
   sessionHead(head: HttpRequestHead): SessionHead
   /**
@@ -1165,11 +1172,26 @@ export declare function coreIdentifiers(): Record<string, [string, string][]>
 export declare function decodeAppCursor(text: string): { source: string; offset: number } | null
 
 /**
+ * A message of the fleet's session channel read (the origin by its length: it may hold a
+ * newline), or `null` for bytes that are not one.
+ */
+export declare function decodeSessionMessage(data: Buffer): SessionMessage | null
+
+/**
  * The core's cursor into a list the application assembles from several sources (e.g. a
  * `listResources` page built from several templates' lists): `source` is the key of the
  * source the next page starts in, `offset` how many of its items come before it.
  */
 export declare function encodeAppCursor(source: string, offset: number): string
+
+/**
+ * The bytes of a message on the fleet's session channel (`mcp-context:<fleet>:sessions`):
+ * `origin` (the instance's 16 bytes, as given to `shareSessions`), the session id and its
+ * state, or no state for an end. The core's format, read by every runtime's store.
+ *
+ * @throws {McpContextError} `ERR_INVALID_ARG`: `origin` is not 16 bytes.
+ */
+export declare function encodeSessionMessage(origin: Buffer, id: string, state?: Buffer | undefined | null): Buffer
 
 /**
  * JSON-RPC error codes used by MCP 2026-07-28. The vocabulary is open: a peer may send any
@@ -1342,6 +1364,14 @@ export declare function parseTraceParent(text: string): { traceId: string, spanI
 /** The MCP revision this package implements: `"2026-07-28"`. */
 export declare const PROTOCOL_VERSION: string
 
+/** What `retainSessions` did. */
+export interface RetainedSessions {
+  /** Sessions forgotten here (the table lacks them). */
+  forgotten: number
+  /** Their GET streams open here: end those responses. */
+  streams: Array<number>
+}
+
 /**
  * Chooses which resources to attach to a model's context (docs/rules.md §14.3): keep those whose
  * `annotations.audience` suits `target` (`'user'` / `'assistant'`; absent audience suits
@@ -1385,6 +1415,16 @@ export interface SessionHead {
    * a greater sequence number. Absent: replay nothing.
    */
   after?: number
+}
+
+/** A session channel message read (`decodeSessionMessage`). */
+export interface SessionMessage {
+  /** The publishing instance's 16 bytes (skip your own). */
+  origin: Buffer
+  /** The `Mcp-Session-Id`. */
+  id: string
+  /** The session's state, or absent: the session ended. */
+  state?: Buffer
 }
 
 /** How often an idle event stream gets `sseKeepalive()`, in milliseconds. */

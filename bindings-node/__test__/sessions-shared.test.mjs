@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict'
 import { describe, it } from 'node:test'
 
+import { decodeSessionMessage, encodeSessionMessage } from '../index.js'
 import { McpServer } from '../server.mjs'
 
 const LEGACY = '2025-11-25'
@@ -92,6 +93,30 @@ describe('a session handed from one machine to another', () => {
     assert.equal(a.machine.sessionEvent(stream, Buffer.from('{}')).seq, 43)
     // Forgetting the session (ended elsewhere) returns its GET stream for the runner to end.
     assert.equal(a.machine.forgetSession(sid), stream)
+  })
+
+  it('writes and reads the channel message with the origin taken by its length', () => {
+    const origin = Buffer.from('0123456\n89abcdef') // random bytes may hold a newline
+    const end = encodeSessionMessage(origin, 's1')
+    assert.deepEqual(end, Buffer.concat([origin, Buffer.from('\ns1')]))
+    let got = decodeSessionMessage(end)
+    assert.deepEqual([got.origin, got.id, got.state ?? null], [origin, 's1', null])
+    got = decodeSessionMessage(encodeSessionMessage(origin, 's1', Buffer.from('{"v":1}\n')))
+    assert.deepEqual([got.id, got.state.toString()], ['s1', '{"v":1}\n'])
+    for (const bad of ['', 'short', '0123456789abcdefXs1', '0123456789abcdef\n']) assert.equal(decodeSessionMessage(Buffer.from(bad)), null, bad)
+    assert.throws(() => encodeSessionMessage(Buffer.alloc(15), 's1'), (e) => e.code === 'ERR_INVALID_ARG')
+  })
+
+  it('forgets on a reload what the table lacks, keeping a change not yet taken', async () => {
+    const a = instance(5)
+    const ids = []
+    for (let i = 0; i < 3; i++) ids.push((await a.fetch(request('POST', INIT))).headers.get('mcp-session-id'))
+    a.machine.takeSessionChanges() // the first two are stored; the third has a newer change:
+    const h = { 'mcp-session-id': ids[2], 'mcp-protocol-version': LEGACY }
+    assert.equal((await a.fetch(request('POST', { jsonrpc: '2.0', method: 'notifications/initialized' }, h))).status, 202)
+    const r = a.machine.retainSessions([ids[0]]) // the table lacks ids[1] (ended elsewhere)
+    assert.deepEqual({ ...r }, { forgotten: 1, streams: [] })
+    assert.deepEqual(ids.map((id) => a.machine.hasSession(id)), [true, false, true])
   })
 
   it('refuses a state it does not read, changing nothing', () => {

@@ -11,7 +11,7 @@ const require = createRequire(import.meta.url)
 const EXPORTS = [
   'Authorizer', 'Cache', 'ClientMachine', 'ErrorCode', 'Fleet', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router',
   'SSE_KEEPALIVE_INTERVAL_MS', 'ServerMachine', 'TemplateError', 'UriTemplate', 'checkHeaders', 'checkOrigin', 'coreIdentifiers',
-  'decodeAppCursor', 'encodeAppCursor', 'observeNames', 'parseTraceParent', 'selectContext', 'sseEvent', 'sseKeepalive', 'statusFor',
+  'decodeAppCursor', 'decodeSessionMessage', 'encodeAppCursor', 'encodeSessionMessage', 'observeNames', 'parseTraceParent', 'selectContext', 'sseEvent', 'sseKeepalive', 'statusFor',
 ]
 const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
 
@@ -46,7 +46,7 @@ it('declares and documents every export in index.d.ts', () => {
     'listen(filter: SubscriptionFilter', 'pollOutput(): ClientOutput | null', 'handleClose(nowMs',
     'insert(method: string', 'lookup(method: string', 'invalidate(notification: string',
     'shareSessions(instance', 'takeSessionChanges(): Array<SessionChange>', 'importSession(id: string',
-    'forgetSession(id: string', 'sessionHead(head: HttpRequestHead', 'sessionEvent(stream', 'sessionStreamFloor(stream',
+    'forgetSession(id: string', 'retainSessions(stored: Array<string>)', 'sessionHead(head: HttpRequestHead', 'sessionEvent(stream', 'sessionStreamFloor(stream',
   ]
   for (const member of documented) {
     const at = dts.indexOf(member)
@@ -57,7 +57,7 @@ it('declares and documents every export in index.d.ts', () => {
     'OriginErrorConstructor', 'VarValue', 'Scalar', 'ServerConfig', 'ServerOutput', 'Resource',
     'ResourceContents', 'GetPromptResult', 'CacheHint', 'InputRequest', 'MessageContext', 'FailureSpec',
     'ClientConfig', 'ClientOutput', 'SubscriptionFilter', 'CacheHintsIn', 'ContextSelection', 'CallOptions', 'ListOptions',
-    'SessionChange', 'SessionHead', 'SessionEvent']) {
+    'SessionChange', 'SessionHead', 'SessionEvent', 'SessionMessage', 'RetainedSessions']) {
     assert.match(dts, new RegExp(`export (interface|type) ${type}\\b`), type)
   }
 })

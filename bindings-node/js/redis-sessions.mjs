@@ -11,7 +11,7 @@
 // `forgetSession`, the GET stream's event ids and replay rule); this module moves the bytes:
 //
 // * `mcp-context:<fleet>:sessions` (hash): session id -> state. Written, and published on the
-//   channel of the same name (`<instance>\n<id>\n<state>`, or `<instance>\n<id>` for an end),
+//   channel of the same name (the core's message: the instance's 16 bytes, the id, the state),
 //   in one MULTI before the answer of the request that changed it is sent.
 // * Each request naming a session reads it first (HGET): any instance serves any session, and
 //   a session ended anywhere is 404 everywhere at once.
@@ -25,6 +25,7 @@
 // Redis down: the sessions this instance holds are served from its copy; changes and events
 // are not stored (counted in `dropped`); nothing is replayed.
 import { randomBytes } from 'node:crypto'
+import { createRequire } from 'node:module'
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const within = (p, ms, what) => {
@@ -34,7 +35,6 @@ const within = (p, ms, what) => {
 }
 /** Redis operations' deadline: an unreachable Redis costs a request at most this. */
 const DEADLINE_MS = 2000
-const NL = 10
 
 /** The score of `ZRANGE key -1 -1 WITHSCORES`, whichever reply shape the client gives
  * (`[member, score]`, or `[[member, score]]`); 0 for an empty set. */
@@ -57,13 +57,13 @@ function entries(reply) {
   return Object.entries(reply)
 }
 
-/** 16 random bytes, the instance's id in the ids it mints and on the channel. None is a
- * newline: a reader that splits a message at its first newline (rather than taking the id
- * by its length, as `_receive` does) still reads this instance's messages right. */
-function instanceId() {
-  const id = randomBytes(16)
-  for (let i = 0; i < id.length; i++) if (id[i] === NL) id[i] = NL + 1
-  return id
+/** The core's session channel format (`encodeSessionMessage`, `decodeSessionMessage`). */
+function addon() {
+  try {
+    return createRequire(import.meta.url)('../index.js')
+  } catch {
+    throw new Error('RedisSessionStore needs the native engine (the WebAssembly engine has no session export yet)')
+  }
 }
 
 export class RedisSessionStore {
@@ -81,7 +81,11 @@ export class RedisSessionStore {
     this.fleet = fleet
     this.key = `mcp-context:${fleet}:sessions`
     this.eventsPrefix = `mcp-context:${fleet}:events:`
-    this.instance = instanceId()
+    const { encodeSessionMessage, decodeSessionMessage } = addon()
+    this._encode = encodeSessionMessage
+    this._decode = decodeSessionMessage
+    /** 16 random bytes: mixed into the ids this instance mints, and its messages' origin. */
+    this.instance = randomBytes(16)
     this.eventsMax = options.eventsMax ?? 1000
     this.eventsTtlMs = options.eventsTtlMs ?? 30 * 60 * 1000
     this.retryMs = options.retryMs ?? 500
@@ -92,6 +96,10 @@ export class RedisSessionStore {
     this._closed = false
     /** The GET streams open here: stream id -> ends the response. */
     this._streams = new Map()
+    /** Sessions whose change was taken and is not stored yet: id -> count. */
+    this._unstored = new Map()
+    /** During a load of the table: the ids of the changes taken meanwhile. */
+    this._taken = null
     this.connected = false
     this.counters = { stored: 0, ended: 0, imported: 0, forgotten: 0, events: 0, replayed: 0, dropped: 0 }
   }
@@ -151,25 +159,33 @@ export class RedisSessionStore {
   async flush() {
     const changes = this._server.machine.takeSessionChanges()
     if (changes.length === 0) return
+    for (const { id } of changes) {
+      this._unstored.set(id, (this._unstored.get(id) ?? 0) + 1)
+      this._taken?.add(id)
+    }
     try {
       const c = await this._client()
       const multi = c.multi()
       for (const { id, state } of changes) {
-        const head = Buffer.concat([this.instance, Buffer.from([NL]), Buffer.from(id)])
         if (state == null) {
           multi.addCommand(['HDEL', this.key, id])
           multi.addCommand(['DEL', this.eventsPrefix + id])
-          multi.addCommand(['PUBLISH', this.key, head])
         } else {
           multi.addCommand(['HSET', this.key, id, state])
-          multi.addCommand(['PUBLISH', this.key, Buffer.concat([head, Buffer.from([NL]), state])])
         }
+        multi.addCommand(['PUBLISH', this.key, this._encode(this.instance, id, state ?? null)])
       }
       await within(multi.exec(), DEADLINE_MS, 'MULTI')
       for (const { state } of changes) this.counters[state == null ? 'ended' : 'stored']++
     } catch (e) {
       this._lost(e)
       this.counters.dropped += changes.length
+    } finally {
+      for (const { id } of changes) {
+        const left = this._unstored.get(id) - 1
+        if (left > 0) this._unstored.set(id, left)
+        else this._unstored.delete(id)
+      }
     }
   }
 
@@ -278,15 +294,37 @@ export class RedisSessionStore {
     }
   }
 
-  /** One channel message: `<instance: 16 bytes>\n<id>[\n<state>]`; own messages skipped. */
+  /** One channel message (the core's format); own messages skipped. */
   _receive(data) {
     this._heard = Date.now()
-    if (data.length < 18 || data[16] !== NL) return
-    if (data.subarray(0, 16).equals(this.instance)) return
-    const rest = data.subarray(17)
-    const nl = rest.indexOf(NL)
-    const id = (nl === -1 ? rest : rest.subarray(0, nl)).toString()
-    this._apply(id, nl === -1 ? null : Buffer.from(rest.subarray(nl + 1)))
+    const got = this._decode(data)
+    if (got === null || got.origin.equals(this.instance)) return
+    this._apply(got.id, got.state ?? null)
+    this._server._pump()
+  }
+
+  /**
+   * Loads the fleet's table: takes every state in it, and forgets the sessions held here that
+   * it lacks (ended elsewhere while the channel was down), except those whose change is in
+   * flight or was taken during the load (the core's `retainSessions`).
+   */
+  async _load(lost) {
+    this._taken = new Set(this._unstored.keys())
+    let table
+    let keep
+    try {
+      table = entries(await Promise.race([this._command(['HGETALL', this.key]), lost]))
+      keep = this._taken
+    } finally {
+      this._taken = null
+    }
+    for (const [id, state] of table) {
+      if (!keep.has(String(id))) this._apply(String(id), Buffer.from(state)) // a change in flight here is newer
+    }
+    for (const [id] of table) keep.add(String(id))
+    const { forgotten, streams } = this._server.machine.retainSessions([...keep])
+    this.counters.forgotten += forgotten
+    for (const stream of streams) this._streams.get(stream)?.()
     this._server._pump()
   }
 
@@ -306,9 +344,7 @@ export class RedisSessionStore {
         sub.on('end', () => this._fail?.(new Error('Redis closed the connection')))
         await within(Promise.race([sub.connect(), lost]), 2 * DEADLINE_MS, 'connect')
         await within(Promise.race([sub.subscribe(this.key, (data) => this._receive(data), true), lost]), 2 * DEADLINE_MS, 'subscribe')
-        const table = await Promise.race([this._command(['HGETALL', this.key]), lost])
-        for (const [id, state] of entries(table)) this._apply(String(id), Buffer.from(state))
-        this._server._pump()
+        await this._load(lost)
         this.connected = true
         this._heard = Date.now()
         // A silent Redis (a partition): after `healthMs` of silence a PING must come back.

@@ -45,6 +45,57 @@ pub struct SessionEvent {
     pub bytes: Buffer,
 }
 
+/// What `retainSessions` did.
+#[napi(object)]
+pub struct RetainedSessions {
+    /// Sessions forgotten here (the table lacks them).
+    pub forgotten: u32,
+    /// Their GET streams open here: end those responses.
+    pub streams: Vec<f64>,
+}
+
+/// A session channel message read (`decodeSessionMessage`).
+#[napi(object)]
+#[allow(unreachable_pub)]
+pub struct SessionMessage {
+    /// The publishing instance's 16 bytes (skip your own).
+    pub origin: Buffer,
+    /// The `Mcp-Session-Id`.
+    pub id: String,
+    /// The session's state, or absent: the session ended.
+    pub state: Option<Buffer>,
+}
+
+/// The bytes of a message on the fleet's session channel (`mcp-context:<fleet>:sessions`):
+/// `origin` (the instance's 16 bytes, as given to `shareSessions`), the session id and its
+/// state, or no state for an end. The core's format, read by every runtime's store.
+///
+/// @throws {McpContextError} `ERR_INVALID_ARG`: `origin` is not 16 bytes.
+#[napi(catch_unwind)]
+#[allow(unreachable_pub)]
+pub fn encode_session_message(
+    env: Env,
+    origin: Buffer,
+    id: String,
+    state: Option<Buffer>,
+) -> Result<Buffer> {
+    sessions::encode_message(&origin, &id, state.as_deref())
+        .map(Buffer::from)
+        .map_err(thrower(&env))
+}
+
+/// A message of the fleet's session channel read (the origin by its length: it may hold a
+/// newline), or `null` for bytes that are not one.
+#[napi(catch_unwind)]
+#[allow(unreachable_pub)]
+pub fn decode_session_message(data: Buffer) -> Option<SessionMessage> {
+    sessions::decode_message(&data).map(|(origin, id, state)| SessionMessage {
+        origin: Buffer::from(origin),
+        id,
+        state: state.map(Buffer::from),
+    })
+}
+
 #[napi]
 impl ServerMachine {
     /// Shares this machine's 2025-11-25 sessions with a fleet: `instance` (bytes unique to
@@ -110,6 +161,20 @@ impl ServerMachine {
     pub fn forget_session(&mut self, id: String) -> Option<f64> {
         #[allow(clippy::cast_precision_loss)] // stream ids are counters far below 2^53
         self.inner.machine().forget_session(&id).map(|s| s.0 as f64)
+    }
+
+    /// The fleet's table was loaded (again): forgets here every session `stored` lacks
+    /// (ended elsewhere while this instance was not listening), except those with a change
+    /// not yet taken. `stored`: the table's ids, and those whose change this instance took and
+    /// has not stored yet or took during the load.
+    #[napi(catch_unwind)]
+    pub fn retain_sessions(&mut self, stored: Vec<String>) -> RetainedSessions {
+        let (n, streams) = sessions::retain_sessions(self.inner.machine(), &stored);
+        #[allow(clippy::cast_precision_loss)] // stream ids are counters far below 2^53
+        RetainedSessions {
+            forgotten: u32::try_from(n).unwrap_or(u32::MAX),
+            streams: streams.into_iter().map(|s| s as f64).collect(),
+        }
     }
 
     /// The session `head` names and the replay point of a resumed GET stream.

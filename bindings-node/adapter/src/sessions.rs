@@ -3,7 +3,9 @@
 //! core's session changes as plain values. The core decides what a session is and encodes it;
 //! the package's store (`js/redis-sessions.mjs`) only moves the bytes.
 
-use mcp_context::server::{Server, SessionChange, session_event_seq};
+use mcp_context::server::{
+    SESSION_ORIGIN_LEN, Server, SessionChange, SessionMessage, session_event_seq,
+};
 
 use crate::server::Head;
 
@@ -44,4 +46,38 @@ pub fn import_session(server: &mut Server, id: &str, state: &[u8], now: u64) -> 
     server
         .import_session(id, state, now)
         .map_err(|e| crate::Error::context("ERR_SESSION_STATE", e.to_string()))
+}
+
+/// A session channel message's bytes ([`SessionMessage::encode`]): `origin` must be the
+/// instance's 16 bytes.
+///
+/// # Errors
+/// `origin` is not 16 bytes (`ERR_INVALID_ARG`).
+pub fn encode_message(origin: &[u8], id: &str, state: Option<&[u8]>) -> crate::Result<Vec<u8>> {
+    let origin: &[u8; SESSION_ORIGIN_LEN] = origin
+        .try_into()
+        .map_err(|_| crate::Error::context("ERR_INVALID_ARG", "origin: 16 bytes"))?;
+    Ok(SessionMessage { origin, id, state }.encode())
+}
+
+/// A session channel message read ([`SessionMessage::decode`]): `(origin, id, state)`, or
+/// `None` for bytes that are not one.
+#[must_use]
+pub fn decode_message(bytes: &[u8]) -> Option<(Vec<u8>, String, Option<Vec<u8>>)> {
+    let m = SessionMessage::decode(bytes)?;
+    Some((
+        m.origin.to_vec(),
+        m.id.to_owned(),
+        m.state.map(<[u8]>::to_vec),
+    ))
+}
+
+/// [`Server::retain_sessions`] with the ids the fleet's table holds (and those with a change
+/// in flight): `(forgotten, GET streams to close)`.
+#[must_use]
+pub fn retain_sessions(server: &mut Server, stored: &[String]) -> (usize, Vec<u64>) {
+    let stored: std::collections::HashSet<&str> = stored.iter().map(String::as_str).collect();
+    let mut closed = Vec::new();
+    let n = server.retain_sessions(|id| stored.contains(id), &mut closed);
+    (n, closed.into_iter().map(|s| s.0).collect())
 }
