@@ -11,7 +11,8 @@ choosing the instance of each request:
   stored events the client had not processed, then live ones, none lost, none twice;
 * Redis stops (sessions served from each instance's copy) and restarts empty (404, then a new
   session works fleet-wide);
-* the session bound (``max_sessions``) is the fleet's.
+* the session bound (``max_sessions``) is the fleet's;
+* a DELETE published while an instance's channel was cut ends the session there on the reload.
 
 Needs ``MCP_FLEET_NODE`` (test.sh's mixed fleet step sets it).
 """
@@ -81,3 +82,11 @@ def test_the_session_bound_is_the_fleets(monkeypatch):
     for B (503), and one ended on B (DELETE) makes room on A."""
     monkeypatch.setattr(shared, "Instance", lambda *a, **kw: Instance(*a, cmd=[NODE, "examples/node/notes-instance.mjs"], **kw))
     shared.test_the_session_bound_is_the_fleets()
+
+
+def test_a_delete_published_while_an_instance_was_not_listening_ends_the_session_there(monkeypatch):
+    """Two Node instances: their session channels are cut and a session is deleted on B before
+    A subscribes again; A forgets it when it loads the table again (the core's
+    ``retainSessions``)."""
+    monkeypatch.setattr(shared, "Instance", lambda *a, **kw: Instance(*a, cmd=[NODE, "examples/node/notes-instance.mjs"], **kw))
+    shared.test_a_delete_published_while_an_instance_was_not_listening_ends_the_session_there()
