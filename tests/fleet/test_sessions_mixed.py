@@ -43,8 +43,13 @@ class MixedSessions(shared.Fleet):
     def __init__(self) -> None:
         self.doomed = "node"
         super().__init__(0)
-        self.instances = [self.start(k) for k in ("py", "node", "rust")]
-        self.wait(3)
+        try:
+            for k in ("py", "node", "rust"):
+                self.instances.append(self.start(k))
+            self.wait(3)
+        except BaseException:
+            self.stop()  # no fixture teardown follows a failed setup
+            raise
 
     def start(self, kind: str) -> Instance:
         i = Instance(self.keys, self.redis.url, self.db, cmd=CMD[kind])
