@@ -109,6 +109,12 @@ impl Host {
     /// [`Host::router`] with options.
     pub fn router_with(&self, options: HttpOptions) -> Router {
         self.engine.start_timer();
+        // A fleet's sessions: the table is loaded and kept from the start (an instance that
+        // has had no request yet is subscribed too, and ready as soon as it is).
+        #[cfg(feature = "redis")]
+        if let Some(store) = &options.sessions {
+            store.start(&self.engine);
+        }
         let path = self.engine.read(endpoint_path);
         let service = Arc::new(Service {
             engine: self.engine.clone(),

@@ -144,7 +144,8 @@ impl RedisSessionStore {
         self.inner.events.load(Ordering::Relaxed)
     }
 
-    /// On the first request: the machine shares its sessions, the channel task starts.
+    /// When the router is built (and, idempotent, on each request): the machine shares its
+    /// sessions, the channel task starts.
     pub(crate) fn start(&self, engine: &Arc<Engine>) {
         if self.inner.started.swap(true, Ordering::AcqRel) {
             return;

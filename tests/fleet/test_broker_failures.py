@@ -91,8 +91,6 @@ def test_a_silent_broker_is_found_by_the_health_ping(silent, runtime):
 @pytest.mark.parametrize("runtime", ["node", "rust"])
 def test_a_silent_session_store_leaves_the_sessions_held_here_served(silent, runtime):
     inst = silent.instance(runtime, "--share-sessions")
-    if runtime == "rust":  # the host's store starts with the first request it serves
-        httpx.get(inst.url, timeout=5)
     silent.redis.wait_subscribers(1, "mcp-context:notes:sessions")
 
     async def main():

@@ -55,8 +55,6 @@ class MixedSessions(shared.Fleet):
         i = Instance(self.keys, self.redis.url, self.db, cmd=CMD[kind])
         i.args.append("--share-sessions")
         i.start()
-        if kind == "rust":  # the host's store starts with the first request it serves
-            httpx.get(i.url, timeout=5)
         return i
 
     def instance(self) -> Instance:
