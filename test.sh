@@ -264,6 +264,9 @@ MCP_OTLP_PYTHON="$PYVENV/bin/python" node --test tests/otel-node/
 # conformance suite, workerd, Deno, TypeScript, the benchmark's peers), installed once under
 # $MCP_CACHE and linked in.
 . scripts/node-tools.sh
+# The Node broker's metrics on a real redis-server (node-redis from the tools above, the
+# OpenTelemetry SDK from tests/otel-node; docs/operations.md "Broker metrics").
+node --test tests/otel-node/redis-broker.mjs
 # The published types pass the strict compiler.
 "$NODE_TOOLS/node_modules/.bin/tsc" --strict --noEmit --typeRoots "$NODE_TOOLS/node_modules/@types" \
   --types node bindings-node/index.d.ts bindings-node/server.d.ts

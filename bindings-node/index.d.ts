@@ -631,6 +631,11 @@ export declare class Fleet {
   dropped(n: number): void
   /** The counters. */
   stats(): FleetStats
+  /**
+   * The counters as broker metrics: `{name, reason, value}`, the counters of
+   * `brokerMetricNames().counters` in their order.
+   */
+  metrics(): Array<BrokerMetric>
 }
 
 /**
@@ -1055,6 +1060,37 @@ export declare class UriTemplate {
   toString(): string
   /** The template source (so `JSON.stringify` writes the `uriTemplate` string). */
   toJSON(): string
+}
+
+/** A metric's name and description. */
+export interface BrokerInstrument {
+  /** `mcp_context.broker.*`. */
+  name: string
+  /** What it counts. */
+  description: string
+}
+
+/** One value of a broker metric (the core's `fleet::metrics`, docs/operations.md). */
+export interface BrokerMetric {
+  /** The counter's name (`mcp_context.broker.*`). */
+  name: string
+  /** The `reason` attribute (`echo` or `rejected`, on `mcp_context.broker.skipped` only). */
+  reason?: string
+  /** Its cumulative value. */
+  value: number
+}
+
+/** The broker metrics' names and descriptions (docs/operations.md "Broker metrics"). */
+export declare function brokerMetricNames(): BrokerMetricNames
+
+/** The broker metrics' names, once (the core's `fleet::metrics`). */
+export interface BrokerMetricNames {
+  /** The counters, in the order of `Fleet.metrics()`. */
+  counters: Array<BrokerInstrument>
+  /** The `connected` gauge (1 while subscribed). */
+  connected: BrokerInstrument
+  /** The attribute of `mcp_context.broker.skipped`. */
+  reason: string
 }
 
 /**

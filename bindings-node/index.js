@@ -842,6 +842,7 @@ module.exports.Fleet = nativeBinding.Fleet
 module.exports.Router = nativeBinding.Router
 module.exports.ServerMachine = nativeBinding.ServerMachine
 module.exports.UriTemplate = nativeBinding.UriTemplate
+module.exports.brokerMetricNames = nativeBinding.brokerMetricNames
 module.exports.checkHeaders = nativeBinding.checkHeaders
 module.exports.checkOrigin = nativeBinding.checkOrigin
 module.exports.coreIdentifiers = nativeBinding.coreIdentifiers

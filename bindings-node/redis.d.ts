@@ -36,6 +36,12 @@ export declare class RedisBroker {
   readonly instanceId: string
   readonly connected: boolean
   stats(): FleetStats
+  /**
+   * The counters as OpenTelemetry metrics (`mcp_context.broker.*`, docs/operations.md) on
+   * `@opentelemetry/api` (`api`, else imported; nothing when absent), on `meterProvider`
+   * (default: the API's global one).
+   */
+  reportMetrics(options?: { api?: unknown; meterProvider?: unknown; name?: string }): Promise<this>
   /** Runs the broker for `server` (an `McpServer` on the native engine); its `send*` pushes go to the fleet. */
   start(server: object): this
   close(): Promise<void>

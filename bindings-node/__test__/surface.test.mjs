@@ -10,7 +10,7 @@ import * as esm from '../index.js'
 const require = createRequire(import.meta.url)
 const EXPORTS = [
   'Authorizer', 'Cache', 'ClientMachine', 'ErrorCode', 'Fleet', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router',
-  'SSE_KEEPALIVE_INTERVAL_MS', 'ServerMachine', 'TemplateError', 'UriTemplate', 'checkHeaders', 'checkOrigin', 'coreIdentifiers',
+  'SSE_KEEPALIVE_INTERVAL_MS', 'ServerMachine', 'TemplateError', 'UriTemplate', 'brokerMetricNames', 'checkHeaders', 'checkOrigin', 'coreIdentifiers',
   'decodeAppCursor', 'encodeAppCursor', 'observeNames', 'parseTraceParent', 'selectContext', 'sseEvent', 'sseKeepalive', 'statusFor',
 ]
 const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
