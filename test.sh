@@ -372,6 +372,8 @@ step "host crate: tests, serde feature, official clients against it, our client 
 MCP_OTLP_PYTHON="$PYVENV/bin/python" cargo test -p mcp-context-primitives-host
 # 2025-11-25 sessions shared by Rust hosts on a real redis-server (feature redis; installed above).
 cargo test -p mcp-context-primitives-host --features redis --test sessions_redis
+# The broker metrics of two Rust instances on a real redis-server (docs/operations.md).
+cargo test -p mcp-context-primitives-host --features redis --test broker_metrics
 cargo test -p mcp-context-primitives --features serde --test serde_examples
 cargo test -p mcp-context-primitives --features serde --doc wire_serde
 if rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then
