@@ -143,5 +143,10 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         (metrics::CONNECTED, metrics::CONNECTED_DESCRIPTION),
     )?;
     m.add("BROKER_REASON", metrics::REASON)?;
+    m.add(
+        "REDIS_TOKEN_BUCKET",
+        mcp_context::fleet::rate::REDIS_TOKEN_BUCKET,
+    )?;
+    m.add("RATE_KEY_PREFIX", mcp_context::fleet::rate::RATE_KEY_PREFIX)?;
     m.add_function(wrap_pyfunction!(decode_fleet_event, m)?)
 }

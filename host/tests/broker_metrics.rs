@@ -5,8 +5,9 @@
 //! read back under the core's names.
 #![cfg(feature = "redis")]
 
-use std::process::{Child, Command, Stdio};
 use std::time::Duration;
+
+mod redis_kit;
 
 use mcp_context::fleet::metrics;
 use mcp_context_host::fleet::{RedisBroker, RedisOptions};
@@ -14,44 +15,7 @@ use mcp_context_host::{App, Host};
 use opentelemetry::metrics::MeterProvider as _;
 use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData, ResourceMetrics};
 use opentelemetry_sdk::metrics::{InMemoryMetricExporter, PeriodicReader, SdkMeterProvider};
-
-struct Redis(Child, u16);
-
-impl Redis {
-    fn start() -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no", "--loglevel", "warning"])
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("redis-server (Debian: apt-get install redis-server)");
-        for _ in 0..200 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Self(child, port);
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("redis-server did not start");
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.1)
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use redis_kit::Redis;
 
 struct Instance {
     _host: Host,

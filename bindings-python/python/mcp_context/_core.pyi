@@ -1555,3 +1555,8 @@ BROKER_CONNECTED: tuple[str, str]
 """The broker's ``connected`` gauge, ``(name, description)``."""
 BROKER_REASON: str
 """The attribute of ``mcp_context.broker.skipped`` (``echo`` or ``rejected``)."""
+REDIS_TOKEN_BUCKET: str
+"""The core's Redis token bucket (Lua; ``KEYS[1]`` the caller's key, ``ARGV`` rate and burst;
+returns 0 or the ms to wait), shared by every runner's Redis rate limit."""
+RATE_KEY_PREFIX: str
+"""The default prefix of a caller's bucket key (``mcp:rate:``)."""

@@ -34,6 +34,7 @@
 //! ```
 
 pub mod metrics;
+pub mod rate;
 mod wire;
 
 use alloc::borrow::Cow;
