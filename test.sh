@@ -264,8 +264,8 @@ MCP_OTLP_PYTHON="$PYVENV/bin/python" node --test tests/otel-node/
 # conformance suite, workerd, Deno, TypeScript, the benchmark's peers), installed once under
 # $MCP_CACHE and linked in.
 . scripts/node-tools.sh
-# The Node broker's metrics on a real redis-server (node-redis from the tools above, the
-# OpenTelemetry SDK from tests/otel-node; docs/operations.md "Broker metrics").
+# The Node broker's metrics and redisRateLimit on a real redis-server (node-redis from the
+# tools above, the OpenTelemetry SDK from tests/otel-node; docs/operations.md).
 node --test tests/otel-node/redis-broker.mjs
 # The published types pass the strict compiler.
 "$NODE_TOOLS/node_modules/.bin/tsc" --strict --noEmit --typeRoots "$NODE_TOOLS/node_modules/@types" \
@@ -372,8 +372,8 @@ step "host crate: tests, serde feature, official clients against it, our client 
 MCP_OTLP_PYTHON="$PYVENV/bin/python" cargo test -p mcp-context-primitives-host
 # 2025-11-25 sessions shared by Rust hosts on a real redis-server (feature redis; installed above).
 cargo test -p mcp-context-primitives-host --features redis --test sessions_redis
-# The broker metrics of two Rust instances on a real redis-server (docs/operations.md).
-cargo test -p mcp-context-primitives-host --features redis --test broker_metrics
+# The broker metrics and the Redis rate limit of two Rust instances on a real redis-server.
+cargo test -p mcp-context-primitives-host --features redis --test broker_metrics --test rate_redis
 cargo test -p mcp-context-primitives --features serde --test serde_examples
 cargo test -p mcp-context-primitives --features serde --doc wire_serde
 if rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then

@@ -1335,6 +1335,20 @@ export declare function parseTraceParent(text: string): { traceId: string, spanI
 /** The MCP revision this package implements: `"2026-07-28"`. */
 export declare const PROTOCOL_VERSION: string
 
+/** The core's Redis token bucket: `{script, keyPrefix}` (docs/rules.md §23.5). */
+export declare function redisRateBucket(): RedisRateBucket
+
+/** The core's Redis token bucket (`fleet::rate`), run by every runner's Redis rate limit. */
+export interface RedisRateBucket {
+  /**
+   * The Lua script: `KEYS[1]` the caller's key, `ARGV` rate (per second) and burst;
+   * returns 0 (a token taken) or the milliseconds until one is back.
+   */
+  script: string
+  /** The default key prefix (`mcp:rate:`); the key is the prefix then the caller. */
+  keyPrefix: string
+}
+
 /**
  * Chooses which resources to attach to a model's context (docs/rules.md §14.3): keep those whose
  * `annotations.audience` suits `target` (`'user'` / `'assistant'`; absent audience suits

@@ -855,6 +855,7 @@ module.exports.observeNames = nativeBinding.observeNames
 module.exports.OriginError = nativeBinding.OriginError
 module.exports.parseTraceParent = nativeBinding.parseTraceParent
 module.exports.PROTOCOL_VERSION = nativeBinding.PROTOCOL_VERSION
+module.exports.redisRateBucket = nativeBinding.redisRateBucket
 module.exports.selectContext = nativeBinding.selectContext
 module.exports.SSE_KEEPALIVE_INTERVAL_MS = nativeBinding.SSE_KEEPALIVE_INTERVAL_MS
 module.exports.sseEvent = nativeBinding.sseEvent

@@ -11,7 +11,7 @@ const require = createRequire(import.meta.url)
 const EXPORTS = [
   'Authorizer', 'Cache', 'ClientMachine', 'ErrorCode', 'Fleet', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router',
   'SSE_KEEPALIVE_INTERVAL_MS', 'ServerMachine', 'TemplateError', 'UriTemplate', 'brokerMetricNames', 'checkHeaders', 'checkOrigin', 'coreIdentifiers',
-  'decodeAppCursor', 'encodeAppCursor', 'observeNames', 'parseTraceParent', 'selectContext', 'sseEvent', 'sseKeepalive', 'statusFor',
+  'decodeAppCursor', 'encodeAppCursor', 'observeNames', 'parseTraceParent', 'redisRateBucket', 'selectContext', 'sseEvent', 'sseKeepalive', 'statusFor',
 ]
 const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
 

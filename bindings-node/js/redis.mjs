@@ -17,6 +17,8 @@
 import { randomBytes } from 'node:crypto'
 import { createRequire } from 'node:module'
 
+export { redisRateLimit } from './redis-rate.mjs'
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const within = (p, ms, what) => {
   let t

@@ -84,6 +84,27 @@ pub fn broker_metric_names() -> BrokerMetricNames {
     }
 }
 
+/// The core's Redis token bucket (`fleet::rate`), run by every runner's Redis rate limit.
+#[napi(object)]
+#[allow(unreachable_pub)]
+pub struct RedisRateBucket {
+    /// The Lua script: `KEYS[1]` the caller's key, `ARGV` rate (per second) and burst;
+    /// returns 0 (a token taken) or the milliseconds until one is back.
+    pub script: String,
+    /// The default key prefix (`mcp:rate:`); the key is the prefix then the caller.
+    pub key_prefix: String,
+}
+
+/// The core's Redis token bucket: `{script, keyPrefix}` (docs/rules.md §23.5).
+#[napi(catch_unwind)]
+#[allow(unreachable_pub)]
+pub fn redis_rate_bucket() -> RedisRateBucket {
+    RedisRateBucket {
+        script: mcp_context::fleet::rate::REDIS_TOKEN_BUCKET.to_owned(),
+        key_prefix: mcp_context::fleet::rate::RATE_KEY_PREFIX.to_owned(),
+    }
+}
+
 fn err(msg: String) -> napi::Error {
     napi::Error::new(napi::Status::InvalidArg, msg)
 }

@@ -2,7 +2,9 @@
 // `fleet::metrics`) on a real Redis (`redis-server` started here on a free port; node-redis
 // from examples/node, the package the broker uses) with the OpenTelemetry JS SDK's in-memory
 // exporter: events published through one instance are delivered on another, and each
-// instance's counters read back under the core's names. Run by test.sh after the examples'
+// instance's counters read back under the core's names. And `redisRateLimit`, the core's
+// token bucket in Redis: two instances take from one bucket, a request over the rate is
+// refused RATE_LIMITED on both, another bucket is unaffected. Run by test.sh after the examples'
 // tools are linked (`node --test tests/otel-node/redis-broker.mjs`).
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
@@ -13,8 +15,9 @@ import { after, before, it } from 'node:test'
 import * as api from '@opentelemetry/api'
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 
-import { McpServer } from '../../bindings-node/server.mjs'
-import { RedisBroker } from '../../bindings-node/js/redis.mjs'
+import { McpServer, serveStdio } from '../../bindings-node/server.mjs'
+import { PassThrough } from 'node:stream'
+import { RedisBroker, redisRateLimit } from '../../bindings-node/js/redis.mjs'
 
 const { createClient } = createRequire(new URL('../../examples/node/package.json', import.meta.url))('redis')
 const { brokerMetricNames } = createRequire(import.meta.url)('../../bindings-node/index.js')
@@ -127,5 +130,52 @@ it('counts what one instance publishes and another delivers', async () => {
     assert.equal(await a.value(CONNECTED), 0)
   } finally {
     await Promise.all([a.broker.close(), b.broker.close()])
+  }
+})
+
+// Any object: a Standard Schema that accepts every value (its JSON Schema: an object).
+const ANY = { '~standard': { version: 1, vendor: 'test', validate: (value) => ({ value }), jsonSchema: { input: () => ({ type: 'object' }) } } }
+const PV = '2026-07-28'
+const call = (id, name) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': PV, 'io.modelcontextprotocol/clientCapabilities': {} } } })
+
+async function limited(client) {
+  const server = new McpServer({ name: 'notes', version: '1.0.0' })
+  for (const t of ['echo', 'other']) server.registerTool(t, { description: t, inputSchema: ANY }, async () => ({ content: [{ type: 'text', text: 'ok' }] }))
+  // the bucket: the caller (0 on stdio) and the tool, so `other` stands for another caller
+  server.use(redisRateLimit({ client, rate: 0.001, burst: 3, prefix: 'test:rate:', key: (req) => `${req.caller}:${req.target}` }))
+  const input = new PassThrough()
+  const lines = []
+  let waiting = null
+  const output = { write(chunk) { for (const l of Buffer.from(chunk).toString().split('\n')) if (l) lines.push(JSON.parse(l)); waiting?.() } }
+  await serveStdio(server, { input, output })
+  const ask = (msg) => new Promise((resolve) => {
+    waiting = () => { const a = lines.find((l) => l.id === msg.id); if (a) resolve(a) }
+    input.write(`${JSON.stringify(msg)}\n`)
+  })
+  return { ask, end: () => input.end() }
+}
+
+it('redisRateLimit: a caller over its rate is refused on both instances, another is not', async () => {
+  const own = await startRedis()
+  const clients = [createClient({ url: own.url }), createClient({ url: own.url })]
+  try {
+    await Promise.all(clients.map((c) => c.connect()))
+    const [a, b] = await Promise.all(clients.map(limited))
+    const order = [a, b, a, b, a]
+    const answers = []
+    for (const [i, s] of order.entries()) answers.push(await s.ask(call(i + 1, 'echo')))
+    for (const ok of answers.slice(0, 3)) assert.ok(ok.result, JSON.stringify(ok))
+    for (const refused of answers.slice(3)) {
+      assert.equal(refused.error?.code, -31429, JSON.stringify(refused))
+      assert.match(refused.error.message, /^Rate limit exceeded: retry after \d+ ms$/)
+    }
+    assert.ok((await b.ask(call(9, 'other'))).result, 'another bucket is unaffected')
+    // the bucket is the core's: its key and fields are in Redis
+    const tokens = await clients[0].hGet('test:rate:0:echo', 'tokens')
+    assert.ok(Number(tokens) < 1, tokens)
+    a.end(); b.end()
+  } finally {
+    for (const c of clients) await c.quit().catch(() => {})
+    own.stop()
   }
 })
