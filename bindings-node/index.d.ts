@@ -1013,6 +1013,56 @@ export declare class ServerMachine {
    * `error_description`).
    */
   httpReject(why: string): HttpResponse
+  /**
+   * Shares this machine's 2025-11-25 sessions with a fleet: `instance` (bytes unique to
+   * this instance, e.g. 16 random ones) is mixed into every id it mints, and every session
+   * created, used or ended is recorded for `takeSessionChanges`. `null` stops sharing.
+   */
+  shareSessions(instance?: Buffer | undefined | null): void
+  /**
+   * The session changes since the last call (after `handleHttp`): store each before the
+   * answer is sent, so the client's next request finds the session on any instance.
+   */
+  takeSessionChanges(): Array<SessionChange>
+  /** Whether this machine holds session `id` now. */
+  hasSession(id: string): boolean
+  /**
+   * The state of session `id` (versioned JSON bytes), or `null` when this machine does not
+   * hold it.
+   */
+  exportSession(id: string): Buffer | null
+  /**
+   * Takes session `id` from the fleet's store (`state` from `exportSession` or
+   * `takeSessionChanges` on any instance) at `nowMs`; not recorded as a change.
+   *
+   * @throws {McpContextError} `ERR_SESSION_STATE`: not a state this core reads (nothing changed).
+   */
+  importSession(id: string, state: Buffer, nowMs: number | bigint): void
+  /**
+   * Forgets session `id` here only (the fleet's store no longer has it), without recording
+   * a change. Returns the stream id of its GET stream if one is open here: end that
+   * response (nothing more is sent on it).
+   */
+  forgetSession(id: string): number | null
+  /**
+   * The fleet's table was loaded (again): forgets here every session `stored` lacks
+   * (ended elsewhere while this instance was not listening), except those with a change
+   * not yet taken. `stored`: the table's ids, and those whose change this instance took and
+   * has not stored yet or took during the load.
+   */
+  retainSessions(stored: Array<string>): RetainedSessions
+  /** The session `head` names and the replay point of a resumed GET stream. */
+  sessionHead(head: HttpRequestHead): SessionHead
+  /**
+   * Frames `data` (one transmit's bytes for `stream`) as the next event of the session
+   * whose GET stream `stream` is; `null` when it is no session's GET stream.
+   */
+  sessionEvent(stream: number | bigint, data: Buffer): SessionEvent | null
+  /**
+   * The GET stream `stream` was opened (or resumed) while the fleet's store holds events
+   * of its session up to `storedMax`: its next event is numbered after them.
+   */
+  sessionStreamFloor(stream: number | bigint, storedMax: number | bigint): void
 }
 
 /**
@@ -1158,11 +1208,26 @@ export declare function coreIdentifiers(): Record<string, [string, string][]>
 export declare function decodeAppCursor(text: string): { source: string; offset: number } | null
 
 /**
+ * A message of the fleet's session channel read (the origin by its length: it may hold a
+ * newline), or `null` for bytes that are not one.
+ */
+export declare function decodeSessionMessage(data: Buffer): SessionMessage | null
+
+/**
  * The core's cursor into a list the application assembles from several sources (e.g. a
  * `listResources` page built from several templates' lists): `source` is the key of the
  * source the next page starts in, `offset` how many of its items come before it.
  */
 export declare function encodeAppCursor(source: string, offset: number): string
+
+/**
+ * The bytes of a message on the fleet's session channel (`mcp-context:<fleet>:sessions`):
+ * `origin` (the instance's 16 bytes, as given to `shareSessions`), the session id and its
+ * state, or no state for an end. The core's format, read by every runtime's store.
+ *
+ * @throws {McpContextError} `ERR_INVALID_ARG`: `origin` is not 16 bytes.
+ */
+export declare function encodeSessionMessage(origin: Buffer, id: string, state?: Buffer | undefined | null): Buffer
 
 /**
  * JSON-RPC error codes used by MCP 2026-07-28. The vocabulary is open: a peer may send any
@@ -1349,6 +1414,14 @@ export interface RedisRateBucket {
   keyPrefix: string
 }
 
+/** What `retainSessions` did. */
+export interface RetainedSessions {
+  /** Sessions forgotten here (the table lacks them). */
+  forgotten: number
+  /** Their GET streams open here: end those responses. */
+  streams: Array<number>
+}
+
 /**
  * Chooses which resources to attach to a model's context (docs/rules.md §14.3): keep those whose
  * `annotations.audience` suits `target` (`'user'` / `'assistant'`; absent audience suits
@@ -1361,6 +1434,48 @@ export interface RedisRateBucket {
  * @throws {TypeError} a malformed candidate or budget.
  */
 export declare function selectContext(candidates: Array<{ uri: string; size?: number; tokens?: number; annotations?: Annotations }>, budget: { bytes: number } | { tokens: number }, target?: 'user' | 'assistant' | null): ContextSelection
+
+/**
+ * A change of the session table (`takeSessionChanges`): store `state` under `id`, or
+ * (`state` null) the session ended: remove it and its events.
+ */
+export interface SessionChange {
+  /** The `Mcp-Session-Id`. */
+  id: string
+  /** The session's state (`exportSession`'s bytes), or `null`: the session ended. */
+  state?: Buffer
+}
+
+/** One event of a session's GET stream, framed by the core (`sessionEvent`). */
+export interface SessionEvent {
+  /** The session the stream belongs to. */
+  session: string
+  /** The event's sequence number (its SSE `id`). */
+  seq: number
+  /** The SSE event (`id: <seq>`, `data: …`, blank line): store it, then write it. */
+  bytes: Buffer
+}
+
+/** The session a request names (`sessionHead`). */
+export interface SessionHead {
+  /** The `Mcp-Session-Id`, if any. */
+  session?: string
+  /**
+   * A resumed GET stream (`Last-Event-ID` the core minted): replay the stored events with
+   * a greater sequence number. Absent: replay nothing.
+   */
+  after?: number
+}
+
+/** A session channel message read (`decodeSessionMessage`). */
+export interface SessionMessage {
+  /** The publishing instance's 16 bytes (skip your own). */
+  origin: Buffer
+  /** The `Mcp-Session-Id`. */
+  id: string
+  /** The session's state, or absent: the session ended. */
+  state?: Buffer
+}
 
 /** How often an idle event stream gets `sseKeepalive()`, in milliseconds. */
 export declare const SSE_KEEPALIVE_INTERVAL_MS: number

@@ -317,9 +317,15 @@ export declare function serveStdio(server: McpServer, io?: { input?: unknown; ou
 /** A node:http request listener for `server`: an `McpServer` is served straight on the core's HTTP
  * entry point (head checked before the body is read, one write per answer, SSE for streams);
  * any other `{ fetch }` handler through web `Request`/`Response`. */
-export declare function toNodeHandler(server: { fetch(request: Request): Promise<Response>; onerror?: (error: unknown) => void }): Promise<(req: any, res: any) => void>
-/** Serves `server` over Streamable HTTP on node:http; resolves to the listening server. */
-export declare function serveHttp(server: McpServer, options?: { port?: number; host?: string }): Promise<NodeHttpServer>
+export declare function toNodeHandler(server: { fetch(request: Request): Promise<Response>; onerror?: (error: unknown) => void }, options?: { sessions?: SessionStore }): Promise<(req: any, res: any) => void>
+/** Serves `server` over Streamable HTTP on node:http; resolves to the listening server.
+ * `sessions`: a fleet's session store (`RedisSessionStore` from
+ * `mcp-context-primitives/redis-sessions`): 2025-11-25 sessions shared with the other instances. */
+export declare function serveHttp(server: McpServer, options?: { port?: number; host?: string; sessions?: SessionStore }): Promise<NodeHttpServer>
+/** A fleet's 2025-11-25 session store (`RedisSessionStore`), as the runners take it. */
+export interface SessionStore {
+  attach(server: object): unknown
+}
 
 /** The listening node:http server (the members used here; it is the real `http.Server`). */
 export interface NodeHttpServer {

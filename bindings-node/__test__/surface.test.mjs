@@ -11,7 +11,8 @@ const require = createRequire(import.meta.url)
 const EXPORTS = [
   'Authorizer', 'Cache', 'ClientMachine', 'ErrorCode', 'Fleet', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router',
   'SSE_KEEPALIVE_INTERVAL_MS', 'ServerMachine', 'TemplateError', 'UriTemplate', 'brokerMetricNames', 'checkHeaders', 'checkOrigin', 'coreIdentifiers',
-  'decodeAppCursor', 'encodeAppCursor', 'observeNames', 'parseTraceParent', 'redisRateBucket', 'selectContext', 'sseEvent', 'sseKeepalive', 'statusFor',
+  'decodeAppCursor', 'decodeSessionMessage', 'encodeAppCursor', 'encodeSessionMessage', 'observeNames', 'parseTraceParent', 'redisRateBucket', 'selectContext',
+  'sseEvent', 'sseKeepalive', 'statusFor',
 ]
 const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
 
@@ -45,6 +46,8 @@ it('declares and documents every export in index.d.ts', () => {
     'readResource(uri: string', 'listResources(nowMs', 'getPrompt(name: string', 'respondInput(call',
     'listen(filter: SubscriptionFilter', 'pollOutput(): ClientOutput | null', 'handleClose(nowMs',
     'insert(method: string', 'lookup(method: string', 'invalidate(notification: string',
+    'shareSessions(instance', 'takeSessionChanges(): Array<SessionChange>', 'importSession(id: string',
+    'forgetSession(id: string', 'retainSessions(stored: Array<string>)', 'sessionHead(head: HttpRequestHead', 'sessionEvent(stream', 'sessionStreamFloor(stream',
   ]
   for (const member of documented) {
     const at = dts.indexOf(member)
@@ -54,7 +57,8 @@ it('declares and documents every export in index.d.ts', () => {
   for (const type of ['McpContextErrorConstructor', 'TemplateErrorConstructor', 'McpErrorConstructor',
     'OriginErrorConstructor', 'VarValue', 'Scalar', 'ServerConfig', 'ServerOutput', 'Resource',
     'ResourceContents', 'GetPromptResult', 'CacheHint', 'InputRequest', 'MessageContext', 'FailureSpec',
-    'ClientConfig', 'ClientOutput', 'SubscriptionFilter', 'CacheHintsIn', 'ContextSelection', 'CallOptions', 'ListOptions']) {
+    'ClientConfig', 'ClientOutput', 'SubscriptionFilter', 'CacheHintsIn', 'ContextSelection', 'CallOptions', 'ListOptions',
+    'SessionChange', 'SessionHead', 'SessionEvent', 'SessionMessage', 'RetainedSessions']) {
     assert.match(dts, new RegExp(`export (interface|type) ${type}\\b`), type)
   }
 })

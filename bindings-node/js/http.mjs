@@ -10,6 +10,7 @@
 // Nothing here parses JSON-RPC. A protected endpoint's door (`protect.mjs`) comes first.
 
 import { authenticate } from './protect.mjs'
+import { sessionBefore, sessionStream } from './session-hooks.mjs'
 
 
 /** Reads `request`'s body, stopping after `limit + 1` bytes (the core answers 413). */
@@ -84,8 +85,13 @@ function headOf(request) {
 /**
  * The fetch handler of `server` (an `McpServer`): the core's HTTP entry point does every
  * check (`httpHead` before the body, `handleHttp` with it); this moves bytes only.
+ * `sessions`: a fleet's session store (`RedisSessionStore` from
+ * `mcp-context-primitives/redis-sessions`; also taken when attached to `server` later): the
+ * session a request names is read from it first, its changes are stored before the answer
+ * goes, and a GET stream's events are stored as they are sent (resumable anywhere).
  */
-export function fetchHandler(server) {
+export function fetchHandler(server, { sessions } = {}) {
+  sessions?.attach(server)
   const machine = server.machine
   return async function fetch(request) {
     const head = headOf(request)
@@ -95,10 +101,15 @@ export function fetchHandler(server) {
     const check = machine.httpHead(head)
     if (!check.readBody) return toResponse(check)
     const body = await readBody(request, Number(check.limit))
+    const store = server._sessions
+    const s = store ? await sessionBefore(store, head) : null
     const stream = server.openStream()
     if (server._obs !== null) server._obs.header(stream, request.headers.get('traceparent'))
     const { event, keepalive, intervalMs } = server.sse
-    return new Promise((resolve) => {
+    return new Promise((answer) => {
+      let ready = null // a fleet's sessions: the answer waits until their changes are stored
+      const resolve = (r) => { if (ready === null) answer(r); else ready.then(() => answer(r), () => answer(new Response(null, { status: 500 }))) }
+      let shared = null // a shared session's GET stream: its writer
       let controller = null
       let answered = false
       let idle = null // the keepalive timer of an event stream
@@ -107,11 +118,12 @@ export function fetchHandler(server) {
         idle.unref?.()
         return new ReadableStream({
           start(c) { controller = c },
-          cancel() { clearInterval(idle); server.detach(stream, true) },
+          cancel() { clearInterval(idle); s?.store.released(stream); server.detach(stream, true) },
         })
       }
-      const end = () => { clearInterval(idle); server.detach(stream, false); try { controller?.close() } catch {} }
+      const end = () => { clearInterval(idle); s?.store.released(stream); server.detach(stream, false); try { controller?.close() } catch {} }
       server.attach(stream, (t) => {
+        if (shared !== null) { shared(t.bytes); return }
         if (!answered) {
           answered = true
           if (t.kind === 'json') {
@@ -124,17 +136,24 @@ export function fetchHandler(server) {
         controller.enqueue(event(t.bytes))
         if (t.endOfStream) end()
       })
-      request.signal?.addEventListener?.('abort', () => { clearInterval(idle); server.detach(stream, true) })
+      const aborted = () => { clearInterval(idle); s?.store.released(stream); server.detach(stream, true) }
+      request.signal?.addEventListener?.('abort', aborted)
       const start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: server.peerOf?.(request) ?? undefined }, server._outbox)
+      if (s !== null) ready = s.store.flush()
       if (start.eventStream) {
         // A 2025-11-25 session's GET stream: the head now, events as they come.
         answered = true
         resolve(new Response(events(), { status: start.status, headers: start.headers }))
+        if (s !== null && s.session !== null) {
+          shared = sessionStream(server, s, stream, (b) => { try { controller?.enqueue(b) } catch {} }, event)
+          s.store.holds(stream, end)
+        }
       } else if (start.stream === undefined) {
         server.detach(stream, false)
         resolve(toResponse(start))
       }
       server._flush()
+      if (s !== null && request.signal?.aborted) aborted() // gone while the store was read
     })
   }
 }

@@ -5,6 +5,7 @@
 // runner starts, so the package also loads where they do not exist (Workers, browsers).
 
 import { authenticate } from './protect.mjs'
+import { sessionBefore, sessionStream } from './session-hooks.mjs'
 
 /** Serves `server` over stdio (one JSON-RPC message per line; the core splits the lines and
  * answers one over its bound with -32600). Resolves to the input stream. */
@@ -41,7 +42,8 @@ export async function serveStdio(server, { input = process.stdin, output = proce
  * (a web-standard handler) through `Request` and `Response`. The core answers 404 off its
  * path.
  */
-export async function toNodeHandler(server) {
+export async function toNodeHandler(server, { sessions } = {}) {
+  sessions?.attach(server)
   if (server.machine) return nodeHandler(server)
   const { Readable } = await import('node:stream')
   return (req, res) => {
@@ -123,20 +125,25 @@ function nodeHandler(server) {
     if (streams.delete(res) && streams.size === 0) { clearInterval(ticker); ticker = null }
   }
 
-  /** Feeds the body to the machine and answers: JSON at once or as transmits, or SSE. */
-  function handle(req, res, head, body, door) {
+  /** Feeds the body to the machine and answers: JSON at once or as transmits, or SSE.
+   * `s`: the session the request names when a fleet's session store is attached
+   * (`session-hooks.mjs`): the transmits wait until the session's changes are stored. */
+  function handle(req, res, head, body, door, s = null) {
     const stream = server.openStream()
     if (server._obs !== null) server._obs.header(stream, req.headers.traceparent)
     const { event } = server.sse
     let sse = false
     let open = true
+    let held = s === null ? null : [] // transmits waiting for the store
+    let shared = null // a shared session's GET stream: its writer
     const startSse = () => {
       sse = true
       watch(res)
     }
-    const end = () => { unwatch(res); server.detach(stream, false); open = false; res.end() }
-    server.attach(stream, (t) => {
+    const end = () => { unwatch(res); server.detach(stream, false); s?.store.released(stream); open = false; res.end() }
+    const deliver = (t) => {
       if (!open) return
+      if (shared !== null) { shared(t.bytes); return }
       if (!sse) {
         if (t.kind === 'json') {
           server.detach(stream, false)
@@ -151,8 +158,10 @@ function nodeHandler(server) {
       }
       res.write(event(t.bytes))
       if (t.endOfStream) end()
-    })
-    res.on('close', () => { unwatch(res); if (open) { open = false; server.detach(stream, true) } })
+    }
+    server.attach(stream, s === null ? deliver : (t) => { if (held !== null) held.push(t); else deliver(t) })
+    const closed = () => { unwatch(res); s?.store.released(stream); if (open) { open = false; server.detach(stream, true) } }
+    res.on('close', closed)
     let start
     try {
       start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: req.socket.remoteAddress }, server._outbox)
@@ -160,17 +169,36 @@ function nodeHandler(server) {
       server.detach(stream, false)
       throw err
     }
-    if (start.eventStream) {
-      // A 2025-11-25 session's GET stream: the head now, events as they come.
-      startSse()
-      res.writeHead(start.status, flat(start.headers))
-      res.flushHeaders()
-    } else if (start.stream === undefined) {
-      server.detach(stream, false)
-      open = false
-      complete(res, start, true)
+    const answer = () => {
+      if (start.eventStream) {
+        // A 2025-11-25 session's GET stream: the head now, events as they come.
+        startSse()
+        res.writeHead(start.status, flat(start.headers))
+        res.flushHeaders()
+        if (s !== null && s.session !== null) {
+          shared = sessionStream(server, s, stream, (b) => { if (open) res.write(b) }, event)
+          s.store.holds(stream, end)
+        }
+      } else if (start.stream === undefined) {
+        server.detach(stream, false)
+        open = false
+        complete(res, start, true)
+      }
     }
-    server._flush()
+    if (s === null) {
+      answer()
+      server._flush()
+      return
+    }
+    server._flush() // into `held`
+    // A fleet's sessions: stored before the answer goes.
+    s.store.flush().then(() => {
+      answer()
+      const waiting = held
+      held = null
+      for (const t of waiting) deliver(t)
+      if (req.socket?.destroyed) closed() // the client left while the store was read: no 'close' to come
+    }).catch((err) => fail(res, err))
   }
 
   return (req, res) => {
@@ -205,7 +233,9 @@ function nodeHandler(server) {
         const body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size)
         try {
           if (size > limit) res.shouldKeepAlive = false // the rest stays unread
-          handle(req, res, head, body, door)
+          const store = server._sessions
+          if (store) sessionBefore(store, head).then((s) => handle(req, res, head, body, door, s)).catch((err) => fail(res, err))
+          else handle(req, res, head, body, door)
         } catch (err) {
           fail(res, err)
         }
@@ -231,11 +261,13 @@ function nodeHandler(server) {
 
 /**
  * Serves `server` over Streamable HTTP on node:http (`host` 127.0.0.1, `port` 0 = any; the
- * path is the server's `http.path`, /mcp). Resolves to the listening `http.Server`.
+ * path is the server's `http.path`, /mcp). `sessions`: a fleet's session store
+ * (`RedisSessionStore` from `mcp-context-primitives/redis-sessions`): the 2025-11-25 sessions
+ * are shared with the fleet's other instances. Resolves to the listening `http.Server`.
  */
-export async function serveHttp(server, { port = 0, host = '127.0.0.1' } = {}) {
+export async function serveHttp(server, { port = 0, host = '127.0.0.1', sessions } = {}) {
   const http = await import('node:http')
-  const srv = http.createServer(await toNodeHandler(server))
+  const srv = http.createServer(await toNodeHandler(server, { sessions }))
   await new Promise((resolve) => srv.listen(port, host, resolve))
   return srv
 }

@@ -47,6 +47,7 @@ mod server_answer;
 mod server_http;
 mod server_observe;
 mod server_protect;
+mod server_sessions;
 mod shapes;
 mod template;
 mod waker;

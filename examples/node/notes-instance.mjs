@@ -5,12 +5,20 @@
 // size, and the package's Redis broker (mcp-context-primitives/redis, on the `redis` package).
 //
 //   node examples/node/notes-instance.mjs --port 0 --redis redis://127.0.0.1:6379/0 \
-//       --fleet notes --keys 2:<64 hex>,1:<64 hex> [--page-size 3] [--health-s 5]
+//       --fleet notes --keys 2:<64 hex>,1:<64 hex> [--page-size 3] [--health-s 5] \
+//       [--share-sessions] [--max-sessions N] [--runner node|fetch]
+//
+// `--share-sessions`: 2025-11-25 sessions and their GET streams' events in Redis too
+// (mcp-context-primitives/redis-sessions), shared with the Python and Rust instances.
+// `--runner fetch`: served through `server.fetch` (web `Request`/`Response`) on node:http
+// rather than straight on node:http (the default).
 //
 // Note texts live in this process (the Python instance keeps them in a shared SQLite file):
 // what the fleet shares here is the catalogue, the keys and the change events.
-import { McpServer, ResourceTemplate, ResourceNotFoundError, McpError, serveHttp } from 'mcp-context-primitives/server'
+import { createServer } from 'node:http'
+import { McpServer, ResourceTemplate, ResourceNotFoundError, McpError, serveHttp, toNodeHandler } from 'mcp-context-primitives/server'
 import { RedisBroker } from 'mcp-context-primitives/redis'
+import { RedisSessionStore } from 'mcp-context-primitives/redis-sessions'
 import { createClient } from 'redis'
 
 const NOTES = [
@@ -24,11 +32,14 @@ const NOTES = [
 ]
 const PROJECT_NOTES = { 'apollo/1': '# Apollo 1\nLaunch checklist.', 'apollo/2': '# Apollo 2\nPost-mortem.' }
 
-const opts = { port: 0, redis: null, fleet: 'notes', keys: null, pageSize: 3, healthS: 5 }
+const opts = { port: 0, redis: null, fleet: 'notes', keys: null, pageSize: 3, healthS: 5, shareSessions: false, maxSessions: null, runner: 'node' }
 const argv = process.argv.slice(2)
 for (let i = 0; i < argv.length; i += 2) {
   const [flag, v] = [argv[i], argv[i + 1]]
-  if (flag === '--port') opts.port = Number(v)
+  if (flag === '--share-sessions') { opts.shareSessions = true; i--; continue }
+  if (flag === '--max-sessions') opts.maxSessions = Number(v)
+  else if (flag === '--runner') opts.runner = v
+  else if (flag === '--port') opts.port = Number(v)
   else if (flag === '--redis') opts.redis = v
   else if (flag === '--fleet') opts.fleet = v
   else if (flag === '--keys') opts.keys = v.split(',').map((p) => { const [id, hex] = p.split(':'); return { id: Number(id), secret: Buffer.from(hex, 'hex') } })
@@ -56,7 +67,7 @@ const read = (auth, uri) => {
 
 const server = new McpServer(
   { name: 'notes-server', version: '0.1.0' },
-  { pageSize: opts.pageSize, ...(opts.keys ? { stateKeys: opts.keys } : {}) },
+  { pageSize: opts.pageSize, ...(opts.keys ? { stateKeys: opts.keys } : {}), ...(opts.maxSessions !== null ? { maxSessions: opts.maxSessions } : {}) },
 )
 for (const [uri, title, description] of NOTES) {
   server.registerResource(title, uri, { description, mimeType: 'text/markdown' }, (u, ctx) => {
@@ -108,5 +119,18 @@ server.registerTool('delete_note', { description: 'Delete a note, after the user
 })
 
 if (opts.redis) new RedisBroker(opts.redis, { fleet: opts.fleet, healthMs: opts.healthS * 1000, createClient }).start(server)
-const srv = await serveHttp(server, { port: opts.port })
+let sessions
+if (opts.shareSessions && opts.redis) {
+  sessions = new RedisSessionStore(opts.redis, { fleet: opts.fleet, healthMs: opts.healthS * 1000, createClient })
+  server.registerTool('session_store_stats', { description: "The session store's counters (what the fleet tests wait on)" },
+    () => ({ content: [{ type: 'text', text: JSON.stringify(sessions.stats()) }] }))
+}
+let srv
+if (opts.runner === 'fetch') {
+  sessions?.attach(server) // server.fetch takes the store attached to the server
+  srv = createServer(await toNodeHandler({ fetch: server.fetch, onerror: (e) => console.error(e) }))
+  await new Promise((resolve) => srv.listen(opts.port, '127.0.0.1', resolve))
+} else {
+  srv = await serveHttp(server, { port: opts.port, sessions })
+}
 console.log(`listening on http://127.0.0.1:${srv.address().port}/mcp`)

@@ -5,8 +5,12 @@
 //!
 //! ```text
 //! cargo run -p mcp-context-examples --bin notes-instance -- --port 0 \
-//!     --redis redis://127.0.0.1:6379/0 --fleet notes --keys 2:<64 hex>,1:<64 hex>
+//!     --redis redis://127.0.0.1:6379/0 --fleet notes --keys 2:<64 hex>,1:<64 hex> \
+//!     [--share-sessions] [--max-sessions N]
 //! ```
+//!
+//! `--share-sessions`: 2025-11-25 sessions and their GET streams' events in Redis too
+//! (`mcp_context_host::sessions_redis`), shared with the Python and Node instances.
 //!
 //! Note texts live in this process (the Python instance keeps them in a shared SQLite file):
 //! what the fleet shares here is the catalogue, the keys and the change events.
@@ -21,6 +25,8 @@ use mcp_context::messages::owned::{
 };
 use mcp_context::server::{InputRequired, SealingKey};
 use mcp_context_host::fleet::{RedisBroker, RedisOptions};
+use mcp_context_host::http::HttpOptions;
+use mcp_context_host::sessions_redis::RedisSessionStore;
 use mcp_context_host::{App, Context, Error, PromptRequest, ReadRequest, ToolReply, ToolRequest};
 
 const NOTES: [(&str, &str, &str, &str); 7] = [
@@ -78,6 +84,9 @@ struct Args {
     keys: Vec<SealingKey>,
     page_size: usize,
     health_s: f64,
+    /// `--share-sessions`: 2025-11-25 sessions in Redis too (`sessions_redis`).
+    share_sessions: bool,
+    max_sessions: Option<usize>,
 }
 
 fn parse_keys(text: &str) -> Result<Vec<SealingKey>, String> {
@@ -105,9 +114,15 @@ fn args() -> Result<Args, String> {
         keys: Vec::new(),
         page_size: 3,
         health_s: 5.0,
+        share_sessions: false,
+        max_sessions: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
+        if flag == "--share-sessions" {
+            a.share_sessions = true;
+            continue;
+        }
         let value = it.next().ok_or(format!("{flag}: a value"))?;
         match flag.as_str() {
             "--port" => a.port = value.parse().map_err(|_| "--port")?,
@@ -116,6 +131,9 @@ fn args() -> Result<Args, String> {
             "--keys" => a.keys = parse_keys(&value)?,
             "--page-size" => a.page_size = value.parse().map_err(|_| "--page-size")?,
             "--health-s" => a.health_s = value.parse().map_err(|_| "--health-s")?,
+            "--max-sessions" => {
+                a.max_sessions = Some(value.parse().map_err(|_| "--max-sessions")?);
+            }
             "--db" => {} // the Python instance's shared store; texts are in memory here
             _ => return Err(format!("unknown flag {flag}")),
         }
@@ -136,6 +154,9 @@ fn text_arg(req: &ToolRequest, name: &str) -> Option<String> {
 fn app(a: &Args, store: &Store, broker: Option<RedisBroker>) -> App {
     let mut app = App::named("notes-server", "0.1.0");
     app.config_mut().page_size = a.page_size;
+    if let Some(n) = a.max_sessions {
+        app.config_mut().max_sessions = n;
+    }
     app.config_mut().state_keys = a
         .keys
         .iter()
@@ -324,7 +345,11 @@ async fn main() -> Result<(), String> {
     let stop = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    host.serve_http(listener, stop)
+    let mut options = HttpOptions::default();
+    if let (true, Some(url)) = (a.share_sessions, &a.redis) {
+        options.sessions = Some(RedisSessionStore::new(url, &a.fleet).map_err(|e| e.to_string())?);
+    }
+    host.serve_http_with(listener, options, stop)
         .await
         .map_err(|e| e.to_string())
 }

@@ -8,6 +8,7 @@
 //! * [`error`]: the errors both throw or carry, as data.
 //! * [`source`], [`config`]: JSON-ish inputs read key by key (configurations, options).
 //! * [`server`]: the server machine with its handles, events and HTTP answers.
+//! * [`sessions`]: 2025-11-25 sessions shared by a fleet (the request's session, changes).
 //! * [`client`]: the client machine's outputs.
 //! * [`auth`]: the client-side OAuth flow's configuration, tokens and actions.
 //! * [`protect`]: the resource-server side: protection, verified callers, item kinds.
@@ -23,6 +24,7 @@ pub mod observe;
 pub mod protect;
 pub mod records;
 pub mod server;
+pub mod sessions;
 pub mod source;
 pub mod spell;
 pub mod value;

@@ -96,6 +96,47 @@ impl<'a> Message<'a> {
         })
     }
 
+    /// [`Message::decode_with`], with a request's `params` decoded in the same pass when
+    /// `method` precedes them (as clients write it) and `decode(method)` is `Some`: the second
+    /// value is then that decoder's outcome (a `-32602` kept, not raised, so the caller ranks
+    /// it), `None` otherwise. The message is the same as `decode_with`'s.
+    ///
+    /// # Errors
+    /// As [`Message::decode_with`].
+    #[cfg(feature = "alloc")] // the server machine's
+    pub(crate) fn decode_with_params<T>(
+        bytes: &'a [u8],
+        limits: Limits,
+        mut decode: impl FnMut(Method<'a>, &mut Cursor<'a>) -> Option<Result<T, DecodeError>>,
+    ) -> Result<(Self, Option<Result<T, super::error::ParamsError>>), DecodeError> {
+        let mut slot = None;
+        let message = decode_top(bytes, limits, |c| {
+            let members = walk(c, |i, method, c| match method {
+                Some(m) if i == PARAMS => {
+                    let (pos, depth) = (c.position(), c.depth());
+                    match decode(m, c) {
+                        None => Ok(false),
+                        Some(Ok(t)) => {
+                            slot = Some(Ok(t));
+                            Ok(true)
+                        }
+                        // Skipped (validated) so envelope errors, which rank first, are found.
+                        Some(Err(DecodeError::Params(e))) => {
+                            c.rewind(pos, depth);
+                            c.value()?;
+                            slot = Some(Err(e));
+                            Ok(true)
+                        }
+                        Some(Err(e)) => Err(e),
+                    }
+                }
+                _ => Ok(false),
+            })?;
+            Ok(classify(members)?)
+        })?;
+        Ok((message, slot))
+    }
+
     /// Classifies an already validated value.
     ///
     /// # Errors
@@ -162,8 +203,9 @@ pub(crate) fn decode_top_in<'a, T>(
 }
 
 /// Walks the envelope object once. For `params` and `result`, `body(index, method, cursor)`
-/// may decode the value in place and return `true` (the member is then recorded as `{}`);
-/// otherwise the value is validated and kept raw.
+/// may decode the value in place and return `true` (the member is then recorded as the text
+/// it read, valid JSON as the body's decoder validates what it reads); otherwise the value is
+/// validated and kept raw.
 pub(crate) fn walk<'a>(
     c: &mut Cursor<'a>,
     mut body: impl FnMut(usize, Option<Method<'a>>, &mut Cursor<'a>) -> Result<bool, DecodeError>,
@@ -187,8 +229,17 @@ pub(crate) fn walk<'a>(
             .into());
         }
         seen |= 1 << i;
-        let value = if (i == PARAMS || i == RESULT) && body(i, method, c)? {
-            RawJson::EMPTY_OBJECT
+        let body_at = if i == PARAMS || i == RESULT {
+            let _ = c.peek();
+            Some(c.position())
+        } else {
+            None
+        };
+        let value = if let Some(start) = body_at
+            && body(i, method, c)?
+        {
+            c.slice(start, c.position())
+                .unwrap_or(RawJson::EMPTY_OBJECT)
         } else if crate::WIDE && i == JSONRPC && c.token(VERSION) {
             // As written almost always: read without the scan (wide targets).
             RawJson::from_validated(VERSION)

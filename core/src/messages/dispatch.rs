@@ -70,6 +70,46 @@ impl<'a> ClientRequest<'a> {
         })
     }
 
+    /// Decodes a complete message (as [`Message::decode_with`]) and, for a request of
+    /// these methods whose `method` precedes its `params`, the params in the same pass:
+    /// `Some` is what [`ClientRequest::from_request`] returns for that request.
+    ///
+    /// # Errors
+    /// As [`Message::decode_with`].
+    #[cfg(feature = "alloc")] // the server machine's
+    #[allow(clippy::type_complexity)] // the message and its params' outcome
+    pub(crate) fn decode_message(
+        bytes: &'a [u8],
+        limits: crate::json::Limits,
+    ) -> Result<
+        (
+            crate::jsonrpc::Message<'a>,
+            Option<Result<Self, ParamsError>>,
+        ),
+        crate::jsonrpc::DecodeError,
+    > {
+        use crate::jsonrpc::{DecodeError, Message};
+        Message::decode_with_params(bytes, limits, |method, c| {
+            fn d<'a, P: MethodParams<'a>>(
+                c: &mut crate::json::Cursor<'a>,
+                f: fn(P) -> ClientRequest<'a>,
+            ) -> Option<Result<ClientRequest<'a>, DecodeError>> {
+                Some(P::decode(c).map(f))
+            }
+            match method {
+                Method::ServerDiscover => d(c, Self::Discover),
+                Method::ResourcesList => d(c, Self::ListResources),
+                Method::ResourcesTemplatesList => d(c, Self::ListResourceTemplates),
+                Method::ResourcesRead => d(c, Self::ReadResource),
+                Method::PromptsList => d(c, Self::ListPrompts),
+                Method::PromptsGet => d(c, Self::GetPrompt),
+                Method::CompletionComplete => d(c, Self::Complete),
+                Method::SubscriptionsListen => d(c, Self::Listen),
+                _ => None,
+            }
+        })
+    }
+
     /// The method.
     #[must_use]
     pub const fn method(&self) -> Method<'a> {
@@ -141,5 +181,87 @@ impl<'a> ServerNotification<'a> {
             Method::Cancelled => Self::Cancelled(p(params)?),
             other => Self::Other(other, params),
         })
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod tests {
+    use super::ClientRequest;
+    use crate::json::Limits;
+    use crate::jsonrpc::Message;
+    use alloc::string::String;
+
+    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+    /// The params read in the envelope's pass are what `from_request` reads from the raw
+    /// params afterwards, errors included, whatever the members' order; the message is the
+    /// same as `decode_with`'s (its raw `params` kept for the legacy and extension paths).
+    #[test]
+    fn params_read_in_the_envelope_pass_are_from_requests() {
+        let params = [
+            (
+                "resources/read",
+                alloc::format!(r#"{{{META},"uri":"notes://a"}}"#),
+            ),
+            ("resources/read", alloc::format!(r#"{{{META}}}"#)),
+            ("resources/read", alloc::format!(r#"{{{META},"uri":7}}"#)),
+            ("resources/read", String::from(r#"{"uri":"notes://a"}"#)),
+            (
+                "resources/list",
+                alloc::format!(r#"{{{META},"cursor":"x"}}"#),
+            ),
+            ("resources/templates/list", alloc::format!(r#"{{{META}}}"#)),
+            ("prompts/list", alloc::format!(r#"{{ {META} }}"#)),
+            (
+                "prompts/get",
+                alloc::format!(r#"{{{META},"name":"p","arguments":{{"a":"\u0062"}}}}"#),
+            ),
+            (
+                "completion/complete",
+                alloc::format!(
+                    r#"{{{META},"ref":{{"type":"ref/prompt","name":"p"}},"argument":{{"name":"a","value":""}}}}"#
+                ),
+            ),
+            (
+                "subscriptions/listen",
+                alloc::format!(r#"{{{META},"notifications":{{"resourcesListChanged":true}}}}"#),
+            ),
+            ("server/discover", alloc::format!(r#"{{{META}}}"#)),
+            ("tools/call", alloc::format!(r#"{{{META},"name":"t"}}"#)),
+            ("resources/read", String::from("[]")),
+        ];
+        for (method, p) in &params {
+            for msg in [
+                alloc::format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{p}}}"#),
+                alloc::format!(r#"{{"params":{p},"jsonrpc":"2.0","id":1,"method":"{method}"}}"#),
+                alloc::format!(
+                    r#"{{"jsonrpc":"2.0","method":"{method}","params": {p} ,"id":"x"}}"#
+                ),
+            ] {
+                let plain = Message::decode_with(msg.as_bytes(), Limits::DEFAULT);
+                let (message, read) =
+                    ClientRequest::decode_message(msg.as_bytes(), Limits::DEFAULT).unwrap();
+                assert_eq!(Ok(message), plain, "{msg}");
+                let Message::Request(r) = message else {
+                    panic!("{msg}");
+                };
+                let later = ClientRequest::from_request(&r);
+                if let Some(read) = read {
+                    assert_eq!(read, later, "{msg}");
+                } else {
+                    assert!(
+                        msg.starts_with(r#"{"params""#) || method.starts_with("tools/"),
+                        "{msg}"
+                    );
+                }
+            }
+        }
+        // Malformed JSON inside the params is still -32700, as before.
+        let bad = br#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"a",}}"#;
+        assert_eq!(
+            ClientRequest::decode_message(bad, Limits::DEFAULT).map(|_| ()),
+            Message::decode_with(bad, Limits::DEFAULT).map(|_| ())
+        );
+        assert!(ClientRequest::decode_message(bad, Limits::DEFAULT).is_err());
     }
 }

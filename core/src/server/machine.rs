@@ -215,21 +215,21 @@ impl Server {
         headers: Option<&RequestHeaders<'_>>,
     ) -> Received {
         self.tick(now_ms);
-        match Message::decode_with(bytes, self.config.limits) {
-            Ok(Message::Request(r)) => {
+        match ClientRequest::decode_message(bytes, self.config.limits) {
+            Ok((Message::Request(r), params)) => {
                 if self.observer.is_some() {
                     self.observe_request(&r, ctx);
                 }
                 if !self.legacy_request(&r, ctx) {
-                    self.on_request(r, ctx, headers);
+                    self.on_request_with(r, params, ctx, headers);
                 }
                 Received::Request
             }
-            Ok(Message::Notification(n)) => {
+            Ok((Message::Notification(n), _)) => {
                 self.on_notification(n, ctx);
                 Received::Notification
             }
-            Ok(Message::Response(_) | Message::Error(_)) => {
+            Ok((Message::Response(_) | Message::Error(_), _)) => {
                 self.legacy_client_answer(bytes, ctx);
                 Received::Response
             }
@@ -253,9 +253,22 @@ impl Server {
     /// docs/rules.md §19.8 order: `_meta` (-32602, 400), version (-32022), method and its server
     /// capability (-32601), then params (-32602). Unknown and removed methods are -32601
     /// before anything else, so legacy probes get the modern answer (docs/rules.md §17, §18).
+    #[cfg(feature = "legacy")] // the 2025-11-25 paths re-enter here
     pub(crate) fn on_request(
         &mut self,
         r: Request<'_>,
+        ctx: Ctx,
+        headers: Option<&RequestHeaders<'_>>,
+    ) {
+        self.on_request_with(r, None, ctx, headers);
+    }
+
+    /// [`Server::on_request`] with the params the decode already read (`Some`: what
+    /// `ClientRequest::from_request` returns, found in the same pass as the envelope).
+    fn on_request_with<'a>(
+        &mut self,
+        r: Request<'a>,
+        params: Option<Result<ClientRequest<'a>, ParamsError>>,
         ctx: Ctx,
         headers: Option<&RequestHeaders<'_>>,
     ) {
@@ -279,7 +292,10 @@ impl Server {
                 None => self.method_not_found(ctx, r.id, r.method),
             };
         }
-        let decoded = ClientRequest::from_request(&r);
+        let decoded = match params {
+            Some(decoded) => decoded,
+            None => ClientRequest::from_request(&r),
+        };
         let known = decoded.as_ref().ok().and_then(ClientRequest::meta).copied();
         let Some(meta) = self.envelope(&r, known, ctx, headers) else {
             return;
