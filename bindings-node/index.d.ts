@@ -631,6 +631,11 @@ export declare class Fleet {
   dropped(n: number): void
   /** The counters. */
   stats(): FleetStats
+  /**
+   * The counters as broker metrics: `{name, reason, value}`, the counters of
+   * `brokerMetricNames().counters` in their order.
+   */
+  metrics(): Array<BrokerMetric>
 }
 
 /**
@@ -1107,6 +1112,37 @@ export declare class UriTemplate {
   toJSON(): string
 }
 
+/** A metric's name and description. */
+export interface BrokerInstrument {
+  /** `mcp_context.broker.*`. */
+  name: string
+  /** What it counts. */
+  description: string
+}
+
+/** One value of a broker metric (the core's `fleet::metrics`, docs/operations.md). */
+export interface BrokerMetric {
+  /** The counter's name (`mcp_context.broker.*`). */
+  name: string
+  /** The `reason` attribute (`echo` or `rejected`, on `mcp_context.broker.skipped` only). */
+  reason?: string
+  /** Its cumulative value. */
+  value: number
+}
+
+/** The broker metrics' names and descriptions (docs/operations.md "Broker metrics"). */
+export declare function brokerMetricNames(): BrokerMetricNames
+
+/** The broker metrics' names, once (the core's `fleet::metrics`). */
+export interface BrokerMetricNames {
+  /** The counters, in the order of `Fleet.metrics()`. */
+  counters: Array<BrokerInstrument>
+  /** The `connected` gauge (1 while subscribed). */
+  connected: BrokerInstrument
+  /** The attribute of `mcp_context.broker.skipped`. */
+  reason: string
+}
+
 /**
  * The caching hints of a result as received: `ttlMs` (absent, 0 or negative: stale at
  * once) and `cacheScope` (absent reads as `'private'`).
@@ -1363,6 +1399,20 @@ export declare function parseTraceParent(text: string): { traceId: string, spanI
 
 /** The MCP revision this package implements: `"2026-07-28"`. */
 export declare const PROTOCOL_VERSION: string
+
+/** The core's Redis token bucket: `{script, keyPrefix}` (docs/rules.md §23.5). */
+export declare function redisRateBucket(): RedisRateBucket
+
+/** The core's Redis token bucket (`fleet::rate`), run by every runner's Redis rate limit. */
+export interface RedisRateBucket {
+  /**
+   * The Lua script: `KEYS[1]` the caller's key, `ARGV` rate (per second) and burst;
+   * returns 0 (a token taken) or the milliseconds until one is back.
+   */
+  script: string
+  /** The default key prefix (`mcp:rate:`); the key is the prefix then the caller. */
+  keyPrefix: string
+}
 
 /** What `retainSessions` did. */
 export interface RetainedSessions {

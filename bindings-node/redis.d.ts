@@ -36,6 +36,12 @@ export declare class RedisBroker {
   readonly instanceId: string
   readonly connected: boolean
   stats(): FleetStats
+  /**
+   * The counters as OpenTelemetry metrics (`mcp_context.broker.*`, docs/operations.md) on
+   * `@opentelemetry/api` (`api`, else imported; nothing when absent), on `meterProvider`
+   * (default: the API's global one).
+   */
+  reportMetrics(options?: { api?: unknown; meterProvider?: unknown; name?: string }): Promise<this>
   /** Runs the broker for `server` (an `McpServer` on the native engine); its `send*` pushes go to the fleet. */
   start(server: object): this
   close(): Promise<void>
@@ -44,3 +50,24 @@ export declare class RedisBroker {
   promptsListChanged(): void
   toolsListChanged(): void
 }
+
+export interface RedisRateLimitOptions {
+  /** A connected node-redis client (>= 4). */
+  client: { evalSha: Function; eval: Function }
+  /** Requests per second per caller (> 0). */
+  rate: number
+  /** Bucket size (default `rate`, at least 1). */
+  burst?: number
+  /** Key prefix (default the core's `mcp:rate:`); fleets sharing one Redis each use their own. */
+  prefix?: string
+  /** The bucket's name after the prefix (default the caller). */
+  key?: (req: any) => string | number
+  /** Told when Redis cannot be reached (the request is admitted). */
+  onError?: (err: unknown) => void
+}
+
+/**
+ * A middleware (`server.use`): the core's token bucket in Redis, shared by every instance on
+ * the same Redis; past it `RATE_LIMITED` (-31429), `Rate limit exceeded: retry after N ms`.
+ */
+export declare function redisRateLimit(options: RedisRateLimitOptions): (req: any, next: () => Promise<unknown>) => Promise<unknown>

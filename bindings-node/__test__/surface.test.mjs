@@ -10,8 +10,9 @@ import * as esm from '../index.js'
 const require = createRequire(import.meta.url)
 const EXPORTS = [
   'Authorizer', 'Cache', 'ClientMachine', 'ErrorCode', 'Fleet', 'McpContextError', 'McpError', 'OriginError', 'PROTOCOL_VERSION', 'Router',
-  'SSE_KEEPALIVE_INTERVAL_MS', 'ServerMachine', 'TemplateError', 'UriTemplate', 'checkHeaders', 'checkOrigin', 'coreIdentifiers',
-  'decodeAppCursor', 'decodeSessionMessage', 'encodeAppCursor', 'encodeSessionMessage', 'observeNames', 'parseTraceParent', 'selectContext', 'sseEvent', 'sseKeepalive', 'statusFor',
+  'SSE_KEEPALIVE_INTERVAL_MS', 'ServerMachine', 'TemplateError', 'UriTemplate', 'brokerMetricNames', 'checkHeaders', 'checkOrigin', 'coreIdentifiers',
+  'decodeAppCursor', 'decodeSessionMessage', 'encodeAppCursor', 'encodeSessionMessage', 'observeNames', 'parseTraceParent', 'redisRateBucket', 'selectContext',
+  'sseEvent', 'sseKeepalive', 'statusFor',
 ]
 const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
 

@@ -6,6 +6,7 @@
 //   import { RedisBroker } from 'mcp-context-primitives/redis'
 //   const broker = new RedisBroker('redis://10.0.0.5:6379/0', { fleet: 'notes' })
 //   broker.start(server)           // server: an McpServer (native engine)
+//   await broker.reportMetrics()   // mcp_context.broker.* on @opentelemetry/api (optional)
 //   server.sendResourceUpdated({ uri })   // now also every other instance's listens
 //
 // Every rule (wire format, own echoes skipped, what a remote event does to the machine, the
@@ -16,6 +17,8 @@
 import { randomBytes } from 'node:crypto'
 import { createRequire } from 'node:module'
 
+export { redisRateLimit } from './redis-rate.mjs'
+
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 const within = (p, ms, what) => {
   let t
@@ -23,9 +26,9 @@ const within = (p, ms, what) => {
     .finally(() => clearTimeout(t))
 }
 
-function addonFleet() {
+function addon() {
   try {
-    return createRequire(import.meta.url)('../index.js').Fleet
+    return createRequire(import.meta.url)('../index.js')
   } catch {
     throw new Error('RedisBroker needs the native engine (the WebAssembly engine has no fleet support yet)')
   }
@@ -40,7 +43,7 @@ export class RedisBroker {
    * edge, after the listens were ended.
    */
   constructor(url = 'redis://127.0.0.1:6379/0', options = {}) {
-    const Fleet = addonFleet()
+    const { Fleet } = addon()
     this.url = url
     this._fleet = new Fleet(options.fleet ?? 'default', options.instanceId ?? randomBytes(8).toString('hex'))
     this.channel = this._fleet.channel
@@ -61,6 +64,32 @@ export class RedisBroker {
 
   /** `{connected, published, applied, echoes, dropped, rejected, signals}`. */
   stats() { return this._fleet.stats() }
+
+  /**
+   * The counters as OpenTelemetry metrics (docs/operations.md "Broker metrics") on
+   * `@opentelemetry/api` (`api` as given, else imported; nothing when it is not installed):
+   * observable counters `mcp_context.broker.published`, `.delivered`, `.dropped`, `.skipped`
+   * (`reason` = `echo` or `rejected`), `.signals` and the `.connected` gauge, read from the
+   * core's counters when the SDK collects. `meterProvider` (default: the API's global one).
+   * Returns `this`.
+   */
+  async reportMetrics({ api, meterProvider, name = 'mcp-context' } = {}) {
+    if (!api) {
+      try { api = await import('@opentelemetry/api') } catch { return this }
+    }
+    const meter = (meterProvider ?? api.metrics.getMeterProvider()).getMeter(name)
+    const names = addon().brokerMetricNames()
+    for (const c of names.counters) {
+      meter.createObservableCounter(c.name, { description: c.description }).addCallback((r) => {
+        for (const m of this._fleet.metrics()) {
+          if (m.name === c.name) r.observe(m.value, m.reason == null ? {} : { [names.reason]: m.reason })
+        }
+      })
+    }
+    meter.createObservableGauge(names.connected.name, { description: names.connected.description })
+      .addCallback((r) => r.observe(this._fleet.connected ? 1 : 0))
+    return this
+  }
 
   /**
    * Runs the broker for `server` (an `McpServer` on the native engine): its

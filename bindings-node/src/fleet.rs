@@ -1,7 +1,7 @@
 //! `Fleet`: the core's fleet protocol (`mcp_context::fleet`, docs/rules.md §23) for the
 //! package's Redis broker (`mcp-context-primitives/redis`), which only moves its bytes.
 
-use mcp_context::fleet::{Change, Fleet as CoreFleet, Receipt, Reject};
+use mcp_context::fleet::{Change, Fleet as CoreFleet, Receipt, Reject, metrics};
 use napi::bindgen_prelude::Buffer;
 use napi_derive::napi;
 
@@ -31,6 +31,78 @@ pub struct FleetStats {
     pub rejected: f64,
     /// Edges at which every listen stream was ended.
     pub signals: f64,
+}
+
+/// One value of a broker metric (the core's `fleet::metrics`, docs/operations.md).
+#[napi(object)]
+pub struct BrokerMetric {
+    /// The counter's name (`mcp_context.broker.*`).
+    pub name: String,
+    /// The `reason` attribute (`echo` or `rejected`, on `mcp_context.broker.skipped` only).
+    pub reason: Option<String>,
+    /// Its cumulative value.
+    pub value: f64,
+}
+
+/// A metric's name and description.
+#[napi(object)]
+#[allow(unreachable_pub)]
+pub struct BrokerInstrument {
+    /// `mcp_context.broker.*`.
+    pub name: String,
+    /// What it counts.
+    pub description: String,
+}
+
+/// The broker metrics' names, once (the core's `fleet::metrics`).
+#[napi(object)]
+#[allow(unreachable_pub)]
+pub struct BrokerMetricNames {
+    /// The counters, in the order of `Fleet.metrics()`.
+    pub counters: Vec<BrokerInstrument>,
+    /// The `connected` gauge (1 while subscribed).
+    pub connected: BrokerInstrument,
+    /// The attribute of `mcp_context.broker.skipped`.
+    pub reason: String,
+}
+
+fn instrument((name, description): (&str, &str)) -> BrokerInstrument {
+    BrokerInstrument {
+        name: name.to_owned(),
+        description: description.to_owned(),
+    }
+}
+
+/// The broker metrics' names and descriptions (docs/operations.md "Broker metrics").
+#[napi(catch_unwind)]
+#[allow(unreachable_pub)]
+pub fn broker_metric_names() -> BrokerMetricNames {
+    BrokerMetricNames {
+        counters: metrics::COUNTERS.into_iter().map(instrument).collect(),
+        connected: instrument((metrics::CONNECTED, metrics::CONNECTED_DESCRIPTION)),
+        reason: metrics::REASON.to_owned(),
+    }
+}
+
+/// The core's Redis token bucket (`fleet::rate`), run by every runner's Redis rate limit.
+#[napi(object)]
+#[allow(unreachable_pub)]
+pub struct RedisRateBucket {
+    /// The Lua script: `KEYS[1]` the caller's key, `ARGV` rate (per second) and burst;
+    /// returns 0 (a token taken) or the milliseconds until one is back.
+    pub script: String,
+    /// The default key prefix (`mcp:rate:`); the key is the prefix then the caller.
+    pub key_prefix: String,
+}
+
+/// The core's Redis token bucket: `{script, keyPrefix}` (docs/rules.md §23.5).
+#[napi(catch_unwind)]
+#[allow(unreachable_pub)]
+pub fn redis_rate_bucket() -> RedisRateBucket {
+    RedisRateBucket {
+        script: mcp_context::fleet::rate::REDIS_TOKEN_BUCKET.to_owned(),
+        key_prefix: mcp_context::fleet::rate::RATE_KEY_PREFIX.to_owned(),
+    }
 }
 
 fn err(msg: String) -> napi::Error {
@@ -134,5 +206,22 @@ impl Fleet {
             rejected: s.rejected as f64,
             signals: s.signals as f64,
         }
+    }
+
+    /// The counters as broker metrics: `{name, reason, value}`, the counters of
+    /// `brokerMetricNames().counters` in their order.
+    #[napi(catch_unwind)]
+    #[allow(clippy::cast_precision_loss)] // counters far below 2^53
+    pub fn metrics(&self) -> Vec<BrokerMetric> {
+        self.inner
+            .stats()
+            .metrics()
+            .iter()
+            .map(|m| BrokerMetric {
+                name: m.name.to_owned(),
+                reason: m.reason.map(str::to_owned),
+                value: m.value as f64,
+            })
+            .collect()
     }
 }

@@ -1,7 +1,7 @@
 //! `Fleet`: the core's fleet protocol (`mcp_context::fleet`, docs/rules.md §23) for the
 //! Python broker (`mcp_context.broker`), which only moves its bytes through Redis.
 
-use mcp_context::fleet::{Change, Fleet as CoreFleet, Receipt, Reject};
+use mcp_context::fleet::{Change, Fleet as CoreFleet, Receipt, Reject, metrics};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -113,6 +113,16 @@ impl Fleet {
         d.set_item("signals", s.signals)?;
         Ok(d)
     }
+
+    /// The counters as broker metrics (the core's ``fleet::metrics``, docs/operations.md):
+    /// ``(name, reason | None, value)``, the counters of ``BROKER_COUNTERS`` in their order.
+    fn metrics(&self) -> Vec<(&'static str, Option<&'static str>, u64)> {
+        let s = self.inner.stats();
+        s.metrics()
+            .iter()
+            .map(|m| (m.name, m.reason, m.value))
+            .collect()
+    }
 }
 
 /// A fleet event (wire format of docs/rules.md §23.1) decoded:
@@ -127,5 +137,16 @@ fn decode_fleet_event(event: &[u8]) -> Option<(u64, String, &'static str, Option
 
 pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Fleet>()?;
+    m.add("BROKER_COUNTERS", metrics::COUNTERS.to_vec())?;
+    m.add(
+        "BROKER_CONNECTED",
+        (metrics::CONNECTED, metrics::CONNECTED_DESCRIPTION),
+    )?;
+    m.add("BROKER_REASON", metrics::REASON)?;
+    m.add(
+        "REDIS_TOKEN_BUCKET",
+        mcp_context::fleet::rate::REDIS_TOKEN_BUCKET,
+    )?;
+    m.add("RATE_KEY_PREFIX", mcp_context::fleet::rate::RATE_KEY_PREFIX)?;
     m.add_function(wrap_pyfunction!(decode_fleet_event, m)?)
 }

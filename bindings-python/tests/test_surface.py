@@ -26,7 +26,7 @@ def test_all_matches_stub():
     for name in mcp_context.__all__:
         assert hasattr(mcp_context, name), name
     # Everything public except the pure-Python submodules (the package re-exports `_core`).
-    public = {n for n in dir(mcp_context) if not n.startswith("_")} - {"server", "aio", "types", "telemetry"}
+    public = {n for n in dir(mcp_context) if not n.startswith("_")} - {"server", "aio", "types", "telemetry", "broker"}
     assert public == set(mcp_context.__all__)
 
 

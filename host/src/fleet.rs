@@ -10,6 +10,8 @@
 //! broker.start(host.notifier());
 //! // in a handler, after a change: every listen of the fleet that asked for it is told
 //! broker.resource_updated("notes://note-1");
+//! // its counters as OpenTelemetry metrics (mcp_context.broker.*)
+//! broker.report_metrics(&opentelemetry::global::meter(mcp_context_host::telemetry::SCOPE));
 //! # }
 //! ```
 //!
@@ -23,7 +25,9 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use futures_util::StreamExt;
-use mcp_context::fleet::{Change, Fleet, FleetError, FleetStats};
+use mcp_context::fleet::{Change, Fleet, FleetError, FleetStats, metrics};
+use opentelemetry::KeyValue;
+use opentelemetry::metrics::Meter;
 use tokio::sync::mpsc;
 use tokio::time::timeout;
 
@@ -134,6 +138,37 @@ impl RedisBroker {
     #[must_use]
     pub fn stats(&self) -> FleetStats {
         self.inner.fleet().stats()
+    }
+
+    /// Reports the broker metrics (docs/operations.md, the core's `fleet::metrics`) on
+    /// `meter`: observable counters of `published`, `delivered`, `dropped`,
+    /// `skipped{reason}` and `signals`, and the `connected` gauge, read from
+    /// [`RedisBroker::stats`] when the SDK collects. Call once per meter (an SDK provider's
+    /// `meter(telemetry::SCOPE)`, or `opentelemetry::global::meter`).
+    pub fn report_metrics(&self, meter: &Meter) {
+        for (name, description) in metrics::COUNTERS {
+            let inner = Arc::clone(&self.inner);
+            meter
+                .u64_observable_counter(name)
+                .with_description(description)
+                .with_callback(move |o| {
+                    for m in inner.fleet().stats().metrics() {
+                        if m.name == name {
+                            match m.reason {
+                                Some(r) => o.observe(m.value, &[KeyValue::new(metrics::REASON, r)]),
+                                None => o.observe(m.value, &[]),
+                            }
+                        }
+                    }
+                })
+                .build();
+        }
+        let inner = Arc::clone(&self.inner);
+        meter
+            .u64_observable_gauge(metrics::CONNECTED)
+            .with_description(metrics::CONNECTED_DESCRIPTION)
+            .with_callback(move |o| o.observe(u64::from(inner.fleet().stats().connected), &[]))
+            .build();
     }
 
     /// `uri` changed here: applied to this instance's listens, then published.

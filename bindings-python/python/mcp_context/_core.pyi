@@ -1536,6 +1536,8 @@ class Fleet:
     def stats(self) -> dict[str, Any]:
         """The counters (``connected``, ``published``, ``applied``, ``echoes``, ``dropped``,
         ``rejected``, ``signals``)."""
+    def metrics(self) -> list[tuple[str, str | None, int]]:
+        """The counters as broker metrics: ``(name, reason | None, value)``."""
 
 def decode_fleet_event(event: bytes) -> tuple[int, str, str, str | None] | None:
     """A fleet event decoded: ``(version, instance_id, kind, uri)``, or ``None``."""
@@ -1546,3 +1548,15 @@ def encode_session_message(origin: bytes, id: str, state: bytes | None) -> bytes
 
 def decode_session_message(data: bytes) -> tuple[bytes, str, bytes | None] | None:
     """``(origin, id, state | None)`` of a session channel message, or ``None``."""
+
+BROKER_COUNTERS: list[tuple[str, str]]
+"""The broker metrics' counters, ``(name, description)`` (the core's ``fleet::metrics``)."""
+BROKER_CONNECTED: tuple[str, str]
+"""The broker's ``connected`` gauge, ``(name, description)``."""
+BROKER_REASON: str
+"""The attribute of ``mcp_context.broker.skipped`` (``echo`` or ``rejected``)."""
+REDIS_TOKEN_BUCKET: str
+"""The core's Redis token bucket (Lua; ``KEYS[1]`` the caller's key, ``ARGV`` rate and burst;
+returns 0 or the ms to wait), shared by every runner's Redis rate limit."""
+RATE_KEY_PREFIX: str
+"""The default prefix of a caller's bucket key (``mcp:rate:``)."""

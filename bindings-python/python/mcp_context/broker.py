@@ -3,7 +3,8 @@
     from mcp_context.broker import RedisBroker
 
     app = App("notes", state_keys=FLEET_KEYS)          # the same keys on every instance
-    app.use_broker(RedisBroker("redis://10.0.0.5:6379/0", fleet="notes"))
+    app.use_broker(broker := RedisBroker("redis://10.0.0.5:6379/0", fleet="notes"))
+    broker.report_metrics()                            # mcp_context.broker.* (OpenTelemetry)
 
 Every instance of a fleet publishes its ``resource_updated`` / ``resources_list_changed`` /
 ``prompts_list_changed`` on the channel ``mcp-context:<fleet>:events`` and applies the other
@@ -112,6 +113,15 @@ class RedisBroker:
     def stats(self) -> dict[str, Any]:
         """Every counter of the core's fleet end (``echoes`` and ``rejected`` too)."""
         return self._fleet.stats()
+
+    def report_metrics(self, meter_provider: Any = None) -> None:
+        """The counters as OpenTelemetry metrics (docs/operations.md "Broker metrics"):
+        ``mcp_context.broker.published``, ``.delivered``, ``.dropped``, ``.skipped``
+        (``reason`` = ``echo`` or ``rejected``), ``.signals`` and the ``.connected`` gauge,
+        on ``meter_provider`` (default: the global one). Requires ``opentelemetry-api``."""
+        from ._broker_metrics import report
+
+        report(self._fleet, meter_provider)
 
     def _machine(self, fn: Callable[[Any], Any]) -> Any:
         """``fn(machine)`` on the running server's machine, then a drain (``None`` when the

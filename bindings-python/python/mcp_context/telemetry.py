@@ -113,19 +113,7 @@ class RateLimit(Middleware):
 
 
 # KEYS[1] the caller's bucket; ARGV rate/s, burst. Redis's clock, so instances agree.
-_BUCKET = """
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local rate, burst = tonumber(ARGV[1]), tonumber(ARGV[2])
-local b = redis.call('HMGET', KEYS[1], 'tokens', 'at')
-local tokens, at = tonumber(b[1]) or burst, tonumber(b[2]) or now
-tokens = math.min(burst, tokens + (now - at) * rate / 1000)
-local wait = 0
-if tokens >= 1 then tokens = tokens - 1 else wait = math.ceil((1 - tokens) * 1000 / rate) end
-redis.call('HSET', KEYS[1], 'tokens', tostring(tokens), 'at', now)
-redis.call('PEXPIRE', KEYS[1], math.ceil(burst * 1000 / rate) + 1000)
-return wait
-"""
+_BUCKET = _core.REDIS_TOKEN_BUCKET  # the core's, shared with the Node and Rust runners
 
 
 class RedisRateLimit(Middleware):
@@ -134,7 +122,7 @@ class RedisRateLimit(Middleware):
     caller. ``client`` is a ``redis.Redis`` (synchronous: one round trip per request);
     ``prefix`` separates fleets on one Redis."""
 
-    def __init__(self, client: Any, rate: float, burst: float, prefix: str = "mcp:rate:") -> None:
+    def __init__(self, client: Any, rate: float, burst: float, prefix: str = _core.RATE_KEY_PREFIX) -> None:
         self.rate, self.burst, self.prefix = max(rate, 1e-9), max(burst, 1.0), prefix
         self._script = client.register_script(_BUCKET)
 

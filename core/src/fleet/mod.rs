@@ -33,6 +33,8 @@
 //! assert_eq!(fleet_b.receive(&mut b, &bytes), Receipt::Applied);   // another instance
 //! ```
 
+pub mod metrics;
+pub mod rate;
 mod wire;
 
 use alloc::borrow::Cow;
@@ -42,6 +44,7 @@ use core::fmt;
 
 use crate::server::Server;
 
+pub use metrics::BrokerMetric;
 pub use wire::{MAX_EVENT, Message, Reject, WIRE_VERSION, decode, encode_into};
 
 /// One change an instance tells the fleet about.

@@ -22,6 +22,8 @@ mod log;
 pub(crate) mod middleware;
 mod otel;
 mod rate;
+#[cfg(feature = "redis")]
+mod rate_redis;
 
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
@@ -34,6 +36,8 @@ pub use mcp_context::observe::{
 pub use middleware::{Call, Middleware};
 pub use otel::{Otel, SCOPE};
 pub use rate::RateLimit;
+#[cfg(feature = "redis")]
+pub use rate_redis::RedisRateLimit;
 
 /// A finished request, as a [`Sink`] gets it.
 #[derive(Debug)]
