@@ -65,8 +65,11 @@ fn every_core_answered_method_is_gated_and_admitted_unchanged() {
         params["_meta"]["traceparent"] = json!(TP);
         let ctx = Ctx::http(StreamId(10 + i as u64), 77);
         let body = request(json!(format!("r{i}")), method, params);
-        assert!(plain.server.gate_request(&body, ctx).is_none(), "gate off");
-        let mut g = gated.server.gate_request(&body, ctx).expect(method);
+        assert!(
+            plain.server.gate_request(&body, 1_000, ctx).is_none(),
+            "gate off"
+        );
+        let mut g = gated.server.gate_request(&body, 1_000, ctx).expect(method);
         let r = g.request();
         assert_eq!(r.method, method);
         assert_eq!(r.request_id, format!("r{i}"));
@@ -89,10 +92,15 @@ fn every_core_answered_method_is_gated_and_admitted_unchanged() {
         );
     }
     let note = notification("notifications/cancelled", json!({"requestId": 1}));
-    assert!(gated.server.gate_request(&note, STDIO).is_none());
-    assert!(gated.server.gate_request(b"{not json", STDIO).is_none());
+    assert!(gated.server.gate_request(&note, 1_000, STDIO).is_none());
+    assert!(
+        gated
+            .server
+            .gate_request(b"{not json", 1_000, STDIO)
+            .is_none()
+    );
     let answer = br#"{"jsonrpc":"2.0","id":1,"result":{}}"#;
-    assert!(gated.server.gate_request(answer, STDIO).is_none());
+    assert!(gated.server.gate_request(answer, 1_000, STDIO).is_none());
 }
 
 /// rules §26.7 rule 3: a refusal is the error the same failure from a handler gets (an
@@ -117,7 +125,7 @@ fn refusals_are_the_handlers_errors_on_stdio() {
     ];
     for (i, (failure, code, message)) in cases.into_iter().enumerate() {
         let body = request(json!(i), "resources/list", json!({}));
-        let g = h.server.gate_request(&body, STDIO).unwrap();
+        let g = h.server.gate_request(&body, 1_000, STDIO).unwrap();
         h.server.gate_refuse(g, failure);
         let outs = h.drain();
         let v = only(&outs);
@@ -147,8 +155,15 @@ fn refusals_over_http_are_the_answer_to_write() {
         method: "GET",
         ..head
     };
-    assert!(h.server.http_gate_request(&get, &body, ctx).is_none());
-    let g = h.server.http_gate_request(&head, &body, ctx).unwrap();
+    assert!(
+        h.server
+            .http_gate_request(&get, &body, 1_000, ctx)
+            .is_none()
+    );
+    let g = h
+        .server
+        .http_gate_request(&head, &body, 1_000, ctx)
+        .unwrap();
     assert_eq!(g.request().method, "server/discover");
     let start = h
         .server
@@ -182,13 +197,13 @@ fn refused_requests_count_against_no_limit() {
         )
     };
     for id in 0..5 {
-        let g = h.server.gate_request(&read(id), STDIO).unwrap();
+        let g = h.server.gate_request(&read(id), 1_000, STDIO).unwrap();
         h.server
             .gate_refuse(g, Failure::from_code(RATE_LIMITED, "later"));
         assert_eq!(error_code(&only(&h.drain())), i64::from(RATE_LIMITED));
     }
     assert_eq!(h.server.pending_requests(), 0);
-    let g = h.server.gate_request(&read(9), STDIO).unwrap();
+    let g = h.server.gate_request(&read(9), 1_000, STDIO).unwrap();
     h.server.gate_admit(g);
     let outs = h.send(STDIO, &read(9));
     assert!(
@@ -207,12 +222,12 @@ fn gate_annotations_and_refusals_are_observed() {
     let mut h = server(ServerConfig::default(), true);
     h.server.observe(true);
     let body = request(json!(1), "prompts/list", json!({}));
-    let mut g = h.server.gate_request(&body, STDIO).unwrap();
+    let mut g = h.server.gate_request(&body, 1_000, STDIO).unwrap();
     g.annotate("tenant", "acme");
     h.server.gate_admit(g);
     h.send(STDIO, &body);
     let body = request(json!(2), "tools/list", json!({}));
-    let mut g = h.server.gate_request(&body, STDIO).unwrap();
+    let mut g = h.server.gate_request(&body, 1_000, STDIO).unwrap();
     g.annotate("audit", "refused");
     h.server
         .gate_refuse(g, Failure::from_code(RATE_LIMITED, "later"));
@@ -252,7 +267,7 @@ fn legacy_requests_are_gated_with_their_session() {
     .unwrap();
     let g = h
         .server
-        .http_gate_request(&head, &init, Ctx::http(StreamId(3), 0))
+        .http_gate_request(&head, &init, 1_000, Ctx::http(StreamId(3), 0))
         .unwrap();
     assert_eq!(
         (g.request().method.as_str(), g.request().era),
@@ -275,7 +290,7 @@ fn legacy_requests_are_gated_with_their_session() {
         .unwrap();
     let g = h
         .server
-        .http_gate_request(&in_session, &list, Ctx::http(StreamId(4), 0))
+        .http_gate_request(&in_session, &list, 1_000, Ctx::http(StreamId(4), 0))
         .unwrap();
     let r = g.request();
     assert_eq!((r.method.as_str(), r.era), ("resources/list", Era::Legacy));

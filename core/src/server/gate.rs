@@ -20,7 +20,7 @@
 //!   "io.modelcontextprotocol/protocolVersion":"2026-07-28",
 //!   "io.modelcontextprotocol/clientCapabilities":{}}}}"#;
 //! let ctx = Ctx::stdio(StreamId(0));
-//! let gate = server.gate_request(list, ctx).unwrap();
+//! let gate = server.gate_request(list, 1_000, ctx).unwrap();
 //! assert_eq!(gate.request().method, "resources/list");
 //! server.gate_refuse(gate, Failure::from_code(-31_429, "Rate limit exceeded"));
 //! let Some(Output::Transmit(t)) = server.poll_output() else { panic!() };
@@ -83,12 +83,13 @@ impl Server {
         self.gate
     }
 
-    /// The request in `bytes` from `ctx`, stopped at the gate; `None` when the gate is off
+    /// The request in `bytes` received at `now_ms` from `ctx`, stopped at the gate; `None`
+    /// when the gate is off
     /// or `bytes` is no request (a notification, a response or malformed input: hand it to
     /// [`Server::handle_message`] at once, the machine answers what needs an answer).
     #[must_use]
-    pub fn gate_request(&self, bytes: &[u8], ctx: Ctx) -> Option<GateRequest> {
-        self.gated(bytes, ctx, self.legacy.current.as_deref())
+    pub fn gate_request(&self, bytes: &[u8], now_ms: u64, ctx: Ctx) -> Option<GateRequest> {
+        self.gated(bytes, now_ms, ctx, self.legacy.current.as_deref())
     }
 
     /// [`Server::gate_request`] for an HTTP request: only a `POST` body holding a request
@@ -100,6 +101,7 @@ impl Server {
         &self,
         head: &RequestHead<'_>,
         body: &[u8],
+        now_ms: u64,
         ctx: Ctx,
     ) -> Option<GateRequest> {
         if !self.gate || head.method != "POST" {
@@ -109,18 +111,27 @@ impl Server {
             transport: Transport::Http,
             ..ctx
         };
-        self.gated(body, ctx, self.session_of(head))
+        self.gated(body, now_ms, ctx, self.session_of(head))
     }
 
-    fn gated(&self, bytes: &[u8], ctx: Ctx, session: Option<&str>) -> Option<GateRequest> {
+    fn gated(
+        &self,
+        bytes: &[u8],
+        now_ms: u64,
+        ctx: Ctx,
+        session: Option<&str>,
+    ) -> Option<GateRequest> {
         if !self.gate {
             return None;
         }
         let Ok(Message::Request(r)) = Message::decode_with(bytes, self.config.limits) else {
             return None;
         };
+        let mut request = self.start_record(&r, ctx, session);
+        request.start_ms = now_ms.max(self.now);
+        request.end_ms = request.start_ms;
         Some(GateRequest {
-            request: self.start_record(&r, ctx, session),
+            request,
             id: r.id.to_owned_id(),
         })
     }
