@@ -150,11 +150,14 @@ impl crate::App {
         })
     }
 
-    /// Runs `m` around every handler, after the middleware added before it (the first
-    /// added sees a request first and its answer last).
+    /// Runs `m` on every request, after the middleware added before it (the first added
+    /// sees a request first and its answer last): at the core's gate (docs/rules.md
+    /// §26.7), so the requests the core answers itself (`server/discover`, lists, static
+    /// reads) meet it too; a handler's answer runs its `after` once the handler returns.
     pub fn middleware(&mut self, m: impl Middleware) -> &mut Self {
         let m: Arc<dyn Middleware> = Arc::new(m);
-        self.op(move |_, built| {
+        self.op(move |s, built| {
+            s.gate(true);
             built.handlers.layers.middleware.push(m);
             Ok(())
         })
