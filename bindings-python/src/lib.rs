@@ -57,6 +57,7 @@ mod server_access;
 mod server_answer;
 mod server_config;
 mod server_events;
+mod server_gate;
 mod server_registry;
 mod sessions;
 mod template;
@@ -92,6 +93,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     client::register(m)?;
     server::register(m)?;
     observe::register(m)?;
+    server_gate::register(m)?;
     auth::register(m)?;
     fleet::register(m)?;
     // `mcp_context/__init__.py` re-exports exactly these.

@@ -374,7 +374,7 @@ fn drained<'py>(py: Python<'py>, server: &mut Server) -> PyResult<Bound<'py, PyL
 
 /// `value`, or with `drain` `(value, outputs, deadline)`: the outputs of the call (and any
 /// queued before it) and the next deadline, in the same crossing.
-fn done<'py>(
+pub(crate) fn done<'py>(
     py: Python<'py>,
     server: &mut Server,
     value: Bound<'py, PyAny>,

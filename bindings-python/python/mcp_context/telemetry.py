@@ -1,10 +1,10 @@
 """Telemetry and middleware (docs/operations.md): the core's observations as OpenTelemetry
 spans and metrics (:class:`Otel`, on ``opentelemetry-api``) and one JSON line per request
-(:class:`JsonLog`); a :class:`Middleware` hook around every handler with ready pieces
+(:class:`JsonLog`); a :class:`Middleware` hook on every request with ready pieces
 (:class:`RateLimit`, :class:`RedisRateLimit`, ``App.limit_responses``).
 
-Nothing runs unless asked: without a sink the machine records nothing, without middleware a
-handler is called directly.
+Nothing runs unless asked: without a sink the machine records nothing, without middleware
+the gate is off and a handler is called directly.
 
     app = App("notes")
     app.sink(Otel())                         # global tracer/meter providers
@@ -78,8 +78,9 @@ class Call:
 class Middleware:
     """Runs around every handler: ``before`` in the order added (raise :class:`Refuse` to
     answer with an error; later middleware and the handler are skipped), ``after`` in reverse
-    order with the handler's exception (``None`` on success). Requests the core answers
-    itself (lists, ``server/discover``, static resources) reach no handler: sinks see them."""
+    order with the handler's exception (``None`` on success). ``before`` runs at the core's
+    gate (docs/rules.md §26.7), so every request meets it, the ones the core answers itself
+    (lists, ``server/discover``, static resources) included; their ``after`` runs at once."""
 
     def before(self, call: Call) -> None:  # noqa: B027 - a hook, empty by default
         pass
