@@ -45,6 +45,8 @@ it('declares and documents every export in index.d.ts', () => {
     'readResource(uri: string', 'listResources(nowMs', 'getPrompt(name: string', 'respondInput(call',
     'listen(filter: SubscriptionFilter', 'pollOutput(): ClientOutput | null', 'handleClose(nowMs',
     'insert(method: string', 'lookup(method: string', 'invalidate(notification: string',
+    'gateRequest(message: Buffer | string', 'httpGateRequest(head: HttpRequestHead', 'gateAdmit(gate',
+    'gateRefuse(gate', 'httpGateRefuse(gate', 'splitStdio(bytes',
   ]
   for (const member of documented) {
     const at = dts.indexOf(member)
@@ -54,7 +56,8 @@ it('declares and documents every export in index.d.ts', () => {
   for (const type of ['McpContextErrorConstructor', 'TemplateErrorConstructor', 'McpErrorConstructor',
     'OriginErrorConstructor', 'VarValue', 'Scalar', 'ServerConfig', 'ServerOutput', 'Resource',
     'ResourceContents', 'GetPromptResult', 'CacheHint', 'InputRequest', 'MessageContext', 'FailureSpec',
-    'ClientConfig', 'ClientOutput', 'SubscriptionFilter', 'CacheHintsIn', 'ContextSelection', 'CallOptions', 'ListOptions']) {
+    'ClientConfig', 'ClientOutput', 'SubscriptionFilter', 'CacheHintsIn', 'ContextSelection', 'CallOptions', 'ListOptions',
+    'GateRequest']) {
     assert.match(dts, new RegExp(`export (interface|type) ${type}\\b`), type)
   }
 })

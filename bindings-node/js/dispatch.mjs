@@ -190,15 +190,25 @@ export class Dispatcher {
       this._flush()
     }
     const ctx = this._context(e)
+    // Admitted at the gate (js/telemetry.mjs `gateChain`): the chain ran there and its
+    // `next()` gets this handler's result.
+    const gated = this._gated ?? null
+    if (gated !== null) {
+      this._gated = null
+      gated.req.ctx = ctx
+      gated.req.signal = ctx.mcpReq.signal
+    }
     let result
     try {
-      result = this._mw === null ? run(ctx) : runChain(this, this._mw, e, ctx, run)
+      result = this._mw === null || gated !== null ? run(ctx) : runChain(this, this._mw, e, ctx, run)
     } catch (err) {
+      gated?.reject(err)
       return done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox))
     }
     if (typeof result?.then === 'function') {
-      result.then((r) => done(() => respond(r)), (err) => done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox)))
+      result.then((r) => { gated?.resolve(r); done(() => respond(r)) }, (err) => { gated?.reject(err); done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox)) })
     } else {
+      gated?.resolve(result)
       done(() => respond(result))
     }
   }

@@ -98,7 +98,7 @@ export function fetchHandler(server) {
     const stream = server.openStream()
     if (server._obs !== null) server._obs.header(stream, request.headers.get('traceparent'))
     const { event, keepalive, intervalMs } = server.sse
-    return new Promise((resolve) => {
+    return new Promise((resolve, reject) => {
       let controller = null
       let answered = false
       let idle = null // the keepalive timer of an event stream
@@ -125,16 +125,21 @@ export function fetchHandler(server) {
         if (t.endOfStream) end()
       })
       request.signal?.addEventListener?.('abort', () => { clearInterval(idle); server.detach(stream, true) })
-      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: server.peerOf?.(request) ?? undefined }, server._outbox)
-      if (start.eventStream) {
-        // A 2025-11-25 session's GET stream: the head now, events as they come.
-        answered = true
-        resolve(new Response(events(), { status: start.status, headers: start.headers }))
-      } else if (start.stream === undefined) {
-        server.detach(stream, false)
-        resolve(toResponse(start))
+      const go = (start) => {
+        if (start.eventStream) {
+          // A 2025-11-25 session's GET stream: the head now, events as they come.
+          answered = true
+          resolve(new Response(events(), { status: start.status, headers: start.headers }))
+        } else if (start.stream === undefined) {
+          server.detach(stream, false)
+          resolve(toResponse(start))
+        }
+        server._flush()
       }
-      server._flush()
+      // Through the middleware at the core's gate when there is some (a promise then).
+      const start = server.handleHttp(head, body, { stream, auth: door.auth, scopes: door.scopes, peer: server.peerOf?.(request) ?? undefined })
+      if (typeof start.then === 'function') start.then(go, reject)
+      else go(start)
     })
   }
 }

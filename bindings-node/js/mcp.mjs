@@ -11,7 +11,7 @@
 // addon's API) and the HTTP checks (`http.mjs`).
 
 import { fetchHandler } from './http.mjs'
-import { addSink } from './telemetry.mjs'
+import { addSink, gateChain } from './telemetry.mjs'
 import { Dispatcher, McpError, ResourceNotFoundError } from './dispatch.mjs'
 import { COMPLETE, asSchema, jsonSchemaOf } from './schema.mjs'
 
@@ -95,6 +95,7 @@ export function bind(engine) {
       if (config.protection && typeof verifier !== 'function') throw new TypeError('protection needs a verifier function')
       this._obs = null // telemetry (`sink`): the observation drain, once a sink is added
       this._mw = null // middleware (`use`), once one is added
+      this._gated = null // the gate's request whose handler event comes next (js/telemetry.mjs)
     }
 
     // --- telemetry and middleware (js/telemetry.mjs, docs/operations.md) ------------------
@@ -103,14 +104,18 @@ export function bind(engine) {
      * `{request(obs), refused(obs)}`), turning them on; several sinks get the same. */
     sink(sink) { return addSink(this, sink) }
 
-    /** Runs `middleware(req, next)` around every handler, after those added before it:
-     * `req` is `{method, target, caller, principal, params, arguments, signal, ctx,
-     * startMs, annotate(key, value)}`; `await next()` runs the rest and the handler and
-     * gives its result; throwing (an `McpError`) refuses the request. */
+    /** Runs `middleware(req, next)` on every request, after those added before it, at the
+     * core's gate (docs/rules.md §26.7): the requests the core answers itself
+     * (`server/discover`, lists, static reads) meet it too. `req` is `{method, target,
+     * caller, principal, params, arguments, startMs, annotate(key, value)}` (`ctx` and
+     * `signal` once a handler runs); `await next()` hands the request to the machine and
+     * gives the handler's result (`undefined` when the core answered); throwing (an
+     * `McpError`) refuses the request. */
     use(middleware) {
       if (typeof middleware !== 'function') throw new TypeError('use: middleware must be a function (req, next) => …')
       this._rateLimited ??= this.engine.observeNames().rateLimited
       ;(this._mw ??= []).push(middleware)
+      if (this.machine.gate) this.machine.gate(true)
       return this
     }
 
@@ -263,16 +268,46 @@ export function bind(engine) {
     // --- the loop ------------------------------------------------------------------------
 
     /** Feeds one message received on `stream`; what it was (`request`, `notification`, …). */
-    receive(bytes, stream, transport, auth = 0) {
-      const kind = this.machine.handleMessage(bytes, Date.now(), { stream, transport, auth }, this._outbox)
+    receive(bytes, stream, transport, auth = 0, admitted = false) {
+      const m = this.machine
+      const g = this._mw === null || admitted || !m.gateRequest ? null : m.gateRequest(bytes, Date.now(), { stream, transport, auth })
+      if (g !== null) {
+        gateChain(this, g, bytes, () => this.receive(bytes, stream, transport, auth, true),
+          (code, message, notes) => { m.gateRefuse(g.gate, code, message, notes, this._outbox); this._flush() })
+        return 'request'
+      }
+      const kind = m.handleMessage(bytes, Date.now(), { stream, transport, auth }, this._outbox)
       this._flush()
       return kind
     }
 
     /** Feeds bytes read from stdio `stream` (the core splits lines; `end`: input ended). */
     receiveStdio(bytes, stream, end = false) {
+      if (this._mw !== null && this.machine.splitStdio) { // each line meets the gate
+        const lines = this.machine.splitStdio(bytes, end, Date.now(), { stream, transport: 'stdio' }, this._outbox)
+        this._flush()
+        for (const line of lines) this.receive(line, stream, 'stdio')
+        return
+      }
       this.machine.handleStdio(bytes, end, Date.now(), { stream, transport: 'stdio' }, this._outbox)
       this._flush()
+    }
+
+    /** One HTTP request to the machine (the runners' `handleHttp`), through the gate when
+     * there is middleware: the start, or a promise of it once the middleware decided. */
+    handleHttp(head, body, ctx) {
+      const m = this.machine
+      const g = this._mw === null || !m.httpGateRequest ? null : m.httpGateRequest(head, body, Date.now(), ctx)
+      if (g === null) return m.handleHttp(head, body, Date.now(), ctx, this._outbox)
+      return new Promise((resolve, reject) => {
+        gateChain(this, g, body, () => {
+          try { resolve(m.handleHttp(head, body, Date.now(), ctx, this._outbox)) } catch (err) { reject(err) }
+          this._flush()
+        }, (code, message, notes) => {
+          try { resolve(m.httpGateRefuse(g.gate, code, message, notes, this._outbox)) } catch (err) { reject(err) }
+          this._flush()
+        })
+      })
     }
 
     /** The core's SSE framing and keepalive, from this server's engine. */

@@ -153,24 +153,29 @@ function nodeHandler(server) {
       if (t.endOfStream) end()
     })
     res.on('close', () => { unwatch(res); if (open) { open = false; server.detach(stream, true) } })
+    const started = (start) => {
+      if (start.eventStream) {
+        // A 2025-11-25 session's GET stream: the head now, events as they come.
+        startSse()
+        res.writeHead(start.status, flat(start.headers))
+        res.flushHeaders()
+      } else if (start.stream === undefined) {
+        server.detach(stream, false)
+        open = false
+        complete(res, start, true)
+      }
+      server._flush()
+    }
     let start
     try {
-      start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: req.socket.remoteAddress }, server._outbox)
+      // Through the middleware at the core's gate when there is some (a promise then).
+      start = server.handleHttp(head, body, { stream, auth: door.auth, scopes: door.scopes, peer: req.socket.remoteAddress })
     } catch (err) {
       server.detach(stream, false)
       throw err
     }
-    if (start.eventStream) {
-      // A 2025-11-25 session's GET stream: the head now, events as they come.
-      startSse()
-      res.writeHead(start.status, flat(start.headers))
-      res.flushHeaders()
-    } else if (start.stream === undefined) {
-      server.detach(stream, false)
-      open = false
-      complete(res, start, true)
-    }
-    server._flush()
+    if (typeof start.then === 'function') start.then(started, (err) => { server.detach(stream, false); fail(res, err) })
+    else started(start)
   }
 
   return (req, res) => {

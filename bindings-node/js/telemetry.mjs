@@ -1,7 +1,8 @@
 // Telemetry and middleware of `McpServer` (docs/operations.md): the core's observations
 // (`ServerMachine.observe` / `pollObservation`) handed to sinks — OpenTelemetry spans and
 // metrics through `@opentelemetry/api` (`otel`), one JSON line per request (`jsonLog`) —
-// and one middleware shape around every handler (`server.use(async (req, next) => …)`),
+// and one middleware shape on every request, at the core's gate (`server.use(async (req,
+// next) => …)`, docs/rules.md §26.7),
 // with a per-caller token bucket (`rateLimit`). The names, the outcome of each request and
 // the trace parent are the core's; nothing here reads the protocol.
 //
@@ -109,6 +110,66 @@ export function runChain(server, chain, e, ctx, run) {
   return dispatch(0).catch((err) => {
     if (err?.code === server._rateLimited) server._obs?.rate(req.caller)
     throw err
+  })
+}
+
+/** Runs `chain` at the core's gate (docs/rules.md §26.7) for gated request `g` (the
+ * machine's `gateRequest`; `bytes` its message, parsed only if a middleware reads `params`):
+ * the innermost `next()` admits it (`admit()` hands the bytes to the machine) and gives the
+ * handler's result, or `undefined` when the core answered; a throw before it refuses it
+ * (`refuse(code, message, annotations)`). */
+export function gateChain(server, g, bytes, admit, refuse) {
+  const chain = server._mw
+  let parsed
+  const body = () => {
+    if (parsed === undefined) {
+      try { parsed = JSON.parse(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes))?.params ?? null } catch { parsed = null }
+    }
+    return parsed
+  }
+  const caller = Number(g.caller)
+  const req = {
+    method: g.method,
+    target: g.target ?? undefined,
+    caller,
+    principal: caller ? server._principals.get(caller) : undefined,
+    get params() { return body() ?? undefined },
+    get arguments() { return body()?.arguments },
+    signal: undefined,
+    ctx: undefined,
+    startMs: Date.now(),
+    rateLimited: server._rateLimited,
+    annotations: {},
+    annotate(k, v) { this.annotations[k] = String(v) },
+  }
+  let admitted = false
+  const notes = () => Object.entries(req.annotations)
+  const inner = () => new Promise((resolve, reject) => {
+    admitted = true
+    server.machine.gateAdmit(g.gate, notes())
+    const gated = { req, resolve, reject }
+    server._gated = gated
+    try {
+      admit()
+    } finally {
+      if (server._gated === gated) { server._gated = null; resolve(undefined) } // the core answered
+    }
+  })
+  const dispatch = async (i) => {
+    if (i === chain.length) return inner()
+    let called = false
+    return chain[i](req, () => {
+      if (called) throw new Error('middleware: next() called twice')
+      called = true
+      return dispatch(i + 1)
+    })
+  }
+  dispatch(0).catch((err) => {
+    if (admitted) return // the handler's failure: already answered
+    if (err?.code === server._rateLimited) server._obs?.rate(caller)
+    const code = typeof err?.code === 'number' ? err.code : -32603
+    const message = typeof err?.message === 'string' && err.message ? err.message : 'Internal error'
+    refuse(code, message, notes())
   })
 }
 

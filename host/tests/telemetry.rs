@@ -204,11 +204,7 @@ async fn a_stdio_session_yields_spans_metrics_and_log_lines() {
         answers.push(serde_json::from_str::<Value>(&got).unwrap());
     }
     assert!(answers[0]["result"].is_object(), "{}", answers[0]);
-    assert!(
-        answers[1]["result"]["tools"].is_array(),
-        "{}",
-        answers[1]
-    );
+    assert!(answers[1]["result"]["tools"].is_array(), "{}", answers[1]);
     assert_eq!(
         answers[2]["error"]["code"], RESPONSE_TOO_LARGE,
         "{}",
