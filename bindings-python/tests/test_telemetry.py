@@ -269,3 +269,51 @@ def test_middleware_refuses_requests_the_core_answers_over_stdio():
     assert answers[4]["error"]["code"] == -32601, "no prompts: the core's answer, after the gate"
     assert answers[5]["error"]["code"] == RATE_LIMITED, answers[5]
     assert answers[6]["error"]["code"] == RATE_LIMITED, answers[6]
+
+
+@pytest.mark.parametrize("runner", ["asgi", "stdio"])
+def test_a_handlers_span_is_a_child_of_the_request_span(runner):
+    """The request span opens at the gate and is current while the handler runs (sync, or
+    async: its task copies the context), so a span the handler opens is its child; the
+    request span keeps the client's ``traceparent`` as its parent."""
+    from mcp_context._stdio import serve_stdio
+
+    spans = InMemorySpanExporter()
+    tracer = TracerProvider()
+    tracer.add_span_processor(SimpleSpanProcessor(spans))
+    inner = tracer.get_tracer("handler")
+    app = App("traced")
+
+    @app.tool()
+    def sync_tool() -> str:
+        with inner.start_as_current_span("sync work"):
+            return "s"
+
+    @app.tool()
+    async def async_tool() -> str:
+        await asyncio.sleep(0)
+        with inner.start_as_current_span("async work"):
+            return "a"
+
+    app.sink(Otel(tracer, MeterProvider(metric_readers=[InMemoryMetricReader()])))
+    tp = f"00-{TRACE}-{PARENT}-01"
+    messages = [body(1, "sync_tool", tp), body(2, "async_tool", tp)]
+    if runner == "asgi":
+        async def main():
+            transport = httpx.ASGITransport(app=app.asgi())
+            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+                return [await post(http, m, headers(json.loads(m)["params"]["name"])) for m in messages]
+
+        answers = asyncio.run(main())
+    else:
+        out = io.BytesIO()
+        asyncio.run(serve_stdio(app, stdin=io.BytesIO(b"".join(m + b"\n" for m in messages)), stdout=out))
+        answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert all("result" in a for a in answers), answers
+    got = {s.name: s for s in spans.get_finished_spans()}
+    for tool, work in (("sync_tool", "sync work"), ("async_tool", "async work")):
+        request, child = got[f"tools/call {tool}"], got[work]
+        assert format(request.parent.span_id, "016x") == PARENT and request.parent.is_remote
+        assert child.parent is not None and child.parent.span_id == request.context.span_id, (tool, child.parent)
+        assert child.context.trace_id == request.context.trace_id
+        assert request.attributes["gen_ai.tool.name"] == tool

@@ -50,7 +50,7 @@ class Runtime:
             from .telemetry import Layers
 
             self.layers = Layers(list(app._middleware), list(app._sinks))
-            self.machine.gate(bool(app._middleware))
+            self.machine.gate(bool(app._middleware or self.layers.tracing))
             _core.observe(self.machine, bool(app._sinks))
             _core.limit_responses(self.machine, app._response_cap)
             if app._sinks:
@@ -67,8 +67,9 @@ class Runtime:
     # the gate (docs/rules.md §26.7): the middleware meets every request first
     @property
     def gating(self) -> bool:
-        """Whether the middleware runs at the gate (there is middleware)."""
-        return self.layers is not None and bool(self.layers.middleware)
+        """Whether requests stop at the gate: there is middleware, or a tracing sink (its
+        request span opens there and is current while the handler runs)."""
+        return self.layers is not None and bool(self.layers.middleware or self.layers.tracing)
 
     def message(self, data: bytes, now: int, **ctx: Any) -> Any:
         """One message through the gate, then the machine (``handle_message``)."""
@@ -79,7 +80,7 @@ class Runtime:
         c = self._gate(g)
         if c is None:
             return "request"
-        return self._admitted(c, lambda: call(m.handle_message, data, now, **ctx))
+        return self._admitted(c[0], lambda: call(m.handle_message, data, now, **ctx), c[1])
 
     def http(self, method: str, path: str, headers: Any, body: bytes, now: int, *, stream: int, auth: int = 0, peer: Any = None, scopes: Any = None) -> Any:
         """One HTTP request through the gate, then the machine (``handle_http``): the
@@ -93,16 +94,19 @@ class Runtime:
         if g is None:
             return run()
         c = self._gate(g, http=True)
-        if not isinstance(c, tuple):
-            return self._admitted(c, run)
+        if len(c) == 2:
+            return self._admitted(c[0], run, c[1])
         return c[0]
 
     def _gate(self, g: Any, http: bool = False) -> Any:
-        """The chain's ``before`` hooks on a gated request: its ``Call`` when admitted;
-        refused, the machine answers (``None``, or over HTTP ``(response,)``)."""
+        """The request's span opens (tracing sinks), then the chain's ``before`` hooks:
+        admitted, ``(call, span_context)``; refused, the machine answers (``None``, or over
+        HTTP ``(response,)``)."""
         from .telemetry import Call, Refuse
 
-        chain = self.layers.middleware
+        layers = self.layers
+        span = layers.start(g, layers.trace_headers.get(g.stream) if http else None) if layers.tracing else None
+        chain = layers.middleware
         c = Call(g.method, g.target, g.caller, self.app._principals.get(g.caller))
         try:
             for mw in chain:
@@ -122,15 +126,24 @@ class Runtime:
         for k, v in c.annotations:
             g.annotate(k, v)
         self.machine.gate_admit(g)
-        return c
+        return c, span
 
-    def _admitted(self, c: Any, run: Callable[[], Any]) -> Any:
+    def _admitted(self, c: Any, run: Callable[[], Any], span: Any = None) -> Any:
         """Runs the machine input of an admitted request: its handler takes ``c`` (its
-        ``after`` hooks run when it answers); a request the core answered runs them now."""
-        self._gated = c
+        ``after`` hooks run when it answers); a request the core answered runs them now.
+        ``span``: the request span's context, current while the handler starts (a task it
+        becomes copies it), so the handler's own spans are its children."""
+        token = None
+        if span is not None:
+            from opentelemetry import context as otel_context
+
+            token = otel_context.attach(span)
+        self._gated = c if self.layers.middleware else None
         try:
             return run()
         finally:
+            if token is not None:
+                otel_context.detach(token)
             if self._gated is c:
                 self._gated = None
                 for mw in reversed(self.layers.middleware):
