@@ -469,6 +469,9 @@ impl Engine {
         answer: Answer<T>,
         call: Option<Call>,
     ) {
+        if let Some(span) = call.as_ref().and_then(|c| c.span.clone()) {
+            fut = Box::pin(opentelemetry::trace::FutureExt::with_context(fut, span));
+        }
         let mut cx = std::task::Context::from_waker(Waker::noop());
         match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
             Ok(Poll::Ready(r)) => self.answered(handle, r, answer, call.as_ref()),

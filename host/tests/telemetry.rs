@@ -449,3 +449,69 @@ async fn middleware_refuses_requests_the_core_answers() {
     let _ = stop.send(());
     task.await.unwrap().unwrap();
 }
+
+/// The request span opens at the gate and is current while the handler runs (polled in
+/// place, then as a task after an await): a span the handler opens is its child, and the
+/// request span keeps the client's `traceparent` as its parent.
+#[tokio::test]
+async fn a_handlers_span_is_a_child_of_the_request_span() {
+    use opentelemetry::trace::{Tracer as _, TracerProvider as _};
+    let spans = InMemorySpanExporter::default();
+    let tracer = SdkTracerProvider::builder()
+        .with_simple_exporter(spans.clone())
+        .build();
+    let meter = SdkMeterProvider::builder().build();
+    let inner = tracer.tracer("handler");
+    let mut app = App::named("traced", "1.0.0");
+    app.tool(
+        OwnedTool::from_json_text(r#"{"name":"work","inputSchema":{"type":"object"}}"#).unwrap(),
+        move |_req: ToolRequest, _cx: Context| {
+            let inner = inner.clone();
+            async move {
+                tokio::task::yield_now().await; // the rest runs as a task
+                inner.in_span("handler work", |_| ());
+                Ok(OwnedJson::parse(r#"{"content":[]}"#).unwrap())
+            }
+        },
+    );
+    app.sink(Otel::new(tracer.tracer("test"), &meter.meter("test")));
+    let host = app.build().unwrap();
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (r, w) = tokio::io::split(theirs);
+    tokio::spawn(async move { host.serve(r, w).await });
+    let (r, mut w) = tokio::io::split(ours);
+    let mut lines = BufReader::new(r).lines();
+    let tp = format!("00-{TRACE}-{PARENT}-01");
+    w.write_all(format!("{}\n", call(1, "work", Some(&tp))).as_bytes())
+        .await
+        .unwrap();
+    let got = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(got.contains("\"result\""), "{got}");
+    let done = kit_spans(&spans, 2).await;
+    let request = done.iter().find(|s| s.name == "tools/call work").unwrap();
+    let child = done.iter().find(|s| s.name == "handler work").unwrap();
+    assert_eq!(request.parent_span_id.to_string(), PARENT);
+    assert_eq!(child.parent_span_id, request.span_context.span_id());
+    assert_eq!(
+        child.span_context.trace_id(),
+        request.span_context.trace_id()
+    );
+    assert_eq!(attr(request, "gen_ai.tool.name").unwrap().as_str(), "work");
+}
+
+/// The finished spans once there are `n` (the request span ends when its observation is
+/// drained, right after the answer left).
+async fn kit_spans(spans: &InMemorySpanExporter, n: usize) -> Vec<SpanData> {
+    for _ in 0..100 {
+        let got = spans.get_finished_spans().unwrap();
+        if got.len() >= n {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    spans.get_finished_spans().unwrap()
+}

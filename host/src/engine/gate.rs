@@ -66,7 +66,7 @@ impl Engine {
     /// One message from stdio (or any stream `ctx` names) through the gate.
     pub(crate) fn message(self: &Arc<Self>, bytes: &[u8], ctx: Ctx) {
         let gate = self.gate(|s, now| s.gate_request(bytes, now, ctx));
-        match self.verdict(gate) {
+        match self.verdict(gate, None) {
             Verdict::Open => {
                 self.input(|st, now| st.server.handle_message(bytes, now, ctx));
             }
@@ -81,17 +81,18 @@ impl Engine {
         }
     }
 
-    /// One HTTP request through the gate: `prepare` readies the stream, then the machine
-    /// answers (or the middleware's refusal does).
+    /// One HTTP request through the gate (`traceparent`: its header): `prepare` readies
+    /// the stream, then the machine answers (or the middleware's refusal does).
     pub(crate) fn http(
         self: &Arc<Self>,
         head: &RequestHead<'_>,
         body: &[u8],
         ctx: Ctx,
+        traceparent: Option<&str>,
         prepare: impl FnOnce(&mut State),
     ) -> HttpStart {
         let gate = self.gate(|s, now| s.http_gate_request(head, body, now, ctx));
-        match self.verdict(gate) {
+        match self.verdict(gate, traceparent) {
             Verdict::Open => self.input(|st, now| {
                 prepare(st);
                 st.server.handle_http(head, body, now, ctx)
@@ -116,22 +117,28 @@ impl Engine {
         &self,
         f: impl FnOnce(&mcp_context::server::Server, u64) -> Option<GateRequest>,
     ) -> Option<GateRequest> {
-        if self.handlers.layers.middleware.is_empty() {
+        let layers = &self.handlers.layers;
+        if layers.middleware.is_empty() && !layers.tracing {
             return None;
         }
         let now = self.now();
         self.read(|s| f(s, now))
     }
 
-    /// Runs the chain's `before` hooks on a gated request.
-    fn verdict(self: &Arc<Self>, gate: Option<GateRequest>) -> Verdict {
+    /// Opens the request span (tracing sinks), then runs the chain's `before` hooks on a
+    /// gated request.
+    fn verdict(self: &Arc<Self>, gate: Option<GateRequest>, header: Option<&str>) -> Verdict {
         let Some(mut g) = gate else {
             return Verdict::Open;
         };
-        let chain = &self.handlers.layers.middleware;
+        let layers = &self.handlers.layers;
+        let chain = &layers.middleware;
         let r = g.request();
         let principal = (r.caller != 0).then(|| self.caller(r.caller)).flatten();
         let mut call = Call::new(&r.method, r.target.as_deref(), r.caller, principal);
+        if layers.tracing {
+            call.span = layers.start(r, header);
+        }
         let verdict = middleware::before_all(chain, &mut call);
         for (k, v) in call.annotations() {
             g.annotate(k.clone(), v.clone());

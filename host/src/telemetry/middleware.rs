@@ -22,6 +22,8 @@ pub struct Call {
     pub principal: Option<Arc<Caller>>,
     pub(crate) annotations: Vec<(String, String)>,
     pub(crate) started: Instant,
+    /// The request span a tracing sink opened at the gate: current while the handler runs.
+    pub(crate) span: Option<opentelemetry::Context>,
 }
 
 impl Call {
@@ -38,6 +40,7 @@ impl Call {
             principal,
             annotations: Vec::new(),
             started: Instant::now(),
+            span: None,
         }
     }
 
