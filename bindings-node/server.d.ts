@@ -272,6 +272,9 @@ export interface ObservationSink {
   attach?(server: McpServer): void
   request?(observation: import('./index').RequestObservation): void
   refused?(observation: import('./index').RefusalObservation): void
+  /** A request reached the core's gate (a sink with `start` turns the gate on): open its span
+   * and return `within(fn)`, which runs the handler with it current (what `otel()` does). */
+  start?(gate: import('./index').GateRequest, header?: string): ((fn: () => unknown) => unknown) | undefined
 }
 /** A request on its way to its handler, as middleware sees it. */
 export interface MiddlewareRequest {

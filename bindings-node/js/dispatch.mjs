@@ -200,7 +200,8 @@ export class Dispatcher {
     }
     let result
     try {
-      result = this._mw === null || gated !== null ? run(ctx) : runChain(this, this._mw, e, ctx, run)
+      if (gated?.within) result = gated.within(() => run(ctx)) // the request span is current
+      else result = this._mw === null || gated !== null ? run(ctx) : runChain(this, this._mw, e, ctx, run)
     } catch (err) {
       gated?.reject(err)
       return done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox))

@@ -96,6 +96,7 @@ export function bind(engine) {
       this._obs = null // telemetry (`sink`): the observation drain, once a sink is added
       this._mw = null // middleware (`use`), once one is added
       this._gated = null // the gate's request whose handler event comes next (js/telemetry.mjs)
+      this._tracing = false // a sink opens request spans at the gate (js/telemetry.mjs)
     }
 
     // --- telemetry and middleware (js/telemetry.mjs, docs/operations.md) ------------------
@@ -270,7 +271,7 @@ export function bind(engine) {
     /** Feeds one message received on `stream`; what it was (`request`, `notification`, …). */
     receive(bytes, stream, transport, auth = 0, admitted = false) {
       const m = this.machine
-      const g = this._mw === null || admitted || !m.gateRequest ? null : m.gateRequest(bytes, Date.now(), { stream, transport, auth })
+      const g = (this._mw === null && !this._tracing) || admitted || !m.gateRequest ? null : m.gateRequest(bytes, Date.now(), { stream, transport, auth })
       if (g !== null) {
         gateChain(this, g, bytes, () => this.receive(bytes, stream, transport, auth, true),
           (code, message, notes) => { m.gateRefuse(g.gate, code, message, notes, this._outbox); this._flush() })
@@ -283,7 +284,7 @@ export function bind(engine) {
 
     /** Feeds bytes read from stdio `stream` (the core splits lines; `end`: input ended). */
     receiveStdio(bytes, stream, end = false) {
-      if (this._mw !== null && this.machine.splitStdio) { // each line meets the gate
+      if ((this._mw !== null || this._tracing) && this.machine.splitStdio) { // each line meets the gate
         const lines = this.machine.splitStdio(bytes, end, Date.now(), { stream, transport: 'stdio' }, this._outbox)
         this._flush()
         for (const line of lines) this.receive(line, stream, 'stdio')
@@ -297,7 +298,7 @@ export function bind(engine) {
      * there is middleware: the start, or a promise of it once the middleware decided. */
     handleHttp(head, body, ctx) {
       const m = this.machine
-      const g = this._mw === null || !m.httpGateRequest ? null : m.httpGateRequest(head, body, Date.now(), ctx)
+      const g = (this._mw === null && !this._tracing) || !m.httpGateRequest ? null : m.httpGateRequest(head, body, Date.now(), ctx)
       if (g === null) return m.handleHttp(head, body, Date.now(), ctx, this._outbox)
       return new Promise((resolve, reject) => {
         gateChain(this, g, body, () => {
