@@ -181,9 +181,12 @@ t0=$(date +%s)
 # broker (mcp_context.broker, test_scale_out.py); pyjwt and cryptography: JwtVerifier and the
 # tokens of test_auth.py (the versions mcp 2.3.0 resolves); opentelemetry-sdk: the in-memory
 # span exporter and metric reader of test_telemetry.py (the version of the opentelemetry-api
-# mcp 2.3.0 resolves).
-PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0 pyjwt==2.15.1 cryptography==50.0.2 opentelemetry-sdk==1.45.2"
-PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | tr ' =' '-_')"
+# mcp 2.3.0 resolves); opentelemetry-exporter-otlp-proto-http and opentelemetry-proto (same
+# release): the OTLP exporters of test_otlp_export.py and the decoding of tests/otlp/receiver.py,
+# the loopback receiver the Node and Rust OTLP tests export to as well (docs/operations.md).
+PY_PINS="maturin==1.16.0 pytest==9.2.0 mcp==2.3.0 uvicorn==0.54.0 httpx==0.28.1 starlette==1.10.0 redis==8.1.0 pyjwt==2.15.1 cryptography==50.0.2 opentelemetry-sdk==1.45.2 opentelemetry-exporter-otlp-proto-http==1.45.2 opentelemetry-proto==1.45.2"
+# Keyed on a hash of the pins: their names spelled out reached 249 characters (NAME_MAX is 255).
+PYVENV="$MCP_CACHE/pyvenv-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')-$(echo "$PY_PINS" | sha256sum | cut -c1-12)"
 (
   flock 9
   if [ ! -f "$PYVENV/.ready" ]; then
@@ -244,7 +247,7 @@ fi
   npm test --silent
 )
 # The package's telemetry and middleware against the OpenTelemetry JS SDK (in-memory span and
-# metric exporters), both engines, stdio and HTTP: pinned by tests/otel-node/package-lock.json,
+# metric exporters; OTLP/HTTP exporters), both engines, stdio and HTTP: pinned by tests/otel-node/package-lock.json,
 # installed once under $MCP_CACHE and linked in (docs/operations.md).
 OTEL_NODE="$MCP_CACHE/node-otel-$(cat tests/otel-node/package.json tests/otel-node/package-lock.json | sha256sum | cut -c1-12)"
 if [ ! -f "$OTEL_NODE/.complete" ]; then
@@ -255,7 +258,8 @@ if [ ! -f "$OTEL_NODE/.complete" ]; then
   touch "$OTEL_NODE/.complete"
 fi
 ln -sfn "$OTEL_NODE/node_modules" tests/otel-node/node_modules
-node --test tests/otel-node/
+# otlp.test.mjs: the OTLP/HTTP exporters to tests/otlp/receiver.py on the Python venv.
+MCP_OTLP_PYTHON="$PYVENV/bin/python" node --test tests/otel-node/
 # The pinned tools of examples/node (the official TypeScript client, Node 22 and the
 # conformance suite, workerd, Deno, TypeScript, the benchmark's peers), installed once under
 # $MCP_CACHE and linked in.
@@ -361,7 +365,8 @@ MCP_INTEROP_TS_DIR="$INTEROP_TS" cargo test -p mcp-context-primitives --test cli
 # and Streamable HTTP, and our async client against the TypeScript SDK servers of both eras
 # (tests/interop/ts). Node packages pinned by host/tests/ts/package-lock.json, cached.
 step "host crate: tests, serde feature, official clients against it, our client against TS servers"
-cargo test -p mcp-context-primitives-host
+# tests/otlp.rs exports to tests/otlp/receiver.py on the Python venv's opentelemetry-proto.
+MCP_OTLP_PYTHON="$PYVENV/bin/python" cargo test -p mcp-context-primitives-host
 # 2025-11-25 sessions shared by Rust hosts on a real redis-server (feature redis; installed above).
 cargo test -p mcp-context-primitives-host --features redis --test sessions_redis
 cargo test -p mcp-context-primitives --features serde --test serde_examples

@@ -96,6 +96,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     server_gate::register(m)?;
     auth::register(m)?;
     fleet::register(m)?;
+    sessions::register(m)?;
     // `mcp_context/__init__.py` re-exports exactly these.
     m.add(
         "__all__",

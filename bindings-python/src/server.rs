@@ -345,6 +345,12 @@ impl ServerMachine {
         Ok(self.lock()?.config().page_size)
     }
 
+    /// Open 2025-11-25 HTTP sessions (the `open_sessions` gauge).
+    #[getter]
+    fn open_sessions(&self) -> PyResult<usize> {
+        Ok(self.lock()?.open_sessions())
+    }
+
     /// Requests waiting for the application.
     #[getter]
     fn pending_requests(&self) -> PyResult<usize> {

@@ -133,6 +133,19 @@ impl ServerMachine {
         Ok(self.lock()?.forget_session(id).map(|s| s.0))
     }
 
+    /// The fleet's table was loaded again: forgets every session not in ``stored`` (except
+    /// those with a change not yet taken): ``(forgotten, GET streams to close)``.
+    fn retain_sessions(
+        &self,
+        stored: std::collections::HashSet<String>,
+    ) -> PyResult<(usize, Vec<u64>)> {
+        let mut closed = Vec::new();
+        let n = self
+            .lock()?
+            .retain_sessions(|id| stored.contains(id), &mut closed);
+        Ok((n, closed.into_iter().map(|s| s.0).collect()))
+    }
+
     /// ``(session_id, replay_after)`` of a request's headers: the session it names, and
     /// for a resumed GET stream the event number after which stored events are replayed.
     fn session_head(&self, headers: &Bound<'_, PyAny>) -> PyResult<(Option<String>, Option<u64>)> {

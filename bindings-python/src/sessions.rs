@@ -3,7 +3,9 @@
 //! `session_head` and `session_event`. The core decides what a session's state is and
 //! encodes it; the Python store (`mcp_context._session_store`) only moves the bytes.
 
-use mcp_context::server::{Server, SessionChange, StreamId, session_event_seq};
+use mcp_context::server::{
+    SESSION_ORIGIN_LEN, Server, SessionChange, SessionMessage, StreamId, session_event_seq,
+};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyTuple};
@@ -66,4 +68,52 @@ pub(crate) fn event<'py>(
         ],
     )?;
     Ok(Some(t.into_any()))
+}
+
+/// The bytes of a session channel message (the core's `SessionMessage`): ``origin`` (the
+/// instance's 16 bytes), the session ``id`` and its ``state``, or ``None`` when it ended.
+#[pyfunction]
+#[pyo3(signature = (origin, id, state))]
+fn encode_session_message<'py>(
+    py: Python<'py>,
+    origin: &[u8],
+    id: &str,
+    state: Option<&[u8]>,
+) -> PyResult<Bound<'py, PyBytes>> {
+    let origin: &[u8; SESSION_ORIGIN_LEN] = origin
+        .try_into()
+        .map_err(|_| PyValueError::new_err("origin: 16 bytes"))?;
+    Ok(PyBytes::new(
+        py,
+        &SessionMessage { origin, id, state }.encode(),
+    ))
+}
+
+/// ``(origin, id, state | None)`` of a session channel message, or ``None`` for bytes that
+/// are not one.
+#[pyfunction]
+fn decode_session_message<'py>(
+    py: Python<'py>,
+    data: &[u8],
+) -> PyResult<Option<Bound<'py, PyTuple>>> {
+    let Some(m) = SessionMessage::decode(data) else {
+        return Ok(None);
+    };
+    let state = match m.state {
+        Some(s) => PyBytes::new(py, s).into_any(),
+        None => py.None().into_bound(py),
+    };
+    Ok(Some(PyTuple::new(
+        py,
+        [
+            PyBytes::new(py, m.origin).into_any(),
+            m.id.into_pyobject(py)?.into_any(),
+            state,
+        ],
+    )?))
+}
+
+pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(encode_session_message, m)?)?;
+    m.add_function(wrap_pyfunction!(decode_session_message, m)?)
 }

@@ -9,7 +9,8 @@ mod server_harness;
 
 use mcp_context::http::{HttpResponse, HttpStart, RequestHead};
 use mcp_context::server::{
-    Ctx, Output, Server, ServerConfig, SessionChange, StreamId, session_event_seq,
+    Ctx, Output, SESSION_ORIGIN_LEN, Server, ServerConfig, SessionChange, SessionMessage, StreamId,
+    session_event_seq,
 };
 use serde_json::{Value, json};
 use server_harness::catalogue;
@@ -294,4 +295,82 @@ fn instances_never_mint_the_same_id() {
     let (ra, _) = a.call("POST", None, &init(1, LEGACY), 1_000);
     let (rb, _) = b.call("POST", None, &init(1, LEGACY), 1_000);
     assert_ne!(ra.header("Mcp-Session-Id"), rb.header("Mcp-Session-Id"));
+}
+
+#[test]
+fn a_table_reload_forgets_the_sessions_the_store_no_longer_has() {
+    let (mut a, mut b) = (
+        I::new(0, ServerConfig::default()),
+        I::new(1000, ServerConfig::default()),
+    );
+    // Two sessions made on A, stored, and copied to B; A holds a GET stream of the first.
+    let (r, _) = a.call("POST", None, &init(1, "2025-06-18"), 10_000);
+    let gone = r.header("Mcp-Session-Id").unwrap().to_string();
+    let (r, _) = a.call("POST", None, &init(1, "2025-06-18"), 10_001);
+    let kept = r.header("Mcp-Session-Id").unwrap().to_string();
+    let changes = a.changes();
+    sync(&changes, &mut b, 50);
+    let (r, get) = a.call("GET", Some(&gone), &Value::Null, 10_010);
+    assert_eq!(r.status, 200);
+    let get = get.unwrap();
+    let _ = a.changes();
+    // DELETE on B while A's channel is down: A never hears it.
+    assert_eq!(
+        b.call("DELETE", Some(&gone), &Value::Null, 60).0.status,
+        200
+    );
+    let table: Vec<String> = vec![kept.clone()];
+    // Meanwhile a third session is made on A: its change is not yet taken.
+    let (r, _) = a.call("POST", None, &init(1, "2025-06-18"), 10_020);
+    let fresh = r.header("Mcp-Session-Id").unwrap().to_string();
+    // A loads the table again: the ended session is forgotten and its GET stream closed.
+    let mut closed = Vec::new();
+    let n = a
+        .server
+        .retain_sessions(|id| table.iter().any(|t| t == id), &mut closed);
+    assert_eq!((n, closed), (1, vec![get]));
+    assert!(!a.server.has_session(&gone));
+    assert!(a.server.has_session(&kept) && a.server.has_session(&fresh));
+    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
+    assert_eq!(a.call("POST", Some(&gone), &ping, 10_030).0.status, 404);
+    // Forgetting records no change: nothing to store, the fresh session's change still is.
+    let changes = a.changes();
+    assert_eq!(changes.len(), 1);
+    assert_eq!(changes[0].0, fresh);
+    // A reload that lists every session forgets nothing.
+    let mut closed = Vec::new();
+    assert_eq!(a.server.retain_sessions(|_| true, &mut closed), 0);
+    assert!(closed.is_empty());
+}
+
+#[test]
+fn a_channel_message_reads_its_origin_by_length() {
+    // Random origin bytes hold `\n` one time in sixteen: a reader that searched for the
+    // first `\n` took part of the origin for the id, and missed the end of a session.
+    let origin = [b'\n'; SESSION_ORIGIN_LEN];
+    for state in [None, Some(&b"{\"v\":1}\n"[..])] {
+        let m = SessionMessage {
+            origin: &origin,
+            id: "s-1",
+            state,
+        };
+        let bytes = m.encode();
+        assert_eq!(SessionMessage::decode(&bytes), Some(m));
+    }
+    let ended = SessionMessage::decode(b"0123456789abcdef\ns-2").unwrap();
+    assert_eq!(
+        (ended.origin, ended.id, ended.state),
+        (b"0123456789abcdef", "s-2", None)
+    );
+    for bad in [
+        &b""[..],
+        b"0123456789abcdef",
+        b"0123456789abcdef\n",
+        b"0123456789abcdefs-2",
+        b"0123456789abcdef\n\n{}",
+        b"0123456789abcdef\n\xff\n{}",
+        b"short\ns-2",
+    ] {
+        assert_eq!(SessionMessage::decode(bad), None, "{bad:?}");
+    }
 }

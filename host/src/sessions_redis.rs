@@ -21,7 +21,7 @@
 //! stream event stored (`ZADD`, trimmed, expiring) before it is written, and replayed on a
 //! `GET` with `Last-Event-ID`.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -31,7 +31,7 @@ use axum::body::{Body, Bytes};
 use axum::response::Response;
 use futures_util::StreamExt;
 use mcp_context::http::{HttpResponse, sse};
-use mcp_context::server::{SessionChange, StreamId, Transmit, session_event_seq};
+use mcp_context::server::{SessionChange, SessionMessage, StreamId, Transmit, session_event_seq};
 use redis::aio::MultiplexedConnection;
 use tokio::time::timeout;
 
@@ -60,6 +60,15 @@ struct Inner {
     dropped: AtomicU64,
     events: AtomicU64,
     engine: Mutex<Option<Arc<Engine>>>,
+    /// Sessions whose change is taken from the core and not yet stored, and while the table
+    /// loads, every session whose change was taken since the load began.
+    in_flight: Mutex<InFlight>,
+}
+
+#[derive(Default)]
+struct InFlight {
+    unstored: HashMap<String, u32>,
+    taken: Option<HashSet<String>>,
 }
 
 impl std::fmt::Debug for RedisSessionStore {
@@ -112,6 +121,7 @@ impl RedisSessionStore {
                 dropped: AtomicU64::new(0),
                 events: AtomicU64::new(0),
                 engine: Mutex::new(None),
+                in_flight: Mutex::new(InFlight::default()),
             }),
         })
     }
@@ -197,26 +207,30 @@ impl RedisSessionStore {
         if changes.is_empty() {
             return;
         }
+        self.taken(&changes, true);
         let mut pipe = redis::pipe();
         pipe.atomic();
         for change in &changes {
-            let mut message = self.inner.instance.to_vec();
-            message.push(b'\n');
-            match change {
+            let (id, state) = match change {
                 SessionChange::Stored { id, state } => {
                     pipe.cmd("HSET").arg(&self.inner.key).arg(id).arg(state);
-                    message.extend_from_slice(id.as_bytes());
-                    message.push(b'\n');
-                    message.extend_from_slice(state);
+                    (id, Some(state.as_slice()))
                 }
                 SessionChange::Ended { id } => {
                     pipe.cmd("HDEL").arg(&self.inner.key).arg(id);
                     pipe.cmd("DEL")
                         .arg(format!("{}{id}", self.inner.events_prefix));
-                    message.extend_from_slice(id.as_bytes());
+                    (id, None)
                 }
-            }
-            pipe.cmd("PUBLISH").arg(&self.inner.key).arg(message);
+            };
+            let message = SessionMessage {
+                origin: &self.inner.instance,
+                id,
+                state,
+            };
+            pipe.cmd("PUBLISH")
+                .arg(&self.inner.key)
+                .arg(message.encode());
         }
         let stored = match self.conn().await {
             Some(mut c) => matches!(
@@ -225,11 +239,35 @@ impl RedisSessionStore {
             ),
             None => false,
         };
+        self.taken(&changes, false);
         if !stored {
             self.lost().await;
             self.inner
                 .dropped
                 .fetch_add(changes.len() as u64, Ordering::Relaxed);
+        }
+    }
+
+    /// Counts `changes` in flight (`start`) or done.
+    fn taken(&self, changes: &[SessionChange], start: bool) {
+        let mut f = self
+            .inner
+            .in_flight
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        for change in changes {
+            let (SessionChange::Stored { id, .. } | SessionChange::Ended { id }) = change;
+            if start {
+                *f.unstored.entry(id.clone()).or_default() += 1;
+                if let Some(taken) = &mut f.taken {
+                    taken.insert(id.clone());
+                }
+            } else if let Some(n) = f.unstored.get_mut(id) {
+                *n -= 1;
+                if *n == 0 {
+                    f.unstored.remove(id);
+                }
+            }
         }
     }
 
@@ -341,31 +379,18 @@ impl RedisSessionStore {
         )
         .await
         .unwrap_or_else(|_| timed_out())?;
-        let table = timeout(
-            DEADLINE,
-            redis::cmd("HGETALL")
-                .arg(&self.inner.key)
-                .query_async::<HashMap<Vec<u8>, Vec<u8>>>(&mut c),
-        )
-        .await
-        .unwrap_or_else(|_| timed_out())?;
-        for (id, state) in &table {
-            apply(&engine, &String::from_utf8_lossy(id), Some(state));
-        }
+        self.load(&engine, &mut c).await?;
         self.inner.connected.store(true, Ordering::Relaxed);
         let (mut sink, mut stream) = pubsub.split();
         loop {
             match timeout(Duration::from_secs(5), stream.next()).await {
                 Ok(Some(msg)) => {
-                    let data = msg.get_payload_bytes();
-                    let mut parts = data.splitn(3, |b| *b == b'\n');
-                    let (Some(origin), Some(id)) = (parts.next(), parts.next()) else {
+                    let Some(m) = SessionMessage::decode(msg.get_payload_bytes()) else {
                         continue;
                     };
-                    if origin == self.inner.instance {
-                        continue;
+                    if *m.origin != self.inner.instance {
+                        apply(&engine, m.id, m.state);
                     }
-                    apply(&engine, &String::from_utf8_lossy(id), parts.next());
                 }
                 Ok(None) => return Ok(()),
                 // A silent Redis (a partition): a PING must come back.
@@ -376,6 +401,54 @@ impl RedisSessionStore {
                 }
             }
         }
+    }
+}
+
+impl RedisSessionStore {
+    /// Loads the fleet's table: takes every state in it, and forgets the sessions held here
+    /// that it lacks (ended elsewhere while the channel was down), except those whose change
+    /// is in flight or was taken during the load (the core's `retain_sessions`).
+    async fn load(
+        &self,
+        engine: &Arc<Engine>,
+        c: &mut MultiplexedConnection,
+    ) -> redis::RedisResult<()> {
+        let lock = || {
+            self.inner
+                .in_flight
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+        };
+        {
+            let mut f = lock();
+            f.taken = Some(f.unstored.keys().cloned().collect());
+        }
+        let table = timeout(
+            DEADLINE,
+            redis::cmd("HGETALL")
+                .arg(&self.inner.key)
+                .query_async::<HashMap<String, Vec<u8>>>(c),
+        )
+        .await
+        .unwrap_or_else(|_| timed_out());
+        let mut keep = lock().taken.take().unwrap_or_default();
+        let table = table?;
+        for (id, state) in &table {
+            // A change in flight here is newer than the table.
+            if !keep.contains(id) {
+                apply(engine, id, Some(state));
+            }
+        }
+        keep.extend(table.into_keys());
+        let mut closed = Vec::new();
+        engine.input(|st, _| {
+            st.server
+                .retain_sessions(|id| keep.contains(id), &mut closed)
+        });
+        for stream in closed {
+            engine.forget_stream(stream);
+        }
+        Ok(())
     }
 }
 

@@ -2,7 +2,7 @@
 //! docs/scale-out.md "2025-11-25 sessions across instances", docs/rules.md §17.3 item 14):
 //! a session initialized on A continues on B, a subscription made on B reaches A's GET
 //! stream, a stream of a stopped instance resumes on another with `Last-Event-ID`, and a
-//! DELETE on B is 404 on A. `redis-server` (Debian package) is started here on a free port.
+//! DELETE on B is 404 on A, also when A's channel was down as it was published. `redis-server` (Debian package) is started here on a free port.
 #![cfg(feature = "redis")]
 
 use std::process::{Child, Command, Stdio};
@@ -56,6 +56,7 @@ impl Drop for Redis {
 struct Instance {
     url: String,
     host: Host,
+    store: RedisSessionStore,
     stop: Option<oneshot::Sender<()>>,
 }
 
@@ -79,8 +80,9 @@ async fn instance(redis: &str) -> Instance {
     let host = app.build().unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let store = RedisSessionStore::new(redis, "rust").unwrap();
     let options = HttpOptions {
-        sessions: Some(RedisSessionStore::new(redis, "rust").unwrap()),
+        sessions: Some(store.clone()),
         ..HttpOptions::default()
     };
     let (tx, rx) = oneshot::channel::<()>();
@@ -94,6 +96,7 @@ async fn instance(redis: &str) -> Instance {
     Instance {
         url,
         host,
+        store,
         stop: Some(tx),
     }
 }
@@ -220,6 +223,66 @@ async fn a_session_moves_between_rust_instances_and_its_stream_resumes() {
         .unwrap();
     assert_eq!(r.status(), 200);
     let ping = json!({"jsonrpc": "2.0", "id": 3, "method": "ping"});
+    let r = post(&http, &a.url, Some(&id), &ping).send().await.unwrap();
+    assert_eq!(r.status(), 404);
+}
+
+/// The session channel of every instance is cut (`CLIENT KILL TYPE pubsub`) and the session
+/// is deleted on B before A subscribes again (its retry is 0.5 s): the message is lost for
+/// A, which forgets the session, and ends its GET stream, when it loads the table again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_delete_published_while_an_instance_was_not_listening_ends_its_stream() {
+    let redis = Redis::start();
+    let a = instance(&redis.url()).await;
+    let b = instance(&redis.url()).await;
+    let http = reqwest::Client::new();
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+        "params": {"protocolVersion": "2025-11-25", "capabilities": {},
+                   "clientInfo": {"name": "t", "version": "1"}}});
+    let r = post(&http, &a.url, None, &init).send().await.unwrap();
+    let id = r.headers()["mcp-session-id"].to_str().unwrap().to_string();
+    // The first request starts an instance's store: B's too, then both are subscribed.
+    let r = post(&http, &b.url, None, &init).send().await.unwrap();
+    assert_eq!(r.status(), 200);
+    for _ in 0..400 {
+        if a.store.connected() && b.store.connected() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(a.store.connected() && b.store.connected());
+    let mut stream = http
+        .get(&a.url)
+        .header("accept", "text/event-stream")
+        .header("mcp-session-id", &id)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(stream.status(), 200);
+    let client = redis::Client::open(redis.url()).unwrap();
+    let mut c = client.get_multiplexed_async_connection().await.unwrap();
+    let killed: usize = redis::cmd("CLIENT")
+        .arg("KILL")
+        .arg("TYPE")
+        .arg("pubsub")
+        .query_async(&mut c)
+        .await
+        .unwrap();
+    assert!(killed >= 2, "{killed}");
+    let r = http
+        .delete(&b.url)
+        .header("mcp-session-id", &id)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(r.status(), 200);
+    // A's stream ends (keepalive comments until then), from the reload.
+    let ended = tokio::time::timeout(Duration::from_secs(10), async {
+        while let Ok(Some(_)) = stream.chunk().await {}
+    })
+    .await;
+    assert!(ended.is_ok(), "A kept the GET stream of a deleted session");
+    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
     let r = post(&http, &a.url, Some(&id), &ping).send().await.unwrap();
     assert_eq!(r.status(), 404);
 }

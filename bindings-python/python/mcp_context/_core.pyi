@@ -1221,6 +1221,10 @@ class ServerMachine:
     def forget_session(self, id: str) -> int | None:
         """Forgets session ``id`` here (ended elsewhere); its GET stream, if open here."""
 
+    def retain_sessions(self, stored: set[str]) -> tuple[int, list[int]]:
+        """After loading the fleet's table again: forgets every session not in ``stored``
+        (except those with a change not yet taken): ``(forgotten, GET streams to close)``."""
+
     def session_head(self, headers: Mapping[str, str] | Sequence[tuple[str | builtins.bytes, str | builtins.bytes]]) -> tuple[str | None, int | None]:
         """The session a request names, and the event number a resumed GET replays after."""
 
@@ -1407,6 +1411,10 @@ class ServerMachine:
     def subscriptions(self) -> int:
         """Open listen subscriptions."""
 
+    @property
+    def open_sessions(self) -> int:
+        """Open 2025-11-25 HTTP sessions (the ``open_sessions`` gauge)."""
+
 # --- authorization, client side (the core's OAuth 2.1 flow) ----------------------------------
 
 AUTH_ENTROPY_LEN: int
@@ -1560,3 +1568,10 @@ class Fleet:
 
 def decode_fleet_event(event: bytes) -> tuple[int, str, str, str | None] | None:
     """A fleet event decoded: ``(version, instance_id, kind, uri)``, or ``None``."""
+
+def encode_session_message(origin: bytes, id: str, state: bytes | None) -> bytes:
+    """A session channel message: the instance's 16 ``origin`` bytes, the session ``id``, its
+    ``state`` or ``None`` when it ended."""
+
+def decode_session_message(data: bytes) -> tuple[bytes, str, bytes | None] | None:
+    """``(origin, id, state | None)`` of a session channel message, or ``None``."""

@@ -34,6 +34,8 @@ import logging
 import os
 from typing import TYPE_CHECKING, Any
 
+from ._core import decode_session_message, encode_session_message
+
 if TYPE_CHECKING:
     from .server import App
 
@@ -74,6 +76,10 @@ class RedisSessionStore:
         self.connected = False
         """Whether the channel is subscribed (the table is being kept)."""
         self.stored = self.ended = self.imported = self.forgotten = 0
+        self._unstored: dict[str, int] = {}
+        """Sessions whose change is taken from the core and not yet stored (in flight)."""
+        self._taken: set[str] | None = None
+        """While the table loads: the sessions whose change was taken since it started."""
         self.events = self.replayed = self.dropped = 0
 
     # --- the hooks the ASGI runner calls ---------------------------------------------------
@@ -107,16 +113,19 @@ class RedisSessionStore:
         changes = m.take_session_changes()
         if not changes:
             return
+        for sid, _ in changes:
+            self._unstored[sid] = self._unstored.get(sid, 0) + 1
+            if self._taken is not None:
+                self._taken.add(sid)
         try:
             async with self.redis.pipeline(transaction=True) as p:
                 for sid, state in changes:
                     if state is None:
                         p.hdel(self.key, sid)
                         p.delete(self.events_prefix + sid)
-                        p.publish(self.key, self.instance + b"\n" + sid.encode())
                     else:
                         p.hset(self.key, sid, state)
-                        p.publish(self.key, self.instance + b"\n" + sid.encode() + b"\n" + state)
+                    p.publish(self.key, encode_session_message(self.instance, sid, state))
                 await p.execute()
             for _, state in changes:
                 if state is None:
@@ -126,6 +135,11 @@ class RedisSessionStore:
         except Exception as e:  # noqa: BLE001
             self.dropped += len(changes)
             log.warning("session changes not stored (Redis unavailable): %s", e)
+        finally:
+            for sid, _ in changes:
+                left = self._unstored.pop(sid) - 1
+                if left:
+                    self._unstored[sid] = left
 
     async def opened(self, session: str, after: int | None, stream: int) -> list[bytes]:
         """A GET stream opened on this instance: the stored events to replay first (after
@@ -182,13 +196,39 @@ class RedisSessionStore:
     def _forget(self, m: Any, session: str) -> None:
         stream = m.forget_session(session)
         self.forgotten += 1
+        if stream is not None:
+            self._end_stream(stream)
+
+    def _end_stream(self, stream: int) -> None:
         rt = self.app._runtime if self.app is not None else None
-        if stream is not None and rt is not None:
+        if rt is not None:
             sink = rt.host.sinks.get(stream)
             if sink is not None:
                 from ._asgi import ENDED
 
                 sink(ENDED)  # the runner ends that GET stream
+
+    async def _load(self, client: Any) -> None:
+        """Loads the fleet's table: takes every state in it, and forgets the sessions held
+        here that it lacks (ended elsewhere while the channel was down), except those whose
+        change is in flight or was taken during the load (the core's ``retain_sessions``)."""
+        self._taken = set(self._unstored)
+        try:
+            table = await asyncio.wait_for(client.hgetall(self.key), 4)
+            keep = self._taken
+        finally:
+            self._taken = None
+        for sid, state in table.items():
+            if sid.decode() not in keep:  # a change in flight here is newer than the table
+                self._apply(sid.decode(), state)
+        m = self._machine()
+        if m is None:
+            return
+        keep.update(sid.decode() for sid in table)
+        forgotten, streams = m.retain_sessions(keep)
+        self.forgotten += forgotten
+        for stream in streams:
+            self._end_stream(stream)
 
     async def run(self) -> None:
         """For the server's lifetime: loads the fleet's table, then keeps it from the channel;
@@ -202,9 +242,7 @@ class RedisSessionStore:
             pubsub = client.pubsub()
             try:
                 await asyncio.wait_for(pubsub.subscribe(self.key), 4)
-                table = await asyncio.wait_for(client.hgetall(self.key), 4)
-                for sid, state in table.items():
-                    self._apply(sid.decode(), state)
+                await self._load(client)
                 self.connected = True
                 idle = 0.0
                 while True:
@@ -218,11 +256,10 @@ class RedisSessionStore:
                     idle = 0.0
                     if msg.get("type") != "message":
                         continue
-                    origin, _, rest = msg["data"].partition(b"\n")
-                    if origin == self.instance:
+                    got = decode_session_message(msg["data"])
+                    if got is None or got[0] == self.instance:
                         continue
-                    sid, nl, state = rest.partition(b"\n")
-                    self._apply(sid.decode(), state if nl else None)
+                    self._apply(got[1], got[2])
                     rt = self.app._runtime if self.app is not None else None
                     if rt is not None:
                         rt.host.drain()

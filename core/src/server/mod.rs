@@ -158,7 +158,10 @@ pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};
 #[cfg(all(feature = "alloc", feature = "legacy"))]
 pub use legacy::LEGACY_VERSIONS;
 #[cfg(all(feature = "alloc", feature = "legacy"))]
-pub use legacy::{SessionChange, SessionEvent, SessionImportError, session_event_seq};
+pub use legacy::{
+    SESSION_ORIGIN_LEN, SessionChange, SessionEvent, SessionImportError, SessionMessage,
+    session_event_seq,
+};
 #[cfg(feature = "alloc")]
 pub use machine::Server;
 #[cfg(feature = "alloc")]

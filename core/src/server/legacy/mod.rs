@@ -35,7 +35,10 @@ use alloc::vec::Vec;
 
 use session::negotiated;
 pub(crate) use session::{Bounds, Sessions};
-pub use shared::{SessionChange, SessionEvent, SessionImportError, session_event_seq};
+pub use shared::{
+    SESSION_ORIGIN_LEN, SessionChange, SessionEvent, SessionImportError, SessionMessage,
+    session_event_seq,
+};
 
 use super::io::{Ctx, StreamId, Transport};
 use super::machine::Server;

@@ -74,6 +74,53 @@ pub struct SessionEvent {
     pub bytes: Vec<u8>,
 }
 
+/// The bytes of a session channel message's origin: the publishing instance's 16 bytes
+/// (the ones it gave [`Server::share_sessions`]).
+pub const SESSION_ORIGIN_LEN: usize = 16;
+
+/// A message of the fleet's session channel (docs/scale-out.md §"2025-11-25 sessions across
+/// instances"): the origin's [`SESSION_ORIGIN_LEN`] bytes, `\n`, the session id, and for a
+/// stored session `\n` and its state. The origin is raw bytes (it may hold `\n`): it is
+/// read by its length, never by searching.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionMessage<'a> {
+    /// The instance that published it (an instance skips its own).
+    pub origin: &'a [u8; SESSION_ORIGIN_LEN],
+    /// The `Mcp-Session-Id`.
+    pub id: &'a str,
+    /// The session's state ([`Server::import_session`]), or `None`: it ended.
+    pub state: Option<&'a [u8]>,
+}
+
+impl SessionMessage<'_> {
+    /// The message's bytes.
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        let extra = self.state.map_or(0, |s| s.len() + 1);
+        let mut out = Vec::with_capacity(SESSION_ORIGIN_LEN + 1 + self.id.len() + extra);
+        out.extend_from_slice(self.origin);
+        out.push(b'\n');
+        out.extend_from_slice(self.id.as_bytes());
+        if let Some(state) = self.state {
+            out.push(b'\n');
+            out.extend_from_slice(state);
+        }
+        out
+    }
+
+    /// Reads a message; `None` for bytes that are not one (too short, no separator after
+    /// the origin, an empty or non-UTF-8 id).
+    #[must_use]
+    pub fn decode(bytes: &[u8]) -> Option<SessionMessage<'_>> {
+        let (origin, rest) = bytes.split_first_chunk::<SESSION_ORIGIN_LEN>()?;
+        let rest = rest.strip_prefix(b"\n")?;
+        let mut parts = rest.splitn(2, |b| *b == b'\n');
+        let (id, state) = (parts.next()?, parts.next());
+        let id = core::str::from_utf8(id).ok().filter(|id| !id.is_empty())?;
+        Some(SessionMessage { origin, id, state })
+    }
+}
+
 /// The replay rule of a resumed GET stream: `Last-Event-ID` `last` (an event id the core
 /// minted: the decimal sequence number) asks for the stored events with a greater sequence
 /// number, in order. `None` (no header, or an id this core did not mint) replays nothing:
@@ -270,6 +317,34 @@ impl Server {
             self.out.purge_stream(g);
         }
         s.get_stream
+    }
+
+    /// The fleet's table was (re)loaded: forgets here, as [`Server::forget_session`] does,
+    /// every session `stored` says the table lacks (it ended on another instance while this
+    /// one was not listening). A session with a change not yet taken by
+    /// [`Server::take_session_changes`] is kept: its state is newer than any table. The host
+    /// keeps, through `stored`, the sessions whose change it took but has not yet stored
+    /// when it started loading, and those it took since. Appends the GET streams to close.
+    pub fn retain_sessions(
+        &mut self,
+        mut stored: impl FnMut(&str) -> bool,
+        closed: &mut Vec<StreamId>,
+    ) -> usize {
+        let legacy = &mut self.legacy;
+        let (changes, peers, out) = (&legacy.sessions.changes, &mut legacy.peers, &mut self.out);
+        let before = legacy.sessions.map.len();
+        legacy.sessions.map.retain(|id, s| {
+            if changes.contains_key(id.as_str()) || stored(id) {
+                return true;
+            }
+            peers.remove(&Peer::Session(id.clone()));
+            if let Some(g) = s.get_stream {
+                out.purge_stream(g);
+                closed.push(g);
+            }
+            false
+        });
+        before - legacy.sessions.map.len()
     }
 
     /// Frames `data` (one transmit's bytes for `stream`) as the next event of the session
