@@ -362,3 +362,11 @@ export interface RequestObservation {
 export interface RefusalObservation { type: 'refused'; limit: string; caller: number | bigint; stream: number | bigint; atMs: number }
 /** What `ServerMachine.pollObservation()` returns. */
 export type Observation = RequestObservation | RefusalObservation
+/** A request stopped at the gate (`ServerMachine.gateRequest`, docs/rules.md §26.7): pass
+ * `gate` to `gateAdmit` or `gateRefuse` once. */
+export interface GateRequest {
+  gate: number | bigint; method: string; requestId: string; target: string | null; caller: number | bigint
+  stream: number | bigint; transport: 'pipe' | 'tcp'; era: '2026-07-28' | '2025-11-25'
+  protocolVersion: string | null; sessionId: string | null; traceparent: string | null
+  tracestate: string | null; spanName: string; startMs: number | bigint
+}

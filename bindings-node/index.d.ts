@@ -362,6 +362,14 @@ export interface RequestObservation {
 export interface RefusalObservation { type: 'refused'; limit: string; caller: number | bigint; stream: number | bigint; atMs: number }
 /** What `ServerMachine.pollObservation()` returns. */
 export type Observation = RequestObservation | RefusalObservation
+/** A request stopped at the gate (`ServerMachine.gateRequest`, docs/rules.md §26.7): pass
+ * `gate` to `gateAdmit` or `gateRefuse` once. */
+export interface GateRequest {
+  gate: number | bigint; method: string; requestId: string; target: string | null; caller: number | bigint
+  stream: number | bigint; transport: 'pipe' | 'tcp'; era: '2026-07-28' | '2025-11-25'
+  protocolVersion: string | null; sessionId: string | null; traceparent: string | null
+  tracestate: string | null; spanName: string; startMs: number | bigint
+}
 
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
@@ -958,6 +966,35 @@ export declare class ServerMachine {
   get pendingRequests(): number
   /** Open `subscriptions/listen` streams. */
   get subscriptions(): number
+  /** Turns the gate on (`true`) or off (the default). */
+  gate(on: boolean): void
+  /**
+   * The request in `message` as the gate shows it (`{gate, method, requestId, target,
+   * caller, stream, transport, era, protocolVersion, sessionId, traceparent, tracestate,
+   * spanName, startMs}`), or `null` (the gate is off, or it is no request: hand it to
+   * `handleMessage` at once).
+   */
+  gateRequest(message: Buffer | string, nowMs: number | bigint, context?: MessageContext | null): GateRequest | null
+  /** `gateRequest` for an HTTP `POST` (after `httpHead` and the body were read). */
+  httpGateRequest(head: HttpRequestHead, body: Buffer, nowMs: number | bigint, context: MessageContext): GateRequest | null
+  /**
+   * The middleware allowed gate `gate` (`annotations`: `[key, value]` pairs for its
+   * observation); then hand the same bytes to the machine.
+   */
+  gateAdmit(gate: number | bigint, annotations?: [string, string][] | null): void
+  /**
+   * The middleware refused gate `gate` with `code` and `message`: the error a
+   * handler's `McpError(code, message)` gets, queued on the request's stream.
+   */
+  gateRefuse(gate: number | bigint, code: number, message: string, annotations?: [string, string][] | null, outbox?: Outbox | null): void
+  /** `gateRefuse` for a request of `httpGateRequest`: the response to write. */
+  httpGateRefuse(gate: number | bigint, code: number, message: string, annotations?: [string, string][] | null, outbox?: Outbox | null): HttpResponse
+  /**
+   * Bytes read from stdio stream `context.stream`, split into lines by the core (as
+   * `handleStdio`): an over-long line is answered by the machine, the messages come back
+   * for the gate (then `handleMessage`).
+   */
+  splitStdio(bytes: Buffer, end: boolean, nowMs: number | bigint, context?: MessageContext | null, outbox?: Outbox | null): Array<Buffer>
   /** Turns the core's observations on (`true`) or off (the default: nothing recorded). */
   observe(on: boolean): void
   /**

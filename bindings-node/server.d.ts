@@ -258,7 +258,8 @@ export declare class McpServer {
   onerror: (error: unknown) => void
   /** Sends the core's observations to `sink` (turns them on); `null` adds nothing. */
   sink(sink: ObservationSink | null): this
-  /** Runs `middleware` around every handler (the first added sees a request first). */
+  /** Runs `middleware` on every request at the core's gate, the ones the core answers itself
+   * included (the first added sees a request first). */
   use(middleware: Middleware): this
   /** Answers over `max` bytes become the error RESPONSE_TOO_LARGE (-31413); `null`: no cap. */
   limitResponses(max: number | null): this
@@ -271,6 +272,9 @@ export interface ObservationSink {
   attach?(server: McpServer): void
   request?(observation: import('./index').RequestObservation): void
   refused?(observation: import('./index').RefusalObservation): void
+  /** A request reached the core's gate (a sink with `start` turns the gate on): open its span
+   * and return `within(fn)`, which runs the handler with it current (what `otel()` does). */
+  start?(gate: import('./index').GateRequest, header?: string): ((fn: () => unknown) => unknown) | undefined
 }
 /** A request on its way to its handler, as middleware sees it. */
 export interface MiddlewareRequest {
@@ -282,7 +286,9 @@ export interface MiddlewareRequest {
   principal?: unknown
   params?: unknown
   arguments?: unknown
-  signal: AbortSignal
+  /** Set once a handler runs (undefined for a request the core answers). */
+  signal: AbortSignal | undefined
+  /** Set once a handler runs. */
   ctx: unknown
   startMs: number
   /** The core's RATE_LIMITED code (-31429). */
@@ -291,7 +297,8 @@ export interface MiddlewareRequest {
   /** Adds `key = value` to the request's span attributes and log line. */
   annotate(key: string, value: unknown): void
 }
-/** Sees each request before its handler and its result after (`await next()`); throws to refuse. */
+/** Sees each request before the machine and the handler's result after (`await next()`,
+ * `undefined` when the core answered); throws to refuse. */
 export type Middleware = (req: MiddlewareRequest, next: () => Promise<unknown>) => unknown
 /** OpenTelemetry spans and metrics on `@opentelemetry/api`; `null` when it is not installed. */
 export declare function otel(options?: { api?: unknown; tracerProvider?: unknown; meterProvider?: unknown; name?: string }): Promise<ObservationSink | null>

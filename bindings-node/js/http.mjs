@@ -106,9 +106,12 @@ export function fetchHandler(server, { sessions } = {}) {
     const stream = server.openStream()
     if (server._obs !== null) server._obs.header(stream, request.headers.get('traceparent'))
     const { event, keepalive, intervalMs } = server.sse
-    return new Promise((answer) => {
-      let ready = null // a fleet's sessions: the answer waits until their changes are stored
-      const resolve = (r) => { if (ready === null) answer(r); else ready.then(() => answer(r), () => answer(new Response(null, { status: 500 }))) }
+    return new Promise((answer, reject) => {
+      // A fleet's sessions: the answer waits until their changes are stored (taken once the
+      // machine has the request: at its start, or at its first transmit after middleware).
+      let ready = null
+      const stored = () => { if (s !== null && ready === null) ready = s.store.flush() }
+      const resolve = (r) => { stored(); if (ready === null) answer(r); else ready.then(() => answer(r), () => answer(new Response(null, { status: 500 }))) }
       let shared = null // a shared session's GET stream: its writer
       let controller = null
       let answered = false
@@ -138,22 +141,27 @@ export function fetchHandler(server, { sessions } = {}) {
       })
       const aborted = () => { clearInterval(idle); s?.store.released(stream); server.detach(stream, true) }
       request.signal?.addEventListener?.('abort', aborted)
-      const start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: server.peerOf?.(request) ?? undefined }, server._outbox)
-      if (s !== null) ready = s.store.flush()
-      if (start.eventStream) {
-        // A 2025-11-25 session's GET stream: the head now, events as they come.
-        answered = true
-        resolve(new Response(events(), { status: start.status, headers: start.headers }))
-        if (s !== null && s.session !== null) {
-          shared = sessionStream(server, s, stream, (b) => { try { controller?.enqueue(b) } catch {} }, event)
-          s.store.holds(stream, end)
+      const go = (start) => {
+        stored()
+        if (start.eventStream) {
+          // A 2025-11-25 session's GET stream: the head now, events as they come.
+          answered = true
+          resolve(new Response(events(), { status: start.status, headers: start.headers }))
+          if (s !== null && s.session !== null) {
+            shared = sessionStream(server, s, stream, (b) => { try { controller?.enqueue(b) } catch {} }, event)
+            s.store.holds(stream, end)
+          }
+        } else if (start.stream === undefined) {
+          server.detach(stream, false)
+          resolve(toResponse(start))
         }
-      } else if (start.stream === undefined) {
-        server.detach(stream, false)
-        resolve(toResponse(start))
+        server._flush()
+        if (s !== null && request.signal?.aborted) aborted() // gone while the store was read
       }
-      server._flush()
-      if (s !== null && request.signal?.aborted) aborted() // gone while the store was read
+      // Through the middleware at the core's gate when there is some (a promise then).
+      const start = server.handleHttp(head, body, { stream, auth: door.auth, scopes: door.scopes, peer: server.peerOf?.(request) ?? undefined })
+      if (typeof start.then === 'function') start.then(go, reject)
+      else go(start)
     })
   }
 }

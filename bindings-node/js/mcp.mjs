@@ -4,31 +4,21 @@
 // protocol rule: the machine validates, routes, pages, caches and answers; this layer only
 // calls the application's handlers for the machine's events and hands their results back.
 //
+// The event dispatch (handlers, their context, answering each event once) is `Dispatcher` in
+// js/dispatch.mjs, which `McpServer` extends; the schema helpers are js/schema.mjs.
+//
 // `bind(engine)` returns the classes for one engine. `engine` provides `ServerMachine` (the
 // addon's API) and the HTTP checks (`http.mjs`).
 
 import { fetchHandler } from './http.mjs'
-import { addSink, runChain } from './telemetry.mjs'
+import { addSink, gateChain } from './telemetry.mjs'
+import { Dispatcher, McpError, ResourceNotFoundError } from './dispatch.mjs'
+import { COMPLETE, asSchema, jsonSchemaOf } from './schema.mjs'
+
+export { McpError, ResourceNotFoundError } from './dispatch.mjs'
+export { completable } from './schema.mjs'
 
 const hasOwn = (o, k) => Object.prototype.hasOwnProperty.call(o, k)
-
-/** A JSON-RPC error a handler throws: `code`, `message` and optional `data`. */
-export class McpError extends Error {
-  constructor(code, message, data) {
-    super(message)
-    this.name = 'McpError'
-    this.code = code
-    this.data = data
-  }
-}
-
-/** Thrown by a read handler: the resource does not exist (-32602 with `data.uri`). */
-export class ResourceNotFoundError extends McpError {
-  constructor(uri) {
-    super(-32602, `Resource not found: ${uri}`, { uri })
-    this.name = 'ResourceNotFoundError'
-  }
-}
 
 /** A URI template plus its list and completion callbacks (the SDK's shape). */
 export class ResourceTemplate {
@@ -47,89 +37,6 @@ export class ResourceTemplate {
   }
 }
 
-/** Thrown when an event names something registered on the machine with no handler here:
- * failed as the core's `notFound`, whose per-kind answer ("Unknown tool", "Unknown prompt",
- * resource not found) is the one rule (docs/rules.md §20.4 rule 4). */
-const MISSING = Symbol('mcp-context.missing-handler')
-
-/** What a thrown value becomes on the wire: the machine's `fail` kinds; the core decides
- * what each is for the event (`handler` on a tool call: an `isError` result). */
-function failureOf(err, isRead) {
-  if (err === MISSING) return { kind: 'notFound' }
-  // Engine errors (they carry `httpStatus`) mean a result broke the schema: internal.
-  if (err?.httpStatus !== undefined) return { kind: 'internal' }
-  const message = typeof err?.message === 'string' && err.message ? err.message : String(err ?? 'Internal error')
-  if (err instanceof ResourceNotFoundError || (isRead && err?.code === -32602 && err?.data?.uri !== undefined)) {
-    return { kind: 'notFound' }
-  }
-  // The core sorts the code into its range (-32602 invalid params, other reserved codes
-  // internal, the rest the application's).
-  if (typeof err?.code === 'number') return { kind: 'application', code: err.code, message }
-  return { kind: 'handler', message }
-}
-
-const COMPLETE = Symbol.for('mcp-context.complete')
-const METHODS = { readResource: 'resources/read', getPrompt: 'prompts/get', complete: 'completion/complete', listResources: 'resources/list', callTool: 'tools/call' }
-
-/**
- * Marks a prompt argument's schema as completable (the official SDK's `completable`):
- * `complete(value, { arguments })` returns the candidate values.
- */
-export function completable(schema, complete) {
-  Object.defineProperty(schema, COMPLETE, { value: complete, enumerable: false })
-  return schema
-}
-
-/** Standard Schema: the JSON Schema of the input (`~standard.jsonSchema`), or null. */
-function jsonSchemaOf(schema) {
-  const std = schema?.['~standard']
-  try {
-    return std?.jsonSchema?.input?.({ target: 'draft-2020-12' }) ?? null
-  } catch {
-    return null
-  }
-}
-
-/** Wraps a zod raw shape (`{ a: z.string() }`, the SDK's deprecated form) as one schema. */
-function asSchema(schema) {
-  if (!schema || schema['~standard']) return schema
-  const entries = Object.entries(schema)
-  if (!entries.every(([, s]) => s?.['~standard'])) throw new TypeError('argsSchema must be a Standard Schema')
-  return {
-    '~standard': {
-      version: 1, vendor: 'mcp-context',
-      async validate(value) {
-        const out = {}
-        const issues = []
-        for (const [k, s] of entries) {
-          const r = await s['~standard'].validate(value?.[k])
-          if (r.issues) issues.push(...r.issues.map((i) => ({ ...i, path: [k, ...(i.path ?? [])] })))
-          else if (r.value !== undefined) out[k] = r.value
-        }
-        return issues.length ? { issues } : { value: out }
-      },
-      jsonSchema: {
-        input: (o) => {
-          const properties = {}
-          const required = []
-          for (const [k, s] of entries) {
-            const j = jsonSchemaOf(s) ?? {}
-            properties[k] = j
-            if (!s.safeParse?.(undefined)?.success) required.push(k)
-          }
-          return { type: 'object', properties, required }
-        },
-      },
-    },
-  }
-}
-
-function issueMessage(issues) {
-  const i = issues[0]
-  const at = i?.path?.length ? `${i.path.map((p) => (typeof p === 'object' ? p.key : p)).join('.')}: ` : ''
-  return `Invalid arguments: ${at}${i?.message ?? 'invalid'}`
-}
-
 const pick = (o, keys) => {
   const out = {}
   for (const k of keys) if (o[k] !== undefined) out[k] = o[k]
@@ -142,12 +49,13 @@ const RESOURCE_KEYS = ['title', 'description', 'mimeType', 'annotations', 'size'
  * @param {object} engine `{ ServerMachine }` (the addon, or `wasm/engine.mjs`)
  */
 export function bind(engine) {
-  class McpServer {
+  class McpServer extends Dispatcher {
     /**
      * @param {{name: string, version: string, title?: string}} serverInfo
      * @param {{instructions?: string, requestTimeoutMs?: number, pageSize?: number, stateKeys?: {id: number, secret: Uint8Array}[], http?: {path?: string | null, maxBody?: number, allowedHosts?: string[], allowedOrigins?: string[]}, peer?: (request: Request) => string | null | undefined}} [options]
      */
     constructor(serverInfo, options = {}) {
+      super()
       this.engine = engine
       // Every other option is the machine's configuration as is: `instructions`,
       // `stateKeys`, `http`, `legacySessions` and the core's limits (`pageSize`,
@@ -187,6 +95,8 @@ export function bind(engine) {
       if (config.protection && typeof verifier !== 'function') throw new TypeError('protection needs a verifier function')
       this._obs = null // telemetry (`sink`): the observation drain, once a sink is added
       this._mw = null // middleware (`use`), once one is added
+      this._gated = null // the gate's request whose handler event comes next (js/telemetry.mjs)
+      this._tracing = false // a sink opens request spans at the gate (js/telemetry.mjs)
     }
 
     // --- telemetry and middleware (js/telemetry.mjs, docs/operations.md) ------------------
@@ -195,14 +105,18 @@ export function bind(engine) {
      * `{request(obs), refused(obs)}`), turning them on; several sinks get the same. */
     sink(sink) { return addSink(this, sink) }
 
-    /** Runs `middleware(req, next)` around every handler, after those added before it:
-     * `req` is `{method, target, caller, principal, params, arguments, signal, ctx,
-     * startMs, annotate(key, value)}`; `await next()` runs the rest and the handler and
-     * gives its result; throwing (an `McpError`) refuses the request. */
+    /** Runs `middleware(req, next)` on every request, after those added before it, at the
+     * core's gate (docs/rules.md §26.7): the requests the core answers itself
+     * (`server/discover`, lists, static reads) meet it too. `req` is `{method, target,
+     * caller, principal, params, arguments, startMs, annotate(key, value)}` (`ctx` and
+     * `signal` once a handler runs); `await next()` hands the request to the machine and
+     * gives the handler's result (`undefined` when the core answered); throwing (an
+     * `McpError`) refuses the request. */
     use(middleware) {
       if (typeof middleware !== 'function') throw new TypeError('use: middleware must be a function (req, next) => …')
       this._rateLimited ??= this.engine.observeNames().rateLimited
       ;(this._mw ??= []).push(middleware)
+      if (this.machine.gate) this.machine.gate(true)
       return this
     }
 
@@ -264,33 +178,6 @@ export function bind(engine) {
     _listsChanged() {
       const on = [...this._templates.values()].some((t) => t.template.listCallback)
       if (on !== this._dynamic) { this.machine.setDynamicResources(on); this._dynamic = on }
-    }
-
-    // `resources/list` after the registered resources: the core's dynamic lists ask for the
-    // application's pages (`listResources` events), and each page calls the templates'
-    // `list` callbacks at list time, in registration order, cut into pages of `pageSize`.
-    // The cursor (the core's app cursor: a template and an offset) reaches the client
-    // wrapped by the core.
-    async _list(e, ctx) {
-      const lists = [...this._templates].filter(([, t]) => t.template.listCallback)
-      let i = 0
-      let offset = 0
-      if (e.cursor != null) {
-        const c = engine.decodeAppCursor(e.cursor)
-        i = c ? lists.findIndex(([key]) => key === c.source) : -1
-        if (i < 0) throw new McpError(-32602, 'Invalid cursor')
-        offset = Number(c.offset)
-      }
-      const resources = []
-      for (; i < lists.length; i++, offset = 0) {
-        const result = await lists[i][1].template.listCallback(ctx)
-        const items = Array.isArray(result?.resources) ? result.resources : []
-        const end = offset + this._pageSize - resources.length
-        resources.push(...items.slice(offset, end))
-        if (end < items.length) return { resources, next: [lists[i][0], end] }
-        if (resources.length === this._pageSize && i + 1 < lists.length) return { resources, next: [lists[i + 1][0], 0] }
-      }
-      return { resources, next: null }
     }
 
     /** `registerPrompt(name, { title, description, argsSchema }, handler)`. */
@@ -382,16 +269,46 @@ export function bind(engine) {
     // --- the loop ------------------------------------------------------------------------
 
     /** Feeds one message received on `stream`; what it was (`request`, `notification`, …). */
-    receive(bytes, stream, transport, auth = 0) {
-      const kind = this.machine.handleMessage(bytes, Date.now(), { stream, transport, auth }, this._outbox)
+    receive(bytes, stream, transport, auth = 0, admitted = false) {
+      const m = this.machine
+      const g = (this._mw === null && !this._tracing) || admitted || !m.gateRequest ? null : m.gateRequest(bytes, Date.now(), { stream, transport, auth })
+      if (g !== null) {
+        gateChain(this, g, bytes, () => this.receive(bytes, stream, transport, auth, true),
+          (code, message, notes) => { m.gateRefuse(g.gate, code, message, notes, this._outbox); this._flush() })
+        return 'request'
+      }
+      const kind = m.handleMessage(bytes, Date.now(), { stream, transport, auth }, this._outbox)
       this._flush()
       return kind
     }
 
     /** Feeds bytes read from stdio `stream` (the core splits lines; `end`: input ended). */
     receiveStdio(bytes, stream, end = false) {
+      if ((this._mw !== null || this._tracing) && this.machine.splitStdio) { // each line meets the gate
+        const lines = this.machine.splitStdio(bytes, end, Date.now(), { stream, transport: 'stdio' }, this._outbox)
+        this._flush()
+        for (const line of lines) this.receive(line, stream, 'stdio')
+        return
+      }
       this.machine.handleStdio(bytes, end, Date.now(), { stream, transport: 'stdio' }, this._outbox)
       this._flush()
+    }
+
+    /** One HTTP request to the machine (the runners' `handleHttp`), through the gate when
+     * there is middleware: the start, or a promise of it once the middleware decided. */
+    handleHttp(head, body, ctx) {
+      const m = this.machine
+      const g = (this._mw === null && !this._tracing) || !m.httpGateRequest ? null : m.httpGateRequest(head, body, Date.now(), ctx)
+      if (g === null) return m.handleHttp(head, body, Date.now(), ctx, this._outbox)
+      return new Promise((resolve, reject) => {
+        gateChain(this, g, body, () => {
+          try { resolve(m.handleHttp(head, body, Date.now(), ctx, this._outbox)) } catch (err) { reject(err) }
+          this._flush()
+        }, (code, message, notes) => {
+          try { resolve(m.httpGateRefuse(g.gate, code, message, notes, this._outbox)) } catch (err) { reject(err) }
+          this._flush()
+        })
+      })
     }
 
     /** The core's SSE framing and keepalive, from this server's engine. */
@@ -477,204 +394,6 @@ export function bind(engine) {
       }
     }
 
-    _event(e) {
-      switch (e.type) {
-        case 'readResource': return this._answer(e, (ctx) => this._read(e, ctx), (r) => this._readResult(e, r), true)
-        case 'getPrompt': return this._answer(e, (ctx) => this._prompt(e, ctx), (r) => this._promptResult(e, r), false)
-        case 'complete': return this._answer(e, () => this._complete(e), (v) => this.machine.respondCompletion(e.handle, v ?? [], this._outbox), false)
-        case 'request': return this._answer(e, (ctx) => this._request(e, ctx), (r) => this._requestResult(e, r), false)
-        case 'callTool': return this._answer(e, (ctx) => this._tool(e, ctx), (r) => this._toolResult(e, r), false)
-        case 'listResources': return this._answer(e, (ctx) => this._list(e, ctx), (p) => this.machine.respondList(e.handle, p.resources, p.next && engine.encodeAppCursor(p.next[0], p.next[1]), this._outbox), false)
-        case 'cancelled': return this._inflight.get(e.handle)?.abort(e.reason)
-        default: return undefined
-      }
-    }
-
-    _context(e) {
-      const controller = new Inflight()
-      this._inflight.set(e.handle, controller)
-      const method = e.method ?? METHODS[e.type]
-      const progress = (value, total, message) => {
-        if (!this._inflight.has(e.handle) || !this.machine.progress) return false
-        const sent = this.machine.progress(e.handle, value, total ?? null, message ?? null, this._outbox)
-        this._flush()
-        return sent
-      }
-      // `notifications/message` for this request, sent when the request admits `level` (a
-      // 2025-11-25 session's logging/setLevel; a modern request's _meta log level).
-      const log = (level, data, logger) => {
-        if (!this._inflight.has(e.handle) || !this.machine.logFor) return false
-        const sent = this.machine.logFor(e.handle, level, logger ?? null, data ?? null)
-        this._pump()
-        return sent
-      }
-      return {
-        mcpReq: {
-          method,
-          _meta: e.params?._meta,
-          get signal() { return controller.signal },
-          inputResponses: e.retry?.inputResponses,
-          requestState: e.retry?.state ?? undefined,
-          // Notifications related to the request: progress (sent only when the request
-          // carried a progressToken; the machine adds the token).
-          notify: async (n) => {
-            if (n?.method === 'notifications/progress') progress(n.params?.progress, n.params?.total, n.params?.message)
-            if (n?.method === 'notifications/message') log(n.params?.level, n.params?.data, n.params?.logger)
-          },
-          /** `notifications/message` for this request; false when its level filters it out. */
-          log,
-        },
-        /** `notifications/progress` for this request; false when it carried no token. */
-        progress,
-        /** `notifications/message` for this request; false when its level filters it out. */
-        log,
-        /** The client capabilities the request declared (`elicitationForm`, `sampling`, …). */
-        capabilities: e.capabilities,
-        auth: e.auth,
-        /** The verified caller of a protected HTTP endpoint (`protect`); undefined otherwise. */
-        principal: e.auth ? this._principals.get(e.auth) : undefined,
-      }
-    }
-
-    async _request(e, ctx) {
-      const params = e.params ?? {}
-      const h = this._methods.get(e.method)
-      if (!h) throw MISSING
-      return h(params, ctx)
-    }
-
-    _requestResult(e, r) {
-      if (r?.resultType === 'input_required') return this._inputRequired(e, r)
-      const { cacheHint, ...result } = r ?? {}
-      this.machine.respondResult(e.handle, result, cacheHint ?? null, this._outbox)
-    }
-
-    // A tool call the core checked (a registered tool, object arguments, the required
-    // ones): the schema's validation, then the handler. What either throws is failed as
-    // the core decides (`failureOf`: a plain error is a tool error, `isError`, seen by the
-    // model; an McpError a protocol error).
-    async _tool(e, ctx) {
-      const t = this._tools?.get(e.name)
-      if (!t) throw MISSING
-      if (!t.schema) return t.handler(ctx)
-      const v = await t.schema['~standard'].validate(e.arguments ?? {})
-      if (v.issues) throw new Error(issueMessage(v.issues))
-      return t.handler(v.value, ctx)
-    }
-
-    _toolResult(e, r) {
-      if (r?.resultType === 'input_required') return this._inputRequired(e, r)
-      this.machine.respondTool(e.handle, r ?? {}, this._outbox)
-    }
-
-    // Runs a handler (sync or async) and answers its handle exactly once.
-    _answer(e, run, respond, isRead) {
-      const done = (f) => {
-        if (!this._inflight.delete(e.handle)) return
-        try {
-          f()
-        } catch (err) {
-          // An answer the machine refused: it answered the request itself (-32603, or
-          // -32021); reported unless late (the core's RespondError::is_late).
-          if (typeof err?.late === 'boolean') {
-            if (!err.late) this.onerror(err)
-            return this._pump()
-          }
-          // Our own McpErrors (a read without contents) are answers; a value the engine
-          // cannot convert is the application's bug: -32603 (never a tool error), reported.
-          if (!(err instanceof McpError)) this.onerror(err)
-          const failure = err instanceof McpError ? failureOf(err, isRead) : { kind: 'internal' }
-          try { this.machine.fail(e.handle, failure, this._outbox) } catch {}
-        }
-        this._flush()
-      }
-      const ctx = this._context(e)
-      let result
-      try {
-        result = this._mw === null ? run(ctx) : runChain(this, this._mw, e, ctx, run)
-      } catch (err) {
-        return done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox))
-      }
-      if (typeof result?.then === 'function') {
-        result.then((r) => done(() => respond(r)), (err) => done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox)))
-      } else {
-        done(() => respond(result))
-      }
-    }
-
-    _read(e, ctx) {
-      const url = toUrl(e.uri)
-      if (e.target === 'template') {
-        const t = this._templates.get(e.template)
-        if (!t) throw new ResourceNotFoundError(e.uri)
-        return t.handler(url, { ...e.variables }, ctx)
-      }
-      const r = this._resources.get(e.uri)
-      if (r) return r.handler(url, ctx)
-      throw new ResourceNotFoundError(e.uri)
-    }
-
-    _readResult(e, r) {
-      if (r?.resultType === 'input_required') return this._inputRequired(e, r)
-      if (!r || !Array.isArray(r.contents)) throw new ResourceNotFoundError(e.uri)
-      this.machine.respondRead(e.handle, r.contents, r.cacheHint ?? null, this._outbox)
-    }
-
-    async _prompt(e, ctx) {
-      const p = this._prompts.get(e.name)
-      if (!p) throw MISSING
-      if (!p.schema) return p.handler(ctx)
-      const v = await p.schema['~standard'].validate({ ...e.arguments })
-      if (v.issues) throw new McpError(-32602, issueMessage(v.issues))
-      return p.handler(v.value, ctx)
-    }
-
-    _promptResult(e, r) {
-      if (r?.resultType === 'input_required') return this._inputRequired(e, r)
-      this.machine.respondPrompt(e.handle, r, this._outbox)
-    }
-
-    _inputRequired(e, r) {
-      const state = typeof r.requestState === 'string' ? new TextEncoder().encode(r.requestState) : r.requestState ?? null
-      this.machine.respondInputRequired(e.handle, r.inputRequests, state, this._outbox)
-    }
-
-    _complete(e) {
-      if (e.ref.type === 'ref/resource') {
-        const t = this._templates.get(e.ref.uri)
-        const f = t?.template.completeCallback(e.argument)
-        return f ? f(e.value, { arguments: { ...e.context } }) : []
-      }
-      const p = this._prompts.get(e.ref.name)
-      const f = p && hasOwn(p.completers, e.argument) ? p.completers[e.argument] : undefined
-      return f ? f(e.value, { arguments: { ...e.context } }) : []
-    }
   }
   return { McpServer, ResourceTemplate, McpError, ResourceNotFoundError }
-}
-
-/** A request in flight: its `AbortSignal` is made when a handler first reads it (most never
- * do; an `AbortController` per request was a tenth of a read's time), aborted at once when the
- * request was cancelled before. */
-class Inflight {
-  constructor() {
-    this._controller = null
-    this._aborted = false
-    this._reason = undefined
-  }
-  get signal() {
-    if (this._controller === null) {
-      this._controller = new AbortController()
-      if (this._aborted) this._controller.abort(this._reason)
-    }
-    return this._controller.signal
-  }
-  abort(reason) {
-    if (this._controller !== null) return this._controller.abort(reason)
-    if (!this._aborted) { this._aborted = true; this._reason = reason }
-  }
-}
-
-function toUrl(uri) {
-  try { return new URL(uri) } catch { return { href: uri, toString: () => uri } }
 }

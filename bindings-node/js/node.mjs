@@ -164,41 +164,46 @@ function nodeHandler(server) {
     res.on('close', closed)
     let start
     try {
-      start = machine.handleHttp(head, body, Date.now(), { stream, auth: door.auth, scopes: door.scopes, peer: req.socket.remoteAddress }, server._outbox)
+      // Through the middleware at the core's gate when there is some (a promise then).
+      start = server.handleHttp(head, body, { stream, auth: door.auth, scopes: door.scopes, peer: req.socket.remoteAddress })
     } catch (err) {
       server.detach(stream, false)
       throw err
     }
-    const answer = () => {
-      if (start.eventStream) {
-        // A 2025-11-25 session's GET stream: the head now, events as they come.
-        startSse()
-        res.writeHead(start.status, flat(start.headers))
-        res.flushHeaders()
-        if (s !== null && s.session !== null) {
-          shared = sessionStream(server, s, stream, (b) => { if (open) res.write(b) }, event)
-          s.store.holds(stream, end)
+    const started = (start) => {
+      const answer = () => {
+        if (start.eventStream) {
+          // A 2025-11-25 session's GET stream: the head now, events as they come.
+          startSse()
+          res.writeHead(start.status, flat(start.headers))
+          res.flushHeaders()
+          if (s !== null && s.session !== null) {
+            shared = sessionStream(server, s, stream, (b) => { if (open) res.write(b) }, event)
+            s.store.holds(stream, end)
+          }
+        } else if (start.stream === undefined) {
+          server.detach(stream, false)
+          open = false
+          complete(res, start, true)
         }
-      } else if (start.stream === undefined) {
-        server.detach(stream, false)
-        open = false
-        complete(res, start, true)
       }
+      if (s === null) {
+        answer()
+        server._flush()
+        return
+      }
+      server._flush() // into `held`
+      // A fleet's sessions: stored before the answer goes.
+      s.store.flush().then(() => {
+        answer()
+        const waiting = held
+        held = null
+        for (const t of waiting) deliver(t)
+        if (req.socket?.destroyed) closed() // the client left while the store was read: no 'close' to come
+      }).catch((err) => fail(res, err))
     }
-    if (s === null) {
-      answer()
-      server._flush()
-      return
-    }
-    server._flush() // into `held`
-    // A fleet's sessions: stored before the answer goes.
-    s.store.flush().then(() => {
-      answer()
-      const waiting = held
-      held = null
-      for (const t of waiting) deliver(t)
-      if (req.socket?.destroyed) closed() // the client left while the store was read: no 'close' to come
-    }).catch((err) => fail(res, err))
+    if (typeof start.then === 'function') start.then(started, (err) => { server.detach(stream, false); fail(res, err) })
+    else started(start)
   }
 
   return (req, res) => {

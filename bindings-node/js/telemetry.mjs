@@ -1,7 +1,8 @@
 // Telemetry and middleware of `McpServer` (docs/operations.md): the core's observations
 // (`ServerMachine.observe` / `pollObservation`) handed to sinks — OpenTelemetry spans and
 // metrics through `@opentelemetry/api` (`otel`), one JSON line per request (`jsonLog`) —
-// and one middleware shape around every handler (`server.use(async (req, next) => …)`),
+// and one middleware shape on every request, at the core's gate (`server.use(async (req,
+// next) => …)`, docs/rules.md §26.7),
 // with a per-caller token bucket (`rateLimit`). The names, the outcome of each request and
 // the trace parent are the core's; nothing here reads the protocol.
 //
@@ -44,6 +45,18 @@ export class Observer {
     }
   }
 
+  /** A request reached the gate: the request span opens in the tracing sinks; the first
+   * one's `within(fn)` runs `fn` with that span current (its handler). */
+  start(g) {
+    const header = this.headers.get(Number(g.stream))
+    let within
+    for (const s of this.sinks) {
+      if (typeof s.start !== 'function') continue
+      try { within ??= s.start(g, header) } catch (err) { this.server.onerror(err) }
+    }
+    return within
+  }
+
   /** A middleware refused `caller`'s request with RATE_LIMITED: a `rate` refusal. */
   rate(caller) {
     this.each('refused', { type: 'refused', limit: 'rate', caller, stream: 0, atMs: Date.now() })
@@ -66,6 +79,11 @@ export function addSink(server, sink) {
   }
   sink.attach?.(server)
   server._obs.sinks.push(sink)
+  if (typeof sink.start === 'function' && server.machine.gate) {
+    // The request span opens at the core's gate and is current while the handler runs.
+    server._tracing = true
+    server.machine.gate(true)
+  }
   return server
 }
 
@@ -109,6 +127,67 @@ export function runChain(server, chain, e, ctx, run) {
   return dispatch(0).catch((err) => {
     if (err?.code === server._rateLimited) server._obs?.rate(req.caller)
     throw err
+  })
+}
+
+/** Runs `chain` at the core's gate (docs/rules.md §26.7) for gated request `g` (the
+ * machine's `gateRequest`; `bytes` its message, parsed only if a middleware reads `params`):
+ * the innermost `next()` admits it (`admit()` hands the bytes to the machine) and gives the
+ * handler's result, or `undefined` when the core answered; a throw before it refuses it
+ * (`refuse(code, message, annotations)`). */
+export function gateChain(server, g, bytes, admit, refuse) {
+  const chain = server._mw ?? []
+  const within = server._tracing ? server._obs?.start(g) : undefined
+  let parsed
+  const body = () => {
+    if (parsed === undefined) {
+      try { parsed = JSON.parse(typeof bytes === 'string' ? bytes : new TextDecoder().decode(bytes))?.params ?? null } catch { parsed = null }
+    }
+    return parsed
+  }
+  const caller = Number(g.caller)
+  const req = {
+    method: g.method,
+    target: g.target ?? undefined,
+    caller,
+    principal: caller ? server._principals.get(caller) : undefined,
+    get params() { return body() ?? undefined },
+    get arguments() { return body()?.arguments },
+    signal: undefined,
+    ctx: undefined,
+    startMs: Date.now(),
+    rateLimited: server._rateLimited,
+    annotations: {},
+    annotate(k, v) { this.annotations[k] = String(v) },
+  }
+  let admitted = false
+  const notes = () => Object.entries(req.annotations)
+  const inner = () => new Promise((resolve, reject) => {
+    admitted = true
+    server.machine.gateAdmit(g.gate, notes())
+    const gated = { req, resolve, reject, within }
+    server._gated = gated
+    try {
+      admit()
+    } finally {
+      if (server._gated === gated) { server._gated = null; resolve(undefined) } // the core answered
+    }
+  })
+  const dispatch = async (i) => {
+    if (i === chain.length) return inner()
+    let called = false
+    return chain[i](req, () => {
+      if (called) throw new Error('middleware: next() called twice')
+      called = true
+      return dispatch(i + 1)
+    })
+  }
+  dispatch(0).catch((err) => {
+    if (admitted) return // the handler's failure: already answered
+    if (err?.code === server._rateLimited) server._obs?.rate(caller)
+    const code = typeof err?.code === 'number' ? err.code : -32603
+    const message = typeof err?.message === 'string' && err.message ? err.message : 'Internal error'
+    refuse(code, message, notes())
   })
 }
 
@@ -191,11 +270,20 @@ export async function otel({ api, tracerProvider, meterProvider, name = 'mcp-con
     try { api = await import(API) } catch { return null }
   }
   const tracer = (tracerProvider ?? api.trace.getTracerProvider()).getTracer(name)
+  const parentContext = (parent, tracestate) => {
+    if (!parent) return api.ROOT_CONTEXT
+    const sc = { traceId: parent.traceId, spanId: parent.spanId, traceFlags: parent.traceFlags, isRemote: true }
+    if (tracestate && api.createTraceState) sc.traceState = api.createTraceState(tracestate)
+    return api.trace.setSpanContext(api.ROOT_CONTEXT, sc)
+  }
   const meter = (meterProvider ?? api.metrics.getMeterProvider()).getMeter(name)
   let n = null
   let requests, duration, refusals
+  let engine = null
+  const open = new Map() // `${stream}/${requestId}` -> the span opened at the gate
   return {
     attach(server) {
+      engine = server.engine
       if (n === null) {
         n = server.engine.observeNames()
         requests = meter.createCounter(n.requests, { description: 'MCP requests by method and outcome' })
@@ -208,14 +296,25 @@ export async function otel({ api, tracerProvider, meterProvider, name = 'mcp-con
       meter.createObservableGauge(n.openSessions, { description: 'Open 2025-11-25 HTTP sessions' })
         .addCallback((r) => r.observe(counts().sessions))
     },
+    /** At the gate: opens the request span (parent: `_meta.traceparent`, else the HTTP
+     * header's) and returns `within(fn)`, which runs the handler with it current. */
+    start(g, header) {
+      const parent = (g.traceparent && engine.parseTraceParent(g.traceparent)) || (header && engine.parseTraceParent(header)) || null
+      const span = tracer.startSpan(g.spanName, { kind: api.SpanKind.SERVER, startTime: Number(g.startMs) }, parentContext(parent, g.tracestate))
+      if (open.size >= 4096) open.delete(open.keys().next().value) // observations never drained
+      open.set(`${g.stream}/${g.requestId}`, span)
+      const ctx = api.trace.setSpan(api.context.active(), span)
+      return (fn) => api.context.with(ctx, fn)
+    },
     request(o) {
-      let ctx = api.ROOT_CONTEXT
-      if (o.parent) {
-        const sc = { traceId: o.parent.traceId, spanId: o.parent.spanId, traceFlags: o.parent.traceFlags, isRemote: true }
-        if (o.tracestate && api.createTraceState) sc.traceState = api.createTraceState(o.tracestate)
-        ctx = api.trace.setSpanContext(ctx, sc)
+      const key = `${o.stream}/${o.requestId}`
+      let span = open.get(key)
+      if (span !== undefined) {
+        open.delete(key)
+        span.setAttributes(o.attributes)
+      } else {
+        span = tracer.startSpan(o.spanName, { kind: api.SpanKind.SERVER, startTime: o.startMs, attributes: o.attributes }, parentContext(o.parent, o.tracestate))
       }
-      const span = tracer.startSpan(o.spanName, { kind: api.SpanKind.SERVER, startTime: o.startMs, attributes: o.attributes }, ctx)
       if (o.errorType !== null) span.setStatus({ code: api.SpanStatusCode.ERROR, message: o.errorType })
       span.end(o.endMs)
       const labels = { [n.methodName]: o.method, outcome: o.outcome }

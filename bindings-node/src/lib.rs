@@ -44,6 +44,7 @@ mod ident;
 mod router;
 mod server;
 mod server_answer;
+mod server_gate;
 mod server_http;
 mod server_observe;
 mod server_protect;

@@ -134,6 +134,39 @@ export class ServerMachine {
     const auth = int(ctx.auth ?? 0, 'auth')
     return this._batch(outbox, (d) => this.inner.handleMessage(m, now, stream, auth, ctx.transport === 'http', d))
   }
+  // The gate (docs/rules.md §26.7): the addon's shapes.
+  gate(on) { this.inner.gate(Boolean(on)) }
+  gateRequest(message, nowMs, ctx) {
+    ctx ??= {}
+    const t = call(() => this.inner.gateRequest(bytes(message), int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth'), ctx.transport === 'http'))
+    return t === undefined ? null : JSON.parse(t)
+  }
+  httpGateRequest(head, body, nowMs, ctx) {
+    ctx ??= {}
+    const t = call(() => this.inner.httpGateRequest(JSON.stringify(head), body, int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth')))
+    return t === undefined ? null : JSON.parse(t)
+  }
+  gateAdmit(gate, annotations) { call(() => this.inner.gateAdmit(int(gate, 'gate'), JSON.stringify(annotations ?? []))) }
+  gateRefuse(gate, code, message, annotations, outbox) {
+    const n = int(gate, 'gate')
+    this._batch(outbox, (d) => this.inner.gateRefuse(n, code, String(message), JSON.stringify(annotations ?? []), d))
+  }
+  httpGateRefuse(gate, code, message, annotations, outbox) {
+    const n = int(gate, 'gate')
+    return this._batch(outbox, (d) => this.inner.httpGateRefuse(n, code, String(message), JSON.stringify(annotations ?? []), d))
+  }
+  splitStdio(chunk, end, nowMs, ctx) {
+    ctx ??= {}
+    const joined = this._woke(call(() => this.inner.splitStdio(bytes(chunk), Boolean(end), int(nowMs, 'nowMs'), int(ctx.stream ?? 0, 'stream'), int(ctx.auth ?? 0, 'auth'))))
+    const lines = []
+    for (let at = 0; at < joined.length;) {
+      let nl = joined.indexOf(10, at)
+      if (nl < 0) nl = joined.length
+      lines.push(joined.subarray(at, nl))
+      at = nl + 1
+    }
+    return lines
+  }
   handleStdio(chunk, end, nowMs, ctx, outbox) {
     ctx ??= {}
     const m = bytes(chunk)

@@ -1,9 +1,11 @@
 """Telemetry and middleware of the Python package (docs/operations.md), with the
 OpenTelemetry SDK's in-memory exporters: one scripted session over the ASGI runner (a
 traced call, a call traced by the HTTP header only, a call over the response cap, one over
-the caller's rate, an unknown method), then spans, parents, attributes, metric values, the
-JSON request log; and a Redis-backed rate limit holding across two instances sharing a
-real ``redis-server``."""
+the caller's rate, an unknown method: the middleware runs at the core's gate, so it counts
+too), then spans, parents, attributes, metric values, the JSON request log; a middleware
+that refuses ``server/discover`` and ``resources/list`` (answered by the core, no handler)
+over ASGI and stdio, and a rate limit counting list calls; and a Redis-backed rate limit
+holding across two instances sharing a real ``redis-server``."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ import httpx
 import pytest
 
 from mcp_context.server import App
-from mcp_context.telemetry import RATE_LIMITED, RESPONSE_TOO_LARGE, Call, JsonLog, Middleware, Otel, RateLimit, RedisRateLimit
+from mcp_context.telemetry import RATE_LIMITED, RESPONSE_TOO_LARGE, Call, JsonLog, Middleware, Otel, RateLimit, RedisRateLimit, Refuse
 
 otel_sdk = pytest.importorskip("opentelemetry.sdk")
 from opentelemetry.sdk.metrics import MeterProvider  # noqa: E402
@@ -125,7 +127,7 @@ def test_a_scripted_session_yields_spans_metrics_and_log_lines():
     assert answers[2]["error"]["code"] == RESPONSE_TOO_LARGE, answers[2]
     assert answers[3]["error"]["code"] == RATE_LIMITED, answers[3]
     assert answers[3]["error"]["message"].startswith("Rate limit exceeded: retry after "), answers[3]
-    assert answers[4]["error"]["code"] == -32601
+    assert answers[4]["error"]["code"] == RATE_LIMITED, "the gate: middleware meets every request"
 
     got = spans.get_finished_spans()
     assert len(got) == 5, got
@@ -142,12 +144,13 @@ def test_a_scripted_session_yields_spans_metrics_and_log_lines():
     assert format(got[1].context.trace_id, "032x") == header_only[3:35], "the header is the parent"
     assert got[2].attributes["error.type"] == str(RESPONSE_TOO_LARGE)
     assert got[3].attributes["error.type"] == str(RATE_LIMITED)
-    assert got[4].attributes["rpc.response.status_code"] == "-32601"
+    assert got[4].attributes["mcp.method.name"] == "no/such"
+    assert got[4].attributes["rpc.response.status_code"] == str(RATE_LIMITED)
 
     ok = [p for p in points(reader, "mcp_context.server.requests") if p.attributes.get("outcome") == "ok"]
     assert sum(p.value for p in ok) == 2
     refusals = {p.attributes["mcp_context.limit"]: p.value for p in points(reader, "mcp_context.server.refusals")}
-    assert refusals == {"rate": 1, "response": 1}
+    assert refusals == {"rate": 2, "response": 1}
     assert sum(p.count for p in points(reader, "mcp.server.operation.duration")) == 5
 
     lines = [json.loads(x) for x in log.getvalue().splitlines()]
@@ -156,7 +159,9 @@ def test_a_scripted_session_yields_spans_metrics_and_log_lines():
     assert requests[0]["trace_id"] == TRACE and requests[0]["target"] == "echo"
     assert requests[0]["annotations"] == {"app.tenant": "acme"}
     assert requests[3]["error_type"] == str(RATE_LIMITED)
-    assert tenant.seen == ["tools/call echo True", "tools/call echo True", "tools/call big True", "tools/call echo False"]
+    assert tenant.seen == [
+        "tools/call echo True", "tools/call echo True", "tools/call big True", "tools/call echo False", "no/such None False"
+    ]
 
 
 def test_a_redis_rate_limit_holds_across_two_instances():
@@ -192,3 +197,123 @@ def test_a_redis_rate_limit_holds_across_two_instances():
         assert "result" in other, "another caller has its own bucket"
     finally:
         server.stop()
+
+
+class NoLists(Middleware):
+    """Refuses the requests the core answers itself: discovery and the resource list."""
+
+    def __init__(self) -> None:
+        self.seen: list[str] = []
+
+    def before(self, call: Call) -> None:
+        if call.method in ("server/discover", "resources/list"):
+            raise Refuse(-31000, "not here")
+
+    def after(self, call: Call, error: BaseException | None) -> None:
+        self.seen.append(f"{call.method} {error is None}")
+
+
+def plain(id: int, method: str) -> bytes:  # noqa: A002
+    meta = {"io.modelcontextprotocol/protocolVersion": V, "io.modelcontextprotocol/clientCapabilities": {}}
+    return json.dumps({"jsonrpc": "2.0", "id": id, "method": method, "params": {"_meta": meta}}).encode()
+
+
+def gated_app(*middleware: Middleware) -> App:
+    app = app_with(*middleware)
+
+    @app.resource("notes://one")
+    def one() -> str:
+        return "1"
+
+    return app
+
+
+def test_middleware_refuses_requests_the_core_answers_over_asgi():
+    mw = NoLists()
+    app = gated_app(mw)
+
+    async def main():
+        transport = httpx.ASGITransport(app=app.asgi())
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+            hdr = {"content-type": "application/json", "accept": "application/json, text/event-stream", "mcp-protocol-version": V}
+            return [
+                await post(http, plain(1, "server/discover"), {**hdr, "mcp-method": "server/discover"}),
+                await post(http, plain(2, "resources/list"), {**hdr, "mcp-method": "resources/list"}),
+                await post(http, plain(3, "tools/list"), {**hdr, "mcp-method": "tools/list"}),
+                await post(http, body(4, "echo"), headers("echo")),
+            ]
+
+    answers = asyncio.run(main())
+    for a, id_ in zip(answers[:2], (1, 2)):
+        assert a["id"] == id_ and a["error"] == {"code": -31000, "message": "not here"}, a
+    assert "tools" in answers[2]["result"], answers[2]
+    assert "content" in answers[3]["result"], answers[3]
+    assert mw.seen == ["server/discover False", "resources/list False", "tools/list True", "tools/call True"]
+
+
+def test_middleware_refuses_requests_the_core_answers_over_stdio():
+    from mcp_context._stdio import serve_stdio
+
+    mw = NoLists()
+    app = gated_app(mw, RateLimit(rate=0.001, burst=2))
+    lines = [plain(1, "server/discover"), plain(2, "resources/list"), plain(3, "tools/list"), plain(4, "prompts/list"),
+             plain(5, "tools/list"), body(6, "echo")]
+    stdin = io.BytesIO(b"".join(x + b"\n" for x in lines))
+    stdout = io.BytesIO()
+    asyncio.run(serve_stdio(app, stdin=stdin, stdout=stdout))
+    answers = {a["id"]: a for a in (json.loads(x) for x in stdout.getvalue().splitlines())}
+    assert answers[1]["error"]["code"] == -31000 and answers[2]["error"]["code"] == -31000
+    # The rate limit counts list calls: 3 and 4 take the burst of 2 (1 and 2 were refused
+    # before it), so the next list and the tool call are over the rate.
+    assert "tools" in answers[3]["result"], answers[3]
+    assert answers[4]["error"]["code"] == -32601, "no prompts: the core's answer, after the gate"
+    assert answers[5]["error"]["code"] == RATE_LIMITED, answers[5]
+    assert answers[6]["error"]["code"] == RATE_LIMITED, answers[6]
+
+
+@pytest.mark.parametrize("runner", ["asgi", "stdio"])
+def test_a_handlers_span_is_a_child_of_the_request_span(runner):
+    """The request span opens at the gate and is current while the handler runs (sync, or
+    async: its task copies the context), so a span the handler opens is its child; the
+    request span keeps the client's ``traceparent`` as its parent."""
+    from mcp_context._stdio import serve_stdio
+
+    spans = InMemorySpanExporter()
+    tracer = TracerProvider()
+    tracer.add_span_processor(SimpleSpanProcessor(spans))
+    inner = tracer.get_tracer("handler")
+    app = App("traced")
+
+    @app.tool()
+    def sync_tool() -> str:
+        with inner.start_as_current_span("sync work"):
+            return "s"
+
+    @app.tool()
+    async def async_tool() -> str:
+        await asyncio.sleep(0)
+        with inner.start_as_current_span("async work"):
+            return "a"
+
+    app.sink(Otel(tracer, MeterProvider(metric_readers=[InMemoryMetricReader()])))
+    tp = f"00-{TRACE}-{PARENT}-01"
+    messages = [body(1, "sync_tool", tp), body(2, "async_tool", tp)]
+    if runner == "asgi":
+        async def main():
+            transport = httpx.ASGITransport(app=app.asgi())
+            async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+                return [await post(http, m, headers(json.loads(m)["params"]["name"])) for m in messages]
+
+        answers = asyncio.run(main())
+    else:
+        out = io.BytesIO()
+        asyncio.run(serve_stdio(app, stdin=io.BytesIO(b"".join(m + b"\n" for m in messages)), stdout=out))
+        answers = [json.loads(x) for x in out.getvalue().splitlines()]
+    assert all("result" in a for a in answers), answers
+    got = {s.name: s for s in spans.get_finished_spans()}
+    for tool, work in (("sync_tool", "sync work"), ("async_tool", "async work")):
+        request, child = got[f"tools/call {tool}"], got[work]
+        assert format(request.parent.span_id, "016x") == PARENT and request.parent.is_remote
+        assert child.parent is not None and child.parent.span_id == request.context.span_id, (tool, child.parent)
+        assert child.context.trace_id == request.context.trace_id
+        assert request.attributes["gen_ai.tool.name"] == tool

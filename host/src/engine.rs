@@ -32,6 +32,7 @@ use crate::handler::{
 };
 use crate::telemetry::Call;
 
+mod gate;
 mod layers;
 
 /// Where the transmits of one stream go.
@@ -81,7 +82,7 @@ pub(crate) struct State {
     sinks: HashMap<StreamId, Sink>,
     tokens: HashMap<Handle, CancellationToken>,
     /// The deadline the timer task sleeps until.
-    armed: Option<u64>,
+    pub(super) armed: Option<u64>,
     /// HTTP `traceparent` headers by stream, kept while a sink wants them.
     trace_headers: HashMap<StreamId, String>,
 }
@@ -220,42 +221,7 @@ impl Engine {
     /// Runs `f` on the machine with the current time, drains it, then hands the events it
     /// produced to their handlers (outside the lock).
     pub(crate) fn input<R>(self: &Arc<Self>, f: impl FnOnce(&mut State, u64) -> R) -> R {
-        let mut events = Vec::new();
-        let mut observed = Vec::new();
-        let layers = &self.handlers.layers;
-        let (r, wake_timer, idle, gauges) = {
-            let mut st = self.lock();
-            let now = self.now();
-            let r = f(&mut st, now);
-            st.drain(&mut events);
-            if !layers.sinks.is_empty() {
-                st.observations(now, &mut observed);
-            }
-            let gauges = (st.server.subscriptions(), st.server.open_sessions());
-            let deadline = st.server.poll_timeout();
-            let wake = match (deadline, st.armed) {
-                (Some(d), Some(a)) => d < a,
-                (Some(_), None) => true,
-                (None, _) => false,
-            };
-            if wake {
-                st.armed = deadline;
-            }
-            (r, wake, st.server.pending_requests() == 0, gauges)
-        };
-        if !observed.is_empty() {
-            layers.deliver(&observed, std::time::UNIX_EPOCH, gauges); // the clock is wall ms
-        }
-        if wake_timer {
-            self.timer.notify_one();
-        }
-        if idle {
-            self.idle.notify_waiters();
-        }
-        for (event, token) in events {
-            self.dispatch(event, token);
-        }
-        r
+        self.input_with(f, None)
     }
 
     /// Completes once no request waits for the application.
@@ -318,7 +284,12 @@ impl Engine {
         }
     }
 
-    fn dispatch(self: &Arc<Self>, event: Event, token: CancellationToken) {
+    fn dispatch(
+        self: &Arc<Self>,
+        event: Event,
+        token: CancellationToken,
+        gated: &mut Option<Call>,
+    ) {
         match event {
             Event::ReadResource(e) => {
                 let handler = match &e.target {
@@ -342,9 +313,13 @@ impl Engine {
                     ),
                     _ => (None, Vec::new()),
                 };
-                let Ok(call) =
-                    self.admit::<ReadReply>(e.handle, e.auth, "resources/read", Some(&e.uri))
-                else {
+                let Ok(call) = self.admit::<ReadReply>(
+                    gated,
+                    e.handle,
+                    e.auth,
+                    "resources/read",
+                    Some(&e.uri),
+                ) else {
                     return;
                 };
                 let mut cx = self.context(e.handle, e.auth, token.clone());
@@ -368,9 +343,13 @@ impl Engine {
                         |_, _, _| Ok(()),
                     );
                 };
-                let Ok(call) =
-                    self.admit::<PromptReply>(e.handle, e.auth, "prompts/get", Some(&e.name))
-                else {
+                let Ok(call) = self.admit::<PromptReply>(
+                    gated,
+                    e.handle,
+                    e.auth,
+                    "prompts/get",
+                    Some(&e.name),
+                ) else {
                     return;
                 };
                 let mut cx = self.context(e.handle, e.auth, token.clone());
@@ -394,7 +373,7 @@ impl Engine {
                     );
                 };
                 let Ok(call) =
-                    self.admit::<ToolReply>(e.handle, e.auth, "tools/call", Some(&e.name))
+                    self.admit::<ToolReply>(gated, e.handle, e.auth, "tools/call", Some(&e.name))
                 else {
                     return;
                 };
@@ -421,7 +400,7 @@ impl Engine {
                     return self.finish(e.handle, Ok(Vec::new()), answer_complete);
                 };
                 let Ok(call) =
-                    self.admit::<Vec<String>>(e.handle, e.auth, "completion/complete", None)
+                    self.admit::<Vec<String>>(gated, e.handle, e.auth, "completion/complete", None)
                 else {
                     return;
                 };
@@ -444,7 +423,8 @@ impl Engine {
                         |_, _, _| Ok(()),
                     );
                 };
-                let Ok(call) = self.admit::<MethodReply>(e.handle, e.auth, &e.method, None) else {
+                let Ok(call) = self.admit::<MethodReply>(gated, e.handle, e.auth, &e.method, None)
+                else {
                     return;
                 };
                 let mut cx = self.context(e.handle, e.auth, token.clone());
@@ -465,7 +445,8 @@ impl Engine {
                     // Dynamic lists turned on without a handler: no more pages.
                     return self.finish(e.handle, Ok(ListPage::default()), answer_list);
                 };
-                let Ok(call) = self.admit::<ListPage>(e.handle, e.auth, "resources/list", None)
+                let Ok(call) =
+                    self.admit::<ListPage>(gated, e.handle, e.auth, "resources/list", None)
                 else {
                     return;
                 };
@@ -488,6 +469,9 @@ impl Engine {
         answer: Answer<T>,
         call: Option<Call>,
     ) {
+        if let Some(span) = call.as_ref().and_then(|c| c.span.clone()) {
+            fut = Box::pin(opentelemetry::trace::FutureExt::with_context(fut, span));
+        }
         let mut cx = std::task::Context::from_waker(Waker::noop());
         match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(&mut cx))) {
             Ok(Poll::Ready(r)) => self.answered(handle, r, answer, call.as_ref()),

@@ -278,10 +278,10 @@ async fn handle(State(svc): State<Arc<Service>>, req: Request) -> Response {
         ctx = ctx.with_peer(addr.ip());
     }
     // The answer is held in place: a handler ready at once has answered when `input` returns.
-    let start = svc.engine.input(|st, now| {
+    let traceparent = header_str(&parts, "traceparent");
+    let start = svc.engine.http(&head, &bytes, ctx, traceparent, |st| {
         st.open(stream, Sink::Held(Vec::new()));
         st.trace_header(stream, header_str(&parts, "traceparent"));
-        st.server.handle_http(&head, &bytes, now, ctx)
     });
     #[cfg(feature = "redis")]
     if let Some(store) = &shared {

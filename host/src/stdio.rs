@@ -251,7 +251,7 @@ fn write_blocking(out: &LineOut, rt: &tokio::runtime::Handle) -> io::Result<()> 
 fn handle(engine: &Arc<Engine>, line: Line<'_>, ctx: Ctx) {
     match line {
         Line::Message(bytes) => {
-            engine.input(|st, now| st.server.handle_message(bytes, now, ctx));
+            engine.message(bytes, ctx);
         }
         Line::TooLong { head } => {
             engine.input(|st, now| st.server.handle_line_too_long(head, now, ctx));

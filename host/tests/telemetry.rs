@@ -129,9 +129,11 @@ fn attr<'a>(s: &'a SpanData, key: &str) -> Option<&'a OtelValue> {
         .map(|kv| &kv.value)
 }
 
+/// The counter's total over the points with `label`, in the last export that has any.
 fn sum_of(rm: &[ResourceMetrics], name: &str, label: (&str, &str)) -> u64 {
-    let mut total = 0;
+    let mut last = 0;
     for r in rm {
+        let mut total = 0;
         for scope in r.scope_metrics() {
             for m in scope.metrics().filter(|m| m.name() == name) {
                 if let AggregatedMetrics::U64(MetricData::Sum(s)) = m.data() {
@@ -139,14 +141,17 @@ fn sum_of(rm: &[ResourceMetrics], name: &str, label: (&str, &str)) -> u64 {
                         if p.attributes()
                             .any(|kv| kv.key.as_str() == label.0 && kv.value.as_str() == label.1)
                         {
-                            total = p.value();
+                            total += p.value();
                         }
                     }
                 }
             }
         }
+        if total > 0 {
+            last = total;
+        }
     }
-    total
+    last
 }
 
 fn histogram_count(rm: &[ResourceMetrics], name: &str) -> u64 {
@@ -163,8 +168,10 @@ fn histogram_count(rm: &[ResourceMetrics], name: &str) -> u64 {
     n
 }
 
-/// One scripted stdio session: a traced call, two more, one over the caller's rate, one
-/// over the response cap; then spans, parents, attributes, metrics and log lines.
+/// One scripted stdio session: a traced call, a `tools/list` the core answers (the
+/// rate limit counts it: the middleware runs at the gate), a call over the response cap,
+/// then two over the caller's rate (an unknown method too); then spans, parents,
+/// attributes, metrics and log lines.
 #[tokio::test]
 async fn a_stdio_session_yields_spans_metrics_and_log_lines() {
     let (host, kit) = host();
@@ -177,7 +184,10 @@ async fn a_stdio_session_yields_spans_metrics_and_log_lines() {
     let tp = format!("00-{TRACE}-{PARENT}-01");
     let script = [
         call(1, "echo", Some(&tp)),
-        call(2, "echo", None),
+        json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list",
+               "params": {"_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                                    "io.modelcontextprotocol/clientCapabilities": {}}}})
+        .to_string(),
         call(3, "big", None),
         call(4, "echo", None),
         json!({"jsonrpc": "2.0", "id": 5, "method": "no/such", "params": {}}).to_string(),
@@ -194,6 +204,7 @@ async fn a_stdio_session_yields_spans_metrics_and_log_lines() {
         answers.push(serde_json::from_str::<Value>(&got).unwrap());
     }
     assert!(answers[0]["result"].is_object(), "{}", answers[0]);
+    assert!(answers[1]["result"]["tools"].is_array(), "{}", answers[1]);
     assert_eq!(
         answers[2]["error"]["code"], RESPONSE_TOO_LARGE,
         "{}",
@@ -205,7 +216,7 @@ async fn a_stdio_session_yields_spans_metrics_and_log_lines() {
         msg.starts_with("Rate limit exceeded: retry after "),
         "{msg}"
     );
-    assert_eq!(answers[4]["error"]["code"], -32601);
+    assert_eq!(answers[4]["error"]["code"], RATE_LIMITED, "{}", answers[4]);
 
     let spans = kit.spans.get_finished_spans().unwrap();
     assert_eq!(spans.len(), 5, "{spans:#?}");
@@ -232,6 +243,8 @@ async fn a_stdio_session_yields_spans_metrics_and_log_lines() {
     assert_eq!(attr(first, "network.transport").unwrap().as_str(), "pipe");
     assert_eq!(attr(first, "app.tenant").unwrap().as_str(), "acme");
     assert!(attr(first, "error.type").is_none());
+    assert_eq!(spans[1].name, "tools/list");
+    assert_eq!(attr(&spans[1], "app.tenant").unwrap().as_str(), "acme");
     assert_ne!(
         spans[1].span_context.trace_id().to_string(),
         TRACE,
@@ -246,10 +259,14 @@ async fn a_stdio_session_yields_spans_metrics_and_log_lines() {
         RATE_LIMITED.to_string()
     );
     assert_eq!(
+        attr(&spans[4], "mcp.method.name").unwrap().as_str(),
+        "no/such"
+    );
+    assert_eq!(
         attr(&spans[4], "rpc.response.status_code")
             .unwrap()
             .as_str(),
-        "-32601"
+        RATE_LIMITED.to_string()
     );
 
     kit.meter.force_flush().unwrap();
@@ -264,7 +281,7 @@ async fn a_stdio_session_yields_spans_metrics_and_log_lines() {
             "mcp_context.server.refusals",
             ("mcp_context.limit", "rate")
         ),
-        1
+        2
     );
     assert_eq!(
         sum_of(
@@ -289,15 +306,16 @@ async fn a_stdio_session_yields_spans_metrics_and_log_lines() {
     assert_eq!(requests[3]["error_type"], RATE_LIMITED.to_string());
     assert_eq!(
         lines.iter().filter(|l| l.get("refused").is_some()).count(),
-        2
+        3
     );
     assert_eq!(
         *kit.seen.lock().unwrap(),
         [
             "tools/call true",
+            "tools/list true",
             "tools/call true",
-            "tools/call true",
-            "tools/call false"
+            "tools/call false",
+            "no/such false"
         ]
     );
     let _ = kit.tracer.shutdown();
@@ -341,4 +359,159 @@ async fn an_http_traceparent_header_is_the_parent() {
         attr(&spans[0], "network.transport").unwrap().as_str(),
         "tcp"
     );
+}
+
+/// Refuses `server/discover` and `resources/list`: requests the core answers itself.
+struct NoLists;
+impl Middleware for NoLists {
+    fn before(&self, call: &mut Call) -> Result<(), Error> {
+        match call.method.as_str() {
+            "server/discover" | "resources/list" => Err(Error::application(-31_000, "not here")),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The middleware runs at the gate: it refuses `server/discover` and `resources/list`,
+/// which reach no handler, over stdio and HTTP; a tool call passes.
+#[tokio::test]
+async fn middleware_refuses_requests_the_core_answers() {
+    let mut app = App::named("gated", "1.0.0");
+    app.tool(
+        OwnedTool::from_json_text(r#"{"name":"echo","inputSchema":{"type":"object"}}"#).unwrap(),
+        |_req: ToolRequest, _cx: Context| async move {
+            Ok(OwnedJson::parse(r#"{"content":[]}"#).unwrap())
+        },
+    );
+    app.middleware(NoLists);
+    let host = app.build().unwrap();
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                      "io.modelcontextprotocol/clientCapabilities": {}});
+    let req = |id: u32, method: &str| {
+        json!({"jsonrpc": "2.0", "id": id, "method": method, "params": {"_meta": meta}}).to_string()
+    };
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (r, w) = tokio::io::split(theirs);
+    let server = host.clone();
+    tokio::spawn(async move { server.serve(r, w).await });
+    let (r, mut w) = tokio::io::split(ours);
+    let mut lines = BufReader::new(r).lines();
+    for line in [
+        req(1, "server/discover"),
+        req(2, "resources/list"),
+        call(3, "echo", None),
+    ] {
+        w.write_all(line.as_bytes()).await.unwrap();
+        w.write_all(b"\n").await.unwrap();
+    }
+    let mut answers = Vec::new();
+    for _ in 0..3 {
+        let got = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+            .await
+            .unwrap()
+            .unwrap()
+            .unwrap();
+        answers.push(serde_json::from_str::<Value>(&got).unwrap());
+    }
+    for (a, id) in answers.iter().take(2).zip([1, 2]) {
+        assert_eq!(
+            (a["id"].clone(), a["error"]["code"].clone()),
+            (json!(id), json!(-31_000))
+        );
+        assert_eq!(a["error"]["message"], "not here");
+    }
+    assert!(answers[2]["result"]["content"].is_array(), "{}", answers[2]);
+
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let task = tokio::spawn(async move {
+        host.serve_http(listener, async move {
+            let _ = stopped.await;
+        })
+        .await
+    });
+    for method in ["server/discover", "resources/list"] {
+        let r = reqwest::Client::new()
+            .post(format!("http://{addr}/mcp"))
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2026-07-28")
+            .header("mcp-method", method)
+            .body(req(9, method))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(r.status(), 200);
+        let v: Value = r.json().await.unwrap();
+        assert_eq!(v["error"]["code"], -31_000, "{v}");
+    }
+    let _ = stop.send(());
+    task.await.unwrap().unwrap();
+}
+
+/// The request span opens at the gate and is current while the handler runs (polled in
+/// place, then as a task after an await): a span the handler opens is its child, and the
+/// request span keeps the client's `traceparent` as its parent.
+#[tokio::test]
+async fn a_handlers_span_is_a_child_of_the_request_span() {
+    use opentelemetry::trace::{Tracer as _, TracerProvider as _};
+    let spans = InMemorySpanExporter::default();
+    let tracer = SdkTracerProvider::builder()
+        .with_simple_exporter(spans.clone())
+        .build();
+    let meter = SdkMeterProvider::builder().build();
+    let inner = tracer.tracer("handler");
+    let mut app = App::named("traced", "1.0.0");
+    app.tool(
+        OwnedTool::from_json_text(r#"{"name":"work","inputSchema":{"type":"object"}}"#).unwrap(),
+        move |_req: ToolRequest, _cx: Context| {
+            let inner = inner.clone();
+            async move {
+                tokio::task::yield_now().await; // the rest runs as a task
+                inner.in_span("handler work", |_| ());
+                Ok(OwnedJson::parse(r#"{"content":[]}"#).unwrap())
+            }
+        },
+    );
+    app.sink(Otel::new(tracer.tracer("test"), &meter.meter("test")));
+    let host = app.build().unwrap();
+    let (ours, theirs) = tokio::io::duplex(1 << 16);
+    let (r, w) = tokio::io::split(theirs);
+    tokio::spawn(async move { host.serve(r, w).await });
+    let (r, mut w) = tokio::io::split(ours);
+    let mut lines = BufReader::new(r).lines();
+    let tp = format!("00-{TRACE}-{PARENT}-01");
+    w.write_all(format!("{}\n", call(1, "work", Some(&tp))).as_bytes())
+        .await
+        .unwrap();
+    let got = tokio::time::timeout(Duration::from_secs(5), lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(got.contains("\"result\""), "{got}");
+    let done = kit_spans(&spans, 2).await;
+    let request = done.iter().find(|s| s.name == "tools/call work").unwrap();
+    let child = done.iter().find(|s| s.name == "handler work").unwrap();
+    assert_eq!(request.parent_span_id.to_string(), PARENT);
+    assert_eq!(child.parent_span_id, request.span_context.span_id());
+    assert_eq!(
+        child.span_context.trace_id(),
+        request.span_context.trace_id()
+    );
+    assert_eq!(attr(request, "gen_ai.tool.name").unwrap().as_str(), "work");
+}
+
+/// The finished spans once there are `n` (the request span ends when its observation is
+/// drained, right after the answer left).
+async fn kit_spans(spans: &InMemorySpanExporter, n: usize) -> Vec<SpanData> {
+    for _ in 0..100 {
+        let got = spans.get_finished_spans().unwrap();
+        if got.len() >= n {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    spans.get_finished_spans().unwrap()
 }

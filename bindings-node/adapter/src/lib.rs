@@ -13,6 +13,7 @@
 //! * [`auth`]: the client-side OAuth flow's configuration, tokens and actions.
 //! * [`protect`]: the resource-server side: protection, verified callers, item kinds.
 //! * [`observe`]: the core's observations (telemetry) as JS-shaped objects.
+//! * [`gate`]: requests stopped for the middleware before the machine (docs/rules.md §26.7).
 //! * [`spell`], [`records`]: identifier spellings; the template fast paths' buffer formats.
 #![forbid(unsafe_code)]
 
@@ -20,6 +21,7 @@ pub mod auth;
 pub mod client;
 pub mod config;
 pub mod error;
+pub mod gate;
 pub mod observe;
 pub mod protect;
 pub mod records;

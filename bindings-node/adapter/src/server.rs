@@ -132,7 +132,9 @@ pub fn failure(kind: &str, message: Option<String>, code: Option<i32>) -> Result
 pub struct ServerAdapter {
     inner: Server,
     handles: HashMap<u64, Handle>,
-    lines: HashMap<u64, LineSplitter>,
+    pub(crate) lines: HashMap<u64, LineSplitter>,
+    /// Requests stopped at the gate, by id (`crate::gate`).
+    pub(crate) gates: crate::gate::Gates,
 }
 
 impl ServerAdapter {
@@ -143,6 +145,7 @@ impl ServerAdapter {
             inner,
             handles: HashMap::new(),
             lines: HashMap::new(),
+            gates: crate::gate::Gates::default(),
         })
     }
 
@@ -688,7 +691,7 @@ impl ServerAdapter {
 }
 
 /// A complete HTTP response: `{status, headers}` and its body.
-fn response(r: HttpResponse) -> Polled {
+pub(crate) fn response(r: HttpResponse) -> Polled {
     let mut o = Obj::default();
     o.set("status", r.status).set(
         "headers",

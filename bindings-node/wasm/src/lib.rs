@@ -13,6 +13,7 @@
 mod auth;
 mod client;
 mod flag;
+mod gate;
 mod json;
 mod observe;
 mod server;

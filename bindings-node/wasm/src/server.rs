@@ -46,7 +46,7 @@ impl WasmServer {
 
     /// An input call's answer (`json::batch`): with `drain`, every output it queued and the
     /// next deadline ride along, and the output-ready flag is lowered (nothing to signal).
-    fn done(&mut self, value: Js, bytes: Option<Vec<u8>>, drain: bool) -> String {
+    pub(crate) fn done(&mut self, value: Js, bytes: Option<Vec<u8>>, drain: bool) -> String {
         let drained = drain.then(|| {
             let outputs = self.inner.drain();
             self.woken.take();
@@ -57,7 +57,7 @@ impl WasmServer {
 
     /// A call that returns nothing: a failed one throws and drains nothing (its outputs
     /// wait for `pollOutput`, signalled as usual).
-    fn done_unit(
+    pub(crate) fn done_unit(
         &mut self,
         r: mcp_context_node_adapter::Result<()>,
         drain: bool,
@@ -66,7 +66,7 @@ impl WasmServer {
         Ok(self.done(Js::Null, None, drain))
     }
 
-    fn done_polled(&mut self, p: Polled, drain: bool) -> String {
+    pub(crate) fn done_polled(&mut self, p: Polled, drain: bool) -> String {
         self.done(Js::Obj(p.shape), p.bytes, drain)
     }
 }

@@ -169,9 +169,7 @@ class AsgiApp:
                 tp = next((v.decode("latin-1") for k, v in headers if k.lower() == b"traceparent"), None)
                 if tp is not None:
                     rt.layers.trace_headers[sid] = tp
-            answer = rt.host.call(
-                m.handle_http, method, path, headers, body, now_ms(), stream=sid, auth=auth, peer=peer, scopes=scopes
-            )
+            answer = rt.http(method, path, headers, body, now_ms(), stream=sid, auth=auth, peer=peer, scopes=scopes)
             if store is not None:
                 await store.flush()  # stored before the answer goes
             if answer is not None and answer.event_stream:  # a legacy session's GET stream

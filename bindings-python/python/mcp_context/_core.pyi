@@ -1234,6 +1234,35 @@ class ServerMachine:
     def session_stream_floor(self, stream: int, stored_max: int) -> None:
         """Numbers the GET stream's next events after the ``stored_max`` already stored."""
 
+    def gate(self, on: bool) -> None:
+        """Turns the gate on or off (docs/rules.md §26.7): every request stops for the
+        middleware first (``gate_request``), the ones the core answers itself included."""
+
+    def gate_request(
+        self, data: builtins.bytes, now_ms: int, *, stream: int = 0, auth: int = 0, transport: str = "stdio"
+    ) -> Any:
+        """The request as the gate shows it (a ``GateRequest``: ``method``, ``request_id``,
+        ``target``, ``caller``, ``stream``, ``transport``, ``era``, ``protocol_version``,
+        ``session_id``, ``traceparent``, ``tracestate``, ``span_name``, ``start_ms``,
+        ``annotate(key, value)``), or ``None`` (gate off, or no request)."""
+
+    def http_gate_request(
+        self, method: str, path: str, headers: Any, body: builtins.bytes, now_ms: int, *, stream: int, auth: int = 0
+    ) -> Any:
+        """``gate_request`` for an HTTP ``POST`` (the session its headers name is the
+        request's)."""
+
+    def gate_admit(self, gate: Any) -> None:
+        """The middleware allowed ``gate``: its annotations go to the request's observation;
+        then hand the same bytes to ``handle_message``/``handle_http``."""
+
+    def gate_refuse(self, gate: Any, code: int, message: str, *, drain: bool = False) -> Any:
+        """The middleware refused ``gate``: the error a handler's ``McpError(code, message)``
+        gets (reserved codes -32603) is queued on the request's stream."""
+
+    def http_gate_refuse(self, gate: Any, code: int, message: str, *, drain: bool = False) -> Any:
+        """``gate_refuse`` for a request of ``http_gate_request``: the ``HttpResponse``."""
+
     def set_waker(self, callback: Callable[[], object]) -> None:
         """Installs the output-ready signal: ``callback()`` runs each time an output is queued
         while the queue was empty (any call: ``respond_*``, ``fail``, pushes, timeouts), and at

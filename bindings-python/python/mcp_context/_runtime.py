@@ -50,17 +50,104 @@ class Runtime:
             from .telemetry import Layers
 
             self.layers = Layers(list(app._middleware), list(app._sinks))
+            self.machine.gate(bool(app._middleware or self.layers.tracing))
             _core.observe(self.machine, bool(app._sinks))
             _core.limit_responses(self.machine, app._response_cap)
             if app._sinks:
                 self.host.observed = self.layers.deliver
         self.tasks: dict[int, tuple[asyncio.Task[Any], Context]] = {}
+        self._gated: Any = None  # the Call of the request the gate admitted, for its handler
         self.background: list[asyncio.Task[Any]] = []
         app._runtime = self
         for fn in app._startup if self.host.loop is not None else ():
             r = fn()
             if inspect.isawaitable(r):
                 self.background.append(self.host.loop.create_task(r))
+
+    # the gate (docs/rules.md §26.7): the middleware meets every request first
+    @property
+    def gating(self) -> bool:
+        """Whether requests stop at the gate: there is middleware, or a tracing sink (its
+        request span opens there and is current while the handler runs)."""
+        return self.layers is not None and bool(self.layers.middleware or self.layers.tracing)
+
+    def message(self, data: bytes, now: int, **ctx: Any) -> Any:
+        """One message through the gate, then the machine (``handle_message``)."""
+        m, call = self.machine, self.host.call
+        g = m.gate_request(data, now, **ctx) if self.gating else None
+        if g is None:
+            return call(m.handle_message, data, now, **ctx)
+        c = self._gate(g)
+        if c is None:
+            return "request"
+        return self._admitted(c[0], lambda: call(m.handle_message, data, now, **ctx), c[1])
+
+    def http(self, method: str, path: str, headers: Any, body: bytes, now: int, *, stream: int, auth: int = 0, peer: Any = None, scopes: Any = None) -> Any:
+        """One HTTP request through the gate, then the machine (``handle_http``): the
+        ``HttpResponse`` to write, or ``None`` (the answer comes on ``stream``)."""
+        m, call = self.machine, self.host.call
+
+        def run() -> Any:
+            return call(m.handle_http, method, path, headers, body, now, stream=stream, auth=auth, peer=peer, scopes=scopes)
+
+        g = m.http_gate_request(method, path, headers, body, now, stream=stream, auth=auth) if self.gating else None
+        if g is None:
+            return run()
+        c = self._gate(g, http=True)
+        if len(c) == 2:
+            return self._admitted(c[0], run, c[1])
+        return c[0]
+
+    def _gate(self, g: Any, http: bool = False) -> Any:
+        """The request's span opens (tracing sinks), then the chain's ``before`` hooks:
+        admitted, ``(call, span_context)``; refused, the machine answers (``None``, or over
+        HTTP ``(response,)``)."""
+        from .telemetry import Call, Refuse
+
+        layers = self.layers
+        span = layers.start(g, layers.trace_headers.get(g.stream) if http else None) if layers.tracing else None
+        chain = layers.middleware
+        c = Call(g.method, g.target, g.caller, self.app._principals.get(g.caller))
+        try:
+            for mw in chain:
+                mw.before(c)
+        except Refuse as r:
+            for k, v in c.annotations:
+                g.annotate(k, v)
+            if r.code == _core.RATE_LIMITED:
+                self.layers.refused_rate(c.caller)
+            for mw in reversed(chain):
+                mw.after(c, r)
+            m = self.machine
+            if http:
+                return (self.host.call(m.http_gate_refuse, g, r.code, r.message),)
+            self.host.call(m.gate_refuse, g, r.code, r.message)
+            return None
+        for k, v in c.annotations:
+            g.annotate(k, v)
+        self.machine.gate_admit(g)
+        return c, span
+
+    def _admitted(self, c: Any, run: Callable[[], Any], span: Any = None) -> Any:
+        """Runs the machine input of an admitted request: its handler takes ``c`` (its
+        ``after`` hooks run when it answers); a request the core answered runs them now.
+        ``span``: the request span's context, current while the handler starts (a task it
+        becomes copies it), so the handler's own spans are its children."""
+        token = None
+        if span is not None:
+            from opentelemetry import context as otel_context
+
+            token = otel_context.attach(span)
+        self._gated = c if self.layers.middleware else None
+        try:
+            return run()
+        finally:
+            if token is not None:
+                otel_context.detach(token)
+            if self._gated is c:
+                self._gated = None
+                for mw in reversed(self.layers.middleware):
+                    mw.after(c, None)
 
     # events -> handlers
     def dispatch(self, ev: Any) -> None:
@@ -217,26 +304,30 @@ class Runtime:
         self._answer(handle, value, answer)
 
     def _wrap(self, ev: Any, call: Any, answer: Any) -> tuple[Any, Any]:
-        """The middleware around one handler: ``before`` now (a ``Refuse`` answers at once:
-        ``(None, None)``), ``after`` when the handler answered or failed."""
+        """The middleware around one handler: ``before`` ran at the gate (else now: a
+        ``Refuse`` answers at once, ``(None, None)``), ``after`` when the handler answered
+        or failed."""
         from .telemetry import Refuse, call_of
 
         chain = self.layers.middleware
-        c = call_of(ev, self.app._principals.get(int(getattr(ev, "auth", 0))))
-        try:
-            for m in chain:
-                m.before(c)
-        except Refuse as r:
+        c = self._gated  # the gate admitted it: its before hooks ran there
+        self._gated = None
+        if c is None:
+            c = call_of(ev, self.app._principals.get(int(getattr(ev, "auth", 0))))
+            try:
+                for m in chain:
+                    m.before(c)
+            except Refuse as r:
+                for k, v in c.annotations:
+                    _core.annotate(self.machine, ev.handle, k, v)
+                if r.code == _core.RATE_LIMITED:
+                    self.layers.refused_rate(c.caller)
+                for m in reversed(chain):
+                    m.after(c, r)
+                self.host.call(self.machine.fail, ev.handle, "application", r.message, code=r.code)
+                return None, None
             for k, v in c.annotations:
                 _core.annotate(self.machine, ev.handle, k, v)
-            if r.code == _core.RATE_LIMITED:
-                self.layers.refused_rate(c.caller)
-            for m in reversed(chain):
-                m.after(c, r)
-            self.host.call(self.machine.fail, ev.handle, "application", r.message, code=r.code)
-            return None, None
-        for k, v in c.annotations:
-            _core.annotate(self.machine, ev.handle, k, v)
 
         def called(ctx: Context) -> Any:
             try:

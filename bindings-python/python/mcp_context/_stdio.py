@@ -94,11 +94,15 @@ async def serve_stdio(app: App, *, auth: int = 0, stdin: Any = None, stdout: Any
     q = await _chunks_from_pipe(stdin) if _pollable(stdin) else _chunks_from_thread(stdin)
     handle_message = m.handle_message
     lines = StdioLines(m.max_line)
+    gating = rt.gating  # middleware meets every request first (docs/rules.md §26.7)
 
     def handle(batch: list[Any]) -> None:
         for line in batch:
             if type(line) is bytes:
-                handle_message(line, now_ms(), auth=auth)
+                if gating:
+                    rt.message(line, now_ms(), auth=auth)
+                else:
+                    handle_message(line, now_ms(), auth=auth)
             else:  # LineTooLong: the machine answers it
                 m.handle_line_too_long(line.head, now_ms(), auth=auth)
 
@@ -120,7 +124,9 @@ async def serve_stdio(app: App, *, auth: int = 0, stdin: Any = None, stdout: Any
                 if chunk is None:
                     q.put_nowait(None)
                     break
-            if len(batch) == 1 and type(batch[0]) is bytes:
+            if gating:
+                handle(batch)
+            elif len(batch) == 1 and type(batch[0]) is bytes:
                 host.call(handle_message, batch[0], now_ms(), auth=auth)  # one crossing
             elif batch:
                 host.batch(lambda: handle(batch))

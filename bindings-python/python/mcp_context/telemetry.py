@@ -1,10 +1,10 @@
 """Telemetry and middleware (docs/operations.md): the core's observations as OpenTelemetry
 spans and metrics (:class:`Otel`, on ``opentelemetry-api``) and one JSON line per request
-(:class:`JsonLog`); a :class:`Middleware` hook around every handler with ready pieces
+(:class:`JsonLog`); a :class:`Middleware` hook on every request with ready pieces
 (:class:`RateLimit`, :class:`RedisRateLimit`, ``App.limit_responses``).
 
-Nothing runs unless asked: without a sink the machine records nothing, without middleware a
-handler is called directly.
+Nothing runs unless asked: without a sink the machine records nothing, without middleware
+the gate is off and a handler is called directly.
 
     app = App("notes")
     app.sink(Otel())                         # global tracer/meter providers
@@ -78,8 +78,9 @@ class Call:
 class Middleware:
     """Runs around every handler: ``before`` in the order added (raise :class:`Refuse` to
     answer with an error; later middleware and the handler are skipped), ``after`` in reverse
-    order with the handler's exception (``None`` on success). Requests the core answers
-    itself (lists, ``server/discover``, static resources) reach no handler: sinks see them."""
+    order with the handler's exception (``None`` on success). ``before`` runs at the core's
+    gate (docs/rules.md §26.7), so every request meets it, the ones the core answers itself
+    (lists, ``server/discover``, static resources) included; their ``after`` runs at once."""
 
     def before(self, call: Call) -> None:  # noqa: B027 - a hook, empty by default
         pass
@@ -195,6 +196,34 @@ class Otel(Sink):
         self.refusals = meter.create_counter(REFUSALS, description="Requests refused by a limit")
         self.listens = meter.create_gauge(OPEN_LISTENS, description="Open listen subscriptions")
         self.sessions = meter.create_gauge(OPEN_SESSIONS, description="Open 2025-11-25 HTTP sessions")
+        self._open: dict[tuple[int, str], Any] = {}  # spans opened at the gate, by (stream, id)
+
+    def _parent(self, parent: tuple[str, str, int] | None, tracestate: str | None) -> Any:
+        if parent is None:
+            return None
+        trace = self._trace
+        state = trace.TraceState()
+        if tracestate:
+            try:
+                state = trace.TraceState.from_header([tracestate])
+            except Exception:  # noqa: BLE001 - a malformed tracestate is dropped
+                pass
+        sc = trace.SpanContext(int(parent[0], 16), int(parent[1], 16), True, trace.TraceFlags(parent[2]), state)
+        return trace.set_span_in_context(trace.NonRecordingSpan(sc))
+
+    def start(self, gate: Any, header: str | None) -> Any:
+        """Opens the request's span at the gate (docs/rules.md §26.7) and returns the context
+        to make current while its handler runs: a span the handler opens is its child. The
+        observation ends it with the outcome's attributes."""
+        parent = _core.trace_parent(gate.traceparent, header)
+        span = self.tracer.start_span(
+            gate.span_name, context=self._parent(parent, gate.tracestate), kind=self._trace.SpanKind.SERVER,
+            start_time=self._ns(gate.start_ms),
+        )
+        if len(self._open) >= 4096:  # observations never drained: the oldest are dropped
+            self._open.pop(next(iter(self._open)))
+        self._open[(gate.stream, gate.request_id)] = span
+        return self._trace.set_span_in_context(span)
     @staticmethod
     def _ns(ms: int) -> int:
         # The server machine's clock is wall-clock ms (_host.server_now_ms).
@@ -223,19 +252,14 @@ class Otel(Sink):
             attrs[RESPONSE_STATUS_CODE] = str(obs["error_code"])
         for k, v in obs["annotations"]:
             attrs[k] = v
-        context = None
-        if parent is not None:
-            state = trace.TraceState()
-            if obs["tracestate"]:
-                try:
-                    state = trace.TraceState.from_header([obs["tracestate"]])
-                except Exception:  # noqa: BLE001 - a malformed tracestate is dropped
-                    pass
-            sc = trace.SpanContext(int(parent[0], 16), int(parent[1], 16), True, trace.TraceFlags(parent[2]), state)
-            context = trace.set_span_in_context(trace.NonRecordingSpan(sc))
-        span = self.tracer.start_span(
-            obs["span_name"], context=context, kind=trace.SpanKind.SERVER, attributes=attrs, start_time=self._ns(obs["start_ms"])
-        )
+        span = self._open.pop((obs["stream"], obs["request_id"]), None)
+        if span is not None:  # opened at the gate
+            span.set_attributes(attrs)
+        else:
+            span = self.tracer.start_span(
+                obs["span_name"], context=self._parent(parent, obs["tracestate"]), kind=trace.SpanKind.SERVER,
+                attributes=attrs, start_time=self._ns(obs["start_ms"]),
+            )
         if error_type:
             span.set_status(trace.Status(trace.StatusCode.ERROR, error_type))
         span.end(end_time=self._ns(obs["end_ms"]))
@@ -273,6 +297,16 @@ class Layers:
         self.middleware = middleware
         self.sinks = sinks
         self.trace_headers: dict[int, str] = {}
+        self.tracing = [s for s in sinks if callable(getattr(s, "start", None))]
+
+    def start(self, gate: Any, header: str | None) -> Any:
+        """Opens the request's span at the gate in the tracing sinks: the context to make
+        current while its handler runs (the first sink's), or ``None``."""
+        ctx = None
+        for s in self.tracing:
+            c = s.start(gate, header)
+            ctx = c if ctx is None else ctx
+        return ctx
 
     def refused_rate(self, caller: int) -> None:
         for s in self.sinks:

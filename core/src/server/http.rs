@@ -218,7 +218,7 @@ impl Server {
     }
 
     /// What the machine did with a POST body, as the HTTP answer.
-    fn http_answer(&mut self, received: Received, ctx: Ctx) -> HttpStart {
+    pub(crate) fn http_answer(&mut self, received: Received, ctx: Ctx) -> HttpStart {
         let step_up = self.step_up_challenge.take();
         match received {
             Received::Notification | Received::Response => {
@@ -251,7 +251,7 @@ impl Server {
     }
 
     /// The `Mcp-Session-Id` of `head`, when legacy sessions are on.
-    fn session_of<'h>(&self, head: &RequestHead<'h>) -> Option<&'h str> {
+    pub(crate) fn session_of<'h>(&self, head: &RequestHead<'h>) -> Option<&'h str> {
         head.session_id.filter(|_| self.sessions_on())
     }
 

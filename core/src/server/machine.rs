@@ -59,6 +59,10 @@ pub struct Server {
     pub(crate) observer: Option<Box<crate::observe::track::Observer>>,
     /// The largest answer sent as is ([`Server::limit_responses`]).
     pub(crate) response_cap: Option<usize>,
+    /// Whether requests stop at the gate first ([`Server::gate`]).
+    pub(crate) gate: bool,
+    /// The annotations of the request the gate admitted last (observations on).
+    pub(crate) admitted: Option<Box<super::gate::Admitted>>,
 }
 
 impl core::fmt::Debug for Server {
@@ -98,6 +102,8 @@ impl Server {
             step_up_challenge: None,
             observer: None,
             response_cap: None,
+            gate: false,
+            admitted: None,
         })
     }
 
@@ -217,9 +223,7 @@ impl Server {
         self.tick(now_ms);
         match ClientRequest::decode_message(bytes, self.config.limits) {
             Ok((Message::Request(r), params)) => {
-                if self.observer.is_some() {
-                    self.observe_request(&r, ctx);
-                }
+                self.observe_request(&r, ctx);
                 if !self.legacy_request(&r, ctx) {
                     self.on_request_with(r, params, ctx, headers);
                 }

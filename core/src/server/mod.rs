@@ -60,6 +60,7 @@
 //! | `legacy` | the 2025-11-25 era: `initialize`, `ping`, `resources/subscribe`, sessions, result shapes |
 //! | `http` | the Streamable HTTP entry point: [`Server::http_head`], [`Server::handle_http`] |
 //! | `protect` | the protected endpoint's door ([`Server::http_authenticate`]) and item scopes |
+//! | `gate` | every request shown to the host's middleware first: [`Server::gate`] |
 //! | `handlers` | one handler per method |
 //! | `extension` | methods and capabilities the host adds |
 //! | `tools` | the tool registry: `tools/list`, `tools/call`, tool results and errors |
@@ -86,6 +87,8 @@ mod dynamic;
 mod event;
 #[cfg(feature = "alloc")]
 mod extension;
+#[cfg(feature = "alloc")]
+mod gate;
 #[cfg(feature = "alloc")]
 mod handlers;
 #[cfg(feature = "alloc")]
@@ -148,6 +151,8 @@ pub use event::{
     CancelReason, CompletionEvent, CompletionTarget, DeclaredCapabilities, Event, Handle,
     ListEvent, PromptEvent, ReadEvent, ReadTarget, RequestEvent, Retry, ToolEvent,
 };
+#[cfg(feature = "alloc")]
+pub use gate::GateRequest;
 #[cfg(feature = "alloc")]
 pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};
 #[cfg(all(feature = "alloc", feature = "legacy"))]

@@ -114,11 +114,32 @@ impl Server {
         }
     }
 
-    /// Records request `r` from `ctx` (observations on).
+    /// Records request `r` from `ctx` (observations on), with the annotations the gate
+    /// admitted it with ([`Server::gate_admit`]).
     pub(crate) fn observe_request(&mut self, r: &Request<'_>, ctx: Ctx) {
-        let Some(obs) = self.observer.as_deref_mut() else {
+        if self.observer.is_none() {
             return;
-        };
+        }
+        let mut rec = self.start_record(r, ctx, self.legacy.current.as_deref());
+        if let Some(a) = self.admitted.take()
+            && a.stream == ctx.stream
+            && a.id.as_ref() == r.id
+        {
+            rec.annotations = a.annotations;
+        }
+        if let Some(obs) = self.observer.as_deref_mut() {
+            obs.start(r.id.to_owned_id(), rec);
+        }
+    }
+
+    /// What is known of request `r` from `ctx` when it arrives (`session`: the 2025-11-25
+    /// HTTP session it names): the observation's fields, its outcome not yet known.
+    pub(crate) fn start_record(
+        &self,
+        r: &Request<'_>,
+        ctx: Ctx,
+        session: Option<&str>,
+    ) -> RequestObservation {
         let params = r.params;
         let meta = params.and_then(|p| p.get("_meta"));
         let text = |v: Option<crate::json::RawJson<'_>>| {
@@ -134,9 +155,9 @@ impl Server {
         let protocol_version = text(meta.and_then(|m| m.get(PROTOCOL_VERSION_KEY)));
         let legacy = protocol_version.is_none()
             && (r.method == Method::Initialize
-                || self.legacy.current.is_some()
+                || session.is_some()
                 || self.legacy.is_legacy(ctx.stream));
-        let rec = RequestObservation {
+        RequestObservation {
             method: String::from(r.method.as_str()),
             request_id: id_text(&r.id),
             target: text(target_key.and_then(|k| params.and_then(|p| p.get(k)))),
@@ -145,15 +166,14 @@ impl Server {
             transport: ctx.transport,
             era: if legacy { Era::Legacy } else { Era::Modern },
             protocol_version,
-            session_id: self.legacy.current.clone(),
+            session_id: session.map(String::from),
             traceparent: text(meta.and_then(|m| m.get("traceparent"))),
             tracestate: text(meta.and_then(|m| m.get("tracestate"))),
             annotations: alloc::vec::Vec::new(),
             outcome: Outcome::Result(ResultKind::Complete),
             start_ms: self.now,
             end_ms: self.now,
-        };
-        obs.start(r.id.to_owned_id(), rec);
+        }
     }
 
     /// A limit refused a request from `ctx` (observations on).

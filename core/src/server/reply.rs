@@ -84,6 +84,11 @@ impl Failure {
 /// Error codes reserved to JSON-RPC and MCP (docs/rules.md §1.4).
 const RESERVED_CODES: core::ops::RangeInclusive<i32> = -32768..=-32000;
 
+/// Whether `code` is reserved to JSON-RPC and MCP (an application's is sent as -32603).
+pub(crate) fn is_reserved(code: i32) -> bool {
+    RESERVED_CODES.contains(&code)
+}
+
 /// An answer the machine refused (caller error).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]

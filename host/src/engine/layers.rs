@@ -10,19 +10,21 @@ use crate::handler::HandlerResult;
 use crate::telemetry::{Call, middleware};
 
 impl Engine {
-    /// The middleware's `before` for a request about to reach its handler: `Ok(None)`
-    /// without middleware, `Ok(Some(call))` when allowed (its annotations given to the
-    /// machine), `Err(())` when refused (answered with the middleware's error).
+    /// The middleware's call for a request about to reach its handler: the one the gate
+    /// admitted it with (`gated`), else (a request that met no gate) its `before` now:
+    /// `Ok(None)` without middleware, `Ok(Some(call))` when allowed (its annotations given
+    /// to the machine), `Err(())` when refused (answered with the middleware's error).
     pub(super) fn admit<T>(
         self: &Arc<Self>,
+        gated: &mut Option<Call>,
         handle: Handle,
         auth: u64,
         method: &str,
         target: Option<&str>,
     ) -> Result<Option<Call>, ()> {
         let chain = &self.handlers.layers.middleware;
-        if chain.is_empty() {
-            return Ok(None);
+        if gated.is_some() || chain.is_empty() {
+            return Ok(gated.take());
         }
         let principal = (auth != 0).then(|| self.caller(auth)).flatten();
         let mut call = Call::new(method, target, auth, principal);

@@ -11,8 +11,8 @@ use crate::Error;
 /// A request on its way to a handler, as middleware sees it.
 #[derive(Debug)]
 pub struct Call {
-    /// `mcp.method.name`: `tools/call`, `resources/read`, `prompts/get`,
-    /// `completion/complete`, `resources/list` or a host method.
+    /// `mcp.method.name`: any request's (`server/discover`, `resources/list`,
+    /// `tools/call`, `resources/read`, a host method, …).
     pub method: String,
     /// The tool or prompt name, or the URI.
     pub target: Option<String>,
@@ -22,6 +22,8 @@ pub struct Call {
     pub principal: Option<Arc<Caller>>,
     pub(crate) annotations: Vec<(String, String)>,
     pub(crate) started: Instant,
+    /// The request span a tracing sink opened at the gate: current while the handler runs.
+    pub(crate) span: Option<opentelemetry::Context>,
 }
 
 impl Call {
@@ -38,6 +40,7 @@ impl Call {
             principal,
             annotations: Vec::new(),
             started: Instant::now(),
+            span: None,
         }
     }
 
@@ -59,11 +62,12 @@ impl Call {
     }
 }
 
-/// Runs around every handler: [`Middleware::before`] in the order added (any `Err`
-/// refuses the request with that error and skips the handler and the later middleware),
-/// [`Middleware::after`] in reverse order once the handler answered (or was refused).
-/// Requests the core answers itself (lists, `server/discover`, static resources) reach no
-/// handler: a [`crate::telemetry::Sink`] sees those.
+/// Runs on every request, before the machine acts on it (the core's gate, docs/rules.md
+/// §26.7): [`Middleware::before`] in the order added (any `Err` refuses the request with
+/// that error and skips the machine, the handler and the later middleware),
+/// [`Middleware::after`] in reverse order once the handler answered (or was refused), or
+/// at once for a request the core answers itself (lists, `server/discover`, static
+/// resources), which thus meets the same rate limit and audit as any other.
 pub trait Middleware: Send + Sync + 'static {
     /// Before the handler: allow (`Ok`), refuse (`Err`, e.g.
     /// `Error::application(RATE_LIMITED, …)`), annotate ([`Call::annotate`]).

@@ -76,6 +76,22 @@ pub trait Sink: Send + Sync + 'static {
     fn gauges(&self, open_listens: usize, open_sessions: usize) {
         let _ = (open_listens, open_sessions);
     }
+    /// Whether this sink opens request spans at the gate ([`Sink::start`]): then every
+    /// request stops at the core's gate (docs/rules.md §26.7).
+    fn traces(&self) -> bool {
+        false
+    }
+    /// A request reached the gate (`request`: its fields at receipt; `header`: the HTTP
+    /// `traceparent`): the context of the span opened for it, made current while its handler
+    /// runs (a span the handler opens is its child); [`Sink::request`] ends it.
+    fn start(
+        &self,
+        request: &RequestObservation,
+        header: Option<&str>,
+    ) -> Option<opentelemetry::Context> {
+        let _ = (request, header);
+        None
+    }
 }
 
 /// What the engine holds: middleware in order, sinks, and the wall clock at its start.
@@ -83,9 +99,27 @@ pub trait Sink: Send + Sync + 'static {
 pub(crate) struct Layers {
     pub(crate) middleware: Vec<Arc<dyn Middleware>>,
     pub(crate) sinks: Vec<Arc<dyn Sink>>,
+    /// A sink opens request spans at the gate.
+    pub(crate) tracing: bool,
 }
 
 impl Layers {
+    /// The request span, opened at the gate by the tracing sinks (the first one's context).
+    pub(crate) fn start(
+        &self,
+        request: &RequestObservation,
+        header: Option<&str>,
+    ) -> Option<opentelemetry::Context> {
+        let mut first = None;
+        for s in self.sinks.iter().filter(|s| s.traces()) {
+            let cx = s.start(request, header);
+            if first.is_none() {
+                first = cx;
+            }
+        }
+        first
+    }
+
     /// A middleware refused a request from `auth` with `e`: a rate limit's refusal is a
     /// `rate` refusal for the sinks.
     pub(crate) fn refused_by(&self, e: &crate::Error, auth: u64, epoch: SystemTime, now: u64) {
@@ -149,16 +183,23 @@ impl crate::App {
         let sink: Arc<dyn Sink> = Arc::new(sink);
         self.op(move |s, built| {
             s.observe(true);
+            if sink.traces() {
+                s.gate(true);
+                built.handlers.layers.tracing = true;
+            }
             built.handlers.layers.sinks.push(sink);
             Ok(())
         })
     }
 
-    /// Runs `m` around every handler, after the middleware added before it (the first
-    /// added sees a request first and its answer last).
+    /// Runs `m` on every request, after the middleware added before it (the first added
+    /// sees a request first and its answer last): at the core's gate (docs/rules.md
+    /// §26.7), so the requests the core answers itself (`server/discover`, lists, static
+    /// reads) meet it too; a handler's answer runs its `after` once the handler returns.
     pub fn middleware(&mut self, m: impl Middleware) -> &mut Self {
         let m: Arc<dyn Middleware> = Arc::new(m);
-        self.op(move |_, built| {
+        self.op(move |s, built| {
+            s.gate(true);
             built.handlers.layers.middleware.push(m);
             Ok(())
         })

@@ -1,10 +1,12 @@
 //! [`Otel`]: spans and metrics on the `opentelemetry` API, named by the semantic
 //! conventions for MCP (`mcp_context::observe::attr`).
 
+use std::collections::HashMap;
 use std::str::FromStr;
+use std::sync::{Mutex, PoisonError};
 
-use mcp_context::observe::{Outcome, attr};
-use mcp_context::server::Transport;
+use mcp_context::observe::{Outcome, RequestObservation, TraceParent, attr};
+use mcp_context::server::{StreamId, Transport};
 use opentelemetry::global::{self, BoxedTracer};
 use opentelemetry::metrics::{Counter, Gauge, Histogram, Meter};
 use opentelemetry::trace::{
@@ -28,7 +30,12 @@ pub struct Otel {
     refusals: Counter<u64>,
     listens: Gauge<u64>,
     sessions: Gauge<u64>,
+    /// Request spans opened at the gate, by stream and request id, until their observation.
+    open: Mutex<HashMap<(StreamId, String), Context>>,
 }
+
+/// Spans opened at the gate kept at most (observations never drained: the table restarts).
+const MAX_OPEN: usize = 4096;
 
 impl std::fmt::Debug for Otel {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -76,8 +83,25 @@ impl Otel {
                 .u64_gauge(attr::OPEN_SESSIONS)
                 .with_description("Open 2025-11-25 HTTP sessions")
                 .build(),
+            open: Mutex::new(HashMap::new()),
         }
     }
+}
+
+/// The span's parent context: the request's `traceparent` (else the header's), remote.
+fn parent_of(p: Option<TraceParent<'_>>, tracestate: Option<&str>) -> Context {
+    p.map_or_else(Context::new, |p| {
+        let state = tracestate
+            .and_then(|s| TraceState::from_str(s).ok())
+            .unwrap_or_default();
+        Context::new().with_remote_span_context(SpanContext::new(
+            TraceId::from_bytes(p.trace_id()),
+            SpanId::from_bytes(p.span_id()),
+            TraceFlags::new(p.flags()),
+            true,
+            state,
+        ))
+    })
 }
 
 fn transport(t: Transport) -> &'static str {
@@ -88,6 +112,26 @@ fn transport(t: Transport) -> &'static str {
 }
 
 impl Sink for Otel {
+    fn traces(&self) -> bool {
+        true
+    }
+
+    fn start(&self, r: &RequestObservation, header: Option<&str>) -> Option<Context> {
+        let parent = parent_of(r.trace_parent(header), r.tracestate.as_deref());
+        let span = self
+            .tracer
+            .span_builder(r.span_name())
+            .with_kind(SpanKind::Server)
+            .start_with_context(&self.tracer, &parent);
+        let cx = parent.with_span(span);
+        let mut open = self.open.lock().unwrap_or_else(PoisonError::into_inner);
+        if open.len() >= MAX_OPEN {
+            open.clear();
+        }
+        open.insert((r.stream, r.request_id.clone()), cx.clone());
+        Some(cx)
+    }
+
     fn request(&self, f: &Finished<'_>) {
         let r = f.record;
         let mut buf = [0u8; 12];
@@ -120,31 +164,33 @@ impl Sink for Otel {
         for (k, v) in &r.annotations {
             attrs.push(KeyValue::new(k.clone(), v.clone()));
         }
-        let parent = f.parent.map_or_else(Context::new, |p| {
-            let state = r
-                .tracestate
-                .as_deref()
-                .and_then(|s| TraceState::from_str(s).ok())
-                .unwrap_or_default();
-            Context::new().with_remote_span_context(SpanContext::new(
-                TraceId::from_bytes(p.trace_id()),
-                SpanId::from_bytes(p.span_id()),
-                TraceFlags::new(p.flags()),
-                true,
-                state,
-            ))
-        });
-        let mut span = self
-            .tracer
-            .span_builder(r.span_name())
-            .with_kind(SpanKind::Server)
-            .with_start_time(f.start)
-            .with_attributes(attrs)
-            .start_with_context(&self.tracer, &parent);
-        if let Some(e) = &error_type {
-            span.set_status(Status::error(e.clone()));
+        let opened = self
+            .open
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&(r.stream, r.request_id.clone()));
+        if let Some(cx) = opened {
+            // Opened at the gate: its attributes now, ended at the answer.
+            let span = cx.span();
+            span.set_attributes(attrs);
+            if let Some(e) = &error_type {
+                span.set_status(Status::error(e.clone()));
+            }
+            span.end_with_timestamp(f.end);
+        } else {
+            let parent = parent_of(f.parent, r.tracestate.as_deref());
+            let mut span = self
+                .tracer
+                .span_builder(r.span_name())
+                .with_kind(SpanKind::Server)
+                .with_start_time(f.start)
+                .with_attributes(attrs)
+                .start_with_context(&self.tracer, &parent);
+            if let Some(e) = &error_type {
+                span.set_status(Status::error(e.clone()));
+            }
+            span.end_with_timestamp(f.end);
         }
-        span.end_with_timestamp(f.end);
 
         let mut labels = vec![method, KeyValue::new("outcome", r.outcome.label())];
         if let Some(e) = error_type {
