@@ -6,12 +6,14 @@
 //
 //   node examples/node/notes-instance.mjs --port 0 --redis redis://127.0.0.1:6379/0 \
 //       --fleet notes --keys 2:<64 hex>,1:<64 hex> [--page-size 3] [--health-s 5] \
-//       [--share-sessions] [--max-sessions N] [--runner node|fetch]
+//       [--share-sessions] [--max-sessions N] [--runner node|fetch] [--middleware]
 //
 // `--share-sessions`: 2025-11-25 sessions and their GET streams' events in Redis too
 // (mcp-context-primitives/redis-sessions), shared with the Python and Rust instances.
 // `--runner fetch`: served through `server.fetch` (web `Request`/`Response`) on node:http
-// rather than straight on node:http (the default).
+// rather than straight on node:http (the default). `--middleware`: an audit middleware that
+// yields to the event loop before `next()`, so every request goes through the core's gate and
+// reaches the machine later (a promise in the runners).
 //
 // Note texts live in this process (the Python instance keeps them in a shared SQLite file):
 // what the fleet shares here is the catalogue, the keys and the change events.
@@ -32,11 +34,12 @@ const NOTES = [
 ]
 const PROJECT_NOTES = { 'apollo/1': '# Apollo 1\nLaunch checklist.', 'apollo/2': '# Apollo 2\nPost-mortem.' }
 
-const opts = { port: 0, redis: null, fleet: 'notes', keys: null, pageSize: 3, healthS: 5, shareSessions: false, maxSessions: null, runner: 'node' }
+const opts = { port: 0, redis: null, fleet: 'notes', keys: null, pageSize: 3, healthS: 5, shareSessions: false, maxSessions: null, runner: 'node', middleware: false }
 const argv = process.argv.slice(2)
 for (let i = 0; i < argv.length; i += 2) {
   const [flag, v] = [argv[i], argv[i + 1]]
   if (flag === '--share-sessions') { opts.shareSessions = true; i--; continue }
+  if (flag === '--middleware') { opts.middleware = true; i--; continue }
   if (flag === '--max-sessions') opts.maxSessions = Number(v)
   else if (flag === '--runner') opts.runner = v
   else if (flag === '--port') opts.port = Number(v)
@@ -69,6 +72,13 @@ const server = new McpServer(
   { name: 'notes-server', version: '0.1.0' },
   { pageSize: opts.pageSize, ...(opts.keys ? { stateKeys: opts.keys } : {}), ...(opts.maxSessions !== null ? { maxSessions: opts.maxSessions } : {}) },
 )
+if (opts.middleware) {
+  server.use(async (req, next) => {
+    await new Promise((resolve) => setImmediate(resolve))
+    req.annotate('notes.audited', req.method)
+    return next()
+  })
+}
 for (const [uri, title, description] of NOTES) {
   server.registerResource(title, uri, { description, mimeType: 'text/markdown' }, (u, ctx) => {
     const text = read(ctx.auth, uri)

@@ -12,7 +12,8 @@ choosing the instance of each request:
 * Redis stops (sessions served from each instance's copy) and restarts empty (404, then a new
   session works fleet-wide);
 * the session bound (``max_sessions``) is the fleet's;
-* a DELETE published while an instance's channel was cut ends the session there on the reload.
+* a DELETE published while an instance's channel was cut ends the session there on the reload;
+* the first three again with an async middleware on every instance (the core's gate).
 
 Needs ``MCP_FLEET_NODE`` (test.sh's mixed fleet step sets it).
 """
@@ -46,21 +47,25 @@ def node_instance(fleet: shared.Fleet, *extra: str) -> Instance:
 class NodeFleet(shared.Fleet):
     """Node instances sharing sessions, every other one served through ``server.fetch`` (web
     ``Request``/``Response``) rather than straight on node:http (``first``: the runner of A and
-    C; B and the killed fourth have the other); ``instance()`` starts one more."""
+    C; B and the killed fourth have the other); ``instance()`` starts one more. ``middleware``:
+    each instance runs an async middleware, so requests reach the machine after the gate (a
+    promise in the runners) and the session store still stores before the answer goes."""
 
-    def __init__(self, first: str) -> None:
+    def __init__(self, first: str, middleware: bool = False) -> None:
         self.runners = [first, "fetch" if first == "node" else "node"]
+        self.extra = ["--middleware"] if middleware else []
         self.started = 0
         super().__init__(3)
 
     def instance(self) -> Instance:
         self.started += 1
-        return node_instance(self, "--runner", self.runners[(self.started - 1) % 2])
+        return node_instance(self, "--runner", self.runners[(self.started - 1) % 2], *self.extra)
 
 
-@pytest.fixture(scope="module", params=["node", "fetch"])
+@pytest.fixture(scope="module", params=["node", "fetch", "node+middleware"])
 def fleet(request):
-    f = NodeFleet(request.param)
+    first, _, mw = request.param.partition("+")
+    f = NodeFleet(first, middleware=bool(mw))
     yield f
     f.stop()
 
