@@ -5,53 +5,17 @@
 //! DELETE on B is 404 on A, also when A's channel was down as it was published. `redis-server` (Debian package) is started here on a free port.
 #![cfg(feature = "redis")]
 
-use std::process::{Child, Command, Stdio};
+mod redis_kit;
+
 use std::time::Duration;
 
 use mcp_context::messages::owned::{OwnedResource, OwnedResourceContents};
 use mcp_context_host::http::HttpOptions;
 use mcp_context_host::sessions_redis::RedisSessionStore;
 use mcp_context_host::{App, Host};
+use redis_kit::Redis;
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
-
-struct Redis(Child, u16);
-
-impl Redis {
-    fn start() -> Self {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let mut child = Command::new("redis-server")
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no", "--loglevel", "warning"])
-            .stdout(Stdio::null())
-            .spawn()
-            .expect("redis-server (Debian: apt-get install redis-server)");
-        for _ in 0..200 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                return Self(child, port);
-            }
-            std::thread::sleep(Duration::from_millis(25));
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-        panic!("redis-server did not start");
-    }
-
-    fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.1)
-    }
-}
-
-impl Drop for Redis {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 struct Instance {
     url: String,
