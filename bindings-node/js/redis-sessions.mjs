@@ -25,14 +25,8 @@
 // Redis down: the sessions this instance holds are served from its copy; changes and events
 // are not stored (counted in `dropped`); nothing is replayed.
 import { randomBytes } from 'node:crypto'
-import { createRequire } from 'node:module'
+import { nativeAddon, sleep, within } from './redis-kit.mjs'
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const within = (p, ms, what) => {
-  let t
-  return Promise.race([p, new Promise((_, reject) => { t = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms) })])
-    .finally(() => clearTimeout(t))
-}
 /** Redis operations' deadline: an unreachable Redis costs a request at most this. */
 const DEADLINE_MS = 2000
 
@@ -57,14 +51,8 @@ function entries(reply) {
   return Object.entries(reply)
 }
 
-/** The core's session channel format (`encodeSessionMessage`, `decodeSessionMessage`). */
-function addon() {
-  try {
-    return createRequire(import.meta.url)('../index.js')
-  } catch {
-    throw new Error('RedisSessionStore needs the native engine (the WebAssembly engine has no session export yet)')
-  }
-}
+/** The native addon: the core's session calls and channel format (`encodeSessionMessage`, …). */
+const addon = () => nativeAddon('RedisSessionStore')
 
 export class RedisSessionStore {
   /**

@@ -15,24 +15,11 @@
 // (pipelined, in order), a PING after `healthMs` of silence that must be answered within
 // `healthMs` more, a retry every `retryMs`.
 import { randomBytes } from 'node:crypto'
-import { createRequire } from 'node:module'
+import { nativeAddon, sleep, within } from './redis-kit.mjs'
 
 export { redisRateLimit } from './redis-rate.mjs'
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
-const within = (p, ms, what) => {
-  let t
-  return Promise.race([p, new Promise((_, reject) => { t = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms) })])
-    .finally(() => clearTimeout(t))
-}
-
-function addon() {
-  try {
-    return createRequire(import.meta.url)('../index.js')
-  } catch {
-    throw new Error('RedisBroker needs the native engine (the WebAssembly engine has no fleet support yet)')
-  }
-}
+const addon = () => nativeAddon('RedisBroker')
 
 export class RedisBroker {
   /**
