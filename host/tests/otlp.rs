@@ -21,7 +21,8 @@ use serde_json::{Value, json};
 #[allow(dead_code)]
 mod otlp_kit;
 use otlp_kit::{
-    HEADER_PARENT, HEADER_TRACE, META_PARENT, META_TRACE, Receiver, V, app, message, providers,
+    HEADER_PARENT, HEADER_TRACE, META_PARENT, META_TRACE, Receiver, V, app, collect, message,
+    providers,
 };
 
 /// The scripted session over HTTP; the answers in order.
@@ -142,17 +143,13 @@ fn a_scripted_session_reaches_the_otlp_receiver() {
     );
     assert_eq!(answers[6]["error"]["code"], RATE_LIMITED, "{}", answers[6]);
 
-    tracer.force_flush().unwrap();
-    meter.force_flush().unwrap();
-    let url = format!(
-        "{}/received?spans=7&metric=mcp_context.server.refusals&timeout=20",
-        receiver.endpoint
+    let got = collect(
+        receiver,
+        rt,
+        tracer,
+        meter,
+        "spans=7&metric=mcp_context.server.refusals",
     );
-    let got: Value = rt.block_on(async { reqwest::get(url).await.unwrap().json().await.unwrap() });
-    drop(rt);
-    tracer.shutdown().unwrap();
-    meter.shutdown().unwrap();
-    drop(receiver);
 
     check_spans(&got, not_found);
     check_metrics(&got, not_found);

@@ -8,7 +8,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 #[allow(dead_code)]
 mod otlp_kit;
-use otlp_kit::{HEADER_PARENT, HEADER_TRACE, Receiver, app, message, providers};
+use otlp_kit::{HEADER_PARENT, HEADER_TRACE, Receiver, app, collect, message, providers};
 
 /// A 2025-11-25 HTTP session (initialize, a call traced by the header): its spans carry
 /// `mcp.session.id`, the open-sessions gauge counts it.
@@ -69,17 +69,13 @@ fn a_2025_session_carries_its_session_id_to_the_receiver() {
         (sid, answer)
     });
     assert_eq!(answer["result"]["content"][0]["text"], "hi", "{answer}");
-    tracer.force_flush().unwrap();
-    meter.force_flush().unwrap();
-    let url = format!(
-        "{}/received?spans=2&metric=mcp_context.server.open_sessions&timeout=20",
-        receiver.endpoint
+    let got = collect(
+        receiver,
+        rt,
+        tracer,
+        meter,
+        "spans=2&metric=mcp_context.server.open_sessions",
     );
-    let got: Value = rt.block_on(async { reqwest::get(url).await.unwrap().json().await.unwrap() });
-    drop(rt);
-    tracer.shutdown().unwrap();
-    meter.shutdown().unwrap();
-    drop(receiver);
 
     let spans = got["spans"].as_array().unwrap();
     let mut methods: Vec<&str> = spans
@@ -138,17 +134,13 @@ fn a_stdio_session_reaches_the_otlp_receiver() {
         answers[0]
     );
     assert_eq!(answers[1]["result"]["isError"], true, "{}", answers[1]);
-    tracer.force_flush().unwrap();
-    meter.force_flush().unwrap();
-    let url = format!(
-        "{}/received?spans=2&metric=mcp_context.server.requests&timeout=20",
-        receiver.endpoint
+    let got = collect(
+        receiver,
+        rt,
+        tracer,
+        meter,
+        "spans=2&metric=mcp_context.server.requests",
     );
-    let got: Value = rt.block_on(async { reqwest::get(url).await.unwrap().json().await.unwrap() });
-    drop(rt);
-    tracer.shutdown().unwrap();
-    meter.shutdown().unwrap();
-    drop(receiver);
 
     let spans = got["spans"].as_array().unwrap();
     let names: Vec<&str> = spans.iter().map(|s| s["name"].as_str().unwrap()).collect();

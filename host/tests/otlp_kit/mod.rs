@@ -166,3 +166,23 @@ pub(crate) fn providers(endpoint: &str) -> (SdkTracerProvider, SdkMeterProvider)
         .build();
     (tracer, meter)
 }
+
+/// Flushes both providers, waits at the receiver for what `query` asks
+/// (`spans=N&metric=NAME`, 20 s at most), shuts everything down and returns what it received.
+pub(crate) fn collect(
+    receiver: Receiver,
+    rt: tokio::runtime::Runtime,
+    tracer: SdkTracerProvider,
+    meter: SdkMeterProvider,
+    query: &str,
+) -> Value {
+    tracer.force_flush().unwrap();
+    meter.force_flush().unwrap();
+    let url = format!("{}/received?{query}&timeout=20", receiver.endpoint);
+    let got: Value = rt.block_on(async { reqwest::get(url).await.unwrap().json().await.unwrap() });
+    drop(rt);
+    tracer.shutdown().unwrap();
+    meter.shutdown().unwrap();
+    drop(receiver);
+    got
+}
