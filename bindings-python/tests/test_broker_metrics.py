@@ -88,8 +88,8 @@ def test_published_on_one_instance_delivered_on_another():
                 await raw.aclose()
                 sa, sb = a.broker.stats, b.broker.stats
                 await until(
-                    "b applied 3, a saw its echoes",
-                    lambda: sb()["applied"] == 3 and sa()["echoes"] == 3 and sa()["rejected"] == 1 and sb()["rejected"] == 1,
+                    "b applied 3, a saw its echoes and counted its publish (after the pipeline answered: the echoes may come first)",
+                    lambda: sb()["applied"] == 3 and sa()["echoes"] == 3 and sa()["published"] == 3 and sa()["rejected"] == 1 and sb()["rejected"] == 1,
                 )
                 assert a.value(PUBLISHED) == 3
                 assert a.value(DELIVERED) == 0

@@ -124,10 +124,17 @@ async fn published_on_one_instance_delivered_on_another_under_the_cores_names() 
         .query_async::<i64>(&mut conn)
         .await
         .unwrap();
-    until("b applied 3, a saw its echoes", || {
-        let (sa, sb) = (a.broker.stats(), b.broker.stats());
-        sb.applied == 3 && sa.echoes == 3 && sb.rejected == 1 && sa.rejected == 1
-    })
+    until(
+        "b applied 3, a saw its echoes and counted its publish",
+        || {
+            let (sa, sb) = (a.broker.stats(), b.broker.stats());
+            sb.applied == 3
+                && sa.echoes == 3
+                && sa.published == 3
+                && sb.rejected == 1
+                && sa.rejected == 1
+        },
+    )
     .await;
 
     assert_eq!(a.value(metrics::PUBLISHED, None), 3);

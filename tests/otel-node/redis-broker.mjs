@@ -108,7 +108,7 @@ it('counts what one instance publishes and another delivers', async () => {
     await raw.publish(a.broker.channel, 'not json') // no instance can read it
     await raw.quit()
     const [sa, sb] = [() => a.broker.stats(), () => b.broker.stats()]
-    await until('b applied 3, a saw its echoes', () => sb().applied === 3 && sa().echoes === 3 && sa().rejected === 1 && sb().rejected === 1)
+    await until('b applied 3, a saw its echoes and counted its publish', () => sb().applied === 3 && sa().echoes === 3 && sa().published === 3 && sa().rejected === 1 && sb().rejected === 1)
 
     assert.equal(await a.value(PUBLISHED), 3)
     assert.equal(await a.value(DELIVERED), 0)
