@@ -39,7 +39,8 @@ export declare class RedisBroker {
   /**
    * The counters as OpenTelemetry metrics (`mcp_context.broker.*`, docs/operations.md) on
    * `@opentelemetry/api` (`api`, else imported; nothing when absent), on `meterProvider`
-   * (default: the API's global one).
+   * (default: the API's global one). Automatic when the server has an `otel()` sink; the
+   * first call chooses the provider, later calls do nothing.
    */
   reportMetrics(options?: { api?: unknown; meterProvider?: unknown; name?: string }): Promise<this>
   /** Runs the broker for `server` (an `McpServer` on the native engine); its `send*` pushes go to the fleet. */

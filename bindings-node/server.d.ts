@@ -275,6 +275,9 @@ export interface ObservationSink {
   /** A request reached the core's gate (a sink with `start` turns the gate on): open its span
    * and return `within(fn)`, which runs the handler with it current (what `otel()` does). */
   start?(gate: import('./index').GateRequest, header?: string): ((fn: () => unknown) => unknown) | undefined
+  /** A `RedisBroker` started on the same server: report its metrics (what `otel()` does, on
+   * its meter provider). */
+  reportBroker?(broker: { reportMetrics(options?: object): Promise<unknown> }): void
 }
 /** A request on its way to its handler, as middleware sees it. */
 export interface MiddlewareRequest {

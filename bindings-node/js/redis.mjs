@@ -6,7 +6,7 @@
 //   import { RedisBroker } from 'mcp-context-primitives/redis'
 //   const broker = new RedisBroker('redis://10.0.0.5:6379/0', { fleet: 'notes' })
 //   broker.start(server)           // server: an McpServer (native engine)
-//   await broker.reportMetrics()   // mcp_context.broker.* on @opentelemetry/api (optional)
+//   server.sink(await otel())        // + mcp_context.broker.* on @opentelemetry/api (optional)
 //   server.sendResourceUpdated({ uri })   // now also every other instance's listens
 //
 // Every rule (wire format, own echoes skipped, what a remote event does to the machine, the
@@ -58,9 +58,12 @@ export class RedisBroker {
    * observable counters `mcp_context.broker.published`, `.delivered`, `.dropped`, `.skipped`
    * (`reason` = `echo` or `rejected`), `.signals` and the `.connected` gauge, read from the
    * core's counters when the SDK collects. `meterProvider` (default: the API's global one).
-   * Returns `this`.
+   * Automatic when the server has an `otel()` sink (on that sink's provider). On one provider:
+   * the first call chooses it, later calls do nothing. Returns `this`.
    */
   async reportMetrics({ api, meterProvider, name = 'mcp-context' } = {}) {
+    if (this._reported) return this
+    this._reported = true
     if (!api) {
       try { api = await import('@opentelemetry/api') } catch { return this }
     }
@@ -86,6 +89,8 @@ export class RedisBroker {
   start(server) {
     if (!server?.machine || typeof server._pump !== 'function') throw new TypeError('RedisBroker.start(server): an McpServer')
     this._server = server
+    server._broker = this
+    for (const s of server._obs?.sinks ?? []) s.reportBroker?.(this) // an otel() sink's meter
     server.sendResourceUpdated = ({ uri }) => this.resourceUpdated(uri)
     server.sendResourceListChanged = () => this.resourcesListChanged()
     server.sendPromptListChanged = () => this.promptsListChanged()

@@ -79,6 +79,7 @@ export function addSink(server, sink) {
   }
   sink.attach?.(server)
   server._obs.sinks.push(sink)
+  if (server._broker) sink.reportBroker?.(server._broker) // a RedisBroker started before
   if (typeof sink.start === 'function' && server.machine.gate) {
     // The request span opens at the core's gate and is current while the handler runs.
     server._tracing = true
@@ -325,6 +326,10 @@ export async function otel({ api, tracerProvider, meterProvider, name = 'mcp-con
     },
     refused(o) {
       refusals.add(1, { [n.limit]: o.limit })
+    },
+    /** A `RedisBroker` on the same server: its metrics on this sink's meter provider. */
+    reportBroker(broker) {
+      broker.reportMetrics({ api, meterProvider, name }).catch(() => {})
     },
   }
 }

@@ -1,7 +1,8 @@
 """The broker metrics of the Python runner (docs/operations.md "Broker metrics", the core's
 ``fleet::metrics``) on a real Redis (``redis-server`` started here on a free port) with the
 OpenTelemetry SDK's in-memory reader: events published through one instance are delivered on
-another, and each instance's counters read back under the core's names."""
+another, and each instance's counters read back under the core's names, whether reported
+explicitly or through the app's ``Otel`` sink."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ import pytest
 from mcp_context._core import BROKER_CONNECTED, BROKER_COUNTERS
 from mcp_context.broker import RedisBroker
 from mcp_context.server import App
+from mcp_context.telemetry import Otel
 
 redis = pytest.importorskip("redis")
 pytest.importorskip("opentelemetry.sdk")
@@ -40,12 +42,23 @@ def test_the_names_are_the_cores():
 
 
 class Instance:
-    def __init__(self, url: str, id: str) -> None:  # noqa: A002
+    """``report``: ``"explicit"`` (``RedisBroker.report_metrics``), ``"otel-first"`` (an
+    ``Otel`` sink, then ``use_broker``) or ``"broker-first"`` (the other order): nothing
+    else asks for the broker metrics."""
+
+    def __init__(self, url: str, id: str, report: str) -> None:  # noqa: A002
         self.app = App("notes")
         self.broker = RedisBroker(url, fleet="metrics", instance_id=id, retry_s=0.2)
-        self.app.use_broker(self.broker)
         self.reader = InMemoryMetricReader()
-        self.broker.report_metrics(MeterProvider(metric_readers=[self.reader]))
+        provider = MeterProvider(metric_readers=[self.reader])
+        if report == "otel-first":
+            self.app.sink(Otel(meter_provider=provider))
+        self.app.use_broker(self.broker)
+        if report == "broker-first":
+            self.app.sink(Otel(meter_provider=provider))
+        if report == "explicit":
+            self.broker.report_metrics(provider)
+        self.broker.report_metrics(MeterProvider())  # a second report does nothing
 
     def value(self, name: str, reason: str | None = None) -> int:
         data = self.reader.get_metrics_data()
@@ -68,10 +81,11 @@ async def until(what: str, ok) -> None:
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def test_published_on_one_instance_delivered_on_another():
+@pytest.mark.parametrize("report", ["explicit", "otel-first", "broker-first"])
+def test_published_on_one_instance_delivered_on_another(report: str):
     server = Redis().start()
     try:
-        a, b = Instance(server.url, "a"), Instance(server.url, "b")
+        a, b = Instance(server.url, "a", report), Instance(server.url, "b", "otel-first")
 
         async def main() -> None:
             rt_a, rt_b = a.app.runtime(), b.app.runtime()  # starts each broker's task

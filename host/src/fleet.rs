@@ -10,7 +10,8 @@
 //! broker.start(host.notifier());
 //! // in a handler, after a change: every listen of the fleet that asked for it is told
 //! broker.resource_updated("notes://note-1");
-//! // its counters as OpenTelemetry metrics (mcp_context.broker.*)
+//! // its counters as OpenTelemetry metrics (mcp_context.broker.*): automatic with an `Otel`
+//! // sink on the app (on its meter); otherwise, on a meter of your choice
 //! broker.report_metrics(&opentelemetry::global::meter(mcp_context_host::telemetry::SCOPE));
 //! # }
 //! ```
@@ -21,6 +22,7 @@
 //! connection fed by a bounded queue (pipelined, in order), a `PING` after `health` of silence
 //! that must be answered within `health` more, a retry every `retry`.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
@@ -71,6 +73,8 @@ struct Inner {
     fleet: Mutex<Fleet>,
     notifier: OnceLock<Notifier>,
     queue: Mutex<Option<mpsc::Sender<Vec<u8>>>>,
+    /// The metrics were reported on a meter ([`RedisBroker::report_metrics`]).
+    reported: AtomicBool,
 }
 
 impl std::fmt::Debug for RedisBroker {
@@ -109,13 +113,19 @@ impl RedisBroker {
                 fleet: Mutex::new(fleet),
                 notifier: OnceLock::new(),
                 queue: Mutex::new(None),
+                reported: AtomicBool::new(false),
             }),
         })
     }
 
     /// Runs the broker for the server behind `notifier` (a task on the current tokio runtime,
-    /// for ever: reconnects after every loss). Call once.
+    /// for ever: reconnects after every loss). Call once. When the server has an
+    /// [`crate::telemetry::Otel`] sink, the broker metrics are reported on its meter
+    /// ([`RedisBroker::report_metrics`]; not again if they were reported already).
     pub fn start(&self, notifier: Notifier) -> tokio::task::JoinHandle<()> {
+        if let Some(meter) = notifier.meters().first() {
+            self.report_metrics(meter);
+        }
         let _ = self.inner.notifier.set(notifier);
         let inner = Arc::clone(&self.inner);
         tokio::spawn(async move { inner.run().await })
@@ -143,9 +153,14 @@ impl RedisBroker {
     /// Reports the broker metrics (docs/operations.md, the core's `fleet::metrics`) on
     /// `meter`: observable counters of `published`, `delivered`, `dropped`,
     /// `skipped{reason}` and `signals`, and the `connected` gauge, read from
-    /// [`RedisBroker::stats`] when the SDK collects. Call once per meter (an SDK provider's
-    /// `meter(telemetry::SCOPE)`, or `opentelemetry::global::meter`).
+    /// [`RedisBroker::stats`] when the SDK collects, on one meter (an SDK provider's
+    /// `meter(telemetry::SCOPE)`, or `opentelemetry::global::meter`): the first call (or
+    /// [`RedisBroker::start`] on a server with an `Otel` sink) chooses it, later calls do
+    /// nothing.
     pub fn report_metrics(&self, meter: &Meter) {
+        if self.inner.reported.swap(true, Ordering::Relaxed) {
+            return;
+        }
         for (name, description) in metrics::COUNTERS {
             let inner = Arc::clone(&self.inner);
             meter

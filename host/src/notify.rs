@@ -53,6 +53,11 @@ impl Notifier {
         self.engine.input(|st, _| f(&mut st.server))
     }
 
+    /// The meters of the server's sinks (an [`crate::telemetry::Otel`]'s), in order.
+    pub(crate) fn meters(&self) -> Vec<opentelemetry::metrics::Meter> {
+        self.engine.meters()
+    }
+
     /// Graceful close of every subscription: each listen gets its final result.
     pub fn shutdown(&self) {
         self.engine.input(|st, _| st.server.shutdown());

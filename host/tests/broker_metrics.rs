@@ -2,7 +2,8 @@
 //! `fleet::metrics`) on a real Redis (feature `redis`; `redis-server`, the Debian package,
 //! started here on a free port) with the OpenTelemetry SDK's in-memory exporter: events
 //! published through one instance are delivered on another, and each instance's counters
-//! read back under the core's names.
+//! read back under the core's names. One instance reports them explicitly, the other only
+//! has an `Otel` sink: starting the broker reports them on that sink's meter.
 #![cfg(feature = "redis")]
 
 use std::time::Duration;
@@ -11,6 +12,7 @@ mod redis_kit;
 
 use mcp_context::fleet::metrics;
 use mcp_context_host::fleet::{RedisBroker, RedisOptions};
+use mcp_context_host::telemetry::{Otel, SCOPE};
 use mcp_context_host::{App, Host};
 use opentelemetry::metrics::MeterProvider as _;
 use opentelemetry_sdk::metrics::data::{AggregatedMetrics, MetricData, ResourceMetrics};
@@ -24,19 +26,36 @@ struct Instance {
     provider: SdkMeterProvider,
 }
 
-fn instance(url: &str, id: &str) -> Instance {
-    let host = App::named("notes", "1.0.0").build().unwrap();
+/// How an instance's broker metrics reach its meter provider.
+enum Report {
+    /// `RedisBroker::report_metrics` on a meter of the provider.
+    Explicit,
+    /// Nothing asked: the app has an `Otel` sink on the provider, `start` finds its meter.
+    OtelSink,
+}
+
+fn instance(url: &str, id: &str, report: Report) -> Instance {
+    let exporter = InMemoryMetricExporter::default();
+    let provider = SdkMeterProvider::builder()
+        .with_reader(PeriodicReader::builder(exporter.clone()).build())
+        .build();
+    let mut app = App::named("notes", "1.0.0");
+    if matches!(report, Report::OtelSink) {
+        let tracer = opentelemetry::trace::noop::NoopTracer::new();
+        app.sink(Otel::new(tracer, &provider.meter(SCOPE)));
+    }
+    let host = app.build().unwrap();
     let options = RedisOptions {
         instance_id: Some(id.to_owned()),
         ..RedisOptions::default()
     };
     let broker = RedisBroker::new(url, "metrics", options).unwrap();
-    let exporter = InMemoryMetricExporter::default();
-    let provider = SdkMeterProvider::builder()
-        .with_reader(PeriodicReader::builder(exporter.clone()).build())
-        .build();
-    broker.report_metrics(&provider.meter("test"));
+    if matches!(report, Report::Explicit) {
+        broker.report_metrics(&provider.meter("test"));
+    }
     broker.start(host.notifier());
+    // a second report (after start, or a second meter) does nothing: no instrument twice
+    broker.report_metrics(&provider.meter("again"));
     Instance {
         _host: host,
         broker,
@@ -103,8 +122,8 @@ async fn until(what: &str, mut ok: impl FnMut() -> bool) {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn published_on_one_instance_delivered_on_another_under_the_cores_names() {
     let redis = Redis::start();
-    let a = instance(&redis.url(), "a");
-    let b = instance(&redis.url(), "b");
+    let a = instance(&redis.url(), "a", Report::Explicit);
+    let b = instance(&redis.url(), "b", Report::OtelSink);
     until("both subscribed", || {
         a.broker.stats().connected && b.broker.stats().connected
     })

@@ -2,7 +2,8 @@
 // `fleet::metrics`) on a real Redis (`redis-server` started here on a free port; node-redis
 // from examples/node, the package the broker uses) with the OpenTelemetry JS SDK's in-memory
 // exporter: events published through one instance are delivered on another, and each
-// instance's counters read back under the core's names. And `redisRateLimit`, the core's
+// instance's counters read back under the core's names, reported through each server's
+// `otel()` sink. And `redisRateLimit`, the core's
 // token bucket in Redis: two instances take from one bucket, a request over the rate is
 // refused RATE_LIMITED on both, another bucket is unaffected. Run by test.sh after the examples'
 // tools are linked (`node --test tests/otel-node/redis-broker.mjs`).
@@ -15,7 +16,7 @@ import { after, before, it } from 'node:test'
 import * as api from '@opentelemetry/api'
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics'
 
-import { McpServer, serveStdio } from '../../bindings-node/server.mjs'
+import { McpServer, otel, serveStdio } from '../../bindings-node/server.mjs'
 import { PassThrough } from 'node:stream'
 import { RedisBroker, redisRateLimit } from '../../bindings-node/js/redis.mjs'
 
@@ -91,10 +92,13 @@ it('names the metrics as the core does', () => {
 it('counts what one instance publishes and another delivers', async () => {
   const a = instance(redis.url, 'a')
   const b = instance(redis.url, 'b')
-  for (const i of [a, b]) {
-    await i.broker.reportMetrics({ api, meterProvider: i.meterProvider })
-    i.broker.start(i.server)
-  }
+  // nothing asks for the broker metrics but the servers' otel() sinks: added after the
+  // broker started (a), before it (b); a second report does nothing
+  a.broker.start(a.server)
+  a.server.sink(await otel({ api, meterProvider: a.meterProvider }))
+  b.server.sink(await otel({ api, meterProvider: b.meterProvider }))
+  b.broker.start(b.server)
+  for (const i of [a, b]) await i.broker.reportMetrics({ api, meterProvider: new MeterProvider() })
   try {
     await until('both subscribed', () => a.broker.connected && b.broker.connected)
     assert.equal(await a.value(CONNECTED), 1)

@@ -4,7 +4,7 @@
 
     app = App("notes", state_keys=FLEET_KEYS)          # the same keys on every instance
     app.use_broker(broker := RedisBroker("redis://10.0.0.5:6379/0", fleet="notes"))
-    broker.report_metrics()                            # mcp_context.broker.* (OpenTelemetry)
+    app.sink(Otel())                                   # + mcp_context.broker.* (OpenTelemetry)
 
 Every instance of a fleet publishes its ``resource_updated`` / ``resources_list_changed`` /
 ``prompts_list_changed`` on the channel ``mcp-context:<fleet>:events`` and applies the other
@@ -85,6 +85,7 @@ class RedisBroker:
         self.on_state = on_state
         self._queue: asyncio.Queue[bytes] = asyncio.Queue(queue_max)
         self._app: App | None = None
+        self._reported = False  # report_metrics ran
 
     @property
     def connected(self) -> bool:
@@ -118,7 +119,12 @@ class RedisBroker:
         """The counters as OpenTelemetry metrics (docs/operations.md "Broker metrics"):
         ``mcp_context.broker.published``, ``.delivered``, ``.dropped``, ``.skipped``
         (``reason`` = ``echo`` or ``rejected``), ``.signals`` and the ``.connected`` gauge,
-        on ``meter_provider`` (default: the global one). Requires ``opentelemetry-api``."""
+        on ``meter_provider`` (default: the global one). Requires ``opentelemetry-api``.
+        Automatic when the app has an ``Otel`` sink (on that sink's provider). On one provider:
+        the first call chooses it, later calls do nothing."""
+        if self._reported:
+            return
+        self._reported = True
         from ._broker_metrics import report
 
         report(self._fleet, meter_provider)

@@ -365,8 +365,11 @@ class App:
 
     def sink(self, s: Any) -> None:
         """Sends the core's observations to ``s`` (``telemetry.Otel``, ``telemetry.JsonLog``
-        or any ``telemetry.Sink``); turns them on."""
+        or any ``telemetry.Sink``); turns them on. An ``Otel`` sink also gets the broker's
+        metrics (``use_broker``)."""
         self._sinks.append(s)
+        if self._broker is not None and callable(getattr(s, "report_broker", None)):
+            s.report_broker(self._broker)
 
     def limit_responses(self, max_bytes: int) -> None:
         """Answers over ``max_bytes`` become the error ``telemetry.RESPONSE_TOO_LARGE``."""
@@ -425,9 +428,13 @@ class App:
         """Scale-out (docs/scale-out.md): the three pushes above are applied here and
         published through ``broker`` (e.g. ``mcp_context.broker.RedisBroker``), whose
         ``run(app)`` task, started with the server, applies the other instances' events
-        through ``_push``. Call before the server starts."""
+        through ``_push``. Its metrics go to an ``Otel`` sink's meter provider (``sink``).
+        Call before the server starts."""
         self._broker = broker
         broker._app = self
+        for s in self._sinks:
+            if callable(getattr(s, "report_broker", None)):
+                s.report_broker(broker)
         self._startup.append(lambda: broker.run(self))
 
     def use_session_store(self, store: Any) -> None:

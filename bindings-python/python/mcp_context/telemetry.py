@@ -197,6 +197,12 @@ class Otel(Sink):
         self.listens = meter.create_gauge(OPEN_LISTENS, description="Open listen subscriptions")
         self.sessions = meter.create_gauge(OPEN_SESSIONS, description="Open 2025-11-25 HTTP sessions")
         self._open: dict[tuple[int, str], Any] = {}  # spans opened at the gate, by (stream, id)
+        self.meter_provider = meter_provider
+
+    def report_broker(self, broker: Any) -> None:
+        """The broker metrics of ``broker`` (``RedisBroker.report_metrics``) on this sink's
+        meter provider: ``App`` calls it when it has both (``sink`` and ``use_broker``)."""
+        broker.report_metrics(self.meter_provider)
 
     def _parent(self, parent: tuple[str, str, int] | None, tracestate: str | None) -> Any:
         if parent is None:

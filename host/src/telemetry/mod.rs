@@ -92,6 +92,11 @@ pub trait Sink: Send + Sync + 'static {
         let _ = (request, header);
         None
     }
+    /// The meter this sink records on, if any: a broker started on the server
+    /// ([`crate::fleet::RedisBroker::start`]) reports its metrics there too.
+    fn meter(&self) -> Option<opentelemetry::metrics::Meter> {
+        None
+    }
 }
 
 /// What the engine holds: middleware in order, sinks, and the wall clock at its start.

@@ -30,6 +30,8 @@ pub struct Otel {
     refusals: Counter<u64>,
     listens: Gauge<u64>,
     sessions: Gauge<u64>,
+    /// Where the metrics go (a broker started on the server reports there too).
+    meter: Meter,
     /// Request spans opened at the gate, by stream and request id, until their observation.
     open: Mutex<HashMap<(StreamId, String), Context>>,
 }
@@ -84,6 +86,7 @@ impl Otel {
                 .with_description("Open 2025-11-25 HTTP sessions")
                 .build(),
             open: Mutex::new(HashMap::new()),
+            meter: meter.clone(),
         }
     }
 }
@@ -114,6 +117,10 @@ fn transport(t: Transport) -> &'static str {
 impl Sink for Otel {
     fn traces(&self) -> bool {
         true
+    }
+
+    fn meter(&self) -> Option<Meter> {
+        Some(self.meter.clone())
     }
 
     fn start(&self, r: &RequestObservation, header: Option<&str>) -> Option<Context> {
