@@ -1082,12 +1082,23 @@ export declare class ServerMachine {
    */
   forgetSession(id: string): number | null
   /**
-   * The fleet's table was loaded (again): forgets here every session `stored` lacks
-   * (ended elsewhere while this instance was not listening), except those with a change
-   * not yet taken. `stored`: the table's ids, and those whose change this instance took and
-   * has not stored yet or took during the load.
+   * One change of session `id` taken by `takeSessionChanges` is settled (stored, or given
+   * up): a table load may replace this machine's state of it again.
    */
-  retainSessions(stored: Array<string>): RetainedSessions
+  sessionChangeSettled(id: string): void
+  /**
+   * A load of the fleet's table starts: the sessions whose change is in flight, or taken
+   * until `sessionLoadEnd`, keep this machine's (newer) state.
+   */
+  sessionLoadBegin(): void
+  /** The load failed: nothing is imported nor forgotten. */
+  sessionLoadAbort(): void
+  /**
+   * The fleet's table (every row the store holds) read at `nowMs`: imports what is not
+   * newer here, forgets here every session the table lacks (ended elsewhere while this
+   * instance was not listening).
+   */
+  sessionLoadEnd(table: Array<SessionRow>, nowMs: number | bigint): SessionLoad
   /** The session `head` names and the replay point of a resumed GET stream. */
   sessionHead(head: HttpRequestHead): SessionHead
   /**
@@ -1451,14 +1462,6 @@ export interface RedisRateBucket {
   keyPrefix: string
 }
 
-/** What `retainSessions` did. */
-export interface RetainedSessions {
-  /** Sessions forgotten here (the table lacks them). */
-  forgotten: number
-  /** Their GET streams open here: end those responses. */
-  streams: Array<number>
-}
-
 /**
  * Chooses which resources to attach to a model's context (docs/rules.md §14.3): keep those whose
  * `annotations.audience` suits `target` (`'user'` / `'assistant'`; absent audience suits
@@ -1504,6 +1507,18 @@ export interface SessionHead {
   after?: number
 }
 
+/** What `sessionLoadEnd` did with the fleet's table. */
+export interface SessionLoad {
+  /** States taken from the table. */
+  imported: number
+  /** Ids whose state this core does not read (left as they were here). */
+  malformed: Array<string>
+  /** Sessions forgotten here (the table lacks them). */
+  forgotten: number
+  /** Their GET streams open here: end those responses. */
+  streams: Array<number>
+}
+
 /** A session channel message read (`decodeSessionMessage`). */
 export interface SessionMessage {
   /** The publishing instance's 16 bytes (skip your own). */
@@ -1512,6 +1527,14 @@ export interface SessionMessage {
   id: string
   /** The session's state, or absent: the session ended. */
   state?: Buffer
+}
+
+/** One row of the fleet's session table (`sessionLoadEnd`). */
+export interface SessionRow {
+  /** The `Mcp-Session-Id`. */
+  id: string
+  /** Its stored state. */
+  state: Buffer
 }
 
 /** How often an idle event stream gets `sseKeepalive()`, in milliseconds. */

@@ -228,8 +228,8 @@ describe('the machines on both engines', () => {
   const names = (C) => Object.getOwnPropertyNames(C.prototype).filter((k) => k !== 'constructor' && !k.startsWith('_')).sort()
   // A fleet's 2025-11-25 sessions (docs/scale-out.md): native engine only, like `Fleet`
   // (the Redis store runs on node-redis, in Node); the wasm engine has none of them yet.
-  const NATIVE_ONLY = ['exportSession', 'forgetSession', 'hasSession', 'importSession', 'retainSessions', 'sessionEvent',
-    'sessionHead', 'sessionStreamFloor', 'shareSessions', 'takeSessionChanges']
+  const NATIVE_ONLY = ['exportSession', 'forgetSession', 'hasSession', 'importSession', 'sessionChangeSettled', 'sessionEvent',
+    'sessionHead', 'sessionLoadAbort', 'sessionLoadBegin', 'sessionLoadEnd', 'sessionStreamFloor', 'shareSessions', 'takeSessionChanges']
   it('have the same methods and accessors', () => {
     assert.deepEqual(names(wasm.ClientMachine), names(napi.ClientMachine))
     assert.deepEqual(names(wasm.ServerMachine), names(napi.ServerMachine).filter((n) => !NATIVE_ONLY.includes(n)))

@@ -47,7 +47,8 @@ it('declares and documents every export in index.d.ts', () => {
     'listen(filter: SubscriptionFilter', 'pollOutput(): ClientOutput | null', 'handleClose(nowMs',
     'insert(method: string', 'lookup(method: string', 'invalidate(notification: string',
     'shareSessions(instance', 'takeSessionChanges(): Array<SessionChange>', 'importSession(id: string',
-    'forgetSession(id: string', 'retainSessions(stored: Array<string>)', 'sessionHead(head: HttpRequestHead', 'sessionEvent(stream', 'sessionStreamFloor(stream',
+    'forgetSession(id: string', 'sessionChangeSettled(id: string)', 'sessionLoadBegin()', 'sessionLoadAbort()',
+    'sessionLoadEnd(table: Array<SessionRow>', 'sessionHead(head: HttpRequestHead', 'sessionEvent(stream', 'sessionStreamFloor(stream',
     'gateRequest(message: Buffer | string', 'httpGateRequest(head: HttpRequestHead', 'gateAdmit(gate',
     'gateRefuse(gate', 'httpGateRefuse(gate', 'splitStdio(bytes',
   ]
@@ -60,7 +61,7 @@ it('declares and documents every export in index.d.ts', () => {
     'OriginErrorConstructor', 'VarValue', 'Scalar', 'ServerConfig', 'ServerOutput', 'Resource',
     'ResourceContents', 'GetPromptResult', 'CacheHint', 'InputRequest', 'MessageContext', 'FailureSpec',
     'ClientConfig', 'ClientOutput', 'SubscriptionFilter', 'CacheHintsIn', 'ContextSelection', 'CallOptions', 'ListOptions',
-    'SessionChange', 'SessionHead', 'SessionEvent', 'SessionMessage', 'RetainedSessions',
+    'SessionChange', 'SessionHead', 'SessionEvent', 'SessionMessage', 'SessionRow', 'SessionLoad',
     'GateRequest']) {
     assert.match(dts, new RegExp(`export (interface|type) ${type}\\b`), type)
   }

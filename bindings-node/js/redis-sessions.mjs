@@ -84,10 +84,6 @@ export class RedisSessionStore {
     this._closed = false
     /** The GET streams open here: stream id -> ends the response. */
     this._streams = new Map()
-    /** Sessions whose change was taken and is not stored yet: id -> count. */
-    this._unstored = new Map()
-    /** During a load of the table: the ids of the changes taken meanwhile. */
-    this._taken = null
     this.connected = false
     this.counters = { stored: 0, ended: 0, imported: 0, forgotten: 0, events: 0, replayed: 0, dropped: 0 }
   }
@@ -147,10 +143,6 @@ export class RedisSessionStore {
   async flush() {
     const changes = this._server.machine.takeSessionChanges()
     if (changes.length === 0) return
-    for (const { id } of changes) {
-      this._unstored.set(id, (this._unstored.get(id) ?? 0) + 1)
-      this._taken?.add(id)
-    }
     try {
       const c = await this._client()
       const multi = c.multi()
@@ -169,11 +161,8 @@ export class RedisSessionStore {
       this._lost(e)
       this.counters.dropped += changes.length
     } finally {
-      for (const { id } of changes) {
-        const left = this._unstored.get(id) - 1
-        if (left > 0) this._unstored.set(id, left)
-        else this._unstored.delete(id)
-      }
+      // in flight until now: a table load kept their state
+      for (const { id } of changes) this._server.machine.sessionChangeSettled(id)
     }
   }
 
@@ -293,25 +282,24 @@ export class RedisSessionStore {
 
   /**
    * Loads the fleet's table: takes every state in it, and forgets the sessions held here that
-   * it lacks (ended elsewhere while the channel was down), except those whose change is in
-   * flight or was taken during the load (the core's `retainSessions`).
+   * it lacks (ended elsewhere while the channel was down), except those whose change is newer
+   * here (the core's `sessionLoadBegin`/`sessionLoadEnd`).
    */
   async _load(lost) {
-    this._taken = new Set(this._unstored.keys())
+    const m = this._server.machine
+    m.sessionLoadBegin()
     let table
-    let keep
     try {
       table = entries(await Promise.race([this._command(['HGETALL', this.key]), lost]))
-      keep = this._taken
-    } finally {
-      this._taken = null
+    } catch (e) {
+      m.sessionLoadAbort()
+      throw e
     }
-    for (const [id, state] of table) {
-      if (!keep.has(String(id))) this._apply(String(id), Buffer.from(state)) // a change in flight here is newer
-    }
-    for (const [id] of table) keep.add(String(id))
-    const { forgotten, streams } = this._server.machine.retainSessions([...keep])
+    const rows = table.map(([id, state]) => ({ id: String(id), state: Buffer.from(state) }))
+    const { imported, malformed, forgotten, streams } = m.sessionLoadEnd(rows, Date.now())
+    this.counters.imported += imported
     this.counters.forgotten += forgotten
+    for (const id of malformed) process.emitWarning(`mcp-context sessions: session ${id}: a state this core does not read`)
     for (const stream of streams) this._streams.get(stream)?.()
     this._server._pump()
   }

@@ -45,9 +45,22 @@ pub struct SessionEvent {
     pub bytes: Buffer,
 }
 
-/// What `retainSessions` did.
+/// One row of the fleet's session table (`sessionLoadEnd`).
 #[napi(object)]
-pub struct RetainedSessions {
+pub struct SessionRow {
+    /// The `Mcp-Session-Id`.
+    pub id: String,
+    /// Its stored state.
+    pub state: Buffer,
+}
+
+/// What `sessionLoadEnd` did with the fleet's table.
+#[napi(object)]
+pub struct SessionLoad {
+    /// States taken from the table.
+    pub imported: u32,
+    /// Ids whose state this core does not read (left as they were here).
+    pub malformed: Vec<String>,
     /// Sessions forgotten here (the table lacks them).
     pub forgotten: u32,
     /// Their GET streams open here: end those responses.
@@ -163,18 +176,49 @@ impl ServerMachine {
         self.inner.machine().forget_session(&id).map(|s| s.0 as f64)
     }
 
-    /// The fleet's table was loaded (again): forgets here every session `stored` lacks
-    /// (ended elsewhere while this instance was not listening), except those with a change
-    /// not yet taken. `stored`: the table's ids, and those whose change this instance took and
-    /// has not stored yet or took during the load.
+    /// One change of session `id` taken by `takeSessionChanges` is settled (stored, or given
+    /// up): a table load may replace this machine's state of it again.
     #[napi(catch_unwind)]
-    pub fn retain_sessions(&mut self, stored: Vec<String>) -> RetainedSessions {
-        let (n, streams) = sessions::retain_sessions(self.inner.machine(), &stored);
+    pub fn session_change_settled(&mut self, id: String) {
+        self.inner.machine().session_change_settled(&id);
+    }
+
+    /// A load of the fleet's table starts: the sessions whose change is in flight, or taken
+    /// until `sessionLoadEnd`, keep this machine's (newer) state.
+    #[napi(catch_unwind)]
+    pub fn session_load_begin(&mut self) {
+        self.inner.machine().session_load_begin();
+    }
+
+    /// The load failed: nothing is imported nor forgotten.
+    #[napi(catch_unwind)]
+    pub fn session_load_abort(&mut self) {
+        self.inner.machine().session_load_abort();
+    }
+
+    /// The fleet's table (every row the store holds) read at `nowMs`: imports what is not
+    /// newer here, forgets here every session the table lacks (ended elsewhere while this
+    /// instance was not listening).
+    #[napi(
+        catch_unwind,
+        ts_args_type = "table: Array<SessionRow>, nowMs: number | bigint"
+    )]
+    pub fn session_load_end(
+        &mut self,
+        env: Env,
+        table: Vec<SessionRow>,
+        now_ms: Int,
+    ) -> Result<SessionLoad> {
+        let now = convert::time_in(&env, &now_ms)?;
+        let rows = table.iter().map(|r| (r.id.as_str(), &r.state[..]));
+        let load = self.inner.machine().session_load_end(rows, now);
         #[allow(clippy::cast_precision_loss)] // stream ids are counters far below 2^53
-        RetainedSessions {
-            forgotten: u32::try_from(n).unwrap_or(u32::MAX),
-            streams: streams.into_iter().map(|s| s as f64).collect(),
-        }
+        Ok(SessionLoad {
+            imported: u32::try_from(load.imported).unwrap_or(u32::MAX),
+            malformed: load.malformed,
+            forgotten: u32::try_from(load.forgotten).unwrap_or(u32::MAX),
+            streams: load.closed.into_iter().map(|s| s.0 as f64).collect(),
+        })
     }
 
     /// The session `head` names and the replay point of a resumed GET stream.

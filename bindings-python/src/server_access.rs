@@ -133,17 +133,38 @@ impl ServerMachine {
         Ok(self.lock()?.forget_session(id).map(|s| s.0))
     }
 
-    /// The fleet's table was loaded again: forgets every session not in ``stored`` (except
-    /// those with a change not yet taken): ``(forgotten, GET streams to close)``.
-    fn retain_sessions(
+    /// One change of session ``id`` taken by ``take_session_changes`` is settled (stored, or
+    /// given up): a table load may replace this machine's state of it again.
+    fn session_change_settled(&self, id: &str) -> PyResult<()> {
+        self.lock()?.session_change_settled(id);
+        Ok(())
+    }
+
+    /// A load of the fleet's table starts: the sessions whose change is in flight, or taken
+    /// until ``session_load_end``, keep this machine's (newer) state.
+    fn session_load_begin(&self) -> PyResult<()> {
+        self.lock()?.session_load_begin();
+        Ok(())
+    }
+
+    /// The load failed: nothing is imported nor forgotten.
+    fn session_load_abort(&self) -> PyResult<()> {
+        self.lock()?.session_load_abort();
+        Ok(())
+    }
+
+    /// The fleet's table (``{id: state}``) read at ``now_ms``: imports what is not newer
+    /// here, forgets what the table lacks. ``(imported, malformed ids, forgotten, GET
+    /// streams to close)``.
+    fn session_load_end(
         &self,
-        stored: std::collections::HashSet<String>,
-    ) -> PyResult<(usize, Vec<u64>)> {
-        let mut closed = Vec::new();
-        let n = self
-            .lock()?
-            .retain_sessions(|id| stored.contains(id), &mut closed);
-        Ok((n, closed.into_iter().map(|s| s.0).collect()))
+        table: std::collections::HashMap<String, Vec<u8>>,
+        now_ms: u64,
+    ) -> PyResult<(usize, Vec<String>, usize, Vec<u64>)> {
+        let rows = table.iter().map(|(id, s)| (id.as_str(), s.as_slice()));
+        let load = self.lock()?.session_load_end(rows, now_ms);
+        let closed = load.closed.into_iter().map(|s| s.0).collect();
+        Ok((load.imported, load.malformed, load.forgotten, closed))
     }
 
     /// ``(session_id, replay_after)`` of a request's headers: the session it names, and

@@ -344,6 +344,73 @@ fn a_table_reload_forgets_the_sessions_the_store_no_longer_has() {
 }
 
 #[test]
+fn a_table_load_keeps_what_is_newer_here_and_forgets_what_the_table_lacks() {
+    let (mut a, mut b) = (
+        I::new(0, ServerConfig::default()),
+        I::new(1000, ServerConfig::default()),
+    );
+    let ping = json!({"jsonrpc": "2.0", "id": 2, "method": "ping"});
+    // Four sessions made on A and stored; B has them all.
+    let mut ids = Vec::new();
+    for t in 0..4 {
+        let (r, _) = a.call("POST", None, &init(1, "2025-06-18"), 10_000 + t);
+        ids.push(r.header("Mcp-Session-Id").unwrap().to_string());
+    }
+    let stored = a.changes();
+    for (id, _) in &stored {
+        a.server.session_change_settled(id);
+    }
+    sync(&stored, &mut b, 50);
+    let [in_flight, taken_during, gone, plain] = [&ids[0], &ids[1], &ids[2], &ids[3]];
+    // A subscribes a resource in `in_flight`: the change is taken, its store not done yet.
+    let sub = req(3, "resources/subscribe", json!({"uri": "notes://1"}));
+    assert_eq!(a.call("POST", Some(in_flight), &sub, 10_100).0.status, 200);
+    let flying = a.changes();
+    assert_eq!(flying.len(), 1);
+    // The table as the store holds it: B's DELETE of `gone` (A missed it), the old states.
+    assert_eq!(b.call("DELETE", Some(gone), &Value::Null, 60).0.status, 200);
+    let mut table: Vec<(String, Vec<u8>)> = Vec::new();
+    for id in [in_flight, taken_during, plain] {
+        table.push((id.clone(), b.server.export_session(id).unwrap()));
+    }
+    table.push(("broken".into(), b"{\"v\":99}".to_vec()));
+    a.server.session_load_begin();
+    // While the table is read, `taken_during` is used on A and its change taken.
+    assert_eq!(
+        a.call("POST", Some(taken_during), &sub, 10_200).0.status,
+        200
+    );
+    assert_eq!(a.changes().len(), 1);
+    let rows = table.iter().map(|(id, s)| (id.as_str(), s.as_slice()));
+    let load = a.server.session_load_end(rows, 10_300);
+    assert_eq!(load.imported, 1, "only `plain`: the others are newer here");
+    assert_eq!(load.malformed, vec!["broken".to_string()]);
+    assert_eq!((load.forgotten, load.closed.len()), (1, 0));
+    assert!(!a.server.has_session(gone));
+    assert_eq!(a.call("POST", Some(gone), &ping, 10_310).0.status, 404);
+    // The newer states were kept: both sessions still hold their subscription.
+    for id in [in_flight, taken_during] {
+        let state: Value = serde_json::from_slice(&a.server.export_session(id).unwrap()).unwrap();
+        assert_eq!(state["subs"], json!(["notes://1"]), "{id}");
+    }
+    // Once settled, a change no longer shields its session: a load replaces its state.
+    a.server.session_change_settled(in_flight);
+    a.server.session_load_begin();
+    let rows = table.iter().map(|(id, s)| (id.as_str(), s.as_slice()));
+    let load = a.server.session_load_end(rows, 10_400);
+    assert_eq!(load.imported, 2, "`in_flight` and `plain`");
+    let state: Value =
+        serde_json::from_slice(&a.server.export_session(in_flight).unwrap()).unwrap();
+    assert_eq!(state["subs"], json!([]));
+    // An aborted load forgets nothing, and a table read without a load begun only imports.
+    a.server.session_load_begin();
+    a.server.session_load_abort();
+    let load = a.server.session_load_end(std::iter::empty(), 10_500);
+    assert_eq!((load.imported, load.forgotten), (0, 0));
+    assert!(a.server.has_session(plain));
+}
+
+#[test]
 fn a_channel_message_reads_its_origin_by_length() {
     // Random origin bytes hold `\n` one time in sixteen: a reader that searched for the
     // first `\n` took part of the origin for the id, and missed the end of a session.

@@ -221,6 +221,7 @@ impl Engine {
     /// Runs `f` on the machine with the current time, drains it, then hands the events it
     /// produced to their handlers (outside the lock).
     /// The meters of the telemetry sinks, in order ([`crate::telemetry::Sink::meter`]).
+    #[cfg(feature = "redis")] // for the broker
     pub(crate) fn meters(&self) -> Vec<opentelemetry::metrics::Meter> {
         let sinks = &self.handlers.layers.sinks;
         sinks.iter().filter_map(|s| s.meter()).collect()

@@ -54,6 +54,7 @@ impl Notifier {
     }
 
     /// The meters of the server's sinks (an [`crate::telemetry::Otel`]'s), in order.
+    #[cfg(feature = "redis")] // for the broker
     pub(crate) fn meters(&self) -> Vec<opentelemetry::metrics::Meter> {
         self.engine.meters()
     }

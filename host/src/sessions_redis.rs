@@ -21,7 +21,7 @@
 //! stream event stored (`ZADD`, trimmed, expiring) before it is written, and replayed on a
 //! `GET` with `Last-Event-ID`.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::{HashMap, VecDeque};
 use std::hash::{BuildHasher, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -60,15 +60,6 @@ struct Inner {
     dropped: AtomicU64,
     events: AtomicU64,
     engine: Mutex<Option<Arc<Engine>>>,
-    /// Sessions whose change is taken from the core and not yet stored, and while the table
-    /// loads, every session whose change was taken since the load began.
-    in_flight: Mutex<InFlight>,
-}
-
-#[derive(Default)]
-struct InFlight {
-    unstored: HashMap<String, u32>,
-    taken: Option<HashSet<String>>,
 }
 
 impl std::fmt::Debug for RedisSessionStore {
@@ -121,7 +112,6 @@ impl RedisSessionStore {
                 dropped: AtomicU64::new(0),
                 events: AtomicU64::new(0),
                 engine: Mutex::new(None),
-                in_flight: Mutex::new(InFlight::default()),
             }),
         })
     }
@@ -208,7 +198,6 @@ impl RedisSessionStore {
         if changes.is_empty() {
             return;
         }
-        self.taken(&changes, true);
         let mut pipe = redis::pipe();
         pipe.atomic();
         for change in &changes {
@@ -240,35 +229,18 @@ impl RedisSessionStore {
             ),
             None => false,
         };
-        self.taken(&changes, false);
+        engine.input(|st, _| {
+            // in flight until now: a table load kept their state
+            for c in &changes {
+                let (SessionChange::Stored { id, .. } | SessionChange::Ended { id }) = c;
+                st.server.session_change_settled(id);
+            }
+        });
         if !stored {
             self.lost().await;
             self.inner
                 .dropped
                 .fetch_add(changes.len() as u64, Ordering::Relaxed);
-        }
-    }
-
-    /// Counts `changes` in flight (`start`) or done.
-    fn taken(&self, changes: &[SessionChange], start: bool) {
-        let mut f = self
-            .inner
-            .in_flight
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
-        for change in changes {
-            let (SessionChange::Stored { id, .. } | SessionChange::Ended { id }) = change;
-            if start {
-                *f.unstored.entry(id.clone()).or_default() += 1;
-                if let Some(taken) = &mut f.taken {
-                    taken.insert(id.clone());
-                }
-            } else if let Some(n) = f.unstored.get_mut(id) {
-                *n -= 1;
-                if *n == 0 {
-                    f.unstored.remove(id);
-                }
-            }
         }
     }
 
@@ -408,22 +380,13 @@ impl RedisSessionStore {
 impl RedisSessionStore {
     /// Loads the fleet's table: takes every state in it, and forgets the sessions held here
     /// that it lacks (ended elsewhere while the channel was down), except those whose change
-    /// is in flight or was taken during the load (the core's `retain_sessions`).
+    /// is newer here (the core's `session_load_begin`/`session_load_end`).
     async fn load(
         &self,
         engine: &Arc<Engine>,
         c: &mut MultiplexedConnection,
     ) -> redis::RedisResult<()> {
-        let lock = || {
-            self.inner
-                .in_flight
-                .lock()
-                .unwrap_or_else(PoisonError::into_inner)
-        };
-        {
-            let mut f = lock();
-            f.taken = Some(f.unstored.keys().cloned().collect());
-        }
+        engine.input(|st, _| st.server.session_load_begin());
         let table = timeout(
             DEADLINE,
             redis::cmd("HGETALL")
@@ -432,21 +395,19 @@ impl RedisSessionStore {
         )
         .await
         .unwrap_or_else(|_| timed_out());
-        let mut keep = lock().taken.take().unwrap_or_default();
-        let table = table?;
-        for (id, state) in &table {
-            // A change in flight here is newer than the table.
-            if !keep.contains(id) {
-                apply(engine, id, Some(state));
+        let table = match table {
+            Ok(table) => table,
+            Err(e) => {
+                engine.input(|st, _| st.server.session_load_abort());
+                return Err(e);
             }
-        }
-        keep.extend(table.into_keys());
-        let mut closed = Vec::new();
-        engine.input(|st, _| {
-            st.server
-                .retain_sessions(|id| keep.contains(id), &mut closed)
+        };
+        let load = engine.input(|st, now| {
+            let rows = table.iter().map(|(id, s)| (id.as_str(), s.as_slice()));
+            st.server.session_load_end(rows, now)
         });
-        for stream in closed {
+        // `load.malformed`: states this core does not read stay as they were here (as `apply`)
+        for stream in load.closed {
             engine.forget_stream(stream);
         }
         Ok(())

@@ -71,13 +71,3 @@ pub fn decode_message(bytes: &[u8]) -> Option<(Vec<u8>, String, Option<Vec<u8>>)
         m.state.map(<[u8]>::to_vec),
     ))
 }
-
-/// [`Server::retain_sessions`] with the ids the fleet's table holds (and those with a change
-/// in flight): `(forgotten, GET streams to close)`.
-#[must_use]
-pub fn retain_sessions(server: &mut Server, stored: &[String]) -> (usize, Vec<u64>) {
-    let stored: std::collections::HashSet<&str> = stored.iter().map(String::as_str).collect();
-    let mut closed = Vec::new();
-    let n = server.retain_sessions(|id| stored.contains(id), &mut closed);
-    (n, closed.into_iter().map(|s| s.0).collect())
-}

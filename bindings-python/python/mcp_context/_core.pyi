@@ -1221,9 +1221,20 @@ class ServerMachine:
     def forget_session(self, id: str) -> int | None:
         """Forgets session ``id`` here (ended elsewhere); its GET stream, if open here."""
 
-    def retain_sessions(self, stored: set[str]) -> tuple[int, list[int]]:
-        """After loading the fleet's table again: forgets every session not in ``stored``
-        (except those with a change not yet taken): ``(forgotten, GET streams to close)``."""
+    def session_change_settled(self, id: str) -> None:
+        """One change of session ``id`` taken by ``take_session_changes`` is settled (stored,
+        or given up): a table load may replace this machine's state of it again."""
+
+    def session_load_begin(self) -> None:
+        """A load of the fleet's table starts: sessions whose change is in flight, or taken
+        until ``session_load_end``, keep this machine's (newer) state."""
+
+    def session_load_abort(self) -> None:
+        """The load failed: nothing is imported nor forgotten."""
+
+    def session_load_end(self, table: Mapping[str, builtins.bytes], now_ms: int) -> tuple[int, list[str], int, list[int]]:
+        """The fleet's table read at ``now_ms``: imports what is not newer here, forgets what
+        the table lacks: ``(imported, malformed ids, forgotten, GET streams to close)``."""
 
     def session_head(self, headers: Mapping[str, str] | Sequence[tuple[str | builtins.bytes, str | builtins.bytes]]) -> tuple[str | None, int | None]:
         """The session a request names, and the event number a resumed GET replays after."""

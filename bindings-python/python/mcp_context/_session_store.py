@@ -76,10 +76,6 @@ class RedisSessionStore:
         self.connected = False
         """Whether the channel is subscribed (the table is being kept)."""
         self.stored = self.ended = self.imported = self.forgotten = 0
-        self._unstored: dict[str, int] = {}
-        """Sessions whose change is taken from the core and not yet stored (in flight)."""
-        self._taken: set[str] | None = None
-        """While the table loads: the sessions whose change was taken since it started."""
         self.events = self.replayed = self.dropped = 0
 
     # --- the hooks the ASGI runner calls ---------------------------------------------------
@@ -113,10 +109,6 @@ class RedisSessionStore:
         changes = m.take_session_changes()
         if not changes:
             return
-        for sid, _ in changes:
-            self._unstored[sid] = self._unstored.get(sid, 0) + 1
-            if self._taken is not None:
-                self._taken.add(sid)
         try:
             async with self.redis.pipeline(transaction=True) as p:
                 for sid, state in changes:
@@ -136,10 +128,8 @@ class RedisSessionStore:
             self.dropped += len(changes)
             log.warning("session changes not stored (Redis unavailable): %s", e)
         finally:
-            for sid, _ in changes:
-                left = self._unstored.pop(sid) - 1
-                if left:
-                    self._unstored[sid] = left
+            for sid, _ in changes:  # in flight until now: a table load kept their state
+                m.session_change_settled(sid)
 
     async def opened(self, session: str, after: int | None, stream: int) -> list[bytes]:
         """A GET stream opened on this instance: the stored events to replay first (after
@@ -211,22 +201,22 @@ class RedisSessionStore:
     async def _load(self, client: Any) -> None:
         """Loads the fleet's table: takes every state in it, and forgets the sessions held
         here that it lacks (ended elsewhere while the channel was down), except those whose
-        change is in flight or was taken during the load (the core's ``retain_sessions``)."""
-        self._taken = set(self._unstored)
-        try:
-            table = await asyncio.wait_for(client.hgetall(self.key), 4)
-            keep = self._taken
-        finally:
-            self._taken = None
-        for sid, state in table.items():
-            if sid.decode() not in keep:  # a change in flight here is newer than the table
-                self._apply(sid.decode(), state)
+        change is newer here (the core's ``session_load_begin``/``session_load_end``)."""
         m = self._machine()
         if m is None:
             return
-        keep.update(sid.decode() for sid in table)
-        forgotten, streams = m.retain_sessions(keep)
+        m.session_load_begin()
+        try:
+            table = await asyncio.wait_for(client.hgetall(self.key), 4)
+        except BaseException:
+            m.session_load_abort()
+            raise
+        rows = {sid.decode(): bytes(state) for sid, state in table.items()}
+        imported, malformed, forgotten, streams = m.session_load_end(rows, _now())
+        self.imported += imported
         self.forgotten += forgotten
+        for sid in malformed:
+            log.warning("session %s: a state this core does not read", sid)
         for stream in streams:
             self._end_stream(stream)
 

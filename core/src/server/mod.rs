@@ -159,8 +159,8 @@ pub use io::{BodyKind, Ctx, Output, Received, StreamId, Transmit, Transport};
 pub use legacy::LEGACY_VERSIONS;
 #[cfg(all(feature = "alloc", feature = "legacy"))]
 pub use legacy::{
-    SESSION_ORIGIN_LEN, SessionChange, SessionEvent, SessionImportError, SessionMessage,
-    session_event_seq,
+    SESSION_ORIGIN_LEN, SessionChange, SessionEvent, SessionImportError, SessionLoad,
+    SessionMessage, session_event_seq,
 };
 #[cfg(feature = "alloc")]
 pub use machine::Server;

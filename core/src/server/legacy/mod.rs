@@ -36,8 +36,8 @@ use alloc::vec::Vec;
 use session::negotiated;
 pub(crate) use session::{Bounds, Sessions};
 pub use shared::{
-    SESSION_ORIGIN_LEN, SessionChange, SessionEvent, SessionImportError, SessionMessage,
-    session_event_seq,
+    SESSION_ORIGIN_LEN, SessionChange, SessionEvent, SessionImportError, SessionLoad,
+    SessionMessage, session_event_seq,
 };
 
 use super::io::{Ctx, StreamId, Transport};

@@ -46,6 +46,11 @@ pub(crate) struct Sessions {
     pub(super) track: bool,
     /// Ids whose state changed since the host last took them (`true`: still open).
     pub(super) changes: VecMap<String, bool>,
+    /// Ids whose change the host took and has not reported stored yet (how many times).
+    pub(super) unstored: VecMap<String, u32>,
+    /// While the host loads the fleet's table: the ids whose change was unstored when the
+    /// load began or taken since (newer than what the table holds).
+    pub(super) loading: Option<VecSet<String>>,
     /// The instance's own bytes, mixed into every id: two instances of a fleet (same keys,
     /// same clock millisecond, same counter) never mint the same id.
     pub(super) instance: alloc::vec::Vec<u8>,

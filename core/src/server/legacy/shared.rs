@@ -47,6 +47,21 @@ pub enum SessionChange {
     },
 }
 
+/// What [`Server::session_load_end`] did with the fleet's table.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct SessionLoad {
+    /// States taken from the table.
+    pub imported: usize,
+    /// Ids whose state this core does not read ([`SessionImportError::Malformed`]): left as
+    /// they were here.
+    pub malformed: Vec<String>,
+    /// Sessions forgotten here: the table lacks them.
+    pub forgotten: usize,
+    /// The GET streams of the forgotten sessions, for the host to close.
+    pub closed: Vec<StreamId>,
+}
+
 /// Why [`Server::import_session`] refused a state.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SessionImportError {
@@ -150,8 +165,22 @@ impl Server {
     /// Appends the session changes since the last call (after `handle_http`): store each
     /// [`SessionChange::Stored`] before the answer is sent, so the client's next request
     /// finds the session on any instance.
+    ///
+    /// Each change taken is unstored until the host reports it settled
+    /// ([`Server::session_change_settled`], once per change, stored or not): until then a
+    /// load of the fleet's table ([`Server::session_load_end`]) keeps this machine's state
+    /// of that session, which is newer than the table's.
     pub fn take_session_changes(&mut self, out: &mut Vec<SessionChange>) {
-        let changes = core::mem::take(&mut self.legacy.sessions.changes);
+        let sessions = &mut self.legacy.sessions;
+        let changes = core::mem::take(&mut sessions.changes);
+        for (id, _) in changes.iter() {
+            if let Some(n) = sessions.unstored.get_or_insert_with(id.clone(), || 0) {
+                *n += 1;
+            }
+            if let Some(loading) = &mut sessions.loading {
+                loading.add(id.clone());
+            }
+        }
         for (id, open) in changes.iter() {
             if !open {
                 out.push(SessionChange::Ended { id: id.clone() });
@@ -345,6 +374,69 @@ impl Server {
             false
         });
         before - legacy.sessions.map.len()
+    }
+
+    /// The host is done with one change of session `id` it took
+    /// ([`Server::take_session_changes`]): stored in the fleet's store, or given up (the
+    /// store failed). Once every change taken of `id` is settled, a table load may replace
+    /// or forget this machine's state of it again.
+    pub fn session_change_settled(&mut self, id: &str) {
+        let unstored = &mut self.legacy.sessions.unstored;
+        if let Some(n) = unstored.get_mut(id) {
+            *n -= 1;
+            if *n == 0 {
+                unstored.remove(id);
+            }
+        }
+    }
+
+    /// The host starts loading the fleet's whole table (after its change channel was
+    /// (re)subscribed): from now until [`Server::session_load_end`] (or
+    /// [`Server::session_load_abort`]), the sessions with an unstored change and those whose
+    /// change is taken meanwhile keep this machine's state. A second call starts over.
+    pub fn session_load_begin(&mut self) {
+        let sessions = &mut self.legacy.sessions;
+        let mut loading = VecSet::new();
+        for (id, _) in sessions.unstored.iter() {
+            loading.add(id.clone());
+        }
+        sessions.loading = Some(loading);
+    }
+
+    /// The load failed (the store did not answer): nothing is imported nor forgotten.
+    pub fn session_load_abort(&mut self) {
+        self.legacy.sessions.loading = None;
+    }
+
+    /// The fleet's table (`table`: every id and state the store holds) was read at `now_ms`
+    /// after [`Server::session_load_begin`]: imports each state ([`Server::import_session`])
+    /// except for the sessions whose change is newer here (module docs), then forgets the
+    /// sessions the table lacks ([`Server::retain_sessions`]: they ended on another instance
+    /// while this one was not listening). Without a load begun, only imports.
+    pub fn session_load_end<'t>(
+        &mut self,
+        table: impl IntoIterator<Item = (&'t str, &'t [u8])>,
+        now_ms: u64,
+    ) -> SessionLoad {
+        let newer = self.legacy.sessions.loading.take();
+        let is_newer = |id: &str| newer.as_ref().is_some_and(|n| n.contains_key(id));
+        let mut load = SessionLoad::default();
+        let mut stored = VecSet::new();
+        for (id, state) in table {
+            stored.add(String::from(id));
+            if is_newer(id) {
+                continue;
+            }
+            match self.import_session(id, state, now_ms) {
+                Ok(()) => load.imported += 1,
+                Err(SessionImportError::Malformed) => load.malformed.push(String::from(id)),
+            }
+        }
+        if newer.is_some() {
+            let keep = |id: &str| stored.contains_key(id) || is_newer(id);
+            load.forgotten = self.retain_sessions(keep, &mut load.closed);
+        }
+        load
     }
 
     /// Frames `data` (one transmit's bytes for `stream`) as the next event of the session
