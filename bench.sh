@@ -3,7 +3,10 @@
 # packaged runners in one run, ours next to the official SDKs, rmcp and the floors, with
 # ratios. Installs what it needs like test.sh (cached under $MCP_CACHE); not part of test.sh.
 #
-#   ./bench.sh [--seconds S] [--rounds R] [--only stdio|http|node|python|listens]
+#   ./bench.sh [--seconds S] [--rounds R] [--only stdio|http|node|python|listens|offcost]
+#
+# `--only offcost` (only when asked): each runner with telemetry and middleware off against the
+# same runner before they existed (benches/run/offcost.sh; builds that commit once).
 #
 # Every server of a table runs in its own process and is driven by the same client in the same
 # run, in interleaved rounds (the best round of each kept: the machine is shared and a slow
@@ -26,7 +29,7 @@ while [ $# -gt 0 ]; do
     --seconds) SECS="$2"; shift 2 ;;
     --rounds) ROUNDS="$2"; shift 2 ;;
     --only) ONLY="$2"; shift 2 ;;
-    *) echo "usage: $0 [--seconds S] [--rounds R] [--only stdio|http|node|python|listens]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--seconds S] [--rounds R] [--only stdio|http|node|python|listens|offcost]" >&2; exit 2 ;;
   esac
 done
 want() { [ -z "$ONLY" ] || [ "$ONLY" = "$1" ]; }
@@ -233,6 +236,12 @@ if want listens; then
     echo "(benches/run/listens.sh is not there yet)"
   fi
   echo
+fi
+
+# ---- telemetry off against before it existed (issue 32) -------------------------------------
+if [ "$ONLY" = offcost ]; then
+  . benches/run/offcost.sh
+  exit 0
 fi
 
 # ---- the targets of issue 34 -----------------------------------------------------------------

@@ -109,7 +109,7 @@ fi
 
 step "benches compile"
 cargo check -p mcp-context-benches --benches
-bash -n bench.sh   # the benchmark command (not run here: ./bench.sh)
+bash -n bench.sh && for f in benches/run/*.sh; do bash -n "$f"; done   # the benchmark command and its parts (not run here: ./bench.sh)
 
 step "examples build and run; the reference router's tests"
 cargo run -q -p mcp-context-examples --bin templates
@@ -249,15 +249,7 @@ fi
 # The package's telemetry and middleware against the OpenTelemetry JS SDK (in-memory span and
 # metric exporters; OTLP/HTTP exporters), both engines, stdio and HTTP: pinned by tests/otel-node/package-lock.json,
 # installed once under $MCP_CACHE and linked in (docs/operations.md).
-OTEL_NODE="$MCP_CACHE/node-otel-$(cat tests/otel-node/package.json tests/otel-node/package-lock.json | sha256sum | cut -c1-12)"
-if [ ! -f "$OTEL_NODE/.complete" ]; then
-  rm -rf "$OTEL_NODE"
-  mkdir -p "$OTEL_NODE"
-  cp tests/otel-node/package.json tests/otel-node/package-lock.json "$OTEL_NODE/"
-  (cd "$OTEL_NODE" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error)
-  touch "$OTEL_NODE/.complete"
-fi
-ln -sfn "$OTEL_NODE/node_modules" tests/otel-node/node_modules
+. scripts/otel-node.sh
 # otlp.test.mjs: the OTLP/HTTP exporters to tests/otlp/receiver.py on the Python venv.
 MCP_OTLP_PYTHON="$PYVENV/bin/python" node --test tests/otel-node/
 # The pinned tools of examples/node (the official TypeScript client, Node 22 and the

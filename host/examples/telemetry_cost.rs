@@ -5,6 +5,10 @@
 //! alternate off/on; best of each.
 //!
 //! `cargo run --release -p mcp-context-primitives-host --example telemetry_cost -- [seconds] [rounds]`
+//!
+//! `telemetry_cost serve-http PORT off|on` serves the same app over HTTP on 127.0.0.1:PORT
+//! (prints `listening PORT`) for an HTTP load client: `./bench.sh --only offcost` drives it
+//! with wrk, off against on in the same run.
 
 use std::time::{Duration, Instant};
 
@@ -82,6 +86,19 @@ async fn round(on: bool, seconds: f64) -> f64 {
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("serve-http") {
+        let port: u16 = args.get(2).and_then(|p| p.parse().ok()).expect("PORT");
+        let on = args.get(3).map(String::as_str) == Some("on");
+        let host = app(on).build().expect("build");
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", port))
+            .await
+            .expect("bind");
+        println!("listening {port}");
+        host.serve_http(listener, std::future::pending())
+            .await
+            .expect("serve");
+        return;
+    }
     let seconds = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(3.0);
     let rounds = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(3);
     let (mut off, mut on) = (0f64, 0f64);
