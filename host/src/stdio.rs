@@ -57,7 +57,7 @@ pub(crate) struct LineOut {
 struct Pending {
     bytes: Vec<u8>,
     closed: bool,
-    /// The reader is handing a chunk to the machine: no wake-up until it is done.
+    /// The reader is handing a chunk to the machine: the writer waits until it is done.
     held: bool,
     /// The blocking writer waits on [`LineOut::parked`].
     writer_parked: bool,
@@ -141,15 +141,15 @@ impl LineOut {
         buf.clear();
     }
 
-    /// Waits for queued bytes and swaps them into `buf` (whose old contents are dropped);
-    /// `false` once closed and everything was taken.
+    /// Waits for queued bytes that the reader does not hold and swaps them into `buf` (whose
+    /// old contents are dropped); `false` once closed and everything was taken.
     async fn take(&self, buf: &mut Vec<u8>) -> bool {
         Self::recycle(buf);
         loop {
             let notified = self.ready.notified();
             {
                 let mut p = self.lock();
-                if !p.bytes.is_empty() {
+                if !p.bytes.is_empty() && !p.held {
                     std::mem::swap(&mut p.bytes, buf);
                     return true;
                 }
@@ -166,7 +166,7 @@ impl LineOut {
         Self::recycle(buf);
         let mut p = self.lock();
         loop {
-            if !p.bytes.is_empty() {
+            if !p.bytes.is_empty() && !p.held {
                 std::mem::swap(&mut p.bytes, buf);
                 return true;
             }
