@@ -21,6 +21,7 @@ use crate::handler::{
     MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest, ToolReply, ToolRequest,
 };
 use crate::host::Host;
+use crate::ids::IdMap;
 
 pub(crate) type ReadFn =
     Arc<dyn Fn(ReadRequest, Context) -> BoxFuture<HandlerResult<ReadReply>> + Send + Sync>;
@@ -39,12 +40,12 @@ pub(crate) type CompleteFn =
 #[derive(Default)]
 pub(crate) struct Handlers {
     pub(crate) resources: HashMap<String, ReadFn>,
-    pub(crate) templates: HashMap<TemplateId, (String, ReadFn)>,
+    pub(crate) templates: IdMap<TemplateId, (String, ReadFn)>,
     pub(crate) unlisted: Option<ReadFn>,
     pub(crate) prompts: HashMap<String, PromptFn>,
     pub(crate) tools: HashMap<String, ToolFn>,
     pub(crate) complete_prompt: HashMap<String, CompleteFn>,
-    pub(crate) complete_template: HashMap<TemplateId, CompleteFn>,
+    pub(crate) complete_template: IdMap<TemplateId, CompleteFn>,
     pub(crate) methods: HashMap<String, MethodFn>,
     pub(crate) list: Option<ListFn>,
     pub(crate) layers: crate::telemetry::Layers,

@@ -30,6 +30,7 @@ use crate::handler::{
     BoxFuture, CompleteRequest, Context, HandlerResult, ListPage, ListRequest, MethodReply,
     MethodRequest, PromptReply, PromptRequest, ReadReply, ReadRequest, ToolReply, ToolRequest,
 };
+use crate::ids::IdMap;
 use crate::telemetry::Call;
 
 mod gate;
@@ -79,12 +80,12 @@ pub(crate) type Claimed = (Vec<Transmit>, Option<mpsc::UnboundedReceiver<Transmi
 /// What the mutex guards.
 pub(crate) struct State {
     pub(crate) server: Server,
-    sinks: HashMap<StreamId, Sink>,
-    tokens: HashMap<Handle, CancellationToken>,
+    sinks: IdMap<StreamId, Sink>,
+    tokens: IdMap<Handle, CancellationToken>,
     /// The deadline the timer task sleeps until.
     pub(super) armed: Option<u64>,
     /// HTTP `traceparent` headers by stream, kept while a sink wants them.
-    trace_headers: HashMap<StreamId, String>,
+    trace_headers: IdMap<StreamId, String>,
 }
 
 pub(crate) struct Engine {
@@ -113,10 +114,10 @@ impl Engine {
         Arc::new(Self {
             state: Mutex::new(State {
                 server,
-                sinks: HashMap::new(),
-                tokens: HashMap::new(),
+                sinks: IdMap::default(),
+                tokens: IdMap::default(),
                 armed: None,
-                trace_headers: HashMap::new(),
+                trace_headers: IdMap::default(),
             }),
             handlers,
             start: Instant::now(),
@@ -299,12 +300,13 @@ impl Engine {
     ) {
         match event {
             Event::ReadResource(e) => {
-                let handler = match &e.target {
-                    ReadTarget::Resource => self.handlers.resources.get(&e.uri),
-                    ReadTarget::Template { id, .. } => {
-                        self.handlers.templates.get(id).map(|(_, h)| h)
-                    }
-                    ReadTarget::Unlisted => self.handlers.unlisted.as_ref(),
+                let (handler, template) = match &e.target {
+                    ReadTarget::Resource => (self.handlers.resources.get(&e.uri), None),
+                    ReadTarget::Template { id, .. } => match self.handlers.templates.get(id) {
+                        Some((t, h)) => (Some(h), Some(t)),
+                        None => (None, None),
+                    },
+                    ReadTarget::Unlisted => (self.handlers.unlisted.as_ref(), None),
                 };
                 let Some(handler) = handler else {
                     return self.finish::<ReadReply>(
@@ -313,12 +315,10 @@ impl Engine {
                         |_, _, _| Ok(()),
                     );
                 };
-                let (template, variables) = match e.target {
-                    ReadTarget::Template { id, variables } => (
-                        self.handlers.templates.get(&id).map(|(t, _)| t.clone()),
-                        variables,
-                    ),
-                    _ => (None, Vec::new()),
+                let template = template.cloned();
+                let variables = match e.target {
+                    ReadTarget::Template { variables, .. } => variables,
+                    _ => Vec::new(),
                 };
                 let Ok(call) = self.admit::<ReadReply>(
                     gated,

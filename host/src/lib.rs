@@ -43,6 +43,7 @@ pub mod fleet;
 mod handler;
 mod host;
 pub mod http;
+mod ids;
 mod notify;
 pub mod protect;
 #[cfg(feature = "redis")]

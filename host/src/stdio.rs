@@ -5,7 +5,9 @@
 //! `Server::handle_line_too_long`) and hands each to the machine in place: a handler that is
 //! ready at once is answered without a task or a channel. Every transmit is appended, with
 //! its `\n`, to one output buffer ([`LineOut`]); the writer takes the whole buffer at once,
-//! so a chunk of pipelined requests costs one write, not one per answer. On this process's
+//! and is woken once per chunk of input (when the reader has handed every line of it to the
+//! machine), so a chunk of pipelined requests costs one wake-up and one write, not one per
+//! answer. On this process's
 //! stdin and stdout ([`Host::serve_stdio`]) the reader and the writer are two threads doing
 //! blocking reads and writes (no hop through tokio's blocking pool per read or write);
 //! handlers that wait still run on the tokio runtime. At the end of input the host waits for
@@ -14,7 +16,7 @@
 //! once everything is written.
 
 use std::io::{self, Read, Write};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, PoisonError};
 
 use mcp_context::server::{Ctx, StreamId};
 use mcp_context::stdio::{Line, LineSplitter};
@@ -38,15 +40,27 @@ pub async fn serve_stdio(app: App) -> io::Result<()> {
 
 /// The bytes waiting to be written on a stdio connection: every transmit and its `\n`,
 /// appended under a lock; the writer swaps the whole buffer out at once.
+///
+/// While the reader hands a chunk of input to the machine it holds the buffer
+/// ([`LineOut::hold`]): the answers of that chunk wake the writer once, when the chunk is
+/// done ([`LineOut::release`]), and go out in one write, rather than waking it for the first
+/// answer and leaving the rest for another write.
 pub(crate) struct LineOut {
     pending: Mutex<Pending>,
+    /// Wakes an async writer ([`Host::serve`]).
     ready: Notify,
+    /// Wakes the blocking writer thread ([`Host::serve_stdio`]) when it is parked.
+    parked: Condvar,
 }
 
 #[derive(Default)]
 struct Pending {
     bytes: Vec<u8>,
     closed: bool,
+    /// The reader is handing a chunk to the machine: the writer waits until it is done.
+    held: bool,
+    /// The blocking writer waits on [`LineOut::parked`].
+    writer_parked: bool,
 }
 
 /// A spare buffer that grew past this is given back to the allocator after a write.
@@ -57,47 +71,85 @@ impl LineOut {
         Arc::new(Self {
             pending: Mutex::new(Pending::default()),
             ready: Notify::new(),
+            parked: Condvar::new(),
         })
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Pending> {
+    fn lock(&self) -> MutexGuard<'_, Pending> {
         self.pending.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// Queues one message and its line end; wakes the writer if the buffer was empty.
+    /// Wakes whichever writer waits (`parked`: the blocking one, under the lock just let go).
+    fn wake(&self, parked: bool) {
+        if parked {
+            self.parked.notify_one();
+        } else {
+            // `notify_one` leaves a permit when nobody waits: no wake-up is lost.
+            self.ready.notify_one();
+        }
+    }
+
+    /// Queues one message and its line end; wakes the writer if the buffer was empty and
+    /// the reader does not hold it.
     pub(crate) fn push(&self, message: &[u8]) {
-        let was_empty = {
+        let (wake, parked) = {
             let mut p = self.lock();
             let was_empty = p.bytes.is_empty();
             p.bytes.reserve(message.len() + 1);
             p.bytes.extend_from_slice(message);
             p.bytes.push(b'\n');
-            was_empty
+            (was_empty && !p.held, p.writer_parked)
         };
-        if was_empty {
-            self.ready.notify_one();
+        if wake {
+            self.wake(parked);
+        }
+    }
+
+    /// The reader starts handing a chunk of input to the machine.
+    fn hold(&self) {
+        self.lock().held = true;
+    }
+
+    /// The chunk is done: the writer takes what it produced (one wake-up, one write).
+    fn release(&self) {
+        let (wake, parked) = {
+            let mut p = self.lock();
+            p.held = false;
+            (!p.bytes.is_empty(), p.writer_parked)
+        };
+        if wake {
+            self.wake(parked);
         }
     }
 
     /// No more messages: the writer ends once what is queued is written.
     fn close(&self) {
-        self.lock().closed = true;
-        self.ready.notify_one();
+        let parked = {
+            let mut p = self.lock();
+            p.closed = true;
+            p.held = false;
+            p.writer_parked
+        };
+        self.wake(parked);
     }
 
-    /// Waits for queued bytes and swaps them into `buf` (whose old contents are dropped);
-    /// `false` once closed and everything was taken.
-    async fn take(&self, buf: &mut Vec<u8>) -> bool {
+    /// Drops `buf`'s old contents (and its memory if it grew past [`KEEP`]).
+    fn recycle(buf: &mut Vec<u8>) {
         if buf.capacity() > KEEP {
             *buf = Vec::new();
         }
         buf.clear();
+    }
+
+    /// Waits for queued bytes that the reader does not hold and swaps them into `buf` (whose
+    /// old contents are dropped); `false` once closed and everything was taken.
+    async fn take(&self, buf: &mut Vec<u8>) -> bool {
+        Self::recycle(buf);
         loop {
-            // `notify_one` leaves a permit when nobody waits: no wake-up is lost.
             let notified = self.ready.notified();
             {
                 let mut p = self.lock();
-                if !p.bytes.is_empty() {
+                if !p.bytes.is_empty() && !p.held {
                     std::mem::swap(&mut p.bytes, buf);
                     return true;
                 }
@@ -106,6 +158,24 @@ impl LineOut {
                 }
             }
             notified.await;
+        }
+    }
+
+    /// [`LineOut::take`] for a writer thread: parks on the condition variable.
+    fn take_blocking(&self, buf: &mut Vec<u8>) -> bool {
+        Self::recycle(buf);
+        let mut p = self.lock();
+        loop {
+            if !p.bytes.is_empty() && !p.held {
+                std::mem::swap(&mut p.bytes, buf);
+                return true;
+            }
+            if p.closed {
+                return false;
+            }
+            p.writer_parked = true;
+            p = self.parked.wait(p).unwrap_or_else(PoisonError::into_inner);
+            p.writer_parked = false;
         }
     }
 }
@@ -122,12 +192,12 @@ impl Host {
         let (read_done, read_rx) = oneshot::channel();
         let (write_done, write_rx) = oneshot::channel();
         {
-            let (engine, rt) = (engine.clone(), rt.clone());
+            let (engine, out) = (engine.clone(), out.clone());
             std::thread::Builder::new()
                 .name("mcp-stdin".to_owned())
                 .spawn(move || {
                     let _rt = rt.enter();
-                    let r = read_blocking(&engine, ctx, max_line);
+                    let r = read_blocking(&engine, &out, ctx, max_line);
                     let _ = read_done.send(r);
                 })?;
         }
@@ -136,7 +206,7 @@ impl Host {
             std::thread::Builder::new()
                 .name("mcp-stdout".to_owned())
                 .spawn(move || {
-                    let _ = write_done.send(write_blocking(&out, &rt));
+                    let _ = write_done.send(write_blocking(&out));
                 })?;
         }
         let mut write_rx = write_rx;
@@ -175,7 +245,11 @@ impl Host {
                         lines.finish(|line| handle(&engine, line, ctx));
                         break Ok(());
                     }
-                    Ok(n) => lines.feed(&buf[..n], |line| handle(&engine, line, ctx)),
+                    Ok(n) => {
+                        out.hold();
+                        lines.feed(&buf[..n], |line| handle(&engine, line, ctx));
+                        out.release();
+                    }
                     Err(e) => break Err(e),
                 },
                 w = &mut writer => {
@@ -219,7 +293,7 @@ impl Host {
 }
 
 /// The reader thread: blocking reads of stdin, every line to the machine in place.
-fn read_blocking(engine: &Arc<Engine>, ctx: Ctx, max_line: usize) -> io::Result<()> {
+fn read_blocking(engine: &Arc<Engine>, out: &LineOut, ctx: Ctx, max_line: usize) -> io::Result<()> {
     let mut stdin = io::stdin().lock();
     let mut lines = LineSplitter::new(max_line);
     let mut buf = vec![0u8; 64 * 1024];
@@ -229,7 +303,12 @@ fn read_blocking(engine: &Arc<Engine>, ctx: Ctx, max_line: usize) -> io::Result<
                 lines.finish(|line| handle(engine, line, ctx));
                 return Ok(());
             }
-            Ok(n) => lines.feed(&buf[..n], |line| handle(engine, line, ctx)),
+            Ok(n) => {
+                // The chunk's answers go out together once it is done.
+                out.hold();
+                lines.feed(&buf[..n], |line| handle(engine, line, ctx));
+                out.release();
+            }
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
@@ -237,10 +316,10 @@ fn read_blocking(engine: &Arc<Engine>, ctx: Ctx, max_line: usize) -> io::Result<
 }
 
 /// The writer thread: each batch of queued lines in one write to stdout.
-fn write_blocking(out: &LineOut, rt: &tokio::runtime::Handle) -> io::Result<()> {
+fn write_blocking(out: &LineOut) -> io::Result<()> {
     let mut stdout = io::stdout().lock();
     let mut buf = Vec::new();
-    while rt.block_on(out.take(&mut buf)) {
+    while out.take_blocking(&mut buf) {
         stdout.write_all(&buf)?;
         stdout.flush()?;
     }

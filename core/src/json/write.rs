@@ -259,6 +259,28 @@ impl JsonSink for alloc::vec::Vec<u8> {
         self.push(b'"');
         Ok(())
     }
+
+    /// As [`SliceSink`]'s: the word-at-a-time writer, into room made at the end (the
+    /// string, its quotes, a few escapes, and the eight bytes the writer may store past its
+    /// end); a string with more escapes than that room takes the careful path.
+    #[inline]
+    fn put_escaped(&mut self, s: &str) -> Result<(), EncodeError> {
+        if !cfg!(any(target_pointer_width = "64", target_family = "wasm")) {
+            return write_escaped(self, s);
+        }
+        let first = escape::next_special(s.as_bytes(), 0);
+        if first >= s.len() {
+            return self.put_quoted(s);
+        }
+        let at = self.len();
+        self.resize(at + s.len() + s.len() / 4 + 24, 0);
+        if let Some(end) = escape::escape_into(self, at, s.as_bytes(), first) {
+            self.truncate(end);
+            return Ok(());
+        }
+        self.truncate(at);
+        write_escaped(self, s)
+    }
 }
 
 /// A streaming JSON writer that places commas and colons itself.
