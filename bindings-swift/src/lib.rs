@@ -23,6 +23,7 @@
 //! | `sse.rs` | `SseDecoder`, `SseEvent`, `SseError`, `sseDefaultMaxEvent()`: the core's SSE parser |
 //! | `auth.rs` | `Authorizer` (the client-side OAuth flow), `AuthConfig`, `AuthAction`, `AuthTokens` |
 //! | `observe.rs` | `observe`, `pollObservation` (`Observation`, `RequestObservation`), `annotate`, `limitResponses`, `openCounts`, `parseTraceParent` |
+//! | `gate.rs` | the gate (docs/rules.md §26.7): `gate(on:)`, `gateRequest` → `GatedRequest` (`info()`, `annotate`), `gateAdmit`, `gateRefuse` |
 //! | `idents.rs` | `coreIdentifiers(table:)`: the core's identifier tables, for the table tests |
 //!
 //! The async layer (`MCPClient`, `MCPServerHost`, `StdioTransport`, `HTTPTransport`, `Wire`)
@@ -44,6 +45,7 @@ mod context;
 mod error_code;
 mod errors;
 mod extension;
+mod gate;
 mod idents;
 mod log;
 mod observe;
@@ -77,6 +79,7 @@ pub use client_types::{
 pub use context::{ContextBudget, ContextCandidate, Role, select_context};
 pub use error_code::{ErrorCode, known_error_codes, protocol_version};
 pub use errors::{TemplateError, TemplateParseErrorKind};
+pub use gate::{GateInfo, GatedRequest};
 pub use idents::{core_identifier_tables, core_identifiers};
 pub use log::LoggingLevel;
 pub use records::{

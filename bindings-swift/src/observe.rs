@@ -22,7 +22,7 @@ pub struct TraceParentInfo {
     pub traceparent: String,
 }
 
-fn info(t: TraceParent<'_>) -> TraceParentInfo {
+pub(crate) fn trace_info(t: TraceParent<'_>) -> TraceParentInfo {
     TraceParentInfo {
         trace_id: t.trace_id_hex().to_owned(),
         span_id: t.span_id_hex().to_owned(),
@@ -157,7 +157,7 @@ fn convert(o: CoreObservation) -> ServerObservation {
                 request: RequestObservation {
                     span_name: r.span_name(),
                     attributes: a,
-                    parent: r.trace_parent(None).map(info),
+                    parent: r.trace_parent(None).map(trace_info),
                     target: r.target.clone(),
                     caller: r.caller,
                     stream: r.stream.0,
@@ -235,7 +235,7 @@ impl ServerMachine {
 #[uniffi::export]
 #[must_use]
 pub fn parse_trace_parent(text: String) -> Option<TraceParentInfo> {
-    TraceParent::parse(&text).map(info)
+    TraceParent::parse(&text).map(trace_info)
 }
 
 /// The JSON-RPC error code a rate limit refuses with (-31429).
@@ -250,4 +250,12 @@ pub const fn rate_limited_code() -> i32 {
 #[must_use]
 pub const fn response_too_large_code() -> i32 {
     obs::RESPONSE_TOO_LARGE
+}
+
+/// The message a rate limit refuses with after `waitMs` (`Rate limit exceeded: retry after
+/// N ms`, the core's `fleet::rate` wording).
+#[uniffi::export]
+#[must_use]
+pub fn rate_limited_message(wait_ms: u64) -> String {
+    mcp_context::fleet::rate::rate_limited_message(wait_ms)
 }

@@ -46,6 +46,8 @@ let package = Package(
         .executableTarget(name: "mcp-stdio-client", dependencies: ["MCPContext"], path: "Examples/StdioClient"),
         .executableTarget(name: "mcp-stdio-server", dependencies: ["MCPContext"], path: "Examples/StdioServer"),
         .executableTarget(name: "mcp-kb-server", dependencies: ["MCPContext"], path: "Examples/KnowledgeBase"),
+        // The gate's cost: reads/s without and with a no-op middleware (docs/operations.md).
+        .executableTarget(name: "mcp-gate-cost", dependencies: ["MCPContext"], path: "Examples/GateCost"),
         // The README's Swift quickstart, verbatim (scripts/swift-test.sh checks and runs it).
         .executableTarget(name: "mcp-quickstart", dependencies: ["MCPContext"], path: "Examples/Quickstart"),
     ]

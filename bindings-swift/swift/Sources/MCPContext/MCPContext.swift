@@ -2012,6 +2012,172 @@ public func FfiConverterTypeClientMachine_lower(_ value: ClientMachine) -> UInt6
 
 
 /**
+ * A request stopped at the gate, until `gateAdmit` or `gateRefuse` takes it (once).
+ */
+public protocol GatedRequestProtocol: AnyObject, Sendable {
+    
+    /**
+     * Adds `key = value` to the request's observation (span attributes, log line), whether
+     * it is then admitted or refused; ignored once decided.
+     */
+    func annotate(key: String, value: String) 
+    
+    /**
+     * Whether `gateAdmit` or `gateRefuse` took it already.
+     */
+    func decided()  -> Bool
+    
+    /**
+     * The request's fields.
+     */
+    func info()  -> GateInfo
+    
+}
+/**
+ * A request stopped at the gate, until `gateAdmit` or `gateRefuse` takes it (once).
+ */
+open class GatedRequest: GatedRequestProtocol, @unchecked Sendable {
+    fileprivate let handle: UInt64
+
+    /// Used to instantiate a [FFIObject] without an actual handle, for fakes in tests, mostly.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public struct NoHandle {
+        public init() {}
+    }
+
+    // TODO: We'd like this to be `private` but for Swifty reasons,
+    // we can't implement `FfiConverter` without making this `required` and we can't
+    // make it `required` without making it `public`.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    required public init(unsafeFromHandle handle: UInt64) {
+        self.handle = handle
+    }
+
+    // This constructor can be used to instantiate a fake object.
+    // - Parameter noHandle: Placeholder value so we can have a constructor separate from the default empty one that may be implemented for classes extending [FFIObject].
+    //
+    // - Warning:
+    //     Any object instantiated with this constructor cannot be passed to an actual Rust-backed object. Since there isn't a backing handle the FFI lower functions will crash.
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public init(noHandle: NoHandle) {
+        self.handle = 0
+    }
+
+#if swift(>=5.8)
+    @_documentation(visibility: private)
+#endif
+    public func uniffiCloneHandle() -> UInt64 {
+        return try! rustCall { uniffi_mcp_context_ffi_fn_clone_gatedrequest(self.handle, $0) }
+    }
+    // No primary constructor declared for this class.
+
+    deinit {
+        if handle == 0 {
+            // Mock objects have handle=0 don't try to free them
+            return
+        }
+
+        try! rustCall { uniffi_mcp_context_ffi_fn_free_gatedrequest(handle, $0) }
+    }
+
+    
+
+    
+    /**
+     * Adds `key = value` to the request's observation (span attributes, log line), whether
+     * it is then admitted or refused; ignored once decided.
+     */
+open func annotate(key: String, value: String)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_gatedrequest_annotate(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(key),
+        FfiConverterString.lower(value),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Whether `gateAdmit` or `gateRefuse` took it already.
+     */
+open func decided() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_gatedrequest_decided(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The request's fields.
+     */
+open func info() -> GateInfo  {
+    return try!  FfiConverterTypeGateInfo_lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_gatedrequest_info(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
+
+    
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGatedRequest: FfiConverter {
+    typealias FfiType = UInt64
+    typealias SwiftType = GatedRequest
+
+    public static func lift(_ handle: UInt64) throws -> GatedRequest {
+        return GatedRequest(unsafeFromHandle: handle)
+    }
+
+    public static func lower(_ value: GatedRequest) -> UInt64 {
+        return value.uniffiCloneHandle()
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GatedRequest {
+        let handle: UInt64 = try readInt(&buf)
+        return try lift(handle)
+    }
+
+    public static func write(_ value: GatedRequest, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGatedRequest_lift(_ handle: UInt64) throws -> GatedRequest {
+    return try FfiConverterTypeGatedRequest.lift(handle)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGatedRequest_lower(_ value: GatedRequest) -> UInt64 {
+    return FfiConverterTypeGatedRequest.lower(value)
+}
+
+
+
+
+
+
+/**
  * Implemented in Swift: called when the machine has output to drain. It runs while the
  * machine is locked, inside the call that queued the output: it must not call back into the
  * machine; schedule the drain instead (resume a continuation, yield to an `AsyncStream`).
@@ -2472,6 +2638,35 @@ public protocol ServerMachineProtocol: AnyObject, Sendable {
     func setCapability(key: String, valueJson: String) throws 
     
     /**
+     * Turns the gate on (`true`) or off (the default: `gateRequest` is `nil`).
+     */
+    func gate(on: Bool) 
+    
+    /**
+     * Admits `gate` and hands its `bytes` to the machine as `handleMessage` does, under one
+     * lock (nothing comes between); `nil` when `gate` was decided already (nothing done).
+     */
+    func gateAdmit(gate: GatedRequest, bytes: Data, nowMs: UInt64, context: MessageContext)  -> Received?
+    
+    /**
+     * Refuses `gate`: the machine queues the error the same `failure` from a handler gets
+     * (`.application` with a code and message, e.g. `rateLimitedCode()`); drain as usual.
+     * `false` when `gate` was decided already.
+     */
+    func gateRefuse(gate: GatedRequest, failure: Failure)  -> Bool
+    
+    /**
+     * The request in `bytes` (received at `nowMs` from `context`) stopped at the gate; `nil`
+     * when the gate is off or `bytes` is no request (hand it to `handleMessage` at once).
+     */
+    func gateRequest(bytes: Data, nowMs: UInt64, context: MessageContext)  -> GatedRequest?
+    
+    /**
+     * Whether the gate is on.
+     */
+    func gating()  -> Bool
+    
+    /**
      * Logs `data_json` at `level` from `logger` to every 2025-11-25 connection and session
      * event stream whose level admits it (modern clients get log lines only on requests);
      * how many streams it was queued on. Throws `RespondError.invalidJson`.
@@ -2901,6 +3096,79 @@ open func setCapability(key: String, valueJson: String)throws   {try rustCallWit
         FfiConverterString.lower(valueJson),uniffiCallStatus
     )
 }
+}
+    
+    /**
+     * Turns the gate on (`true`) or off (the default: `gateRequest` is `nil`).
+     */
+open func gate(on: Bool)  {try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_gate(
+            self.uniffiCloneHandle(),
+        FfiConverterBool.lower(on),uniffiCallStatus
+    )
+}
+}
+    
+    /**
+     * Admits `gate` and hands its `bytes` to the machine as `handleMessage` does, under one
+     * lock (nothing comes between); `nil` when `gate` was decided already (nothing done).
+     */
+open func gateAdmit(gate: GatedRequest, bytes: Data, nowMs: UInt64, context: MessageContext) -> Received?  {
+    return try!  FfiConverterOptionTypeReceived.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_gate_admit(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeGatedRequest_lower(gate),
+        FfiConverterData.lower(bytes),
+        FfiConverterUInt64.lower(nowMs),
+        FfiConverterTypeMessageContext_lower(context),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Refuses `gate`: the machine queues the error the same `failure` from a handler gets
+     * (`.application` with a code and message, e.g. `rateLimitedCode()`); drain as usual.
+     * `false` when `gate` was decided already.
+     */
+open func gateRefuse(gate: GatedRequest, failure: Failure) -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_gate_refuse(
+            self.uniffiCloneHandle(),
+        FfiConverterTypeGatedRequest_lower(gate),
+        FfiConverterTypeFailure_lower(failure),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * The request in `bytes` (received at `nowMs` from `context`) stopped at the gate; `nil`
+     * when the gate is off or `bytes` is no request (hand it to `handleMessage` at once).
+     */
+open func gateRequest(bytes: Data, nowMs: UInt64, context: MessageContext) -> GatedRequest?  {
+    return try!  FfiConverterOptionTypeGatedRequest.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_gate_request(
+            self.uniffiCloneHandle(),
+        FfiConverterData.lower(bytes),
+        FfiConverterUInt64.lower(nowMs),
+        FfiConverterTypeMessageContext_lower(context),uniffiCallStatus
+    )
+})
+}
+    
+    /**
+     * Whether the gate is on.
+     */
+open func gating() -> Bool  {
+    return try!  FfiConverterBool.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_method_servermachine_gating(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
 }
     
     /**
@@ -5304,6 +5572,175 @@ public func FfiConverterTypeErrorCode_lift(_ buf: RustBuffer) throws -> ErrorCod
 #endif
 public func FfiConverterTypeErrorCode_lower(_ value: ErrorCode) -> RustBuffer {
     return FfiConverterTypeErrorCode.lower(value)
+}
+
+
+/**
+ * What middleware sees of a gated request (the fields its observation has at receipt).
+ */
+public struct GateInfo: Equatable, Hashable {
+    /**
+     * `mcp.method.name`.
+     */
+    public var method: String
+    /**
+     * `jsonrpc.request.id`, as text.
+     */
+    public var requestId: String
+    /**
+     * The tool or prompt name, or the URI.
+     */
+    public var target: String?
+    /**
+     * The caller-context id (`0` = anonymous).
+     */
+    public var caller: UInt64
+    /**
+     * The stream it came on.
+     */
+    public var stream: UInt64
+    /**
+     * `true` over HTTP, `false` over stdio.
+     */
+    public var http: Bool
+    /**
+     * `2026-07-28` or `2025-11-25`.
+     */
+    public var era: String
+    /**
+     * The protocol version its `_meta` names.
+     */
+    public var protocolVersion: String?
+    /**
+     * The 2025-11-25 HTTP session.
+     */
+    public var sessionId: String?
+    /**
+     * `params._meta.traceparent`, when valid.
+     */
+    public var parent: TraceParentInfo?
+    /**
+     * `params._meta.tracestate` as received.
+     */
+    public var tracestate: String?
+    /**
+     * The host's clock (ms) at receipt.
+     */
+    public var startMs: UInt64
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `mcp.method.name`.
+         */method: String, 
+        /**
+         * `jsonrpc.request.id`, as text.
+         */requestId: String, 
+        /**
+         * The tool or prompt name, or the URI.
+         */target: String?, 
+        /**
+         * The caller-context id (`0` = anonymous).
+         */caller: UInt64, 
+        /**
+         * The stream it came on.
+         */stream: UInt64, 
+        /**
+         * `true` over HTTP, `false` over stdio.
+         */http: Bool, 
+        /**
+         * `2026-07-28` or `2025-11-25`.
+         */era: String, 
+        /**
+         * The protocol version its `_meta` names.
+         */protocolVersion: String?, 
+        /**
+         * The 2025-11-25 HTTP session.
+         */sessionId: String?, 
+        /**
+         * `params._meta.traceparent`, when valid.
+         */parent: TraceParentInfo?, 
+        /**
+         * `params._meta.tracestate` as received.
+         */tracestate: String?, 
+        /**
+         * The host's clock (ms) at receipt.
+         */startMs: UInt64) {
+        self.method = method
+        self.requestId = requestId
+        self.target = target
+        self.caller = caller
+        self.stream = stream
+        self.http = http
+        self.era = era
+        self.protocolVersion = protocolVersion
+        self.sessionId = sessionId
+        self.parent = parent
+        self.tracestate = tracestate
+        self.startMs = startMs
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension GateInfo: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGateInfo: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GateInfo {
+        return
+            try GateInfo(
+                method: FfiConverterString.read(from: &buf), 
+                requestId: FfiConverterString.read(from: &buf), 
+                target: FfiConverterOptionString.read(from: &buf), 
+                caller: FfiConverterUInt64.read(from: &buf), 
+                stream: FfiConverterUInt64.read(from: &buf), 
+                http: FfiConverterBool.read(from: &buf), 
+                era: FfiConverterString.read(from: &buf), 
+                protocolVersion: FfiConverterOptionString.read(from: &buf), 
+                sessionId: FfiConverterOptionString.read(from: &buf), 
+                parent: FfiConverterOptionTypeTraceParentInfo.read(from: &buf), 
+                tracestate: FfiConverterOptionString.read(from: &buf), 
+                startMs: FfiConverterUInt64.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: GateInfo, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.method, into: &buf)
+        FfiConverterString.write(value.requestId, into: &buf)
+        FfiConverterOptionString.write(value.target, into: &buf)
+        FfiConverterUInt64.write(value.caller, into: &buf)
+        FfiConverterUInt64.write(value.stream, into: &buf)
+        FfiConverterBool.write(value.http, into: &buf)
+        FfiConverterString.write(value.era, into: &buf)
+        FfiConverterOptionString.write(value.protocolVersion, into: &buf)
+        FfiConverterOptionString.write(value.sessionId, into: &buf)
+        FfiConverterOptionTypeTraceParentInfo.write(value.parent, into: &buf)
+        FfiConverterOptionString.write(value.tracestate, into: &buf)
+        FfiConverterUInt64.write(value.startMs, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGateInfo_lift(_ buf: RustBuffer) throws -> GateInfo {
+    return try FfiConverterTypeGateInfo.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGateInfo_lower(_ value: GateInfo) -> RustBuffer {
+    return FfiConverterTypeGateInfo.lower(value)
 }
 
 
@@ -14060,6 +14497,30 @@ fileprivate struct FfiConverterOptionData: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeGatedRequest: FfiConverterRustBuffer {
+    typealias SwiftType = GatedRequest?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeGatedRequest.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeGatedRequest.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionTypeAppListPosition: FfiConverterRustBuffer {
     typealias SwiftType = AppListPosition?
 
@@ -14364,6 +14825,30 @@ fileprivate struct FfiConverterOptionTypeInvalidation: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterTypeInvalidation.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeReceived: FfiConverterRustBuffer {
+    typealias SwiftType = Received?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeReceived.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeReceived.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -15317,6 +15802,18 @@ public func rateLimitedCode() -> Int32  {
 })
 }
 /**
+ * The message a rate limit refuses with after `waitMs` (`Rate limit exceeded: retry after
+ * N ms`, the core's `fleet::rate` wording).
+ */
+public func rateLimitedMessage(waitMs: UInt64) -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_mcp_context_ffi_fn_func_rate_limited_message(
+        FfiConverterUInt64.lower(waitMs),uniffiCallStatus
+    )
+})
+}
+/**
  * The JSON-RPC error code of an answer over `limitResponses` (-31413).
  */
 public func responseTooLargeCode() -> Int32  {
@@ -15415,6 +15912,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_rate_limited_code() != 57548) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_func_rate_limited_message() != 45480) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_func_response_too_large_code() != 49381) {
@@ -15582,6 +16082,15 @@ private let initializationResult: InitializationResult = {
     if (uniffi_mcp_context_ffi_checksum_method_clientmachine_set_output_ready() != 28642) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_mcp_context_ffi_checksum_method_gatedrequest_annotate() != 15549) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_gatedrequest_decided() != 46178) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_gatedrequest_info() != 56956) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_mcp_context_ffi_checksum_method_router_count() != 50589) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -15613,6 +16122,21 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_set_capability() != 61790) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_gate() != 53599) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_gate_admit() != 23144) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_gate_refuse() != 44676) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_gate_request() != 50352) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_mcp_context_ffi_checksum_method_servermachine_gating() != 59542) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_mcp_context_ffi_checksum_method_servermachine_log() != 6393) {

@@ -570,6 +570,31 @@ int8_t uniffi_mcp_context_ffi_fn_method_clientmachine_has_output(uint64_t ptr, R
 void uniffi_mcp_context_ffi_fn_method_clientmachine_set_output_ready(uint64_t ptr, uint64_t callback, RustCallStatus *_Nonnull out_status
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_GATEDREQUEST
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_GATEDREQUEST
+uint64_t uniffi_mcp_context_ffi_fn_clone_gatedrequest(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_GATEDREQUEST
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FREE_GATEDREQUEST
+void uniffi_mcp_context_ffi_fn_free_gatedrequest(uint64_t handle, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_GATEDREQUEST_ANNOTATE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_GATEDREQUEST_ANNOTATE
+void uniffi_mcp_context_ffi_fn_method_gatedrequest_annotate(uint64_t ptr, RustBuffer key, RustBuffer value, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_GATEDREQUEST_DECIDED
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_GATEDREQUEST_DECIDED
+int8_t uniffi_mcp_context_ffi_fn_method_gatedrequest_decided(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_GATEDREQUEST_INFO
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_GATEDREQUEST_INFO
+RustBuffer uniffi_mcp_context_ffi_fn_method_gatedrequest_info(uint64_t ptr, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_ROUTER
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_CLONE_ROUTER
 uint64_t uniffi_mcp_context_ffi_fn_clone_router(uint64_t handle, RustCallStatus *_Nonnull out_status
@@ -654,6 +679,31 @@ void uniffi_mcp_context_ffi_fn_method_servermachine_respond_result(uint64_t ptr,
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_SET_CAPABILITY
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_SET_CAPABILITY
 void uniffi_mcp_context_ffi_fn_method_servermachine_set_capability(uint64_t ptr, RustBuffer key, RustBuffer value_json, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATE
+void uniffi_mcp_context_ffi_fn_method_servermachine_gate(uint64_t ptr, int8_t on, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATE_ADMIT
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATE_ADMIT
+RustBuffer uniffi_mcp_context_ffi_fn_method_servermachine_gate_admit(uint64_t ptr, uint64_t gate, RustBuffer bytes, uint64_t now_ms, RustBuffer context, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATE_REFUSE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATE_REFUSE
+int8_t uniffi_mcp_context_ffi_fn_method_servermachine_gate_refuse(uint64_t ptr, uint64_t gate, RustBuffer failure, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATE_REQUEST
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATE_REQUEST
+RustBuffer uniffi_mcp_context_ffi_fn_method_servermachine_gate_request(uint64_t ptr, RustBuffer bytes, uint64_t now_ms, RustBuffer context, RustCallStatus *_Nonnull out_status
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATING
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_GATING
+int8_t uniffi_mcp_context_ffi_fn_method_servermachine_gating(uint64_t ptr, RustCallStatus *_Nonnull out_status
 );
 #endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_METHOD_SERVERMACHINE_LOG
@@ -1145,6 +1195,11 @@ int32_t uniffi_mcp_context_ffi_fn_func_rate_limited_code(RustCallStatus *_Nonnul
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_RATE_LIMITED_MESSAGE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_RATE_LIMITED_MESSAGE
+RustBuffer uniffi_mcp_context_ffi_fn_func_rate_limited_message(uint64_t wait_ms, RustCallStatus *_Nonnull out_status
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_RESPONSE_TOO_LARGE_CODE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_FN_FUNC_RESPONSE_TOO_LARGE_CODE
 int32_t uniffi_mcp_context_ffi_fn_func_response_too_large_code(RustCallStatus *_Nonnull out_status
@@ -1499,6 +1554,12 @@ uint16_t uniffi_mcp_context_ffi_checksum_func_rate_limited_code(void
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_RATE_LIMITED_MESSAGE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_RATE_LIMITED_MESSAGE
+uint16_t uniffi_mcp_context_ffi_checksum_func_rate_limited_message(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_RESPONSE_TOO_LARGE_CODE
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_FUNC_RESPONSE_TOO_LARGE_CODE
 uint16_t uniffi_mcp_context_ffi_checksum_func_response_too_large_code(void
@@ -1829,6 +1890,24 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_clientmachine_set_output_ready(v
     
 );
 #endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_GATEDREQUEST_ANNOTATE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_GATEDREQUEST_ANNOTATE
+uint16_t uniffi_mcp_context_ffi_checksum_method_gatedrequest_annotate(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_GATEDREQUEST_DECIDED
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_GATEDREQUEST_DECIDED
+uint16_t uniffi_mcp_context_ffi_checksum_method_gatedrequest_decided(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_GATEDREQUEST_INFO
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_GATEDREQUEST_INFO
+uint16_t uniffi_mcp_context_ffi_checksum_method_gatedrequest_info(void
+    
+);
+#endif
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_ROUTER_COUNT
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_ROUTER_COUNT
 uint16_t uniffi_mcp_context_ffi_checksum_method_router_count(void
@@ -1892,6 +1971,36 @@ uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_respond_result(voi
 #ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_SET_CAPABILITY
 #define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_SET_CAPABILITY
 uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_set_capability(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATE
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_gate(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATE_ADMIT
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATE_ADMIT
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_gate_admit(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATE_REFUSE
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATE_REFUSE
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_gate_refuse(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATE_REQUEST
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATE_REQUEST
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_gate_request(void
+    
+);
+#endif
+#ifndef UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATING
+#define UNIFFI_FFIDEF_UNIFFI_MCP_CONTEXT_FFI_CHECKSUM_METHOD_SERVERMACHINE_GATING
+uint16_t uniffi_mcp_context_ffi_checksum_method_servermachine_gating(void
     
 );
 #endif

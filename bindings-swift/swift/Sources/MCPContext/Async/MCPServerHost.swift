@@ -115,6 +115,11 @@ public actor MCPServerHost {
     /// Telemetry and middleware (Telemetry.swift): observation callbacks, the chain.
     var observers: [@Sendable (ServerObservation) -> Void] = []
     var middlewares: [Middleware] = []
+    /// The call the gate admitted last: the handler event it leads to takes it (Gate.swift).
+    var admittedCall: MCPCall?
+    /// Requests at the gate whose middleware still runs, by number.
+    var gates: [UInt64: GatedRequest] = [:]
+    var gateCount: UInt64 = 0
 
     /// A server named `name` at `version`; every other setting is the core's default
     /// (`serverConfig()`), changed through `configure`.
@@ -274,12 +279,19 @@ public actor MCPServerHost {
         for await signal in signals {
             switch signal {
             case .line(.message(let bytes)):
-                _ = machine.handleMessage(bytes: bytes, nowMs: monotonicMs(), context: context)
+                // With middleware, every request stops at the core's gate first (Gate.swift).
+                if !middlewares.isEmpty,
+                    let gate = machine.gateRequest(bytes: bytes, nowMs: monotonicMs(), context: context) {
+                    startGate(gate, bytes, context, send)
+                } else {
+                    _ = machine.handleMessage(bytes: bytes, nowMs: monotonicMs(), context: context)
+                }
             case .line(.tooLong(let head)):
                 machine.handleLineTooLong(head: head, nowMs: monotonicMs(), context: context)
             case .wake:
                 break
             case .end:
+                await settleGates()
                 machine.streamClosed(stream: context.stream)
                 drain(send)
                 return
@@ -303,7 +315,7 @@ public actor MCPServerHost {
 
     /// The drain rule: every queued output at once (`drain()`), until a drain finds nothing
     /// (events answered at once queue more); events start their handler's task.
-    private func drain(_ send: @Sendable (Data) -> Void) {
+    func drain(_ send: @Sendable (Data) -> Void) {
         while true {
             let drained = machine.drain()
             if drained.outputs.isEmpty {
@@ -327,7 +339,7 @@ public actor MCPServerHost {
 
     private func dispatch(_ event: ServerEvent) {
         switch event {
-        case .readResource(let handle, let uri, let target, let auth, _, let retry):
+        case .readResource(let handle, let uri, let target, _, _, let retry):
             var handler: ResourceHandler?
             var variables: [String: String] = [:]
             switch target {
@@ -347,30 +359,30 @@ public actor MCPServerHost {
                 return
             }
             let captured = variables
-            spawn(handle, retry, MCPCall(host: self, handle: handle, method: "resources/read", target: uri, caller: auth)) { host in
+            spawn(handle, retry) { host in
                 let contents = try await handler(uri, captured)
                 try await host.answerRead(handle, contents)
             }
-        case .getPrompt(let handle, let name, let arguments, let auth, _, let retry):
+        case .getPrompt(let handle, let name, let arguments, _, _, let retry):
             guard let handler = promptHandlers[name] else {
                 try? machine.fail(handle: handle, failure: .notFound)
                 return
             }
-            spawn(handle, retry, MCPCall(host: self, handle: handle, method: "prompts/get", target: name, caller: auth)) { host in
+            spawn(handle, retry) { host in
                 let result = try await handler(arguments)
                 try await host.answerPrompt(handle, result)
             }
-        case .request(let handle, let method, let paramsJson, _, let auth, _, let retry):
+        case .request(let handle, let method, let paramsJson, _, _, _, let retry):
             let params = (try? Wire.JSON(text: paramsJson)) ?? [:]
             guard let handler = methodHandlers[method] else {
                 try? machine.fail(handle: handle, failure: .notFound)
                 return
             }
-            spawn(handle, retry, MCPCall(host: self, handle: handle, method: method, target: nil, caller: auth)) { host in
+            spawn(handle, retry) { host in
                 let result = try await handler(params)
                 try await host.answerResult(handle, try wireJSON(result))
             }
-        case .callTool(let handle, let name, let argumentsJson, _, let auth, _, let retry):
+        case .callTool(let handle, let name, let argumentsJson, _, _, _, let retry):
             // The core checked the name, the arguments object and its required properties.
             guard let handler = toolHandlers[name] else {
                 try? machine.fail(handle: handle, failure: .notFound)
@@ -381,7 +393,7 @@ public actor MCPServerHost {
             let captured = arguments
             // Any other error the tool throws is the core's `Failure.handler`: a result the
             // model sees (`isError`), not a JSON-RPC error.
-            spawn(handle, retry, MCPCall(host: self, handle: handle, method: "tools/call", target: name, caller: auth)) { host in
+            spawn(handle, retry) { host in
                 let result = try await handler(captured)
                 try await host.answerTool(handle, try wireJSON(result))
             }
@@ -401,34 +413,37 @@ public actor MCPServerHost {
         }
     }
 
-    /// Runs `body` as its own task; a thrown error becomes the handle's JSON-RPC error.
+    /// Runs `body` as its own task; a thrown error becomes the handle's JSON-RPC error. The
+    /// request's middleware (its call, admitted at the gate) gets the handler's error back.
     private func spawn(
-        _ handle: UInt64, _ retry: Retry?, _ call: MCPCall? = nil,
+        _ handle: UInt64, _ retry: Retry?,
         _ body: @escaping @Sendable (MCPServerHost) async throws -> Void
     ) {
         inFlight += 1
-        let chain = call == nil ? [] : middlewares
-        Task {
+        let call = admittedCall
+        admittedCall = nil
+        let task = Task<Error?, Never> {
+            var thrown: Error?
             do {
                 let context = RequestContext(host: self, handle: handle, retry: retry)
-                try await Self.$request.withValue(context) {
-                    if let call, !chain.isEmpty {
-                        try await self.through(chain, call) { try await body(self) }
-                    } else {
-                        try await body(self)
-                    }
-                }
+                try await Self.$request.withValue(context) { try await body(self) }
             } catch let input as MCPInputRequired {
-                await self.answerInputRequired(handle, input)
+                thrown = input
+                self.answerInputRequired(handle, input)
             } catch let error as MCPHandlerError {
-                await self.answerFailure(handle, error)
-            } catch is RespondError {
+                thrown = error
+                self.answerFailure(handle, error)
+            } catch let error as RespondError {
                 // Already answered, cancelled or timed out: nothing to send.
+                thrown = error
             } catch {
-                await self.answerHandlerFailure(handle, String(describing: error))
+                thrown = error
+                self.answerHandlerFailure(handle, String(describing: error))
             }
-            await self.finished()
+            self.finished()
+            return thrown
         }
+        call?.state.bind(handle, task)
     }
 
     private func finished() { inFlight -= 1 }

@@ -1,7 +1,8 @@
 // Telemetry and middleware of MCPServerHost (docs/operations.md): the core's observations
-// handed to callbacks (`onObservation`), one middleware shape around every handler (`use`),
-// a per-caller token bucket (`MCPServerHost.rateLimit`) and the response cap
-// (`limitResponses`). The records, names and outcomes are the core's.
+// handed to callbacks (`onObservation`), the request log (`MCPServerHost.jsonLog`), a
+// per-caller token bucket (`MCPServerHost.rateLimit`) and the response cap
+// (`limitResponses`). The records, names and outcomes are the core's. Middleware (`use`) runs
+// at the core's gate: Gate.swift.
 //
 //     await host.onObservation { obs in
 //         if case .request(let r) = obs { print(r.spanName, r.attributes, r.endMs - r.startMs) }
@@ -13,29 +14,6 @@
 //     await host.use(MCPServerHost.rateLimit(perSecond: 10, burst: 20))
 import Foundation
 
-/// A request on its way to its handler, as middleware sees it.
-public struct MCPCall: Sendable {
-    /// The host.
-    public let host: MCPServerHost
-    /// The machine's handle of the request.
-    public let handle: UInt64
-    /// `tools/call`, `resources/read`, `prompts/get` or an extension method.
-    public let method: String
-    /// The tool or prompt name, or the URI.
-    public let target: String?
-    /// The caller-context id (`MessageContext.auth`; 0 = anonymous).
-    public let caller: UInt64
-
-    /// Adds `key = value` to the request's observation (its span attributes, log line).
-    public func annotate(_ key: String, _ value: String) {
-        host.machine.annotate(handle: handle, key: key, value: value)
-    }
-}
-
-/// Sees each request before its handler and its answer after (`try await next()` runs the
-/// rest of the chain and the handler); throwing (`MCPHandlerError`) refuses the request.
-public typealias Middleware = @Sendable (_ call: MCPCall, _ next: @Sendable () async throws -> Void) async throws -> Void
-
 extension MCPServerHost {
     /// Calls `callback` with every observation of the core (each finished request, each
     /// refusal by a limit), in order, after the answers left; turns observations on.
@@ -43,13 +21,6 @@ extension MCPServerHost {
     public func onObservation(_ callback: @escaping @Sendable (ServerObservation) -> Void) {
         machine.observe(on: true)
         observers.append(callback)
-    }
-
-    /// Runs `middleware` around every handler, after those added before it (the first added
-    /// sees a request first and its answer last). Requests the core answers itself (lists,
-    /// discovery, static reads) reach no handler: `onObservation` sees those.
-    public func use(_ middleware: @escaping Middleware) {
-        middlewares.append(middleware)
     }
 
     /// Answers over `max` bytes become the error `responseTooLargeCode()` (-31413), observed
@@ -65,10 +36,43 @@ extension MCPServerHost {
         let buckets = TokenBuckets(rate: max(rate, .leastNonzeroMagnitude), burst: max(burst, 1))
         return { call, next in
             if let wait = buckets.take(call.caller) {
-                throw MCPHandlerError.application(
-                    code: rateLimitedCode(), message: "Rate limit exceeded: retry after \(wait) ms")
+                throw MCPHandlerError.application(code: rateLimitedCode(), message: rateLimitedMessage(waitMs: wait))
             }
             try await next()
+        }
+    }
+
+    /// The request log: an observation callback writing one JSON object per line (`write`
+    /// gets it without the newline; default: stderr, as stdout is the stdio transport).
+    /// Per request `{"ts_ms", "method", "request_id", "target", "caller", "era",
+    /// "session_id", "outcome", "error_type", "duration_ms", "trace_id", "annotations"}`, per
+    /// refusal `{"ts_ms", "refused", "caller"}` (the Rust host's `JsonLog` keys); `ts_ms` is
+    /// the wall clock when the observation was delivered.
+    ///
+    ///     await host.onObservation(MCPServerHost.jsonLog())
+    public static func jsonLog(
+        write: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) -> @Sendable (ServerObservation) -> Void {
+        return { observation in
+            let now = UInt64(max(0, Date().timeIntervalSince1970 * 1000))
+            let object: [String: Any]
+            switch observation {
+            case .request(let r):
+                var annotations: [String: String] = [:]
+                for a in r.annotations { annotations[a.key] = a.value }
+                object = [
+                    "ts_ms": now, "method": r.method, "request_id": r.requestId,
+                    "target": r.target ?? NSNull(), "caller": r.caller, "era": r.era,
+                    "session_id": r.sessionId ?? NSNull(), "outcome": r.outcome,
+                    "error_type": r.errorType ?? NSNull(), "duration_ms": r.endMs - min(r.startMs, r.endMs),
+                    "trace_id": r.parent?.traceId ?? NSNull(), "annotations": annotations,
+                ]
+            case .refused(let limit, let caller, _, _):
+                object = ["ts_ms": now, "refused": limit, "caller": caller]
+            }
+            if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) {
+                write(String(decoding: data, as: UTF8.self))
+            }
         }
     }
 
@@ -76,21 +80,6 @@ extension MCPServerHost {
         let now = monotonicMs()
         while let o = machine.pollObservation(nowMs: now) {
             for callback in observers { callback(o) }
-        }
-    }
-
-    /// `body` through `chain`; a rate limit's refusal is reported as a `rate` refusal.
-    func through(_ chain: [Middleware], _ call: MCPCall, _ body: @escaping @Sendable () async throws -> Void) async throws {
-        @Sendable func step(_ i: Int) async throws {
-            if i == chain.count { return try await body() }
-            try await chain[i](call) { try await step(i + 1) }
-        }
-        do {
-            try await step(0)
-        } catch MCPHandlerError.application(let code, let message) where code == rateLimitedCode() {
-            let refusal = ServerObservation.refused(limit: "rate", caller: call.caller, stream: 0, atMs: monotonicMs())
-            for callback in observers { callback(refusal) }
-            throw MCPHandlerError.application(code: code, message: message)
         }
     }
 }
