@@ -3,8 +3,8 @@
 that never refuses), run by this checkout's package and, with ``--base DIR``, by another copy
 of the package (e.g. the code before awaitable hooks: ``DIR/mcp_context``, same ``_core``
 build); and ``async``: the same chain with the no-op hook ``async def`` (a task per request).
-Same client as bench_serve.py (``stdio_load``), rounds alternate; the best and the median of
-``--rounds`` (on a shared machine the median says more). ``--cpu N``: instead, each server
+Same client as bench_serve.py (``stdio_load``), rounds alternate (each configuration first in
+turn); the best and the median of ``--rounds`` (on a shared machine the median says more). ``--cpu N``: instead, each server
 reads ``N`` requests from an in-memory file (one process, no client) and reports the CPU
 time it spent per request (``time.process_time``), which other load disturbs less.
 
@@ -64,8 +64,8 @@ def main() -> None:
         cpu(runs, a.rounds, a.cpu)
         return
     rates: dict[str, list[float]] = {name: [] for name, _, _ in runs}
-    for _ in range(a.rounds):
-        for name, code, base in runs:
+    for k in range(a.rounds):
+        for name, code, base in runs[k % len(runs):] + runs[: k % len(runs)]:  # each first in turn
             rate = asyncio.run(stdio_load([sys.executable, "-c", code, str(EXAMPLES), base], a.seconds, a.window))
             rates[name].append(rate)
             print(f"{name}: {rate:,.0f} reads/s", flush=True)
@@ -78,8 +78,8 @@ def main() -> None:
 
 def cpu(runs: list[tuple[str, str, str]], rounds: int, n: int) -> None:
     us: dict[str, list[float]] = {name: [] for name, _, _ in runs}
-    for _ in range(rounds):
-        for name, code, base in runs:
+    for k in range(rounds):
+        for name, code, base in runs[k % len(runs):] + runs[: k % len(runs)]:
             out = subprocess.run([sys.executable, "-c", code, str(EXAMPLES), base, str(n)], capture_output=True, text=True, check=True)
             us[name].append(float(out.stdout.split()[-1]))
             print(f"{name}: {us[name][-1]:.1f} us CPU per request", flush=True)

@@ -22,6 +22,7 @@ import stat
 import sys
 import threading
 from collections import deque
+from types import CoroutineType
 from typing import TYPE_CHECKING, Any
 
 from ._core import StdioLines
@@ -109,7 +110,7 @@ class _Gate:
         if self.at_gate and g.request_id in self.at_gate:  # the same id is still there
             return False
         r = rt.gated(g, line, now, self.ctx)
-        if r is not None and type(r) is not str:  # a coroutine: a hook awaits
+        if type(r) is CoroutineType:  # a hook awaits
             rid = g.request_id
             self.at_gate[rid] = asyncio.get_running_loop().create_task(self._wait(rid, r))
         return True
