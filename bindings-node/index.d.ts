@@ -1448,7 +1448,10 @@ export declare function parseTraceParent(text: string): { traceId: string, spanI
 /** The MCP revision this package implements: `"2026-07-28"`. */
 export declare const PROTOCOL_VERSION: string
 
-/** The core's Redis token bucket: `{script, keyPrefix}` (docs/rules.md §23.5). */
+/**
+ * The core's Redis token bucket: `{script, keyPrefix}` (docs/rules.md §23.5) and its
+ * failure policy (§23.6).
+ */
 export declare function redisRateBucket(): RedisRateBucket
 
 /** The core's Redis token bucket (`fleet::rate`), run by every runner's Redis rate limit. */
@@ -1460,6 +1463,15 @@ export interface RedisRateBucket {
   script: string
   /** The default key prefix (`mcp:rate:`); the key is the prefix then the caller. */
   keyPrefix: string
+  /**
+   * Whether a request is refused when Redis cannot answer, by default (`false`: fail
+   * open; the core's `fleet::rate::OnFailure`).
+   */
+  failClosed: boolean
+  /** The refusal's message when Redis cannot answer and the limit fails closed. */
+  unavailableMessage: string
+  /** The annotation on a request whose limit could not reach Redis (`open` or `closed`). */
+  failureAnnotation: string
 }
 
 /**

@@ -63,8 +63,12 @@ export interface RedisRateLimitOptions {
   prefix?: string
   /** The bucket's name after the prefix (default the caller). */
   key?: (req: any) => string | number
-  /** Told when Redis cannot be reached (the request is admitted). */
-  onError?: (err: unknown) => void
+  /** Told when Redis does not answer, with the policy applied (`open`: admitted, `closed`: refused). */
+  onError?: (err: unknown, policy: 'open' | 'closed') => void
+  /** Refuse a request when Redis does not answer (default the core's: `false`, fail open). */
+  failClosed?: boolean
+  /** How long to wait for Redis before the failure policy applies, in ms (default 1000). */
+  timeout?: number
 }
 
 /**

@@ -93,15 +93,26 @@ pub struct RedisRateBucket {
     pub script: String,
     /// The default key prefix (`mcp:rate:`); the key is the prefix then the caller.
     pub key_prefix: String,
+    /// Whether a request is refused when Redis cannot answer, by default (`false`: fail
+    /// open; the core's `fleet::rate::OnFailure`).
+    pub fail_closed: bool,
+    /// The refusal's message when Redis cannot answer and the limit fails closed.
+    pub unavailable_message: String,
+    /// The annotation on a request whose limit could not reach Redis (`open` or `closed`).
+    pub failure_annotation: String,
 }
 
-/// The core's Redis token bucket: `{script, keyPrefix}` (docs/rules.md §23.5).
+/// The core's Redis token bucket: `{script, keyPrefix}` (docs/rules.md §23.5) and its
+/// failure policy (§23.6).
 #[napi(catch_unwind)]
 #[allow(unreachable_pub)]
 pub fn redis_rate_bucket() -> RedisRateBucket {
     RedisRateBucket {
         script: mcp_context::fleet::rate::REDIS_TOKEN_BUCKET.to_owned(),
         key_prefix: mcp_context::fleet::rate::RATE_KEY_PREFIX.to_owned(),
+        fail_closed: mcp_context::fleet::rate::FAIL_CLOSED_BY_DEFAULT,
+        unavailable_message: mcp_context::fleet::rate::RATE_UNAVAILABLE_MESSAGE.to_owned(),
+        failure_annotation: mcp_context::fleet::rate::RATE_FAILURE_ANNOTATION.to_owned(),
     }
 }
 

@@ -148,5 +148,17 @@ pub(crate) fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
         mcp_context::fleet::rate::REDIS_TOKEN_BUCKET,
     )?;
     m.add("RATE_KEY_PREFIX", mcp_context::fleet::rate::RATE_KEY_PREFIX)?;
+    m.add(
+        "RATE_FAIL_CLOSED",
+        mcp_context::fleet::rate::FAIL_CLOSED_BY_DEFAULT,
+    )?;
+    m.add(
+        "RATE_UNAVAILABLE_MESSAGE",
+        mcp_context::fleet::rate::RATE_UNAVAILABLE_MESSAGE,
+    )?;
+    m.add(
+        "RATE_FAILURE_ANNOTATION",
+        mcp_context::fleet::rate::RATE_FAILURE_ANNOTATION,
+    )?;
     m.add_function(wrap_pyfunction!(decode_fleet_event, m)?)
 }

@@ -27,6 +27,11 @@ struct Instance {
 // `HttpOptions::auth` refuses with a whole `Response`, as its signature says.
 #[allow(clippy::result_large_err)]
 async fn instance(redis: &str, prefix: &str) -> Instance {
+    instance_with(redis, prefix, false).await
+}
+
+#[allow(clippy::result_large_err)]
+async fn instance_with(redis: &str, prefix: &str, fail_closed: bool) -> Instance {
     let mut app = App::named("notes", "1.0.0");
     app.tool(
         OwnedTool::from_json_text(r#"{"name":"echo","inputSchema":{"type":"object"}}"#).unwrap(),
@@ -40,7 +45,9 @@ async fn instance(redis: &str, prefix: &str) -> Instance {
     app.middleware(
         RedisRateLimit::per_caller(redis, 0.001, 3.0)
             .unwrap()
-            .prefix(prefix),
+            .prefix(prefix)
+            .timeout(std::time::Duration::from_millis(300))
+            .fail_closed(fail_closed),
     );
     let host = app.build().unwrap();
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
@@ -125,6 +132,25 @@ async fn a_caller_over_its_rate_is_refused_on_both_instances() {
         .await
         .unwrap();
     assert!(tokens.is_some_and(|t| t.parse::<f64>().unwrap() < 1.0));
+}
+
+// The core's failure policy (docs/rules.md §23.6): open by default, closed when told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_redis_refuses_requests_when_told_to_fail_closed() {
+    let redis = Redis::start();
+    let url = redis.url();
+    drop(redis);
+    let a = instance_with(&url, "test:rate:", true).await;
+    let http = reqwest::Client::new();
+    for i in 0..3 {
+        let r = call(&http, &a, i, 7).await;
+        assert_eq!(r["error"]["code"], RATE_LIMITED, "{r}");
+        assert_eq!(
+            r["error"]["message"],
+            mcp_context::fleet::rate::RATE_UNAVAILABLE_MESSAGE,
+            "{r}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -142,11 +142,11 @@ const ANY = { '~standard': { version: 1, vendor: 'test', validate: (value) => ({
 const PV = '2026-07-28'
 const call = (id, name) => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: {}, _meta: { 'io.modelcontextprotocol/protocolVersion': PV, 'io.modelcontextprotocol/clientCapabilities': {} } } })
 
-async function limited(client) {
+async function limited(client, options = {}) {
   const server = new McpServer({ name: 'notes', version: '1.0.0' })
   for (const t of ['echo', 'other']) server.registerTool(t, { description: t, inputSchema: ANY }, async () => ({ content: [{ type: 'text', text: 'ok' }] }))
   // the bucket: the caller (0 on stdio) and the tool, so `other` stands for another caller
-  server.use(redisRateLimit({ client, rate: 0.001, burst: 3, prefix: 'test:rate:', key: (req) => `${req.caller}:${req.target}` }))
+  server.use(redisRateLimit({ client, rate: 0.001, burst: 3, prefix: 'test:rate:', key: (req) => `${req.caller}:${req.target}`, ...options }))
   const input = new PassThrough()
   const lines = []
   let waiting = null
@@ -180,6 +180,32 @@ it('redisRateLimit: a caller over its rate is refused on both instances, another
     a.end(); b.end()
   } finally {
     for (const c of clients) await c.quit().catch(() => {})
+    own.stop()
+  }
+})
+
+// The core's failure policy (docs/rules.md §23.6): Redis gone, a request is admitted by
+// default and refused with `failClosed: true`; each failure is reported.
+it('redisRateLimit: with Redis stopped, requests are admitted by default and refused when failing closed', async () => {
+  const own = await startRedis()
+  const client = createClient({ url: own.url, socket: { reconnectStrategy: 50 } })
+  client.on('error', () => {})
+  try {
+    await client.connect()
+    own.stop()
+    await until('the client sees Redis gone', () => !client.isReady)
+    const failures = []
+    const onError = (e, policy) => failures.push(policy)
+    const open = await limited(client, { timeout: 300, onError })
+    const closed = await limited(client, { timeout: 300, onError, failClosed: true })
+    for (let i = 1; i <= 2; i++) assert.ok((await open.ask(call(i, 'echo'))).result, 'fails open by default')
+    const refused = await closed.ask(call(3, 'echo'))
+    assert.equal(refused.error?.code, -31429, JSON.stringify(refused))
+    assert.equal(refused.error.message, 'Rate limit unavailable: request refused')
+    assert.deepEqual(failures, ['open', 'open', 'closed'])
+    open.end(); closed.end()
+  } finally {
+    await client.disconnect().catch(() => {})
     own.stop()
   }
 })

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import types
 from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -25,6 +26,8 @@ from ._host import server_now_ms as now_ms
 if TYPE_CHECKING:
     from .server import App
 
+
+_Coroutine = types.CoroutineType
 
 ENDED = object()
 """Put on a GET stream's sink: the stream ends cleanly (its session ended elsewhere)."""
@@ -170,6 +173,8 @@ class AsgiApp:
                 if tp is not None:
                     rt.layers.trace_headers[sid] = tp
             answer = rt.http(method, path, headers, body, now_ms(), stream=sid, auth=auth, peer=peer, scopes=scopes)
+            if answer is not None and type(answer) is _Coroutine:  # a middleware hook awaits
+                answer = await answer
             if store is not None:
                 await store.flush()  # stored before the answer goes
             if answer is not None and answer.event_stream:  # a legacy session's GET stream

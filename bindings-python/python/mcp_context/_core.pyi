@@ -1600,3 +1600,11 @@ REDIS_TOKEN_BUCKET: str
 returns 0 or the ms to wait), shared by every runner's Redis rate limit."""
 RATE_KEY_PREFIX: str
 """The default prefix of a caller's bucket key (``mcp:rate:``)."""
+RATE_FAIL_CLOSED: bool
+"""Whether a Redis rate limit refuses a request when Redis cannot answer, by default
+(``False``: it fails open; the core's ``fleet::rate::OnFailure``)."""
+RATE_UNAVAILABLE_MESSAGE: str
+"""The refusal's message when Redis cannot answer and the limit fails closed."""
+RATE_FAILURE_ANNOTATION: str
+"""The annotation on a request whose limit could not reach Redis (value ``open`` or
+``closed``: the policy applied)."""

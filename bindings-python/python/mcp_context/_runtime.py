@@ -57,6 +57,7 @@ class Runtime:
                 self.host.observed = self.layers.deliver
         self.tasks: dict[int, tuple[asyncio.Task[Any], Context]] = {}
         self._gated: Any = None  # the Call of the request the gate admitted, for its handler
+        self._hooks: set[asyncio.Task[Any]] = set()  # async after hooks still running
         self.background: list[asyncio.Task[Any]] = []
         app._runtime = self
         for fn in app._startup if self.host.loop is not None else ():
@@ -72,19 +73,30 @@ class Runtime:
         return self.layers is not None and bool(self.layers.middleware or self.layers.tracing)
 
     def message(self, data: bytes, now: int, **ctx: Any) -> Any:
-        """One message through the gate, then the machine (``handle_message``)."""
-        m, call = self.machine, self.host.call
+        """One message through the gate, then the machine (``handle_message``); a coroutine
+        when a ``before`` hook awaits (the runner schedules it: :meth:`gated`)."""
+        m = self.machine
         g = m.gate_request(data, now, **ctx) if self.gating else None
         if g is None:
-            return call(m.handle_message, data, now, **ctx)
+            return self.host.call(m.handle_message, data, now, **ctx)
+        return self.gated(g, data, now, ctx)
+
+    def gated(self, g: Any, data: bytes, now: int, ctx: dict[str, Any]) -> Any:
+        """The request ``g`` (from ``gate_request`` on ``data``) through the middleware, then
+        the machine: ``"request"`` when refused, the input's value when admitted, or a
+        coroutine giving either once an awaiting ``before`` hook is done."""
+        m, call = self.machine, self.host.call
         c = self._gate(g)
-        if c is None:
+        if type(c) is not tuple:
+            return self._later(c, lambda: call(m.handle_message, data, now, **ctx), False)
+        if c[0] is None:  # refused: the machine answered
             return "request"
         return self._admitted(c[0], lambda: call(m.handle_message, data, now, **ctx), c[1])
 
     def http(self, method: str, path: str, headers: Any, body: bytes, now: int, *, stream: int, auth: int = 0, peer: Any = None, scopes: Any = None) -> Any:
         """One HTTP request through the gate, then the machine (``handle_http``): the
-        ``HttpResponse`` to write, or ``None`` (the answer comes on ``stream``)."""
+        ``HttpResponse`` to write, or ``None`` (the answer comes on ``stream``); a coroutine
+        giving either when a ``before`` hook awaits."""
         m, call = self.machine, self.host.call
 
         def run() -> Any:
@@ -94,39 +106,90 @@ class Runtime:
         if g is None:
             return run()
         c = self._gate(g, http=True)
+        if type(c) is not tuple:
+            return self._later(c, run, True)
         if len(c) == 2:
             return self._admitted(c[0], run, c[1])
         return c[0]
 
     def _gate(self, g: Any, http: bool = False) -> Any:
         """The request's span opens (tracing sinks), then the chain's ``before`` hooks:
-        admitted, ``(call, span_context)``; refused, the machine answers (``None``, or over
-        HTTP ``(response,)``)."""
+        admitted (``gate_admit`` done), ``(call, span_context)``; refused, ``(answer,)`` (the
+        machine answered: ``None``, or over HTTP the response). A hook that returns an
+        awaitable makes it a coroutine giving the same once the rest of the chain ran."""
         from .telemetry import Call, Refuse
 
         layers = self.layers
         span = layers.start(g, layers.trace_headers.get(g.stream) if http else None) if layers.tracing else None
-        chain = layers.middleware
         c = Call(g.method, g.target, g.caller, self.app._principals.get(g.caller))
+        i = 0
         try:
-            for mw in chain:
-                mw.before(c)
+            for mw in layers.middleware:
+                i += 1
+                r = mw.before(c)
+                if r is not None and inspect.isawaitable(r):
+                    return self._gate_awaiting(g, c, span, r, i, http)
         except Refuse as r:
-            for k, v in c.annotations:
-                g.annotate(k, v)
-            if r.code == _core.RATE_LIMITED:
-                self.layers.refused_rate(c.caller)
-            for mw in reversed(chain):
-                mw.after(c, r)
-            m = self.machine
-            if http:
-                return (self.host.call(m.http_gate_refuse, g, r.code, r.message),)
-            self.host.call(m.gate_refuse, g, r.code, r.message)
-            return None
+            return self._refuse(g, c, r, http)
+        except Exception as e:  # noqa: BLE001 - a broken hook refuses its request, never the server
+            log.exception("middleware before failed")
+            return self._refuse(g, c, Refuse(-32603, str(e)), http)
         for k, v in c.annotations:
             g.annotate(k, v)
-        self.machine.gate_admit(g)
+        self.machine.gate_admit(g)  # the bytes go to the machine next, before any other input
         return c, span
+
+    async def _gate_awaiting(self, g: Any, c: Any, span: Any, pending: Any, i: int, http: bool) -> Any:
+        """The rest of :meth:`_gate` once a hook awaits: the request's span is current while
+        the hooks run (their own spans are its children)."""
+        from .telemetry import Refuse
+
+        token = None
+        if span is not None:
+            from opentelemetry import context as otel_context
+
+            token = otel_context.attach(span)
+        try:
+            await pending
+            for mw in self.layers.middleware[i:]:
+                r = mw.before(c)
+                if r is not None and inspect.isawaitable(r):
+                    await r
+        except Refuse as r:
+            return self._refuse(g, c, r, http)
+        except Exception as e:  # noqa: BLE001
+            log.exception("middleware before failed")
+            return self._refuse(g, c, Refuse(-32603, str(e)), http)
+        finally:
+            if token is not None:
+                otel_context.detach(token)
+        return self._pass(g, c, span)
+
+    def _pass(self, g: Any, c: Any, span: Any) -> tuple[Any, Any]:
+        for k, v in c.annotations:
+            g.annotate(k, v)
+        self.machine.gate_admit(g)  # the bytes go to the machine next, before any other input
+        return c, span
+
+    def _refuse(self, g: Any, c: Any, r: Any, http: bool) -> tuple[Any]:
+        for k, v in c.annotations:
+            g.annotate(k, v)
+        if r.code == _core.RATE_LIMITED:
+            self.layers.refused_rate(c.caller)
+        self._after(c, r)
+        m = self.machine
+        if http:
+            return (self.host.call(m.http_gate_refuse, g, r.code, r.message),)
+        self.host.call(m.gate_refuse, g, r.code, r.message)
+        return (None,)
+
+    async def _later(self, pending: Any, run: Callable[[], Any], http: bool) -> Any:
+        """An awaiting gate's outcome, then (admitted) the machine input at once: nothing
+        runs between ``gate_admit`` and ``run``."""
+        c = await pending
+        if len(c) == 2:
+            return self._admitted(c[0], run, c[1])
+        return c[0] if http else "request"
 
     def _admitted(self, c: Any, run: Callable[[], Any], span: Any = None) -> Any:
         """Runs the machine input of an admitted request: its handler takes ``c`` (its
@@ -146,8 +209,40 @@ class Runtime:
                 otel_context.detach(token)
             if self._gated is c:
                 self._gated = None
-                for mw in reversed(self.layers.middleware):
-                    mw.after(c, None)
+                self._after(c, None)
+
+    def _after(self, c: Any, error: BaseException | None) -> None:
+        """The chain's ``after`` hooks in reverse order; from the first that returns an
+        awaitable on, the rest run in a task (an answer never waits for them)."""
+        chain = self.layers.middleware
+        k = 0
+        for mw in reversed(chain):
+            k += 1
+            r = mw.after(c, error)
+            if r is not None and inspect.isawaitable(r):
+                self._spawn(self._after_awaiting(c, error, r, len(chain) - k))
+                return
+
+    async def _after_awaiting(self, c: Any, error: BaseException | None, pending: Any, i: int) -> None:
+        chain = self.layers.middleware
+        try:
+            await pending
+            for j in range(i - 1, -1, -1):
+                r = chain[j].after(c, error)
+                if r is not None and inspect.isawaitable(r):
+                    await r
+        except Exception:  # noqa: BLE001 - nothing to answer any more
+            log.exception("middleware after failed")
+
+    def _spawn(self, coro: Any) -> None:
+        """A task the runtime holds until it ends (the loop keeps only weak references)."""
+        if self.host.loop is None:
+            coro.close()
+            log.error("an async middleware hook needs a running loop")
+            return
+        task = self.host.loop.create_task(coro)
+        self._hooks.add(task)
+        task.add_done_callback(self._hooks.discard)
 
     # events -> handlers
     def dispatch(self, ev: Any) -> None:
@@ -315,16 +410,12 @@ class Runtime:
         if c is None:
             c = call_of(ev, self.app._principals.get(int(getattr(ev, "auth", 0))))
             try:
-                for m in chain:
-                    m.before(c)
+                for i, m in enumerate(chain):
+                    r = m.before(c)
+                    if r is not None and inspect.isawaitable(r):
+                        return self._wrap_awaiting(ev, c, r, i + 1, call), answer
             except Refuse as r:
-                for k, v in c.annotations:
-                    _core.annotate(self.machine, ev.handle, k, v)
-                if r.code == _core.RATE_LIMITED:
-                    self.layers.refused_rate(c.caller)
-                for m in reversed(chain):
-                    m.after(c, r)
-                self.host.call(self.machine.fail, ev.handle, "application", r.message, code=r.code)
+                self._refuse_event(ev, c, r)
                 return None, None
             for k, v in c.annotations:
                 _core.annotate(self.machine, ev.handle, k, v)
@@ -333,27 +424,60 @@ class Runtime:
             try:
                 value = call(ctx)
             except BaseException as e:
-                for m in reversed(chain):
-                    m.after(c, e)
+                self._after(c, e)
                 raise
             if type(value) not in _PLAIN and inspect.isawaitable(value):
                 return self._after_awaited(c, value)
-            for m in reversed(chain):
-                m.after(c, None)
+            self._after(c, None)
             return value
 
         return called, answer
 
+    def _refuse_event(self, ev: Any, c: Any, r: Any) -> None:
+        for k, v in c.annotations:
+            _core.annotate(self.machine, ev.handle, k, v)
+        if r.code == _core.RATE_LIMITED:
+            self.layers.refused_rate(c.caller)
+        self._after(c, r)
+        self.host.call(self.machine.fail, ev.handle, "application", r.message, code=r.code)
+
+    def _wrap_awaiting(self, ev: Any, c: Any, pending: Any, i: int, call: Any) -> Any:
+        """:meth:`_wrap` once a ``before`` hook awaits: the handler becomes a coroutine that
+        finishes the chain first (a refusal answers; the handler's task is then dropped)."""
+        from .telemetry import Refuse
+
+        async def called(ctx: Context) -> Any:
+            try:
+                await pending
+                for m in self.layers.middleware[i:]:
+                    r = m.before(c)
+                    if r is not None and inspect.isawaitable(r):
+                        await r
+            except Refuse as r:
+                self.tasks.pop(int(ev.handle), None)
+                self._refuse_event(ev, c, r)
+                return None
+            for k, v in c.annotations:
+                _core.annotate(self.machine, ev.handle, k, v)
+            try:
+                value = call(ctx)
+                if type(value) not in _PLAIN and inspect.isawaitable(value):
+                    value = await value
+            except BaseException as e:
+                self._after(c, e)
+                raise
+            self._after(c, None)
+            return value
+
+        return called
+
     async def _after_awaited(self, c: Any, awaitable: Any) -> Any:
-        chain = self.layers.middleware
         try:
             value = await awaitable
         except BaseException as e:
-            for m in reversed(chain):
-                m.after(c, e)
+            self._after(c, e)
             raise
-        for m in reversed(chain):
-            m.after(c, None)
+        self._after(c, None)
         return value
 
     async def _finish(self, handle: Any, awaitable: Any, answer: Callable[[Any, Any], None]) -> None:

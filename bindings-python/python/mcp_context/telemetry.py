@@ -15,13 +15,18 @@ the gate is off and a handler is called directly.
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 import json
+import logging
 import sys
 import threading
 import time
 from typing import Any, TextIO
 
 from . import _core
+
+_log = logging.getLogger("mcp_context.rate")
 
 RATE_LIMITED: int = _core.RATE_LIMITED
 """The JSON-RPC code of a rate limit's refusal (docs/rules.md §26.6)."""
@@ -80,12 +85,18 @@ class Middleware:
     answer with an error; later middleware and the handler are skipped), ``after`` in reverse
     order with the handler's exception (``None`` on success). ``before`` runs at the core's
     gate (docs/rules.md §26.7), so every request meets it, the ones the core answers itself
-    (lists, ``server/discover``, static resources) included; their ``after`` runs at once."""
+    (lists, ``server/discover``, static resources) included; their ``after`` runs at once.
 
-    def before(self, call: Call) -> None:  # noqa: B027 - a hook, empty by default
+    Either hook may be ``async def`` (or return an awaitable). An awaiting ``before`` holds
+    only its own request: the runner reads and answers others meanwhile (on stdio a request
+    may pass another still at the gate; nothing else does), and the request span is current
+    while it runs. An awaiting ``after`` runs in a task, the answer never waits for it.
+    Synchronous hooks run inline, as before: no task, no await."""
+
+    def before(self, call: Call) -> Any:  # noqa: B027 - a hook, empty by default
         pass
 
-    def after(self, call: Call, error: BaseException | None) -> None:  # noqa: B027
+    def after(self, call: Call, error: BaseException | None) -> Any:  # noqa: B027
         pass
 
 
@@ -118,19 +129,62 @@ _BUCKET = _core.REDIS_TOKEN_BUCKET  # the core's, shared with the Node and Rust 
 
 
 class RedisRateLimit(Middleware):
-    """The same token bucket kept in Redis (one hash per caller, updated atomically by a Lua
-    script on Redis's clock), so every instance sharing the Redis enforces one rate per
-    caller. ``client`` is a ``redis.Redis`` (synchronous: one round trip per request);
-    ``prefix`` separates fleets on one Redis."""
+    """The same token bucket kept in Redis (one hash per caller, updated atomically by the
+    core's Lua script on Redis's clock), so every instance sharing the Redis, in any runner,
+    enforces one rate per caller. ``prefix`` separates fleets on one Redis.
 
-    def __init__(self, client: Any, rate: float, burst: float, prefix: str = _core.RATE_KEY_PREFIX) -> None:
+    ``client``: a ``redis.asyncio.Redis`` (its round trip is awaited: the loop serves other
+    requests meanwhile), or a synchronous ``redis.Redis`` (run in a worker thread with
+    ``asyncio.to_thread``; give it a ``socket_timeout``, or a stalled Redis keeps the thread).
+
+    When Redis cannot answer within ``timeout`` seconds (unreachable, an error, no answer),
+    the core's one policy applies (docs/rules.md §23.6): the request is admitted (fails
+    open) unless ``fail_closed=True``, which refuses it with ``RATE_LIMITED`` and
+    ``Rate limit unavailable: request refused``. Either way the failure is logged
+    (``mcp_context.rate``), counted in ``failures``, and the request annotated
+    ``mcp_context.rate_limit.failure`` = ``open`` or ``closed``."""
+
+    def __init__(
+        self,
+        client: Any,
+        rate: float,
+        burst: float,
+        prefix: str = _core.RATE_KEY_PREFIX,
+        *,
+        fail_closed: bool = _core.RATE_FAIL_CLOSED,
+        timeout: float = 1.0,
+    ) -> None:
         self.rate, self.burst, self.prefix = max(rate, 1e-9), max(burst, 1.0), prefix
+        self.fail_closed, self.timeout = fail_closed, timeout
+        self.failures = 0
         self._script = client.register_script(_BUCKET)
+        self._awaits = inspect.iscoroutinefunction(getattr(client, "execute_command", None))
 
-    def before(self, call: Call) -> None:
-        wait = int(self._script(keys=[f"{self.prefix}{call.caller}"], args=[self.rate, self.burst]))
+    async def before(self, call: Call) -> None:
+        keys, args = [f"{self.prefix}{call.caller}"], [self.rate, self.burst]
+        try:
+            if self._awaits:
+                wait = int(await asyncio.wait_for(self._script(keys=keys, args=args), self.timeout))
+            else:
+                wait = int(await asyncio.wait_for(asyncio.to_thread(self._script, keys=keys, args=args), self.timeout))
+        except Exception as e:  # noqa: BLE001 - Redis unreachable, an error, or too slow
+            self._failed(call, e)
+            return
         if wait > 0:
             raise _refusal(wait)
+
+    def _failed(self, call: Call, e: BaseException) -> None:
+        self.failures += 1
+        policy = "closed" if self.fail_closed else "open"
+        call.annotate(_core.RATE_FAILURE_ANNOTATION, policy)
+        _log.warning(
+            "rate limit: Redis did not answer (%s), request %s (fail %s)",
+            type(e).__name__ if isinstance(e, TimeoutError) else e,
+            "refused" if self.fail_closed else "admitted",
+            policy,
+        )
+        if self.fail_closed:
+            raise Refuse(RATE_LIMITED, _core.RATE_UNAVAILABLE_MESSAGE)
 
 
 class Sink:

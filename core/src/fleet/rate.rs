@@ -11,7 +11,17 @@
 //! assert_eq!(rate::rate_key(rate::RATE_KEY_PREFIX, "7"), "mcp:rate:7");
 //! assert_eq!(rate::rate_limited_message(250), "Rate limit exceeded: retry after 250 ms");
 //! assert!(rate::REDIS_TOKEN_BUCKET.contains("redis.call('TIME')"));
+//! assert_eq!(rate::OnFailure::default(), rate::OnFailure::Open);
+//! assert!(rate::OnFailure::Open.admits() && !rate::OnFailure::Closed.admits());
 //! ```
+//!
+//! When Redis cannot answer (unreachable, an error, or no answer within the runner's
+//! timeout) every runner follows one policy, [`OnFailure`]: by default the request is
+//! admitted (fail open, like a proxy's rate-limit filter: an outage of the limiter is not an
+//! outage of the service); the option `fail_closed` (`failClosed` in JavaScript) refuses it
+//! instead, with [`RATE_LIMITED`](crate::observe::RATE_LIMITED) and
+//! [`RATE_UNAVAILABLE_MESSAGE`]. Either way the runner logs one line and annotates the
+//! request with [`RATE_FAILURE_ANNOTATION`] = the policy's [`OnFailure::name`].
 
 use alloc::format;
 use alloc::string::String;
@@ -51,4 +61,83 @@ pub fn rate_key(prefix: &str, caller: &str) -> String {
 #[must_use]
 pub fn rate_limited_message(wait_ms: u64) -> String {
     format!("Rate limit exceeded: retry after {wait_ms} ms")
+}
+
+/// What a Redis rate limit does with a request when Redis cannot answer: the one failure
+/// policy of every runner (docs/rules.md §23.6). The default is [`OnFailure::Open`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnFailure {
+    /// Admit the request (fail open): the default.
+    Open,
+    /// Refuse it with `RATE_LIMITED` and [`RATE_UNAVAILABLE_MESSAGE`] (fail closed): the
+    /// option `fail_closed` / `failClosed`.
+    Closed,
+}
+
+impl Default for OnFailure {
+    fn default() -> Self {
+        DEFAULT_ON_FAILURE
+    }
+}
+
+/// The policy of every runner's Redis rate limit when not told otherwise.
+pub const DEFAULT_ON_FAILURE: OnFailure = OnFailure::Open;
+
+impl OnFailure {
+    /// The policy for a runner's `fail_closed` option.
+    #[must_use]
+    pub const fn from_fail_closed(fail_closed: bool) -> Self {
+        if fail_closed {
+            Self::Closed
+        } else {
+            Self::Open
+        }
+    }
+
+    /// Whether the request is admitted.
+    #[must_use]
+    pub const fn admits(self) -> bool {
+        matches!(self, Self::Open)
+    }
+
+    /// `open` or `closed`: the value of [`RATE_FAILURE_ANNOTATION`] and of the log line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Closed => "closed",
+        }
+    }
+}
+
+/// Whether a runner's Redis rate limit fails closed when not told (`false`: it fails open).
+pub const FAIL_CLOSED_BY_DEFAULT: bool = !DEFAULT_ON_FAILURE.admits();
+
+/// The refusal's message when Redis cannot answer and the limit fails closed.
+pub const RATE_UNAVAILABLE_MESSAGE: &str = "Rate limit unavailable: request refused";
+
+/// The annotation (span attribute, log line field) on a request whose limit could not reach
+/// Redis; its value is the policy applied ([`OnFailure::name`]).
+pub const RATE_FAILURE_ANNOTATION: &str = "mcp_context.rate_limit.failure";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runners_fail_open_unless_told_to_fail_closed() {
+        assert_eq!(OnFailure::default(), OnFailure::Open);
+        const { assert!(!FAIL_CLOSED_BY_DEFAULT) };
+        assert_eq!(
+            OnFailure::from_fail_closed(FAIL_CLOSED_BY_DEFAULT),
+            OnFailure::default()
+        );
+        assert_eq!(OnFailure::from_fail_closed(true), OnFailure::Closed);
+        assert!(OnFailure::Open.admits());
+        assert!(!OnFailure::Closed.admits());
+        assert_eq!(
+            (OnFailure::Open.name(), OnFailure::Closed.name()),
+            ("open", "closed")
+        );
+    }
 }

@@ -6,7 +6,8 @@ use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use mcp_context::fleet::rate::{
-    RATE_KEY_PREFIX, REDIS_TOKEN_BUCKET, rate_key, rate_limited_message,
+    OnFailure, RATE_FAILURE_ANNOTATION, RATE_KEY_PREFIX, RATE_UNAVAILABLE_MESSAGE,
+    REDIS_TOKEN_BUCKET, rate_key, rate_limited_message,
 };
 
 use super::{Call, Middleware, RATE_LIMITED};
@@ -18,8 +19,13 @@ use crate::Error;
 /// [`RATE_LIMITED`] and `Rate limit exceeded: retry after N ms`, counted as a `rate` refusal.
 ///
 /// One round trip per request on a connection of its own (the middleware hook is
-/// synchronous: on a multi-threaded runtime the wait is `block_in_place`). While Redis
-/// cannot be reached the limit admits requests (fails open) and reconnects on the next one.
+/// synchronous: on a multi-threaded runtime the wait is `block_in_place`). When Redis cannot
+/// answer within [`RedisRateLimit::timeout`], the core's one policy applies
+/// (`fleet::rate::OnFailure`, docs/rules.md §23.6): the request is admitted (fails open)
+/// unless [`RedisRateLimit::fail_closed`] refuses it with [`RATE_LIMITED`] and
+/// `Rate limit unavailable: request refused`; either way one line goes to stderr, the
+/// request is annotated `mcp_context.rate_limit.failure` = `open` or `closed`, and the next
+/// request reconnects.
 ///
 /// ```no_run
 /// use mcp_context_host::App;
@@ -35,6 +41,7 @@ pub struct RedisRateLimit {
     burst: f64,
     prefix: String,
     timeout: Duration,
+    on_failure: OnFailure,
 }
 
 impl std::fmt::Debug for RedisRateLimit {
@@ -43,6 +50,7 @@ impl std::fmt::Debug for RedisRateLimit {
             .field("rate", &self.rate)
             .field("burst", &self.burst)
             .field("prefix", &self.prefix)
+            .field("on_failure", &self.on_failure)
             .finish_non_exhaustive()
     }
 }
@@ -61,7 +69,16 @@ impl RedisRateLimit {
             burst: burst.max(1.0),
             prefix: RATE_KEY_PREFIX.to_owned(),
             timeout: Duration::from_secs(1),
+            on_failure: OnFailure::default(),
         })
+    }
+
+    /// `true`: refuse a request when Redis cannot answer (fail closed); `false`, the default
+    /// (`fleet::rate::FAIL_CLOSED_BY_DEFAULT`): admit it (fail open).
+    #[must_use]
+    pub fn fail_closed(mut self, fail_closed: bool) -> Self {
+        self.on_failure = OnFailure::from_fail_closed(fail_closed);
+        self
     }
 
     /// The key prefix (default `mcp:rate:`): fleets sharing one Redis each use their own.
@@ -71,7 +88,7 @@ impl RedisRateLimit {
         self
     }
 
-    /// How long a round trip may take before the request is admitted (1 s).
+    /// How long a round trip may take before the failure policy applies (1 s).
     #[must_use]
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
@@ -123,8 +140,22 @@ impl Middleware for RedisRateLimit {
             Ok(0) => Ok(()),
             Ok(ms) => Err(Error::application(RATE_LIMITED, rate_limited_message(ms))),
             Err(e) => {
-                eprintln!("mcp-context rate limit: Redis unreachable, request admitted: {e}");
-                Ok(())
+                let policy = self.on_failure;
+                call.annotate(RATE_FAILURE_ANNOTATION, policy.name());
+                let verdict = if policy.admits() {
+                    "admitted"
+                } else {
+                    "refused"
+                };
+                eprintln!(
+                    "mcp-context rate limit: Redis did not answer ({e}), request {verdict} (fail {})",
+                    policy.name()
+                );
+                if policy.admits() {
+                    Ok(())
+                } else {
+                    Err(Error::application(RATE_LIMITED, RATE_UNAVAILABLE_MESSAGE))
+                }
             }
         }
     }
