@@ -185,6 +185,7 @@ if want stdio; then
     "Rust kb-server=$KB_RUST" \
     "Node McpServer (napi)=$NODE examples/node/kb.mjs" \
     "Node McpServer (wasm)=$NODE examples/node/kb.mjs --wasm" \
+    "TypeScript SDK 2.4.0 (stdio)=$NODE bindings-node/bench/sdk-kb-stdio.mjs" \
     "Python App=$PY examples/python/kb_server.py" \
     "Python SDK 2.3.0=$PY bindings-python/tests/sdk_kb_server.py"
   echo
@@ -252,7 +253,8 @@ echo "| --- | ---: | ---: | --- |"
 target "Rust host stdio / floor" "mcp-context-host serve_stdio" "floor (30-line Rust, canned answer)" 0.8
 target "Rust HTTP / rmcp (wrk)" "mcp-context-host (axum)" "rmcp 3.11.0 (axum)" 3
 target "Rust HTTP / bare axum" "mcp-context-host (axum)" "bare axum, fixed body" 0.9
-target "Node napi stdio / Python SDK stdio (no TS SDK stdio row yet)" "Node McpServer (napi)" "Python SDK 2.3.0" 10
+target "Node napi stdio / TS SDK stdio" "Node McpServer (napi)" "TypeScript SDK 2.4.0 (stdio)" 10
+target "Node wasm / napi (stdio)" "Node McpServer (wasm)" "Node McpServer (napi)" 0.67
 target "Node serveHttp / TS SDK" "Node serveHttp (napi)" "TypeScript SDK 2.4.0 createMcpHandler" 10
 target "Node toNodeHandler / TS SDK" "Node toNodeHandler (napi)" "TypeScript SDK 2.4.0 createMcpHandler" 10
 target "Node wasm / napi (HTTP)" "Node serveHttp (wasm)" "Node serveHttp (napi)" 0.67

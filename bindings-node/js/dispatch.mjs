@@ -78,17 +78,25 @@ export class Dispatcher {
     return { resources, next: null }
   }
 
+  // The handler (`run(e, ctx)`) and answer (`respond(e, result)`) of each event kind are
+  // methods: no closure per event.
   _event(e) {
     switch (e.type) {
-      case 'readResource': return this._answer(e, (ctx) => this._read(e, ctx), (r) => this._readResult(e, r), true)
-      case 'getPrompt': return this._answer(e, (ctx) => this._prompt(e, ctx), (r) => this._promptResult(e, r), false)
-      case 'complete': return this._answer(e, () => this._complete(e), (v) => this.machine.respondCompletion(e.handle, v ?? [], this._outbox), false)
-      case 'request': return this._answer(e, (ctx) => this._request(e, ctx), (r) => this._requestResult(e, r), false)
-      case 'callTool': return this._answer(e, (ctx) => this._tool(e, ctx), (r) => this._toolResult(e, r), false)
-      case 'listResources': return this._answer(e, (ctx) => this._list(e, ctx), (p) => this.machine.respondList(e.handle, p.resources, p.next && this.engine.encodeAppCursor(p.next[0], p.next[1]), this._outbox), false)
+      case 'readResource': return this._answer(e, this._read, this._readResult, true)
+      case 'getPrompt': return this._answer(e, this._prompt, this._promptResult, false)
+      case 'complete': return this._answer(e, this._complete, this._completeResult, false)
+      case 'request': return this._answer(e, this._request, this._requestResult, false)
+      case 'callTool': return this._answer(e, this._tool, this._toolResult, false)
+      case 'listResources': return this._answer(e, this._list, this._listResult, false)
       case 'cancelled': return this._inflight.get(e.handle)?.abort(e.reason)
       default: return undefined
     }
+  }
+
+  _completeResult(e, v) { this.machine.respondCompletion(e.handle, v ?? [], this._outbox) }
+
+  _listResult(e, p) {
+    this.machine.respondList(e.handle, p.resources, p.next && this.engine.encodeAppCursor(p.next[0], p.next[1]), this._outbox)
   }
 
   _context(e) {
@@ -168,27 +176,9 @@ export class Dispatcher {
     this.machine.respondTool(e.handle, r ?? {}, this._outbox)
   }
 
-  // Runs a handler (sync or async) and answers its handle exactly once.
+  // Runs a handler (sync or async: `run(e, ctx)`) and answers its handle exactly once
+  // (`respond(e, result)`, or `fail` with what it threw).
   _answer(e, run, respond, isRead) {
-    const done = (f) => {
-      if (!this._inflight.delete(e.handle)) return
-      try {
-        f()
-      } catch (err) {
-        // An answer the machine refused: it answered the request itself (-32603, or
-        // -32021); reported unless late (the core's RespondError::is_late).
-        if (typeof err?.late === 'boolean') {
-          if (!err.late) this.onerror(err)
-          return this._pump()
-        }
-        // Our own McpErrors (a read without contents) are answers; a value the engine
-        // cannot convert is the application's bug: -32603 (never a tool error), reported.
-        if (!(err instanceof McpError)) this.onerror(err)
-        const failure = err instanceof McpError ? failureOf(err, isRead) : { kind: 'internal' }
-        try { this.machine.fail(e.handle, failure, this._outbox) } catch {}
-      }
-      this._flush()
-    }
     const ctx = this._context(e)
     // Admitted at the gate (js/telemetry.mjs `gateChain`): the chain ran there and its
     // `next()` gets this handler's result.
@@ -200,18 +190,43 @@ export class Dispatcher {
     }
     let result
     try {
-      if (gated?.within) result = gated.within(() => run(ctx)) // the request span is current
-      else result = this._mw === null || gated !== null ? run(ctx) : runChain(this, this._mw, e, ctx, run)
+      if (gated?.within) result = gated.within(() => run.call(this, e, ctx)) // the request span is current
+      else if (this._mw === null || gated !== null) result = run.call(this, e, ctx)
+      else result = runChain(this, this._mw, e, ctx, (c) => run.call(this, e, c))
     } catch (err) {
       gated?.reject(err)
-      return done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox))
+      return this._settle(e, isRead, this._failed, err)
     }
     if (typeof result?.then === 'function') {
-      result.then((r) => { gated?.resolve(r); done(() => respond(r)) }, (err) => { gated?.reject(err); done(() => this.machine.fail(e.handle, failureOf(err, isRead), this._outbox)) })
+      result.then((r) => { gated?.resolve(r); this._settle(e, isRead, respond, r) }, (err) => { gated?.reject(err); this._settle(e, isRead, this._failed, err) })
     } else {
       gated?.resolve(result)
-      done(() => respond(result))
+      this._settle(e, isRead, respond, result)
     }
+  }
+
+  // What a handler threw, as the machine's `fail` (`failureOf`).
+  _failed(e, err, isRead) { this.machine.fail(e.handle, failureOf(err, isRead), this._outbox) }
+
+  // Answers `e` with `f(e, value, isRead)` unless it was answered (or cancelled) before.
+  _settle(e, isRead, f, value) {
+    if (!this._inflight.delete(e.handle)) return
+    try {
+      f.call(this, e, value, isRead)
+    } catch (err) {
+      // An answer the machine refused: it answered the request itself (-32603, or
+      // -32021); reported unless late (the core's RespondError::is_late).
+      if (typeof err?.late === 'boolean') {
+        if (!err.late) this.onerror(err)
+        return this._pump()
+      }
+      // Our own McpErrors (a read without contents) are answers; a value the engine
+      // cannot convert is the application's bug: -32603 (never a tool error), reported.
+      if (!(err instanceof McpError)) this.onerror(err)
+      const failure = err instanceof McpError ? failureOf(err, isRead) : { kind: 'internal' }
+      try { this.machine.fail(e.handle, failure, this._outbox) } catch {}
+    }
+    this._flush()
   }
 
   _read(e, ctx) {

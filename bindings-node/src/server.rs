@@ -405,7 +405,7 @@ impl ServerMachine {
     fn drain_into(&mut self, env: &Env, outbox: &mut Object<'_>) -> Result<()> {
         let make = crate::shapes::Maker::new(env)?;
         for (n, p) in (outbox.get_array_length()?..).zip(self.inner.drain_raw()) {
-            outbox.set_element(n, make.make(p)?)?;
+            make.push(outbox, n, p)?;
         }
         let deadline = self
             .inner

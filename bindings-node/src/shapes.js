@@ -11,9 +11,10 @@
     for (let i = 0; i < h.length; i++) out[i] = [h[i][0], h[i][1]]
     return out
   }
-  const transmit = (stream, httpStatus, isSse, endOfStream, bytes) => ({
-    type: 'transmit', headers: copy(isSse ? sse : json), stream, httpStatus, kind: isSse ? 'sse' : 'json', endOfStream, bytes,
-  })
+  // Each maker pushes its object to `box` (the call's outbox).
+  const transmit = (box, stream, httpStatus, isSse, endOfStream, bytes) => {
+    box.push({ type: 'transmit', headers: copy(isSse ? sse : json), stream, httpStatus, kind: isSse ? 'sse' : 'json', endOfStream, bytes })
+  }
   // `variables`: [name, value, name, value, …], set as own data properties (a `__proto__`
   // name too).
   const own = (pairs) => {
@@ -24,11 +25,11 @@
     }
     return o
   }
-  const readResource = (handle, uri, target, template, variables, auth, elicitationForm, elicitationUrl, sampling, roots) => {
+  const readResource = (box, handle, uri, target, template, variables, auth, elicitationForm, elicitationUrl, sampling, roots) => {
     const capabilities = { elicitationForm, elicitationUrl, sampling, roots }
-    return target === 'template'
+    box.push(target === 'template'
       ? { type: 'readResource', handle, uri, target, template, variables: own(variables), auth, capabilities, retry: null }
-      : { type: 'readResource', handle, uri, target, auth, capabilities, retry: null }
+      : { type: 'readResource', handle, uri, target, auth, capabilities, retry: null })
   }
   return [transmit, readResource]
 })

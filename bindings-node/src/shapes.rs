@@ -4,16 +4,26 @@
 //! values as [`crate::adapt::polled`]'s generic objects; every other output goes through it.
 
 use mcp_context::server::{BodyKind, StreamId, Transmit};
-use mcp_context_node_adapter::server::{Raw, ReadParts};
+use mcp_context_node_adapter::server::{Raw as Out, ReadParts};
 use mcp_context_node_adapter::value::header_pairs;
-use napi::bindgen_prelude::{Array, Buffer, FnArgs, Function, FunctionRef, JsValue, Unknown};
+use napi::bindgen_prelude::{
+    Array, BufferSlice, FnArgs, Function, FunctionRef, JsObjectValue, JsValue, Object, Unknown,
+};
 use napi::{Env, Result, Status};
+
+/// A value handed to a maker as it is (the outbox, a made `Buffer`).
+type Raw = napi::sys::napi_value;
 
 use crate::adapt::{polled, render};
 use crate::convert::{Int, u64_out};
 
-type TransmitArgs = FnArgs<(Int, u32, bool, bool, Buffer)>;
+// The bytes as a `Buffer` the engine owns (`napi_create_buffer_copy`): a copy of a few
+// hundred bytes costs less than an external buffer's finalizer and its sweep.
+// The first argument of each maker is the outbox the object is pushed to (a JS `push`
+// costs less than `napi_set_element`).
+type TransmitArgs = FnArgs<(Raw, Int, u32, bool, bool, Raw)>;
 type ReadArgs = FnArgs<(
+    Raw,
     Int,
     String,
     &'static str,
@@ -81,29 +91,35 @@ impl<'e> Maker<'e> {
         })
     }
 
-    /// One output as its object.
-    pub(crate) fn make(&self, out: Raw) -> Result<Unknown<'e>> {
-        Ok(match out {
-            Raw::Transmit(t) => self.transmit.call(
+    /// Appends one output to `outbox` (a JS array of `len` items) as its object.
+    pub(crate) fn push(&self, outbox: &mut Object<'_>, len: u32, out: Out) -> Result<()> {
+        let to = outbox.raw();
+        match out {
+            Out::Transmit(t) => self.transmit.call(
                 (
+                    to,
                     u64_out(t.stream.0),
                     u32::from(t.http_status),
                     t.kind == BodyKind::Sse,
                     t.end_of_stream,
-                    Buffer::from(t.bytes),
+                    BufferSlice::copy_from(self.env, &t.bytes)?.raw(),
                 )
                     .into(),
             )?,
-            Raw::Read(r) => self.read(r)?,
-            Raw::Other(p) => polled(self.env, p, "bytes")?.to_unknown(),
-        })
+            Out::Read(r) => self.read(to, r)?,
+            Out::Other(p) => {
+                return outbox.set_element(len, polled(self.env, p, "bytes")?.to_unknown());
+            }
+        };
+        Ok(())
     }
 
-    fn read(&self, r: ReadParts) -> Result<Unknown<'static>> {
+    fn read(&self, to: Raw, r: ReadParts) -> Result<Unknown<'static>> {
         let variables = r.variables.into_iter().flat_map(|(k, v)| [k, v]).collect();
         let [ef, eu, sampling, roots] = r.capabilities;
         self.read.call(
             (
+                to,
                 u64_out(r.handle),
                 r.uri,
                 r.target,
